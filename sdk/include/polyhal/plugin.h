@@ -1,0 +1,193 @@
+/*
+ * Polyhal ABI 1.0 -- the interface a backend plugin implements.
+ *
+ * A plugin is a shared library with exactly one exported symbol,
+ * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
+ * after dlopen, with the range of ABI versions the core speaks and a table of
+ * host services; the plugin answers with its own version range and, if the
+ * ranges meet, a function table (phal_plugin_api_t) for one version in both.
+ *
+ * Handles. The plugin defines the opaque structs phal_plugin_device,
+ * phal_plugin_buffer, phal_plugin_stream and phal_plugin_event; the core only
+ * passes them back. The core never passes a handle after destroying it and
+ * never passes a handle of one plugin to another.
+ *
+ * Statuses. Every function returning phal_status_t* returns NULL on success;
+ * on failure it returns a status made with host->status_create(), whose
+ * ownership passes to the core. A plugin must never abort, throw or longjmp
+ * out of these functions.
+ *
+ * Missing slots. A plugin may leave any slot NULL; a slot beyond the table's
+ * struct_size counts as NULL. The core answers such slots itself with
+ * PHAL_UNIMPLEMENTED and never calls them.
+ *
+ * Threads. Unless written otherwise, the core may call any function from any
+ * thread and from several threads at once; plugins synchronise internally.
+ */
+#ifndef POLYHAL_PLUGIN_H_
+#define POLYHAL_PLUGIN_H_
+
+#include "polyhal/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct phal_plugin_device phal_plugin_device_t;
+typedef struct phal_plugin_buffer phal_plugin_buffer_t;
+typedef struct phal_plugin_stream phal_plugin_stream_t;
+typedef struct phal_plugin_event phal_plugin_event_t;
+
+/*
+ * Services the core offers a plugin. The table is owned by the core and
+ * stays valid until the plugin's shutdown slot has returned. Every function
+ * is thread-safe.
+ */
+typedef struct phal_host_services {
+  uint32_t struct_size;
+  const void* next;
+  /* Creates a status the plugin returns to the core. `message` is copied;
+   * NULL is read as "". Never returns NULL (allocation failure yields a
+   * shared static out-of-memory status, which phal_status_free accepts). */
+  phal_status_t* (*status_create)(phal_status_code_t code, const char* message);
+  /* Writes a message to the core's log, tagged with the plugin's name. The
+   * message is copied. Messages above the configured level are dropped. */
+  void (*log)(phal_log_level_t level, const char* message);
+  /* Host memory from the core's allocator: `alignment` is a power of two;
+   * returns NULL when out of memory. Free with host_free only. */
+  void* (*host_allocate)(size_t byte_size, size_t alignment);
+  void (*host_free)(void* pointer);
+} phal_host_services_t;
+
+/*
+ * The plugin's function table for one ABI version. The table is owned by the
+ * plugin and must stay valid until the library is unloaded.
+ */
+typedef struct phal_plugin_api {
+  uint32_t struct_size; /* sizeof(phal_plugin_api_t) the plugin was built with */
+  const void* next;
+  uint32_t abi_version; /* the version this table implements */
+  const char* name;     /* plugin name, e.g. "cpu"; plugin-owned, static */
+  const char* version;  /* plugin release, e.g. "1.2.0"; plugin-owned, static */
+
+  /* Releases every global resource. Called once, last; every device, buffer,
+   * stream and event has been destroyed before. May be NULL. */
+  void (*shutdown)(void);
+
+  /* ---- devices ---------------------------------------------------------- */
+
+  /* Number of devices this plugin drives on this machine. When it is zero,
+   * *out_reason may point at a plugin-owned, static-lifetime sentence saying
+   * why (e.g. "libcuda.so.1 not found"); otherwise it is set to NULL. Not
+   * finding any device is not an error. */
+  phal_status_t* (*device_count)(size_t* out_count, const char** out_reason);
+  /* Opens device `ordinal` (0 <= ordinal < count). The core opens each
+   * device at most once and closes it with device_close. */
+  phal_status_t* (*device_open)(size_t ordinal, phal_plugin_device_t** out_device);
+  void (*device_close)(phal_plugin_device_t* device);
+  /* Fills `out` up to out->struct_size (set by the core). Strings stay valid
+   * until device_close. */
+  phal_status_t* (*device_get_properties)(phal_plugin_device_t* device,
+                                          phal_device_properties_t* out);
+  /* Describes memory space `index` (< memory_space_count); same rules. */
+  phal_status_t* (*device_get_memory_space)(phal_plugin_device_t* device,
+                                            uint32_t index,
+                                            phal_memory_space_info_t* out);
+
+  /* ---- memory ----------------------------------------------------------- */
+
+  /* Allocates `byte_size` bytes (0 is valid and yields a distinct buffer) in
+   * memory space `memory_space`, aligned to at least min_alignment. Contents
+   * are undefined. Fails with PHAL_RESOURCE_EXHAUSTED when out of memory. */
+  phal_status_t* (*buffer_allocate)(phal_plugin_device_t* device,
+                                    uint32_t memory_space, uint64_t byte_size,
+                                    phal_plugin_buffer_t** out_buffer);
+  /* Frees a buffer. The core guarantees no queued work still uses it. */
+  void (*buffer_free)(phal_plugin_buffer_t* buffer);
+
+  /* ---- streams and events ------------------------------------------------- */
+
+  /* Creates an in-order queue of work on `device`. */
+  phal_status_t* (*stream_create)(phal_plugin_device_t* device,
+                                  phal_plugin_stream_t** out_stream);
+  /* Waits for queued work to finish, then destroys the stream. */
+  void (*stream_destroy)(phal_plugin_stream_t* stream);
+  /* Blocks until every operation queued so far has finished. Returns the
+   * first error any of them met since the last synchronize, if any. */
+  phal_status_t* (*stream_synchronize)(phal_plugin_stream_t* stream);
+
+  /* Enqueues a copy of `byte_size` bytes from host memory `source` into
+   * `buffer` at `offset`. The core has checked the range; `source` stays
+   * valid until the copy has finished (the core synchronises or waits on an
+   * event before releasing it). */
+  phal_status_t* (*stream_copy_from_host)(phal_plugin_stream_t* stream,
+                                          const void* source,
+                                          phal_plugin_buffer_t* buffer,
+                                          uint64_t offset, uint64_t byte_size);
+  /* Enqueues a copy from `buffer` at `offset` into host memory
+   * `destination`; same rules. */
+  phal_status_t* (*stream_copy_to_host)(phal_plugin_stream_t* stream,
+                                        phal_plugin_buffer_t* buffer,
+                                        uint64_t offset, void* destination,
+                                        uint64_t byte_size);
+  /* Enqueues a copy between two buffers of this plugin (on the same or on
+   * different devices). Ranges are checked by the core and may not overlap
+   * when both name the same buffer. */
+  phal_status_t* (*stream_copy_buffer)(phal_plugin_stream_t* stream,
+                                       phal_plugin_buffer_t* source,
+                                       uint64_t source_offset,
+                                       phal_plugin_buffer_t* destination,
+                                       uint64_t destination_offset,
+                                       uint64_t byte_size);
+
+  /* Creates an event on `device`, initially signalled. */
+  phal_status_t* (*event_create)(phal_plugin_device_t* device,
+                                 phal_plugin_event_t** out_event);
+  /* Destroys an event; pending records are dropped safely. */
+  void (*event_destroy)(phal_plugin_event_t* event);
+  /* Resets `event` to unsignalled and enqueues its signal on `stream`: it
+   * fires once every operation queued before it has finished. */
+  phal_status_t* (*stream_record_event)(phal_plugin_stream_t* stream,
+                                        phal_plugin_event_t* event);
+  /* Makes later work on `stream` wait until `event` fires. The event may
+   * come from another stream or device of this plugin. */
+  phal_status_t* (*stream_wait_event)(phal_plugin_stream_t* stream,
+                                      phal_plugin_event_t* event);
+  /* Blocks the calling thread until `event` fires. Returns the first error
+   * met by the work the event waited for, if any. */
+  phal_status_t* (*event_synchronize)(phal_plugin_event_t* event);
+  /* Sets *out_done to 1 if `event` has fired, else 0; never blocks. */
+  phal_status_t* (*event_query)(phal_plugin_event_t* event, int* out_done);
+} phal_plugin_api_t;
+
+/*
+ * The negotiation record passed to phal_plugin_entry. The core fills the
+ * first block; the plugin fills its version range whether or not the ranges
+ * meet, so the core can report both. The record and host table are owned by
+ * the core; `host` stays valid until shutdown.
+ */
+typedef struct phal_plugin_negotiation {
+  uint32_t struct_size;
+  const void* next;
+  uint32_t core_min_version; /* oldest ABI the core speaks */
+  uint32_t core_max_version; /* newest ABI the core speaks */
+  const phal_host_services_t* host;
+  uint32_t plugin_min_version; /* out: oldest ABI the plugin speaks */
+  uint32_t plugin_max_version; /* out: newest ABI the plugin speaks */
+} phal_plugin_negotiation_t;
+
+/*
+ * The one symbol a plugin exports, under the name "phal_plugin_entry".
+ * Returns the table for a version within both ranges, or NULL when the ranges
+ * do not meet. Called once per load, before any other function.
+ */
+typedef const phal_plugin_api_t* (*phal_plugin_entry_fn)(
+    phal_plugin_negotiation_t* negotiation);
+
+#define PHAL_PLUGIN_ENTRY_SYMBOL "phal_plugin_entry"
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* POLYHAL_PLUGIN_H_ */
