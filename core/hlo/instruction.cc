@@ -1,0 +1,88 @@
+#include "core/hlo/instruction.h"
+
+#include <algorithm>
+
+#include "core/hlo/computation.h"
+
+namespace phal {
+namespace {
+
+template <typename T>
+bool SameNames(const std::vector<T*>& a, const std::vector<T*>& b) {
+  return std::equal(
+      a.begin(), a.end(), b.begin(), b.end(), [](const T* x, const T* y) {
+        return (x == nullptr || y == nullptr) ? x == y : x->name() == y->name();
+      });
+}
+
+}  // namespace
+
+HloInstruction::HloInstruction(HloOpcode opcode, std::string name, Shape shape)
+    : opcode_(opcode), name_(std::move(name)), shape_(std::move(shape)) {}
+
+void HloInstruction::AppendOperand(HloInstruction* operand) {
+  operands_.push_back(operand);
+  std::vector<HloInstruction*>& users = operand->users_;
+  if (std::find(users.begin(), users.end(), this) == users.end()) {
+    users.push_back(this);
+  }
+}
+
+void HloInstruction::AppendCalledComputation(HloComputation* computation) {
+  called_computations_.push_back(computation);
+}
+
+void HloInstruction::set_slice(std::vector<int64_t> starts,
+                               std::vector<int64_t> limits,
+                               std::vector<int64_t> strides) {
+  slice_starts_ = std::move(starts);
+  slice_limits_ = std::move(limits);
+  slice_strides_ = std::move(strides);
+}
+
+ComparisonType HloInstruction::EffectiveComparisonType() const {
+  if (comparison_type_ != ComparisonType::kDefault) return comparison_type_;
+  if (operands_.empty() || operands_[0]->shape().IsTuple()) {
+    return ComparisonType::kDefault;
+  }
+  return DefaultComparisonType(operands_[0]->shape().element_type());
+}
+
+bool HloInstruction::Identical(const HloInstruction& other) const {
+  if (opcode_ != other.opcode_ || name_ != other.name_) return false;
+  if (shape_ != other.shape_ ||
+      shape_.ToString(true) != other.shape_.ToString(true)) {
+    return false;
+  }
+  if (!SameNames(operands_, other.operands_) ||
+      !SameNames(called_computations_, other.called_computations_)) {
+    return false;
+  }
+  return parameter_number_ == other.parameter_number_ &&
+         literal_ == other.literal_ && tuple_index_ == other.tuple_index_ &&
+         dimensions_ == other.dimensions_ &&
+         iota_dimension_ == other.iota_dimension_ &&
+         slice_starts_ == other.slice_starts_ &&
+         slice_limits_ == other.slice_limits_ &&
+         slice_strides_ == other.slice_strides_ &&
+         dynamic_slice_sizes_ == other.dynamic_slice_sizes_ &&
+         padding_config_ == other.padding_config_ && window_ == other.window_ &&
+         convolution_dimension_numbers_ ==
+             other.convolution_dimension_numbers_ &&
+         feature_group_count_ == other.feature_group_count_ &&
+         batch_group_count_ == other.batch_group_count_ &&
+         dot_dimension_numbers_ == other.dot_dimension_numbers_ &&
+         gather_dimension_numbers_ == other.gather_dimension_numbers_ &&
+         gather_slice_sizes_ == other.gather_slice_sizes_ &&
+         scatter_dimension_numbers_ == other.scatter_dimension_numbers_ &&
+         indices_are_sorted_ == other.indices_are_sorted_ &&
+         unique_indices_ == other.unique_indices_ &&
+         comparison_direction_ == other.comparison_direction_ &&
+         comparison_type_ == other.comparison_type_ &&
+         exponent_bits_ == other.exponent_bits_ &&
+         mantissa_bits_ == other.mantissa_bits_ && epsilon_ == other.epsilon_ &&
+         feature_index_ == other.feature_index_ &&
+         is_stable_ == other.is_stable_ && fusion_kind_ == other.fusion_kind_;
+}
+
+}  // namespace phal

@@ -1,0 +1,133 @@
+// HLO operation codes, their XLA text spellings and the classes of ops that
+// share shape rules (elementwise unary, elementwise binary, ...).
+#ifndef POLYHAL_CORE_HLO_OPCODE_H_
+#define POLYHAL_CORE_HLO_OPCODE_H_
+
+#include <optional>
+#include <string_view>
+
+namespace phal {
+
+// X(enumerator, "xla text spelling"). The spelling is what XLA prints and
+// what the parser reads; the list is the single source of both.
+#define PHAL_HLO_OPCODE_LIST(X)                      \
+  X(kAbs, "abs")                                     \
+  X(kAdd, "add")                                     \
+  X(kAnd, "and")                                     \
+  X(kAtan2, "atan2")                                 \
+  X(kBatchNormGrad, "batch-norm-grad")               \
+  X(kBatchNormInference, "batch-norm-inference")     \
+  X(kBatchNormTraining, "batch-norm-training")       \
+  X(kBitcast, "bitcast")                             \
+  X(kBitcastConvert, "bitcast-convert")              \
+  X(kBroadcast, "broadcast")                         \
+  X(kCall, "call")                                   \
+  X(kCbrt, "cbrt")                                   \
+  X(kCeil, "ceil")                                   \
+  X(kClamp, "clamp")                                 \
+  X(kClz, "count-leading-zeros")                     \
+  X(kCompare, "compare")                             \
+  X(kComplex, "complex")                             \
+  X(kConcatenate, "concatenate")                     \
+  X(kConditional, "conditional")                     \
+  X(kConstant, "constant")                           \
+  X(kConvert, "convert")                             \
+  X(kConvolution, "convolution")                     \
+  X(kCopy, "copy")                                   \
+  X(kCos, "cosine")                                  \
+  X(kDivide, "divide")                               \
+  X(kDot, "dot")                                     \
+  X(kDynamicSlice, "dynamic-slice")                  \
+  X(kDynamicUpdateSlice, "dynamic-update-slice")     \
+  X(kErf, "erf")                                     \
+  X(kExp, "exponential")                             \
+  X(kExpm1, "exponential-minus-one")                 \
+  X(kFloor, "floor")                                 \
+  X(kFusion, "fusion")                               \
+  X(kGather, "gather")                               \
+  X(kGetTupleElement, "get-tuple-element")           \
+  X(kImag, "imag")                                   \
+  X(kIota, "iota")                                   \
+  X(kIsFinite, "is-finite")                          \
+  X(kLog, "log")                                     \
+  X(kLog1p, "log-plus-one")                          \
+  X(kLogistic, "logistic")                           \
+  X(kMap, "map")                                     \
+  X(kMaximum, "maximum")                             \
+  X(kMinimum, "minimum")                             \
+  X(kMultiply, "multiply")                           \
+  X(kNegate, "negate")                               \
+  X(kNot, "not")                                     \
+  X(kOptimizationBarrier, "opt-barrier")             \
+  X(kOr, "or")                                       \
+  X(kPad, "pad")                                     \
+  X(kParameter, "parameter")                         \
+  X(kPopulationCount, "popcnt")                      \
+  X(kPower, "power")                                 \
+  X(kReal, "real")                                   \
+  X(kReduce, "reduce")                               \
+  X(kReducePrecision, "reduce-precision")            \
+  X(kReduceWindow, "reduce-window")                  \
+  X(kRemainder, "remainder")                         \
+  X(kReshape, "reshape")                             \
+  X(kReverse, "reverse")                             \
+  X(kRoundNearestAfz, "round-nearest-afz")           \
+  X(kRoundNearestEven, "round-nearest-even")         \
+  X(kRsqrt, "rsqrt")                                 \
+  X(kScatter, "scatter")                             \
+  X(kSelect, "select")                               \
+  X(kSelectAndScatter, "select-and-scatter")         \
+  X(kShiftLeft, "shift-left")                        \
+  X(kShiftRightArithmetic, "shift-right-arithmetic") \
+  X(kShiftRightLogical, "shift-right-logical")       \
+  X(kSign, "sign")                                   \
+  X(kSin, "sine")                                    \
+  X(kSlice, "slice")                                 \
+  X(kSort, "sort")                                   \
+  X(kSqrt, "sqrt")                                   \
+  X(kSubtract, "subtract")                           \
+  X(kTan, "tan")                                     \
+  X(kTanh, "tanh")                                   \
+  X(kTranspose, "transpose")                         \
+  X(kTuple, "tuple")                                 \
+  X(kWhile, "while")                                 \
+  X(kXor, "xor")
+
+enum class HloOpcode {
+#define PHAL_HLO_OPCODE_ENUMERATOR(enumerator, spelling) enumerator,
+  PHAL_HLO_OPCODE_LIST(PHAL_HLO_OPCODE_ENUMERATOR)
+#undef PHAL_HLO_OPCODE_ENUMERATOR
+};
+
+// Number of opcodes, for tables indexed by opcode.
+inline constexpr int kHloOpcodeCount = 0
+#define PHAL_HLO_OPCODE_COUNT(enumerator, spelling) +1
+    PHAL_HLO_OPCODE_LIST(PHAL_HLO_OPCODE_COUNT)
+#undef PHAL_HLO_OPCODE_COUNT
+    ;
+
+// The XLA text spelling of `opcode`, e.g. "dynamic-slice".
+std::string_view HloOpcodeName(HloOpcode opcode);
+
+// The opcode spelled `name`; also accepts the legacy spelling
+// "optimization-barrier". nullopt for an unknown name.
+std::optional<HloOpcode> HloOpcodeFromName(std::string_view name);
+
+// Ops with one operand applied element by element whose result has the
+// operand's shape up to the element type (abs, exponential, is-finite, real,
+// ...). Excludes convert, bitcast-convert and reduce-precision, which carry
+// attributes or a target type.
+bool IsElementwiseUnary(HloOpcode opcode);
+
+// Ops with two operands of the same shape applied element by element (add,
+// compare, atan2, complex, shift-*, ...).
+bool IsElementwiseBinary(HloOpcode opcode);
+
+// Every op whose output element i depends only on input elements i:
+// unary, binary, select, clamp, convert, bitcast-convert of same-width types,
+// reduce-precision and map.
+bool IsElementwise(HloOpcode opcode);
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_HLO_OPCODE_H_
