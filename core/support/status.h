@@ -89,9 +89,9 @@ class [[nodiscard]] StatusOr {
 #define PHAL_CONCAT_(a, b) PHAL_CONCAT_INNER_(a, b)
 
 // Returns from the enclosing function when `expr` yields a non-OK Status.
-#define PHAL_RETURN_IF_ERROR(expr)              \
-  do {                                          \
-    ::phal::Status phal_status_ = (expr);       \
+#define PHAL_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::phal::Status phal_status_ = (expr);        \
     if (!phal_status_.ok()) return phal_status_; \
   } while (0)
 

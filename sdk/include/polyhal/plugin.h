@@ -64,7 +64,8 @@ typedef struct phal_host_services {
  * plugin and must stay valid until the library is unloaded.
  */
 typedef struct phal_plugin_api {
-  uint32_t struct_size; /* sizeof(phal_plugin_api_t) the plugin was built with */
+  uint32_t
+      struct_size; /* sizeof(phal_plugin_api_t) the plugin was built with */
   const void* next;
   uint32_t abi_version; /* the version this table implements */
   const char* name;     /* plugin name, e.g. "cpu"; plugin-owned, static */
@@ -83,7 +84,8 @@ typedef struct phal_plugin_api {
   phal_status_t* (*device_count)(size_t* out_count, const char** out_reason);
   /* Opens device `ordinal` (0 <= ordinal < count). The core opens each
    * device at most once and closes it with device_close. */
-  phal_status_t* (*device_open)(size_t ordinal, phal_plugin_device_t** out_device);
+  phal_status_t* (*device_open)(size_t ordinal,
+                                phal_plugin_device_t** out_device);
   void (*device_close)(phal_plugin_device_t* device);
   /* Fills `out` up to out->struct_size (set by the core). Strings stay valid
    * until device_close. */
@@ -105,7 +107,8 @@ typedef struct phal_plugin_api {
   /* Frees a buffer. The core guarantees no queued work still uses it. */
   void (*buffer_free)(phal_plugin_buffer_t* buffer);
 
-  /* ---- streams and events ------------------------------------------------- */
+  /* ---- streams and events -------------------------------------------------
+   */
 
   /* Creates an in-order queue of work on `device`. */
   phal_status_t* (*stream_create)(phal_plugin_device_t* device,
@@ -159,6 +162,10 @@ typedef struct phal_plugin_api {
   /* Sets *out_done to 1 if `event` has fired, else 0; never blocks. */
   phal_status_t* (*event_query)(phal_plugin_event_t* event, int* out_done);
 } phal_plugin_api_t;
+
+/* The smallest table the core accepts: the header up to and including
+ * `version`. Every slot after it may be absent (struct_size smaller). */
+#define PHAL_PLUGIN_API_MIN_STRUCT_SIZE offsetof(phal_plugin_api_t, shutdown)
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the

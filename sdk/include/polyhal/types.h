@@ -146,15 +146,15 @@ typedef struct phal_device_properties {
   const char* driver_version; /* version of the driver or runtime used */
   const char* features;       /* space-separated ISA or extension names */
   phal_device_kind_t kind;
-  uint32_t ordinal;          /* index of the device within its plugin */
-  uint32_t compute_units;    /* cores, SMs, CUs, ... */
-  uint32_t memory_space_count; /* memory spaces; index 0 is the default */
-  uint64_t memory_bytes;     /* total memory of the default memory space */
+  uint32_t ordinal;              /* index of the device within its plugin */
+  uint32_t compute_units;        /* cores, SMs, CUs, ... */
+  uint32_t memory_space_count;   /* memory spaces; index 0 is the default */
+  uint64_t memory_bytes;         /* total memory of the default memory space */
   uint64_t max_allocation_bytes; /* largest single buffer */
-  uint64_t min_alignment;    /* alignment of every buffer, in bytes */
-  uint64_t element_types;    /* PHAL_ELEMENT_TYPE_BIT mask of supported types */
-  uint64_t flags;            /* PHAL_DEVICE_FLAG_* */
-  uint8_t uuid[16];          /* stable identity; all zero when unknown */
+  uint64_t min_alignment;        /* alignment of every buffer, in bytes */
+  uint64_t element_types; /* PHAL_ELEMENT_TYPE_BIT mask of supported types */
+  uint64_t flags;         /* PHAL_DEVICE_FLAG_* */
+  uint8_t uuid[16];       /* stable identity; all zero when unknown */
 } phal_device_properties_t;
 
 /*

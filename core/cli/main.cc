@@ -1,0 +1,111 @@
+// polyhal: list plugins and devices; later commands run and benchmark
+// modules. See docs/cli.md.
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "core/cli/command.h"
+#include "polyhal/runtime.h"
+
+namespace phal::cli {
+namespace {
+
+struct Command {
+  int (*run)(const Arguments&);
+  const char* summary;
+  const char* usage;
+};
+
+const std::map<std::string, Command>& Commands() {
+  static const std::map<std::string, Command> commands = {
+      {"plugins",
+       {&RunPlugins, "list every plugin manifest found, loaded or skipped",
+        "usage: polyhal plugins [--json]\n"
+        "\n"
+        "Lists every plugin manifest on the search path in search order, with\n"
+        "its version, negotiated ABI and device count, or the exact reason it\n"
+        "was skipped. Always exits 0 when the listing itself succeeds.\n"
+        "\n"
+        "  --json   print a JSON document instead of text\n"
+        "\n"
+        "Environment: PHAL_PLUGIN_PATH replaces the search path "
+        "(':'-separated\n"
+        "directories or manifest files); PHAL_PLUGINS keeps only the named\n"
+        "plugins (comma-separated); PHAL_LOG=debug traces the search.\n"}},
+      {"devices",
+       {&RunDevices, "list the devices of every loaded plugin",
+        "usage: polyhal devices [--json]\n"
+        "\n"
+        "Lists every device with its plugin, name, vendor, kind, compute\n"
+        "units, memory, alignment, UUID, element types and ISA features.\n"
+        "\n"
+        "  --json   print a JSON document instead of text\n"}},
+  };
+  return commands;
+}
+
+void PrintHelp() {
+  std::printf(
+      "usage: polyhal <command> [options]\n"
+      "       polyhal --version | --help | help <command>\n"
+      "\n"
+      "Polyhal compiles and runs HLO and StableHLO programs on any device\n"
+      "a backend plugin drives.\n"
+      "\n"
+      "commands:\n");
+  for (const auto& [name, command] : Commands()) {
+    std::printf("  %-10s %s\n", name.c_str(), command.summary);
+  }
+  std::printf("\nRun 'polyhal help <command>' for a command's options.\n");
+}
+
+int Help(const Arguments& arguments) {
+  if (arguments.empty()) {
+    PrintHelp();
+    return kExitSuccess;
+  }
+  auto it = Commands().find(arguments[0]);
+  if (it == Commands().end() || arguments.size() > 1) {
+    std::fprintf(stderr, "polyhal help: unknown command '%s'\n",
+                 arguments[0].c_str());
+    return kExitUsage;
+  }
+  std::printf("%s", it->second.usage);
+  return kExitSuccess;
+}
+
+int Main(int argc, char** argv) {
+  if (argc < 2) {
+    PrintHelp();
+    return kExitUsage;
+  }
+  std::string first = argv[1];
+  Arguments rest(argv + 2, argv + argc);
+  if (first == "--help" || first == "-h") return Help({});
+  if (first == "help") return Help(rest);
+  if (first == "--version") {
+    std::printf("polyhal %s (ABI %u.%u)\n", phal_get_version_string(),
+                PHAL_VERSION_MAJOR(phal_get_abi_version()),
+                PHAL_VERSION_MINOR(phal_get_abi_version()));
+    return kExitSuccess;
+  }
+  auto it = Commands().find(first);
+  if (it == Commands().end()) {
+    std::fprintf(stderr,
+                 "polyhal: unknown %s '%s'\nRun 'polyhal --help' for the "
+                 "list of commands.\n",
+                 first.rfind("-", 0) == 0 ? "option" : "command",
+                 first.c_str());
+    return kExitUsage;
+  }
+  for (const std::string& argument : rest) {
+    if (argument == "--help" || argument == "-h") return Help({first});
+  }
+  return it->second.run(rest);
+}
+
+}  // namespace
+}  // namespace phal::cli
+
+int main(int argc, char** argv) { return phal::cli::Main(argc, argv); }

@@ -1,0 +1,29 @@
+// The ABI's status object and its conversion to and from phal::Status.
+#ifndef POLYHAL_CORE_RUNTIME_C_STATUS_H_
+#define POLYHAL_CORE_RUNTIME_C_STATUS_H_
+
+#include <string>
+
+#include "core/support/status.h"
+#include "polyhal/types.h"
+
+struct phal_status {
+  phal_status_code_t code;
+  std::string message;
+};
+
+namespace phal {
+
+// A new C status for a non-OK `status`; NULL for OK. Never throws: when
+// memory runs out it returns a shared static out-of-memory status, which
+// phal_status_free recognises and leaves alone.
+phal_status_t* ToCStatus(const Status& status);
+phal_status_t* MakeCStatus(phal_status_code_t code, const char* message);
+// Takes ownership of `status` (which may be NULL) and frees it.
+Status TakeCStatus(phal_status_t* status);
+// The plugin-facing status constructor (phal_host_services_t::status_create).
+phal_status_t* HostStatusCreate(phal_status_code_t code, const char* message);
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_RUNTIME_C_STATUS_H_

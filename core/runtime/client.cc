@@ -1,0 +1,200 @@
+// phal_client_* and the plugin and device listing functions.
+#include "core/runtime/client.h"
+
+#include <cstddef>
+
+#include "core/loader/host_services.h"
+#include "core/runtime/api_guard.h"
+
+namespace phal {
+namespace {
+
+std::string OptionOrEnv(const phal_client_options_t* options,
+                        const char* phal_client_options_t::*member,
+                        const char* variable) {
+  if (options != nullptr && options->*member != nullptr) {
+    return options->*member;
+  }
+  return GetEnv(variable);
+}
+
+// Opens every device of one loaded plugin; a plugin whose devices fail to
+// open keeps its other devices and records the reason.
+void OpenPluginDevices(phal_client* client, size_t plugin_index) {
+  const PluginRecord& record = client->plugins[plugin_index];
+  const phal_plugin_api_t* api = &record.library->api();
+  size_t count = 0;
+  const char* reason = nullptr;
+  Status status = TakeCStatus(api->device_count(&count, &reason));
+  std::string& why = client->plugin_device_reasons[plugin_index];
+  if (!status.ok()) {
+    why = "device_count failed: " + status.ToString();
+    client->logger.Warning("plugin " + record.manifest.name + ": " + why);
+    return;
+  }
+  if (count == 0 && reason != nullptr) why = reason;
+  for (size_t ordinal = 0; ordinal < count; ++ordinal) {
+    StatusOr<phal_device*> device =
+        OpenDevice(client, plugin_index, record.manifest.name, api, ordinal);
+    if (!device.ok()) {
+      why = "device " + std::to_string(ordinal) +
+            " failed to open: " + device.status().message();
+      client->logger.Warning("plugin " + record.manifest.name + ": " + why);
+      continue;
+    }
+    client->devices.emplace_back(*device);
+    ++client->plugin_device_counts[plugin_index];
+  }
+}
+
+Status CreateClient(const phal_client_options_t* options,
+                    phal_client_t** out_client) {
+  if (out_client == nullptr) return NullArgument("out_client");
+  if (options != nullptr &&
+      options->struct_size < offsetof(phal_client_options_t, plugin_path)) {
+    return InvalidArgument(
+        "options->struct_size is too small; set it to "
+        "sizeof(phal_client_options_t)");
+  }
+  // Members beyond the caller's struct_size read as absent.
+  phal_client_options_t effective{};
+  if (options != nullptr) {
+    std::memcpy(&effective, options,
+                std::min<size_t>(options->struct_size, sizeof(effective)));
+  }
+  Logger logger(effective.log_callback, effective.log_user_data);
+  auto client = std::make_unique<phal_client>(logger);
+  std::string path =
+      OptionOrEnv(options ? &effective : nullptr,
+                  &phal_client_options_t::plugin_path, "PHAL_PLUGIN_PATH");
+  std::string filter =
+      OptionOrEnv(options ? &effective : nullptr,
+                  &phal_client_options_t::plugin_filter, "PHAL_PLUGINS");
+  SearchPath search = MakeSearchPath(path);
+  client->plugins = DiscoverPlugins(search, filter, client->logger);
+  client->plugin_device_counts.assign(client->plugins.size(), 0);
+  client->plugin_device_reasons.assign(client->plugins.size(), "");
+  RegisterPluginLogSink(&client->logger);
+  for (size_t i = 0; i < client->plugins.size(); ++i) {
+    if (client->plugins[i].state == PHAL_PLUGIN_STATE_LOADED) {
+      OpenPluginDevices(client.get(), i);
+    }
+  }
+  *out_client = client.release();
+  return OkStatus();
+}
+
+template <typename T>
+void ReclaimLeaks(phal_client* client, std::set<T*>& objects, const char* kind,
+                  void (*destroy)(T*)) {
+  if (objects.empty()) return;
+  client->logger.Warning(std::to_string(objects.size()) + " " + kind +
+                         " not freed before phal_client_destroy; freeing "
+                         "them now");
+  for (T* object : objects) destroy(object);
+  objects.clear();
+}
+
+void DestroyClient(phal_client* client) {
+  {
+    std::lock_guard<std::mutex> lock(client->objects_mutex);
+    ReclaimLeaks(client, client->streams, "stream(s)", &DestroyStream);
+    ReclaimLeaks(client, client->events, "event(s)", &DestroyEvent);
+    ReclaimLeaks(client, client->buffers, "buffer(s)", &DestroyBuffer);
+  }
+  for (auto& device : client->devices) device->Close();
+  client->devices.clear();
+  UnregisterPluginLogSink(&client->logger);
+  delete client;
+}
+
+}  // namespace
+}  // namespace phal
+
+using phal::GuardedCall;
+using phal::NullArgument;
+using phal::OkStatus;
+using phal::Status;
+
+extern "C" {
+
+PHAL_API phal_status_t* phal_client_create(const phal_client_options_t* options,
+                                           phal_client_t** out_client) {
+  return GuardedCall([&] { return phal::CreateClient(options, out_client); });
+}
+
+PHAL_API void phal_client_destroy(phal_client_t* client) {
+  if (client == nullptr) return;
+  try {
+    phal::DestroyClient(client);
+  } catch (...) {
+    // Destruction frees memory only; nothing is left to report to.
+  }
+}
+
+PHAL_API phal_status_t* phal_client_get_plugin_count(
+    const phal_client_t* client, size_t* out_count) {
+  return GuardedCall([&]() -> Status {
+    if (client == nullptr) return NullArgument("client");
+    if (out_count == nullptr) return NullArgument("out_count");
+    *out_count = client->plugins.size();
+    return OkStatus();
+  });
+}
+
+PHAL_API phal_status_t* phal_client_get_plugin_info(const phal_client_t* client,
+                                                    size_t index,
+                                                    phal_plugin_info_t* out) {
+  return GuardedCall([&]() -> Status {
+    if (client == nullptr) return NullArgument("client");
+    if (index >= client->plugins.size()) {
+      return phal::OutOfRange("plugin index " + std::to_string(index) +
+                              " is not below the plugin count " +
+                              std::to_string(client->plugins.size()));
+    }
+    const phal::PluginRecord& record = client->plugins[index];
+    const std::string& device_reason = client->plugin_device_reasons[index];
+    phal_plugin_info_t info{};
+    info.name = record.manifest.name.c_str();
+    info.description = record.manifest.description.c_str();
+    info.version = record.manifest.version.c_str();
+    info.manifest_path = record.manifest.manifest_path.c_str();
+    info.library_path = record.manifest.library_path.c_str();
+    info.state = record.state;
+    info.abi_version = record.library ? record.library->abi_version() : 0;
+    info.device_count = client->plugin_device_counts[index];
+    info.reason = record.state == PHAL_PLUGIN_STATE_SKIPPED
+                      ? record.reason.c_str()
+                      : device_reason.c_str();
+    return phal::CopyExtensible(out, info, offsetof(phal_plugin_info_t, name),
+                                "out");
+  });
+}
+
+PHAL_API phal_status_t* phal_client_get_device_count(
+    const phal_client_t* client, size_t* out_count) {
+  return GuardedCall([&]() -> Status {
+    if (client == nullptr) return NullArgument("client");
+    if (out_count == nullptr) return NullArgument("out_count");
+    *out_count = client->devices.size();
+    return OkStatus();
+  });
+}
+
+PHAL_API phal_status_t* phal_client_get_device(const phal_client_t* client,
+                                               size_t index,
+                                               phal_device_t** out_device) {
+  return GuardedCall([&]() -> Status {
+    if (client == nullptr) return NullArgument("client");
+    if (out_device == nullptr) return NullArgument("out_device");
+    if (index >= client->devices.size()) {
+      return phal::OutOfRange("device index " + std::to_string(index) +
+                              " is not below the device count " +
+                              std::to_string(client->devices.size()));
+    }
+    *out_device = client->devices[index].get();
+    return OkStatus();
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,45 @@
+// phal_client: the loaded plugins, their devices, and the application
+// objects created on them (tracked so leaks are reclaimed and reported at
+// destroy).
+#ifndef POLYHAL_CORE_RUNTIME_CLIENT_H_
+#define POLYHAL_CORE_RUNTIME_CLIENT_H_
+
+#include <memory>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "core/loader/plugin_registry.h"
+#include "core/runtime/buffer.h"
+#include "core/runtime/event.h"
+#include "core/runtime/stream.h"
+#include "core/support/log.h"
+
+struct phal_client {
+  explicit phal_client(const phal::Logger& log) : logger(log) {}
+
+  phal::Logger logger;
+  std::vector<phal::PluginRecord> plugins;
+  std::vector<uint32_t> plugin_device_counts;
+  std::vector<std::string> plugin_device_reasons;
+  std::vector<std::unique_ptr<phal_device>> devices;
+
+  // Live application objects, for leak reclamation at destroy.
+  std::mutex objects_mutex;
+  std::set<phal_buffer*> buffers;
+  std::set<phal_stream*> streams;
+  std::set<phal_event*> events;
+
+  template <typename T>
+  void Track(std::set<T*>& set, T* object) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    set.insert(object);
+  }
+  template <typename T>
+  void Untrack(std::set<T*>& set, T* object) {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    set.erase(object);
+  }
+};
+
+#endif  // POLYHAL_CORE_RUNTIME_CLIENT_H_

@@ -1,0 +1,147 @@
+// phal_device_* functions and the device's synchronous-stream pool.
+#include "core/runtime/device.h"
+
+#include <cstddef>
+#include <memory>
+
+#include "core/runtime/api_guard.h"
+#include "core/runtime/client.h"
+
+phal::Status phal_device::Check(phal_status_t* status) const {
+  phal::Status result = phal::TakeCStatus(status);
+  if (result.ok()) return result;
+  return phal::Status(result.code(),
+                      "plugin '" + plugin_name + "': " + result.message());
+}
+
+phal::Status phal_device::AcquireSyncStream(phal_plugin_stream_t** out) {
+  {
+    std::lock_guard<std::mutex> lock(sync_streams_mutex_);
+    if (!idle_sync_streams_.empty()) {
+      *out = idle_sync_streams_.back();
+      idle_sync_streams_.pop_back();
+      return phal::OkStatus();
+    }
+  }
+  return Check(api->stream_create(handle, out));
+}
+
+void phal_device::ReleaseSyncStream(phal_plugin_stream_t* stream) {
+  std::lock_guard<std::mutex> lock(sync_streams_mutex_);
+  idle_sync_streams_.push_back(stream);
+}
+
+void phal_device::Close() {
+  {
+    std::lock_guard<std::mutex> lock(sync_streams_mutex_);
+    for (phal_plugin_stream_t* stream : idle_sync_streams_) {
+      api->stream_destroy(stream);
+    }
+    idle_sync_streams_.clear();
+  }
+  if (handle != nullptr) api->device_close(handle);
+  handle = nullptr;
+}
+
+namespace phal {
+namespace {
+
+// Keeps a copy of `text` in the device and returns a pointer to it.
+const char* Keep(phal_device* device, const char* text) {
+  device->strings.emplace_back(text ? text : "");
+  return device->strings.back().c_str();
+}
+
+Status DescribeDevice(phal_device* device) {
+  phal_device_properties_t& properties = device->properties;
+  properties.struct_size = sizeof(properties);
+  PHAL_RETURN_IF_ERROR(device->Check(
+      device->api->device_get_properties(device->handle, &properties)));
+  // Strings are copied so they outlive nothing of the plugin's; reserve so
+  // pointers into the vector stay put.
+  device->strings.reserve(8 + properties.memory_space_count);
+  properties.name = Keep(device, properties.name);
+  properties.vendor = Keep(device, properties.vendor);
+  properties.driver_version = Keep(device, properties.driver_version);
+  properties.features = Keep(device, properties.features);
+  if (properties.memory_space_count == 0) {
+    return Internal("plugin '" + device->plugin_name +
+                    "' reports a device without memory spaces");
+  }
+  for (uint32_t i = 0; i < properties.memory_space_count; ++i) {
+    phal_memory_space_info_t space{};
+    space.struct_size = sizeof(space);
+    PHAL_RETURN_IF_ERROR(device->Check(
+        device->api->device_get_memory_space(device->handle, i, &space)));
+    space.name = Keep(device, space.name);
+    device->memory_spaces.push_back(space);
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<phal_device*> OpenDevice(phal_client_t* client, size_t plugin_index,
+                                  const std::string& plugin_name,
+                                  const phal_plugin_api_t* api,
+                                  size_t ordinal) {
+  auto device = std::make_unique<phal_device>();
+  device->client = client;
+  device->plugin_index = plugin_index;
+  device->plugin_name = plugin_name;
+  device->api = api;
+  PHAL_RETURN_IF_ERROR(
+      device->Check(api->device_open(ordinal, &device->handle)));
+  Status described = DescribeDevice(device.get());
+  if (!described.ok()) {
+    device->Close();
+    return described;
+  }
+  return device.release();
+}
+
+}  // namespace phal
+
+using phal::GuardedCall;
+using phal::NullArgument;
+using phal::Status;
+
+extern "C" {
+
+PHAL_API phal_status_t* phal_device_get_properties(
+    const phal_device_t* device, phal_device_properties_t* out) {
+  return GuardedCall([&]() -> Status {
+    if (device == nullptr) return NullArgument("device");
+    return phal::CopyExtensible(out, device->properties,
+                                offsetof(phal_device_properties_t, name),
+                                "out");
+  });
+}
+
+PHAL_API phal_status_t* phal_device_get_memory_space(
+    const phal_device_t* device, uint32_t index,
+    phal_memory_space_info_t* out) {
+  return GuardedCall([&]() -> Status {
+    if (device == nullptr) return NullArgument("device");
+    if (index >= device->memory_spaces.size()) {
+      return phal::OutOfRange("memory space " + std::to_string(index) +
+                              " is not below the device's " +
+                              std::to_string(device->memory_spaces.size()));
+    }
+    return phal::CopyExtensible(out, device->memory_spaces[index],
+                                offsetof(phal_memory_space_info_t, name),
+                                "out");
+  });
+}
+
+PHAL_API phal_status_t* phal_device_get_plugin_index(
+    const phal_device_t* device, size_t* out_index) {
+  return GuardedCall([&]() -> Status {
+    if (device == nullptr) return NullArgument("device");
+    if (out_index == nullptr) return NullArgument("out_index");
+    *out_index = device->plugin_index;
+    return phal::OkStatus();
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,263 @@
+/*
+ * Polyhal ABI 1.0 -- the application interface of libpolyhal.
+ *
+ * A framework creates a client, which discovers and loads plugins (see
+ * docs/plugins.md for the search order), lists their devices, allocates
+ * buffers on them, moves data with synchronous copies or on streams, and
+ * waits on events.
+ *
+ * Conventions for every function below:
+ *   - A function returning phal_status_t* returns NULL on success. A non-NULL
+ *     status is owned by the caller, who frees it with phal_status_free().
+ *   - `out_` parameters are written only on success.
+ *   - Objects are created by `*_create`/`*_allocate` and released by the
+ *     matching `*_destroy`/`*_free`, which accept NULL. Devices are owned by
+ *     their client and are never freed by the application.
+ *   - Strings returned by the library are owned by the object they came from
+ *     and stay valid until that object is destroyed.
+ *   - All functions are thread-safe: one client, its devices, buffers,
+ *     streams and events may be used from many threads at once. Operations
+ *     enqueued on one stream run in the order they were enqueued.
+ *   - No function aborts on bad input: invalid handles (NULL), sizes or
+ *     ranges are answered with PHAL_INVALID_ARGUMENT or PHAL_OUT_OF_RANGE.
+ */
+#ifndef POLYHAL_RUNTIME_H_
+#define POLYHAL_RUNTIME_H_
+
+#include "polyhal/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct phal_client phal_client_t;
+typedef struct phal_device phal_device_t;
+typedef struct phal_buffer phal_buffer_t;
+typedef struct phal_stream phal_stream_t;
+typedef struct phal_event phal_event_t;
+
+/* ---- library and statuses ------------------------------------------------ */
+
+/* The ABI version this libpolyhal implements (PHAL_MAKE_VERSION form). An
+ * application built against older headers keeps working with a newer library
+ * of the same major version. */
+PHAL_API uint32_t phal_get_abi_version(void);
+/* The release of libpolyhal, e.g. "0.1.0". Static storage. */
+PHAL_API const char* phal_get_version_string(void);
+
+/* The code of `status`; PHAL_OK for NULL. */
+PHAL_API phal_status_code_t phal_status_get_code(const phal_status_t* status);
+/* The message of `status`, owned by the status; "" for NULL. */
+PHAL_API const char* phal_status_get_message(const phal_status_t* status);
+/* Frees a status; NULL is accepted. */
+PHAL_API void phal_status_free(phal_status_t* status);
+/* "INVALID_ARGUMENT", ...; static storage; "UNKNOWN_CODE" when out of range. */
+PHAL_API const char* phal_status_code_name(phal_status_code_t code);
+
+/* "f32", "bf16", ...; static storage; "invalid" when out of range. */
+PHAL_API const char* phal_element_type_name(phal_element_type_t type);
+/* Bytes per element; 0 for PHAL_ELEMENT_TYPE_INVALID or an unknown value. */
+PHAL_API size_t phal_element_type_byte_size(phal_element_type_t type);
+
+/* ---- client ------------------------------------------------------------ */
+
+/* Receives log messages instead of stderr. Called from any thread; must not
+ * call back into libpolyhal. `message` is valid during the call only. */
+typedef void (*phal_log_callback_fn)(void* user_data, phal_log_level_t level,
+                                     const char* message);
+
+/* Options for phal_client_create. Every pointer member may be NULL. */
+typedef struct phal_client_options {
+  uint32_t struct_size;
+  const void* next;
+  /* Replaces the plugin search path, with the syntax of PHAL_PLUGIN_PATH:
+   * ':'-separated directories (holding *.json manifests) or manifest files.
+   * NULL: the PHAL_PLUGIN_PATH environment variable, else the default path.
+   * Copied. */
+  const char* plugin_path;
+  /* Comma-separated plugin names to keep, like PHAL_PLUGINS. NULL: that
+   * environment variable, else every plugin. Copied. */
+  const char* plugin_filter;
+  /* Log sink and the data passed to it; NULL logs to stderr. */
+  phal_log_callback_fn log_callback;
+  void* log_user_data;
+} phal_client_options_t;
+
+/* Creates a client: searches manifests, loads and negotiates with every
+ * plugin found, and opens their devices. A plugin that cannot be used is
+ * skipped and listed with its reason (phal_client_get_plugin_info); it never
+ * makes this function fail. `options` may be NULL. */
+PHAL_API phal_status_t* phal_client_create(const phal_client_options_t* options,
+                                           phal_client_t** out_client);
+/* Waits for all work queued by the client's streams, frees what the
+ * application leaked (and logs it as a warning), closes devices and unloads
+ * plugins. Every handle obtained from the client becomes invalid. */
+PHAL_API void phal_client_destroy(phal_client_t* client);
+
+/* ---- plugins ----------------------------------------------------------- */
+
+typedef enum phal_plugin_state {
+  PHAL_PLUGIN_STATE_LOADED = 0, /* loaded and negotiated */
+  PHAL_PLUGIN_STATE_SKIPPED = 1 /* not usable; see `reason` */
+} phal_plugin_state_t;
+
+/* One manifest the client found. Strings are owned by the client; members
+ * the manifest did not give are "". */
+typedef struct phal_plugin_info {
+  uint32_t struct_size;
+  const void* next;
+  const char* name;
+  const char* description;
+  const char* version;       /* the plugin's own release */
+  const char* manifest_path; /* absolute path of the JSON manifest */
+  const char* library_path;  /* absolute path of the shared library */
+  phal_plugin_state_t state;
+  uint32_t abi_version;  /* negotiated ABI; 0 when skipped */
+  uint32_t device_count; /* devices opened; 0 when skipped */
+  /* Why the plugin was skipped, or why a loaded plugin has no device;
+   * "" otherwise. */
+  const char* reason;
+} phal_plugin_info_t;
+
+/* Number of manifests found, loaded or skipped, in search order. */
+PHAL_API phal_status_t* phal_client_get_plugin_count(
+    const phal_client_t* client, size_t* out_count);
+/* Describes manifest `index`; fills `out` up to out->struct_size, which the
+ * caller sets. */
+PHAL_API phal_status_t* phal_client_get_plugin_info(const phal_client_t* client,
+                                                    size_t index,
+                                                    phal_plugin_info_t* out);
+
+/* ---- devices ------------------------------------------------------------ */
+
+/* Number of devices over all loaded plugins, in plugin search order. */
+PHAL_API phal_status_t* phal_client_get_device_count(
+    const phal_client_t* client, size_t* out_count);
+/* Device `index`; owned by the client. */
+PHAL_API phal_status_t* phal_client_get_device(const phal_client_t* client,
+                                               size_t index,
+                                               phal_device_t** out_device);
+/* Fills `out` up to out->struct_size, which the caller sets. */
+PHAL_API phal_status_t* phal_device_get_properties(
+    const phal_device_t* device, phal_device_properties_t* out);
+/* Describes memory space `index` (< memory_space_count). */
+PHAL_API phal_status_t* phal_device_get_memory_space(
+    const phal_device_t* device, uint32_t index, phal_memory_space_info_t* out);
+/* Index, in phal_client_get_plugin_info order, of the device's plugin. */
+PHAL_API phal_status_t* phal_device_get_plugin_index(
+    const phal_device_t* device, size_t* out_index);
+
+/* ---- buffers ------------------------------------------------------------ */
+
+/* Shape and placement of a buffer: a dense row-major array. */
+typedef struct phal_buffer_desc {
+  uint32_t struct_size;
+  const void* next;
+  phal_element_type_t element_type;
+  uint32_t rank;
+  const int64_t* dims;   /* `rank` sizes, each >= 0; NULL when rank is 0 */
+  uint32_t memory_space; /* index into the device's memory spaces; 0 default */
+} phal_buffer_desc_t;
+
+/* Allocates an uninitialised buffer. The dims are copied. Fails with
+ * PHAL_RESOURCE_EXHAUSTED when the device is out of memory, and with
+ * PHAL_INVALID_ARGUMENT for a bad type, negative dim or size overflow. */
+PHAL_API phal_status_t* phal_buffer_allocate(phal_device_t* device,
+                                             const phal_buffer_desc_t* desc,
+                                             phal_buffer_t** out_buffer);
+/* Frees a buffer. Work already queued on streams that uses it is waited for
+ * first. NULL is accepted. */
+PHAL_API void phal_buffer_free(phal_buffer_t* buffer);
+/* The buffer's description; out->dims points at buffer-owned storage. */
+PHAL_API phal_status_t* phal_buffer_get_desc(const phal_buffer_t* buffer,
+                                             phal_buffer_desc_t* out);
+/* Size in bytes (element count times element size). */
+PHAL_API phal_status_t* phal_buffer_get_byte_size(const phal_buffer_t* buffer,
+                                                  uint64_t* out_byte_size);
+/* The device the buffer lives on. */
+PHAL_API phal_status_t* phal_buffer_get_device(const phal_buffer_t* buffer,
+                                               phal_device_t** out_device);
+
+/* Copies `byte_size` bytes of host memory into the buffer at `offset`, and
+ * returns when the data is in place. `source` may be NULL if byte_size is 0.
+ * The range must lie within the buffer (PHAL_OUT_OF_RANGE otherwise). */
+PHAL_API phal_status_t* phal_buffer_copy_from_host(phal_buffer_t* buffer,
+                                                   uint64_t offset,
+                                                   const void* source,
+                                                   uint64_t byte_size);
+/* Copies `byte_size` bytes from the buffer at `offset` into host memory and
+ * returns when they have arrived. */
+PHAL_API phal_status_t* phal_buffer_copy_to_host(const phal_buffer_t* buffer,
+                                                 uint64_t offset,
+                                                 void* destination,
+                                                 uint64_t byte_size);
+/* Copies between two buffers, on the same device, on two devices of one
+ * plugin, or across plugins (staged through host memory); returns when done.
+ * Ranges in one buffer may not overlap. */
+PHAL_API phal_status_t* phal_buffer_copy(const phal_buffer_t* source,
+                                         uint64_t source_offset,
+                                         phal_buffer_t* destination,
+                                         uint64_t destination_offset,
+                                         uint64_t byte_size);
+
+/* ---- streams ------------------------------------------------------------ */
+
+/* Creates an in-order queue of work on `device`. */
+PHAL_API phal_status_t* phal_stream_create(phal_device_t* device,
+                                           phal_stream_t** out_stream);
+/* Waits for the queued work, then destroys the stream. NULL is accepted. */
+PHAL_API void phal_stream_destroy(phal_stream_t* stream);
+/* Blocks until all work queued so far has finished; returns the first error
+ * that work met, if any. */
+PHAL_API phal_status_t* phal_stream_synchronize(phal_stream_t* stream);
+
+/* Enqueues a host-to-buffer copy. `source` must stay valid and unchanged
+ * until the copy finishes (synchronize the stream or an event recorded
+ * after it). The buffer must be on the stream's device. */
+PHAL_API phal_status_t* phal_stream_copy_from_host(phal_stream_t* stream,
+                                                   const void* source,
+                                                   phal_buffer_t* buffer,
+                                                   uint64_t offset,
+                                                   uint64_t byte_size);
+/* Enqueues a buffer-to-host copy; `destination` must stay valid until it
+ * finishes. */
+PHAL_API phal_status_t* phal_stream_copy_to_host(phal_stream_t* stream,
+                                                 const phal_buffer_t* buffer,
+                                                 uint64_t offset,
+                                                 void* destination,
+                                                 uint64_t byte_size);
+/* Enqueues a copy between two buffers of the stream's plugin. For buffers of
+ * different plugins use phal_buffer_copy. */
+PHAL_API phal_status_t* phal_stream_copy_buffer(phal_stream_t* stream,
+                                                const phal_buffer_t* source,
+                                                uint64_t source_offset,
+                                                phal_buffer_t* destination,
+                                                uint64_t destination_offset,
+                                                uint64_t byte_size);
+
+/* ---- events ------------------------------------------------------------- */
+
+/* Creates an event on `device`, initially signalled. */
+PHAL_API phal_status_t* phal_event_create(phal_device_t* device,
+                                          phal_event_t** out_event);
+/* Frees an event; a pending record is dropped safely. NULL is accepted. */
+PHAL_API void phal_event_free(phal_event_t* event);
+/* Unsignals `event` and signals it once all work queued on `stream` so far
+ * has finished. Event and stream must belong to one plugin. */
+PHAL_API phal_status_t* phal_stream_record_event(phal_stream_t* stream,
+                                                 phal_event_t* event);
+/* Makes work queued on `stream` after this call wait for `event`. */
+PHAL_API phal_status_t* phal_stream_wait_event(phal_stream_t* stream,
+                                               phal_event_t* event);
+/* Blocks until `event` is signalled; returns the first error met by the work
+ * it waited for, if any. */
+PHAL_API phal_status_t* phal_event_synchronize(phal_event_t* event);
+/* Sets *out_signalled to 1 when `event` is signalled, else 0. Never blocks. */
+PHAL_API phal_status_t* phal_event_query(phal_event_t* event,
+                                         int* out_signalled);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* POLYHAL_RUNTIME_H_ */
