@@ -1,0 +1,64 @@
+#include "plugins/cpu/cpu_copy.h"
+
+#include <cstddef>
+#include <cstring>
+
+#include "plugins/cpu/cpu_host.h"
+#include "plugins/cpu/cpu_memory.h"
+#include "plugins/cpu/cpu_stream.h"
+
+namespace phal::cpu {
+namespace {
+
+// Queues the memcpy. A zero-byte copy has no effect to order, so nothing is
+// queued (and memcpy never sees the NULL pointers a zero-size copy may
+// legitimately carry).
+Status EnqueueCopy(Stream& stream, void* destination, const void* source,
+                   uint64_t byte_size) {
+  if (byte_size == 0) return OkStatus();
+  stream.Enqueue([destination, source, byte_size] {
+    std::memcpy(destination, source, byte_size);
+    return OkStatus();
+  });
+  return OkStatus();
+}
+
+}  // namespace
+
+phal_status_t* StreamCopyFromHost(phal_plugin_stream_t* stream,
+                                  const void* source,
+                                  phal_plugin_buffer_t* buffer, uint64_t offset,
+                                  uint64_t byte_size) noexcept {
+  return RunAtAbiBoundary([&] {
+    PHAL_RETURN_IF_ERROR(buffer->CheckRange(offset, byte_size));
+    return EnqueueCopy(*stream, buffer->data() + offset, source, byte_size);
+  });
+}
+
+phal_status_t* StreamCopyToHost(phal_plugin_stream_t* stream,
+                                phal_plugin_buffer_t* buffer, uint64_t offset,
+                                void* destination,
+                                uint64_t byte_size) noexcept {
+  return RunAtAbiBoundary([&] {
+    PHAL_RETURN_IF_ERROR(buffer->CheckRange(offset, byte_size));
+    return EnqueueCopy(*stream, destination, buffer->data() + offset,
+                       byte_size);
+  });
+}
+
+phal_status_t* StreamCopyBuffer(phal_plugin_stream_t* stream,
+                                phal_plugin_buffer_t* source,
+                                uint64_t source_offset,
+                                phal_plugin_buffer_t* destination,
+                                uint64_t destination_offset,
+                                uint64_t byte_size) noexcept {
+  return RunAtAbiBoundary([&] {
+    PHAL_RETURN_IF_ERROR(source->CheckRange(source_offset, byte_size));
+    PHAL_RETURN_IF_ERROR(
+        destination->CheckRange(destination_offset, byte_size));
+    return EnqueueCopy(*stream, destination->data() + destination_offset,
+                       source->data() + source_offset, byte_size);
+  });
+}
+
+}  // namespace phal::cpu

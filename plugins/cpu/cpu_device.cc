@@ -1,0 +1,115 @@
+#include "plugins/cpu/cpu_device.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <utility>
+
+#include "plugins/cpu/cpu_host.h"
+
+namespace phal::cpu {
+namespace {
+
+// Every element type ABI 1.0 defines; the device stores them all as bytes,
+// and the kernels that compute on them arrive with the compiler.
+constexpr uint64_t kAllElementTypes =
+    ((uint64_t{1} << PHAL_ELEMENT_TYPE_COUNT) - 1) &
+    ~PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_INVALID);
+
+// Copies the members of `full` that fit in the caller's struct_size, leaving
+// the caller's struct_size and extension chain as they were. A caller built
+// against an older, shorter struct thus never sees a write past its end.
+template <typename Struct>
+Status CopyFittingMembers(const Struct& full, Struct* out) {
+  constexpr size_t kHeader = offsetof(Struct, next) + sizeof(const void*);
+  if (out == nullptr || out->struct_size < kHeader) {
+    return InvalidArgument(
+        "cpu plugin: output struct is NULL or its struct_size is too small");
+  }
+  const size_t end = std::min<size_t>(out->struct_size, sizeof(Struct));
+  std::memcpy(reinterpret_cast<char*>(out) + kHeader,
+              reinterpret_cast<const char*>(&full) + kHeader, end - kHeader);
+  return OkStatus();
+}
+
+}  // namespace
+
+Device::Device(CpuInfo info)
+    : info_(std::move(info)),
+      driver_version_(std::string(PHAL_PLUGIN_VERSION) + " (Linux " +
+                      info_.kernel_release + ")") {}
+
+uint64_t Device::max_allocation_bytes() const {
+  return std::min<uint64_t>(info_.physical_memory_bytes, PTRDIFF_MAX);
+}
+
+Status Device::GetProperties(phal_device_properties_t* out) const {
+  phal_device_properties_t full{};
+  full.name = info_.model_name.c_str();
+  full.vendor = info_.vendor.c_str();
+  full.driver_version = driver_version_.c_str();
+  full.features = info_.features.c_str();
+  full.kind = PHAL_DEVICE_KIND_CPU;
+  full.ordinal = 0;
+  full.compute_units = info_.online_cores;
+  full.memory_space_count = kMemorySpaceCount;
+  full.memory_bytes = info_.physical_memory_bytes;
+  full.max_allocation_bytes = max_allocation_bytes();
+  full.min_alignment = min_alignment();
+  full.element_types = kAllElementTypes;
+  full.flags =
+      PHAL_DEVICE_FLAG_ASYNC_STREAMS | PHAL_DEVICE_FLAG_HOST_ADDRESSABLE;
+  std::copy(info_.uuid.begin(), info_.uuid.end(), full.uuid);
+  return CopyFittingMembers(full, out);
+}
+
+Status Device::GetMemorySpace(uint32_t index,
+                              phal_memory_space_info_t* out) const {
+  if (index != kHostMemorySpace) {
+    return OutOfRange("cpu plugin: memory space " + std::to_string(index) +
+                      " does not exist; the device has 1 (index 0, host)");
+  }
+  phal_memory_space_info_t full{};
+  full.name = "host";
+  full.kind = PHAL_MEMORY_KIND_UNIFIED;
+  full.capacity_bytes = info_.physical_memory_bytes;
+  return CopyFittingMembers(full, out);
+}
+
+phal_status_t* DeviceCount(size_t* out_count,
+                           const char** out_reason) noexcept {
+  *out_count = 1;
+  if (out_reason != nullptr) *out_reason = nullptr;
+  return nullptr;
+}
+
+phal_status_t* DeviceOpen(size_t ordinal,
+                          phal_plugin_device_t** out_device) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    if (ordinal != 0) {
+      return InvalidArgument("cpu plugin: device ordinal " +
+                             std::to_string(ordinal) +
+                             " does not exist; the plugin has 1 device");
+    }
+    *out_device =
+        std::make_unique<phal_plugin_device>(ProbeCpuInfo()).release();
+    return OkStatus();
+  });
+}
+
+void DeviceClose(phal_plugin_device_t* device) noexcept { delete device; }
+
+phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
+                                   phal_device_properties_t* out) noexcept {
+  return RunAtAbiBoundary([&] { return device->GetProperties(out); });
+}
+
+phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
+                                    uint32_t index,
+                                    phal_memory_space_info_t* out) noexcept {
+  return RunAtAbiBoundary([&] { return device->GetMemorySpace(index, out); });
+}
+
+}  // namespace phal::cpu

@@ -1,0 +1,58 @@
+// The cpu plugin's one device: the host CPU, with host memory as its only
+// memory space.
+#ifndef POLYHAL_PLUGINS_CPU_CPU_DEVICE_H_
+#define POLYHAL_PLUGINS_CPU_CPU_DEVICE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "core/support/status.h"
+#include "plugins/cpu/cpu_info.h"
+#include "polyhal/plugin.h"
+
+namespace phal::cpu {
+
+// Immutable once built, so every method may run on many threads at once.
+class Device {
+ public:
+  // The only memory space: host RAM, index 0.
+  static constexpr uint32_t kHostMemorySpace = 0;
+  static constexpr uint32_t kMemorySpaceCount = 1;
+
+  explicit Device(CpuInfo info);
+
+  // Fill `out` as far as out->struct_size reaches (see types.h).
+  Status GetProperties(phal_device_properties_t* out) const;
+  Status GetMemorySpace(uint32_t index, phal_memory_space_info_t* out) const;
+
+  // Every buffer is aligned to this power of two.
+  uint64_t min_alignment() const { return info_.cache_line_bytes; }
+  // No single buffer may be larger than physical memory: a bigger request
+  // would only succeed through overcommit and die later in the OOM killer.
+  uint64_t max_allocation_bytes() const;
+
+ private:
+  CpuInfo info_;
+  std::string driver_version_;  // "<plugin version> (Linux <release>)"
+};
+
+// The ABI slots of the device group (plugin.h); cpu_plugin.cc puts them in
+// the table.
+phal_status_t* DeviceCount(size_t* out_count, const char** out_reason) noexcept;
+phal_status_t* DeviceOpen(size_t ordinal,
+                          phal_plugin_device_t** out_device) noexcept;
+void DeviceClose(phal_plugin_device_t* device) noexcept;
+phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
+                                   phal_device_properties_t* out) noexcept;
+phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
+                                    uint32_t index,
+                                    phal_memory_space_info_t* out) noexcept;
+
+}  // namespace phal::cpu
+
+// The opaque handle plugin.h declares is the device itself.
+struct phal_plugin_device final : phal::cpu::Device {
+  using Device::Device;
+};
+
+#endif  // POLYHAL_PLUGINS_CPU_CPU_DEVICE_H_

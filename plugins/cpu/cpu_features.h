@@ -1,0 +1,17 @@
+// ISA extensions of the host CPU, as reported in the device's `features`.
+#ifndef POLYHAL_PLUGINS_CPU_CPU_FEATURES_H_
+#define POLYHAL_PLUGINS_CPU_CPU_FEATURES_H_
+
+#include <string>
+
+namespace phal::cpu {
+
+// Space-separated extension names the CPU has *and* the operating system
+// enables (AVX needs the OS to save YMM state, AVX-512 the ZMM and mask
+// state). Names are LLVM's target-feature spellings ("avx2", "avx512bf16",
+// "neon", "fullfp16"), so the compiler can pass them to the JIT unchanged.
+std::string DetectIsaFeatures();
+
+}  // namespace phal::cpu
+
+#endif  // POLYHAL_PLUGINS_CPU_CPU_FEATURES_H_

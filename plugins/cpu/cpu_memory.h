@@ -1,0 +1,56 @@
+// Buffers: aligned blocks of host memory owned by the device that made them.
+#ifndef POLYHAL_PLUGINS_CPU_CPU_MEMORY_H_
+#define POLYHAL_PLUGINS_CPU_CPU_MEMORY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <utility>
+
+#include "core/support/status.h"
+#include "plugins/cpu/cpu_device.h"
+#include "polyhal/plugin.h"
+
+namespace phal::cpu {
+
+// Memory from std::aligned_alloc, released with std::free.
+struct FreeDeleter {
+  void operator()(std::byte* block) const { std::free(block); }
+};
+using AlignedBlock = std::unique_ptr<std::byte, FreeDeleter>;
+
+// The size, block and device never change, so a buffer may be used from many
+// threads; its contents are ordered by the streams that touch them.
+class Buffer {
+ public:
+  Buffer(const Device* device, AlignedBlock data, uint64_t byte_size)
+      : device_(device), data_(std::move(data)), byte_size_(byte_size) {}
+
+  const Device* device() const { return device_; }
+  std::byte* data() const { return data_.get(); }
+  uint64_t byte_size() const { return byte_size_; }
+
+  // OK when [offset, offset + byte_size) lies inside the buffer. The core
+  // checks ranges before calling; checking again here costs one comparison
+  // and turns a core bug into an error instead of a heap overrun.
+  Status CheckRange(uint64_t offset, uint64_t byte_size) const;
+
+ private:
+  const Device* device_;
+  AlignedBlock data_;
+  uint64_t byte_size_;
+};
+
+phal_status_t* BufferAllocate(phal_plugin_device_t* device,
+                              uint32_t memory_space, uint64_t byte_size,
+                              phal_plugin_buffer_t** out_buffer) noexcept;
+void BufferFree(phal_plugin_buffer_t* buffer) noexcept;
+
+}  // namespace phal::cpu
+
+struct phal_plugin_buffer final : phal::cpu::Buffer {
+  using Buffer::Buffer;
+};
+
+#endif  // POLYHAL_PLUGINS_CPU_CPU_MEMORY_H_

@@ -1,0 +1,119 @@
+#include "plugins/cpu/cpu_stream.h"
+
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "plugins/cpu/cpu_host.h"
+
+namespace phal::cpu {
+namespace {
+
+// The worker thread must never let an exception escape (that would call
+// std::terminate), so a throwing task becomes the stream's error instead.
+// The out-of-memory messages fit the small-string buffer: building them
+// allocates nothing.
+Status RunTask(const Stream::Task& task) noexcept {
+  try {
+    return task();
+  } catch (const std::bad_alloc&) {
+    return Status(PHAL_RESOURCE_EXHAUSTED, "out of memory");
+  } catch (const std::exception& error) {
+    try {
+      return Internal(std::string("cpu plugin: queued work failed: ") +
+                      error.what());
+    } catch (...) {
+      return Status(PHAL_RESOURCE_EXHAUSTED, "out of memory");
+    }
+  } catch (...) {
+    return Status(PHAL_INTERNAL, "unknown error");
+  }
+}
+
+}  // namespace
+
+Stream::Stream() : worker_(&Stream::RunWorker, this) {}
+
+Stream::~Stream() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_queued_.notify_one();
+  worker_.join();
+}
+
+void Stream::Enqueue(Task task) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(task));
+    ++enqueued_count_;
+  }
+  work_queued_.notify_one();
+}
+
+Status Stream::Synchronize() {
+  std::unique_lock lock(mutex_);
+  const uint64_t target = enqueued_count_;
+  work_finished_.wait(lock, [&] { return finished_count_ >= target; });
+  return std::exchange(first_error_, Status());
+}
+
+Status Stream::PendingError() const {
+  std::lock_guard lock(mutex_);
+  return first_error_;
+}
+
+void Stream::RunWorker() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    work_queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping, and everything queued has run
+    Status status;
+    {
+      Task task = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      status = RunTask(task);
+      // `task` (and what it captured) is released here, before relocking.
+    }
+    lock.lock();
+    if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
+    ++finished_count_;
+    work_finished_.notify_all();
+  }
+}
+
+phal_status_t* StreamCreate(phal_plugin_device_t* /*device*/,
+                            phal_plugin_stream_t** out_stream) noexcept {
+  return RunAtAbiBoundary([&] {
+    *out_stream = std::make_unique<phal_plugin_stream>().release();
+    return OkStatus();
+  });
+}
+
+void StreamDestroy(phal_plugin_stream_t* stream) noexcept {
+  std::unique_ptr<phal_plugin_stream> owned(stream);
+  try {
+    // plugin.h gives an error nowhere to go once the stream is gone; the log
+    // is the last place it can be seen.
+    const Status dropped = owned->Synchronize();
+    if (!dropped.ok()) {
+      const std::string message =
+          "cpu plugin: stream destroyed with an unreported error: " +
+          dropped.message();
+      Log(PHAL_LOG_LEVEL_WARNING, message.c_str());
+    }
+  } catch (...) {
+    Log(PHAL_LOG_LEVEL_WARNING,
+        "cpu plugin: stream destroyed with an unreported error");
+  }
+}
+
+phal_status_t* StreamSynchronize(phal_plugin_stream_t* stream) noexcept {
+  return RunAtAbiBoundary([&] { return stream->Synchronize(); });
+}
+
+}  // namespace phal::cpu

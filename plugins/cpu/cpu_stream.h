@@ -1,0 +1,68 @@
+// Streams: in-order queues of work, each drained by its own worker thread.
+#ifndef POLYHAL_PLUGINS_CPU_CPU_STREAM_H_
+#define POLYHAL_PLUGINS_CPU_CPU_STREAM_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "core/support/status.h"
+#include "polyhal/plugin.h"
+
+namespace phal::cpu {
+
+// Tasks run one at a time, in the order they were queued, on a thread owned
+// by the stream, so queueing never waits for the work itself. Every method
+// may be called from many threads at once.
+class Stream {
+ public:
+  // One unit of queued work. A non-OK result becomes the stream's error if
+  // it has none yet; later tasks still run (the ABI reports errors, it does
+  // not cancel work).
+  using Task = std::function<Status()>;
+
+  // Starts the worker; throws std::system_error when no thread can be made.
+  Stream();
+  // Runs everything still queued, then joins the worker.
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  // Queues `task` behind all earlier work. Throws std::bad_alloc, leaving the
+  // queue as it was.
+  void Enqueue(Task task);
+  // Waits until the work queued before the call has run, then returns and
+  // clears the first error recorded since the previous Synchronize.
+  Status Synchronize();
+  // The error Synchronize would return, left in place. Tasks read it to
+  // learn whether the work queued before them failed.
+  Status PendingError() const;
+
+ private:
+  void RunWorker();
+
+  mutable std::mutex mutex_;
+  std::condition_variable work_queued_;
+  std::condition_variable work_finished_;
+  std::deque<Task> queue_;
+  uint64_t enqueued_count_ = 0;
+  uint64_t finished_count_ = 0;
+  bool stopping_ = false;
+  Status first_error_;
+  // Declared last: the worker starts once every member above exists.
+  std::thread worker_;
+};
+
+phal_status_t* StreamCreate(phal_plugin_device_t* device,
+                            phal_plugin_stream_t** out_stream) noexcept;
+void StreamDestroy(phal_plugin_stream_t* stream) noexcept;
+phal_status_t* StreamSynchronize(phal_plugin_stream_t* stream) noexcept;
+
+}  // namespace phal::cpu
+
+struct phal_plugin_stream final : phal::cpu::Stream {};
+
+#endif  // POLYHAL_PLUGINS_CPU_CPU_STREAM_H_
