@@ -1,0 +1,1379 @@
+#include "core/frontend/hlo_parser.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/hlo/literal.h"
+#include "core/support/float16.h"
+
+namespace phal {
+namespace {
+
+// Deep enough for any real tuple shape or literal; shallow enough that
+// adversarial input cannot exhaust the stack.
+constexpr int kMaxNestingDepth = 64;
+
+// The sections of stack-frame tables that newer XLA appends to a module.
+constexpr std::string_view kStackFrameSections[] = {
+    "FileNames", "FunctionNames", "FileLocations", "StackFrames"};
+
+bool IsNameStartChar(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+
+bool IsNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+         c == '-';
+}
+
+bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)); }
+
+// A reference to a computation by name, resolved once the whole module has
+// been read (the text may call a computation it defines later).
+struct ComputationReference {
+  std::string name;
+  std::size_t offset = 0;
+};
+
+// What an instruction's attribute list said, beyond what is stored directly
+// on the instruction.
+struct AttributeList {
+  std::set<std::string, std::less<>> seen;
+  std::map<std::string, std::vector<ComputationReference>, std::less<>>
+      computations;
+};
+
+struct PendingCalls {
+  HloInstruction* instruction = nullptr;
+  std::vector<ComputationReference> references;
+};
+
+// One element of a literal as written: its text (real and, for complex
+// values, imaginary part) and where it starts.
+struct ScalarText {
+  std::string_view real;
+  std::string_view imag;
+  std::size_t offset = 0;
+};
+
+// The attributes an opcode cannot do without.
+std::vector<std::string_view> RequiredAttributes(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kBroadcast:
+    case HloOpcode::kTranspose:
+    case HloOpcode::kReverse:
+    case HloOpcode::kConcatenate:
+      return {"dimensions"};
+    case HloOpcode::kReduce:
+    case HloOpcode::kSort:
+      return {"dimensions", "to_apply"};
+    case HloOpcode::kCall:
+    case HloOpcode::kMap:
+    case HloOpcode::kScatter:
+      return {"to_apply"};
+    case HloOpcode::kReduceWindow:
+      return {"window", "to_apply"};
+    case HloOpcode::kSelectAndScatter:
+      return {"window", "select", "scatter"};
+    case HloOpcode::kFusion:
+      return {"calls"};
+    case HloOpcode::kWhile:
+      return {"condition", "body"};
+    case HloOpcode::kSlice:
+      return {"slice"};
+    case HloOpcode::kDynamicSlice:
+      return {"dynamic_slice_sizes"};
+    case HloOpcode::kPad:
+      return {"padding"};
+    case HloOpcode::kConvolution:
+      return {"dim_labels"};
+    case HloOpcode::kGather:
+      return {"offset_dims", "collapsed_slice_dims", "start_index_map",
+              "index_vector_dim", "slice_sizes"};
+    case HloOpcode::kCompare:
+      return {"direction"};
+    case HloOpcode::kGetTupleElement:
+      return {"index"};
+    case HloOpcode::kIota:
+      return {"iota_dimension"};
+    case HloOpcode::kReducePrecision:
+      return {"exponent_bits", "mantissa_bits"};
+    case HloOpcode::kBatchNormInference:
+    case HloOpcode::kBatchNormTraining:
+    case HloOpcode::kBatchNormGrad:
+      return {"epsilon", "feature_index"};
+    default:
+      return {};
+  }
+}
+
+// The computation-valued attributes of an opcode, in the order the
+// instruction's called_computations() holds them.
+std::vector<std::string_view> ComputationRoles(HloOpcode opcode,
+                                               bool has_branch_list) {
+  switch (opcode) {
+    case HloOpcode::kWhile:
+      return {"condition", "body"};
+    case HloOpcode::kSelectAndScatter:
+      return {"select", "scatter"};
+    case HloOpcode::kConditional:
+      if (has_branch_list) return {"branch_computations"};
+      return {"true_computation", "false_computation"};
+    case HloOpcode::kFusion:
+      return {"calls"};
+    case HloOpcode::kCall:
+    case HloOpcode::kMap:
+    case HloOpcode::kReduce:
+    case HloOpcode::kReduceWindow:
+    case HloOpcode::kScatter:
+    case HloOpcode::kSort:
+      return {"to_apply"};
+    default:
+      return {};
+  }
+}
+
+class HloTextParser {
+ public:
+  HloTextParser(std::string_view text, std::string_view file_name)
+      : text_(text), file_name_(file_name) {}
+
+  StatusOr<std::unique_ptr<HloModule>> ParseModule();
+  StatusOr<Shape> ParseWholeShape();
+
+ private:
+  // --- Errors --------------------------------------------------------------
+  Status ErrorAt(std::size_t offset, const std::string& message) const;
+  Status Error(const std::string& message) const {
+    return ErrorAt(token_start_, message);
+  }
+
+  // --- Cursor --------------------------------------------------------------
+  // Skips whitespace and /*...*/ and //... comments; marks the next token.
+  void SkipTrivia();
+  char Peek() {
+    SkipTrivia();
+    return pos_ < text_.size() ? text_[pos_] : '\0';
+  }
+  char PeekRaw(std::size_t ahead = 0) const {
+    return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
+  }
+  bool TryConsume(char c);
+  bool TryConsume(std::string_view token);
+  Status Expect(char c, std::string_view context);
+  Status Expect(std::string_view token, std::string_view context);
+  // An identifier of name characters, without a leading '%'.
+  StatusOr<std::string_view> ParseIdentifier(std::string_view what);
+  // An instruction or computation name, with or without its '%'.
+  StatusOr<std::string> ParseName(std::string_view what);
+  StatusOr<int64_t> ParseInt64(std::string_view what);
+  StatusOr<std::vector<int64_t>> ParseIntList(std::string_view what);
+  // Integers separated by 'x', as in "3x3".
+  StatusOr<std::vector<int64_t>> ParseIntsSeparatedByX(std::string_view what);
+  StatusOr<bool> ParseBool(std::string_view what);
+  StatusOr<float> ParseFloatAttribute(std::string_view what);
+  // The raw text of a value up to the next ',', whitespace or closing
+  // bracket, as in "b01f_01io->b01f" or "kLoop".
+  std::string_view ParseBareWord();
+  // Skips a value whose meaning is ignored: balanced brackets and quoted
+  // strings, up to the ',' or whitespace that ends it.
+  Status SkipAttributeValue();
+  Status SkipQuotedString();
+
+  // --- Shapes --------------------------------------------------------------
+  StatusOr<Shape> ParseShape(int depth = 0);
+  Status ParseLayout(Shape* shape);
+  // True when the next tokens start a shape rather than a name.
+  bool AtShape();
+
+  // --- Literals ------------------------------------------------------------
+  StatusOr<Literal> ParseLiteral(const Shape& shape, int depth = 0);
+  Status ParseArrayElements(const Shape& shape, std::size_t dimension,
+                            std::vector<ScalarText>* out);
+  StatusOr<ScalarText> ParseScalarText(ElementType type);
+  std::string_view ParseNumberToken();
+  Status StoreScalar(const ScalarText& scalar, ElementType type, uint8_t* out);
+
+  // --- Module structure ----------------------------------------------------
+  Status SkipHeaderAttributes();
+  bool AtStackFrameSection();
+  Status SkipStackFrameSection();
+  Status ParseComputation(HloModule* module);
+  Status SkipSignature();
+  Status ParseInstruction(
+      HloComputation* computation,
+      std::unordered_map<std::string, HloInstruction*>* instructions_by_name,
+      bool* is_root);
+  Status ParseOperands(HloInstruction* instruction,
+                       const std::unordered_map<std::string, HloInstruction*>&
+                           instructions_by_name);
+  Status ParseAttribute(HloInstruction* instruction, AttributeList* list);
+  Status ParseComputationAttribute(std::string_view name, AttributeList* list);
+  Status FinishAttributes(HloInstruction* instruction, AttributeList* list,
+                          std::size_t instruction_offset);
+  StatusOr<std::vector<std::vector<int64_t>>> ParseSliceRanges();
+  StatusOr<PaddingConfig> ParsePaddingConfig();
+  StatusOr<Window> ParseWindow();
+  StatusOr<ConvolutionDimensionNumbers> ParseDimLabels();
+  Status ResolveCalls(const HloModule& module);
+
+  std::string_view text_;
+  std::string_view file_name_;
+  std::size_t pos_ = 0;
+  std::size_t token_start_ = 0;
+  std::vector<PendingCalls> pending_calls_;
+};
+
+// --- Errors -----------------------------------------------------------------
+
+Status HloTextParser::ErrorAt(std::size_t offset,
+                              const std::string& message) const {
+  offset = std::min(offset, text_.size());
+  std::size_t line_start = 0;
+  int line = 1;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text_[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  std::size_t line_end = text_.find('\n', line_start);
+  if (line_end == std::string_view::npos) line_end = text_.size();
+  const std::size_t column = offset - line_start + 1;
+  std::string formatted = std::string(file_name_) + ":" + std::to_string(line) +
+                          ":" + std::to_string(column) + ": error: " + message +
+                          "\n";
+  formatted += std::string(text_.substr(line_start, line_end - line_start));
+  formatted += "\n" + std::string(column - 1, ' ') + "^";
+  return InvalidArgument(std::move(formatted));
+}
+
+// --- Cursor -----------------------------------------------------------------
+
+void HloTextParser::SkipTrivia() {
+  while (pos_ < text_.size()) {
+    if (IsSpace(text_[pos_])) {
+      ++pos_;
+    } else if (text_.substr(pos_, 2) == "/*") {
+      const std::size_t end = text_.find("*/", pos_ + 2);
+      pos_ = end == std::string_view::npos ? text_.size() : end + 2;
+    } else if (text_.substr(pos_, 2) == "//") {
+      const std::size_t end = text_.find('\n', pos_);
+      pos_ = end == std::string_view::npos ? text_.size() : end + 1;
+    } else {
+      break;
+    }
+  }
+  token_start_ = pos_;
+}
+
+bool HloTextParser::TryConsume(char c) {
+  if (Peek() != c) return false;
+  ++pos_;
+  return true;
+}
+
+bool HloTextParser::TryConsume(std::string_view token) {
+  SkipTrivia();
+  if (text_.substr(pos_, token.size()) != token) return false;
+  pos_ += token.size();
+  return true;
+}
+
+Status HloTextParser::Expect(char c, std::string_view context) {
+  if (TryConsume(c)) return OkStatus();
+  const char found = Peek();
+  const std::string found_text =
+      found == '\0' ? "end of input" : "'" + std::string(1, found) + "'";
+  return Error("expected '" + std::string(1, c) + "' " + std::string(context) +
+               ", found " + found_text);
+}
+
+Status HloTextParser::Expect(std::string_view token, std::string_view context) {
+  if (TryConsume(token)) return OkStatus();
+  return Error("expected '" + std::string(token) + "' " + std::string(context));
+}
+
+StatusOr<std::string_view> HloTextParser::ParseIdentifier(
+    std::string_view what) {
+  SkipTrivia();
+  if (!IsNameStartChar(PeekRaw())) {
+    return Error("expected " + std::string(what));
+  }
+  const std::size_t start = pos_;
+  while (pos_ < text_.size() && IsNameChar(text_[pos_])) ++pos_;
+  return text_.substr(start, pos_ - start);
+}
+
+StatusOr<std::string> HloTextParser::ParseName(std::string_view what) {
+  SkipTrivia();
+  const bool has_percent = PeekRaw() == '%';
+  if (has_percent) ++pos_;
+  if (!IsNameStartChar(PeekRaw()) &&
+      !(has_percent && std::isdigit(static_cast<unsigned char>(PeekRaw())))) {
+    return ErrorAt(token_start_, "expected " + std::string(what));
+  }
+  const std::size_t start = pos_;
+  while (pos_ < text_.size() && IsNameChar(text_[pos_])) ++pos_;
+  return std::string(text_.substr(start, pos_ - start));
+}
+
+StatusOr<int64_t> HloTextParser::ParseInt64(std::string_view what) {
+  SkipTrivia();
+  const std::size_t start = pos_;
+  if (PeekRaw() == '-' || PeekRaw() == '+') ++pos_;
+  while (std::isdigit(static_cast<unsigned char>(PeekRaw()))) ++pos_;
+  const char* begin = text_.data() + start + (text_[start] == '+' ? 1 : 0);
+  const char* end = text_.data() + pos_;
+  int64_t value = 0;
+  const auto [parsed_end, error] = std::from_chars(begin, end, value);
+  if (begin == end || error != std::errc() || parsed_end != end) {
+    pos_ = start;
+    if (error == std::errc::result_out_of_range) {
+      return Error(std::string(what) + " is out of the range of s64");
+    }
+    return Error("expected an integer for " + std::string(what));
+  }
+  return value;
+}
+
+StatusOr<std::vector<int64_t>> HloTextParser::ParseIntList(
+    std::string_view what) {
+  PHAL_RETURN_IF_ERROR(Expect('{', "to open " + std::string(what)));
+  std::vector<int64_t> values;
+  if (TryConsume('}')) return values;
+  do {
+    PHAL_ASSIGN_OR_RETURN(int64_t value, ParseInt64(what));
+    values.push_back(value);
+  } while (TryConsume(','));
+  PHAL_RETURN_IF_ERROR(Expect('}', "to close " + std::string(what)));
+  return values;
+}
+
+StatusOr<std::vector<int64_t>> HloTextParser::ParseIntsSeparatedByX(
+    std::string_view what) {
+  std::vector<int64_t> values;
+  do {
+    PHAL_ASSIGN_OR_RETURN(int64_t value, ParseInt64(what));
+    values.push_back(value);
+  } while (PeekRaw() == 'x' && (++pos_, true));
+  return values;
+}
+
+StatusOr<bool> HloTextParser::ParseBool(std::string_view what) {
+  if (TryConsume("true")) return true;
+  if (TryConsume("false")) return false;
+  return Error("expected true or false for " + std::string(what));
+}
+
+StatusOr<float> HloTextParser::ParseFloatAttribute(std::string_view what) {
+  SkipTrivia();
+  const std::size_t start = pos_;
+  const std::string token(ParseNumberToken());
+  char* end = nullptr;
+  const float value = std::strtof(token.c_str(), &end);
+  if (token.empty() || end != token.c_str() + token.size()) {
+    return ErrorAt(start, "expected a number for " + std::string(what));
+  }
+  return value;
+}
+
+std::string_view HloTextParser::ParseBareWord() {
+  SkipTrivia();
+  const std::size_t start = pos_;
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    if (IsSpace(c) || c == ',' || c == '}' || c == ')' || c == ']') break;
+    ++pos_;
+  }
+  return text_.substr(start, pos_ - start);
+}
+
+Status HloTextParser::SkipQuotedString() {
+  const std::size_t start = pos_;
+  ++pos_;
+  while (pos_ < text_.size() && text_[pos_] != '"') {
+    pos_ += text_[pos_] == '\\' ? 2 : 1;
+  }
+  if (pos_ >= text_.size()) {
+    return ErrorAt(start, "unterminated string");
+  }
+  ++pos_;
+  return OkStatus();
+}
+
+Status HloTextParser::SkipAttributeValue() {
+  SkipTrivia();
+  const std::size_t start = pos_;
+  std::vector<std::size_t> open_brackets;
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    if (c == '"') {
+      PHAL_RETURN_IF_ERROR(SkipQuotedString());
+      continue;
+    }
+    if (c == '{' || c == '(' || c == '[') {
+      open_brackets.push_back(pos_);
+    } else if (c == '}' || c == ')' || c == ']') {
+      if (open_brackets.empty()) break;
+      open_brackets.pop_back();
+    } else if (open_brackets.empty() && (c == ',' || IsSpace(c))) {
+      break;
+    }
+    ++pos_;
+  }
+  if (!open_brackets.empty()) {
+    return ErrorAt(open_brackets.back(),
+                   "unbalanced bracket in attribute value");
+  }
+  if (pos_ == start) return ErrorAt(start, "expected an attribute value");
+  return OkStatus();
+}
+
+// --- Shapes -----------------------------------------------------------------
+
+bool HloTextParser::AtShape() {
+  const char next = Peek();
+  if (next == '(') return true;
+  if (!IsNameStartChar(next)) return false;
+  std::size_t end = pos_;
+  while (end < text_.size() && IsNameChar(text_[end])) ++end;
+  ElementType type;
+  return end < text_.size() && text_[end] == '[' &&
+         ParseElementTypeName(std::string(text_.substr(pos_, end - pos_)),
+                              &type);
+}
+
+StatusOr<Shape> HloTextParser::ParseShape(int depth) {
+  if (depth > kMaxNestingDepth) return Error("shape nested too deeply");
+  if (TryConsume('(')) {
+    std::vector<Shape> elements;
+    if (!TryConsume(')')) {
+      do {
+        PHAL_ASSIGN_OR_RETURN(Shape element, ParseShape(depth + 1));
+        elements.push_back(std::move(element));
+      } while (TryConsume(','));
+      PHAL_RETURN_IF_ERROR(Expect(')', "to close the tuple shape"));
+    }
+    return Shape::Tuple(std::move(elements));
+  }
+  SkipTrivia();
+  const std::size_t type_offset = token_start_;
+  PHAL_ASSIGN_OR_RETURN(std::string_view type_name, ParseIdentifier("a shape"));
+  ElementType type;
+  if (!ParseElementTypeName(std::string(type_name), &type)) {
+    return ErrorAt(type_offset,
+                   "unknown element type '" + std::string(type_name) + "'");
+  }
+  if (PeekRaw() != '[') {
+    return Error("expected '[' after element type " + std::string(type_name));
+  }
+  ++pos_;
+  std::vector<int64_t> dims;
+  int64_t element_count = 1;
+  if (!TryConsume(']')) {
+    do {
+      if (Peek() == '<' || Peek() == '?') {
+        return Error("dynamic dimensions are not supported");
+      }
+      PHAL_ASSIGN_OR_RETURN(int64_t dim, ParseInt64("a dimension size"));
+      if (dim < 0) return Error("dimension size must not be negative");
+      if (dim != 0 &&
+          element_count > std::numeric_limits<int64_t>::max() / dim) {
+        return Error("shape has more elements than fit in s64");
+      }
+      element_count *= dim;
+      dims.push_back(dim);
+    } while (TryConsume(','));
+    PHAL_RETURN_IF_ERROR(Expect(']', "to close the dimensions"));
+  }
+  Shape shape(type, std::move(dims));
+  if (PeekRaw() == '{') PHAL_RETURN_IF_ERROR(ParseLayout(&shape));
+  return shape;
+}
+
+Status HloTextParser::ParseLayout(Shape* shape) {
+  const std::size_t layout_offset = pos_;
+  ++pos_;
+  std::vector<int64_t> minor_to_major;
+  if (Peek() != '}' && Peek() != ':') {
+    do {
+      PHAL_ASSIGN_OR_RETURN(int64_t dim, ParseInt64("a layout dimension"));
+      minor_to_major.push_back(dim);
+    } while (TryConsume(','));
+  }
+  if (TryConsume(':')) {
+    // Tiling, memory space and element size suffixes describe physical
+    // storage on the device that produced the dump; they do not change
+    // values, so they are read and dropped.
+    int depth = 0;
+    while (pos_ < text_.size() && !(depth == 0 && text_[pos_] == '}')) {
+      if (text_[pos_] == '(') ++depth;
+      if (text_[pos_] == ')') --depth;
+      ++pos_;
+    }
+  }
+  PHAL_RETURN_IF_ERROR(Expect('}', "to close the layout"));
+  std::vector<bool> used(static_cast<std::size_t>(shape->rank()), false);
+  for (int64_t dim : minor_to_major) {
+    if (dim < 0 || dim >= shape->rank() ||
+        used[static_cast<std::size_t>(dim)]) {
+      return ErrorAt(layout_offset, "layout is not a permutation of the " +
+                                        std::to_string(shape->rank()) +
+                                        " dimensions of the shape");
+    }
+    used[static_cast<std::size_t>(dim)] = true;
+  }
+  if (!minor_to_major.empty() &&
+      static_cast<int64_t>(minor_to_major.size()) != shape->rank()) {
+    return ErrorAt(layout_offset, "layout is not a permutation of the " +
+                                      std::to_string(shape->rank()) +
+                                      " dimensions of the shape");
+  }
+  shape->set_minor_to_major(std::move(minor_to_major));
+  return OkStatus();
+}
+
+StatusOr<Shape> HloTextParser::ParseWholeShape() {
+  PHAL_ASSIGN_OR_RETURN(Shape shape, ParseShape());
+  if (Peek() != '\0') return Error("unexpected text after the shape");
+  return shape;
+}
+
+// --- Literals ---------------------------------------------------------------
+
+std::string_view HloTextParser::ParseNumberToken() {
+  SkipTrivia();
+  const std::size_t start = pos_;
+  if (PeekRaw() == '-' || PeekRaw() == '+') ++pos_;
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    const char previous = text_[pos_ - 1];
+    const bool exponent_sign =
+        (c == '-' || c == '+') && (previous == 'e' || previous == 'E');
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' &&
+        !exponent_sign) {
+      break;
+    }
+    ++pos_;
+  }
+  return text_.substr(start, pos_ - start);
+}
+
+StatusOr<ScalarText> HloTextParser::ParseScalarText(ElementType type) {
+  SkipTrivia();
+  ScalarText scalar;
+  scalar.offset = token_start_;
+  if (IsComplex(type)) {
+    PHAL_RETURN_IF_ERROR(Expect('(', "to open a complex value"));
+    scalar.real = ParseNumberToken();
+    PHAL_RETURN_IF_ERROR(Expect(',', "between the parts of a complex value"));
+    scalar.imag = ParseNumberToken();
+    PHAL_RETURN_IF_ERROR(Expect(')', "to close a complex value"));
+    return scalar;
+  }
+  scalar.real = ParseNumberToken();
+  if (scalar.real.empty()) {
+    return Error(std::string("expected a ") + ElementTypeName(type) + " value");
+  }
+  return scalar;
+}
+
+Status HloTextParser::ParseArrayElements(const Shape& shape,
+                                         std::size_t dimension,
+                                         std::vector<ScalarText>* out) {
+  if (dimension == shape.dims().size()) {
+    PHAL_ASSIGN_OR_RETURN(ScalarText scalar,
+                          ParseScalarText(shape.element_type()));
+    out->push_back(scalar);
+    return OkStatus();
+  }
+  PHAL_RETURN_IF_ERROR(Expect('{', "to open a literal dimension"));
+  if (TryConsume("...")) {
+    return Error(
+        "the constant's value was elided ('{...}'); dump the module with "
+        "large constants printed");
+  }
+  const int64_t size = shape.dims()[dimension];
+  for (int64_t i = 0; i < size; ++i) {
+    if (i > 0 && !TryConsume(',')) {
+      return Error("literal dimension " + std::to_string(dimension) + " has " +
+                   std::to_string(i) + " elements, the shape " +
+                   shape.ToString() + " says " + std::to_string(size));
+    }
+    PHAL_RETURN_IF_ERROR(ParseArrayElements(shape, dimension + 1, out));
+  }
+  if (!TryConsume('}')) {
+    return Error("literal dimension " + std::to_string(dimension) +
+                 " has more than " + std::to_string(size) +
+                 " elements, the shape " + shape.ToString() + " says " +
+                 std::to_string(size));
+  }
+  return OkStatus();
+}
+
+StatusOr<Literal> HloTextParser::ParseLiteral(const Shape& shape, int depth) {
+  if (depth > kMaxNestingDepth) return Error("literal nested too deeply");
+  if (shape.IsTuple()) {
+    PHAL_RETURN_IF_ERROR(Expect('(', "to open a tuple literal"));
+    std::vector<Literal> elements;
+    for (std::size_t i = 0; i < shape.tuple_shapes().size(); ++i) {
+      if (i > 0) PHAL_RETURN_IF_ERROR(Expect(',', "between tuple elements"));
+      PHAL_ASSIGN_OR_RETURN(Literal element,
+                            ParseLiteral(shape.tuple_shapes()[i], depth + 1));
+      elements.push_back(std::move(element));
+    }
+    PHAL_RETURN_IF_ERROR(Expect(')', "to close the tuple literal"));
+    return Literal::Tuple(std::move(elements));
+  }
+  // Older XLA repeats the shape inside the parentheses: constant(f32[2] {1,
+  // 2}).
+  if (AtShape()) PHAL_RETURN_IF_ERROR(ParseShape().status());
+  std::vector<ScalarText> scalars;
+  PHAL_RETURN_IF_ERROR(ParseArrayElements(shape, 0, &scalars));
+  Shape row_major = shape;
+  row_major.set_minor_to_major({});
+  Literal literal(row_major);
+  const std::size_t element_size = ElementTypeByteSize(shape.element_type());
+  for (std::size_t i = 0; i < scalars.size(); ++i) {
+    PHAL_RETURN_IF_ERROR(StoreScalar(scalars[i], shape.element_type(),
+                                     literal.data() + i * element_size));
+  }
+  return literal;
+}
+
+Status HloTextParser::StoreScalar(const ScalarText& scalar, ElementType type,
+                                  uint8_t* out) {
+  const std::string type_name = ElementTypeName(type);
+  const std::string text(scalar.real);
+  const auto invalid = [&] {
+    return ErrorAt(scalar.offset,
+                   "'" + text + "' is not a valid " + type_name + " value");
+  };
+  if (type == PHAL_ELEMENT_TYPE_PRED) {
+    if (text != "true" && text != "false" && text != "1" && text != "0") {
+      return invalid();
+    }
+    *out = (text == "true" || text == "1") ? 1 : 0;
+    return OkStatus();
+  }
+  if (IsIntegral(type)) {
+    const int bits = ElementTypeBitWidth(type);
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    if (IsSigned(type)) {
+      int64_t value = 0;
+      const auto [stop, error] = std::from_chars(begin, end, value);
+      const int64_t limit = bits == 64 ? std::numeric_limits<int64_t>::max()
+                                       : (int64_t{1} << (bits - 1)) - 1;
+      if (error != std::errc() || stop != end || value > limit ||
+          value < -limit - 1) {
+        return invalid();
+      }
+      std::memcpy(out, &value, static_cast<std::size_t>(bits / 8));
+      return OkStatus();
+    }
+    uint64_t value = 0;
+    const auto [stop, error] = std::from_chars(begin, end, value);
+    const uint64_t limit = bits == 64 ? std::numeric_limits<uint64_t>::max()
+                                      : (uint64_t{1} << bits) - 1;
+    if (error != std::errc() || stop != end || value > limit) return invalid();
+    std::memcpy(out, &value, static_cast<std::size_t>(bits / 8));
+    return OkStatus();
+  }
+  const auto parse_double = [](const std::string& token, double* value) {
+    char* end = nullptr;
+    *value = std::strtod(token.c_str(), &end);
+    return !token.empty() && end == token.c_str() + token.size();
+  };
+  double real = 0;
+  if (!parse_double(text, &real)) return invalid();
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_F16: {
+      const uint16_t bits = DoubleToHalf(real);
+      std::memcpy(out, &bits, sizeof(bits));
+      return OkStatus();
+    }
+    case PHAL_ELEMENT_TYPE_BF16: {
+      const uint16_t bits = DoubleToBFloat16(real);
+      std::memcpy(out, &bits, sizeof(bits));
+      return OkStatus();
+    }
+    case PHAL_ELEMENT_TYPE_F32: {
+      const float value = std::strtof(text.c_str(), nullptr);
+      std::memcpy(out, &value, sizeof(value));
+      return OkStatus();
+    }
+    case PHAL_ELEMENT_TYPE_F64:
+      std::memcpy(out, &real, sizeof(real));
+      return OkStatus();
+    default:
+      break;
+  }
+  double imag = 0;
+  if (!parse_double(std::string(scalar.imag), &imag)) {
+    return ErrorAt(scalar.offset, "'" + std::string(scalar.imag) +
+                                      "' is not a valid imaginary part");
+  }
+  if (type == PHAL_ELEMENT_TYPE_C64) {
+    const float parts[2] = {
+        std::strtof(text.c_str(), nullptr),
+        std::strtof(std::string(scalar.imag).c_str(), nullptr)};
+    std::memcpy(out, parts, sizeof(parts));
+  } else {
+    const double parts[2] = {real, imag};
+    std::memcpy(out, parts, sizeof(parts));
+  }
+  return OkStatus();
+}
+
+// --- Module structure -------------------------------------------------------
+
+StatusOr<std::unique_ptr<HloModule>> HloTextParser::ParseModule() {
+  SkipTrivia();
+  if (!TryConsume("HloModule")) {
+    return Error("expected 'HloModule' at the start of the module");
+  }
+  PHAL_ASSIGN_OR_RETURN(std::string name, ParseName("the module name"));
+  auto module = std::make_unique<HloModule>(std::move(name));
+  PHAL_RETURN_IF_ERROR(SkipHeaderAttributes());
+  while (Peek() != '\0') {
+    if (AtStackFrameSection()) {
+      PHAL_RETURN_IF_ERROR(SkipStackFrameSection());
+      continue;
+    }
+    PHAL_RETURN_IF_ERROR(ParseComputation(module.get()));
+  }
+  if (module->computations().empty()) {
+    return Error("the module has no computation");
+  }
+  if (module->entry_computation() == nullptr) {
+    module->set_entry_computation(module->computations().back());
+  }
+  PHAL_RETURN_IF_ERROR(ResolveCalls(*module));
+  return module;
+}
+
+Status HloTextParser::SkipHeaderAttributes() {
+  while (TryConsume(',')) {
+    PHAL_RETURN_IF_ERROR(ParseIdentifier("a module attribute name").status());
+    PHAL_RETURN_IF_ERROR(Expect('=', "after the module attribute name"));
+    PHAL_RETURN_IF_ERROR(SkipAttributeValue());
+  }
+  return OkStatus();
+}
+
+bool HloTextParser::AtStackFrameSection() {
+  SkipTrivia();
+  for (std::string_view section : kStackFrameSections) {
+    if (text_.substr(pos_, section.size()) != section) continue;
+    const std::size_t after = pos_ + section.size();
+    if (after < text_.size() && IsNameChar(text_[after])) continue;
+    std::size_t next = after;
+    while (next < text_.size() && IsSpace(text_[next])) ++next;
+    return next == text_.size() ||
+           std::isdigit(static_cast<unsigned char>(text_[next])) ||
+           IsNameStartChar(text_[next]);
+  }
+  return false;
+}
+
+Status HloTextParser::SkipStackFrameSection() {
+  PHAL_RETURN_IF_ERROR(ParseIdentifier("a section name").status());
+  while (std::isdigit(static_cast<unsigned char>(Peek()))) {
+    PHAL_RETURN_IF_ERROR(ParseInt64("a table index").status());
+    PHAL_RETURN_IF_ERROR(SkipAttributeValue());
+  }
+  return OkStatus();
+}
+
+Status HloTextParser::SkipSignature() {
+  if (TryConsume(')')) return Expect("->", "after the parameter list");
+  do {
+    PHAL_RETURN_IF_ERROR(ParseName("a parameter name").status());
+    PHAL_RETURN_IF_ERROR(Expect(':', "after the parameter name"));
+    PHAL_RETURN_IF_ERROR(ParseShape().status());
+  } while (TryConsume(','));
+  PHAL_RETURN_IF_ERROR(Expect(')', "to close the parameter list"));
+  PHAL_RETURN_IF_ERROR(Expect("->", "after the parameter list"));
+  return ParseShape().status();
+}
+
+Status HloTextParser::ParseComputation(HloModule* module) {
+  SkipTrivia();
+  const bool is_entry = TryConsume("ENTRY");
+  SkipTrivia();
+  const std::size_t name_offset = token_start_;
+  PHAL_ASSIGN_OR_RETURN(std::string name, ParseName("a computation name"));
+  if (module->GetComputationWithName(name) != nullptr) {
+    return ErrorAt(name_offset, "computation %" + name + " is defined twice");
+  }
+  if (TryConsume('(')) PHAL_RETURN_IF_ERROR(SkipSignature());
+  PHAL_RETURN_IF_ERROR(Expect('{', "to open the computation body"));
+  auto computation = std::make_unique<HloComputation>(name);
+  std::unordered_map<std::string, HloInstruction*> instructions_by_name;
+  HloInstruction* root = nullptr;
+  while (!TryConsume('}')) {
+    if (Peek() == '\0') {
+      return Error("expected '}' to close computation %" + name);
+    }
+    bool is_root = false;
+    SkipTrivia();
+    const std::size_t instruction_offset = token_start_;
+    PHAL_RETURN_IF_ERROR(
+        ParseInstruction(computation.get(), &instructions_by_name, &is_root));
+    if (is_root && root != nullptr) {
+      return ErrorAt(instruction_offset,
+                     "computation %" + name + " has a second ROOT");
+    }
+    if (is_root) root = computation->instructions().back();
+  }
+  if (computation->instructions().empty()) {
+    return ErrorAt(name_offset, "computation %" + name + " is empty");
+  }
+  for (int64_t i = 0; i < computation->num_parameters(); ++i) {
+    if (computation->parameter_instruction(i) == nullptr) {
+      return ErrorAt(name_offset, "computation %" + name +
+                                      " has no parameter " + std::to_string(i));
+    }
+  }
+  computation->set_root_instruction(
+      root != nullptr ? root : computation->instructions().back());
+  // Newer XLA may follow a computation with `, execution_thread="..."`.
+  PHAL_RETURN_IF_ERROR(SkipHeaderAttributes());
+  HloComputation* added = module->AddComputation(std::move(computation));
+  if (is_entry) {
+    if (module->entry_computation() != nullptr) {
+      return ErrorAt(name_offset, "a second ENTRY computation");
+    }
+    module->set_entry_computation(added);
+  }
+  return OkStatus();
+}
+
+Status HloTextParser::ParseInstruction(
+    HloComputation* computation,
+    std::unordered_map<std::string, HloInstruction*>* instructions_by_name,
+    bool* is_root) {
+  SkipTrivia();
+  const std::size_t instruction_offset = token_start_;
+  if (text_.substr(pos_, 4) == "ROOT" && !IsNameChar(PeekRaw(4))) {
+    pos_ += 4;
+    *is_root = true;
+  }
+  SkipTrivia();
+  const std::size_t name_offset = token_start_;
+  PHAL_ASSIGN_OR_RETURN(std::string name, ParseName("an instruction name"));
+  if (instructions_by_name->count(name) != 0) {
+    return ErrorAt(name_offset, "instruction %" + name + " is defined twice");
+  }
+  PHAL_RETURN_IF_ERROR(Expect('=', "after the instruction name"));
+  PHAL_ASSIGN_OR_RETURN(Shape shape, ParseShape());
+  SkipTrivia();
+  const std::size_t opcode_offset = token_start_;
+  PHAL_ASSIGN_OR_RETURN(std::string_view opcode_name,
+                        ParseIdentifier("an opcode"));
+  const std::optional<HloOpcode> opcode = HloOpcodeFromName(opcode_name);
+  if (!opcode.has_value()) {
+    return ErrorAt(opcode_offset, "unknown or unsupported opcode '" +
+                                      std::string(opcode_name) + "'");
+  }
+  auto instruction =
+      std::make_unique<HloInstruction>(*opcode, name, std::move(shape));
+  PHAL_RETURN_IF_ERROR(Expect('(', "to open the operand list"));
+  PHAL_RETURN_IF_ERROR(ParseOperands(instruction.get(), *instructions_by_name));
+  AttributeList attributes;
+  while (TryConsume(',')) {
+    PHAL_RETURN_IF_ERROR(ParseAttribute(instruction.get(), &attributes));
+  }
+  PHAL_RETURN_IF_ERROR(
+      FinishAttributes(instruction.get(), &attributes, instruction_offset));
+  if (*opcode == HloOpcode::kParameter) {
+    const int64_t number = instruction->parameter_number();
+    if (number < computation->num_parameters() &&
+        computation->parameter_instruction(number) != nullptr) {
+      return ErrorAt(name_offset, "parameter number " + std::to_string(number) +
+                                      " is used twice");
+    }
+  }
+  (*instructions_by_name)[name] =
+      computation->AddInstruction(std::move(instruction));
+  return OkStatus();
+}
+
+Status HloTextParser::ParseOperands(
+    HloInstruction* instruction,
+    const std::unordered_map<std::string, HloInstruction*>&
+        instructions_by_name) {
+  if (instruction->opcode() == HloOpcode::kConstant) {
+    PHAL_ASSIGN_OR_RETURN(Literal literal, ParseLiteral(instruction->shape()));
+    instruction->set_literal(std::move(literal));
+    return Expect(')', "to close the constant");
+  }
+  if (instruction->opcode() == HloOpcode::kParameter) {
+    PHAL_ASSIGN_OR_RETURN(int64_t number, ParseInt64("the parameter number"));
+    if (number < 0 || number > std::numeric_limits<int32_t>::max()) {
+      return Error("parameter number " + std::to_string(number) +
+                   " is out of range");
+    }
+    instruction->set_parameter_number(number);
+    return Expect(')', "to close the parameter number");
+  }
+  if (TryConsume(')')) return OkStatus();
+  do {
+    // Older dumps state each operand's shape before its name.
+    if (AtShape()) PHAL_RETURN_IF_ERROR(ParseShape().status());
+    SkipTrivia();
+    const std::size_t operand_offset = token_start_;
+    PHAL_ASSIGN_OR_RETURN(std::string operand_name,
+                          ParseName("an operand name"));
+    const auto found = instructions_by_name.find(operand_name);
+    if (found == instructions_by_name.end()) {
+      return ErrorAt(operand_offset,
+                     "use of undefined instruction %" + operand_name);
+    }
+    instruction->AppendOperand(found->second);
+  } while (TryConsume(','));
+  return Expect(')', "to close the operand list");
+}
+
+Status HloTextParser::ParseComputationAttribute(std::string_view name,
+                                                AttributeList* list) {
+  std::vector<ComputationReference>& references =
+      list->computations[std::string(name)];
+  const bool is_list = name == "branch_computations";
+  if (is_list)
+    PHAL_RETURN_IF_ERROR(Expect('{', "to open the computation list"));
+  do {
+    SkipTrivia();
+    ComputationReference reference;
+    reference.offset = token_start_;
+    PHAL_ASSIGN_OR_RETURN(reference.name, ParseName("a computation name"));
+    references.push_back(std::move(reference));
+  } while (is_list && TryConsume(','));
+  if (is_list)
+    PHAL_RETURN_IF_ERROR(Expect('}', "to close the computation list"));
+  return OkStatus();
+}
+
+Status HloTextParser::ParseAttribute(HloInstruction* instruction,
+                                     AttributeList* list) {
+  SkipTrivia();
+  const std::size_t name_offset = token_start_;
+  PHAL_ASSIGN_OR_RETURN(std::string_view name,
+                        ParseIdentifier("an attribute name"));
+  PHAL_RETURN_IF_ERROR(Expect('=', "after attribute " + std::string(name)));
+  if (!list->seen.insert(std::string(name)).second) {
+    return ErrorAt(name_offset,
+                   "attribute '" + std::string(name) + "' is given twice");
+  }
+  if (name == "to_apply" || name == "calls" || name == "condition" ||
+      name == "body" || name == "select" || name == "scatter" ||
+      name == "true_computation" || name == "false_computation" ||
+      name == "branch_computations") {
+    return ParseComputationAttribute(name, list);
+  }
+  if (name == "dimensions") {
+    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> dimensions,
+                          ParseIntList("dimensions"));
+    instruction->set_dimensions(std::move(dimensions));
+    return OkStatus();
+  }
+  if (name == "index" || name == "iota_dimension" ||
+      name == "feature_group_count" || name == "batch_group_count" ||
+      name == "exponent_bits" || name == "mantissa_bits" ||
+      name == "feature_index") {
+    PHAL_ASSIGN_OR_RETURN(int64_t value, ParseInt64(name));
+    if (name == "index") instruction->set_tuple_index(value);
+    if (name == "iota_dimension") instruction->set_iota_dimension(value);
+    if (name == "feature_group_count")
+      instruction->set_feature_group_count(value);
+    if (name == "batch_group_count") instruction->set_batch_group_count(value);
+    if (name == "exponent_bits") instruction->set_exponent_bits(value);
+    if (name == "mantissa_bits") instruction->set_mantissa_bits(value);
+    if (name == "feature_index") instruction->set_feature_index(value);
+    return OkStatus();
+  }
+  if (name == "is_stable" || name == "indices_are_sorted" ||
+      name == "unique_indices") {
+    PHAL_ASSIGN_OR_RETURN(bool value, ParseBool(name));
+    if (name == "is_stable") instruction->set_is_stable(value);
+    if (name == "indices_are_sorted")
+      instruction->set_indices_are_sorted(value);
+    if (name == "unique_indices") instruction->set_unique_indices(value);
+    return OkStatus();
+  }
+  if (name == "epsilon") {
+    PHAL_ASSIGN_OR_RETURN(float epsilon, ParseFloatAttribute(name));
+    instruction->set_epsilon(epsilon);
+    return OkStatus();
+  }
+  if (name == "direction") {
+    const std::string_view word = ParseBareWord();
+    const auto direction = ComparisonDirectionFromName(word);
+    if (!direction.has_value()) {
+      return Error("unknown comparison direction '" + std::string(word) +
+                   "' (expected EQ, NE, LT, LE, GT or GE)");
+    }
+    instruction->set_comparison_direction(*direction);
+    return OkStatus();
+  }
+  if (name == "type") {
+    const std::string_view word = ParseBareWord();
+    const auto type = ComparisonTypeFromName(word);
+    if (!type.has_value()) {
+      return Error("unknown comparison type '" + std::string(word) +
+                   "' (expected SIGNED, UNSIGNED, FLOAT or TOTALORDER)");
+    }
+    instruction->set_comparison_type(*type);
+    return OkStatus();
+  }
+  if (name == "kind") {
+    instruction->set_fusion_kind(std::string(ParseBareWord()));
+    return OkStatus();
+  }
+  if (name == "slice") {
+    PHAL_ASSIGN_OR_RETURN(auto ranges, ParseSliceRanges());
+    instruction->set_slice(std::move(ranges[0]), std::move(ranges[1]),
+                           std::move(ranges[2]));
+    return OkStatus();
+  }
+  if (name == "dynamic_slice_sizes" || name == "slice_sizes") {
+    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ParseIntList(name));
+    if (name == "slice_sizes") {
+      instruction->set_gather_slice_sizes(std::move(sizes));
+    } else {
+      instruction->set_dynamic_slice_sizes(std::move(sizes));
+    }
+    return OkStatus();
+  }
+  if (name == "padding") {
+    PHAL_ASSIGN_OR_RETURN(PaddingConfig config, ParsePaddingConfig());
+    instruction->set_padding_config(std::move(config));
+    return OkStatus();
+  }
+  if (name == "window") {
+    PHAL_ASSIGN_OR_RETURN(Window window, ParseWindow());
+    instruction->set_window(std::move(window));
+    return OkStatus();
+  }
+  if (name == "dim_labels") {
+    PHAL_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers numbers,
+                          ParseDimLabels());
+    instruction->set_convolution_dimension_numbers(std::move(numbers));
+    return OkStatus();
+  }
+  if (name == "lhs_batch_dims" || name == "rhs_batch_dims" ||
+      name == "lhs_contracting_dims" || name == "rhs_contracting_dims") {
+    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ParseIntList(name));
+    DotDimensionNumbers numbers = instruction->dot_dimension_numbers();
+    if (name == "lhs_batch_dims")
+      numbers.lhs_batch_dimensions = std::move(dims);
+    if (name == "rhs_batch_dims")
+      numbers.rhs_batch_dimensions = std::move(dims);
+    if (name == "lhs_contracting_dims") {
+      numbers.lhs_contracting_dimensions = std::move(dims);
+    }
+    if (name == "rhs_contracting_dims") {
+      numbers.rhs_contracting_dimensions = std::move(dims);
+    }
+    instruction->set_dot_dimension_numbers(std::move(numbers));
+    return OkStatus();
+  }
+  if (name == "index_vector_dim") {
+    PHAL_ASSIGN_OR_RETURN(int64_t dim, ParseInt64(name));
+    GatherDimensionNumbers gather = instruction->gather_dimension_numbers();
+    ScatterDimensionNumbers scatter = instruction->scatter_dimension_numbers();
+    gather.index_vector_dim = dim;
+    scatter.index_vector_dim = dim;
+    instruction->set_gather_dimension_numbers(std::move(gather));
+    instruction->set_scatter_dimension_numbers(std::move(scatter));
+    return OkStatus();
+  }
+  static const std::map<std::string_view,
+                        std::vector<int64_t> GatherDimensionNumbers::*>
+      kGatherLists = {
+          {"offset_dims", &GatherDimensionNumbers::offset_dims},
+          {"collapsed_slice_dims",
+           &GatherDimensionNumbers::collapsed_slice_dims},
+          {"start_index_map", &GatherDimensionNumbers::start_index_map},
+          {"operand_batching_dims",
+           &GatherDimensionNumbers::operand_batching_dims},
+          {"start_indices_batching_dims",
+           &GatherDimensionNumbers::start_indices_batching_dims}};
+  if (const auto gather_field = kGatherLists.find(name);
+      gather_field != kGatherLists.end()) {
+    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ParseIntList(name));
+    GatherDimensionNumbers numbers = instruction->gather_dimension_numbers();
+    numbers.*(gather_field->second) = std::move(dims);
+    instruction->set_gather_dimension_numbers(std::move(numbers));
+    return OkStatus();
+  }
+  static const std::map<std::string_view,
+                        std::vector<int64_t> ScatterDimensionNumbers::*>
+      kScatterLists = {
+          {"update_window_dims", &ScatterDimensionNumbers::update_window_dims},
+          {"inserted_window_dims",
+           &ScatterDimensionNumbers::inserted_window_dims},
+          {"scatter_dims_to_operand_dims",
+           &ScatterDimensionNumbers::scatter_dims_to_operand_dims},
+          {"input_batching_dims",
+           &ScatterDimensionNumbers::input_batching_dims},
+          {"scatter_indices_batching_dims",
+           &ScatterDimensionNumbers::scatter_indices_batching_dims}};
+  if (const auto scatter_field = kScatterLists.find(name);
+      scatter_field != kScatterLists.end()) {
+    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ParseIntList(name));
+    ScatterDimensionNumbers numbers = instruction->scatter_dimension_numbers();
+    numbers.*(scatter_field->second) = std::move(dims);
+    instruction->set_scatter_dimension_numbers(std::move(numbers));
+    return OkStatus();
+  }
+  // Everything else (metadata, sharding, backend_config, precision_config,
+  // frontend_attributes, ...) guides XLA's own passes and does not change
+  // what the instruction computes.
+  return SkipAttributeValue();
+}
+
+Status HloTextParser::FinishAttributes(HloInstruction* instruction,
+                                       AttributeList* list,
+                                       std::size_t instruction_offset) {
+  const std::string opcode_name(HloOpcodeName(instruction->opcode()));
+  for (std::string_view required : RequiredAttributes(instruction->opcode())) {
+    if (list->seen.count(required) == 0) {
+      return ErrorAt(instruction_offset,
+                     opcode_name + " %" + instruction->name() +
+                         " needs attribute '" + std::string(required) + "'");
+    }
+  }
+  const bool has_branch_list = list->computations.count("branch_computations");
+  if (instruction->opcode() == HloOpcode::kConditional && !has_branch_list &&
+      (list->computations.count("true_computation") == 0 ||
+       list->computations.count("false_computation") == 0)) {
+    return ErrorAt(instruction_offset,
+                   "conditional %" + instruction->name() +
+                       " needs branch_computations or both true_computation "
+                       "and false_computation");
+  }
+  PendingCalls pending;
+  pending.instruction = instruction;
+  for (std::string_view role :
+       ComputationRoles(instruction->opcode(), has_branch_list)) {
+    const auto found = list->computations.find(role);
+    if (found == list->computations.end()) continue;
+    for (ComputationReference& reference : found->second) {
+      pending.references.push_back(std::move(reference));
+    }
+    list->computations.erase(found);
+  }
+  if (!list->computations.empty()) {
+    const ComputationReference& stray = list->computations.begin()->second[0];
+    return ErrorAt(stray.offset, "attribute '" +
+                                     list->computations.begin()->first +
+                                     "' is not used by " + opcode_name);
+  }
+  if (!pending.references.empty()) pending_calls_.push_back(std::move(pending));
+  return OkStatus();
+}
+
+Status HloTextParser::ResolveCalls(const HloModule& module) {
+  for (const PendingCalls& pending : pending_calls_) {
+    for (const ComputationReference& reference : pending.references) {
+      HloComputation* callee = module.GetComputationWithName(reference.name);
+      if (callee == nullptr) {
+        return ErrorAt(reference.offset,
+                       "call of undefined computation %" + reference.name);
+      }
+      pending.instruction->AppendCalledComputation(callee);
+    }
+  }
+  return OkStatus();
+}
+
+StatusOr<std::vector<std::vector<int64_t>>> HloTextParser::ParseSliceRanges() {
+  std::vector<std::vector<int64_t>> ranges(3);
+  PHAL_RETURN_IF_ERROR(Expect('{', "to open the slice"));
+  if (TryConsume('}')) return ranges;
+  do {
+    PHAL_RETURN_IF_ERROR(Expect('[', "to open a slice range"));
+    PHAL_ASSIGN_OR_RETURN(int64_t start, ParseInt64("a slice start"));
+    PHAL_RETURN_IF_ERROR(Expect(':', "after the slice start"));
+    PHAL_ASSIGN_OR_RETURN(int64_t limit, ParseInt64("a slice limit"));
+    int64_t stride = 1;
+    if (TryConsume(':')) {
+      PHAL_ASSIGN_OR_RETURN(stride, ParseInt64("a slice stride"));
+    }
+    PHAL_RETURN_IF_ERROR(Expect(']', "to close a slice range"));
+    ranges[0].push_back(start);
+    ranges[1].push_back(limit);
+    ranges[2].push_back(stride);
+  } while (TryConsume(','));
+  PHAL_RETURN_IF_ERROR(Expect('}', "to close the slice"));
+  return ranges;
+}
+
+StatusOr<PaddingConfig> HloTextParser::ParsePaddingConfig() {
+  PaddingConfig config;
+  do {
+    PaddingDimension dimension;
+    PHAL_ASSIGN_OR_RETURN(dimension.low, ParseInt64("the low padding"));
+    if (PeekRaw() != '_') return Error("expected '_' after the low padding");
+    ++pos_;
+    PHAL_ASSIGN_OR_RETURN(dimension.high, ParseInt64("the high padding"));
+    if (PeekRaw() == '_') {
+      ++pos_;
+      PHAL_ASSIGN_OR_RETURN(dimension.interior,
+                            ParseInt64("the interior padding"));
+    }
+    config.dimensions.push_back(dimension);
+  } while (PeekRaw() == 'x' && (++pos_, true));
+  return config;
+}
+
+StatusOr<Window> HloTextParser::ParseWindow() {
+  PHAL_RETURN_IF_ERROR(Expect('{', "to open the window"));
+  std::map<std::string, std::vector<int64_t>, std::less<>> fields;
+  std::vector<std::pair<int64_t, int64_t>> padding;
+  while (!TryConsume('}')) {
+    SkipTrivia();
+    const std::size_t key_offset = token_start_;
+    PHAL_ASSIGN_OR_RETURN(std::string_view key,
+                          ParseIdentifier("a window field"));
+    PHAL_RETURN_IF_ERROR(Expect('=', "after the window field"));
+    if (key == "pad") {
+      PHAL_ASSIGN_OR_RETURN(PaddingConfig pads, ParsePaddingConfig());
+      for (const PaddingDimension& pad : pads.dimensions) {
+        padding.emplace_back(pad.low, pad.high);
+      }
+      fields["pad"].resize(padding.size());
+      continue;
+    }
+    if (key != "size" && key != "stride" && key != "lhs_dilate" &&
+        key != "rhs_dilate" && key != "rhs_reversal") {
+      return ErrorAt(key_offset,
+                     "unknown window field '" + std::string(key) + "'");
+    }
+    PHAL_ASSIGN_OR_RETURN(fields[std::string(key)], ParseIntsSeparatedByX(key));
+  }
+  if (fields.count("size") == 0) return Error("window has no size");
+  const std::size_t rank = fields["size"].size();
+  for (const auto& [key, values] : fields) {
+    if (values.size() != rank) {
+      return Error("window field '" + key + "' has " +
+                   std::to_string(values.size()) + " dimensions, size has " +
+                   std::to_string(rank));
+    }
+  }
+  Window window;
+  window.dimensions.resize(rank);
+  const auto field_or = [&](std::string_view key, std::size_t i,
+                            int64_t fallback) {
+    const auto found = fields.find(key);
+    return found == fields.end() ? fallback : found->second[i];
+  };
+  for (std::size_t i = 0; i < rank; ++i) {
+    WindowDimension& dimension = window.dimensions[i];
+    dimension.size = fields["size"][i];
+    dimension.stride = field_or("stride", i, 1);
+    dimension.base_dilation = field_or("lhs_dilate", i, 1);
+    dimension.window_dilation = field_or("rhs_dilate", i, 1);
+    dimension.window_reversal = field_or("rhs_reversal", i, 0) != 0;
+    if (!padding.empty()) {
+      dimension.padding_low = padding[i].first;
+      dimension.padding_high = padding[i].second;
+    }
+  }
+  return window;
+}
+
+StatusOr<ConvolutionDimensionNumbers> HloTextParser::ParseDimLabels() {
+  SkipTrivia();
+  const std::size_t offset = token_start_;
+  const std::string_view labels = ParseBareWord();
+  const std::size_t underscore = labels.find('_');
+  const std::size_t arrow = labels.find("->");
+  const auto invalid = [&](const std::string& why) {
+    return ErrorAt(offset,
+                   "invalid dim_labels '" + std::string(labels) + "': " + why);
+  };
+  if (underscore == std::string_view::npos || arrow == std::string_view::npos ||
+      arrow < underscore) {
+    return invalid("expected the form <input>_<kernel>-><output>");
+  }
+  const std::string_view input = labels.substr(0, underscore);
+  const std::string_view kernel =
+      labels.substr(underscore + 1, arrow - underscore - 1);
+  const std::string_view output = labels.substr(arrow + 2);
+  if (kernel.size() != input.size() || output.size() != input.size() ||
+      input.size() < 2) {
+    return invalid("input, kernel and output must have the same rank");
+  }
+  const std::size_t spatial_count = input.size() - 2;
+  // Assigns each label of `part` to its role; the two named roles are
+  // `first` and `second`, digits are spatial dimensions.
+  const auto assign = [&](std::string_view part, char first, char second,
+                          int64_t* first_dim, int64_t* second_dim,
+                          std::vector<int64_t>* spatial) -> bool {
+    *first_dim = -1;
+    *second_dim = -1;
+    spatial->assign(spatial_count, -1);
+    for (std::size_t i = 0; i < part.size(); ++i) {
+      const char c = part[i];
+      const auto dim = static_cast<int64_t>(i);
+      if (c == first && *first_dim < 0) {
+        *first_dim = dim;
+      } else if (c == second && *second_dim < 0) {
+        *second_dim = dim;
+      } else if (c >= '0' &&
+                 static_cast<std::size_t>(c - '0') < spatial_count &&
+                 (*spatial)[static_cast<std::size_t>(c - '0')] < 0) {
+        (*spatial)[static_cast<std::size_t>(c - '0')] = dim;
+      } else {
+        return false;
+      }
+    }
+    return true;
+  };
+  ConvolutionDimensionNumbers numbers;
+  if (!assign(input, 'b', 'f', &numbers.input_batch_dimension,
+              &numbers.input_feature_dimension,
+              &numbers.input_spatial_dimensions)) {
+    return invalid("the input part must name b, f and each spatial digit once");
+  }
+  if (!assign(kernel, 'i', 'o', &numbers.kernel_input_feature_dimension,
+              &numbers.kernel_output_feature_dimension,
+              &numbers.kernel_spatial_dimensions)) {
+    return invalid(
+        "the kernel part must name i, o and each spatial digit once");
+  }
+  if (!assign(output, 'b', 'f', &numbers.output_batch_dimension,
+              &numbers.output_feature_dimension,
+              &numbers.output_spatial_dimensions)) {
+    return invalid(
+        "the output part must name b, f and each spatial digit once");
+  }
+  return numbers;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<HloModule>> ParseHloText(std::string_view text,
+                                                  std::string_view file_name) {
+  return HloTextParser(text, file_name).ParseModule();
+}
+
+StatusOr<Shape> ParseShapeText(std::string_view text) {
+  return HloTextParser(text, "<shape>").ParseWholeShape();
+}
+
+}  // namespace phal

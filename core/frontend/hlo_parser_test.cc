@@ -1,0 +1,434 @@
+#include "core/frontend/hlo_parser.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/hlo/printer.h"
+
+namespace phal {
+namespace {
+
+std::string ReadTestData(const std::string& name) {
+  std::ifstream file(std::string(PHAL_TEST_SOURCE_DIR) +
+                     "/core/frontend/testdata/" + name);
+  std::stringstream contents;
+  contents << file.rdbuf();
+  return contents.str();
+}
+
+std::unique_ptr<HloModule> ParseOrDie(std::string_view text) {
+  StatusOr<std::unique_ptr<HloModule>> module = ParseHloText(text, "test.hlo");
+  EXPECT_TRUE(module.ok()) << module.status().message();
+  return module.ok() ? std::move(module).value() : nullptr;
+}
+
+std::string ParseError(std::string_view text) {
+  StatusOr<std::unique_ptr<HloModule>> module = ParseHloText(text, "bad.hlo");
+  EXPECT_FALSE(module.ok()) << "parsed without error:\n" << text;
+  return module.ok() ? "" : module.status().message();
+}
+
+// Parses, prints, parses the print again and expects the same module.
+void ExpectRoundTrip(std::string_view text) {
+  std::unique_ptr<HloModule> first = ParseOrDie(text);
+  ASSERT_NE(first, nullptr);
+  const std::string printed = HloModuleToText(*first);
+  StatusOr<std::unique_ptr<HloModule>> second =
+      ParseHloText(printed, "printed.hlo");
+  ASSERT_TRUE(second.ok()) << second.status().message() << "\nprinted:\n"
+                           << printed;
+  EXPECT_TRUE(first->Identical(**second)) << "printed:\n" << printed;
+  EXPECT_EQ(HloModuleToText(**second), printed);
+}
+
+const HloInstruction* Find(const HloModule& module, std::string_view name) {
+  for (const HloComputation* computation : module.computations()) {
+    if (const HloInstruction* found =
+            computation->GetInstructionWithName(name)) {
+      return found;
+    }
+  }
+  ADD_FAILURE() << "no instruction " << name;
+  return nullptr;
+}
+
+constexpr const char* kJaxDumps[] = {
+    "jax_mlp.hlo",     "jax_mlp_compiled.hlo",
+    "jax_conv.hlo",    "jax_conv_compiled.hlo",
+    "jax_control.hlo", "jax_control_compiled.hlo"};
+
+TEST(HloParserTest, ParsesEveryJaxDumpAndRoundTripsIt) {
+  for (const char* name : kJaxDumps) {
+    SCOPED_TRACE(name);
+    const std::string text = ReadTestData(name);
+    ASSERT_FALSE(text.empty()) << "missing test data " << name;
+    ExpectRoundTrip(text);
+  }
+}
+
+TEST(HloParserTest, EntryIsTheEntryComputationWithItsParameters) {
+  std::unique_ptr<HloModule> module =
+      ParseOrDie(ReadTestData("jax_control.hlo"));
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->name(), "jit_control");
+  const HloComputation* entry = module->entry_computation();
+  EXPECT_EQ(entry->name(), "main.11");
+  ASSERT_EQ(entry->num_parameters(), 2);
+  EXPECT_EQ(entry->parameter_instruction(1)->name(), "i.1");
+  EXPECT_EQ(entry->root_instruction()->opcode(), HloOpcode::kTuple);
+  const HloInstruction* loop = Find(*module, "while.5");
+  EXPECT_EQ(loop->while_condition()->name(), "region_1.2");
+  EXPECT_EQ(loop->while_body()->name(), "region_0.1");
+  const HloInstruction* cond = Find(*module, "cond.1");
+  ASSERT_EQ(cond->branch_computations().size(), 3u);
+  EXPECT_EQ(cond->branch_computations()[2]->name(), "region_6.8");
+}
+
+TEST(HloParserTest, LastComputationIsEntryWithoutEntryKeyword) {
+  std::unique_ptr<HloModule> module = ParseOrDie(R"(HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+main {
+  x = f32[] parameter(0)
+  ROOT y = f32[] call(x, x), to_apply=add
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry_computation()->name(), "main");
+  EXPECT_EQ(Find(*module, "y")->to_apply()->name(), "add");
+}
+
+TEST(HloParserTest, AcceptsOldStyleOperandShapesAndPercentNames) {
+  std::unique_ptr<HloModule> module = ParseOrDie(R"(HloModule old
+ENTRY %main (a: f32[2], b: f32[2]) -> f32[2] {
+  %a = f32[2]{0} parameter(0)
+  %b = f32[2]{0} parameter(1)
+  ROOT %sum = f32[2]{0} add(f32[2]{0} %a, f32[2]{0} %b)
+})");
+  ASSERT_NE(module, nullptr);
+  const HloInstruction* sum = Find(*module, "sum");
+  EXPECT_EQ(sum->operand(1)->name(), "b");
+  EXPECT_EQ(sum->shape(), Shape(PHAL_ELEMENT_TYPE_F32, {2}));
+}
+
+TEST(HloParserTest, ReadsEveryLiteralForm) {
+  std::unique_ptr<HloModule> module = ParseOrDie(R"(HloModule literals
+ENTRY main {
+  matrix = s32[2,2] constant({ {1, 2}, {3, -4} })
+  floats = f32[4] constant({inf, -inf, nan, 1.5e-05})
+  flags = pred[2] constant({true, false})
+  half = f16[2] constant({0.5, -2})
+  brain = bf16[] constant(3)
+  wide = u64[] constant(18446744073709551615)
+  complex = c64[2] constant({(1, 2), (-3.5, 0)})
+  tuple = (s32[1], f32[]) constant(( {7}, 2.5 ))
+  empty = f32[0,3] constant({})
+  ROOT result = (s32[2,2], f32[4]) tuple(matrix, floats)
+})");
+  ASSERT_NE(module, nullptr);
+  const Literal& matrix = Find(*module, "matrix")->literal();
+  EXPECT_EQ(matrix.data_as<int32_t>()[3], -4);
+  const float* floats = Find(*module, "floats")->literal().data_as<float>();
+  EXPECT_TRUE(std::isinf(floats[0]) && floats[0] > 0);
+  EXPECT_TRUE(std::isinf(floats[1]) && floats[1] < 0);
+  EXPECT_TRUE(std::isnan(floats[2]));
+  EXPECT_FLOAT_EQ(floats[3], 1.5e-05f);
+  EXPECT_EQ(Find(*module, "flags")->literal().data()[0], 1);
+  EXPECT_EQ(Find(*module, "half")->literal().data_as<uint16_t>()[1], 0xC000);
+  EXPECT_EQ(Find(*module, "brain")->literal().data_as<uint16_t>()[0], 0x4040);
+  EXPECT_EQ(Find(*module, "wide")->literal().data_as<uint64_t>()[0],
+            UINT64_MAX);
+  const float* complex = Find(*module, "complex")->literal().data_as<float>();
+  EXPECT_EQ(complex[1], 2.0f);
+  EXPECT_EQ(complex[2], -3.5f);
+  const Literal& tuple = Find(*module, "tuple")->literal();
+  ASSERT_EQ(tuple.tuple_elements().size(), 2u);
+  EXPECT_EQ(tuple.tuple_elements()[0].data_as<int32_t>()[0], 7);
+  EXPECT_EQ(tuple.tuple_elements()[1].data_as<float>()[0], 2.5f);
+}
+
+TEST(HloParserTest, ToleratesTilingLayoutsAndIgnoredAttributes) {
+  std::unique_ptr<HloModule> module = ParseOrDie(
+      R"(HloModule m, is_scheduled=true, entry_computation_layout={(f32[8,128]{1,0})->f32[8,128]{1,0}}
+ENTRY main {
+  p = f32[8,128]{0,1:T(8,128)} parameter(0), sharding={replicated}, metadata={op_name="x" source_file="a, b.py" source_line=3}
+  ROOT n = f32[8,128]{1,0:T(8,128)S(1)} negate(p), backend_config="{\"k\":\"v,}\"}", frontend_attributes={a="b"}, origin={{"x"}}
+}
+FileNames
+1 "a.py"
+StackFrames
+1 {file_location_id=1 parent_frame_id=1})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(Find(*module, "p")->shape().minor_to_major(),
+            (std::vector<int64_t>{0, 1}));
+}
+
+TEST(HloParserTest, ReadsEveryAttributeOfTheOpsItSupports) {
+  constexpr const char* kText = R"(HloModule attributes
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ge {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GE
+}
+ENTRY main {
+  x = f32[4,6] parameter(0)
+  i = s32[2,1] parameter(1)
+  s = f32[] constant(0)
+  bcast = f32[3,4,6] broadcast(x), dimensions={1,2}
+  t = f32[6,4] transpose(x), dimensions={1,0}
+  sl = f32[2,2] slice(x), slice={[0:4:2], [1:3]}
+  pd = f32[5,13] pad(x, s), padding=0_1x-1_2_2
+  rw = f32[2,3] reduce-window(x, s), window={size=2x2 stride=2x2 pad=0_0x0_0 lhs_dilate=1x1 rhs_dilate=1x1}, to_apply=add
+  img = f32[1,4,6,1] reshape(x)
+  kernel = f32[3,3,1,2] parameter(2)
+  cv = f32[1,4,6,2] convolution(img, kernel), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=b01f_01io->b01f, feature_group_count=1, batch_group_count=1
+  d = f32[4,4] dot(x, x), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  g = f32[2,6] gather(x, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,6}, indices_are_sorted=true
+  u = f32[2,6] parameter(3)
+  sc = f32[4,6] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, indices_are_sorted=true, unique_indices=true, to_apply=add
+  cmp = pred[4,6] compare(x, x), direction=LT, type=TOTALORDER
+  io = s32[4,6] iota(), iota_dimension=1
+  rp = f32[4,6] reduce-precision(x), exponent_bits=5, mantissa_bits=10
+  so = f32[4,6] sort(x), dimensions={1}, is_stable=true, to_apply=ge
+  ss = f32[4,6] select-and-scatter(x, rw, s), window={size=2x2 stride=2x2}, select=ge, scatter=add
+  ROOT r = (f32[3,4,6], f32[6,4]) tuple(bcast, t)
+})";
+  std::unique_ptr<HloModule> module = ParseOrDie(kText);
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(Find(*module, "bcast")->dimensions(), (std::vector<int64_t>{1, 2}));
+  const HloInstruction* slice = Find(*module, "sl");
+  EXPECT_EQ(slice->slice_strides(), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(slice->slice_limits(), (std::vector<int64_t>{4, 3}));
+  const PaddingConfig& padding = Find(*module, "pd")->padding_config();
+  ASSERT_EQ(padding.dimensions.size(), 2u);
+  EXPECT_EQ(padding.dimensions[1], (PaddingDimension{-1, 2, 2}));
+  const Window& window = Find(*module, "rw")->window();
+  ASSERT_EQ(window.dimensions.size(), 2u);
+  EXPECT_EQ(window.dimensions[0].stride, 2);
+  const HloInstruction* conv = Find(*module, "cv");
+  EXPECT_TRUE(conv->window().dimensions[1].window_reversal);
+  EXPECT_EQ(conv->window().dimensions[0].padding_high, 1);
+  const ConvolutionDimensionNumbers& labels =
+      conv->convolution_dimension_numbers();
+  EXPECT_EQ(labels.input_feature_dimension, 3);
+  EXPECT_EQ(labels.kernel_output_feature_dimension, 3);
+  EXPECT_EQ(labels.kernel_input_feature_dimension, 2);
+  EXPECT_EQ(labels.output_spatial_dimensions, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(
+      Find(*module, "d")->dot_dimension_numbers().rhs_contracting_dimensions,
+      (std::vector<int64_t>{1}));
+  const HloInstruction* gather = Find(*module, "g");
+  EXPECT_EQ(gather->gather_slice_sizes(), (std::vector<int64_t>{1, 6}));
+  EXPECT_EQ(gather->gather_dimension_numbers().index_vector_dim, 1);
+  EXPECT_TRUE(gather->indices_are_sorted());
+  const HloInstruction* scatter = Find(*module, "sc");
+  EXPECT_EQ(scatter->scatter_dimension_numbers().inserted_window_dims,
+            (std::vector<int64_t>{0}));
+  EXPECT_TRUE(scatter->unique_indices());
+  EXPECT_EQ(scatter->to_apply()->name(), "add");
+  const HloInstruction* compare = Find(*module, "cmp");
+  EXPECT_EQ(compare->comparison_direction(), ComparisonDirection::kLt);
+  EXPECT_EQ(compare->comparison_type(), ComparisonType::kTotalOrder);
+  EXPECT_EQ(Find(*module, "io")->iota_dimension(), 1);
+  EXPECT_EQ(Find(*module, "rp")->mantissa_bits(), 10);
+  EXPECT_TRUE(Find(*module, "so")->is_stable());
+  const HloInstruction* select_and_scatter = Find(*module, "ss");
+  EXPECT_EQ(select_and_scatter->select()->name(), "ge");
+  EXPECT_EQ(select_and_scatter->scatter()->name(), "add");
+  ExpectRoundTrip(kText);
+}
+
+TEST(HloParserTest, ReadsControlFlowAndBatchNormAttributes) {
+  constexpr const char* kText = R"(HloModule control
+yes {
+  p = f32[] parameter(0)
+  ROOT n = f32[] negate(p)
+}
+no {
+  p = f32[] parameter(0)
+  ROOT cp = f32[] copy(p)
+}
+ENTRY main {
+  flag = pred[] parameter(0)
+  v = f32[] parameter(1)
+  c = f32[] conditional(flag, v, v), true_computation=yes, false_computation=no
+  x = f32[2,3] parameter(2)
+  scale = f32[3] parameter(3)
+  bn = f32[2,3] batch-norm-inference(x, scale, scale, scale, scale), epsilon=0.001, feature_index=1
+  t = (f32[], f32[2,3]) tuple(c, bn)
+  ROOT ob = (f32[], f32[2,3]) opt-barrier(t)
+})";
+  std::unique_ptr<HloModule> module = ParseOrDie(kText);
+  ASSERT_NE(module, nullptr);
+  const HloInstruction* conditional = Find(*module, "c");
+  EXPECT_EQ(conditional->true_computation()->name(), "yes");
+  EXPECT_EQ(conditional->false_computation()->name(), "no");
+  const HloInstruction* batch_norm = Find(*module, "bn");
+  EXPECT_FLOAT_EQ(batch_norm->epsilon(), 0.001f);
+  EXPECT_EQ(batch_norm->feature_index(), 1);
+  EXPECT_EQ(module->entry_computation()->root_instruction()->opcode(),
+            HloOpcode::kOptimizationBarrier);
+  ExpectRoundTrip(kText);
+}
+
+// --- Errors -----------------------------------------------------------------
+
+TEST(HloParserErrorTest, ReportsFileLineColumnSourceLineAndCaret) {
+  const std::string message = ParseError(
+      "HloModule m\nENTRY main {\n  p = f32[2] parameter(0)\n  ROOT n = "
+      "f32[2] frobnicate(p)\n}\n");
+  EXPECT_EQ(message,
+            "bad.hlo:4:19: error: unknown or unsupported opcode 'frobnicate'\n"
+            "  ROOT n = f32[2] frobnicate(p)\n"
+            "                  ^");
+}
+
+TEST(HloParserErrorTest, UnknownElementTypeIsReportedAtTheType) {
+  EXPECT_EQ(ParseError("HloModule m\nENTRY e {\n  p = f31[2] parameter(0)\n}"),
+            "bad.hlo:3:7: error: unknown element type 'f31'\n"
+            "  p = f31[2] parameter(0)\n"
+            "      ^");
+}
+
+TEST(HloParserErrorTest, UndefinedOperandIsReportedAtItsUse) {
+  EXPECT_EQ(ParseError("HloModule m\nENTRY e {\n  ROOT n = f32[] negate(q)\n}"),
+            "bad.hlo:3:25: error: use of undefined instruction %q\n"
+            "  ROOT n = f32[] negate(q)\n"
+            "                        ^");
+}
+
+TEST(HloParserErrorTest, UndefinedComputationIsReportedAtTheReference) {
+  EXPECT_EQ(
+      ParseError("HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT c = "
+                 "f32[] call(p), to_apply=nowhere\n}"),
+      "bad.hlo:4:36: error: call of undefined computation %nowhere\n"
+      "  ROOT c = f32[] call(p), to_apply=nowhere\n"
+      "                                   ^");
+}
+
+TEST(HloParserErrorTest, TruncatedInputPointsAtTheEnd) {
+  EXPECT_EQ(ParseError("HloModule m\nENTRY e {\n  p = f32[2] parameter(0"),
+            "bad.hlo:3:25: error: expected ')' to close the parameter number, "
+            "found end of input\n"
+            "  p = f32[2] parameter(0\n"
+            "                        ^");
+}
+
+TEST(HloParserErrorTest, LiteralWithTooFewElementsSaysHowManyTheShapeWants) {
+  EXPECT_EQ(
+      ParseError("HloModule m\nENTRY e {\n  c = s32[3] constant({1, 2})\n}"),
+      "bad.hlo:3:28: error: literal dimension 0 has 2 elements, the "
+      "shape s32[3] says 3\n"
+      "  c = s32[3] constant({1, 2})\n"
+      "                           ^");
+}
+
+TEST(HloParserErrorTest, OutOfRangeIntegerLiteralIsRejected) {
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  c = s8[] constant(200)\n}")
+                .find("3:21: error: '200' is not a valid s8 value"),
+            std::string::npos);
+}
+
+TEST(HloParserErrorTest, ElidedConstantIsRejectedWithAdvice) {
+  EXPECT_NE(
+      ParseError("HloModule m\nENTRY e {\n  c = s32[9] constant({...})\n}")
+          .find("value was elided"),
+      std::string::npos);
+}
+
+TEST(HloParserErrorTest, MissingRequiredAttributeNamesIt) {
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  "
+                       "ROOT b = f32[3,2] broadcast(p)\n}")
+                .find("4:3: error: broadcast %b needs attribute 'dimensions'"),
+            std::string::npos);
+}
+
+TEST(HloParserErrorTest, DuplicateNamesAndParametersAreRejected) {
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  p "
+                       "= f32[] parameter(1)\n}")
+                .find("4:3: error: instruction %p is defined twice"),
+            std::string::npos);
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  q "
+                       "= f32[] parameter(0)\n}")
+                .find("4:3: error: parameter number 0 is used twice"),
+            std::string::npos);
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  p = f32[] parameter(1)\n}")
+                .find("2:7: error: computation %e has no parameter 0"),
+            std::string::npos);
+}
+
+TEST(HloParserErrorTest, BadWindowPaddingAndDimLabelsAreExplained) {
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  "
+                       "ROOT r = f32[2] reduce-window(p, p), window={size=2 "
+                       "stride=2x2}, to_apply=e\n}")
+                .find("window field 'stride' has 2 dimensions, size has 1"),
+            std::string::npos);
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  "
+                       "ROOT r = f32[4] pad(p, p), padding=1x2\n}")
+                .find("expected '_' after the low padding"),
+            std::string::npos);
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  p = f32[1,1,1] "
+                       "parameter(0)\n  ROOT c = f32[1,1,1] convolution(p, p), "
+                       "dim_labels=b0f_0io->bb0\n}")
+                .find("invalid dim_labels 'b0f_0io->bb0': the output part"),
+            std::string::npos);
+}
+
+TEST(HloParserErrorTest, BadLayoutIsRejected) {
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  p = f32[2,3]{0,0} "
+                       "parameter(0)\n}")
+                .find("3:15: error: layout is not a permutation"),
+            std::string::npos);
+}
+
+TEST(HloParserErrorTest, NeverCrashesOnTruncationsOfARealDump) {
+  const std::string text = ReadTestData("jax_control_compiled.hlo");
+  ASSERT_FALSE(text.empty());
+  for (std::size_t length = 0; length < text.size(); length += 7) {
+    StatusOr<std::unique_ptr<HloModule>> module =
+        ParseHloText(std::string_view(text).substr(0, length), "cut.hlo");
+    if (!module.ok()) {
+      EXPECT_EQ(module.status().message().rfind("cut.hlo:", 0), 0u);
+    }
+  }
+}
+
+TEST(HloParserErrorTest, NeverCrashesOnRandomBytes) {
+  uint32_t state = 12345;
+  const std::string alphabet = "HloModule ENTRY{}()[]=,%:->_x0123456789f32s";
+  for (int trial = 0; trial < 300; ++trial) {
+    std::string text = "HloModule r\n";
+    for (int i = 0; i < 200; ++i) {
+      state = state * 1664525u + 1013904223u;
+      text += alphabet[(state >> 8) % alphabet.size()];
+    }
+    EXPECT_FALSE(ParseHloText(text, "random.hlo").ok());
+  }
+  EXPECT_FALSE(ParseHloText(std::string(10000, '('), "deep.hlo").ok());
+  EXPECT_FALSE(ParseHloText("HloModule m\nENTRY e {\n  p = " +
+                                std::string(10000, '(') + "\n}",
+                            "deep.hlo")
+                   .ok());
+}
+
+TEST(HloShapeTextTest, ParsesArrayTupleAndLayout) {
+  StatusOr<Shape> shape = ParseShapeText("(f32[2,3]{0,1}, pred[])");
+  ASSERT_TRUE(shape.ok()) << shape.status().message();
+  EXPECT_EQ(shape->ToString(), "(f32[2,3]{0,1}, pred[])");
+  EXPECT_FALSE(ParseShapeText("f32[2").ok());
+  EXPECT_FALSE(ParseShapeText("f32[-1]").ok());
+  EXPECT_FALSE(ParseShapeText("f32[99999999999,99999999999]").ok());
+}
+
+}  // namespace
+}  // namespace phal
