@@ -10,6 +10,8 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "plugins/cpu/cpu_features.h"
 

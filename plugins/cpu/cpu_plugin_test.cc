@@ -8,10 +8,10 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -38,12 +38,9 @@ phal_status_t* TestStatusCreate(phal_status_code_t code, const char* message) {
   return new phal_status{code, message != nullptr ? message : ""};
 }
 
-std::mutex g_log_mutex;
-std::vector<std::string> g_log;
-
-void TestLog(phal_log_level_t /*level*/, const char* message) {
-  std::lock_guard lock(g_log_mutex);
-  g_log.emplace_back(message);
+void TestLog(phal_log_level_t level, const char* message) {
+  std::fprintf(stderr, "[cpu plugin log %d] %s\n", static_cast<int>(level),
+               message);
 }
 
 void* TestHostAllocate(size_t byte_size, size_t alignment) {
