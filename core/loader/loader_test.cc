@@ -1,0 +1,374 @@
+// The loader, driven through the C API against real broken plugins and
+// manifests: every reason a plugin can be skipped is reported exactly, and
+// none of them fails the client.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/loader/plugin_stubs.h"
+#include "core/runtime/c_status.h"
+#include "core/testing/temp_dir.h"
+#include "polyhal/runtime.h"
+
+namespace phal {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Manifest(const std::string& name, const std::string& library,
+                     const std::string& abi = "1.0") {
+  return "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": \"" +
+         name + "\", \"library_path\": \"" + library +
+         "\", \"abi_version\": \"" + abi + "\", \"version\": \"9.9\"}}";
+}
+
+std::string TestPlugin(const std::string& variant) {
+  return std::string(PHAL_TEST_PLUGIN_DIR) + "/libphal_test_plugin_" +
+         variant + ".so";
+}
+
+struct LoadedClient {
+  phal_client_t* client = nullptr;
+  std::vector<phal_plugin_info_t> plugins;
+  std::vector<std::string> log;
+  ~LoadedClient() { phal_client_destroy(client); }
+
+  // The record whose manifest file name is `file_name`.
+  const phal_plugin_info_t& ByManifest(const std::string& file_name) const {
+    for (const phal_plugin_info_t& info : plugins) {
+      if (std::filesystem::path(info.manifest_path).filename() == file_name) {
+        return info;
+      }
+    }
+    ADD_FAILURE() << "no plugin record for manifest " << file_name;
+    static phal_plugin_info_t none{};
+    return none;
+  }
+};
+
+void CollectLog(void* user_data, phal_log_level_t, const char* message) {
+  static_cast<LoadedClient*>(user_data)->log.push_back(message);
+}
+
+void Load(const std::string& path, LoadedClient* out,
+          const char* filter = nullptr) {
+  phal_client_options_t options{};
+  options.struct_size = sizeof(options);
+  options.plugin_path = path.c_str();
+  options.plugin_filter = filter;
+  options.log_callback = CollectLog;
+  options.log_user_data = out;
+  phal_status_t* status = phal_client_create(&options, &out->client);
+  ASSERT_EQ(status, nullptr) << phal_status_get_message(status);
+  size_t count = 0;
+  ASSERT_EQ(phal_client_get_plugin_count(out->client, &count), nullptr);
+  out->plugins.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    out->plugins[i].struct_size = sizeof(phal_plugin_info_t);
+    ASSERT_EQ(phal_client_get_plugin_info(out->client, i, &out->plugins[i]),
+              nullptr);
+  }
+}
+
+TEST(Loader, LoadsTheCpuPluginFromItsManifest) {
+  testing::TempDir dir;
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  const phal_plugin_info_t& cpu = loaded.ByManifest("cpu.json");
+  EXPECT_EQ(cpu.state, PHAL_PLUGIN_STATE_LOADED) << cpu.reason;
+  EXPECT_EQ(cpu.abi_version, PHAL_ABI_VERSION);
+  EXPECT_EQ(cpu.device_count, 1u);
+  EXPECT_STREQ(cpu.version, "9.9");
+  EXPECT_STREQ(cpu.reason, "");
+}
+
+TEST(Loader, MalformedJsonIsSkippedWithFileLineAndColumn) {
+  testing::TempDir dir;
+  std::string path = dir.Write("bad.json",
+                               "{\n  \"file_format_version\": \"1.0\",\n"
+                               "  \"plugin\": {\n    \"name\" \"x\"\n  }\n}\n");
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  const phal_plugin_info_t& bad = loaded.ByManifest("bad.json");
+  EXPECT_EQ(bad.state, PHAL_PLUGIN_STATE_SKIPPED);
+  EXPECT_THAT(std::string(bad.reason), HasSubstr(path + ":4:12: invalid JSON"));
+}
+
+TEST(Loader, ManifestWithoutLibraryPathNamesTheMissingMember) {
+  testing::TempDir dir;
+  dir.Write("incomplete.json",
+            "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": "
+            "\"x\", \"abi_version\": \"1.0\"}}");
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  EXPECT_THAT(std::string(loaded.ByManifest("incomplete.json").reason),
+              HasSubstr("missing \"plugin.library_path\""));
+}
+
+TEST(Loader, UnsupportedManifestFormatVersionIsReported) {
+  testing::TempDir dir;
+  dir.Write("future.json",
+            "{\"file_format_version\": \"2.0\", \"plugin\": {}}");
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
+              HasSubstr("unsupported file_format_version \"2.0\""));
+}
+
+TEST(Loader, ManifestDeclaringAnotherAbiMajorIsSkipped) {
+  testing::TempDir dir;
+  dir.Write("abi2.json", Manifest("abi2", PHAL_CPU_PLUGIN_PATH, "2.0"));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  EXPECT_THAT(std::string(loaded.ByManifest("abi2.json").reason),
+              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.0"));
+}
+
+TEST(Loader, MissingLibraryIsReportedWithItsPath) {
+  testing::TempDir dir;
+  dir.Write("ghost.json", Manifest("ghost", "./libghost.so"));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  EXPECT_THAT(std::string(loaded.ByManifest("ghost.json").reason),
+              HasSubstr("library " + dir.path() +
+                        "/libghost.so named by manifest"));
+  EXPECT_THAT(std::string(loaded.ByManifest("ghost.json").reason),
+              HasSubstr("does not exist"));
+}
+
+TEST(Loader, DlopenErrorTextIsReported) {
+  testing::TempDir dir;
+  dir.Write("libgarbage.so", "this is not an ELF file");
+  dir.Write("garbage.json", Manifest("garbage", "libgarbage.so"));
+  // A bare name goes to the linker; give a path so the file is found.
+  dir.Write("garbage2.json", Manifest("garbage2", "./libgarbage.so"));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  std::string reason = loaded.ByManifest("garbage2.json").reason;
+  EXPECT_THAT(reason, HasSubstr("cannot open library"));
+  EXPECT_THAT(reason, HasSubstr("libgarbage.so"));
+  // glibc's dlerror() text for a file that is not ELF.
+  EXPECT_TRUE(reason.find("invalid ELF header") != std::string::npos ||
+              reason.find("file too short") != std::string::npos)
+      << reason;
+}
+
+TEST(Loader, LibraryWithoutEntryPointIsReported) {
+  testing::TempDir dir;
+  dir.Write("noentry.json", Manifest("noentry", TestPlugin("no_entry")));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  EXPECT_THAT(std::string(loaded.ByManifest("noentry.json").reason),
+              HasSubstr("does not export phal_plugin_entry"));
+}
+
+TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
+  testing::TempDir dir;
+  dir.Write("future.json", Manifest("future", TestPlugin("future_abi")));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
+              HasSubstr("no common ABI version: core speaks ABI 1.0-1.0, "
+                        "plugin speaks ABI 2.0-2.3"));
+}
+
+TEST(Loader, TooSmallFunctionTableIsReported) {
+  testing::TempDir dir;
+  dir.Write("tiny.json", Manifest("tiny", TestPlugin("tiny_table")));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  EXPECT_THAT(std::string(loaded.ByManifest("tiny.json").reason),
+              HasSubstr("function table too small: struct_size is 8 bytes, "
+                        "at least 40 are required"));
+}
+
+TEST(Loader, PluginWithoutDevicesLoadsAndSaysWhy) {
+  testing::TempDir dir;
+  dir.Write("minimal.json", Manifest("minimal", TestPlugin("minimal")));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  const phal_plugin_info_t& minimal = loaded.ByManifest("minimal.json");
+  EXPECT_EQ(minimal.state, PHAL_PLUGIN_STATE_LOADED);
+  EXPECT_EQ(minimal.device_count, 0u);
+  EXPECT_STREQ(minimal.reason, "no test hardware attached");
+}
+
+TEST(Loader, DuplicateNamesKeepTheFirstInSearchOrder) {
+  testing::TempDir dir;
+  std::string first =
+      dir.Write("a-cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
+  dir.Write("b-cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  ASSERT_EQ(loaded.plugins.size(), 2u);
+  EXPECT_EQ(loaded.ByManifest("a-cpu.json").state, PHAL_PLUGIN_STATE_LOADED);
+  const phal_plugin_info_t& second = loaded.ByManifest("b-cpu.json");
+  EXPECT_EQ(second.state, PHAL_PLUGIN_STATE_SKIPPED);
+  EXPECT_THAT(std::string(second.reason),
+              HasSubstr("duplicate plugin name 'cpu': the manifest " + first +
+                        " comes first in the search order"));
+}
+
+TEST(Loader, SearchPathEntriesAreReadInTheOrderGiven) {
+  testing::TempDir one;
+  testing::TempDir two;
+  std::string winner =
+      two.Write("z.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
+  one.Write("a.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
+  LoadedClient loaded;
+  Load(two.path() + ":" + one.path(), &loaded);
+  ASSERT_EQ(loaded.plugins.size(), 2u);
+  EXPECT_EQ(std::string(loaded.plugins[0].manifest_path), winner);
+  EXPECT_EQ(loaded.plugins[0].state, PHAL_PLUGIN_STATE_LOADED);
+  EXPECT_EQ(loaded.plugins[1].state, PHAL_PLUGIN_STATE_SKIPPED);
+}
+
+TEST(Loader, ManifestFilesCanBeNamedDirectly) {
+  testing::TempDir dir;
+  std::string file =
+      dir.Write("only.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
+  dir.Write("other.json", Manifest("other", TestPlugin("minimal")));
+  LoadedClient loaded;
+  Load(file, &loaded);
+  ASSERT_EQ(loaded.plugins.size(), 1u);
+  EXPECT_EQ(std::string(loaded.plugins[0].manifest_path), file);
+}
+
+TEST(Loader, MissingSearchPathEntryIsListedWithItsReason) {
+  testing::TempDir dir;
+  std::string missing = dir.path() + "/does-not-exist";
+  LoadedClient loaded;
+  Load(missing, &loaded);
+  ASSERT_EQ(loaded.plugins.size(), 1u);
+  EXPECT_EQ(loaded.plugins[0].state, PHAL_PLUGIN_STATE_SKIPPED);
+  EXPECT_THAT(std::string(loaded.plugins[0].reason),
+              HasSubstr(missing + ": no such file or directory"));
+}
+
+TEST(Loader, FilterKeepsOnlyTheNamedPlugins) {
+  testing::TempDir dir;
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
+  dir.Write("minimal.json", Manifest("minimal", TestPlugin("minimal")));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded, " minimal ");
+  EXPECT_EQ(loaded.ByManifest("minimal.json").state, PHAL_PLUGIN_STATE_LOADED);
+  const phal_plugin_info_t& cpu = loaded.ByManifest("cpu.json");
+  EXPECT_EQ(cpu.state, PHAL_PLUGIN_STATE_SKIPPED);
+  EXPECT_THAT(std::string(cpu.reason), HasSubstr("not selected by PHAL_PLUGINS"));
+  size_t devices = 0;
+  ASSERT_EQ(phal_client_get_device_count(loaded.client, &devices), nullptr);
+  EXPECT_EQ(devices, 0u);
+}
+
+TEST(Loader, DebugLogTracesTheSearch) {
+  testing::TempDir dir;
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
+  setenv("PHAL_LOG", "debug", 1);
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  unsetenv("PHAL_LOG");
+  bool found = false;
+  bool negotiated = false;
+  for (const std::string& line : loaded.log) {
+    found |= line.find("found manifest " + dir.path() + "/cpu.json") !=
+             std::string::npos;
+    negotiated |= line.find("negotiated ABI 1.0") != std::string::npos;
+  }
+  EXPECT_TRUE(found) << "the search was not traced";
+  EXPECT_TRUE(negotiated) << "the negotiation was not traced";
+}
+
+TEST(Loader, EnvironmentPluginPathIsUsedWithoutOptions) {
+  testing::TempDir dir;
+  dir.Write("minimal.json", Manifest("minimal", TestPlugin("minimal")));
+  const char* saved = std::getenv("PHAL_PLUGIN_PATH");
+  std::string restore = saved ? saved : "";
+  setenv("PHAL_PLUGIN_PATH", dir.path().c_str(), 1);
+  phal_client_t* client = nullptr;
+  ASSERT_EQ(phal_client_create(nullptr, &client), nullptr);
+  size_t count = 0;
+  EXPECT_EQ(phal_client_get_plugin_count(client, &count), nullptr);
+  EXPECT_EQ(count, 1u);
+  phal_client_destroy(client);
+  if (saved) {
+    setenv("PHAL_PLUGIN_PATH", restore.c_str(), 1);
+  } else {
+    unsetenv("PHAL_PLUGIN_PATH");
+  }
+}
+
+TEST(Loader, TwoClientsShareOneLoadedLibrary) {
+  testing::TempDir dir;
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
+  LoadedClient first;
+  LoadedClient second;
+  Load(dir.path(), &first);
+  Load(dir.path(), &second);
+  EXPECT_EQ(first.plugins[0].device_count, 1u);
+  EXPECT_EQ(second.plugins[0].device_count, 1u);
+}
+
+TEST(PluginStubs, MissingSlotsAnswerUnimplemented) {
+  phal_plugin_api_t provided{};
+  provided.struct_size = PHAL_PLUGIN_API_MIN_STRUCT_SIZE;
+  std::vector<std::string> missing;
+  phal_plugin_api_t table = CompletePluginTable(provided, &missing);
+  EXPECT_EQ(missing.size(), 20u);
+  phal_plugin_buffer_t* buffer = nullptr;
+  Status status = TakeCStatus(table.buffer_allocate(nullptr, 0, 16, &buffer));
+  EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
+  EXPECT_EQ(status.message(),
+            "the plugin does not implement buffer_allocate");
+  size_t count = 7;
+  const char* reason = nullptr;
+  EXPECT_TRUE(TakeCStatus(table.device_count(&count, &reason)).ok());
+  EXPECT_EQ(count, 0u);
+  table.shutdown();
+}
+
+TEST(PluginStubs, SlotsBeyondStructSizeAreIgnoredEvenIfSet) {
+  phal_plugin_api_t provided{};
+  provided.struct_size = offsetof(phal_plugin_api_t, device_open);
+  provided.device_open = [](size_t, phal_plugin_device_t**) -> phal_status_t* {
+    ADD_FAILURE() << "a slot beyond struct_size was called";
+    return nullptr;
+  };
+  phal_plugin_api_t table = CompletePluginTable(provided, nullptr);
+  EXPECT_EQ(TakeCStatus(table.device_open(0, nullptr)).code(),
+            PHAL_UNIMPLEMENTED);
+}
+
+// `polyhal plugins` over a directory of broken plugins lists every one with
+// its reason and still exits 0.
+TEST(LoaderCli, PluginsCommandListsBrokenPluginsAndSucceeds) {
+  testing::TempDir dir;
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
+  dir.Write("future.json", Manifest("future", TestPlugin("future_abi")));
+  dir.Write("ghost.json", Manifest("ghost", "./libghost.so"));
+  dir.Write("bad.json", "{");
+  std::string command = "PHAL_PLUGIN_PATH=" + dir.path() + " " +
+                        PHAL_TEST_BUILD_DIR + "/bin/polyhal plugins 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char chunk[4096];
+  while (size_t n = fread(chunk, 1, sizeof(chunk), pipe)) output.append(chunk, n);
+  int status = pclose(pipe);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << output;
+  EXPECT_THAT(output, HasSubstr("loaded   ABI 1.0, 1 device(s)"));
+  EXPECT_THAT(output, HasSubstr("no common ABI version"));
+  EXPECT_THAT(output, HasSubstr("does not exist"));
+  EXPECT_THAT(output, HasSubstr("invalid JSON"));
+}
+
+}  // namespace
+}  // namespace phal

@@ -1,0 +1,257 @@
+// Header-only C++17 RAII wrapper over polyhal/runtime.h.
+//
+// Every object owns its C handle and releases it in its destructor; objects
+// are movable, not copyable. Errors are values: functions return
+// phal::Error (empty on success) or phal::Result<T>, so nothing throws and
+// the wrapper can be used where exceptions are disabled. Devices are
+// non-owning views, valid while their Client lives.
+#ifndef POLYHAL_POLYHAL_HPP_
+#define POLYHAL_POLYHAL_HPP_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "polyhal/runtime.h"
+
+namespace phal {
+
+// An error code and message; code() == PHAL_OK means success.
+class Error {
+ public:
+  Error() = default;
+  // Takes ownership of a status returned by the C API.
+  explicit Error(phal_status_t* status) {
+    if (status == nullptr) return;
+    code_ = phal_status_get_code(status);
+    message_ = phal_status_get_message(status);
+    phal_status_free(status);
+  }
+  Error(phal_status_code_t code, std::string message)
+      : code_(code), message_(std::move(message)) {}
+
+  bool ok() const { return code_ == PHAL_OK; }
+  explicit operator bool() const { return !ok(); }  // true when failed
+  phal_status_code_t code() const { return code_; }
+  const std::string& message() const { return message_; }
+  std::string ToString() const {
+    return ok() ? "OK"
+                : std::string(phal_status_code_name(code_)) + ": " + message_;
+  }
+
+ private:
+  phal_status_code_t code_ = PHAL_OK;
+  std::string message_;
+};
+
+// A value or an Error.
+template <typename T>
+class Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit
+  Result(Error error) : error_(std::move(error)) {}  // NOLINT: implicit
+
+  bool ok() const { return error_.ok(); }
+  const Error& error() const { return error_; }
+  T& value() { return value_; }
+  const T& value() const { return value_; }
+  T* operator->() { return &value_; }
+  T& operator*() { return value_; }
+
+ private:
+  T value_{};
+  Error error_;
+};
+
+// Moves a handle out of `other`, leaving NULL behind.
+template <typename Handle>
+Handle TakeHandle(Handle& other) {
+  return std::exchange(other, nullptr);
+}
+
+class Device {
+ public:
+  Device() = default;
+  explicit Device(phal_device_t* device) : device_(device) {}
+  phal_device_t* get() const { return device_; }
+
+  Result<phal_device_properties_t> Properties() const {
+    phal_device_properties_t properties{};
+    properties.struct_size = sizeof(properties);
+    Error error(phal_device_get_properties(device_, &properties));
+    if (!error.ok()) return error;
+    return properties;
+  }
+
+ private:
+  phal_device_t* device_ = nullptr;
+};
+
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(phal_buffer_t* buffer) : buffer_(buffer) {}
+  Buffer(Buffer&& other) noexcept : buffer_(TakeHandle(other.buffer_)) {}
+  Buffer& operator=(Buffer&& other) noexcept {
+    std::swap(buffer_, other.buffer_);
+    return *this;
+  }
+  ~Buffer() { phal_buffer_free(buffer_); }
+  phal_buffer_t* get() const { return buffer_; }
+
+  static Result<Buffer> Allocate(const Device& device,
+                                 phal_element_type_t type,
+                                 const std::vector<int64_t>& dims,
+                                 uint32_t memory_space = 0) {
+    phal_buffer_desc_t desc{};
+    desc.struct_size = sizeof(desc);
+    desc.element_type = type;
+    desc.rank = static_cast<uint32_t>(dims.size());
+    desc.dims = dims.empty() ? nullptr : dims.data();
+    desc.memory_space = memory_space;
+    phal_buffer_t* buffer = nullptr;
+    Error error(phal_buffer_allocate(device.get(), &desc, &buffer));
+    if (!error.ok()) return error;
+    return Buffer(buffer);
+  }
+
+  uint64_t ByteSize() const {
+    uint64_t size = 0;
+    Error(phal_buffer_get_byte_size(buffer_, &size));
+    return size;
+  }
+  Error CopyFromHost(const void* source, uint64_t byte_size,
+                     uint64_t offset = 0) {
+    return Error(phal_buffer_copy_from_host(buffer_, offset, source, byte_size));
+  }
+  Error CopyToHost(void* destination, uint64_t byte_size,
+                   uint64_t offset = 0) const {
+    return Error(
+        phal_buffer_copy_to_host(buffer_, offset, destination, byte_size));
+  }
+
+ private:
+  phal_buffer_t* buffer_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() = default;
+  explicit Event(phal_event_t* event) : event_(event) {}
+  Event(Event&& other) noexcept : event_(TakeHandle(other.event_)) {}
+  Event& operator=(Event&& other) noexcept {
+    std::swap(event_, other.event_);
+    return *this;
+  }
+  ~Event() { phal_event_free(event_); }
+  phal_event_t* get() const { return event_; }
+
+  static Result<Event> Create(const Device& device) {
+    phal_event_t* event = nullptr;
+    Error error(phal_event_create(device.get(), &event));
+    if (!error.ok()) return error;
+    return Event(event);
+  }
+  Error Synchronize() { return Error(phal_event_synchronize(event_)); }
+  Result<bool> IsSignalled() {
+    int signalled = 0;
+    Error error(phal_event_query(event_, &signalled));
+    if (!error.ok()) return error;
+    return signalled != 0;
+  }
+
+ private:
+  phal_event_t* event_ = nullptr;
+};
+
+class Stream {
+ public:
+  Stream() = default;
+  explicit Stream(phal_stream_t* stream) : stream_(stream) {}
+  Stream(Stream&& other) noexcept : stream_(TakeHandle(other.stream_)) {}
+  Stream& operator=(Stream&& other) noexcept {
+    std::swap(stream_, other.stream_);
+    return *this;
+  }
+  ~Stream() { phal_stream_destroy(stream_); }
+  phal_stream_t* get() const { return stream_; }
+
+  static Result<Stream> Create(const Device& device) {
+    phal_stream_t* stream = nullptr;
+    Error error(phal_stream_create(device.get(), &stream));
+    if (!error.ok()) return error;
+    return Stream(stream);
+  }
+  Error CopyFromHost(const void* source, Buffer& buffer, uint64_t byte_size,
+                     uint64_t offset = 0) {
+    return Error(phal_stream_copy_from_host(stream_, source, buffer.get(),
+                                            offset, byte_size));
+  }
+  Error CopyToHost(const Buffer& buffer, void* destination,
+                   uint64_t byte_size, uint64_t offset = 0) {
+    return Error(phal_stream_copy_to_host(stream_, buffer.get(), offset,
+                                          destination, byte_size));
+  }
+  Error Record(Event& event) {
+    return Error(phal_stream_record_event(stream_, event.get()));
+  }
+  Error Wait(Event& event) {
+    return Error(phal_stream_wait_event(stream_, event.get()));
+  }
+  Error Synchronize() { return Error(phal_stream_synchronize(stream_)); }
+
+ private:
+  phal_stream_t* stream_ = nullptr;
+};
+
+class Client {
+ public:
+  Client() = default;
+  Client(Client&& other) noexcept : client_(TakeHandle(other.client_)) {}
+  Client& operator=(Client&& other) noexcept {
+    std::swap(client_, other.client_);
+    return *this;
+  }
+  ~Client() { phal_client_destroy(client_); }
+  phal_client_t* get() const { return client_; }
+
+  // `options` may be NULL: the environment decides (PHAL_PLUGIN_PATH, ...).
+  static Result<Client> Create(const phal_client_options_t* options = nullptr) {
+    Client client;
+    Error error(phal_client_create(options, &client.client_));
+    if (!error.ok()) return error;
+    return client;
+  }
+
+  std::vector<phal_plugin_info_t> Plugins() const {
+    size_t count = 0;
+    Error(phal_client_get_plugin_count(client_, &count));
+    std::vector<phal_plugin_info_t> plugins(count);
+    for (size_t i = 0; i < count; ++i) {
+      plugins[i].struct_size = sizeof(phal_plugin_info_t);
+      Error(phal_client_get_plugin_info(client_, i, &plugins[i]));
+    }
+    return plugins;
+  }
+
+  std::vector<Device> Devices() const {
+    size_t count = 0;
+    Error(phal_client_get_device_count(client_, &count));
+    std::vector<Device> devices;
+    for (size_t i = 0; i < count; ++i) {
+      phal_device_t* device = nullptr;
+      if (Error(phal_client_get_device(client_, i, &device)).ok()) {
+        devices.emplace_back(device);
+      }
+    }
+    return devices;
+  }
+
+ private:
+  phal_client_t* client_ = nullptr;
+};
+
+}  // namespace phal
+
+#endif  // POLYHAL_POLYHAL_HPP_

@@ -1,0 +1,181 @@
+/*
+ * Pins the layout of every ABI 1.0 struct and the value of every ABI 1.0
+ * enumerator on LP64 targets. It is compiled as strict C11
+ * (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the public
+ * headers are valid C; a change that moves a member fails the build.
+ */
+#include <stddef.h>
+
+#include "polyhal/plugin.h"
+#include "polyhal/runtime.h"
+#include "polyhal/types.h"
+
+#define PHAL_PIN_OFFSET(type, member, offset)        \
+  _Static_assert(offsetof(type, member) == (offset), \
+                 #type "." #member " moved: ABI 1.0 is broken")
+#define PHAL_PIN_SIZE(type, size) \
+  _Static_assert(sizeof(type) == (size), #type " changed size")
+#define PHAL_PIN_VALUE(name, value) \
+  _Static_assert((name) == (value), #name " changed value")
+
+#include <stdint.h>
+#if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
+
+PHAL_PIN_SIZE(phal_device_properties_t, 120);
+PHAL_PIN_OFFSET(phal_device_properties_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_device_properties_t, next, 8);
+PHAL_PIN_OFFSET(phal_device_properties_t, name, 16);
+PHAL_PIN_OFFSET(phal_device_properties_t, vendor, 24);
+PHAL_PIN_OFFSET(phal_device_properties_t, driver_version, 32);
+PHAL_PIN_OFFSET(phal_device_properties_t, features, 40);
+PHAL_PIN_OFFSET(phal_device_properties_t, kind, 48);
+PHAL_PIN_OFFSET(phal_device_properties_t, ordinal, 52);
+PHAL_PIN_OFFSET(phal_device_properties_t, compute_units, 56);
+PHAL_PIN_OFFSET(phal_device_properties_t, memory_space_count, 60);
+PHAL_PIN_OFFSET(phal_device_properties_t, memory_bytes, 64);
+PHAL_PIN_OFFSET(phal_device_properties_t, max_allocation_bytes, 72);
+PHAL_PIN_OFFSET(phal_device_properties_t, min_alignment, 80);
+PHAL_PIN_OFFSET(phal_device_properties_t, element_types, 88);
+PHAL_PIN_OFFSET(phal_device_properties_t, flags, 96);
+PHAL_PIN_OFFSET(phal_device_properties_t, uuid, 104);
+
+PHAL_PIN_SIZE(phal_memory_space_info_t, 40);
+PHAL_PIN_OFFSET(phal_memory_space_info_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_memory_space_info_t, next, 8);
+PHAL_PIN_OFFSET(phal_memory_space_info_t, name, 16);
+PHAL_PIN_OFFSET(phal_memory_space_info_t, kind, 24);
+PHAL_PIN_OFFSET(phal_memory_space_info_t, capacity_bytes, 32);
+
+PHAL_PIN_SIZE(phal_host_services_t, 48);
+PHAL_PIN_OFFSET(phal_host_services_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_host_services_t, next, 8);
+PHAL_PIN_OFFSET(phal_host_services_t, status_create, 16);
+PHAL_PIN_OFFSET(phal_host_services_t, log, 24);
+PHAL_PIN_OFFSET(phal_host_services_t, host_allocate, 32);
+PHAL_PIN_OFFSET(phal_host_services_t, host_free, 40);
+
+PHAL_PIN_SIZE(phal_plugin_api_t, 200);
+PHAL_PIN_OFFSET(phal_plugin_api_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_plugin_api_t, next, 8);
+PHAL_PIN_OFFSET(phal_plugin_api_t, abi_version, 16);
+PHAL_PIN_OFFSET(phal_plugin_api_t, name, 24);
+PHAL_PIN_OFFSET(phal_plugin_api_t, version, 32);
+PHAL_PIN_OFFSET(phal_plugin_api_t, shutdown, 40);
+PHAL_PIN_OFFSET(phal_plugin_api_t, device_count, 48);
+PHAL_PIN_OFFSET(phal_plugin_api_t, device_open, 56);
+PHAL_PIN_OFFSET(phal_plugin_api_t, device_close, 64);
+PHAL_PIN_OFFSET(phal_plugin_api_t, device_get_properties, 72);
+PHAL_PIN_OFFSET(phal_plugin_api_t, device_get_memory_space, 80);
+PHAL_PIN_OFFSET(phal_plugin_api_t, buffer_allocate, 88);
+PHAL_PIN_OFFSET(phal_plugin_api_t, buffer_free, 96);
+PHAL_PIN_OFFSET(phal_plugin_api_t, stream_create, 104);
+PHAL_PIN_OFFSET(phal_plugin_api_t, stream_destroy, 112);
+PHAL_PIN_OFFSET(phal_plugin_api_t, stream_synchronize, 120);
+PHAL_PIN_OFFSET(phal_plugin_api_t, stream_copy_from_host, 128);
+PHAL_PIN_OFFSET(phal_plugin_api_t, stream_copy_to_host, 136);
+PHAL_PIN_OFFSET(phal_plugin_api_t, stream_copy_buffer, 144);
+PHAL_PIN_OFFSET(phal_plugin_api_t, event_create, 152);
+PHAL_PIN_OFFSET(phal_plugin_api_t, event_destroy, 160);
+PHAL_PIN_OFFSET(phal_plugin_api_t, stream_record_event, 168);
+PHAL_PIN_OFFSET(phal_plugin_api_t, stream_wait_event, 176);
+PHAL_PIN_OFFSET(phal_plugin_api_t, event_synchronize, 184);
+PHAL_PIN_OFFSET(phal_plugin_api_t, event_query, 192);
+_Static_assert(PHAL_PLUGIN_API_MIN_STRUCT_SIZE == 40,
+               "the minimal plugin table header changed");
+
+PHAL_PIN_SIZE(phal_plugin_negotiation_t, 40);
+PHAL_PIN_OFFSET(phal_plugin_negotiation_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_plugin_negotiation_t, next, 8);
+PHAL_PIN_OFFSET(phal_plugin_negotiation_t, core_min_version, 16);
+PHAL_PIN_OFFSET(phal_plugin_negotiation_t, core_max_version, 20);
+PHAL_PIN_OFFSET(phal_plugin_negotiation_t, host, 24);
+PHAL_PIN_OFFSET(phal_plugin_negotiation_t, plugin_min_version, 32);
+PHAL_PIN_OFFSET(phal_plugin_negotiation_t, plugin_max_version, 36);
+
+PHAL_PIN_SIZE(phal_client_options_t, 48);
+PHAL_PIN_OFFSET(phal_client_options_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_client_options_t, next, 8);
+PHAL_PIN_OFFSET(phal_client_options_t, plugin_path, 16);
+PHAL_PIN_OFFSET(phal_client_options_t, plugin_filter, 24);
+PHAL_PIN_OFFSET(phal_client_options_t, log_callback, 32);
+PHAL_PIN_OFFSET(phal_client_options_t, log_user_data, 40);
+
+PHAL_PIN_SIZE(phal_plugin_info_t, 80);
+PHAL_PIN_OFFSET(phal_plugin_info_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_plugin_info_t, next, 8);
+PHAL_PIN_OFFSET(phal_plugin_info_t, name, 16);
+PHAL_PIN_OFFSET(phal_plugin_info_t, description, 24);
+PHAL_PIN_OFFSET(phal_plugin_info_t, version, 32);
+PHAL_PIN_OFFSET(phal_plugin_info_t, manifest_path, 40);
+PHAL_PIN_OFFSET(phal_plugin_info_t, library_path, 48);
+PHAL_PIN_OFFSET(phal_plugin_info_t, state, 56);
+PHAL_PIN_OFFSET(phal_plugin_info_t, abi_version, 60);
+PHAL_PIN_OFFSET(phal_plugin_info_t, device_count, 64);
+PHAL_PIN_OFFSET(phal_plugin_info_t, reason, 72);
+
+PHAL_PIN_SIZE(phal_buffer_desc_t, 40);
+PHAL_PIN_OFFSET(phal_buffer_desc_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_buffer_desc_t, next, 8);
+PHAL_PIN_OFFSET(phal_buffer_desc_t, element_type, 16);
+PHAL_PIN_OFFSET(phal_buffer_desc_t, rank, 20);
+PHAL_PIN_OFFSET(phal_buffer_desc_t, dims, 24);
+PHAL_PIN_OFFSET(phal_buffer_desc_t, memory_space, 32);
+
+#endif /* LP64 */
+
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010000u);
+PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
+
+PHAL_PIN_VALUE(PHAL_OK, 0);
+PHAL_PIN_VALUE(PHAL_CANCELLED, 1);
+PHAL_PIN_VALUE(PHAL_UNKNOWN, 2);
+PHAL_PIN_VALUE(PHAL_INVALID_ARGUMENT, 3);
+PHAL_PIN_VALUE(PHAL_DEADLINE_EXCEEDED, 4);
+PHAL_PIN_VALUE(PHAL_NOT_FOUND, 5);
+PHAL_PIN_VALUE(PHAL_ALREADY_EXISTS, 6);
+PHAL_PIN_VALUE(PHAL_PERMISSION_DENIED, 7);
+PHAL_PIN_VALUE(PHAL_RESOURCE_EXHAUSTED, 8);
+PHAL_PIN_VALUE(PHAL_FAILED_PRECONDITION, 9);
+PHAL_PIN_VALUE(PHAL_ABORTED, 10);
+PHAL_PIN_VALUE(PHAL_OUT_OF_RANGE, 11);
+PHAL_PIN_VALUE(PHAL_UNIMPLEMENTED, 12);
+PHAL_PIN_VALUE(PHAL_INTERNAL, 13);
+PHAL_PIN_VALUE(PHAL_UNAVAILABLE, 14);
+PHAL_PIN_VALUE(PHAL_DATA_LOSS, 15);
+PHAL_PIN_VALUE(PHAL_UNAUTHENTICATED, 16);
+
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_INVALID, 0);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_PRED, 1);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_S8, 2);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_S16, 3);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_S32, 4);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_S64, 5);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_U8, 6);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_U16, 7);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_U32, 8);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_U64, 9);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_F16, 10);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_BF16, 11);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_F32, 12);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_F64, 13);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_C64, 14);
+PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_C128, 15);
+
+PHAL_PIN_VALUE(PHAL_DEVICE_KIND_UNKNOWN, 0);
+PHAL_PIN_VALUE(PHAL_DEVICE_KIND_CPU, 1);
+PHAL_PIN_VALUE(PHAL_DEVICE_KIND_GPU, 2);
+PHAL_PIN_VALUE(PHAL_DEVICE_KIND_ACCELERATOR, 3);
+PHAL_PIN_VALUE(PHAL_MEMORY_KIND_DEVICE, 0);
+PHAL_PIN_VALUE(PHAL_MEMORY_KIND_HOST_SHARED, 1);
+PHAL_PIN_VALUE(PHAL_MEMORY_KIND_UNIFIED, 2);
+PHAL_PIN_VALUE(PHAL_LOG_LEVEL_ERROR, 0);
+PHAL_PIN_VALUE(PHAL_LOG_LEVEL_WARNING, 1);
+PHAL_PIN_VALUE(PHAL_LOG_LEVEL_INFO, 2);
+PHAL_PIN_VALUE(PHAL_LOG_LEVEL_DEBUG, 3);
+PHAL_PIN_VALUE(PHAL_PLUGIN_STATE_LOADED, 0);
+PHAL_PIN_VALUE(PHAL_PLUGIN_STATE_SKIPPED, 1);
+PHAL_PIN_VALUE(PHAL_DEVICE_FLAG_ASYNC_STREAMS, 1);
+PHAL_PIN_VALUE(PHAL_DEVICE_FLAG_HOST_ADDRESSABLE, 2);
+
+/* A C translation unit may not be empty under -pedantic. */
+int phal_abi_layout_checked(void) { return 1; }
