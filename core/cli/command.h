@@ -3,6 +3,7 @@
 #ifndef POLYHAL_CORE_CLI_COMMAND_H_
 #define POLYHAL_CORE_CLI_COMMAND_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,26 @@ class ArgumentReader {
   std::vector<bool> used_ = std::vector<bool>(arguments_.size(), false);
 };
 
+// Options of `polyhal run`, shared by the HLO and StableHLO paths.
+struct RunOptions {
+  std::string module_path;
+  std::string plugin = "reference";  // "reference" runs the interpreter
+  std::vector<std::string> inputs;   // .npy files bound to parameters
+  std::string output_dir;            // "" writes no files
+  bool print = false;                // print results as numpy would
+  bool random_inputs = false;        // fill missing inputs from `seed`
+  uint64_t seed = 0;
+};
+
 int RunPlugins(const Arguments& arguments);
 int RunDevices(const Arguments& arguments);
+// `polyhal run`: parses the options, then runs an HLO text module or a
+// StableHLO file (by extension: .mlir is StableHLO).
+int RunModule(const Arguments& arguments);
+int RunHloFile(const RunOptions& options);
+int RunStableHloFile(const RunOptions& options);
+// `polyhal convert FILE.mlir --to hlo`.
+int RunConvert(const Arguments& arguments);
 
 }  // namespace phal::cli
 
