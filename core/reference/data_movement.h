@@ -1,0 +1,29 @@
+// Data-movement HLO ops in the reference interpreter: ops that only move,
+// duplicate or create elements (broadcast, reshape, bitcast, transpose,
+// slice, dynamic-slice, dynamic-update-slice, pad, concatenate, reverse,
+// iota, copy).
+#ifndef POLYHAL_CORE_REFERENCE_DATA_MOVEMENT_H_
+#define POLYHAL_CORE_REFERENCE_DATA_MOVEMENT_H_
+
+#include <span>
+
+#include "core/hlo/instruction.h"
+#include "core/hlo/literal.h"
+#include "core/support/status.h"
+
+namespace phal::reference {
+
+// True for the opcodes EvaluateDataMovement handles.
+bool IsDataMovement(HloOpcode opcode);
+
+// Evaluates the data-movement `instruction` on `operands`.
+StatusOr<Literal> EvaluateDataMovement(
+    const HloInstruction& instruction,
+    std::span<const Literal* const> operands);
+
+// Reads the scalar integer index `literal` (any integer type) as int64.
+int64_t ReadIndexScalar(const Literal& literal);
+
+}  // namespace phal::reference
+
+#endif  // POLYHAL_CORE_REFERENCE_DATA_MOVEMENT_H_
