@@ -33,6 +33,24 @@ const std::map<std::string, Command>& Commands() {
         "(':'-separated\n"
         "directories or manifest files); PHAL_PLUGINS keeps only the named\n"
         "plugins (comma-separated); PHAL_LOG=debug traces the search.\n"}},
+      {"run",
+       {&RunModule, "run an HLO module on a plugin or the reference",
+        "usage: polyhal run MODULE [--plugin NAME] [--input FILE.npy]...\n"
+        "                  [--random-inputs SEED] [--output-dir DIR] "
+        "[--print]\n"
+        "\n"
+        "Parses MODULE (XLA HLO text), verifies it, binds one .npy input per\n"
+        "entry parameter in order, runs it and emits the root's leaves "
+        "(tuples\n"
+        "flattened in order) as DIR/output_0.npy, DIR/output_1.npy, ...\n"
+        "\n"
+        "  --plugin NAME          where to run; 'reference' (the default) is\n"
+        "                         the reference interpreter\n"
+        "  --input FILE.npy       the next parameter's value (repeatable)\n"
+        "  --random-inputs SEED   fill parameters without --input\n"
+        "                         deterministically from SEED\n"
+        "  --output-dir DIR       write output_<i>.npy files into DIR\n"
+        "  --print                print each output as numpy would\n"}},
       {"devices",
        {&RunDevices, "list the devices of every loaded plugin",
         "usage: polyhal devices [--json]\n"

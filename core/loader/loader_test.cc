@@ -24,14 +24,14 @@ using ::testing::HasSubstr;
 
 std::string Manifest(const std::string& name, const std::string& library,
                      const std::string& abi = "1.0") {
-  return "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": \"" +
-         name + "\", \"library_path\": \"" + library +
-         "\", \"abi_version\": \"" + abi + "\", \"version\": \"9.9\"}}";
+  return "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": \"" + name +
+         "\", \"library_path\": \"" + library + "\", \"abi_version\": \"" +
+         abi + "\", \"version\": \"9.9\"}}";
 }
 
 std::string TestPlugin(const std::string& variant) {
-  return std::string(PHAL_TEST_PLUGIN_DIR) + "/libphal_test_plugin_" +
-         variant + ".so";
+  return std::string(PHAL_TEST_PLUGIN_DIR) + "/libphal_test_plugin_" + variant +
+         ".so";
 }
 
 struct LoadedClient {
@@ -137,9 +137,9 @@ TEST(Loader, MissingLibraryIsReportedWithItsPath) {
   dir.Write("ghost.json", Manifest("ghost", "./libghost.so"));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
-  EXPECT_THAT(std::string(loaded.ByManifest("ghost.json").reason),
-              HasSubstr("library " + dir.path() +
-                        "/libghost.so named by manifest"));
+  EXPECT_THAT(
+      std::string(loaded.ByManifest("ghost.json").reason),
+      HasSubstr("library " + dir.path() + "/libghost.so named by manifest"));
   EXPECT_THAT(std::string(loaded.ByManifest("ghost.json").reason),
               HasSubstr("does not exist"));
 }
@@ -262,7 +262,8 @@ TEST(Loader, FilterKeepsOnlyTheNamedPlugins) {
   EXPECT_EQ(loaded.ByManifest("minimal.json").state, PHAL_PLUGIN_STATE_LOADED);
   const phal_plugin_info_t& cpu = loaded.ByManifest("cpu.json");
   EXPECT_EQ(cpu.state, PHAL_PLUGIN_STATE_SKIPPED);
-  EXPECT_THAT(std::string(cpu.reason), HasSubstr("not selected by PHAL_PLUGINS"));
+  EXPECT_THAT(std::string(cpu.reason),
+              HasSubstr("not selected by PHAL_PLUGINS"));
   size_t devices = 0;
   ASSERT_EQ(phal_client_get_device_count(loaded.client, &devices), nullptr);
   EXPECT_EQ(devices, 0u);
@@ -325,8 +326,7 @@ TEST(PluginStubs, MissingSlotsAnswerUnimplemented) {
   phal_plugin_buffer_t* buffer = nullptr;
   Status status = TakeCStatus(table.buffer_allocate(nullptr, 0, 16, &buffer));
   EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
-  EXPECT_EQ(status.message(),
-            "the plugin does not implement buffer_allocate");
+  EXPECT_EQ(status.message(), "the plugin does not implement buffer_allocate");
   size_t count = 7;
   const char* reason = nullptr;
   EXPECT_TRUE(TakeCStatus(table.device_count(&count, &reason)).ok());
@@ -360,7 +360,8 @@ TEST(LoaderCli, PluginsCommandListsBrokenPluginsAndSucceeds) {
   ASSERT_NE(pipe, nullptr);
   std::string output;
   char chunk[4096];
-  while (size_t n = fread(chunk, 1, sizeof(chunk), pipe)) output.append(chunk, n);
+  while (size_t n = fread(chunk, 1, sizeof(chunk), pipe))
+    output.append(chunk, n);
   int status = pclose(pipe);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << output;

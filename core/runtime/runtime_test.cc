@@ -28,8 +28,8 @@ phal_status_code_t CodeOf(phal_status_t* status) {
 }
 
 std::string CpuManifest(const std::string& name, const std::string& library) {
-  return "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": \"" +
-         name + "\", \"library_path\": \"" + library +
+  return "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": \"" + name +
+         "\", \"library_path\": \"" + library +
          "\", \"abi_version\": \"1.0\"}}";
 }
 
@@ -254,8 +254,7 @@ TEST_F(RuntimeTest, InvalidHandlesAndRangesReturnStatuses) {
 TEST_F(RuntimeTest, OutOfMemoryIsResourceExhausted) {
   auto properties = device_.Properties();
   ASSERT_TRUE(properties.ok());
-  int64_t too_many =
-      static_cast<int64_t>(properties->max_allocation_bytes) + 1;
+  int64_t too_many = static_cast<int64_t>(properties->max_allocation_bytes) + 1;
   auto buffer = Buffer::Allocate(device_, PHAL_ELEMENT_TYPE_U8, {too_many});
   ASSERT_FALSE(buffer.ok());
   EXPECT_EQ(buffer.error().code(), PHAL_RESOURCE_EXHAUSTED);
@@ -328,8 +327,8 @@ TEST_F(RuntimeTest, CopiesAcrossPluginsAreStagedThroughTheHost) {
   Error error = stream->CopyFromHost(in.data(), *b, 8000);
   EXPECT_EQ(error.code(), PHAL_INVALID_ARGUMENT);
   EXPECT_THAT(error.message(), HasSubstr("another device"));
-  EXPECT_EQ(CodeOf(phal_stream_copy_buffer(stream->get(), a->get(), 0,
-                                           b->get(), 0, 8)),
+  EXPECT_EQ(CodeOf(phal_stream_copy_buffer(stream->get(), a->get(), 0, b->get(),
+                                           0, 8)),
             PHAL_INVALID_ARGUMENT);
 }
 
@@ -346,9 +345,9 @@ TEST_F(RuntimeTest, FreeingABufferWaitsForItsQueuedCopies) {
     desc.rank = 1;
     desc.dims = &kBytes;
     ASSERT_EQ(phal_buffer_allocate(device_.get(), &desc, &buffer), nullptr);
-    ASSERT_EQ(phal_stream_copy_from_host(stream->get(), in.data(), buffer, 0,
-                                         kBytes),
-              nullptr);
+    ASSERT_EQ(
+        phal_stream_copy_from_host(stream->get(), in.data(), buffer, 0, kBytes),
+        nullptr);
     phal_buffer_free(buffer);  // must not free under the running copy
   }
   EXPECT_TRUE(stream->Synchronize().ok());
@@ -374,13 +373,13 @@ TEST_F(RuntimeTest, EightThreadsShareOneClient) {
         std::vector<int32_t> in(count, t * 1000 + i);
         std::vector<int32_t> out(count, -1);
         uint64_t bytes = count * 4;
-        bool ok = (i % 2 == 0)
-                      ? buffer->CopyFromHost(in.data(), bytes).ok() &&
-                            buffer->CopyToHost(out.data(), bytes).ok()
-                      : stream->CopyFromHost(in.data(), *buffer, bytes).ok() &&
-                            stream->CopyToHost(*buffer, out.data(), bytes)
-                                .ok() &&
-                            stream->Synchronize().ok();
+        bool ok =
+            (i % 2 == 0)
+                ? buffer->CopyFromHost(in.data(), bytes).ok() &&
+                      buffer->CopyToHost(out.data(), bytes).ok()
+                : stream->CopyFromHost(in.data(), *buffer, bytes).ok() &&
+                      stream->CopyToHost(*buffer, out.data(), bytes).ok() &&
+                      stream->Synchronize().ok();
         if (!ok || in != out) ++failures;
       }
     });

@@ -87,9 +87,9 @@ int main(void) {
     phal_device_properties_t properties;
     memset(&properties, 0, sizeof(properties));
     properties.struct_size = sizeof(properties);
-    result = Failed(phal_client_get_device(client, i, &device), "device") ||
-             Failed(phal_device_get_properties(device, &properties),
-                    "properties");
+    result =
+        Failed(phal_client_get_device(client, i, &device), "device") ||
+        Failed(phal_device_get_properties(device, &properties), "properties");
     if (result == 0) {
       printf("device %zu: %s (%s, %u compute units)\n", i, properties.name,
              properties.vendor, properties.compute_units);

@@ -49,7 +49,7 @@ class Error {
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit
+  Result(T value) : value_(std::move(value)) {}      // NOLINT: implicit
   Result(Error error) : error_(std::move(error)) {}  // NOLINT: implicit
 
   bool ok() const { return error_.ok(); }
@@ -100,8 +100,7 @@ class Buffer {
   ~Buffer() { phal_buffer_free(buffer_); }
   phal_buffer_t* get() const { return buffer_; }
 
-  static Result<Buffer> Allocate(const Device& device,
-                                 phal_element_type_t type,
+  static Result<Buffer> Allocate(const Device& device, phal_element_type_t type,
                                  const std::vector<int64_t>& dims,
                                  uint32_t memory_space = 0) {
     phal_buffer_desc_t desc{};
@@ -123,7 +122,8 @@ class Buffer {
   }
   Error CopyFromHost(const void* source, uint64_t byte_size,
                      uint64_t offset = 0) {
-    return Error(phal_buffer_copy_from_host(buffer_, offset, source, byte_size));
+    return Error(
+        phal_buffer_copy_from_host(buffer_, offset, source, byte_size));
   }
   Error CopyToHost(void* destination, uint64_t byte_size,
                    uint64_t offset = 0) const {
@@ -188,8 +188,8 @@ class Stream {
     return Error(phal_stream_copy_from_host(stream_, source, buffer.get(),
                                             offset, byte_size));
   }
-  Error CopyToHost(const Buffer& buffer, void* destination,
-                   uint64_t byte_size, uint64_t offset = 0) {
+  Error CopyToHost(const Buffer& buffer, void* destination, uint64_t byte_size,
+                   uint64_t offset = 0) {
     return Error(phal_stream_copy_to_host(stream_, buffer.get(), offset,
                                           destination, byte_size));
   }

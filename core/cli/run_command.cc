@@ -1,0 +1,39 @@
+// `polyhal run MODULE`: parse, verify, bind inputs, execute, emit outputs.
+#include <cstdio>
+
+#include "core/cli/run_support.h"
+#include "core/frontend/hlo_parser.h"
+#include "core/hlo/verifier.h"
+
+namespace phal::cli {
+namespace {
+
+Status RunHlo(const RunOptions& options) {
+  PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(options.module_path));
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
+                        ParseHloText(text, options.module_path));
+  PHAL_RETURN_IF_ERROR(VerifyModule(*module));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Literal> arguments,
+                        BindInputs(*module->entry_computation(), options));
+  PHAL_ASSIGN_OR_RETURN(Literal result, Execute(*module, arguments, options));
+  return EmitOutputs(result, options);
+}
+
+}  // namespace
+
+int RunHloFile(const RunOptions& options) {
+  Status status = RunHlo(options);
+  if (status.ok()) return kExitSuccess;
+  std::fprintf(stderr, "polyhal run: %s\n", status.message().c_str());
+  return kExitFailure;
+}
+
+int RunModule(const Arguments& arguments) {
+  ArgumentReader reader("run", arguments);
+  RunOptions options;
+  int parsed = ParseRunOptions(reader, &options);
+  if (parsed != kExitSuccess) return parsed;
+  return RunHloFile(options);
+}
+
+}  // namespace phal::cli

@@ -1,0 +1,197 @@
+#include "core/cli/run_support.h"
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "core/io/npy.h"
+#include "core/reference/interpreter.h"
+
+namespace phal::cli {
+namespace {
+
+std::string DescribeParameters(const HloComputation& entry) {
+  std::string text;
+  for (int64_t i = 0; i < entry.num_parameters(); ++i) {
+    const HloInstruction* parameter = entry.parameter_instruction(i);
+    text += "\n  parameter " + std::to_string(i) + " '" + parameter->name() +
+            "': " + parameter->shape().ToString();
+  }
+  return text;
+}
+
+Status CheckInput(const Literal& input, const HloInstruction& parameter,
+                  int64_t index, const std::string& file) {
+  if (input.shape().Compatible(parameter.shape())) return OkStatus();
+  return InvalidArgument(
+      "input " + std::to_string(index) + " (" + file + ") is " +
+      input.shape().ToString() + " but parameter " + std::to_string(index) +
+      " '" + parameter.name() + "' is " + parameter.shape().ToString());
+}
+
+void FillRandom(Literal* literal, std::mt19937_64& generator) {
+  if (literal->IsTuple()) {
+    for (Literal& element : literal->mutable_tuple_elements()) {
+      FillRandom(&element, generator);
+    }
+    return;
+  }
+  ElementType type = literal->element_type();
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> signed_int(-10, 10);
+  std::uniform_int_distribution<int64_t> unsigned_int(0, 10);
+  std::uniform_int_distribution<int64_t> boolean(0, 1);
+  for (int64_t i = 0; i < literal->ElementCount(); ++i) {
+    if (type == PHAL_ELEMENT_TYPE_PRED) {
+      literal->SetFromInt64(i, boolean(generator));
+    } else if (IsSigned(type)) {
+      literal->SetFromInt64(i, signed_int(generator));
+    } else if (IsUnsigned(type)) {
+      literal->SetFromInt64(i, unsigned_int(generator));
+    } else if (IsComplex(type)) {
+      double re = real(generator);
+      literal->SetFromComplex(i, {re, real(generator)});
+    } else {
+      literal->SetFromDouble(i, real(generator));
+    }
+  }
+}
+
+void Flatten(const Literal& literal, std::vector<const Literal*>* leaves) {
+  if (!literal.IsTuple()) {
+    leaves->push_back(&literal);
+    return;
+  }
+  for (const Literal& element : literal.tuple_elements()) {
+    Flatten(element, leaves);
+  }
+}
+
+}  // namespace
+
+StatusOr<std::string> ReadTextFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return NotFound(path + ": cannot open the file");
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) return Internal(path + ": read error");
+  return text.str();
+}
+
+int ParseRunOptions(ArgumentReader& reader, RunOptions* options) {
+  std::string plugin = reader.Value("--plugin");
+  if (!plugin.empty()) options->plugin = plugin;
+  options->inputs = reader.Values("--input");
+  options->output_dir = reader.Value("--output-dir");
+  options->print = reader.Flag("--print");
+  std::string seed = reader.Value("--random-inputs");
+  if (!seed.empty()) {
+    auto [end, error] =
+        std::from_chars(seed.data(), seed.data() + seed.size(), options->seed);
+    if (error != std::errc() || end != seed.data() + seed.size()) {
+      return reader.UsageError(
+          "--random-inputs takes a non-negative integer "
+          "seed, not '" +
+          seed + "'");
+    }
+    options->random_inputs = true;
+  }
+  std::vector<std::string> positionals = reader.Positionals();
+  if (!reader.Done()) return kExitUsage;
+  if (positionals.size() != 1) {
+    return reader.UsageError(positionals.empty()
+                                 ? "missing the module file"
+                                 : "expected one module file, got " +
+                                       std::to_string(positionals.size()));
+  }
+  options->module_path = positionals[0];
+  return kExitSuccess;
+}
+
+Literal RandomLiteral(const Shape& shape, uint64_t seed) {
+  std::mt19937_64 generator(seed);
+  Literal literal(shape);
+  FillRandom(&literal, generator);
+  return literal;
+}
+
+StatusOr<std::vector<Literal>> BindInputs(const HloComputation& entry,
+                                          const RunOptions& options) {
+  int64_t count = entry.num_parameters();
+  int64_t given = static_cast<int64_t>(options.inputs.size());
+  if (given > count) {
+    return InvalidArgument(std::to_string(given) +
+                           " inputs given but the "
+                           "entry computation '" +
+                           entry.name() + "' takes " + std::to_string(count) +
+                           ":" + DescribeParameters(entry));
+  }
+  if (given < count && !options.random_inputs) {
+    return InvalidArgument(
+        "the entry computation '" + entry.name() + "' takes " +
+        std::to_string(count) + " inputs but " + std::to_string(given) +
+        " were given; pass --input FILE.npy for each parameter, in order, "
+        "or --random-inputs SEED:" +
+        DescribeParameters(entry));
+  }
+  std::vector<Literal> arguments;
+  for (int64_t i = 0; i < count; ++i) {
+    const HloInstruction& parameter = *entry.parameter_instruction(i);
+    if (i < given) {
+      const std::string& file = options.inputs[static_cast<size_t>(i)];
+      PHAL_ASSIGN_OR_RETURN(Literal input, ReadNpy(file));
+      PHAL_RETURN_IF_ERROR(CheckInput(input, parameter, i, file));
+      arguments.push_back(std::move(input));
+    } else {
+      arguments.push_back(RandomLiteral(
+          parameter.shape(), options.seed + static_cast<uint64_t>(i)));
+    }
+  }
+  return arguments;
+}
+
+StatusOr<Literal> Execute(const HloModule& module,
+                          const std::vector<Literal>& arguments,
+                          const RunOptions& options) {
+  if (options.plugin == "reference") return Evaluate(module, arguments);
+  return Unimplemented(
+      "plugin '" + options.plugin +
+      "' cannot run modules yet: plugins receive kernels from the compiler, "
+      "which this release does not include; use --plugin reference");
+}
+
+std::vector<const Literal*> FlattenLeaves(const Literal& result) {
+  std::vector<const Literal*> leaves;
+  Flatten(result, &leaves);
+  return leaves;
+}
+
+Status EmitOutputs(const Literal& result, const RunOptions& options) {
+  std::vector<const Literal*> leaves = FlattenLeaves(result);
+  if (!options.output_dir.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(options.output_dir, error);
+    if (error) {
+      return Internal("cannot create the output directory " +
+                      options.output_dir + ": " + error.message());
+    }
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      std::string path =
+          options.output_dir + "/output_" + std::to_string(i) + ".npy";
+      PHAL_RETURN_IF_ERROR(WriteNpy(path, *leaves[i]));
+    }
+  }
+  if (options.print) {
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      std::printf("output_%zu: %s\n%s\n", i,
+                  leaves[i]->shape().ToString().c_str(),
+                  leaves[i]->ToString().c_str());
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace phal::cli

@@ -1,0 +1,52 @@
+// Pieces `polyhal run` shares between its HLO and StableHLO paths: reading
+// files, binding .npy inputs to parameters, executing on a plugin or the
+// reference, and writing or printing the results.
+#ifndef POLYHAL_CORE_CLI_RUN_SUPPORT_H_
+#define POLYHAL_CORE_CLI_RUN_SUPPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "core/cli/command.h"
+#include "core/hlo/computation.h"
+#include "core/hlo/literal.h"
+#include "core/hlo/module.h"
+#include "core/support/status.h"
+
+namespace phal::cli {
+
+// Reads a whole file; the error names it.
+StatusOr<std::string> ReadTextFile(const std::string& path);
+
+// Parses `--plugin`, `--input` (repeatable), `--output-dir`, `--print` and
+// `--random-inputs SEED` into `options`; returns kExitSuccess or the usage
+// exit code after printing the error.
+int ParseRunOptions(ArgumentReader& reader, RunOptions* options);
+
+// The arguments for `entry`: one .npy file per parameter, in order; with
+// random inputs enabled, parameters without a file are filled from the
+// seed. Missing inputs, extra inputs and shape or dtype mismatches are
+// errors that list each parameter's shape.
+StatusOr<std::vector<Literal>> BindInputs(const HloComputation& entry,
+                                          const RunOptions& options);
+
+// A deterministic random array of `shape`: floats uniform in [-1, 1),
+// signed integers in [-10, 10], unsigned in [0, 10], pred 0 or 1.
+Literal RandomLiteral(const Shape& shape, uint64_t seed);
+
+// Runs the module's entry on `options.plugin` ("reference" is the
+// interpreter).
+StatusOr<Literal> Execute(const HloModule& module,
+                          const std::vector<Literal>& arguments,
+                          const RunOptions& options);
+
+// The root's leaves, tuples flattened depth-first in order.
+std::vector<const Literal*> FlattenLeaves(const Literal& result);
+
+// Writes DIR/output_<i>.npy for each leaf when an output directory is set,
+// and prints each leaf as numpy would with --print.
+Status EmitOutputs(const Literal& result, const RunOptions& options);
+
+}  // namespace phal::cli
+
+#endif  // POLYHAL_CORE_CLI_RUN_SUPPORT_H_
