@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds everything and runs the whole test suite through CTest.
+#   scripts/test.sh             the normal build, in build/
+#   scripts/test.sh --sanitize  ASan + UBSan, in build-sanitize/
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [ "${1:-}" = "--sanitize" ]; then
+  build="$root/build-sanitize"
+  bash "$root/scripts/build.sh" "$build" -DPHAL_SANITIZE=ON
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+else
+  build="$root/build"
+  bash "$root/scripts/build.sh" "$build"
+fi
+ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" --timeout 600
