@@ -143,9 +143,11 @@ class CpuPluginTest : public testing::Test {
   }
 
   void TearDown() override {
-    for (phal_plugin_buffer_t* buffer : buffers_) api().buffer_free(buffer);
+    // Streams first: destroying one drains it, and the core frees buffers
+    // only once no queued work uses them.
     for (phal_plugin_stream_t* stream : streams_) api().stream_destroy(stream);
     for (phal_plugin_event_t* event : events_) api().event_destroy(event);
+    for (phal_plugin_buffer_t* buffer : buffers_) api().buffer_free(buffer);
     if (device_ != nullptr) api().device_close(device_);
   }
 
