@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/runtime/c_status.h"
+#include "polyhal/runtime.h"
 
 namespace phal {
 namespace {
@@ -45,6 +46,8 @@ void* HostAllocate(size_t byte_size, size_t alignment) {
 
 void HostFree(void* pointer) { std::free(pointer); }
 
+void HostStatusFree(phal_status_t* status) { phal_status_free(status); }
+
 }  // namespace
 
 const phal_host_services_t* HostServices() {
@@ -53,7 +56,8 @@ const phal_host_services_t* HostServices() {
                                                 HostStatusCreate,
                                                 HostLog,
                                                 HostAllocate,
-                                                HostFree};
+                                                HostFree,
+                                                HostStatusFree};
   return &services;
 }
 

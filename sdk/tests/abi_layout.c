@@ -46,13 +46,14 @@ PHAL_PIN_OFFSET(phal_memory_space_info_t, name, 16);
 PHAL_PIN_OFFSET(phal_memory_space_info_t, kind, 24);
 PHAL_PIN_OFFSET(phal_memory_space_info_t, capacity_bytes, 32);
 
-PHAL_PIN_SIZE(phal_host_services_t, 48);
+PHAL_PIN_SIZE(phal_host_services_t, 56);
 PHAL_PIN_OFFSET(phal_host_services_t, struct_size, 0);
 PHAL_PIN_OFFSET(phal_host_services_t, next, 8);
 PHAL_PIN_OFFSET(phal_host_services_t, status_create, 16);
 PHAL_PIN_OFFSET(phal_host_services_t, log, 24);
 PHAL_PIN_OFFSET(phal_host_services_t, host_allocate, 32);
 PHAL_PIN_OFFSET(phal_host_services_t, host_free, 40);
+PHAL_PIN_OFFSET(phal_host_services_t, status_free, 48);
 
 PHAL_PIN_SIZE(phal_plugin_api_t, 200);
 PHAL_PIN_OFFSET(phal_plugin_api_t, struct_size, 0);

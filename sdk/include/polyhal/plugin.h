@@ -57,6 +57,10 @@ typedef struct phal_host_services {
    * returns NULL when out of memory. Free with host_free only. */
   void* (*host_allocate)(size_t byte_size, size_t alignment);
   void (*host_free)(void* pointer);
+  /* Frees a status the plugin created but will not return (for example an
+   * error of queued work nobody collected before the stream was destroyed).
+   * NULL is accepted. */
+  void (*status_free)(phal_status_t* status);
 } phal_host_services_t;
 
 /*
@@ -153,7 +157,11 @@ typedef struct phal_plugin_api {
   phal_status_t* (*stream_record_event)(phal_plugin_stream_t* stream,
                                         phal_plugin_event_t* event);
   /* Makes later work on `stream` wait until `event` fires. The event may
-   * come from another stream or device of this plugin. */
+   * come from another stream or device of this plugin. The wait targets the
+   * record made most recently before this call (a later re-record does not
+   * move it); an event never recorded counts as fired. Work waiting on an
+   * event inherits the error of the work the event waited for, so the
+   * waiting stream's synchronize reports it too. */
   phal_status_t* (*stream_wait_event)(phal_plugin_stream_t* stream,
                                       phal_plugin_event_t* event);
   /* Blocks the calling thread until `event` fires. Returns the first error
