@@ -169,6 +169,9 @@ class HloTextParser {
     return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
   }
   bool TryConsume(char c);
+  // Consumes `c` only when it is the very next character (no whitespace
+  // between), as inside "3x3" and "1_2".
+  bool TryConsumeAdjacent(char c);
   bool TryConsume(std::string_view token);
   Status Expect(char c, std::string_view context);
   Status Expect(std::string_view token, std::string_view context);
@@ -283,6 +286,12 @@ bool HloTextParser::TryConsume(char c) {
   return true;
 }
 
+bool HloTextParser::TryConsumeAdjacent(char c) {
+  if (PeekRaw() != c) return false;
+  ++pos_;
+  return true;
+}
+
 bool HloTextParser::TryConsume(std::string_view token) {
   SkipTrivia();
   if (text_.substr(pos_, token.size()) != token) return false;
@@ -331,9 +340,11 @@ StatusOr<std::string> HloTextParser::ParseName(std::string_view what) {
 StatusOr<int64_t> HloTextParser::ParseInt64(std::string_view what) {
   SkipTrivia();
   const std::size_t start = pos_;
-  if (PeekRaw() == '-' || PeekRaw() == '+') ++pos_;
+  // from_chars reads a '-' but not a '+'.
+  const bool plus = PeekRaw() == '+';
+  if (plus || PeekRaw() == '-') ++pos_;
   while (std::isdigit(static_cast<unsigned char>(PeekRaw()))) ++pos_;
-  const char* begin = text_.data() + start + (text_[start] == '+' ? 1 : 0);
+  const char* begin = text_.data() + start + (plus ? 1 : 0);
   const char* end = text_.data() + pos_;
   int64_t value = 0;
   const auto [parsed_end, error] = std::from_chars(begin, end, value);
@@ -366,7 +377,7 @@ StatusOr<std::vector<int64_t>> HloTextParser::ParseIntsSeparatedByX(
   do {
     PHAL_ASSIGN_OR_RETURN(int64_t value, ParseInt64(what));
     values.push_back(value);
-  } while (PeekRaw() == 'x' && (++pos_, true));
+  } while (TryConsumeAdjacent('x'));
   return values;
 }
 
@@ -558,7 +569,7 @@ std::string_view HloTextParser::ParseNumberToken() {
   if (PeekRaw() == '-' || PeekRaw() == '+') ++pos_;
   while (pos_ < text_.size()) {
     const char c = text_[pos_];
-    const char previous = text_[pos_ - 1];
+    const char previous = pos_ > start ? text_[pos_ - 1] : '\0';
     const bool exponent_sign =
         (c == '-' || c == '+') && (previous == 'e' || previous == 'E');
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' &&
@@ -798,13 +809,14 @@ Status HloTextParser::SkipStackFrameSection() {
 }
 
 Status HloTextParser::SkipSignature() {
-  if (TryConsume(')')) return Expect("->", "after the parameter list");
-  do {
-    PHAL_RETURN_IF_ERROR(ParseName("a parameter name").status());
-    PHAL_RETURN_IF_ERROR(Expect(':', "after the parameter name"));
-    PHAL_RETURN_IF_ERROR(ParseShape().status());
-  } while (TryConsume(','));
-  PHAL_RETURN_IF_ERROR(Expect(')', "to close the parameter list"));
+  if (!TryConsume(')')) {
+    do {
+      PHAL_RETURN_IF_ERROR(ParseName("a parameter name").status());
+      PHAL_RETURN_IF_ERROR(Expect(':', "after the parameter name"));
+      PHAL_RETURN_IF_ERROR(ParseShape().status());
+    } while (TryConsume(','));
+    PHAL_RETURN_IF_ERROR(Expect(')', "to close the parameter list"));
+  }
   PHAL_RETURN_IF_ERROR(Expect("->", "after the parameter list"));
   return ParseShape().status();
 }
@@ -1227,16 +1239,16 @@ StatusOr<PaddingConfig> HloTextParser::ParsePaddingConfig() {
   do {
     PaddingDimension dimension;
     PHAL_ASSIGN_OR_RETURN(dimension.low, ParseInt64("the low padding"));
-    if (PeekRaw() != '_') return Error("expected '_' after the low padding");
-    ++pos_;
+    if (!TryConsumeAdjacent('_')) {
+      return Error("expected '_' after the low padding");
+    }
     PHAL_ASSIGN_OR_RETURN(dimension.high, ParseInt64("the high padding"));
-    if (PeekRaw() == '_') {
-      ++pos_;
+    if (TryConsumeAdjacent('_')) {
       PHAL_ASSIGN_OR_RETURN(dimension.interior,
                             ParseInt64("the interior padding"));
     }
     config.dimensions.push_back(dimension);
-  } while (PeekRaw() == 'x' && (++pos_, true));
+  } while (TryConsumeAdjacent('x'));
   return config;
 }
 

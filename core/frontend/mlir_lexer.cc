@@ -112,7 +112,8 @@ MlirToken MlirLexer::Next() {
   }
 }
 
-MlirToken MlirLexer::LexPrefixedIdentifier(MlirTokenKind kind, std::size_t start) {
+MlirToken MlirLexer::LexPrefixedIdentifier(MlirTokenKind kind,
+                                           std::size_t start) {
   // "%0", "%arg0", "%x#1", "#loc3", "!stablehlo.token"; an SSA name may be
   // all digits, other names start with a letter.
   const std::size_t name_start = position_;
@@ -134,7 +135,8 @@ MlirToken MlirLexer::LexNumber(std::size_t start) {
   if (text_[position_] == '0' && (Peek(1) == 'x' || Peek(1) == 'X') &&
       std::isxdigit(static_cast<unsigned char>(Peek(2)))) {
     position_ += 2;
-    while (position_ < end_ && std::isxdigit(static_cast<unsigned char>(text_[position_]))) {
+    while (position_ < end_ &&
+           std::isxdigit(static_cast<unsigned char>(text_[position_]))) {
       ++position_;
     }
     return Make(MlirTokenKind::kInteger, start);
@@ -150,12 +152,14 @@ MlirToken MlirLexer::LexNumber(std::size_t start) {
     ++position_;
   }
   if ((Peek() == 'e' || Peek() == 'E') &&
-      (IsDigit(Peek(1)) || ((Peek(1) == '+' || Peek(1) == '-') && IsDigit(Peek(2))))) {
+      (IsDigit(Peek(1)) ||
+       ((Peek(1) == '+' || Peek(1) == '-') && IsDigit(Peek(2))))) {
     is_float = true;
     position_ += 2;
     while (position_ < end_ && IsDigit(text_[position_])) ++position_;
   }
-  return Make(is_float ? MlirTokenKind::kFloat : MlirTokenKind::kInteger, start);
+  return Make(is_float ? MlirTokenKind::kFloat : MlirTokenKind::kInteger,
+              start);
 }
 
 MlirToken MlirLexer::LexString(std::size_t start) {
@@ -184,7 +188,8 @@ std::vector<int64_t> MlirLexer::LexDimensionPrefix() {
       ++probe;
     } else {
       const std::size_t digits_start = probe;
-      while (probe < end_ && IsDigit(text_[probe]) && probe - digits_start < 18) {
+      while (probe < end_ && IsDigit(text_[probe]) &&
+             probe - digits_start < 18) {
         dim = dim * 10 + (text_[probe] - '0');
         ++probe;
       }

@@ -15,16 +15,16 @@ namespace phal {
 
 enum class MlirTokenKind {
   kEndOfFile,
-  kInvalid,       // a byte no token starts with, or an unterminated string
-  kPercentId,     // %name or %name#index; text() keeps the '%'
-  kCaretId,       // ^bb0
-  kAtId,          // @name or @"quoted name"
-  kHashId,        // #name
-  kBangId,        // !dialect.type
-  kBareId,        // letters, digits, '_', '$', '.'
-  kInteger,       // 12, 0x7FC00000
-  kFloat,         // 1.5, 2.0e-3
-  kString,        // "text" (text() keeps the quotes)
+  kInvalid,    // a byte no token starts with, or an unterminated string
+  kPercentId,  // %name or %name#index; text() keeps the '%'
+  kCaretId,    // ^bb0
+  kAtId,       // @name or @"quoted name"
+  kHashId,     // #name
+  kBangId,     // !dialect.type
+  kBareId,     // letters, digits, '_', '$', '.'
+  kInteger,    // 12, 0x7FC00000
+  kFloat,      // 1.5, 2.0e-3
+  kString,     // "text" (text() keeps the quotes)
   kLeftParen,
   kRightParen,
   kLeftBrace,

@@ -16,8 +16,8 @@ namespace phal {
 
 // Parses source.text()[begin, end). Errors carry the whole file's line and
 // column (see SourceText::ErrorAt). Never crashes on malformed input.
-StatusOr<MlirModule> ParseMlirModule(const SourceText& source, std::size_t begin,
-                                     std::size_t end);
+StatusOr<MlirModule> ParseMlirModule(const SourceText& source,
+                                     std::size_t begin, std::size_t end);
 
 // Parses an element type name ("f32", "ui8", "complex<f64>" is not a name:
 // see the parser) into an HLO element type; false when HLO has no such type.

@@ -24,30 +24,30 @@ struct DenseElements {
   Kind kind = Kind::kList;
   // kInteger: the magnitude's bits (also the bits of 0x... float patterns).
   uint64_t integer_bits = 0;
-  bool negative = false;  // kInteger: written with a leading '-'
-  bool is_hex = false;    // kInteger: written as 0x...
-  double number = 0.0;    // kFloat
-  bool boolean = false;   // kBool
-  std::string bytes;      // kHexBytes: the decoded bytes
+  bool negative = false;                // kInteger: written with a leading '-'
+  bool is_hex = false;                  // kInteger: written as 0x...
+  double number = 0.0;                  // kFloat
+  bool boolean = false;                 // kBool
+  std::string bytes;                    // kHexBytes: the decoded bytes
   std::vector<DenseElements> elements;  // kList, and kComplex's two parts
   std::size_t offset = 0;
 };
 
 struct MlirAttribute {
   enum class Kind {
-    kUnit,            // a name without a value: {has_side_effect}
-    kBool,            // true / false
-    kInteger,         // 3, -1 (optionally ": i64")
-    kFloat,           // 0.5 (optionally ": f64")
-    kString,          // "text"
-    kKeyword,         // a bare word: DEFAULT, LT, e5m10
-    kSymbol,          // @name
-    kArray,           // [a, b, ...]; also the "[0] x [1]" pairs of dot_general
-    kDenseArray,      // array<i64: 1, 2>
-    kDictionary,      // {name = value, ...}
-    kDenseElements,   // dense<...> with an optional ": type"
-    kType,            // a type used as an attribute
-    kDialect,         // #stablehlo.gather<...>, #stablehlo<comparison_direction LT>
+    kUnit,           // a name without a value: {has_side_effect}
+    kBool,           // true / false
+    kInteger,        // 3, -1 (optionally ": i64")
+    kFloat,          // 0.5 (optionally ": f64")
+    kString,         // "text"
+    kKeyword,        // a bare word: DEFAULT, LT, e5m10
+    kSymbol,         // @name
+    kArray,          // [a, b, ...]; also the "[0] x [1]" pairs of dot_general
+    kDenseArray,     // array<i64: 1, 2>
+    kDictionary,     // {name = value, ...}
+    kDenseElements,  // dense<...> with an optional ": type"
+    kType,           // a type used as an attribute
+    kDialect,  // #stablehlo.gather<...>, #stablehlo<comparison_direction LT>
     kConvDimensions,  // [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]
   };
   Kind kind = Kind::kUnit;

@@ -68,6 +68,15 @@ Status ExpectDimensionList(const std::vector<int64_t>& dims, int64_t bound,
   return OkStatus();
 }
 
+// Sum and product that report overflow instead of wrapping; attribute
+// values come from untrusted text.
+bool AddOverflows(int64_t a, int64_t b, int64_t* out) {
+  return __builtin_add_overflow(a, b, out);
+}
+bool MultiplyOverflows(int64_t a, int64_t b, int64_t* out) {
+  return __builtin_mul_overflow(a, b, out);
+}
+
 bool Contains(const std::vector<int64_t>& values, int64_t value) {
   return std::find(values.begin(), values.end(), value) != values.end();
 }
@@ -483,7 +492,8 @@ StatusOr<Shape> InferSliceShape(const Shape& operand,
                   "] is invalid for dimension " + std::to_string(i) +
                   " of size " + std::to_string(operand.dims()[i]));
     }
-    dims.push_back((limits[i] - starts[i] + strides[i] - 1) / strides[i]);
+    const int64_t extent = limits[i] - starts[i];
+    dims.push_back(extent / strides[i] + (extent % strides[i] != 0 ? 1 : 0));
   }
   return Shape(operand.element_type(), std::move(dims));
 }
@@ -606,8 +616,16 @@ StatusOr<Shape> InferPadShape(const Shape& operand, const Shape& padding_value,
     if (pad.interior < 0) {
       return Fail("interior padding must not be negative");
     }
-    const int64_t padded = pad.low + pad.high + size +
-                           std::max<int64_t>(size - 1, 0) * pad.interior;
+    int64_t interior_total = 0;
+    int64_t padded = 0;
+    if (MultiplyOverflows(std::max<int64_t>(size - 1, 0), pad.interior,
+                          &interior_total) ||
+        AddOverflows(size, interior_total, &padded) ||
+        AddOverflows(padded, pad.low, &padded) ||
+        AddOverflows(padded, pad.high, &padded)) {
+      return Fail("padding dimension " + std::to_string(i) +
+                  " overflows the size range");
+    }
     if (padded < 0) {
       return Fail("padding dimension " + std::to_string(i) +
                   " to a negative size " + std::to_string(padded));
@@ -669,10 +687,19 @@ StatusOr<std::vector<int64_t>> InferWindowOutputDimensions(
       return Fail("window dimension " + std::to_string(i) +
                   " needs size, stride and dilations of at least 1");
     }
-    const int64_t dilated_base =
-        base[i] == 0 ? 0 : (base[i] - 1) * w.base_dilation + 1;
-    const int64_t padded = dilated_base + w.padding_low + w.padding_high;
-    const int64_t dilated_window = (w.size - 1) * w.window_dilation + 1;
+    int64_t dilated_base = 0;
+    int64_t padded = 0;
+    int64_t dilated_window = 0;
+    if ((base[i] != 0 &&
+         MultiplyOverflows(base[i] - 1, w.base_dilation, &dilated_base)) ||
+        AddOverflows(dilated_base, base[i] != 0 ? 1 : 0, &dilated_base) ||
+        AddOverflows(dilated_base, w.padding_low, &padded) ||
+        AddOverflows(padded, w.padding_high, &padded) ||
+        MultiplyOverflows(w.size - 1, w.window_dilation, &dilated_window) ||
+        AddOverflows(dilated_window, 1, &dilated_window)) {
+      return Fail("window dimension " + std::to_string(i) +
+                  " overflows the size range");
+    }
     if (padded < 0) {
       return Fail("window padding of dimension " + std::to_string(i) +
                   " leaves a negative size");
@@ -764,6 +791,14 @@ StatusOr<Shape> InferConvolutionShape(
   PHAL_RETURN_IF_ERROR(ExpectArray(input, "the input"));
   PHAL_RETURN_IF_ERROR(ExpectArray(kernel, "the kernel"));
   const auto spatial_count = numbers.input_spatial_dimensions.size();
+  if (kernel.rank() != input.rank() ||
+      numbers.kernel_spatial_dimensions.size() != spatial_count ||
+      numbers.output_spatial_dimensions.size() != spatial_count) {
+    return Fail("the input " + input.ToString() + ", the kernel " +
+                kernel.ToString() +
+                " and dim_labels must have the same number of spatial "
+                "dimensions");
+  }
   PHAL_RETURN_IF_ERROR(ExpectConvolutionDims(
       numbers.input_batch_dimension, numbers.input_feature_dimension,
       numbers.input_spatial_dimensions, input.rank(), "the input"));

@@ -1,0 +1,23 @@
+// Turns the elements of a dense<...> attribute into a Literal of the
+// attribute's tensor type: nested lists matching the shape, a splat (one
+// value for every element), a hex string of raw little-endian bytes (the
+// whole tensor or one splatted element), booleans, complex pairs and
+// 0x... bit patterns for floating-point values.
+#ifndef POLYHAL_CORE_FRONTEND_DENSE_ELEMENTS_H_
+#define POLYHAL_CORE_FRONTEND_DENSE_ELEMENTS_H_
+
+#include "core/frontend/mlir_syntax.h"
+#include "core/frontend/source_text.h"
+#include "core/hlo/literal.h"
+#include "core/support/status.h"
+
+namespace phal {
+
+// Errors point at the offending element in `source`.
+StatusOr<Literal> DenseElementsToLiteral(const DenseElements& elements,
+                                         const Shape& type,
+                                         const SourceText& source);
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_FRONTEND_DENSE_ELEMENTS_H_

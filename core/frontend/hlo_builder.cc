@@ -1,0 +1,154 @@
+#include "core/frontend/hlo_builder.h"
+
+#include <utility>
+
+#include "core/hlo/shape_inference.h"
+
+namespace phal {
+
+HloBuilder::HloBuilder(std::string computation_name)
+    : computation_(
+          std::make_unique<HloComputation>(std::move(computation_name))) {}
+
+std::unique_ptr<HloInstruction> HloBuilder::Create(
+    HloOpcode opcode, Shape shape,
+    const std::vector<HloInstruction*>& operands) {
+  std::string name =
+      std::string(HloOpcodeName(opcode)) + "." + std::to_string(next_id_++);
+  auto instruction = std::make_unique<HloInstruction>(opcode, std::move(name),
+                                                      std::move(shape));
+  for (HloInstruction* operand : operands) instruction->AppendOperand(operand);
+  return instruction;
+}
+
+StatusOr<HloInstruction*> HloBuilder::Add(
+    std::unique_ptr<HloInstruction> instruction) {
+  PHAL_ASSIGN_OR_RETURN(Shape shape, InferShape(*instruction));
+  instruction->mutable_shape() = std::move(shape);
+  return computation_->AddInstruction(std::move(instruction));
+}
+
+HloInstruction* HloBuilder::AddParameter(const Shape& shape) {
+  auto parameter = std::make_unique<HloInstruction>(
+      HloOpcode::kParameter, "parameter." + std::to_string(next_id_++), shape);
+  parameter->set_parameter_number(next_parameter_++);
+  return computation_->AddInstruction(std::move(parameter));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Constant(Literal literal) {
+  auto constant = Create(HloOpcode::kConstant, literal.shape(), {});
+  constant->set_literal(std::move(literal));
+  return computation_->AddInstruction(std::move(constant));
+}
+
+StatusOr<HloInstruction*> HloBuilder::ScalarConstant(ElementType type,
+                                                     double value) {
+  Literal literal(Shape(type, {}));
+  literal.SetFromDouble(0, value);
+  return Constant(std::move(literal));
+}
+
+StatusOr<HloInstruction*> HloBuilder::FullLike(const HloInstruction* like,
+                                               double value) {
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * scalar,
+                        ScalarConstant(like->shape().element_type(), value));
+  return Broadcast(scalar, like->shape().dims(), {});
+}
+
+StatusOr<HloInstruction*> HloBuilder::Unary(HloOpcode opcode,
+                                            HloInstruction* operand) {
+  return Add(Create(opcode, Shape(), {operand}));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Binary(HloOpcode opcode,
+                                             HloInstruction* lhs,
+                                             HloInstruction* rhs) {
+  return Add(Create(opcode, Shape(), {lhs, rhs}));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Compare(ComparisonDirection direction,
+                                              HloInstruction* lhs,
+                                              HloInstruction* rhs,
+                                              ComparisonType type) {
+  auto compare = Create(HloOpcode::kCompare, Shape(), {lhs, rhs});
+  compare->set_comparison_direction(direction);
+  compare->set_comparison_type(type);
+  return Add(std::move(compare));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Select(HloInstruction* predicate,
+                                             HloInstruction* on_true,
+                                             HloInstruction* on_false) {
+  return Add(
+      Create(HloOpcode::kSelect, Shape(), {predicate, on_true, on_false}));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Convert(HloInstruction* operand,
+                                              ElementType type) {
+  if (operand->shape().element_type() == type) return operand;
+  return Add(Create(HloOpcode::kConvert, Shape(type, operand->shape().dims()),
+                    {operand}));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Broadcast(
+    HloInstruction* operand, const std::vector<int64_t>& dims,
+    const std::vector<int64_t>& mapping) {
+  auto broadcast =
+      Create(HloOpcode::kBroadcast,
+             Shape(operand->shape().element_type(), dims), {operand});
+  broadcast->set_dimensions(mapping);
+  return Add(std::move(broadcast));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Reshape(
+    HloInstruction* operand, const std::vector<int64_t>& dims) {
+  return Add(Create(HloOpcode::kReshape,
+                    Shape(operand->shape().element_type(), dims), {operand}));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Iota(const Shape& shape,
+                                           int64_t dimension) {
+  auto iota = Create(HloOpcode::kIota, shape, {});
+  iota->set_iota_dimension(dimension);
+  return Add(std::move(iota));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Slice(HloInstruction* operand,
+                                            std::vector<int64_t> starts,
+                                            std::vector<int64_t> limits) {
+  auto slice = Create(HloOpcode::kSlice, Shape(), {operand});
+  std::vector<int64_t> strides(starts.size(), 1);
+  slice->set_slice(std::move(starts), std::move(limits), std::move(strides));
+  return Add(std::move(slice));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Tuple(
+    const std::vector<HloInstruction*>& elements) {
+  return Add(Create(HloOpcode::kTuple, Shape(), elements));
+}
+
+StatusOr<HloInstruction*> HloBuilder::GetTupleElement(HloInstruction* tuple,
+                                                      int64_t index) {
+  auto element = Create(HloOpcode::kGetTupleElement, Shape(), {tuple});
+  element->set_tuple_index(index);
+  return Add(std::move(element));
+}
+
+StatusOr<std::vector<HloInstruction*>> HloBuilder::Untuple(
+    HloInstruction* value) {
+  if (!value->shape().IsTuple()) return std::vector<HloInstruction*>{value};
+  std::vector<HloInstruction*> elements;
+  const auto count = static_cast<int64_t>(value->shape().tuple_shapes().size());
+  for (int64_t i = 0; i < count; ++i) {
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * element, GetTupleElement(value, i));
+    elements.push_back(element);
+  }
+  return elements;
+}
+
+std::unique_ptr<HloComputation> HloBuilder::Build(HloInstruction* root) {
+  computation_->set_root_instruction(root);
+  return std::move(computation_);
+}
+
+}  // namespace phal

@@ -1,0 +1,139 @@
+// Runs the StableHLO interpreter's test corpus (/work/shared/corpus/
+// stablehlo-interpret, PHAL_TEST_CORPUS_DIR) through the StableHLO front end
+// and the reference interpreter: every function of every file, checks
+// evaluated. docs/stablehlo.md lists the functions that do not pass and why.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/frontend/check_evaluator.h"
+#include "core/frontend/stablehlo_parser.h"
+#include "core/reference/interpreter.h"
+
+namespace phal {
+namespace {
+
+struct FunctionOutcome {
+  std::string file;
+  std::string function;
+  bool passed = false;
+  std::string reason;
+};
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// The names of the functions a part declares, read from the text so that a
+// part that fails to parse still counts its functions.
+std::vector<std::string> DeclaredFunctions(std::string_view part) {
+  static const std::regex kDeclaration(R"(func\.func\s+(?:public\s+|private\s+|nested\s+)?@([\w.$-]+))");
+  std::vector<std::string> names;
+  const std::string text(part);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kDeclaration);
+       it != std::sregex_iterator(); ++it) {
+    names.push_back((*it)[1].str());
+  }
+  return names;
+}
+
+std::string FirstLine(const std::string& message) {
+  const std::size_t newline = message.find('\n');
+  return newline == std::string::npos ? message : message.substr(0, newline);
+}
+
+// Runs a function without parameters and evaluates its checks; empty when
+// every check passed.
+std::string RunTestFunction(StableHloModule& program, const StableHloFunction& function) {
+  program.module->set_entry_computation(function.computation);
+  StatusOr<Literal> result = Evaluate(*program.module, {});
+  if (!result.ok()) return "evaluation failed: " + FirstLine(result.status().message());
+  const std::vector<Literal> outputs = SplitFunctionOutputs(function, std::move(result).value());
+  for (const CheckResult& check : EvaluateChecks(function, outputs)) {
+    if (!check.passed) return "check failed: " + DescribeCheckResult(check);
+  }
+  return "";
+}
+
+void RunPart(const std::string& file, const SourceText& source, const StableHloPart& part,
+             std::vector<FunctionOutcome>* outcomes) {
+  const std::vector<std::string> declared =
+      DeclaredFunctions(source.text().substr(part.begin, part.end - part.begin));
+  StatusOr<StableHloModule> program = ParseStableHloPart(source, part);
+  if (!program.ok()) {
+    const std::string message = program.status().message();
+    const std::size_t error = message.find("error: ");
+    const std::string reason =
+        FirstLine(error == std::string::npos ? message : message.substr(error + 7));
+    for (const std::string& name : declared) outcomes->push_back({file, name, false, reason});
+    return;
+  }
+  std::map<std::string, std::string> failure_of;
+  std::map<std::string, std::string> caller_of;
+  for (const StableHloFunction& function : program->functions) {
+    for (const std::string& callee : function.callees) caller_of.emplace(callee, function.name);
+    if (function.parameter_count == 0) {
+      failure_of[function.name] = RunTestFunction(*program, function);
+    }
+  }
+  for (const StableHloFunction& function : program->functions) {
+    FunctionOutcome outcome{file, function.name, false, ""};
+    if (function.parameter_count == 0) {
+      outcome.reason = failure_of[function.name];
+    } else if (caller_of.count(function.name) > 0) {
+      // A helper runs as part of the test function that calls it.
+      outcome.reason = failure_of[caller_of[function.name]];
+    } else {
+      outcome.reason = "takes arguments that the test file supplies only on its RUN line";
+    }
+    outcome.passed = outcome.reason.empty();
+    outcomes->push_back(std::move(outcome));
+  }
+}
+
+TEST(StableHloCorpusTest, RunsEveryFunctionOfTheInterpreterCorpus) {
+  const std::filesystem::path directory =
+      std::filesystem::path(PHAL_TEST_CORPUS_DIR) / "stablehlo-interpret";
+  if (!std::filesystem::is_directory(directory)) {
+    GTEST_SKIP() << "the StableHLO interpreter corpus is not at " << directory;
+  }
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    if (entry.path().extension() == ".mlir") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<FunctionOutcome> outcomes;
+  for (const std::filesystem::path& path : files) {
+    const std::string text = ReadFile(path);
+    const SourceText source(text, path.filename().string());
+    for (const StableHloPart& part : SplitStableHloParts(text)) {
+      RunPart(path.filename().string(), source, part, &outcomes);
+    }
+  }
+  const auto passed = std::count_if(outcomes.begin(), outcomes.end(),
+                                    [](const FunctionOutcome& o) { return o.passed; });
+  std::cout << "StableHLO corpus: " << files.size() << " files, " << outcomes.size()
+            << " functions, " << passed << " passed, " << outcomes.size() - passed
+            << " failed\n";
+  for (const FunctionOutcome& outcome : outcomes) {
+    if (!outcome.passed) {
+      std::cout << "  FAIL " << outcome.file << " @" << outcome.function << ": "
+                << outcome.reason << "\n";
+    }
+  }
+  EXPECT_GT(outcomes.size(), 0u);
+}
+
+}  // namespace
+}  // namespace phal

@@ -1,0 +1,473 @@
+#include "core/frontend/stablehlo_lowering.h"
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
+
+#include "core/frontend/dense_elements.h"
+#include "core/frontend/stablehlo_lowering_context.h"
+
+namespace phal {
+namespace {
+
+bool IsReturn(const std::string& name) {
+  return name == "func.return" || name == "return" ||
+         name == "stablehlo.return";
+}
+
+// Which comparison a check dialect op or check custom_call target makes.
+struct CheckShape {
+  CheckKind kind;
+  bool against_constant;
+};
+
+std::optional<CheckShape> ClassifyCheck(const std::string& kind) {
+  if (kind == "check.expect_eq" || kind == "check.eq")
+    return CheckShape{CheckKind::kEqual, false};
+  if (kind == "check.expect_eq_const")
+    return CheckShape{CheckKind::kEqual, true};
+  if (kind == "check.expect_almost_eq")
+    return CheckShape{CheckKind::kAlmostEqual, false};
+  if (kind == "check.expect_almost_eq_const")
+    return CheckShape{CheckKind::kAlmostEqual, true};
+  if (kind == "check.expect_close") return CheckShape{CheckKind::kClose, false};
+  if (kind == "check.expect_serialized_eq")
+    return CheckShape{CheckKind::kSkipped, false};
+  return std::nullopt;
+}
+
+}  // namespace
+
+HloInstruction* LoweringScope::Find(const std::string& key) const {
+  const auto it = values.find(key);
+  return it == values.end() ? nullptr : it->second;
+}
+
+std::string ValueKey(const std::string& name, int64_t index) {
+  return name + "#" + std::to_string(index);
+}
+
+StableHloLowering::StableHloLowering(const MlirModule& module,
+                                     const SourceText& source)
+    : mlir_(module), source_(source) {}
+
+std::string StableHloLowering::UniqueName(const std::string& base) {
+  std::string name = base;
+  for (char& c : name) {
+    const bool allowed = std::isalnum(static_cast<unsigned char>(c)) ||
+                         c == '_' || c == '.' || c == '-';
+    if (!allowed) c = '_';
+  }
+  if (name.empty()) name = "computation";
+  std::string candidate = name;
+  for (int suffix = 1; used_names_.count(candidate) > 0; ++suffix) {
+    candidate = name + "." + std::to_string(suffix);
+  }
+  used_names_.insert(candidate);
+  return candidate;
+}
+
+HloComputation* StableHloLowering::AddComputation(
+    std::unique_ptr<HloComputation> computation) {
+  return module_->AddComputation(std::move(computation));
+}
+
+StatusOr<StableHloModule> StableHloLowering::Run() {
+  module_ = std::make_unique<HloModule>(mlir_.name.empty() ? "stablehlo_module"
+                                                           : mlir_.name);
+  for (const MlirFunction& function : mlir_.functions) {
+    if (!functions_.emplace(function.name, &function).second) {
+      return source_.ErrorAt(
+          function.offset, "function @" + function.name + " is defined twice");
+    }
+  }
+  for (const MlirFunction& function : mlir_.functions) {
+    PHAL_ASSIGN_OR_RETURN(const StableHloFunction* lowered,
+                          LowerFunction(function.name, function.offset));
+    (void)lowered;
+  }
+  StableHloModule result;
+  for (const MlirFunction& function : mlir_.functions) {
+    result.functions.push_back(std::move(lowered_.at(function.name)));
+  }
+  const StableHloFunction* entry = nullptr;
+  const StableHloFunction* only_public = nullptr;
+  int public_count = 0;
+  for (const StableHloFunction& function : result.functions) {
+    if (function.name == "main") entry = &function;
+    if (function.is_public) {
+      ++public_count;
+      only_public = &function;
+    }
+  }
+  if (entry == nullptr && public_count == 1) entry = only_public;
+  if (entry != nullptr) module_->set_entry_computation(entry->computation);
+  result.module = std::move(module_);
+  return result;
+}
+
+StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
+    const std::string& name, std::size_t use_offset) {
+  const auto done = lowered_.find(name);
+  if (done != lowered_.end()) return &done->second;
+  const auto found = functions_.find(name);
+  if (found == functions_.end()) {
+    return source_.ErrorAt(use_offset, "call to undefined function @" + name);
+  }
+  if (in_progress_.count(name) > 0) {
+    return source_.ErrorAt(use_offset,
+                           "recursive call to @" + name + " is not supported");
+  }
+  in_progress_.insert(name);
+  const MlirFunction& function = *found->second;
+  HloBuilder builder(UniqueName(name));
+  std::vector<CheckSpec> checks;
+  Values check_outputs;
+  LoweringScope scope;
+  scope.builder = &builder;
+  scope.function_name = name;
+  scope.checks = &checks;
+  scope.check_outputs = &check_outputs;
+  scope.result_count = static_cast<int64_t>(function.result_types.size());
+  for (const MlirBlockArgument& argument : function.arguments) {
+    scope.values[ValueKey(argument.name, 0)] =
+        builder.AddParameter(argument.type);
+  }
+  Values returned;
+  PHAL_RETURN_IF_ERROR(LowerOperations(function.body, scope, &returned));
+  if (returned.size() != function.result_types.size()) {
+    return source_.ErrorAt(function.offset,
+                           "@" + name + " returns " +
+                               std::to_string(returned.size()) +
+                               " values but declares " +
+                               std::to_string(function.result_types.size()));
+  }
+  for (std::size_t i = 0; i < returned.size(); ++i) {
+    if (!returned[i]->shape().Compatible(function.result_types[i])) {
+      return source_.ErrorAt(
+          function.offset, "@" + name + " returns " +
+                               returned[i]->shape().ToString() + " as result " +
+                               std::to_string(i) + " but declares " +
+                               function.result_types[i].ToString());
+    }
+  }
+  Values outputs = returned;
+  outputs.insert(outputs.end(), check_outputs.begin(), check_outputs.end());
+  StableHloFunction lowered;
+  lowered.returns_tuple = outputs.size() != 1 || !checks.empty();
+  HloInstruction* root =
+      outputs.size() == 1 && !lowered.returns_tuple ? outputs[0] : nullptr;
+  if (root == nullptr) {
+    PHAL_ASSIGN_OR_RETURN(root, builder.Tuple(outputs));
+  }
+  lowered.name = name;
+  lowered.is_public = function.is_public;
+  lowered.computation = AddComputation(builder.Build(root));
+  lowered.parameter_count = static_cast<int64_t>(function.arguments.size());
+  lowered.result_count = static_cast<int64_t>(returned.size());
+  lowered.checks = std::move(checks);
+  lowered.callees = callees_[name];
+  in_progress_.erase(name);
+  return &lowered_.emplace(name, std::move(lowered)).first->second;
+}
+
+Status StableHloLowering::LowerOperations(const MlirRegion& region,
+                                          LoweringScope& scope,
+                                          Values* returned) {
+  bool saw_return = false;
+  for (const MlirOperation& op : region.operations) {
+    if (saw_return)
+      return source_.ErrorAt(op.offset, "operation after the region's return");
+    PHAL_RETURN_IF_ERROR(LowerOperation(op, scope, returned));
+    saw_return = IsReturn(op.name);
+  }
+  if (!saw_return)
+    return source_.ErrorAt(region.offset,
+                           "the region does not end with a return");
+  return OkStatus();
+}
+
+Status StableHloLowering::LowerOperation(const MlirOperation& op,
+                                         LoweringScope& scope,
+                                         Values* returned) {
+  if (IsReturn(op.name)) {
+    PHAL_ASSIGN_OR_RETURN(*returned,
+                          LookUp(
+                              [&] {
+                                std::vector<std::string> keys;
+                                for (const MlirValueUse& use : op.operands)
+                                  keys.push_back(ValueKey(use.name, use.index));
+                                return keys;
+                              }(),
+                              scope, op.offset));
+    return OkStatus();
+  }
+  if (op.name.rfind("check.", 0) == 0) return LowerCheck(op, op.name, scope);
+  if (op.name == "stablehlo.custom_call") {
+    const MlirAttribute* target = op.Attribute("callee");
+    if (target == nullptr) target = op.Attribute("call_target_name");
+    const std::string name = target != nullptr ? target->text : "";
+    if (name.rfind("check.", 0) == 0 && ClassifyCheck(name).has_value()) {
+      return LowerCheck(op, name, scope);
+    }
+    return source_.ErrorAt(op.offset, "unsupported custom_call @" + name);
+  }
+  StatusOr<Values> results = LowerValueOp(op, scope);
+  if (!results.ok()) {
+    const std::string& message = results.status().message();
+    if (message.rfind(source_.file_name() + ":", 0) == 0)
+      return results.status();
+    return source_.ErrorAt(op.offset, op.name + ": " + message);
+  }
+  return BindResults(op, *results, scope);
+}
+
+Status StableHloLowering::BindResults(const MlirOperation& op,
+                                      const Values& results,
+                                      LoweringScope& scope) {
+  const int64_t named = op.ResultCount();
+  if (named != static_cast<int64_t>(results.size())) {
+    return source_.ErrorAt(
+        op.offset, op.name + " produces " + std::to_string(results.size()) +
+                       " results but " + std::to_string(named) + " are named");
+  }
+  std::size_t next = 0;
+  for (const MlirResultGroup& group : op.results) {
+    for (int64_t i = 0; i < group.count; ++i) {
+      scope.values[ValueKey(group.name, i)] = results[next++];
+    }
+  }
+  if (op.result_types.size() == results.size()) {
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      if (!results[i]->shape().Compatible(op.result_types[i])) {
+        return source_.ErrorAt(op.offset, op.name + " computes " +
+                                              results[i]->shape().ToString() +
+                                              " but its type says " +
+                                              op.result_types[i].ToString());
+      }
+    }
+  }
+  return OkStatus();
+}
+
+Status StableHloLowering::LowerCheck(const MlirOperation& op,
+                                     const std::string& kind,
+                                     LoweringScope& scope) {
+  const std::optional<CheckShape> shape = ClassifyCheck(kind);
+  if (!shape.has_value())
+    return source_.ErrorAt(op.offset, "unsupported check " + kind);
+  if (scope.checks == nullptr) {
+    return source_.ErrorAt(
+        op.offset, kind + " is supported only at the top level of a function");
+  }
+  CheckSpec check;
+  check.kind = shape->kind;
+  check.op_name =
+      op.name == "stablehlo.custom_call" ? "custom_call @" + kind : kind;
+  check.function = scope.function_name;
+  check.location = source_.LocationOf(op.offset);
+  if (check.kind == CheckKind::kSkipped) {
+    check.skip_reason =
+        kind +
+        " compares against probe files written by the StableHLO "
+        "interpreter's instrumentation, which this run does not produce";
+    scope.checks->push_back(std::move(check));
+    return OkStatus();
+  }
+  const std::size_t needed = shape->against_constant ? 1 : 2;
+  if (op.operands.size() != needed) {
+    return source_.ErrorAt(
+        op.offset, kind + " expects " + std::to_string(needed) +
+                       " operands, got " + std::to_string(op.operands.size()));
+  }
+  std::vector<std::string> keys;
+  for (const MlirValueUse& use : op.operands)
+    keys.push_back(ValueKey(use.name, use.index));
+  PHAL_ASSIGN_OR_RETURN(Values values, LookUp(keys, scope, op.offset));
+  const auto output_index = [&] {
+    return scope.result_count +
+           static_cast<int64_t>(scope.check_outputs->size());
+  };
+  check.actual_output = output_index();
+  scope.check_outputs->push_back(values[0]);
+  if (shape->against_constant) {
+    const MlirAttribute* value = op.Attribute("value");
+    if (value == nullptr ||
+        value->kind != MlirAttribute::Kind::kDenseElements) {
+      return source_.ErrorAt(op.offset,
+                             kind + " expects a dense<...> expected value");
+    }
+    const Shape type = value->has_type ? value->type : values[0]->shape();
+    PHAL_ASSIGN_OR_RETURN(Literal expected,
+                          DenseElementsToLiteral(value->dense, type, source_));
+    if (!expected.shape().Compatible(values[0]->shape())) {
+      return source_.ErrorAt(
+          op.offset, "the expected value " + expected.shape().ToString() +
+                         " does not match the checked value " +
+                         values[0]->shape().ToString());
+    }
+    check.expected = std::move(expected);
+  } else {
+    if (!values[1]->shape().Compatible(values[0]->shape())) {
+      return source_.ErrorAt(
+          op.offset,
+          "checked values differ in shape: " + values[0]->shape().ToString() +
+              " and " + values[1]->shape().ToString());
+    }
+    check.expected_output = output_index();
+    scope.check_outputs->push_back(values[1]);
+  }
+  if (const MlirAttribute* tolerance = op.Attribute("tolerance")) {
+    check.tolerance = tolerance->number;
+  }
+  if (const MlirAttribute* max_ulp = op.Attribute("max_ulp_difference")) {
+    check.max_ulp_difference = static_cast<uint64_t>(max_ulp->integer);
+  }
+  if (const MlirAttribute* min_ulp = op.Attribute("min_ulp_difference")) {
+    check.min_ulp_difference = static_cast<uint64_t>(min_ulp->integer);
+  }
+  scope.checks->push_back(std::move(check));
+  return OkStatus();
+}
+
+std::vector<std::string> StableHloLowering::FreeValues(
+    const MlirRegion& region) const {
+  std::set<std::string> defined;
+  std::vector<std::string> used;
+  std::set<std::string> seen;
+  // Visits ops depth first; MLIR's dominance rules make every definition
+  // inside the region precede its uses, so one pass suffices.
+  const auto visit_region = [&](const MlirRegion& r, const auto& self) -> void {
+    for (const MlirBlockArgument& argument : r.arguments)
+      defined.insert(ValueKey(argument.name, 0));
+    for (const MlirOperation& op : r.operations) {
+      for (const MlirValueUse& use : op.operands) {
+        const std::string key = ValueKey(use.name, use.index);
+        if (defined.count(key) == 0 && seen.insert(key).second)
+          used.push_back(key);
+      }
+      for (const MlirRegion& nested : op.regions) self(nested, self);
+      for (const MlirResultGroup& group : op.results) {
+        for (int64_t i = 0; i < group.count; ++i)
+          defined.insert(ValueKey(group.name, i));
+      }
+    }
+  };
+  visit_region(region, visit_region);
+  std::vector<std::string> free;
+  for (const std::string& key : used) {
+    if (defined.count(key) == 0) free.push_back(key);
+  }
+  return free;
+}
+
+StatusOr<Values> StableHloLowering::LookUp(const std::vector<std::string>& keys,
+                                           const LoweringScope& scope,
+                                           std::size_t offset) const {
+  Values values;
+  for (const std::string& key : keys) {
+    HloInstruction* value = scope.Find(key);
+    if (value == nullptr) {
+      const std::size_t hash = key.rfind('#');
+      const std::string shown =
+          key.substr(hash) == "#0" ? key.substr(0, hash) : key;
+      return source_.ErrorAt(offset, "use of undefined value %" + shown);
+    }
+    values.push_back(value);
+  }
+  return values;
+}
+
+StatusOr<HloComputation*> StableHloLowering::LowerAppliedRegion(
+    const MlirRegion& region, const LoweringScope& outer,
+    const std::string& purpose) {
+  HloBuilder builder(UniqueName(outer.function_name + "." + purpose));
+  LoweringScope scope;
+  scope.builder = &builder;
+  scope.function_name = outer.function_name;
+  for (const MlirBlockArgument& argument : region.arguments) {
+    scope.values[ValueKey(argument.name, 0)] =
+        builder.AddParameter(argument.type);
+  }
+  for (const std::string& key : FreeValues(region)) {
+    PHAL_ASSIGN_OR_RETURN(Values captured, LookUp({key}, outer, region.offset));
+    if (captured[0]->opcode() != HloOpcode::kConstant) {
+      return source_.ErrorAt(region.offset,
+                             "the " + purpose + " region uses %" +
+                                 key.substr(0, key.rfind('#')) +
+                                 " from outside; only constants may be used "
+                                 "there");
+    }
+    PHAL_ASSIGN_OR_RETURN(scope.values[key],
+                          builder.Constant(captured[0]->literal()));
+  }
+  Values returned;
+  PHAL_RETURN_IF_ERROR(LowerOperations(region, scope, &returned));
+  HloInstruction* root = returned.size() == 1 ? returned[0] : nullptr;
+  if (root == nullptr) {
+    PHAL_ASSIGN_OR_RETURN(root, builder.Tuple(returned));
+  }
+  return AddComputation(builder.Build(root));
+}
+
+StatusOr<HloComputation*> StableHloLowering::LowerTupleRegion(
+    const MlirRegion& region, const LoweringScope& outer,
+    const std::string& purpose, const std::vector<Shape>& leading,
+    const std::vector<std::string>& captures, TupleRegionRole role) {
+  if (region.arguments.size() != leading.size()) {
+    return source_.ErrorAt(region.offset,
+                           "the " + purpose + " region takes " +
+                               std::to_string(region.arguments.size()) +
+                               " arguments, expected " +
+                               std::to_string(leading.size()));
+  }
+  PHAL_ASSIGN_OR_RETURN(Values captured,
+                        LookUp(captures, outer, region.offset));
+  std::vector<Shape> state = leading;
+  for (const HloInstruction* value : captured) state.push_back(value->shape());
+  HloBuilder builder(UniqueName(outer.function_name + "." + purpose));
+  LoweringScope scope;
+  scope.builder = &builder;
+  scope.function_name = outer.function_name;
+  HloInstruction* parameter = builder.AddParameter(Shape::Tuple(state));
+  Values elements;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    PHAL_ASSIGN_OR_RETURN(
+        HloInstruction * element,
+        builder.GetTupleElement(parameter, static_cast<int64_t>(i)));
+    elements.push_back(element);
+  }
+  for (std::size_t i = 0; i < leading.size(); ++i) {
+    scope.values[ValueKey(region.arguments[i].name, 0)] = elements[i];
+  }
+  for (std::size_t i = 0; i < captures.size(); ++i) {
+    scope.values[captures[i]] = elements[leading.size() + i];
+  }
+  Values returned;
+  PHAL_RETURN_IF_ERROR(LowerOperations(region, scope, &returned));
+  HloInstruction* root = nullptr;
+  if (role == TupleRegionRole::kCondition) {
+    if (returned.size() != 1) {
+      return source_.ErrorAt(region.offset,
+                             "the condition must return one i1 value");
+    }
+    root = returned[0];
+  } else {
+    if (role == TupleRegionRole::kBody) {
+      returned.insert(
+          returned.end(),
+          elements.begin() + static_cast<std::ptrdiff_t>(leading.size()),
+          elements.end());
+    }
+    PHAL_ASSIGN_OR_RETURN(root, builder.Tuple(returned));
+  }
+  return AddComputation(builder.Build(root));
+}
+
+StatusOr<StableHloModule> LowerStableHlo(const MlirModule& module,
+                                         const SourceText& source) {
+  StableHloLowering lowering(module, source);
+  return lowering.Run();
+}
+
+}  // namespace phal

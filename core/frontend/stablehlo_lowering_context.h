@@ -1,0 +1,118 @@
+// The state of one StableHLO-to-HLO lowering, shared by the structural part
+// (functions, regions, checks: stablehlo_lowering.cc) and the per-op part
+// (stablehlo_op_lowering.cc). Internal to the front end.
+#ifndef POLYHAL_CORE_FRONTEND_STABLEHLO_LOWERING_CONTEXT_H_
+#define POLYHAL_CORE_FRONTEND_STABLEHLO_LOWERING_CONTEXT_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/frontend/hlo_builder.h"
+#include "core/frontend/mlir_syntax.h"
+#include "core/frontend/source_text.h"
+#include "core/frontend/stablehlo_module.h"
+
+namespace phal {
+
+using Values = std::vector<HloInstruction*>;
+
+// The SSA values visible while lowering one computation, keyed "name#index".
+struct LoweringScope {
+  HloBuilder* builder = nullptr;
+  std::map<std::string, HloInstruction*> values;
+  std::string function_name;
+  // Non-null at the top level of a function, where checks may appear.
+  std::vector<CheckSpec>* checks = nullptr;
+  Values* check_outputs = nullptr;
+  int64_t result_count = 0;
+
+  HloInstruction* Find(const std::string& key) const;
+};
+
+std::string ValueKey(const std::string& name, int64_t index);
+
+class StableHloLowering {
+ public:
+  StableHloLowering(const MlirModule& module, const SourceText& source);
+  StatusOr<StableHloModule> Run();
+
+ private:
+  // --- Structure (stablehlo_lowering.cc) ------------------------------------
+  StatusOr<const StableHloFunction*> LowerFunction(const std::string& name,
+                                                   std::size_t use_offset);
+  Status LowerOperations(const MlirRegion& region, LoweringScope& scope,
+                         Values* returned);
+  Status LowerOperation(const MlirOperation& op, LoweringScope& scope,
+                        Values* returned);
+  Status LowerCheck(const MlirOperation& op, const std::string& kind,
+                    LoweringScope& scope);
+  Status BindResults(const MlirOperation& op, const Values& results,
+                     LoweringScope& scope);
+  // A reducer, comparator or mapped function: block arguments become
+  // parameters; outside values must be constants and are copied in.
+  StatusOr<HloComputation*> LowerAppliedRegion(const MlirRegion& region,
+                                               const LoweringScope& outer,
+                                               const std::string& purpose);
+  enum class TupleRegionRole { kCondition, kBody, kBranch };
+  // A while condition or body, or a conditional branch: one tuple
+  // parameter holding the block arguments (`leading` shapes) and then the
+  // `captures`.
+  StatusOr<HloComputation*> LowerTupleRegion(
+      const MlirRegion& region, const LoweringScope& outer,
+      const std::string& purpose, const std::vector<Shape>& leading,
+      const std::vector<std::string>& captures, TupleRegionRole role);
+  std::vector<std::string> FreeValues(const MlirRegion& region) const;
+  StatusOr<Values> LookUp(const std::vector<std::string>& keys,
+                          const LoweringScope& scope, std::size_t offset) const;
+  HloComputation* AddComputation(std::unique_ptr<HloComputation> computation);
+  std::string UniqueName(const std::string& base);
+
+  // --- Ops (stablehlo_op_lowering.cc) ---------------------------------------
+  StatusOr<Values> LowerValueOp(const MlirOperation& op, LoweringScope& scope);
+  StatusOr<Values> LowerStableHloOp(const std::string& name,
+                                    const MlirOperation& op,
+                                    LoweringScope& scope,
+                                    const Values& operands);
+  StatusOr<Values> LowerRegionOp(const std::string& name,
+                                 const MlirOperation& op, LoweringScope& scope,
+                                 const Values& operands);
+  StatusOr<Values> LowerDynamicOp(const std::string& name,
+                                  const MlirOperation& op, LoweringScope& scope,
+                                  const Values& operands);
+  StatusOr<Values> LowerChlo(const MlirOperation& op, LoweringScope& scope,
+                             const Values& operands);
+  StatusOr<Values> LowerCall(const MlirOperation& op, LoweringScope& scope,
+                             const Values& operands, const std::string& callee);
+  StatusOr<Values> LowerWhile(const MlirOperation& op, LoweringScope& scope,
+                              const Values& operands);
+  StatusOr<Values> LowerConditional(const MlirOperation& op,
+                                    LoweringScope& scope,
+                                    const Values& operands);
+  StatusOr<HloInstruction*> LowerConvolution(
+      const MlirOperation& op, LoweringScope& scope, const Values& operands,
+      const std::optional<std::vector<int64_t>>& padding);
+  StatusOr<HloInstruction*> LowerGather(
+      const MlirOperation& op, LoweringScope& scope, const Values& operands,
+      const std::vector<int64_t>& slice_sizes);
+  StatusOr<Shape> ResultType(const MlirOperation& op, std::size_t index) const;
+  StatusOr<Literal> AttributeLiteral(const MlirAttribute& attribute,
+                                     const Shape& type) const;
+
+  const MlirModule& mlir_;
+  const SourceText& source_;
+  std::unique_ptr<HloModule> module_;
+  std::map<std::string, const MlirFunction*> functions_;
+  std::map<std::string, StableHloFunction> lowered_;
+  std::set<std::string> in_progress_;
+  std::set<std::string> used_names_;
+  // Per function, the functions it calls, in the order of the calls.
+  std::map<std::string, std::vector<std::string>> callees_;
+};
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_FRONTEND_STABLEHLO_LOWERING_CONTEXT_H_
