@@ -117,7 +117,9 @@ class DenseLiteralBuilder {
       const DenseElements& part = pair.elements[static_cast<std::size_t>(i)];
       if (part.kind == DK::kFloat) {
         parts[i] = part.number;
-      } else if (part.kind == DK::kInteger && !part.is_hex) {
+      } else if (part.kind == DK::kInteger && part.is_hex) {
+        parts[i] = ComponentFromBits(part.integer_bits);
+      } else if (part.kind == DK::kInteger) {
         parts[i] =
             static_cast<double>(part.integer_bits) * (part.negative ? -1 : 1);
       } else {
@@ -127,6 +129,19 @@ class DenseLiteralBuilder {
     }
     literal_.SetFromComplex(index, {parts[0], parts[1]});
     return OkStatus();
+  }
+
+  // A real or imaginary part written as the bits of the component type.
+  double ComponentFromBits(uint64_t bits) const {
+    if (literal_.element_type() == PHAL_ELEMENT_TYPE_C64) {
+      float value;
+      const auto narrow = static_cast<uint32_t>(bits);
+      std::memcpy(&value, &narrow, sizeof(value));
+      return value;
+    }
+    double value;
+    std::memcpy(&value, &bits, sizeof(value));
+    return value;
   }
 
   Status StoreBitPattern(int64_t index, const DenseElements& bits) {

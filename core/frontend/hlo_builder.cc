@@ -93,10 +93,30 @@ StatusOr<HloInstruction*> HloBuilder::Convert(HloInstruction* operand,
 StatusOr<HloInstruction*> HloBuilder::Broadcast(
     HloInstruction* operand, const std::vector<int64_t>& dims,
     const std::vector<int64_t>& mapping) {
-  auto broadcast =
-      Create(HloOpcode::kBroadcast,
-             Shape(operand->shape().element_type(), dims), {operand});
-  broadcast->set_dimensions(mapping);
+  // Size-1 operand dimensions that grow (StableHLO's broadcast_in_dim allows
+  // them) are reshaped away first, so the broadcast only adds dimensions.
+  const Shape& shape = operand->shape();
+  HloInstruction* source = operand;
+  std::vector<int64_t> kept_mapping = mapping;
+  if (shape.IsArray() && mapping.size() == shape.dims().size()) {
+    std::vector<int64_t> kept_dims;
+    kept_mapping.clear();
+    for (std::size_t i = 0; i < mapping.size(); ++i) {
+      const int64_t target = mapping[i];
+      const bool grows = shape.dims()[i] == 1 && target >= 0 &&
+                         target < static_cast<int64_t>(dims.size()) &&
+                         dims[static_cast<std::size_t>(target)] != 1;
+      if (grows) continue;
+      kept_dims.push_back(shape.dims()[i]);
+      kept_mapping.push_back(target);
+    }
+    if (kept_dims.size() != shape.dims().size()) {
+      PHAL_ASSIGN_OR_RETURN(source, Reshape(operand, kept_dims));
+    }
+  }
+  auto broadcast = Create(HloOpcode::kBroadcast,
+                          Shape(shape.element_type(), dims), {source});
+  broadcast->set_dimensions(kept_mapping);
   return Add(std::move(broadcast));
 }
 

@@ -139,7 +139,9 @@ class MlirParser {
   Status ParseTypeList(std::vector<Shape>* types);
   Status ParseFunctionResultTypes(std::vector<Shape>* types);
   StatusOr<ElementType> ParseElementType();
-  StatusOr<MlirAttribute> ParseAttributeValue();
+  // `typed_scalars`: a number may carry ": type" (false in the pretty
+  // form's "dim = 0 : tensor<...>", where the type is the op's).
+  StatusOr<MlirAttribute> ParseAttributeValue(bool typed_scalars = true);
   Status ParseAttributeDictionary(
       std::vector<std::pair<std::string, MlirAttribute>>* fields);
   Status ParseDialectAttribute(MlirAttribute* attribute);
@@ -472,8 +474,11 @@ Status MlirParser::ParsePrettyItems(MlirOperation* op, std::size_t name_end) {
   while (true) {
     PHAL_RETURN_IF_ERROR(ParsePrettyItem(op, &after_group));
     if (ConsumeIf(Kind::kComma)) continue;
-    if (after_group && token_.Is(Kind::kBareId) && PeekNext().Is(Kind::kEqual))
+    const bool keyword_follows =
+        token_.Is(Kind::kBareId) && PeekNext().Is(Kind::kEqual);
+    if (after_group && (keyword_follows || token_.Is(Kind::kPercentId))) {
       continue;
+    }
     return OkStatus();
   }
 }
@@ -508,15 +513,18 @@ Status MlirParser::ParsePrettyItem(MlirOperation* op, bool* ends_with_group) {
   }
   if (token_.Is(Kind::kString)) {
     MlirAttribute name;
-    PHAL_ASSIGN_OR_RETURN(name, ParseAttributeValue());
+    PHAL_ASSIGN_OR_RETURN(name, ParseAttributeValue(/*typed_scalars=*/false));
     op->attributes.emplace_back("name", std::move(name));
+    // composite's operands follow its name without a comma.
+    *ends_with_group = true;
     return OkStatus();
   }
   if (token_.Is(Kind::kBareId) && PeekNext().Is(Kind::kEqual)) {
     std::string key(token_.text);
     Advance();
     Advance();
-    PHAL_ASSIGN_OR_RETURN(MlirAttribute value, ParseAttributeValue());
+    PHAL_ASSIGN_OR_RETURN(MlirAttribute value,
+                          ParseAttributeValue(/*typed_scalars=*/false));
     op->attributes.emplace_back(std::move(key), std::move(value));
     return OkStatus();
   }
@@ -526,7 +534,9 @@ Status MlirParser::ParsePrettyItem(MlirOperation* op, bool* ends_with_group) {
     Advance();
     return OkStatus();
   }
-  PHAL_ASSIGN_OR_RETURN(MlirAttribute value, ParseAttributeValue());
+  PHAL_ASSIGN_OR_RETURN(
+      MlirAttribute value,
+      ParseAttributeValue(/*typed_scalars=*/token_.IsBare("dense")));
   op->attributes.emplace_back("value", std::move(value));
   return OkStatus();
 }
@@ -907,7 +917,7 @@ Status MlirParser::ParseOptionalAttributeType(MlirAttribute* attribute) {
   return OkStatus();
 }
 
-StatusOr<MlirAttribute> MlirParser::ParseAttributeValue() {
+StatusOr<MlirAttribute> MlirParser::ParseAttributeValue(bool typed_scalars) {
   PHAL_RETURN_IF_ERROR(EnterNesting());
   MlirAttribute attribute;
   attribute.offset = token_.offset;
@@ -923,20 +933,23 @@ StatusOr<MlirAttribute> MlirParser::ParseAttributeValue() {
         negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
     attribute.number = static_cast<double>(attribute.integer);
     Advance();
-    PHAL_RETURN_IF_ERROR(ParseOptionalAttributeType(&attribute));
+    if (typed_scalars)
+      PHAL_RETURN_IF_ERROR(ParseOptionalAttributeType(&attribute));
   } else if (token_.Is(Kind::kFloat)) {
     attribute.kind = AK::kFloat;
     attribute.number = std::strtod(std::string(token_.text).c_str(), nullptr);
     if (negative) attribute.number = -attribute.number;
     Advance();
-    PHAL_RETURN_IF_ERROR(ParseOptionalAttributeType(&attribute));
+    if (typed_scalars)
+      PHAL_RETURN_IF_ERROR(ParseOptionalAttributeType(&attribute));
   } else if (negative) {
     return ErrorExpected("a number after '-'");
   } else if (token_.Is(Kind::kString)) {
     attribute.kind = AK::kString;
     attribute.text = Unquote(token_.text);
     Advance();
-    PHAL_RETURN_IF_ERROR(ParseOptionalAttributeType(&attribute));
+    if (typed_scalars)
+      PHAL_RETURN_IF_ERROR(ParseOptionalAttributeType(&attribute));
   } else if (token_.Is(Kind::kAtId)) {
     attribute.kind = AK::kSymbol;
     attribute.text = std::string(token_.text.substr(1));

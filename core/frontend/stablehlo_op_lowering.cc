@@ -70,7 +70,8 @@ const std::map<std::string, std::string>& UnsupportedOps() {
       {"all_gather", "a collective; collectives need several devices"},
       {"all_reduce", "a collective; collectives need several devices"},
       {"all_to_all", "a collective; collectives need several devices"},
-      {"collective_broadcast", "a collective; collectives need several devices"},
+      {"collective_broadcast",
+       "a collective; collectives need several devices"},
       {"collective_permute", "a collective; collectives need several devices"},
       {"reduce_scatter", "a collective; collectives need several devices"},
       {"send", "host communication is not supported"},
@@ -93,14 +94,16 @@ const std::map<std::string, std::string>& UnsupportedOps() {
 void FlattenDenseIntegers(const DenseElements& elements, IntList* out) {
   switch (elements.kind) {
     case DenseElements::Kind::kList:
-      for (const DenseElements& element : elements.elements) FlattenDenseIntegers(element, out);
+      for (const DenseElements& element : elements.elements)
+        FlattenDenseIntegers(element, out);
       return;
     case DenseElements::Kind::kBool:
       out->push_back(elements.boolean ? 1 : 0);
       return;
     case DenseElements::Kind::kInteger:
-      out->push_back(elements.negative ? -static_cast<int64_t>(elements.integer_bits)
-                                       : static_cast<int64_t>(elements.integer_bits));
+      out->push_back(elements.negative
+                         ? -static_cast<int64_t>(elements.integer_bits)
+                         : static_cast<int64_t>(elements.integer_bits));
       return;
     default:
       return;
@@ -129,9 +132,11 @@ std::optional<IntList> AsInts(const MlirAttribute& attribute) {
       return ints;
     case AK::kDenseElements:
       FlattenDenseIntegers(attribute.dense, &ints);
-      if (attribute.has_type && attribute.dense.kind != DenseElements::Kind::kList &&
+      if (attribute.has_type &&
+          attribute.dense.kind != DenseElements::Kind::kList &&
           attribute.type.ElementCount() > 1 && ints.size() == 1) {
-        ints.assign(static_cast<std::size_t>(attribute.type.ElementCount()), ints[0]);
+        ints.assign(static_cast<std::size_t>(attribute.type.ElementCount()),
+                    ints[0]);
       }
       return ints;
     case AK::kInteger:
@@ -142,34 +147,41 @@ std::optional<IntList> AsInts(const MlirAttribute& attribute) {
   }
 }
 
-const MlirAttribute* Find(const MlirOperation& op, std::initializer_list<const char*> names) {
+const MlirAttribute* Find(const MlirOperation& op,
+                          std::initializer_list<const char*> names) {
   for (const char* name : names) {
     if (const MlirAttribute* attribute = op.Attribute(name)) return attribute;
   }
   return nullptr;
 }
 
-StatusOr<IntList> Ints(const MlirOperation& op, std::initializer_list<const char*> names) {
+StatusOr<IntList> Ints(const MlirOperation& op,
+                       std::initializer_list<const char*> names) {
   const MlirAttribute* attribute = Find(op, names);
-  if (attribute == nullptr) return InvalidArgument(std::string("missing attribute ") + *names.begin());
+  if (attribute == nullptr)
+    return InvalidArgument(std::string("missing attribute ") + *names.begin());
   std::optional<IntList> ints = AsInts(*attribute);
   if (!ints.has_value()) {
-    return InvalidArgument(std::string("attribute ") + *names.begin() + " must be a list of integers");
+    return InvalidArgument(std::string("attribute ") + *names.begin() +
+                           " must be a list of integers");
   }
   return *ints;
 }
 
-IntList IntsOr(const MlirOperation& op, std::initializer_list<const char*> names, IntList fallback) {
+IntList IntsOr(const MlirOperation& op,
+               std::initializer_list<const char*> names, IntList fallback) {
   const MlirAttribute* attribute = Find(op, names);
   if (attribute == nullptr) return fallback;
   std::optional<IntList> ints = AsInts(*attribute);
   return ints.has_value() ? *ints : fallback;
 }
 
-int64_t IntOr(const MlirOperation& op, std::initializer_list<const char*> names, int64_t fallback) {
+int64_t IntOr(const MlirOperation& op, std::initializer_list<const char*> names,
+              int64_t fallback) {
   const MlirAttribute* attribute = Find(op, names);
   if (attribute == nullptr) return fallback;
-  if (attribute->kind == AK::kInteger || attribute->kind == AK::kBool) return attribute->integer;
+  if (attribute->kind == AK::kInteger || attribute->kind == AK::kBool)
+    return attribute->integer;
   std::optional<IntList> ints = AsInts(*attribute);
   return ints.has_value() && ints->size() == 1 ? (*ints)[0] : fallback;
 }
@@ -192,8 +204,8 @@ std::string EnumWord(const MlirAttribute& attribute) {
 
 // Pairs (low, high) per dimension from a dense<[[l, h], ...]> or
 // [[l, h], ...] padding attribute; `rank` zero pairs when absent.
-StatusOr<std::vector<std::pair<int64_t, int64_t>>> Padding(const MlirAttribute* attribute,
-                                                           std::size_t rank) {
+StatusOr<std::vector<std::pair<int64_t, int64_t>>> Padding(
+    const MlirAttribute* attribute, std::size_t rank) {
   std::vector<std::pair<int64_t, int64_t>> pairs(rank, {0, 0});
   if (attribute == nullptr) return pairs;
   std::optional<IntList> ints = AsInts(*attribute);
@@ -201,7 +213,8 @@ StatusOr<std::vector<std::pair<int64_t, int64_t>>> Padding(const MlirAttribute* 
     return InvalidArgument("padding must hold a (low, high) pair for each of " +
                            std::to_string(rank) + " dimensions");
   }
-  for (std::size_t i = 0; i < rank; ++i) pairs[i] = {(*ints)[2 * i], (*ints)[2 * i + 1]};
+  for (std::size_t i = 0; i < rank; ++i)
+    pairs[i] = {(*ints)[2 * i], (*ints)[2 * i + 1]};
   return pairs;
 }
 
@@ -219,27 +232,33 @@ int64_t FieldInt(const MlirAttribute& dialect, const char* name) {
 
 StatusOr<ComparisonDirection> Direction(const MlirOperation& op) {
   std::string word = op.keywords.empty() ? "" : op.keywords[0];
-  if (const MlirAttribute* attribute = Find(op, {"comparison_direction"})) word = EnumWord(*attribute);
-  std::optional<ComparisonDirection> direction = ComparisonDirectionFromName(word);
-  if (!direction.has_value()) return InvalidArgument("unknown comparison direction '" + word + "'");
+  if (const MlirAttribute* attribute = Find(op, {"comparison_direction"}))
+    word = EnumWord(*attribute);
+  std::optional<ComparisonDirection> direction =
+      ComparisonDirectionFromName(word);
+  if (!direction.has_value())
+    return InvalidArgument("unknown comparison direction '" + word + "'");
   return *direction;
 }
 
 StatusOr<ComparisonType> CompareType(const MlirOperation& op) {
   std::string word = op.keywords.size() > 1 ? op.keywords[1] : "";
-  if (const MlirAttribute* attribute = Find(op, {"compare_type", "comparison_type"})) {
+  if (const MlirAttribute* attribute =
+          Find(op, {"compare_type", "comparison_type"})) {
     word = EnumWord(*attribute);
   }
   if (word.empty() || word == "NOTYPE") return ComparisonType::kDefault;
   std::optional<ComparisonType> type = ComparisonTypeFromName(word);
-  if (!type.has_value()) return InvalidArgument("unknown comparison type '" + word + "'");
+  if (!type.has_value())
+    return InvalidArgument("unknown comparison type '" + word + "'");
   return *type;
 }
 
 StatusOr<IntList> ConstantInts(const HloInstruction* value, const char* what) {
   if (value->opcode() != HloOpcode::kConstant) {
-    return InvalidArgument(std::string("the ") + what +
-                           " operand must be a constant: only static shapes are supported");
+    return InvalidArgument(
+        std::string("the ") + what +
+        " operand must be a constant: only static shapes are supported");
   }
   IntList ints;
   for (int64_t i = 0; i < value->literal().ElementCount(); ++i) {
@@ -248,7 +267,8 @@ StatusOr<IntList> ConstantInts(const HloInstruction* value, const char* what) {
   return ints;
 }
 
-StatusOr<ConvolutionDimensionNumbers> ConvolutionNumbers(const MlirAttribute& attribute) {
+StatusOr<ConvolutionDimensionNumbers> ConvolutionNumbers(
+    const MlirAttribute& attribute) {
   ConvolutionDimensionNumbers numbers;
   const MlirAttribute* labels = nullptr;
   if (attribute.kind == AK::kConvDimensions) labels = &attribute;
@@ -257,18 +277,28 @@ StatusOr<ConvolutionDimensionNumbers> ConvolutionNumbers(const MlirAttribute& at
     labels = &attribute.elements[0];
   }
   if (labels == nullptr) {
-    numbers.input_batch_dimension = FieldInt(attribute, "input_batch_dimension");
-    numbers.input_feature_dimension = FieldInt(attribute, "input_feature_dimension");
-    numbers.input_spatial_dimensions = FieldInts(attribute, "input_spatial_dimensions");
-    numbers.kernel_input_feature_dimension = FieldInt(attribute, "kernel_input_feature_dimension");
-    numbers.kernel_output_feature_dimension = FieldInt(attribute, "kernel_output_feature_dimension");
-    numbers.kernel_spatial_dimensions = FieldInts(attribute, "kernel_spatial_dimensions");
-    numbers.output_batch_dimension = FieldInt(attribute, "output_batch_dimension");
-    numbers.output_feature_dimension = FieldInt(attribute, "output_feature_dimension");
-    numbers.output_spatial_dimensions = FieldInts(attribute, "output_spatial_dimensions");
+    numbers.input_batch_dimension =
+        FieldInt(attribute, "input_batch_dimension");
+    numbers.input_feature_dimension =
+        FieldInt(attribute, "input_feature_dimension");
+    numbers.input_spatial_dimensions =
+        FieldInts(attribute, "input_spatial_dimensions");
+    numbers.kernel_input_feature_dimension =
+        FieldInt(attribute, "kernel_input_feature_dimension");
+    numbers.kernel_output_feature_dimension =
+        FieldInt(attribute, "kernel_output_feature_dimension");
+    numbers.kernel_spatial_dimensions =
+        FieldInts(attribute, "kernel_spatial_dimensions");
+    numbers.output_batch_dimension =
+        FieldInt(attribute, "output_batch_dimension");
+    numbers.output_feature_dimension =
+        FieldInt(attribute, "output_feature_dimension");
+    numbers.output_spatial_dimensions =
+        FieldInts(attribute, "output_spatial_dimensions");
     return numbers;
   }
-  if (labels->elements.size() != 3) return InvalidArgument("malformed convolution dimension numbers");
+  if (labels->elements.size() != 3)
+    return InvalidArgument("malformed convolution dimension numbers");
   struct Roles {
     int64_t* first;
     const char* first_label;
@@ -277,29 +307,35 @@ StatusOr<ConvolutionDimensionNumbers> ConvolutionNumbers(const MlirAttribute& at
     IntList* spatial;
   };
   const Roles roles[3] = {
-      {&numbers.input_batch_dimension, "b", &numbers.input_feature_dimension, "f",
-       &numbers.input_spatial_dimensions},
-      {&numbers.kernel_input_feature_dimension, "i", &numbers.kernel_output_feature_dimension, "o",
+      {&numbers.input_batch_dimension, "b", &numbers.input_feature_dimension,
+       "f", &numbers.input_spatial_dimensions},
+      {&numbers.kernel_input_feature_dimension, "i",
+       &numbers.kernel_output_feature_dimension, "o",
        &numbers.kernel_spatial_dimensions},
-      {&numbers.output_batch_dimension, "b", &numbers.output_feature_dimension, "f",
-       &numbers.output_spatial_dimensions},
+      {&numbers.output_batch_dimension, "b", &numbers.output_feature_dimension,
+       "f", &numbers.output_spatial_dimensions},
   };
   for (int part = 0; part < 3; ++part) {
-    const MlirAttribute& list = labels->elements[static_cast<std::size_t>(part)];
+    const MlirAttribute& list =
+        labels->elements[static_cast<std::size_t>(part)];
     const Roles& role = roles[part];
-    role.spatial->assign(list.elements.size() >= 2 ? list.elements.size() - 2 : 0, -1);
-    for (std::size_t position = 0; position < list.elements.size(); ++position) {
+    role.spatial->assign(
+        list.elements.size() >= 2 ? list.elements.size() - 2 : 0, -1);
+    for (std::size_t position = 0; position < list.elements.size();
+         ++position) {
       const MlirAttribute& label = list.elements[position];
       const auto index = static_cast<int64_t>(position);
       if (label.kind == AK::kKeyword && label.text == role.first_label) {
         *role.first = index;
-      } else if (label.kind == AK::kKeyword && label.text == role.second_label) {
+      } else if (label.kind == AK::kKeyword &&
+                 label.text == role.second_label) {
         *role.second = index;
       } else if (label.kind == AK::kInteger && label.integer >= 0 &&
                  label.integer < static_cast<int64_t>(role.spatial->size())) {
         (*role.spatial)[static_cast<std::size_t>(label.integer)] = index;
       } else {
-        return InvalidArgument("unexpected label in convolution dimension numbers");
+        return InvalidArgument(
+            "unexpected label in convolution dimension numbers");
       }
     }
   }
@@ -308,25 +344,29 @@ StatusOr<ConvolutionDimensionNumbers> ConvolutionNumbers(const MlirAttribute& at
 
 }  // namespace
 
-StatusOr<Shape> StableHloLowering::ResultType(const MlirOperation& op, std::size_t index) const {
+StatusOr<Shape> StableHloLowering::ResultType(const MlirOperation& op,
+                                              std::size_t index) const {
   if (index >= op.result_types.size()) {
-    return InvalidArgument("the result type is missing from the op's signature");
+    return InvalidArgument(
+        "the result type is missing from the op's signature");
   }
   return op.result_types[index];
 }
 
-StatusOr<Literal> StableHloLowering::AttributeLiteral(const MlirAttribute& attribute,
-                                                      const Shape& type) const {
+StatusOr<Literal> StableHloLowering::AttributeLiteral(
+    const MlirAttribute& attribute, const Shape& type) const {
   if (attribute.kind != AK::kDenseElements) {
     return InvalidArgument("expected a dense<...> value");
   }
-  return DenseElementsToLiteral(attribute.dense, attribute.has_type ? attribute.type : type,
-                                source_);
+  return DenseElementsToLiteral(
+      attribute.dense, attribute.has_type ? attribute.type : type, source_);
 }
 
-StatusOr<Values> StableHloLowering::LowerValueOp(const MlirOperation& op, LoweringScope& scope) {
+StatusOr<Values> StableHloLowering::LowerValueOp(const MlirOperation& op,
+                                                 LoweringScope& scope) {
   std::vector<std::string> keys;
-  for (const MlirValueUse& use : op.operands) keys.push_back(ValueKey(use.name, use.index));
+  for (const MlirValueUse& use : op.operands)
+    keys.push_back(ValueKey(use.name, use.index));
   PHAL_ASSIGN_OR_RETURN(Values operands, LookUp(keys, scope, op.offset));
   if (op.name.rfind("chlo.", 0) == 0) return LowerChlo(op, scope, operands);
   if (op.name == "func.call" || op.name == "call") {
@@ -335,11 +375,13 @@ StatusOr<Values> StableHloLowering::LowerValueOp(const MlirOperation& op, Loweri
     return LowerCall(op, scope, operands, callee->text);
   }
   const std::string prefix = "stablehlo.";
-  if (op.name.rfind(prefix, 0) != 0) return Unimplemented("unsupported operation " + op.name);
+  if (op.name.rfind(prefix, 0) != 0)
+    return Unimplemented("unsupported operation " + op.name);
   const std::string name = op.name.substr(prefix.size());
   const auto unsupported = UnsupportedOps().find(name);
   if (unsupported != UnsupportedOps().end()) {
-    return Unimplemented("unsupported operation " + op.name + ": " + unsupported->second);
+    return Unimplemented("unsupported operation " + op.name + ": " +
+                         unsupported->second);
   }
   return LowerStableHloOp(name, op, scope, operands);
 }
@@ -355,8 +397,8 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
   };
   const auto operand_count = [&](std::size_t count) -> Status {
     if (operands.size() == count) return OkStatus();
-    return InvalidArgument("expects " + std::to_string(count) + " operands, got " +
-                           std::to_string(operands.size()));
+    return InvalidArgument("expects " + std::to_string(count) +
+                           " operands, got " + std::to_string(operands.size()));
   };
   const auto elementwise = ElementwiseOps().find(name);
   if (elementwise != ElementwiseOps().end()) {
@@ -380,15 +422,20 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
     HloInstruction* value = operands[0];
     // StableHLO's convert from complex to a real type keeps the real part.
-    if (IsComplex(value->shape().element_type()) && !IsComplex(type.element_type())) {
+    if (IsComplex(value->shape().element_type()) &&
+        !IsComplex(type.element_type())) {
       PHAL_ASSIGN_OR_RETURN(value, b.Unary(HloOpcode::kReal, value));
     }
-    return one(b.Add(b.Create(HloOpcode::kConvert, Shape(type.element_type(), value->shape().dims()),
+    return one(b.Add(b.Create(HloOpcode::kConvert,
+                              Shape(type.element_type(), value->shape().dims()),
                               {value})));
   }
-  if (name == "bitcast_convert" || name == "reshape" || name == "dynamic_reshape") {
+  if (name == "bitcast_convert" || name == "reshape" ||
+      name == "dynamic_reshape") {
     PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
-    const HloOpcode opcode = name == "bitcast_convert" ? HloOpcode::kBitcastConvert : HloOpcode::kReshape;
+    const HloOpcode opcode = name == "bitcast_convert"
+                                 ? HloOpcode::kBitcastConvert
+                                 : HloOpcode::kReshape;
     return one(b.Add(b.Create(opcode, type, {operands[0]})));
   }
   if (name == "reduce_precision") {
@@ -401,7 +448,8 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
       const std::string& text = format->text;
       const std::size_t m = text.find('m');
       if (text.size() < 4 || text[0] != 'e' || m == std::string::npos) {
-        return InvalidArgument("format must look like e5m10, got '" + text + "'");
+        return InvalidArgument("format must look like e5m10, got '" + text +
+                               "'");
       }
       exponent = std::atoll(text.substr(1, m - 1).c_str());
       mantissa = std::atoll(text.substr(m + 1).c_str());
@@ -412,11 +460,13 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
   }
   if (name == "broadcast_in_dim" || name == "dynamic_broadcast_in_dim") {
     PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
-    PHAL_ASSIGN_OR_RETURN(IntList dims, Ints(op, {"broadcast_dimensions", "dims"}));
+    PHAL_ASSIGN_OR_RETURN(IntList dims,
+                          Ints(op, {"broadcast_dimensions", "dims"}));
     return one(b.Broadcast(operands[0], type.dims(), dims));
   }
   if (name == "broadcast") {
-    PHAL_ASSIGN_OR_RETURN(IntList sizes, Ints(op, {"broadcast_sizes", "sizes"}));
+    PHAL_ASSIGN_OR_RETURN(IntList sizes,
+                          Ints(op, {"broadcast_sizes", "sizes"}));
     const Shape& shape = operands[0]->shape();
     IntList dims = sizes;
     IntList mapping;
@@ -428,9 +478,11 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
   }
   if (name == "transpose" || name == "reverse") {
     PHAL_RETURN_IF_ERROR(operand_count(1));
-    PHAL_ASSIGN_OR_RETURN(IntList dims, Ints(op, {"permutation", "dimensions", "dims"}));
-    auto instruction = b.Create(name == "transpose" ? HloOpcode::kTranspose : HloOpcode::kReverse,
-                                Shape(), operands);
+    PHAL_ASSIGN_OR_RETURN(IntList dims,
+                          Ints(op, {"permutation", "dimensions", "dims"}));
+    auto instruction = b.Create(
+        name == "transpose" ? HloOpcode::kTranspose : HloOpcode::kReverse,
+        Shape(), operands);
     instruction->set_dimensions(dims);
     return one(b.Add(std::move(instruction)));
   }
@@ -450,18 +502,22 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     return one(b.Add(std::move(slice)));
   }
   if (name == "dynamic_update_slice") {
-    return one(b.Add(b.Create(HloOpcode::kDynamicUpdateSlice, Shape(), operands)));
+    return one(
+        b.Add(b.Create(HloOpcode::kDynamicUpdateSlice, Shape(), operands)));
   }
   if (name == "pad") {
     PHAL_RETURN_IF_ERROR(operand_count(2));
     PHAL_ASSIGN_OR_RETURN(IntList low, Ints(op, {"edge_padding_low", "low"}));
-    PHAL_ASSIGN_OR_RETURN(IntList high, Ints(op, {"edge_padding_high", "high"}));
-    PHAL_ASSIGN_OR_RETURN(IntList interior, Ints(op, {"interior_padding", "interior"}));
+    PHAL_ASSIGN_OR_RETURN(IntList high,
+                          Ints(op, {"edge_padding_high", "high"}));
+    PHAL_ASSIGN_OR_RETURN(IntList interior,
+                          Ints(op, {"interior_padding", "interior"}));
     if (low.size() != high.size() || low.size() != interior.size()) {
       return InvalidArgument("low, high and interior padding differ in length");
     }
     PaddingConfig config;
-    for (std::size_t i = 0; i < low.size(); ++i) config.dimensions.push_back({low[i], high[i], interior[i]});
+    for (std::size_t i = 0; i < low.size(); ++i)
+      config.dimensions.push_back({low[i], high[i], interior[i]});
     auto pad = b.Create(HloOpcode::kPad, Shape(), operands);
     pad->set_padding_config(std::move(config));
     return one(b.Add(std::move(pad)));
@@ -482,8 +538,9 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
   }
   if (name == "optimization_barrier") {
     PHAL_ASSIGN_OR_RETURN(HloInstruction * tuple, b.Tuple(operands));
-    PHAL_ASSIGN_OR_RETURN(HloInstruction * barrier,
-                          b.Add(b.Create(HloOpcode::kOptimizationBarrier, Shape(), {tuple})));
+    PHAL_ASSIGN_OR_RETURN(
+        HloInstruction * barrier,
+        b.Add(b.Create(HloOpcode::kOptimizationBarrier, Shape(), {tuple})));
     return b.Untuple(barrier);
   }
   if (name == "dot" || name == "dot_general") {
@@ -492,27 +549,35 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     if (name == "dot") {
       numbers.lhs_contracting_dimensions = {operands[0]->shape().rank() - 1};
       numbers.rhs_contracting_dimensions = {0};
-    } else if (const MlirAttribute* dialect = op.Attribute("dot_dimension_numbers")) {
-      numbers.lhs_batch_dimensions = FieldInts(*dialect, "lhs_batching_dimensions");
-      numbers.rhs_batch_dimensions = FieldInts(*dialect, "rhs_batching_dimensions");
-      numbers.lhs_contracting_dimensions = FieldInts(*dialect, "lhs_contracting_dimensions");
-      numbers.rhs_contracting_dimensions = FieldInts(*dialect, "rhs_contracting_dimensions");
+    } else if (const MlirAttribute* dialect =
+                   op.Attribute("dot_dimension_numbers")) {
+      numbers.lhs_batch_dimensions =
+          FieldInts(*dialect, "lhs_batching_dimensions");
+      numbers.rhs_batch_dimensions =
+          FieldInts(*dialect, "rhs_batching_dimensions");
+      numbers.lhs_contracting_dimensions =
+          FieldInts(*dialect, "lhs_contracting_dimensions");
+      numbers.rhs_contracting_dimensions =
+          FieldInts(*dialect, "rhs_contracting_dimensions");
     } else {
       for (auto [key, lhs, rhs] :
-           {std::tuple{"batching_dims", &numbers.lhs_batch_dimensions, &numbers.rhs_batch_dimensions},
+           {std::tuple{"batching_dims", &numbers.lhs_batch_dimensions,
+                       &numbers.rhs_batch_dimensions},
             std::tuple{"contracting_dims", &numbers.lhs_contracting_dimensions,
                        &numbers.rhs_contracting_dimensions}}) {
         const MlirAttribute* pair = op.Attribute(key);
         if (pair == nullptr) continue;
         if (pair->kind != AK::kArray || pair->elements.size() != 2) {
-          return InvalidArgument(std::string(key) + " must be written [..] x [..]");
+          return InvalidArgument(std::string(key) +
+                                 " must be written [..] x [..]");
         }
         *lhs = AsInts(pair->elements[0]).value_or(IntList{});
         *rhs = AsInts(pair->elements[1]).value_or(IntList{});
       }
     }
-    const ElementType type = op.result_types.empty() ? operands[0]->shape().element_type()
-                                                     : op.result_types[0].element_type();
+    const ElementType type = op.result_types.empty()
+                                 ? operands[0]->shape().element_type()
+                                 : op.result_types[0].element_type();
     auto dot = b.Create(HloOpcode::kDot, Shape(type, {}), operands);
     dot->set_dot_dimension_numbers(std::move(numbers));
     return one(b.Add(std::move(dot)));
@@ -528,12 +593,14 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
   }
   if (name == "batch_norm_inference" || name == "batch_norm_training" ||
       name == "batch_norm_grad") {
-    const HloOpcode opcode = name == "batch_norm_inference" ? HloOpcode::kBatchNormInference
-                             : name == "batch_norm_training" ? HloOpcode::kBatchNormTraining
-                                                             : HloOpcode::kBatchNormGrad;
+    const HloOpcode opcode =
+        name == "batch_norm_inference"  ? HloOpcode::kBatchNormInference
+        : name == "batch_norm_training" ? HloOpcode::kBatchNormTraining
+                                        : HloOpcode::kBatchNormGrad;
     auto norm = b.Create(opcode, Shape(), operands);
     const MlirAttribute* epsilon = op.Attribute("epsilon");
-    norm->set_epsilon(epsilon == nullptr ? 0.0f : static_cast<float>(epsilon->number));
+    norm->set_epsilon(epsilon == nullptr ? 0.0f
+                                         : static_cast<float>(epsilon->number));
     norm->set_feature_index(IntOr(op, {"feature_index"}, 0));
     PHAL_ASSIGN_OR_RETURN(HloInstruction * result, b.Add(std::move(norm)));
     return b.Untuple(result);
@@ -545,18 +612,22 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
   }
   if (name == "get_dimension_size") {
     PHAL_RETURN_IF_ERROR(operand_count(1));
-    const int64_t dimension = IntOr(op, {"dimension"}, 0);
+    const int64_t dimension = IntOr(op, {"dimension", "dim"}, 0);
     const Shape& shape = operands[0]->shape();
-    if (dimension < 0 || dimension >= shape.rank()) return InvalidArgument("dimension out of range");
-    return one(b.Constant(Literal::Scalar(PHAL_ELEMENT_TYPE_S32, shape.dim(dimension))));
+    if (dimension < 0 || dimension >= shape.rank())
+      return InvalidArgument("dimension out of range");
+    return one(b.Constant(
+        Literal::Scalar(PHAL_ELEMENT_TYPE_S32, shape.dim(dimension))));
   }
   if (name == "composite") {
     const MlirAttribute* decomposition = op.Attribute("decomposition");
-    if (decomposition == nullptr) return InvalidArgument("missing the decomposition function");
+    if (decomposition == nullptr)
+      return InvalidArgument("missing the decomposition function");
     return LowerCall(op, scope, operands, decomposition->text);
   }
   if (name == "while") return LowerWhile(op, scope, operands);
-  if (name == "if" || name == "case") return LowerConditional(op, scope, operands);
+  if (name == "if" || name == "case")
+    return LowerConditional(op, scope, operands);
   if (name.rfind("dynamic_", 0) == 0 || name == "real_dynamic_slice") {
     return LowerDynamicOp(name, op, scope, operands);
   }
@@ -577,47 +648,59 @@ StatusOr<Values> StableHloLowering::LowerRegionOp(const std::string& name,
       {"map", HloOpcode::kMap},
   };
   const auto found = kRegionOps.find(name);
-  if (found == kRegionOps.end()) return Unimplemented("unsupported operation stablehlo." + name);
+  if (found == kRegionOps.end())
+    return Unimplemented("unsupported operation stablehlo." + name);
   const std::size_t region_count = name == "select_and_scatter" ? 2 : 1;
   if (op.regions.size() != region_count) {
-    return InvalidArgument("expects " + std::to_string(region_count) + " region(s)");
+    return InvalidArgument("expects " + std::to_string(region_count) +
+                           " region(s)");
   }
   auto instruction = b.Create(found->second, Shape(), operands);
-  const char* purposes[2] = {name == "sort" ? "comparator" : name == "select_and_scatter" ? "select" : "body",
+  const char* purposes[2] = {name == "sort"                 ? "comparator"
+                             : name == "select_and_scatter" ? "select"
+                                                            : "body",
                              "scatter"};
   for (std::size_t i = 0; i < region_count; ++i) {
-    PHAL_ASSIGN_OR_RETURN(HloComputation * computation,
-                          LowerAppliedRegion(op.regions[i], scope, name + "_" + purposes[i]));
+    PHAL_ASSIGN_OR_RETURN(
+        HloComputation * computation,
+        LowerAppliedRegion(op.regions[i], scope, name + "_" + purposes[i]));
     instruction->AppendCalledComputation(computation);
   }
   if (name == "reduce" || name == "map") {
     instruction->set_dimensions(IntsOr(op, {"dimensions"}, {}));
   } else if (name == "sort") {
     int64_t dimension = IntOr(op, {"dimension"}, -1);
-    if (dimension < 0 && !operands.empty()) dimension += operands[0]->shape().rank();
+    if (dimension < 0 && !operands.empty())
+      dimension += operands[0]->shape().rank();
     instruction->set_dimensions({dimension});
     instruction->set_is_stable(BoolOr(op, "is_stable", false));
   } else if (name == "scatter") {
     const MlirAttribute* dialect = op.Attribute("scatter_dimension_numbers");
-    if (dialect == nullptr) return InvalidArgument("missing scatter_dimension_numbers");
+    if (dialect == nullptr)
+      return InvalidArgument("missing scatter_dimension_numbers");
     ScatterDimensionNumbers numbers;
     numbers.update_window_dims = FieldInts(*dialect, "update_window_dims");
     numbers.inserted_window_dims = FieldInts(*dialect, "inserted_window_dims");
     numbers.input_batching_dims = FieldInts(*dialect, "input_batching_dims");
-    numbers.scatter_indices_batching_dims = FieldInts(*dialect, "scatter_indices_batching_dims");
-    numbers.scatter_dims_to_operand_dims = FieldInts(*dialect, "scatter_dims_to_operand_dims");
+    numbers.scatter_indices_batching_dims =
+        FieldInts(*dialect, "scatter_indices_batching_dims");
+    numbers.scatter_dims_to_operand_dims =
+        FieldInts(*dialect, "scatter_dims_to_operand_dims");
     numbers.index_vector_dim = FieldInt(*dialect, "index_vector_dim");
     instruction->set_scatter_dimension_numbers(std::move(numbers));
-    instruction->set_indices_are_sorted(BoolOr(op, "indices_are_sorted", false));
+    instruction->set_indices_are_sorted(
+        BoolOr(op, "indices_are_sorted", false));
     instruction->set_unique_indices(BoolOr(op, "unique_indices", false));
   } else {
     PHAL_ASSIGN_OR_RETURN(IntList sizes, Ints(op, {"window_dimensions"}));
     const std::size_t rank = sizes.size();
     const IntList strides = IntsOr(op, {"window_strides"}, IntList(rank, 1));
     const IntList base = IntsOr(op, {"base_dilations"}, IntList(rank, 1));
-    const IntList dilations = IntsOr(op, {"window_dilations"}, IntList(rank, 1));
+    const IntList dilations =
+        IntsOr(op, {"window_dilations"}, IntList(rank, 1));
     PHAL_ASSIGN_OR_RETURN(auto padding, Padding(op.Attribute("padding"), rank));
-    if (strides.size() != rank || base.size() != rank || dilations.size() != rank) {
+    if (strides.size() != rank || base.size() != rank ||
+        dilations.size() != rank) {
       return InvalidArgument("window attributes differ in length");
     }
     Window window;
@@ -641,15 +724,19 @@ StatusOr<HloInstruction*> StableHloLowering::LowerConvolution(
     const MlirOperation& op, LoweringScope& scope, const Values& operands,
     const std::optional<IntList>& dynamic_padding) {
   const MlirAttribute* labels = Find(op, {"dimension_numbers", "dim_numbers"});
-  if (labels == nullptr) return InvalidArgument("missing the dimension numbers");
-  PHAL_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers numbers, ConvolutionNumbers(*labels));
+  if (labels == nullptr)
+    return InvalidArgument("missing the dimension numbers");
+  PHAL_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers numbers,
+                        ConvolutionNumbers(*labels));
   const std::size_t rank = numbers.kernel_spatial_dimensions.size();
   // The pretty form groups the window attributes: window = {stride = ...}.
   const MlirAttribute* window_group = op.Attribute("window");
-  const auto window_ints = [&](const char* generic, const char* pretty, int64_t fallback) {
+  const auto window_ints = [&](const char* generic, const char* pretty,
+                               int64_t fallback) {
     if (window_group != nullptr) {
       const MlirAttribute* field = window_group->Field(pretty);
-      if (field != nullptr) return AsInts(*field).value_or(IntList(rank, fallback));
+      if (field != nullptr)
+        return AsInts(*field).value_or(IntList(rank, fallback));
       return IntList(rank, fallback);
     }
     return IntsOr(op, {generic}, IntList(rank, fallback));
@@ -658,18 +745,22 @@ StatusOr<HloInstruction*> StableHloLowering::LowerConvolution(
   const IntList lhs_dilation = window_ints("lhs_dilation", "lhs_dilate", 1);
   const IntList rhs_dilation = window_ints("rhs_dilation", "rhs_dilate", 1);
   const IntList reversal = window_ints("window_reversal", "reverse", 0);
-  const MlirAttribute* padding_attribute =
-      window_group != nullptr ? window_group->Field("pad") : op.Attribute("padding");
+  const MlirAttribute* padding_attribute = window_group != nullptr
+                                               ? window_group->Field("pad")
+                                               : op.Attribute("padding");
   std::vector<std::pair<int64_t, int64_t>> padding(rank, {0, 0});
   if (dynamic_padding.has_value()) {
-    if (dynamic_padding->size() != 2 * rank) return InvalidArgument("padding has the wrong size");
-    for (std::size_t i = 0; i < rank; ++i) padding[i] = {(*dynamic_padding)[2 * i], (*dynamic_padding)[2 * i + 1]};
+    if (dynamic_padding->size() != 2 * rank)
+      return InvalidArgument("padding has the wrong size");
+    for (std::size_t i = 0; i < rank; ++i)
+      padding[i] = {(*dynamic_padding)[2 * i], (*dynamic_padding)[2 * i + 1]};
   } else {
     PHAL_ASSIGN_OR_RETURN(padding, Padding(padding_attribute, rank));
   }
-  if (strides.size() != rank || lhs_dilation.size() != rank || rhs_dilation.size() != rank ||
-      reversal.size() != rank) {
-    return InvalidArgument("window attributes must have one entry per spatial dimension");
+  if (strides.size() != rank || lhs_dilation.size() != rank ||
+      rhs_dilation.size() != rank || reversal.size() != rank) {
+    return InvalidArgument(
+        "window attributes must have one entry per spatial dimension");
   }
   const Shape& kernel = operands[1]->shape();
   Window window;
@@ -688,9 +779,11 @@ StatusOr<HloInstruction*> StableHloLowering::LowerConvolution(
     dimension.window_reversal = reversal[i] != 0;
     window.dimensions.push_back(dimension);
   }
-  const ElementType type = op.result_types.empty() ? operands[0]->shape().element_type()
-                                                   : op.result_types[0].element_type();
-  auto convolution = scope.builder->Create(HloOpcode::kConvolution, Shape(type, {}), operands);
+  const ElementType type = op.result_types.empty()
+                               ? operands[0]->shape().element_type()
+                               : op.result_types[0].element_type();
+  auto convolution =
+      scope.builder->Create(HloOpcode::kConvolution, Shape(type, {}), operands);
   convolution->set_window(std::move(window));
   convolution->set_convolution_dimension_numbers(std::move(numbers));
   convolution->set_feature_group_count(IntOr(op, {"feature_group_count"}, 1));
@@ -698,20 +791,21 @@ StatusOr<HloInstruction*> StableHloLowering::LowerConvolution(
   return scope.builder->Add(std::move(convolution));
 }
 
-StatusOr<HloInstruction*> StableHloLowering::LowerGather(const MlirOperation& op,
-                                                         LoweringScope& scope,
-                                                         const Values& operands,
-                                                         const IntList& slice_sizes) {
+StatusOr<HloInstruction*> StableHloLowering::LowerGather(
+    const MlirOperation& op, LoweringScope& scope, const Values& operands,
+    const IntList& slice_sizes) {
   const MlirAttribute* dialect = op.Attribute("dimension_numbers");
   if (dialect == nullptr) return InvalidArgument("missing dimension_numbers");
   GatherDimensionNumbers numbers;
   numbers.offset_dims = FieldInts(*dialect, "offset_dims");
   numbers.collapsed_slice_dims = FieldInts(*dialect, "collapsed_slice_dims");
   numbers.operand_batching_dims = FieldInts(*dialect, "operand_batching_dims");
-  numbers.start_indices_batching_dims = FieldInts(*dialect, "start_indices_batching_dims");
+  numbers.start_indices_batching_dims =
+      FieldInts(*dialect, "start_indices_batching_dims");
   numbers.start_index_map = FieldInts(*dialect, "start_index_map");
   numbers.index_vector_dim = FieldInt(*dialect, "index_vector_dim");
-  auto gather = scope.builder->Create(HloOpcode::kGather, Shape(), {operands[0], operands[1]});
+  auto gather = scope.builder->Create(HloOpcode::kGather, Shape(),
+                                      {operands[0], operands[1]});
   gather->set_gather_dimension_numbers(std::move(numbers));
   gather->set_gather_slice_sizes(slice_sizes);
   gather->set_indices_are_sorted(BoolOr(op, "indices_are_sorted", false));
@@ -726,14 +820,18 @@ StatusOr<Values> StableHloLowering::LowerDynamicOp(const std::string& name,
   HloBuilder& b = *scope.builder;
   if (name == "dynamic_pad") {
     if (operands.size() != 5) return InvalidArgument("expects 5 operands");
-    PHAL_ASSIGN_OR_RETURN(IntList low, ConstantInts(operands[2], "edge_padding_low"));
-    PHAL_ASSIGN_OR_RETURN(IntList high, ConstantInts(operands[3], "edge_padding_high"));
-    PHAL_ASSIGN_OR_RETURN(IntList interior, ConstantInts(operands[4], "interior_padding"));
+    PHAL_ASSIGN_OR_RETURN(IntList low,
+                          ConstantInts(operands[2], "edge_padding_low"));
+    PHAL_ASSIGN_OR_RETURN(IntList high,
+                          ConstantInts(operands[3], "edge_padding_high"));
+    PHAL_ASSIGN_OR_RETURN(IntList interior,
+                          ConstantInts(operands[4], "interior_padding"));
     if (low.size() != high.size() || low.size() != interior.size()) {
       return InvalidArgument("padding operands differ in length");
     }
     PaddingConfig config;
-    for (std::size_t i = 0; i < low.size(); ++i) config.dimensions.push_back({low[i], high[i], interior[i]});
+    for (std::size_t i = 0; i < low.size(); ++i)
+      config.dimensions.push_back({low[i], high[i], interior[i]});
     auto pad = b.Create(HloOpcode::kPad, Shape(), {operands[0], operands[1]});
     pad->set_padding_config(std::move(config));
     PHAL_ASSIGN_OR_RETURN(HloInstruction * result, b.Add(std::move(pad)));
@@ -741,9 +839,12 @@ StatusOr<Values> StableHloLowering::LowerDynamicOp(const std::string& name,
   }
   if (name == "real_dynamic_slice") {
     if (operands.size() != 4) return InvalidArgument("expects 4 operands");
-    PHAL_ASSIGN_OR_RETURN(IntList starts, ConstantInts(operands[1], "start_indices"));
-    PHAL_ASSIGN_OR_RETURN(IntList limits, ConstantInts(operands[2], "limit_indices"));
-    PHAL_ASSIGN_OR_RETURN(IntList strides, ConstantInts(operands[3], "strides"));
+    PHAL_ASSIGN_OR_RETURN(IntList starts,
+                          ConstantInts(operands[1], "start_indices"));
+    PHAL_ASSIGN_OR_RETURN(IntList limits,
+                          ConstantInts(operands[2], "limit_indices"));
+    PHAL_ASSIGN_OR_RETURN(IntList strides,
+                          ConstantInts(operands[3], "strides"));
     auto slice = b.Create(HloOpcode::kSlice, Shape(), {operands[0]});
     slice->set_slice(std::move(starts), std::move(limits), std::move(strides));
     PHAL_ASSIGN_OR_RETURN(HloInstruction * result, b.Add(std::move(slice)));
@@ -751,23 +852,29 @@ StatusOr<Values> StableHloLowering::LowerDynamicOp(const std::string& name,
   }
   if (name == "dynamic_gather") {
     if (operands.size() != 3) return InvalidArgument("expects 3 operands");
-    PHAL_ASSIGN_OR_RETURN(IntList sizes, ConstantInts(operands[2], "slice_sizes"));
-    PHAL_ASSIGN_OR_RETURN(HloInstruction * result, LowerGather(op, scope, operands, sizes));
+    PHAL_ASSIGN_OR_RETURN(IntList sizes,
+                          ConstantInts(operands[2], "slice_sizes"));
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * result,
+                          LowerGather(op, scope, operands, sizes));
     return Values{result};
   }
   if (name == "dynamic_conv") {
     if (operands.size() != 3) return InvalidArgument("expects 3 operands");
-    PHAL_ASSIGN_OR_RETURN(IntList padding, ConstantInts(operands[2], "padding"));
-    PHAL_ASSIGN_OR_RETURN(HloInstruction * result,
-                          LowerConvolution(op, scope, {operands[0], operands[1]}, padding));
+    PHAL_ASSIGN_OR_RETURN(IntList padding,
+                          ConstantInts(operands[2], "padding"));
+    PHAL_ASSIGN_OR_RETURN(
+        HloInstruction * result,
+        LowerConvolution(op, scope, {operands[0], operands[1]}, padding));
     return Values{result};
   }
   return Unimplemented("unsupported operation stablehlo." + name);
 }
 
-StatusOr<Values> StableHloLowering::LowerChlo(const MlirOperation& op, LoweringScope& scope,
+StatusOr<Values> StableHloLowering::LowerChlo(const MlirOperation& op,
+                                              LoweringScope& scope,
                                               const Values& operands) {
-  if (!IsDecomposableChloOp(op.name)) return Unimplemented("unsupported operation " + op.name);
+  if (!IsDecomposableChloOp(op.name))
+    return Unimplemented("unsupported operation " + op.name);
   ChloOp chlo;
   chlo.name = op.name;
   chlo.operands = operands;
@@ -780,80 +887,104 @@ StatusOr<Values> StableHloLowering::LowerChlo(const MlirOperation& op, LoweringS
     PHAL_ASSIGN_OR_RETURN(chlo.comparison_type, CompareType(op));
   }
   chlo.k = IntOr(op, {"k"}, 0);
-  if (const MlirAttribute* value = op.Attribute("value")) chlo.value = value->number;
-  chlo.helper_computation_name = UniqueName(scope.function_name + ".top_k_comparator");
-  return DecomposeChloOp(chlo, *scope.builder, [this](std::unique_ptr<HloComputation> helper) {
-    return AddComputation(std::move(helper));
-  });
+  if (const MlirAttribute* value = op.Attribute("value"))
+    chlo.value = value->number;
+  chlo.helper_computation_name =
+      UniqueName(scope.function_name + ".top_k_comparator");
+  return DecomposeChloOp(chlo, *scope.builder,
+                         [this](std::unique_ptr<HloComputation> helper) {
+                           return AddComputation(std::move(helper));
+                         });
 }
 
-StatusOr<Values> StableHloLowering::LowerCall(const MlirOperation& op, LoweringScope& scope,
-                                              const Values& operands, const std::string& callee) {
-  PHAL_ASSIGN_OR_RETURN(const StableHloFunction* function, LowerFunction(callee, op.offset));
+StatusOr<Values> StableHloLowering::LowerCall(const MlirOperation& op,
+                                              LoweringScope& scope,
+                                              const Values& operands,
+                                              const std::string& callee) {
+  PHAL_ASSIGN_OR_RETURN(const StableHloFunction* function,
+                        LowerFunction(callee, op.offset));
   if (!function->checks.empty()) {
-    return InvalidArgument("@" + callee + " holds checks; only functions that are not called may");
+    return InvalidArgument(
+        "@" + callee + " holds checks; only functions that are not called may");
   }
   callees_[scope.function_name].push_back(callee);
   auto call = scope.builder->Create(HloOpcode::kCall, Shape(), operands);
   call->AppendCalledComputation(function->computation);
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * result, scope.builder->Add(std::move(call)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * result,
+                        scope.builder->Add(std::move(call)));
   if (!function->returns_tuple) return Values{result};
   return scope.builder->Untuple(result);
 }
 
-StatusOr<Values> StableHloLowering::LowerWhile(const MlirOperation& op, LoweringScope& scope,
+StatusOr<Values> StableHloLowering::LowerWhile(const MlirOperation& op,
+                                               LoweringScope& scope,
                                                const Values& operands) {
-  if (op.regions.size() != 2) return InvalidArgument("expects a condition and a body region");
+  if (op.regions.size() != 2)
+    return InvalidArgument("expects a condition and a body region");
   std::vector<std::string> captures = FreeValues(op.regions[0]);
   for (const std::string& key : FreeValues(op.regions[1])) {
-    if (std::find(captures.begin(), captures.end(), key) == captures.end()) captures.push_back(key);
+    if (std::find(captures.begin(), captures.end(), key) == captures.end())
+      captures.push_back(key);
   }
   PHAL_ASSIGN_OR_RETURN(Values captured, LookUp(captures, scope, op.offset));
   std::vector<Shape> leading;
-  for (const HloInstruction* value : operands) leading.push_back(value->shape());
-  PHAL_ASSIGN_OR_RETURN(HloComputation * condition,
-                        LowerTupleRegion(op.regions[0], scope, "while_condition", leading, captures,
-                                         TupleRegionRole::kCondition));
-  PHAL_ASSIGN_OR_RETURN(HloComputation * body,
-                        LowerTupleRegion(op.regions[1], scope, "while_body", leading, captures,
-                                         TupleRegionRole::kBody));
+  for (const HloInstruction* value : operands)
+    leading.push_back(value->shape());
+  PHAL_ASSIGN_OR_RETURN(
+      HloComputation * condition,
+      LowerTupleRegion(op.regions[0], scope, "while_condition", leading,
+                       captures, TupleRegionRole::kCondition));
+  PHAL_ASSIGN_OR_RETURN(
+      HloComputation * body,
+      LowerTupleRegion(op.regions[1], scope, "while_body", leading, captures,
+                       TupleRegionRole::kBody));
   Values state = operands;
   state.insert(state.end(), captured.begin(), captured.end());
   PHAL_ASSIGN_OR_RETURN(HloInstruction * initial, scope.builder->Tuple(state));
   auto loop = scope.builder->Create(HloOpcode::kWhile, Shape(), {initial});
   loop->AppendCalledComputation(condition);
   loop->AppendCalledComputation(body);
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * result, scope.builder->Add(std::move(loop)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * result,
+                        scope.builder->Add(std::move(loop)));
   Values results;
   for (std::size_t i = 0; i < operands.size(); ++i) {
-    PHAL_ASSIGN_OR_RETURN(HloInstruction * element,
-                          scope.builder->GetTupleElement(result, static_cast<int64_t>(i)));
+    PHAL_ASSIGN_OR_RETURN(
+        HloInstruction * element,
+        scope.builder->GetTupleElement(result, static_cast<int64_t>(i)));
     results.push_back(element);
   }
   return results;
 }
 
-StatusOr<Values> StableHloLowering::LowerConditional(const MlirOperation& op, LoweringScope& scope,
+StatusOr<Values> StableHloLowering::LowerConditional(const MlirOperation& op,
+                                                     LoweringScope& scope,
                                                      const Values& operands) {
-  if (operands.size() != 1) return InvalidArgument("expects one selector operand");
+  if (operands.size() != 1)
+    return InvalidArgument("expects one selector operand");
   const bool is_if = op.name == "stablehlo.if";
-  if (is_if && op.regions.size() != 2) return InvalidArgument("expects two regions");
+  if (is_if && op.regions.size() != 2)
+    return InvalidArgument("expects two regions");
   if (op.regions.empty()) return InvalidArgument("expects at least one branch");
   Values branch_operands = {operands[0]};
   std::vector<HloComputation*> branches;
   for (std::size_t i = 0; i < op.regions.size(); ++i) {
     const std::vector<std::string> captures = FreeValues(op.regions[i]);
     PHAL_ASSIGN_OR_RETURN(Values captured, LookUp(captures, scope, op.offset));
-    PHAL_ASSIGN_OR_RETURN(HloInstruction * state, scope.builder->Tuple(captured));
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * state,
+                          scope.builder->Tuple(captured));
     branch_operands.push_back(state);
-    PHAL_ASSIGN_OR_RETURN(HloComputation * branch,
-                          LowerTupleRegion(op.regions[i], scope, "branch_" + std::to_string(i), {},
-                                           captures, TupleRegionRole::kBranch));
+    PHAL_ASSIGN_OR_RETURN(
+        HloComputation * branch,
+        LowerTupleRegion(op.regions[i], scope, "branch_" + std::to_string(i),
+                         {}, captures, TupleRegionRole::kBranch));
     branches.push_back(branch);
   }
-  auto conditional = scope.builder->Create(HloOpcode::kConditional, Shape(), branch_operands);
-  for (HloComputation* branch : branches) conditional->AppendCalledComputation(branch);
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * result, scope.builder->Add(std::move(conditional)));
+  auto conditional =
+      scope.builder->Create(HloOpcode::kConditional, Shape(), branch_operands);
+  for (HloComputation* branch : branches)
+    conditional->AppendCalledComputation(branch);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * result,
+                        scope.builder->Add(std::move(conditional)));
   return scope.builder->Untuple(result);
 }
 
