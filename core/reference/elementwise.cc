@@ -790,7 +790,8 @@ Status EvaluateReducePrecision(const HloInstruction& instruction,
 
 // Bitcast-convert reinterprets the row-major bytes: with equal widths
 // element by element, otherwise the narrower side has one more (minor)
-// dimension holding the pieces of a wider element in memory order.
+// dimension holding the pieces of a wider element in memory order. Copy is
+// the same byte copy between equal types.
 Status EvaluateBitcastConvert(const Literal& in, Literal* out) {
   if (in.byte_size() != out->byte_size()) {
     return InvalidArgument("bitcast-convert from " + in.shape().ToString() +
@@ -798,6 +799,67 @@ Status EvaluateBitcastConvert(const Literal& in, Literal* out) {
                            " changes the size in bytes");
   }
   if (in.byte_size() > 0) std::memcpy(out->data(), in.data(), in.byte_size());
+  return OkStatus();
+}
+
+// The element type `opcode` produces from operands of type `operand`.
+ElementType ResultTypeOf(HloOpcode opcode, ElementType operand) {
+  switch (opcode) {
+    case HloOpcode::kCompare:
+    case HloOpcode::kIsFinite:
+      return PHAL_ELEMENT_TYPE_PRED;
+    case HloOpcode::kAbs:
+    case HloOpcode::kReal:
+    case HloOpcode::kImag:
+      return ComplexComponentType(operand);
+    case HloOpcode::kComplex:
+      return operand == PHAL_ELEMENT_TYPE_F64 ? PHAL_ELEMENT_TYPE_C128
+                                              : PHAL_ELEMENT_TYPE_C64;
+    default:
+      return operand;
+  }
+}
+
+// Checks what the typed loops rely on: operands of the result's element
+// count (or scalars where they broadcast) and the element types the op
+// relates. Malformed instructions get an error instead of a wild read.
+Status CheckOperands(const HloInstruction& instruction,
+                     std::span<const Literal* const> operands,
+                     const Literal& result) {
+  const HloOpcode opcode = instruction.opcode();
+  const bool converts =
+      opcode == HloOpcode::kConvert || opcode == HloOpcode::kBitcastConvert;
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    const Literal& operand = *operands[i];
+    const bool may_broadcast = (opcode == HloOpcode::kSelect && i == 0) ||
+                               (opcode == HloOpcode::kClamp && i != 1);
+    if (operand.IsTuple() ||
+        (!converts && operand.ElementCount() != result.ElementCount() &&
+         !(may_broadcast && operand.shape().rank() == 0))) {
+      return InvalidArgument(
+          "operand " + std::to_string(i) + " " + operand.shape().ToString() +
+          " does not fit the result " + result.shape().ToString());
+    }
+  }
+  if (converts) return OkStatus();
+  const bool is_select = opcode == HloOpcode::kSelect;
+  const Literal& typed = *operands[is_select ? 1 : 0];
+  for (std::size_t i = is_select ? 1 : 0; i < operands.size(); ++i) {
+    if (operands[i]->element_type() != typed.element_type()) {
+      return InvalidArgument("operands of different element types " +
+                             operands[i]->shape().ToString() + " and " +
+                             typed.shape().ToString());
+    }
+  }
+  if (is_select && operands[0]->element_type() != PHAL_ELEMENT_TYPE_PRED) {
+    return InvalidArgument("the select predicate must be pred");
+  }
+  const ElementType expected = ResultTypeOf(opcode, typed.element_type());
+  if (result.element_type() != expected) {
+    return InvalidArgument(std::string("the result element type must be ") +
+                           ElementTypeName(expected) + ", not " +
+                           ElementTypeName(result.element_type()));
+  }
   return OkStatus();
 }
 
@@ -817,6 +879,10 @@ Status EvaluateElementwise(const HloInstruction& instruction,
                            std::string(HloOpcodeName(opcode)) + " takes " +
                            std::to_string(expected) + " operands, got " +
                            std::to_string(operands.size()));
+  }
+  PHAL_RETURN_IF_ERROR(CheckOperands(instruction, operands, *result));
+  if (opcode == HloOpcode::kCopy) {
+    return EvaluateBitcastConvert(*operands[0], result);
   }
   if (IsElementwiseUnary(opcode)) {
     return EvaluateUnary(instruction, *operands[0], result);
