@@ -28,7 +28,7 @@ Status PrintPartAsHlo(const SourceText& source, const StableHloPart& part) {
 
 int RunConvert(const Arguments& arguments) {
   ArgumentReader reader("convert", arguments);
-  const std::string target = reader.Value("to");
+  const std::string target = reader.Value("--to");
   const std::vector<std::string> files = reader.Positionals();
   if (!reader.Done()) return kExitUsage;
   if (files.size() != 1) return reader.UsageError("expects one FILE.mlir");
