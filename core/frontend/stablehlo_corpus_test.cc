@@ -38,7 +38,8 @@ std::string ReadFile(const std::filesystem::path& path) {
 // The names of the functions a part declares, read from the text so that a
 // part that fails to parse still counts its functions.
 std::vector<std::string> DeclaredFunctions(std::string_view part) {
-  static const std::regex kDeclaration(R"(func\.func\s+(?:public\s+|private\s+|nested\s+)?@([\w.$-]+))");
+  static const std::regex kDeclaration(
+      R"(func\.func\s+(?:public\s+|private\s+|nested\s+)?@([\w.$-]+))");
   std::vector<std::string> names;
   const std::string text(part);
   for (auto it = std::sregex_iterator(text.begin(), text.end(), kDeclaration);
@@ -55,34 +56,40 @@ std::string FirstLine(const std::string& message) {
 
 // Runs a function without parameters and evaluates its checks; empty when
 // every check passed.
-std::string RunTestFunction(StableHloModule& program, const StableHloFunction& function) {
+std::string RunTestFunction(StableHloModule& program,
+                            const StableHloFunction& function) {
   program.module->set_entry_computation(function.computation);
   StatusOr<Literal> result = Evaluate(*program.module, {});
-  if (!result.ok()) return "evaluation failed: " + FirstLine(result.status().message());
-  const std::vector<Literal> outputs = SplitFunctionOutputs(function, std::move(result).value());
+  if (!result.ok())
+    return "evaluation failed: " + FirstLine(result.status().message());
+  const std::vector<Literal> outputs =
+      SplitFunctionOutputs(function, std::move(result).value());
   for (const CheckResult& check : EvaluateChecks(function, outputs)) {
     if (!check.passed) return "check failed: " + DescribeCheckResult(check);
   }
   return "";
 }
 
-void RunPart(const std::string& file, const SourceText& source, const StableHloPart& part,
+void RunPart(const std::string& file, const SourceText& source,
+             const StableHloPart& part,
              std::vector<FunctionOutcome>* outcomes) {
-  const std::vector<std::string> declared =
-      DeclaredFunctions(source.text().substr(part.begin, part.end - part.begin));
+  const std::vector<std::string> declared = DeclaredFunctions(
+      source.text().substr(part.begin, part.end - part.begin));
   StatusOr<StableHloModule> program = ParseStableHloPart(source, part);
   if (!program.ok()) {
     const std::string message = program.status().message();
     const std::size_t error = message.find("error: ");
-    const std::string reason =
-        FirstLine(error == std::string::npos ? message : message.substr(error + 7));
-    for (const std::string& name : declared) outcomes->push_back({file, name, false, reason});
+    const std::string reason = FirstLine(
+        error == std::string::npos ? message : message.substr(error + 7));
+    for (const std::string& name : declared)
+      outcomes->push_back({file, name, false, reason});
     return;
   }
   std::map<std::string, std::string> failure_of;
   std::map<std::string, std::string> caller_of;
   for (const StableHloFunction& function : program->functions) {
-    for (const std::string& callee : function.callees) caller_of.emplace(callee, function.name);
+    for (const std::string& callee : function.callees)
+      caller_of.emplace(callee, function.name);
     if (function.parameter_count == 0) {
       failure_of[function.name] = RunTestFunction(*program, function);
     }
@@ -95,7 +102,8 @@ void RunPart(const std::string& file, const SourceText& source, const StableHloP
       // A helper runs as part of the test function that calls it.
       outcome.reason = failure_of[caller_of[function.name]];
     } else {
-      outcome.reason = "takes arguments that the test file supplies only on its RUN line";
+      outcome.reason =
+          "takes arguments that the test file supplies only on its RUN line";
     }
     outcome.passed = outcome.reason.empty();
     outcomes->push_back(std::move(outcome));
@@ -121,11 +129,12 @@ TEST(StableHloCorpusTest, RunsEveryFunctionOfTheInterpreterCorpus) {
       RunPart(path.filename().string(), source, part, &outcomes);
     }
   }
-  const auto passed = std::count_if(outcomes.begin(), outcomes.end(),
-                                    [](const FunctionOutcome& o) { return o.passed; });
-  std::cout << "StableHLO corpus: " << files.size() << " files, " << outcomes.size()
-            << " functions, " << passed << " passed, " << outcomes.size() - passed
-            << " failed\n";
+  const auto passed =
+      std::count_if(outcomes.begin(), outcomes.end(),
+                    [](const FunctionOutcome& o) { return o.passed; });
+  std::cout << "StableHLO corpus: " << files.size() << " files, "
+            << outcomes.size() << " functions, " << passed << " passed, "
+            << outcomes.size() - passed << " failed\n";
   for (const FunctionOutcome& outcome : outcomes) {
     if (!outcome.passed) {
       std::cout << "  FAIL " << outcome.file << " @" << outcome.function << ": "

@@ -191,15 +191,7 @@ Status StableHloLowering::LowerOperation(const MlirOperation& op,
                                          LoweringScope& scope,
                                          Values* returned) {
   if (IsReturn(op.name)) {
-    PHAL_ASSIGN_OR_RETURN(*returned,
-                          LookUp(
-                              [&] {
-                                std::vector<std::string> keys;
-                                for (const MlirValueUse& use : op.operands)
-                                  keys.push_back(ValueKey(use.name, use.index));
-                                return keys;
-                              }(),
-                              scope, op.offset));
+    PHAL_ASSIGN_OR_RETURN(*returned, LookUpOperands(op, scope));
     return OkStatus();
   }
   if (op.name.rfind("check.", 0) == 0) return LowerCheck(op, op.name, scope);
@@ -280,10 +272,7 @@ Status StableHloLowering::LowerCheck(const MlirOperation& op,
         op.offset, kind + " expects " + std::to_string(needed) +
                        " operands, got " + std::to_string(op.operands.size()));
   }
-  std::vector<std::string> keys;
-  for (const MlirValueUse& use : op.operands)
-    keys.push_back(ValueKey(use.name, use.index));
-  PHAL_ASSIGN_OR_RETURN(Values values, LookUp(keys, scope, op.offset));
+  PHAL_ASSIGN_OR_RETURN(Values values, LookUpOperands(op, scope));
   const auto output_index = [&] {
     return scope.result_count +
            static_cast<int64_t>(scope.check_outputs->size());
@@ -359,6 +348,17 @@ std::vector<std::string> StableHloLowering::FreeValues(
     if (defined.count(key) == 0) free.push_back(key);
   }
   return free;
+}
+
+StatusOr<Values> StableHloLowering::LookUpOperands(
+    const MlirOperation& op, const LoweringScope& scope) const {
+  Values values;
+  for (const MlirValueUse& use : op.operands) {
+    PHAL_ASSIGN_OR_RETURN(Values value, LookUp({ValueKey(use.name, use.index)},
+                                               scope, use.offset));
+    values.push_back(value[0]);
+  }
+  return values;
 }
 
 StatusOr<Values> StableHloLowering::LookUp(const std::vector<std::string>& keys,

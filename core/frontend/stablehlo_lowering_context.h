@@ -66,6 +66,10 @@ class StableHloLowering {
       const std::string& purpose, const std::vector<Shape>& leading,
       const std::vector<std::string>& captures, TupleRegionRole role);
   std::vector<std::string> FreeValues(const MlirRegion& region) const;
+  // The values of the op's operands; an undefined one is reported where
+  // it is used.
+  StatusOr<Values> LookUpOperands(const MlirOperation& op,
+                                  const LoweringScope& scope) const;
   StatusOr<Values> LookUp(const std::vector<std::string>& keys,
                           const LoweringScope& scope, std::size_t offset) const;
   HloComputation* AddComputation(std::unique_ptr<HloComputation> computation);

@@ -364,10 +364,7 @@ StatusOr<Literal> StableHloLowering::AttributeLiteral(
 
 StatusOr<Values> StableHloLowering::LowerValueOp(const MlirOperation& op,
                                                  LoweringScope& scope) {
-  std::vector<std::string> keys;
-  for (const MlirValueUse& use : op.operands)
-    keys.push_back(ValueKey(use.name, use.index));
-  PHAL_ASSIGN_OR_RETURN(Values operands, LookUp(keys, scope, op.offset));
+  PHAL_ASSIGN_OR_RETURN(Values operands, LookUpOperands(op, scope));
   if (op.name.rfind("chlo.", 0) == 0) return LowerChlo(op, scope, operands);
   if (op.name == "func.call" || op.name == "call") {
     const MlirAttribute* callee = op.Attribute("callee");
