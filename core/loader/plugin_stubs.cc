@@ -76,6 +76,23 @@ phal_status_t* EventSynchronizeStub(phal_plugin_event_t*) {
 phal_status_t* EventQueryStub(phal_plugin_event_t*, int*) {
   return Unimplemented("event_query");
 }
+phal_status_t* KernelEmitStub(phal_plugin_device_t*, const phal_kernel_desc_t*,
+                              const phal_kernel_options_t*,
+                              phal_plugin_kernel_t**) {
+  return Unimplemented("kernel_emit");
+}
+void KernelDestroyStub(phal_plugin_kernel_t*) {}
+phal_status_t* KernelSerializeStub(phal_plugin_kernel_t*, void**, uint64_t*) {
+  return Unimplemented("kernel_serialize");
+}
+phal_status_t* KernelDeserializeStub(phal_plugin_device_t*, const void*,
+                                     uint64_t, phal_plugin_kernel_t**) {
+  return Unimplemented("kernel_deserialize");
+}
+phal_status_t* StreamLaunchStub(phal_plugin_stream_t*, phal_plugin_kernel_t*,
+                                phal_plugin_buffer_t* const*, uint32_t) {
+  return Unimplemented("stream_launch");
+}
 
 // Replaces `slot` with `stub` when the plugin's table ends before the slot
 // or leaves it NULL.
@@ -121,10 +138,15 @@ phal_plugin_api_t CompletePluginTable(const phal_plugin_api_t& provided,
   PHAL_FILL_SLOT(stream_wait_event, StreamWaitEventStub);
   PHAL_FILL_SLOT(event_synchronize, EventSynchronizeStub);
   PHAL_FILL_SLOT(event_query, EventQueryStub);
+  PHAL_FILL_SLOT(kernel_emit, KernelEmitStub);
+  PHAL_FILL_SLOT(kernel_destroy, KernelDestroyStub);
+  PHAL_FILL_SLOT(kernel_serialize, KernelSerializeStub);
+  PHAL_FILL_SLOT(kernel_deserialize, KernelDeserializeStub);
+  PHAL_FILL_SLOT(stream_launch, StreamLaunchStub);
 #undef PHAL_FILL_SLOT
   static_assert(
-      sizeof(phal_plugin_api_t) ==
-          offsetof(phal_plugin_api_t, event_query) + sizeof(table.event_query),
+      sizeof(phal_plugin_api_t) == offsetof(phal_plugin_api_t, stream_launch) +
+                                       sizeof(table.stream_launch),
       "a slot was appended to phal_plugin_api_t without a stub");
   return table;
 }

@@ -1,6 +1,6 @@
-// The plugin's entry point and its ABI 1.0 function table. Kernel emission
-// and launch slots are not part of ABI 1.0's table yet; they arrive with the
-// compiler.
+// The plugin's entry point and its ABI 1.0 function table. The table ends
+// where ABI 1.0's does, so the core answers the 1.1 kernel slots with its
+// stubs until this plugin implements them.
 #include <cstddef>
 
 #include "plugins/cpu/cpu_copy.h"
@@ -21,7 +21,7 @@ constexpr uint32_t kAbiVersion = PHAL_MAKE_VERSION(1, 0);
 void Shutdown() { UninstallHostServices(); }
 
 constexpr phal_plugin_api_t kApi = {
-    .struct_size = sizeof(phal_plugin_api_t),
+    .struct_size = offsetof(phal_plugin_api_t, kernel_emit),
     .next = nullptr,
     .abi_version = kAbiVersion,
     .name = PHAL_PLUGIN_NAME,
@@ -46,6 +46,11 @@ constexpr phal_plugin_api_t kApi = {
     .stream_wait_event = StreamWaitEvent,
     .event_synchronize = EventSynchronize,
     .event_query = EventQuery,
+    .kernel_emit = nullptr,
+    .kernel_destroy = nullptr,
+    .kernel_serialize = nullptr,
+    .kernel_deserialize = nullptr,
+    .stream_launch = nullptr,
 };
 
 // True when the core's negotiation record reaches the members the plugin

@@ -1,18 +1,21 @@
 /*
- * Pins the layout of every ABI 1.0 struct and the value of every ABI 1.0
- * enumerator on LP64 targets. It is compiled as strict C11
+ * Pins the layout of every ABI 1.0 and 1.1 struct and the value of every
+ * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
+ * only adds members at the end, so only sizes grow. It is compiled as strict
+ * C11
  * (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the public
  * headers are valid C; a change that moves a member fails the build.
  */
 #include <stddef.h>
 
+#include "polyhal/kernel.h"
 #include "polyhal/plugin.h"
 #include "polyhal/runtime.h"
 #include "polyhal/types.h"
 
 #define PHAL_PIN_OFFSET(type, member, offset)        \
   _Static_assert(offsetof(type, member) == (offset), \
-                 #type "." #member " moved: ABI 1.0 is broken")
+                 #type "." #member " moved: the ABI is broken")
 #define PHAL_PIN_SIZE(type, size) \
   _Static_assert(sizeof(type) == (size), #type " changed size")
 #define PHAL_PIN_VALUE(name, value) \
@@ -21,7 +24,7 @@
 #include <stdint.h>
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 
-PHAL_PIN_SIZE(phal_device_properties_t, 120);
+PHAL_PIN_SIZE(phal_device_properties_t, 128);
 PHAL_PIN_OFFSET(phal_device_properties_t, struct_size, 0);
 PHAL_PIN_OFFSET(phal_device_properties_t, next, 8);
 PHAL_PIN_OFFSET(phal_device_properties_t, name, 16);
@@ -38,6 +41,7 @@ PHAL_PIN_OFFSET(phal_device_properties_t, min_alignment, 80);
 PHAL_PIN_OFFSET(phal_device_properties_t, element_types, 88);
 PHAL_PIN_OFFSET(phal_device_properties_t, flags, 96);
 PHAL_PIN_OFFSET(phal_device_properties_t, uuid, 104);
+PHAL_PIN_OFFSET(phal_device_properties_t, kernel_kinds, 120); /* 1.1 */
 
 PHAL_PIN_SIZE(phal_memory_space_info_t, 40);
 PHAL_PIN_OFFSET(phal_memory_space_info_t, struct_size, 0);
@@ -55,7 +59,7 @@ PHAL_PIN_OFFSET(phal_host_services_t, host_allocate, 32);
 PHAL_PIN_OFFSET(phal_host_services_t, host_free, 40);
 PHAL_PIN_OFFSET(phal_host_services_t, status_free, 48);
 
-PHAL_PIN_SIZE(phal_plugin_api_t, 200);
+PHAL_PIN_SIZE(phal_plugin_api_t, 240);
 PHAL_PIN_OFFSET(phal_plugin_api_t, struct_size, 0);
 PHAL_PIN_OFFSET(phal_plugin_api_t, next, 8);
 PHAL_PIN_OFFSET(phal_plugin_api_t, abi_version, 16);
@@ -81,6 +85,11 @@ PHAL_PIN_OFFSET(phal_plugin_api_t, stream_record_event, 168);
 PHAL_PIN_OFFSET(phal_plugin_api_t, stream_wait_event, 176);
 PHAL_PIN_OFFSET(phal_plugin_api_t, event_synchronize, 184);
 PHAL_PIN_OFFSET(phal_plugin_api_t, event_query, 192);
+PHAL_PIN_OFFSET(phal_plugin_api_t, kernel_emit, 200); /* 1.1 */
+PHAL_PIN_OFFSET(phal_plugin_api_t, kernel_destroy, 208);
+PHAL_PIN_OFFSET(phal_plugin_api_t, kernel_serialize, 216);
+PHAL_PIN_OFFSET(phal_plugin_api_t, kernel_deserialize, 224);
+PHAL_PIN_OFFSET(phal_plugin_api_t, stream_launch, 232);
 _Static_assert(PHAL_PLUGIN_API_MIN_STRUCT_SIZE == 40,
                "the minimal plugin table header changed");
 
@@ -122,9 +131,64 @@ PHAL_PIN_OFFSET(phal_buffer_desc_t, rank, 20);
 PHAL_PIN_OFFSET(phal_buffer_desc_t, dims, 24);
 PHAL_PIN_OFFSET(phal_buffer_desc_t, memory_space, 32);
 
+PHAL_PIN_SIZE(phal_kernel_options_t, 24); /* 1.1 */
+PHAL_PIN_OFFSET(phal_kernel_options_t, optimization_level, 16);
+
+PHAL_PIN_SIZE(phal_kir_node_t, 64); /* 1.1 */
+PHAL_PIN_OFFSET(phal_kir_node_t, op, 0);
+PHAL_PIN_OFFSET(phal_kir_node_t, type, 4);
+PHAL_PIN_OFFSET(phal_kir_node_t, operand_begin, 8);
+PHAL_PIN_OFFSET(phal_kir_node_t, operand_count, 12);
+PHAL_PIN_OFFSET(phal_kir_node_t, attributes, 16);
+PHAL_PIN_OFFSET(phal_kir_node_t, constant, 48);
+
+PHAL_PIN_SIZE(phal_kir_body_t, 40);
+PHAL_PIN_OFFSET(phal_kir_body_t, nodes, 0);
+PHAL_PIN_OFFSET(phal_kir_body_t, node_count, 8);
+PHAL_PIN_OFFSET(phal_kir_body_t, operand_count, 12);
+PHAL_PIN_OFFSET(phal_kir_body_t, operands, 16);
+PHAL_PIN_OFFSET(phal_kir_body_t, results, 24);
+PHAL_PIN_OFFSET(phal_kir_body_t, result_count, 32);
+PHAL_PIN_OFFSET(phal_kir_body_t, parameter_count, 36);
+
+PHAL_PIN_SIZE(phal_kir_buffer_t, 24);
+PHAL_PIN_OFFSET(phal_kir_buffer_t, element_type, 0);
+PHAL_PIN_OFFSET(phal_kir_buffer_t, access, 4);
+PHAL_PIN_OFFSET(phal_kir_buffer_t, rank, 8);
+PHAL_PIN_OFFSET(phal_kir_buffer_t, dims, 16);
+
+PHAL_PIN_SIZE(phal_kir_loop_t, 64);
+PHAL_PIN_OFFSET(phal_kir_loop_t, dims, 8);
+PHAL_PIN_OFFSET(phal_kir_loop_t, outputs, 16);
+PHAL_PIN_OFFSET(phal_kir_loop_t, body, 24);
+
+PHAL_PIN_SIZE(phal_kir_reduce_t, 200);
+PHAL_PIN_OFFSET(phal_kir_reduce_t, dims, 8);
+PHAL_PIN_OFFSET(phal_kir_reduce_t, reduced_dims, 16);
+PHAL_PIN_OFFSET(phal_kir_reduce_t, accumulator_count, 24);
+PHAL_PIN_OFFSET(phal_kir_reduce_t, outputs, 32);
+PHAL_PIN_OFFSET(phal_kir_reduce_t, init, 40);
+PHAL_PIN_OFFSET(phal_kir_reduce_t, values, 80);
+PHAL_PIN_OFFSET(phal_kir_reduce_t, reducer, 120);
+PHAL_PIN_OFFSET(phal_kir_reduce_t, epilogue, 160);
+
+PHAL_PIN_SIZE(phal_kir_dot_t, 136);
+PHAL_PIN_OFFSET(phal_kir_dot_t, accumulation_type, 12);
+PHAL_PIN_OFFSET(phal_kir_dot_t, batch, 16);
+PHAL_PIN_OFFSET(phal_kir_dot_t, lhs_strides, 48);
+PHAL_PIN_OFFSET(phal_kir_dot_t, rhs_strides, 72);
+PHAL_PIN_OFFSET(phal_kir_dot_t, epilogue, 96);
+
+PHAL_PIN_SIZE(phal_kernel_desc_t, 48);
+PHAL_PIN_OFFSET(phal_kernel_desc_t, name, 16);
+PHAL_PIN_OFFSET(phal_kernel_desc_t, kind, 24);
+PHAL_PIN_OFFSET(phal_kernel_desc_t, buffer_count, 28);
+PHAL_PIN_OFFSET(phal_kernel_desc_t, buffers, 32);
+PHAL_PIN_OFFSET(phal_kernel_desc_t, u, 40);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010000u);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010001u);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);
@@ -177,6 +241,27 @@ PHAL_PIN_VALUE(PHAL_PLUGIN_STATE_LOADED, 0);
 PHAL_PIN_VALUE(PHAL_PLUGIN_STATE_SKIPPED, 1);
 PHAL_PIN_VALUE(PHAL_DEVICE_FLAG_ASYNC_STREAMS, 1);
 PHAL_PIN_VALUE(PHAL_DEVICE_FLAG_HOST_ADDRESSABLE, 2);
+
+PHAL_PIN_VALUE(PHAL_KERNEL_KIND_LOOP, 1);
+PHAL_PIN_VALUE(PHAL_KERNEL_KIND_REDUCE, 2);
+PHAL_PIN_VALUE(PHAL_KERNEL_KIND_DOT, 3);
+PHAL_PIN_VALUE(PHAL_KERNEL_KIND_CONV, 4);
+PHAL_PIN_VALUE(PHAL_KERNEL_KIND_GATHER, 5);
+PHAL_PIN_VALUE(PHAL_KERNEL_KIND_SCATTER, 6);
+PHAL_PIN_VALUE(PHAL_KERNEL_KIND_SORT, 7);
+PHAL_PIN_VALUE(PHAL_KERNEL_KIND_COPY, 8);
+PHAL_PIN_VALUE(PHAL_KIR_OP_CONSTANT, 1);
+PHAL_PIN_VALUE(PHAL_KIR_OP_INDEX, 2);
+PHAL_PIN_VALUE(PHAL_KIR_OP_READ, 3);
+PHAL_PIN_VALUE(PHAL_KIR_OP_PARAMETER, 4);
+PHAL_PIN_VALUE(PHAL_KIR_OP_ABS, 16);
+PHAL_PIN_VALUE(PHAL_KIR_OP_REDUCE_PRECISION, 43);
+PHAL_PIN_VALUE(PHAL_KIR_OP_ADD, 64);
+PHAL_PIN_VALUE(PHAL_KIR_OP_COMPARE, 80);
+PHAL_PIN_VALUE(PHAL_KIR_OP_SELECT, 96);
+PHAL_PIN_VALUE(PHAL_KIR_OP_CLAMP, 97);
+PHAL_PIN_VALUE(PHAL_KIR_COMPARE_GE, 5);
+PHAL_PIN_VALUE(PHAL_KIR_COMPARISON_UNSIGNED, 3);
 
 /* A C translation unit may not be empty under -pedantic. */
 int phal_abi_layout_checked(void) { return 1; }

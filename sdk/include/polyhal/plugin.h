@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.0 -- the interface a backend plugin implements.
+ * Polyhal ABI 1.1 -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -27,6 +27,7 @@
 #ifndef POLYHAL_PLUGIN_H_
 #define POLYHAL_PLUGIN_H_
 
+#include "polyhal/kernel.h"
 #include "polyhal/types.h"
 
 #ifdef __cplusplus
@@ -37,6 +38,14 @@ typedef struct phal_plugin_device phal_plugin_device_t;
 typedef struct phal_plugin_buffer phal_plugin_buffer_t;
 typedef struct phal_plugin_stream phal_plugin_stream_t;
 typedef struct phal_plugin_event phal_plugin_event_t;
+typedef struct phal_plugin_kernel phal_plugin_kernel_t;
+
+/* Options of kernel_emit (ABI 1.1). */
+typedef struct phal_kernel_options {
+  uint32_t struct_size;
+  const void* next;
+  uint32_t optimization_level; /* 0 (fastest compile) to 3 (default) */
+} phal_kernel_options_t;
 
 /*
  * Services the core offers a plugin. The table is owned by the core and
@@ -169,6 +178,36 @@ typedef struct phal_plugin_api {
   phal_status_t* (*event_synchronize)(phal_plugin_event_t* event);
   /* Sets *out_done to 1 if `event` has fired, else 0; never blocks. */
   phal_status_t* (*event_query)(phal_plugin_event_t* event, int* out_done);
+
+  /* ---- kernels (ABI 1.1) ---------------------------------------------------
+   */
+
+  /* Compiles `kernel` (kernel.h) into device code for `device`. Everything
+   * `kernel` points at is valid during the call only. A kernel the device
+   * cannot run (kind, node or element type) fails with PHAL_UNIMPLEMENTED and
+   * a message naming what is missing. `options` may be NULL. */
+  phal_status_t* (*kernel_emit)(phal_plugin_device_t* device,
+                                const phal_kernel_desc_t* kernel,
+                                const phal_kernel_options_t* options,
+                                phal_plugin_kernel_t** out_kernel);
+  /* Destroys a kernel; the core guarantees no queued launch still uses it. */
+  void (*kernel_destroy)(phal_plugin_kernel_t* kernel);
+  /* Serialises a kernel for a cache or an ahead-of-time build. *out_data is
+   * allocated with host->host_allocate and owned by the core afterwards. */
+  phal_status_t* (*kernel_serialize)(phal_plugin_kernel_t* kernel,
+                                     void** out_data, uint64_t* out_size);
+  /* Rebuilds a kernel from kernel_serialize's bytes on `device`. Bytes from
+   * another plugin version or target fail with PHAL_FAILED_PRECONDITION. */
+  phal_status_t* (*kernel_deserialize)(phal_plugin_device_t* device,
+                                       const void* data, uint64_t size,
+                                       phal_plugin_kernel_t** out_kernel);
+  /* Enqueues one run of `kernel` on `stream`. buffers[i] binds the kernel's
+   * phal_kernel_desc_t::buffers[i]; the core has checked their sizes and
+   * keeps them alive until the run has finished. */
+  phal_status_t* (*stream_launch)(phal_plugin_stream_t* stream,
+                                  phal_plugin_kernel_t* kernel,
+                                  phal_plugin_buffer_t* const* buffers,
+                                  uint32_t buffer_count);
 } phal_plugin_api_t;
 
 /* The smallest table the core accepts: the header up to and including

@@ -30,7 +30,7 @@ extern "C" {
 
 /* The ABI version these headers describe. */
 #define PHAL_ABI_VERSION_MAJOR 1
-#define PHAL_ABI_VERSION_MINOR 0
+#define PHAL_ABI_VERSION_MINOR 1
 #define PHAL_ABI_VERSION \
   PHAL_MAKE_VERSION(PHAL_ABI_VERSION_MAJOR, PHAL_ABI_VERSION_MINOR)
 
@@ -155,6 +155,9 @@ typedef struct phal_device_properties {
   uint64_t element_types; /* PHAL_ELEMENT_TYPE_BIT mask of supported types */
   uint64_t flags;         /* PHAL_DEVICE_FLAG_* */
   uint8_t uuid[16];       /* stable identity; all zero when unknown */
+  /* ABI 1.1: PHAL_KERNEL_KIND_BIT mask of the kernel kinds the device
+   * compiles (kernel.h); 0 for a device that runs no kernels. */
+  uint64_t kernel_kinds;
 } phal_device_properties_t;
 
 /*
