@@ -131,6 +131,11 @@ PHAL_PIN_OFFSET(phal_buffer_desc_t, rank, 20);
 PHAL_PIN_OFFSET(phal_buffer_desc_t, dims, 24);
 PHAL_PIN_OFFSET(phal_buffer_desc_t, memory_space, 32);
 
+PHAL_PIN_SIZE(phal_compile_options_t, 32); /* 1.1 */
+PHAL_PIN_OFFSET(phal_compile_options_t, format, 16);
+PHAL_PIN_OFFSET(phal_compile_options_t, optimization_level, 20);
+PHAL_PIN_OFFSET(phal_compile_options_t, source_name, 24);
+
 PHAL_PIN_SIZE(phal_kernel_options_t, 24); /* 1.1 */
 PHAL_PIN_OFFSET(phal_kernel_options_t, optimization_level, 16);
 
@@ -239,6 +244,8 @@ PHAL_PIN_VALUE(PHAL_LOG_LEVEL_INFO, 2);
 PHAL_PIN_VALUE(PHAL_LOG_LEVEL_DEBUG, 3);
 PHAL_PIN_VALUE(PHAL_PLUGIN_STATE_LOADED, 0);
 PHAL_PIN_VALUE(PHAL_PLUGIN_STATE_SKIPPED, 1);
+PHAL_PIN_VALUE(PHAL_PROGRAM_FORMAT_HLO_TEXT, 1);
+PHAL_PIN_VALUE(PHAL_PROGRAM_FORMAT_STABLEHLO_TEXT, 2);
 PHAL_PIN_VALUE(PHAL_DEVICE_FLAG_ASYNC_STREAMS, 1);
 PHAL_PIN_VALUE(PHAL_DEVICE_FLAG_HOST_ADDRESSABLE, 2);
 

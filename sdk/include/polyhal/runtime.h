@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.0 -- the application interface of libpolyhal.
+ * Polyhal ABI 1.1 -- the application interface of libpolyhal.
  *
  * A framework creates a client, which discovers and loads plugins (see
  * docs/plugins.md for the search order), lists their devices, allocates
@@ -255,6 +255,65 @@ PHAL_API phal_status_t* phal_event_synchronize(phal_event_t* event);
 /* Sets *out_signalled to 1 when `event` is signalled, else 0. Never blocks. */
 PHAL_API phal_status_t* phal_event_query(phal_event_t* event,
                                          int* out_signalled);
+
+/* ---- executables (ABI 1.1) --------------------------------------------- */
+
+typedef struct phal_executable phal_executable_t;
+
+/* The text formats a program may be given in. */
+typedef enum phal_program_format {
+  PHAL_PROGRAM_FORMAT_HLO_TEXT = 1,      /* XLA HLO text */
+  PHAL_PROGRAM_FORMAT_STABLEHLO_TEXT = 2 /* StableHLO MLIR text */
+} phal_program_format_t;
+
+/* Options for phal_executable_compile. */
+typedef struct phal_compile_options {
+  uint32_t struct_size;
+  const void* next;
+  phal_program_format_t format;
+  uint32_t optimization_level; /* 0 to 3; 0 is read as the default, 3 */
+  /* Name used in error messages (file:line:column); NULL: "<program>".
+   * Copied. */
+  const char* source_name;
+} phal_compile_options_t;
+
+/* Parses, verifies and compiles `program` (`program_size` bytes of text,
+ * not necessarily NUL-terminated) for `device`: the core optimises it,
+ * partitions it into kernels (kernel.h) and has the device's plugin emit
+ * them. A program the device cannot run fails with PHAL_UNIMPLEMENTED naming
+ * what is missing (kernel kind, operation, element type); a malformed one
+ * with PHAL_INVALID_ARGUMENT and file:line:column. The executable is owned
+ * by the caller and must be freed before its client is destroyed. */
+PHAL_API phal_status_t* phal_executable_compile(
+    phal_device_t* device, const char* program, size_t program_size,
+    const phal_compile_options_t* options, phal_executable_t** out_executable);
+/* Frees an executable; NULL is accepted. Waits for executions in flight. */
+PHAL_API void phal_executable_free(phal_executable_t* executable);
+
+/* Number of parameters of the entry computation, and of results: the leaves
+ * of the entry's root, tuples flattened depth-first in order. */
+PHAL_API phal_status_t* phal_executable_get_parameter_count(
+    const phal_executable_t* executable, size_t* out_count);
+PHAL_API phal_status_t* phal_executable_get_result_count(
+    const phal_executable_t* executable, size_t* out_count);
+/* Shape of parameter or result `index`; out->dims points at
+ * executable-owned storage valid until the executable is freed. */
+PHAL_API phal_status_t* phal_executable_get_parameter_desc(
+    const phal_executable_t* executable, size_t index, phal_buffer_desc_t* out);
+PHAL_API phal_status_t* phal_executable_get_result_desc(
+    const phal_executable_t* executable, size_t index, phal_buffer_desc_t* out);
+
+/* Runs the executable once and returns when its results are ready.
+ * `arguments` are `argument_count` buffers on the executable's device, one
+ * per parameter, of the parameter's type and dims (checked). On success
+ * `out_results` (an array of `result_count` pointers supplied by the caller)
+ * receives newly allocated buffers owned by the caller. Argument buffers are
+ * only read. Thread-safe: one executable may run on many threads at once. */
+PHAL_API phal_status_t* phal_executable_execute(phal_executable_t* executable,
+                                                phal_buffer_t* const* arguments,
+                                                size_t argument_count,
+                                                phal_buffer_t** out_results,
+                                                size_t result_count);
 
 #ifdef __cplusplus
 } /* extern "C" */
