@@ -6,6 +6,7 @@
 
 #include "core/frontend/chlo_decompositions.h"
 #include "core/frontend/dense_elements.h"
+#include "core/frontend/linear_algebra_decompositions.h"
 #include "core/frontend/stablehlo_lowering_context.h"
 
 namespace phal {
@@ -80,8 +81,6 @@ const std::map<std::string, std::string>& UnsupportedOps() {
       {"outfeed", "host communication is not supported"},
       {"after_all", "tokens are not supported"},
       {"create_token", "tokens are not supported"},
-      {"fft", "the HLO IR has no fft op"},
-      {"triangular_solve", "the HLO IR has no triangular_solve op"},
       {"cholesky", "the HLO IR has no cholesky op"},
       {"rng", "random number generation is not supported"},
       {"rng_bit_generator", "random number generation is not supported"},
@@ -621,6 +620,39 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     if (decomposition == nullptr)
       return InvalidArgument("missing the decomposition function");
     return LowerCall(op, scope, operands, decomposition->text);
+  }
+  if (name == "triangular_solve") {
+    PHAL_RETURN_IF_ERROR(operand_count(2));
+    TriangularSolveOptions options;
+    options.left_side = BoolOr(op, "left_side", true);
+    options.lower = BoolOr(op, "lower", true);
+    options.unit_diagonal = BoolOr(op, "unit_diagonal", false);
+    const MlirAttribute* transpose = op.Attribute("transpose_a");
+    const std::string word =
+        transpose == nullptr ? "NO_TRANSPOSE" : EnumWord(*transpose);
+    if (word == "TRANSPOSE") {
+      options.transpose_a = TriangularSolveTranspose::kTranspose;
+    } else if (word == "ADJOINT") {
+      options.transpose_a = TriangularSolveTranspose::kAdjoint;
+    } else if (word != "NO_TRANSPOSE") {
+      return InvalidArgument("unknown transpose_a '" + word + "'");
+    }
+    return one(DecomposeTriangularSolve(b, operands[0], operands[1], options));
+  }
+  if (name == "fft") {
+    PHAL_RETURN_IF_ERROR(operand_count(1));
+    const MlirAttribute* kind = Find(op, {"fft_type", "type"});
+    const std::string word = kind == nullptr ? "" : EnumWord(*kind);
+    static const std::map<std::string, FftType> kTypes = {
+        {"FFT", FftType::kFft},
+        {"IFFT", FftType::kIfft},
+        {"RFFT", FftType::kRfft},
+        {"IRFFT", FftType::kIrfft}};
+    const auto type = kTypes.find(word);
+    if (type == kTypes.end())
+      return InvalidArgument("unknown fft_type '" + word + "'");
+    PHAL_ASSIGN_OR_RETURN(IntList lengths, Ints(op, {"fft_length", "length"}));
+    return one(DecomposeFft(b, operands[0], type->second, lengths));
   }
   if (name == "while") return LowerWhile(op, scope, operands);
   if (name == "if" || name == "case")

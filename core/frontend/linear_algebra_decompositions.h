@@ -1,0 +1,45 @@
+// StableHLO ops the HLO IR has no opcode for, decomposed into HLO that any
+// backend runs: triangular_solve (unrolled substitution, one row per step)
+// and fft (discrete Fourier transforms as matrix products with constant
+// twiddle matrices, one transformed dimension at a time). Both are exact up
+// to rounding and cost O(n) and O(n^2) ops or flops per row or dimension, so
+// they suit the small static sizes StableHLO programs use these ops with.
+#ifndef POLYHAL_CORE_FRONTEND_LINEAR_ALGEBRA_DECOMPOSITIONS_H_
+#define POLYHAL_CORE_FRONTEND_LINEAR_ALGEBRA_DECOMPOSITIONS_H_
+
+#include <vector>
+
+#include "core/frontend/hlo_builder.h"
+#include "core/support/status.h"
+
+namespace phal {
+
+enum class TriangularSolveTranspose { kNone, kTranspose, kAdjoint };
+
+struct TriangularSolveOptions {
+  bool left_side = true;       // op(a) x = b; otherwise x op(a) = b
+  bool lower = true;           // a's lower triangle holds the matrix
+  bool unit_diagonal = false;  // a's diagonal is taken to be ones
+  TriangularSolveTranspose transpose_a = TriangularSolveTranspose::kNone;
+};
+
+// Solves for x with a of shape [batch..., m, m] and b of [batch..., m, n]
+// (left side) or [batch..., n, m] (right side). Only the triangle `lower`
+// names (and the diagonal unless unit_diagonal) is read.
+StatusOr<HloInstruction*> DecomposeTriangularSolve(
+    HloBuilder& builder, HloInstruction* a, HloInstruction* b,
+    const TriangularSolveOptions& options);
+
+enum class FftType { kFft, kIfft, kRfft, kIrfft };
+
+// The transform over the trailing `lengths.size()` dimensions, with
+// StableHLO's (and numpy's) conventions: IFFT and IRFFT scale by 1/n, RFFT
+// keeps the n/2+1 non-negative frequencies of its last dimension and IRFFT
+// reads them, ignoring the imaginary parts that Hermitian symmetry fixes.
+StatusOr<HloInstruction*> DecomposeFft(HloBuilder& builder,
+                                       HloInstruction* operand, FftType type,
+                                       const std::vector<int64_t>& lengths);
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_FRONTEND_LINEAR_ALGEBRA_DECOMPOSITIONS_H_
