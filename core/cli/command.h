@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "polyhal/polyhal.hpp"
+
 namespace phal::cli {
 
 inline constexpr int kExitSuccess = 0;
@@ -51,6 +53,9 @@ struct RunOptions {
   bool random_inputs = false;        // fill missing inputs from `seed`
   uint64_t seed = 0;
 };
+
+// A client configured from the environment; prints the error on failure.
+Result<Client> OpenClient();
 
 int RunPlugins(const Arguments& arguments);
 int RunDevices(const Arguments& arguments);

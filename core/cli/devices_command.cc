@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/cli/client_session.h"
 #include "core/cli/command.h"
+#include "polyhal/polyhal.hpp"
 
 namespace phal::cli {
 namespace {
@@ -64,30 +64,26 @@ std::string Uuid(const uint8_t (&bytes)[16]) {
   return text;
 }
 
-std::vector<DeviceDescription> DescribeDevices(const phal_client_t* client) {
-  size_t count = 0;
-  phal_status_free(phal_client_get_device_count(client, &count));
-  std::vector<DeviceDescription> devices(count);
-  for (size_t i = 0; i < count; ++i) {
-    phal_device_t* device = nullptr;
-    phal_status_free(phal_client_get_device(client, i, &device));
-    DeviceDescription& description = devices[i];
-    description.properties.struct_size = sizeof(phal_device_properties_t);
-    phal_status_free(
-        phal_device_get_properties(device, &description.properties));
+std::vector<DeviceDescription> DescribeDevices(const Client& client) {
+  std::vector<phal_plugin_info_t> plugins = client.Plugins();
+  std::vector<DeviceDescription> devices;
+  for (const Device& device : client.Devices()) {
+    DeviceDescription description;
+    Result<phal_device_properties_t> properties = device.Properties();
+    if (properties.ok()) description.properties = *properties;
     size_t plugin_index = 0;
-    phal_status_free(phal_device_get_plugin_index(device, &plugin_index));
-    phal_plugin_info_t plugin{};
-    plugin.struct_size = sizeof(plugin);
-    phal_status_free(
-        phal_client_get_plugin_info(client, plugin_index, &plugin));
-    description.plugin = plugin.name;
+    Error(phal_device_get_plugin_index(device.get(), &plugin_index));
+    if (plugin_index < plugins.size()) {
+      description.plugin = plugins[plugin_index].name;
+    }
     for (uint32_t s = 0; s < description.properties.memory_space_count; ++s) {
       phal_memory_space_info_t space{};
       space.struct_size = sizeof(space);
-      phal_status_free(phal_device_get_memory_space(device, s, &space));
-      description.memory_spaces.push_back(space);
+      if (Error(phal_device_get_memory_space(device.get(), s, &space)).ok()) {
+        description.memory_spaces.push_back(space);
+      }
     }
+    devices.push_back(description);
   }
   return devices;
 }
@@ -156,9 +152,9 @@ int RunDevices(const Arguments& arguments) {
   ArgumentReader reader("devices", arguments);
   bool json = reader.Flag("--json");
   if (!reader.Done()) return kExitUsage;
-  ClientPointer client = OpenClient();
-  if (!client) return kExitFailure;
-  std::vector<DeviceDescription> devices = DescribeDevices(client.get());
+  Result<Client> client = OpenClient();
+  if (!client.ok()) return kExitFailure;
+  std::vector<DeviceDescription> devices = DescribeDevices(*client);
   if (json) {
     PrintJson(devices);
   } else {

@@ -3,23 +3,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/cli/client_session.h"
 #include "core/cli/command.h"
 #include "core/loader/manifest.h"
+#include "polyhal/polyhal.hpp"
 
 namespace phal::cli {
 namespace {
-
-std::vector<phal_plugin_info_t> ListPlugins(const phal_client_t* client) {
-  size_t count = 0;
-  phal_status_free(phal_client_get_plugin_count(client, &count));
-  std::vector<phal_plugin_info_t> plugins(count);
-  for (size_t i = 0; i < count; ++i) {
-    plugins[i].struct_size = sizeof(phal_plugin_info_t);
-    phal_status_free(phal_client_get_plugin_info(client, i, &plugins[i]));
-  }
-  return plugins;
-}
 
 const char* StateName(phal_plugin_state_t state) {
   return state == PHAL_PLUGIN_STATE_LOADED ? "loaded" : "skipped";
@@ -74,9 +63,9 @@ int RunPlugins(const Arguments& arguments) {
   ArgumentReader reader("plugins", arguments);
   bool json = reader.Flag("--json");
   if (!reader.Done()) return kExitUsage;
-  ClientPointer client = OpenClient();
-  if (!client) return kExitFailure;
-  std::vector<phal_plugin_info_t> plugins = ListPlugins(client.get());
+  Result<Client> client = OpenClient();
+  if (!client.ok()) return kExitFailure;
+  std::vector<phal_plugin_info_t> plugins = client->Plugins();
   if (json) {
     PrintJson(plugins);
   } else {
