@@ -387,9 +387,6 @@ TEST(ConvertTest, FloatToFloatAndBoolAndComplexConversions) {
   EXPECT_TRUE(
       SameLiteral(Unary("convert", Values(kU32, {1}, {4294967295u}), kS32),
                   Values(kS32, {1}, {-1})));
-  EXPECT_TRUE(
-      SameLiteral(Unary("convert", ComplexValues(kC64, {{1.5, 2}}), kF32),
-                  Values(kF32, {1}, {1.5})));
   EXPECT_TRUE(SameLiteral(Unary("convert", Values(kS32, {1}, {7}), kC128),
                           ComplexValues(kC128, {{7, 0}})));
   EXPECT_TRUE(

@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/hlo/verifier.h"
 #include "core/reference/batch_norm.h"
 #include "core/reference/computation_runner.h"
 #include "core/reference/convolution.h"
@@ -269,11 +270,9 @@ StatusOr<Literal> Interpreter::EvaluateConditional(
 
 StatusOr<Literal> Evaluate(const HloModule& module,
                            const std::vector<Literal>& arguments) {
+  // The op implementations rely on well-formed shapes and attributes.
+  PHAL_RETURN_IF_ERROR(VerifyModule(module));
   const HloComputation* entry = module.entry_computation();
-  if (entry == nullptr) {
-    return InvalidArgument("module " + module.name() +
-                           " has no entry computation");
-  }
   const std::vector<HloInstruction*>& parameters =
       entry->parameter_instructions();
   if (arguments.size() != parameters.size()) {

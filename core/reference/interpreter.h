@@ -17,7 +17,8 @@ namespace phal {
 
 // Runs the entry computation of `module` with parameter i bound to
 // arguments[i] and returns the root's value (a tuple literal when the root
-// is a tuple). Arguments must match the parameters' shapes (layouts aside).
+// is a tuple). The module is verified first (VerifyModule); arguments must
+// match the parameters' shapes (layouts aside).
 // Thread-safe: concurrent calls on one module are allowed.
 StatusOr<Literal> Evaluate(const HloModule& module,
                            const std::vector<Literal>& arguments);
