@@ -54,6 +54,12 @@ std::string FirstLine(const std::string& message) {
   return newline == std::string::npos ? message : message.substr(0, newline);
 }
 
+// A test function: one without parameters that has its own computation
+// (run_parallel programs run only inside the function that starts them).
+bool RunsAlone(const StableHloFunction& function) {
+  return function.computation != nullptr && function.parameter_count == 0;
+}
+
 // Runs a function without parameters and evaluates its checks; empty when
 // every check passed.
 std::string RunTestFunction(StableHloModule& program,
@@ -90,13 +96,13 @@ void RunPart(const std::string& file, const SourceText& source,
   for (const StableHloFunction& function : program->functions) {
     for (const std::string& callee : function.callees)
       caller_of.emplace(callee, function.name);
-    if (function.parameter_count == 0) {
+    if (RunsAlone(function)) {
       failure_of[function.name] = RunTestFunction(*program, function);
     }
   }
   for (const StableHloFunction& function : program->functions) {
     FunctionOutcome outcome{file, function.name, false, ""};
-    if (function.parameter_count == 0) {
+    if (RunsAlone(function)) {
       outcome.reason = failure_of[function.name];
     } else if (caller_of.count(function.name) > 0) {
       // A helper runs as part of the test function that calls it.

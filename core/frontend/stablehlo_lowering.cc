@@ -81,7 +81,17 @@ StatusOr<StableHloModule> StableHloLowering::Run() {
           function.offset, "function @" + function.name + " is defined twice");
     }
   }
+  CollectParallelPrograms();
   for (const MlirFunction& function : mlir_.functions) {
+    if (parallel_programs_.count(function.name) > 0) {
+      StableHloFunction program;
+      program.name = function.name;
+      program.is_public = false;
+      program.parameter_count = static_cast<int64_t>(function.arguments.size());
+      program.result_count = static_cast<int64_t>(function.result_types.size());
+      lowered_.emplace(function.name, std::move(program));
+      continue;
+    }
     PHAL_ASSIGN_OR_RETURN(const StableHloFunction* lowered,
                           LowerFunction(function.name, function.offset));
     (void)lowered;
@@ -104,6 +114,24 @@ StatusOr<StableHloModule> StableHloLowering::Run() {
   if (entry != nullptr) module_->set_entry_computation(entry->computation);
   result.module = std::move(module_);
   return result;
+}
+
+void StableHloLowering::CollectParallelPrograms() {
+  const auto visit = [&](const MlirRegion& region, const auto& self) -> void {
+    for (const MlirOperation& op : region.operations) {
+      for (const MlirRegion& nested : op.regions) self(nested, self);
+      const MlirAttribute* programs = op.Attribute("programs");
+      if (op.name != "interpreter.run_parallel" || programs == nullptr)
+        continue;
+      for (const MlirAttribute& row : programs->elements) {
+        for (const MlirAttribute& program : row.elements) {
+          parallel_programs_.insert(program.text);
+        }
+      }
+    }
+  };
+  for (const MlirFunction& function : mlir_.functions)
+    visit(function.body, visit);
 }
 
 StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(

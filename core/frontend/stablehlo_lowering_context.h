@@ -42,6 +42,7 @@ class StableHloLowering {
 
  private:
   // --- Structure (stablehlo_lowering.cc) ------------------------------------
+  void CollectParallelPrograms();
   StatusOr<const StableHloFunction*> LowerFunction(const std::string& name,
                                                    std::size_t use_offset);
   Status LowerOperations(const MlirRegion& region, LoweringScope& scope,
@@ -102,6 +103,17 @@ class StableHloLowering {
   StatusOr<HloInstruction*> LowerGather(
       const MlirOperation& op, LoweringScope& scope, const Values& operands,
       const std::vector<int64_t>& slice_sizes);
+  // --- Several processes (stablehlo_run_parallel.cc) -----------------------
+  // interpreter.run_parallel: runs one program on a grid of replicas x
+  // partitions by lowering a copy of its body per process, in lockstep, so
+  // that each collective op sees the operands of every process.
+  StatusOr<Values> LowerRunParallel(const MlirOperation& op,
+                                    LoweringScope& scope,
+                                    const Values& operands);
+  Status LowerCollective(const MlirOperation& op,
+                         std::vector<LoweringScope>& processes,
+                         int64_t replicas, int64_t partitions);
+
   StatusOr<Shape> ResultType(const MlirOperation& op, std::size_t index) const;
   StatusOr<Literal> AttributeLiteral(const MlirAttribute& attribute,
                                      const Shape& type) const;
@@ -113,6 +125,9 @@ class StableHloLowering {
   std::map<std::string, StableHloFunction> lowered_;
   std::set<std::string> in_progress_;
   std::set<std::string> used_names_;
+  // Functions named as interpreter.run_parallel programs: they run only
+  // inside a run_parallel and get no computation of their own.
+  std::set<std::string> parallel_programs_;
   // Per function, the functions it calls, in the order of the calls.
   std::map<std::string, std::vector<std::string>> callees_;
 };

@@ -365,6 +365,8 @@ StatusOr<Values> StableHloLowering::LowerValueOp(const MlirOperation& op,
                                                  LoweringScope& scope) {
   PHAL_ASSIGN_OR_RETURN(Values operands, LookUpOperands(op, scope));
   if (op.name.rfind("chlo.", 0) == 0) return LowerChlo(op, scope, operands);
+  if (op.name == "interpreter.run_parallel")
+    return LowerRunParallel(op, scope, operands);
   if (op.name == "func.call" || op.name == "call") {
     const MlirAttribute* callee = op.Attribute("callee");
     if (callee == nullptr) return InvalidArgument("missing the callee");

@@ -1,0 +1,417 @@
+// interpreter.run_parallel and the collective ops, simulated in one HLO
+// computation: every process of the replicas x partitions grid gets its own
+// copy of the program's ops, lowered in lockstep, and each collective op
+// becomes the data movement between the copies that the StableHLO spec
+// prescribes for its process groups (spec section "Collective ops").
+#include <map>
+#include <numeric>
+#include <optional>
+
+#include "core/frontend/stablehlo_lowering_context.h"
+
+namespace phal {
+namespace {
+
+using Group = std::vector<int64_t>;  // flattened process ids, r * P + p
+
+bool IsCollective(const std::string& name) {
+  static const std::set<std::string> kCollectives = {
+      "stablehlo.all_reduce",         "stablehlo.all_gather",
+      "stablehlo.all_to_all",         "stablehlo.reduce_scatter",
+      "stablehlo.collective_permute", "stablehlo.collective_broadcast",
+      "stablehlo.collective_reduce",  "stablehlo.replica_id",
+      "stablehlo.partition_id"};
+  return kCollectives.count(name) > 0;
+}
+
+// The rows of a 2-D integer attribute (replica_groups,
+// source_target_pairs), dropping the -1 padding of ragged groups.
+std::vector<Group> Rows(const MlirAttribute* attribute) {
+  std::vector<Group> rows;
+  if (attribute == nullptr) return rows;
+  std::vector<int64_t> flat;
+  std::size_t width = 0;
+  if (attribute->kind == MlirAttribute::Kind::kDenseElements) {
+    const auto collect = [&](const DenseElements& e, const auto& self) -> void {
+      if (e.kind == DenseElements::Kind::kList) {
+        for (const DenseElements& child : e.elements) self(child, self);
+      } else if (e.kind == DenseElements::Kind::kInteger) {
+        flat.push_back(e.negative ? -static_cast<int64_t>(e.integer_bits)
+                                  : static_cast<int64_t>(e.integer_bits));
+      }
+    };
+    collect(attribute->dense, collect);
+    if (attribute->has_type && attribute->type.rank() == 2) {
+      width = static_cast<std::size_t>(attribute->type.dim(1));
+    }
+  }
+  if (width == 0) return rows;
+  for (std::size_t i = 0; i + width <= flat.size(); i += width) {
+    Group row;
+    for (std::size_t j = i; j < i + width; ++j) {
+      if (flat[j] >= 0) row.push_back(flat[j]);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+enum class GroupMode {
+  kCrossReplica,
+  kCrossPartition,
+  kCrossReplicaAndPartition,
+  kFlattenedIds
+};
+
+// The process groups of a collective, as the spec's cross_replica,
+// cross_partition, cross_replica_and_partition and flattened_ids define
+// them.
+StatusOr<std::vector<Group>> ProcessGroups(GroupMode mode,
+                                           std::vector<Group> ids,
+                                           int64_t replicas,
+                                           int64_t partitions) {
+  const auto all = [](int64_t count) {
+    Group group(static_cast<std::size_t>(count));
+    std::iota(group.begin(), group.end(), 0);
+    return group;
+  };
+  if (ids.empty()) {
+    ids.push_back(all(mode == GroupMode::kCrossPartition ? partitions
+                      : mode == GroupMode::kFlattenedIds ? replicas * partitions
+                                                         : replicas));
+  }
+  const int64_t bound = mode == GroupMode::kCrossPartition ? partitions
+                        : mode == GroupMode::kFlattenedIds
+                            ? replicas * partitions
+                            : replicas;
+  for (const Group& group : ids) {
+    for (int64_t id : group) {
+      if (id >= bound) {
+        return InvalidArgument("replica group id " + std::to_string(id) +
+                               " is out of range");
+      }
+    }
+  }
+  std::vector<Group> groups;
+  switch (mode) {
+    case GroupMode::kCrossReplica:
+      for (int64_t p = 0; p < partitions; ++p) {
+        for (const Group& group : ids) {
+          Group processes;
+          for (int64_t r : group) processes.push_back(r * partitions + p);
+          groups.push_back(std::move(processes));
+        }
+      }
+      break;
+    case GroupMode::kCrossPartition:
+      for (int64_t r = 0; r < replicas; ++r) {
+        for (const Group& group : ids) {
+          Group processes;
+          for (int64_t p : group) processes.push_back(r * partitions + p);
+          groups.push_back(std::move(processes));
+        }
+      }
+      break;
+    case GroupMode::kCrossReplicaAndPartition:
+      // Partition-major: every replica of the group in partition 0, then
+      // in partition 1, ...
+      for (const Group& group : ids) {
+        Group processes;
+        for (int64_t p = 0; p < partitions; ++p) {
+          for (int64_t r : group) processes.push_back(r * partitions + p);
+        }
+        groups.push_back(std::move(processes));
+      }
+      break;
+    case GroupMode::kFlattenedIds:
+      groups = std::move(ids);
+      break;
+  }
+  return groups;
+}
+
+StatusOr<HloInstruction*> Concatenate(HloBuilder& b, const Values& parts,
+                                      int64_t dimension) {
+  if (parts.size() == 1) return parts[0];
+  auto concatenate = b.Create(HloOpcode::kConcatenate, Shape(), parts);
+  concatenate->set_dimensions({dimension});
+  return b.Add(std::move(concatenate));
+}
+
+// Part `index` of `count` equal parts of x along `dimension`.
+StatusOr<HloInstruction*> Part(HloBuilder& b, HloInstruction* x,
+                               int64_t dimension, int64_t index,
+                               int64_t count) {
+  const int64_t size = x->shape().dim(dimension);
+  if (count <= 0 || size % count != 0) {
+    return InvalidArgument("dimension " + std::to_string(dimension) + " of " +
+                           x->shape().ToString() + " does not split into " +
+                           std::to_string(count) + " parts");
+  }
+  std::vector<int64_t> starts(static_cast<std::size_t>(x->shape().rank()), 0);
+  std::vector<int64_t> limits = x->shape().dims();
+  starts[static_cast<std::size_t>(dimension)] = index * (size / count);
+  limits[static_cast<std::size_t>(dimension)] = (index + 1) * (size / count);
+  return b.Slice(x, starts, limits);
+}
+
+StatusOr<HloInstruction*> Combine(HloBuilder& b, HloComputation* reducer,
+                                  HloInstruction* x, HloInstruction* y) {
+  auto map = b.Create(HloOpcode::kMap, Shape(), {x, y});
+  map->AppendCalledComputation(reducer);
+  return b.Add(std::move(map));
+}
+
+int64_t IntAttribute(const MlirOperation& op, const char* name,
+                     int64_t fallback) {
+  const MlirAttribute* attribute = op.Attribute(name);
+  return attribute == nullptr ? fallback : attribute->integer;
+}
+
+}  // namespace
+
+StatusOr<Values> StableHloLowering::LowerRunParallel(const MlirOperation& op,
+                                                     LoweringScope& scope,
+                                                     const Values& operands) {
+  const MlirAttribute* programs = op.Attribute("programs");
+  if (programs == nullptr || programs->elements.empty()) {
+    return InvalidArgument("expects programs = [[@f, ...], ...]");
+  }
+  const auto replicas = static_cast<int64_t>(programs->elements.size());
+  const auto partitions =
+      static_cast<int64_t>(programs->elements[0].elements.size());
+  std::string program;
+  for (const MlirAttribute& row : programs->elements) {
+    if (static_cast<int64_t>(row.elements.size()) != partitions ||
+        partitions == 0) {
+      return InvalidArgument(
+          "every replica needs the same number of partitions");
+    }
+    for (const MlirAttribute& name : row.elements) {
+      if (!program.empty() && name.text != program) {
+        return Unimplemented("processes running different programs (@" +
+                             program + ", @" + name.text +
+                             ") are not supported");
+      }
+      program = name.text;
+    }
+  }
+  const auto found = functions_.find(program);
+  if (found == functions_.end())
+    return InvalidArgument("undefined program @" + program);
+  const MlirFunction& function = *found->second;
+  const std::size_t arity = function.arguments.size();
+  const auto processes_count = static_cast<std::size_t>(replicas * partitions);
+  if (operands.size() != processes_count * arity) {
+    return InvalidArgument(
+        "expects " + std::to_string(processes_count * arity) + " inputs for " +
+        std::to_string(processes_count) + " processes of @" + program +
+        ", got " + std::to_string(operands.size()));
+  }
+  callees_[scope.function_name].push_back(program);
+  std::vector<LoweringScope> processes(processes_count);
+  for (std::size_t k = 0; k < processes_count; ++k) {
+    processes[k].builder = scope.builder;
+    processes[k].function_name = scope.function_name;
+    for (std::size_t i = 0; i < arity; ++i) {
+      processes[k].values[ValueKey(function.arguments[i].name, 0)] =
+          operands[k * arity + i];
+    }
+  }
+  for (const MlirOperation& body_op : function.body.operations) {
+    if (body_op.name == "func.return" || body_op.name == "return") {
+      Values results;
+      for (LoweringScope& process : processes) {
+        PHAL_ASSIGN_OR_RETURN(Values returned,
+                              LookUpOperands(body_op, process));
+        results.insert(results.end(), returned.begin(), returned.end());
+      }
+      return results;
+    }
+    if (IsCollective(body_op.name)) {
+      Status status = LowerCollective(body_op, processes, replicas, partitions);
+      if (!status.ok() &&
+          status.message().rfind(source_.file_name() + ":", 0) != 0) {
+        return source_.ErrorAt(body_op.offset,
+                               body_op.name + ": " + status.message());
+      }
+      PHAL_RETURN_IF_ERROR(status);
+      continue;
+    }
+    for (LoweringScope& process : processes) {
+      Values unused;
+      PHAL_RETURN_IF_ERROR(LowerOperation(body_op, process, &unused));
+    }
+  }
+  return source_.ErrorAt(function.offset,
+                         "@" + program + " does not end with a return");
+}
+
+Status StableHloLowering::LowerCollective(const MlirOperation& op,
+                                          std::vector<LoweringScope>& processes,
+                                          int64_t replicas,
+                                          int64_t partitions) {
+  HloBuilder& b = *processes[0].builder;
+  const std::string name = op.name.substr(std::string("stablehlo.").size());
+  const std::size_t count = processes.size();
+  std::vector<Values> inputs(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    PHAL_ASSIGN_OR_RETURN(inputs[k], LookUpOperands(op, processes[k]));
+  }
+  std::vector<std::optional<Values>> outputs(count);
+  if (name == "replica_id" || name == "partition_id") {
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto id = static_cast<int64_t>(k);
+      const int64_t value =
+          name == "replica_id" ? id / partitions : id % partitions;
+      PHAL_ASSIGN_OR_RETURN(
+          HloInstruction * constant,
+          b.Constant(Literal::Scalar(PHAL_ELEMENT_TYPE_U32, value)));
+      outputs[k] = Values{constant};
+    }
+  } else {
+    const MlirAttribute* channel = op.Attribute("channel_handle");
+    const MlirAttribute* handle =
+        channel == nullptr ? nullptr : channel->Field("handle");
+    const bool has_channel = handle != nullptr && handle->integer > 0;
+    const bool global_ids = op.Attribute("use_global_device_ids") != nullptr;
+    const bool by_partition = name == "all_to_all" ||
+                              name == "collective_permute" ||
+                              name == "collective_broadcast";
+    GroupMode mode = has_channel ? GroupMode::kCrossReplicaAndPartition
+                                 : GroupMode::kCrossReplica;
+    if (by_partition && has_channel) mode = GroupMode::kCrossPartition;
+    if (!by_partition && has_channel && global_ids)
+      mode = GroupMode::kFlattenedIds;
+    if (name == "collective_permute") {
+      PHAL_RETURN_IF_ERROR([&]() -> Status {
+        const std::vector<Group> pairs =
+            Rows(op.Attribute("source_target_pairs"));
+        const int64_t outer =
+            mode == GroupMode::kCrossPartition ? replicas : partitions;
+        for (int64_t o = 0; o < outer; ++o) {
+          for (const Group& pair : pairs) {
+            if (pair.size() != 2)
+              return InvalidArgument("source_target_pairs must be pairs");
+            const auto process = [&](int64_t id) {
+              return static_cast<std::size_t>(mode == GroupMode::kCrossPartition
+                                                  ? o * partitions + id
+                                                  : id * partitions + o);
+            };
+            if (process(pair[0]) >= count || process(pair[1]) >= count) {
+              return InvalidArgument(
+                  "source_target_pairs name a process out of range");
+            }
+            outputs[process(pair[1])] = inputs[process(pair[0])];
+          }
+        }
+        return OkStatus();
+      }());
+    } else {
+      PHAL_ASSIGN_OR_RETURN(
+          std::vector<Group> groups,
+          ProcessGroups(mode, Rows(op.Attribute("replica_groups")), replicas,
+                        partitions));
+      HloComputation* reducer = nullptr;
+      if (name == "all_reduce" || name == "reduce_scatter" ||
+          name == "collective_reduce") {
+        if (op.regions.size() != 1)
+          return InvalidArgument("expects a reduction region");
+        PHAL_ASSIGN_OR_RETURN(
+            reducer,
+            LowerAppliedRegion(op.regions[0], processes[0], name + "_body"));
+      }
+      std::size_t data_count = inputs[0].size();
+      const bool dynamic_root = op.Attribute("has_dynamic_root") != nullptr;
+      if (dynamic_root) --data_count;
+      for (const Group& group : groups) {
+        const auto size = static_cast<int64_t>(group.size());
+        for (int64_t member = 0; member < size; ++member) {
+          if (static_cast<std::size_t>(
+                  group[static_cast<std::size_t>(member)]) >= count) {
+            return InvalidArgument(
+                "a replica group names a process out of range");
+          }
+        }
+        for (int64_t member = 0; member < size; ++member) {
+          const auto k =
+              static_cast<std::size_t>(group[static_cast<std::size_t>(member)]);
+          Values results;
+          for (std::size_t i = 0; i < data_count; ++i) {
+            Values across;
+            for (int64_t source : group)
+              across.push_back(inputs[static_cast<std::size_t>(source)][i]);
+            HloInstruction* result = nullptr;
+            if (name == "all_gather") {
+              PHAL_ASSIGN_OR_RETURN(
+                  result, Concatenate(b, across,
+                                      IntAttribute(op, "all_gather_dim", 0)));
+            } else if (name == "all_to_all") {
+              const int64_t split = IntAttribute(op, "split_dimension", 0);
+              Values parts;
+              for (HloInstruction* source : across) {
+                PHAL_ASSIGN_OR_RETURN(HloInstruction * part,
+                                      Part(b, source, split, member, size));
+                parts.push_back(part);
+              }
+              PHAL_ASSIGN_OR_RETURN(
+                  result, Concatenate(b, parts,
+                                      IntAttribute(op, "concat_dimension", 0)));
+            } else if (name == "collective_broadcast") {
+              int64_t root = 0;
+              if (dynamic_root) {
+                HloInstruction* roots = inputs[k].back();
+                if (roots->opcode() != HloOpcode::kConstant) {
+                  return InvalidArgument(
+                      "a dynamic root must be a constant here");
+                }
+                root = roots->literal().GetAsInt64(static_cast<int64_t>(i));
+              }
+              if (root < 0 || root >= size)
+                return InvalidArgument("root out of range");
+              result = across[static_cast<std::size_t>(root)];
+            } else {
+              result = across[0];
+              for (std::size_t j = 1; j < across.size(); ++j) {
+                PHAL_ASSIGN_OR_RETURN(result,
+                                      Combine(b, reducer, result, across[j]));
+              }
+              if (name == "reduce_scatter") {
+                PHAL_ASSIGN_OR_RETURN(
+                    result,
+                    Part(b, result, IntAttribute(op, "scatter_dimension", 0),
+                         member, size));
+              } else if (name == "collective_reduce" && member != 0) {
+                PHAL_ASSIGN_OR_RETURN(result, b.FullLike(result, 0));
+              }
+            }
+            results.push_back(result);
+          }
+          outputs[k] = results;
+        }
+      }
+    }
+  }
+  // collective_permute and collective_broadcast give zeros to the processes
+  // that receive nothing; the other collectives need every process.
+  const bool zeros_when_idle =
+      name == "collective_permute" || name == "collective_broadcast";
+  for (std::size_t k = 0; k < count; ++k) {
+    if (!outputs[k].has_value() && zeros_when_idle) {
+      Values zeros;
+      for (HloInstruction* x : inputs[k]) {
+        PHAL_ASSIGN_OR_RETURN(HloInstruction * zero, b.FullLike(x, 0));
+        zeros.push_back(zero);
+      }
+      outputs[k] = zeros;
+    }
+    if (!outputs[k].has_value()) {
+      return InvalidArgument("process " + std::to_string(k) +
+                             " belongs to no process group");
+    }
+    PHAL_RETURN_IF_ERROR(BindResults(op, *outputs[k], processes[k]));
+  }
+  return OkStatus();
+}
+
+}  // namespace phal
