@@ -136,8 +136,11 @@ class MlirParser {
 
   // --- Types and attributes -----------------------------------------------
   StatusOr<Shape> ParseType();
-  Status ParseTypeList(std::vector<Shape>* types);
-  Status ParseFunctionResultTypes(std::vector<Shape>* types);
+  // `bits`, when given, receives each type's narrow integer width.
+  Status ParseTypeList(std::vector<Shape>* types,
+                       std::vector<int>* bits = nullptr);
+  Status ParseFunctionResultTypes(std::vector<Shape>* types,
+                                  std::vector<int>* bits = nullptr);
   StatusOr<ElementType> ParseElementType();
   // `typed_scalars`: a number may carry ": type" (false in the pretty
   // form's "dim = 0 : tensor<...>", where the type is the op's).
@@ -154,6 +157,8 @@ class MlirParser {
   MlirLexer lexer_;
   MlirToken token_;
   int nesting_ = 0;
+  // The narrow integer width of the element type ParseType() read last.
+  int element_bits_ = 0;
 };
 
 Status MlirParser::EnterNesting() {
@@ -253,6 +258,7 @@ Status MlirParser::ParseFunction(MlirModule* module) {
     Advance();
     PHAL_RETURN_IF_ERROR(Expect(Kind::kColon, "':' and the argument's type"));
     PHAL_ASSIGN_OR_RETURN(argument.type, ParseType());
+    argument.narrow_bits = element_bits_;
     if (token_.Is(Kind::kLeftBrace)) {
       std::vector<std::pair<std::string, MlirAttribute>> ignored;
       PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
@@ -314,6 +320,7 @@ Status MlirParser::ParseRegion(MlirRegion* region) {
         PHAL_RETURN_IF_ERROR(
             Expect(Kind::kColon, "':' and the block argument's type"));
         PHAL_ASSIGN_OR_RETURN(argument.type, ParseType());
+        argument.narrow_bits = element_bits_;
         PHAL_RETURN_IF_ERROR(SkipLocation());
         region->arguments.push_back(std::move(argument));
       }
@@ -430,7 +437,7 @@ Status MlirParser::ParseGenericOperation(MlirOperation* op) {
         Expect(Kind::kRightParen, "')' after the operand types"));
   }
   PHAL_RETURN_IF_ERROR(Expect(Kind::kArrow, "'->' and the result types"));
-  return ParseFunctionResultTypes(&op->result_types);
+  return ParseFunctionResultTypes(&op->result_types, &op->result_narrow_bits);
 }
 
 Status MlirParser::ParsePrettyOperation(MlirOperation* op) {
@@ -597,12 +604,13 @@ Status MlirParser::ParsePrettySignature(MlirOperation* op) {
     }
     op->operand_types = std::move(types);
     PHAL_RETURN_IF_ERROR(Expect(Kind::kArrow, "'->' and the result types"));
-    return ParseFunctionResultTypes(&op->result_types);
+    return ParseFunctionResultTypes(&op->result_types, &op->result_narrow_bits);
   }
-  PHAL_RETURN_IF_ERROR(ParseTypeList(&types));
+  std::vector<int> bits;
+  PHAL_RETURN_IF_ERROR(ParseTypeList(&types, &bits));
   if (ConsumeIf(Kind::kArrow)) {
     op->operand_types = std::move(types);
-    return ParseFunctionResultTypes(&op->result_types);
+    return ParseFunctionResultTypes(&op->result_types, &op->result_narrow_bits);
   }
   const int64_t result_count = op->ResultCount();
   const bool component_of_complex =
@@ -612,8 +620,10 @@ Status MlirParser::ParsePrettySignature(MlirOperation* op) {
     op->operand_types = std::move(types);
   } else if (static_cast<int64_t>(types.size()) == result_count) {
     op->result_types = std::move(types);
+    op->result_narrow_bits = std::move(bits);
   } else {
     op->result_types.push_back(types.back());
+    op->result_narrow_bits.push_back(bits.back());
     types.pop_back();
     op->operand_types = std::move(types);
   }
@@ -666,8 +676,8 @@ Status MlirParser::ParsePrettyReduce(MlirOperation* op) {
           applied_offset, "'applies' needs exactly one input and init value");
     }
     const Shape scalar(op->operand_types[1].element_type(), {});
-    body.arguments = {{"lhs", scalar, applied_offset},
-                      {"rhs", scalar, applied_offset}};
+    body.arguments = {{"lhs", scalar, 0, applied_offset},
+                      {"rhs", scalar, 0, applied_offset}};
     MlirOperation apply;
     apply.name = applied_op;
     apply.offset = applied_offset;
@@ -698,6 +708,7 @@ Status MlirParser::ParsePrettyReduce(MlirOperation* op) {
       Advance();
       PHAL_RETURN_IF_ERROR(Expect(Kind::kColon, "':' and the argument's type"));
       PHAL_ASSIGN_OR_RETURN(argument.type, ParseType());
+      argument.narrow_bits = element_bits_;
       PHAL_RETURN_IF_ERROR(SkipLocation());
       side->push_back(std::move(argument));
     }
@@ -735,14 +746,17 @@ Status MlirParser::ParsePrettyWhile(MlirOperation* op) {
   PHAL_RETURN_IF_ERROR(
       Expect(Kind::kColon, "':' and the loop variables' types"));
   if (!arguments.empty())
-    PHAL_RETURN_IF_ERROR(ParseTypeList(&op->result_types));
+    PHAL_RETURN_IF_ERROR(
+        ParseTypeList(&op->result_types, &op->result_narrow_bits));
   if (op->result_types.size() != arguments.size()) {
     return Error("the while loop has " + std::to_string(arguments.size()) +
                  " variables but " + std::to_string(op->result_types.size()) +
                  " types");
   }
-  for (std::size_t i = 0; i < arguments.size(); ++i)
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
     arguments[i].type = op->result_types[i];
+    arguments[i].narrow_bits = op->result_narrow_bits[i];
+  }
   op->operand_types = op->result_types;
   if (ConsumeBare("attributes"))
     PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&op->attributes));
@@ -788,6 +802,7 @@ Status MlirParser::SkipBalanced(Kind open, Kind close) {
 
 StatusOr<Shape> MlirParser::ParseType() {
   PHAL_RETURN_IF_ERROR(EnterNesting());
+  element_bits_ = 0;
   const std::size_t start = token_.offset;
   if (token_.IsBare("tensor")) {
     Advance();
@@ -819,6 +834,7 @@ StatusOr<Shape> MlirParser::ParseType() {
           Expect(Kind::kGreater, "'>' to close the tuple type"));
     }
     LeaveNesting();
+    element_bits_ = 0;
     return Shape::Tuple(std::move(elements));
   }
   if (token_.Is(Kind::kBangId)) {
@@ -847,32 +863,42 @@ StatusOr<ElementType> MlirParser::ParseElementType() {
   }
   if (!token_.Is(Kind::kBareId)) return ErrorExpected("an element type");
   ElementType type = PHAL_ELEMENT_TYPE_INVALID;
+  const int narrow_bits = NarrowIntegerBits(token_.text, &type);
+  if (narrow_bits > 0) {
+    element_bits_ = narrow_bits;
+    Advance();
+    return type;
+  }
   if (!MlirElementTypeFromName(token_.text, &type)) {
     return Error(
         "element type '" + std::string(token_.text) +
-        "' is not supported (HLO has i1, i8-i64, ui8-ui64, f16, bf16, f32, "
+        "' is not supported (HLO has i1, i2-i64, ui2-ui64, f16, bf16, f32, "
         "f64, complex<f32>, complex<f64>)");
   }
   Advance();
   return type;
 }
 
-Status MlirParser::ParseTypeList(std::vector<Shape>* types) {
+Status MlirParser::ParseTypeList(std::vector<Shape>* types,
+                                 std::vector<int>* bits) {
   do {
     PHAL_ASSIGN_OR_RETURN(Shape type, ParseType());
     types->push_back(std::move(type));
+    if (bits != nullptr) bits->push_back(element_bits_);
   } while (ConsumeIf(Kind::kComma));
   return OkStatus();
 }
 
-Status MlirParser::ParseFunctionResultTypes(std::vector<Shape>* types) {
+Status MlirParser::ParseFunctionResultTypes(std::vector<Shape>* types,
+                                            std::vector<int>* bits) {
   if (!ConsumeIf(Kind::kLeftParen)) {
     PHAL_ASSIGN_OR_RETURN(Shape type, ParseType());
     types->push_back(std::move(type));
+    if (bits != nullptr) bits->push_back(element_bits_);
     return OkStatus();
   }
   if (ConsumeIf(Kind::kRightParen)) return OkStatus();
-  PHAL_RETURN_IF_ERROR(ParseTypeList(types));
+  PHAL_RETURN_IF_ERROR(ParseTypeList(types, bits));
   return Expect(Kind::kRightParen, "')' after the result types");
 }
 
@@ -913,6 +939,7 @@ Status MlirParser::ParseOptionalAttributeType(MlirAttribute* attribute) {
   if (!token_.Is(Kind::kColon)) return OkStatus();
   Advance();
   PHAL_ASSIGN_OR_RETURN(attribute->type, ParseType());
+  attribute->narrow_bits = element_bits_;
   attribute->has_type = true;
   return OkStatus();
 }
@@ -1190,6 +1217,25 @@ Status MlirParser::ParseDenseElements(DenseElements* elements) {
 }
 
 }  // namespace
+
+int NarrowIntegerBits(std::string_view name, ElementType* storage) {
+  static constexpr struct {
+    std::string_view name;
+    int bits;
+    ElementType storage;
+  } kNarrow[] = {
+      {"i2", 2, PHAL_ELEMENT_TYPE_S8},  {"si2", 2, PHAL_ELEMENT_TYPE_S8},
+      {"i4", 4, PHAL_ELEMENT_TYPE_S8},  {"si4", 4, PHAL_ELEMENT_TYPE_S8},
+      {"ui2", 2, PHAL_ELEMENT_TYPE_U8}, {"ui4", 4, PHAL_ELEMENT_TYPE_U8},
+  };
+  for (const auto& narrow : kNarrow) {
+    if (narrow.name == name) {
+      *storage = narrow.storage;
+      return narrow.bits;
+    }
+  }
+  return 0;
+}
 
 bool MlirElementTypeFromName(std::string_view name, ElementType* type) {
   static constexpr std::pair<std::string_view, ElementType> kTypes[] = {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/frontend/dense_elements.h"
+#include "core/frontend/narrow_integers.h"
 #include "core/frontend/stablehlo_lowering_context.h"
 
 namespace phal {
@@ -158,8 +159,10 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   scope.check_outputs = &check_outputs;
   scope.result_count = static_cast<int64_t>(function.result_types.size());
   for (const MlirBlockArgument& argument : function.arguments) {
-    scope.values[ValueKey(argument.name, 0)] =
-        builder.AddParameter(argument.type);
+    HloInstruction* parameter = builder.AddParameter(argument.type);
+    scope.values[ValueKey(argument.name, 0)] = parameter;
+    if (argument.narrow_bits > 0)
+      narrow_bits_[parameter] = argument.narrow_bits;
   }
   Values returned;
   PHAL_RETURN_IF_ERROR(LowerOperations(function.body, scope, &returned));
@@ -239,7 +242,24 @@ Status StableHloLowering::LowerOperation(const MlirOperation& op,
       return results.status();
     return source_.ErrorAt(op.offset, op.name + ": " + message);
   }
+  PHAL_RETURN_IF_ERROR(WrapNarrowResults(op, *results, scope));
   return BindResults(op, *results, scope);
+}
+
+Status StableHloLowering::WrapNarrowResults(const MlirOperation& op,
+                                            Values& results,
+                                            LoweringScope& scope) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    int bits = i < op.result_narrow_bits.size() ? op.result_narrow_bits[i] : 0;
+    const MlirAttribute* value = op.Attribute("value");
+    if (op.result_narrow_bits.empty() && value != nullptr)
+      bits = value->narrow_bits;
+    if (bits == 0 || !results[i]->shape().IsArray()) continue;
+    PHAL_ASSIGN_OR_RETURN(
+        results[i], WrapToNarrowInteger(*scope.builder, results[i], bits));
+    narrow_bits_[results[i]] = bits;
+  }
+  return OkStatus();
 }
 
 Status StableHloLowering::BindResults(const MlirOperation& op,
@@ -414,8 +434,10 @@ StatusOr<HloComputation*> StableHloLowering::LowerAppliedRegion(
   scope.builder = &builder;
   scope.function_name = outer.function_name;
   for (const MlirBlockArgument& argument : region.arguments) {
-    scope.values[ValueKey(argument.name, 0)] =
-        builder.AddParameter(argument.type);
+    HloInstruction* parameter = builder.AddParameter(argument.type);
+    scope.values[ValueKey(argument.name, 0)] = parameter;
+    if (argument.narrow_bits > 0)
+      narrow_bits_[parameter] = argument.narrow_bits;
   }
   for (const std::string& key : FreeValues(region)) {
     PHAL_ASSIGN_OR_RETURN(Values captured, LookUp({key}, outer, region.offset));
@@ -467,6 +489,9 @@ StatusOr<HloComputation*> StableHloLowering::LowerTupleRegion(
   }
   for (std::size_t i = 0; i < leading.size(); ++i) {
     scope.values[ValueKey(region.arguments[i].name, 0)] = elements[i];
+    if (region.arguments[i].narrow_bits > 0) {
+      narrow_bits_[elements[i]] = region.arguments[i].narrow_bits;
+    }
   }
   for (std::size_t i = 0; i < captures.size(); ++i) {
     scope.values[captures[i]] = elements[leading.size() + i];

@@ -7,6 +7,7 @@
 #include "core/frontend/chlo_decompositions.h"
 #include "core/frontend/dense_elements.h"
 #include "core/frontend/linear_algebra_decompositions.h"
+#include "core/frontend/narrow_integers.h"
 #include "core/frontend/stablehlo_lowering_context.h"
 
 namespace phal {
@@ -400,7 +401,7 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
   };
   const auto elementwise = ElementwiseOps().find(name);
   if (elementwise != ElementwiseOps().end()) {
-    return one(b.Add(b.Create(elementwise->second, Shape(), operands)));
+    return LowerElementwise(elementwise->second, b, operands);
   }
   if (name == "constant") {
     const MlirAttribute* value = op.Attribute("value");
@@ -663,6 +664,35 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     return LowerDynamicOp(name, op, scope, operands);
   }
   return LowerRegionOp(name, op, scope, operands);
+}
+
+StatusOr<Values> StableHloLowering::LowerElementwise(HloOpcode opcode,
+                                                     HloBuilder& b,
+                                                     Values operands) {
+  // Ops that read the bits above a narrow integer's width see only its own
+  // bits; count_leading_zeros then discounts the storage's extra bits.
+  const bool reads_high_bits = opcode == HloOpcode::kShiftRightLogical ||
+                               opcode == HloOpcode::kClz ||
+                               opcode == HloOpcode::kPopulationCount;
+  const auto narrow =
+      narrow_bits_.find(operands.empty() ? nullptr : operands[0]);
+  const int bits =
+      reads_high_bits && narrow != narrow_bits_.end() ? narrow->second : 0;
+  if (bits > 0) {
+    PHAL_ASSIGN_OR_RETURN(operands[0],
+                          NarrowIntegerBitsOf(b, operands[0], bits));
+  }
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * result,
+                        b.Add(b.Create(opcode, Shape(), operands)));
+  if (bits > 0 && opcode == HloOpcode::kClz) {
+    PHAL_ASSIGN_OR_RETURN(
+        HloInstruction * spare,
+        b.FullLike(result,
+                   ElementTypeBitWidth(result->shape().element_type()) - bits));
+    PHAL_ASSIGN_OR_RETURN(result,
+                          b.Binary(HloOpcode::kSubtract, result, spare));
+  }
+  return Values{result};
 }
 
 StatusOr<Values> StableHloLowering::LowerRegionOp(const std::string& name,
