@@ -837,6 +837,12 @@ StatusOr<Shape> MlirParser::ParseType() {
     element_bits_ = 0;
     return Shape::Tuple(std::move(elements));
   }
+  if (token_.Is(Kind::kBangId) && token_.text == "!stablehlo.token") {
+    // Tokens only order side effects; an empty tuple carries them.
+    Advance();
+    LeaveNesting();
+    return Shape::Tuple({});
+  }
   if (token_.Is(Kind::kBangId)) {
     return Error("type '" + std::string(token_.text) + "' is not supported");
   }

@@ -4,6 +4,7 @@
 #ifndef POLYHAL_CORE_FRONTEND_STABLEHLO_LOWERING_CONTEXT_H_
 #define POLYHAL_CORE_FRONTEND_STABLEHLO_LOWERING_CONTEXT_H_
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -115,6 +116,20 @@ class StableHloLowering {
   StatusOr<Values> LowerRunParallel(const MlirOperation& op,
                                     LoweringScope& scope,
                                     const Values& operands);
+  // What host transfers (send, recv, infeed, outfeed) of a run_parallel
+  // exchange: per channel, the values sent and not yet received, and the
+  // functions that produce the next infeed values.
+  struct HostQueues {
+    std::map<int64_t, std::deque<Values>> channels;
+    std::deque<std::string> infeed;
+  };
+  Status LowerProgramInLockstep(const MlirFunction& program,
+                                std::vector<LoweringScope>& processes,
+                                int64_t replicas, int64_t partitions,
+                                HostQueues* queues,
+                                std::vector<Values>* returned);
+  Status LowerHostTransfer(const MlirOperation& op, LoweringScope& process,
+                           HostQueues* queues);
   Status LowerCollective(const MlirOperation& op,
                          std::vector<LoweringScope>& processes,
                          int64_t replicas, int64_t partitions);

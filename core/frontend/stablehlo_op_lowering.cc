@@ -76,12 +76,10 @@ const std::map<std::string, std::string>& UnsupportedOps() {
        "a collective; collectives need several devices"},
       {"collective_permute", "a collective; collectives need several devices"},
       {"reduce_scatter", "a collective; collectives need several devices"},
-      {"send", "host communication is not supported"},
-      {"recv", "host communication is not supported"},
-      {"infeed", "host communication is not supported"},
-      {"outfeed", "host communication is not supported"},
-      {"after_all", "tokens are not supported"},
-      {"create_token", "tokens are not supported"},
+      {"send", "host transfers need the queues of interpreter.run_parallel"},
+      {"recv", "host transfers need the queues of interpreter.run_parallel"},
+      {"infeed", "host transfers need the queues of interpreter.run_parallel"},
+      {"outfeed", "host transfers need the queues of interpreter.run_parallel"},
       {"cholesky", "the HLO IR has no cholesky op"},
       {"rng", "random number generation is not supported"},
       {"rng_bit_generator", "random number generation is not supported"},
@@ -531,6 +529,7 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     return one(b.Iota(type, IntOr(op, {"iota_dimension", "dim"}, 0)));
   }
   if (name == "tuple") return one(b.Tuple(operands));
+  if (name == "after_all" || name == "create_token") return one(b.Tuple({}));
   if (name == "get_tuple_element") {
     PHAL_RETURN_IF_ERROR(operand_count(1));
     return one(b.GetTupleElement(operands[0], IntOr(op, {"index"}, 0)));

@@ -3,6 +3,8 @@
 // copy of the program's ops, lowered in lockstep, and each collective op
 // becomes the data movement between the copies that the StableHLO spec
 // prescribes for its process groups (spec section "Collective ops").
+#include <algorithm>
+#include <deque>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -13,6 +15,11 @@ namespace phal {
 namespace {
 
 using Group = std::vector<int64_t>;  // flattened process ids, r * P + p
+
+bool IsHostTransfer(const std::string& name) {
+  return name == "stablehlo.send" || name == "stablehlo.recv" ||
+         name == "stablehlo.infeed" || name == "stablehlo.outfeed";
+}
 
 bool IsCollective(const std::string& name) {
   static const std::set<std::string> kCollectives = {
@@ -180,7 +187,8 @@ StatusOr<Values> StableHloLowering::LowerRunParallel(const MlirOperation& op,
   const auto replicas = static_cast<int64_t>(programs->elements.size());
   const auto partitions =
       static_cast<int64_t>(programs->elements[0].elements.size());
-  std::string program;
+  // Process r * partitions + p runs programs[r][p].
+  std::vector<const MlirFunction*> process_programs;
   for (const MlirAttribute& row : programs->elements) {
     if (static_cast<int64_t>(row.elements.size()) != partitions ||
         partitions == 0) {
@@ -188,63 +196,143 @@ StatusOr<Values> StableHloLowering::LowerRunParallel(const MlirOperation& op,
           "every replica needs the same number of partitions");
     }
     for (const MlirAttribute& name : row.elements) {
-      if (!program.empty() && name.text != program) {
-        return Unimplemented("processes running different programs (@" +
-                             program + ", @" + name.text +
-                             ") are not supported");
-      }
-      program = name.text;
+      const auto found = functions_.find(name.text);
+      if (found == functions_.end())
+        return InvalidArgument("undefined program @" + name.text);
+      process_programs.push_back(found->second);
+      callees_[scope.function_name].push_back(name.text);
     }
   }
-  const auto found = functions_.find(program);
-  if (found == functions_.end())
-    return InvalidArgument("undefined program @" + program);
-  const MlirFunction& function = *found->second;
-  const std::size_t arity = function.arguments.size();
-  const auto processes_count = static_cast<std::size_t>(replicas * partitions);
-  if (operands.size() != processes_count * arity) {
-    return InvalidArgument(
-        "expects " + std::to_string(processes_count * arity) + " inputs for " +
-        std::to_string(processes_count) + " processes of @" + program +
-        ", got " + std::to_string(operands.size()));
-  }
-  callees_[scope.function_name].push_back(program);
-  std::vector<LoweringScope> processes(processes_count);
-  for (std::size_t k = 0; k < processes_count; ++k) {
+  std::vector<LoweringScope> processes(process_programs.size());
+  std::size_t next_input = 0;
+  for (std::size_t k = 0; k < processes.size(); ++k) {
     processes[k].builder = scope.builder;
     processes[k].function_name = scope.function_name;
-    for (std::size_t i = 0; i < arity; ++i) {
-      processes[k].values[ValueKey(function.arguments[i].name, 0)] =
-          operands[k * arity + i];
+    for (const MlirBlockArgument& argument : process_programs[k]->arguments) {
+      if (next_input >= operands.size()) break;
+      processes[k].values[ValueKey(argument.name, 0)] = operands[next_input++];
     }
   }
-  for (const MlirOperation& body_op : function.body.operations) {
+  std::size_t needed = 0;
+  for (const MlirFunction* program : process_programs)
+    needed += program->arguments.size();
+  if (operands.size() != needed) {
+    return InvalidArgument("the programs take " + std::to_string(needed) +
+                           " inputs, got " + std::to_string(operands.size()));
+  }
+  HostQueues queues;
+  if (const MlirAttribute* infeed = op.Attribute("infeed")) {
+    for (const MlirAttribute& queue : infeed->elements)
+      queues.infeed.push_back(queue.text);
+  }
+  std::vector<Values> returned(processes.size());
+  const bool same_program = std::all_of(
+      process_programs.begin(), process_programs.end(),
+      [&](const MlirFunction* p) { return p == process_programs[0]; });
+  if (same_program) {
+    PHAL_RETURN_IF_ERROR(LowerProgramInLockstep(*process_programs[0], processes,
+                                                replicas, partitions, &queues,
+                                                &returned));
+  } else {
+    // Different programs cannot run in lockstep; they run one after the
+    // other, which host transfers (send before recv) allow and collectives
+    // do not.
+    for (std::size_t k = 0; k < processes.size(); ++k) {
+      std::vector<LoweringScope> alone = {processes[k]};
+      std::vector<Values> result(1);
+      PHAL_RETURN_IF_ERROR(LowerProgramInLockstep(*process_programs[k], alone,
+                                                  1, 1, &queues, &result));
+      returned[k] = std::move(result[0]);
+    }
+  }
+  Values results;
+  for (const Values& values : returned)
+    results.insert(results.end(), values.begin(), values.end());
+  return results;
+}
+
+Status StableHloLowering::LowerProgramInLockstep(
+    const MlirFunction& program, std::vector<LoweringScope>& processes,
+    int64_t replicas, int64_t partitions, HostQueues* queues,
+    std::vector<Values>* returned) {
+  const auto located = [&](const MlirOperation& body_op,
+                           Status status) -> Status {
+    if (status.ok() ||
+        status.message().rfind(source_.file_name() + ":", 0) == 0)
+      return status;
+    return source_.ErrorAt(body_op.offset,
+                           body_op.name + ": " + status.message());
+  };
+  for (const MlirOperation& body_op : program.body.operations) {
     if (body_op.name == "func.return" || body_op.name == "return") {
-      Values results;
-      for (LoweringScope& process : processes) {
-        PHAL_ASSIGN_OR_RETURN(Values returned,
-                              LookUpOperands(body_op, process));
-        results.insert(results.end(), returned.begin(), returned.end());
+      for (std::size_t k = 0; k < processes.size(); ++k) {
+        PHAL_ASSIGN_OR_RETURN((*returned)[k],
+                              LookUpOperands(body_op, processes[k]));
       }
-      return results;
+      return OkStatus();
     }
     if (IsCollective(body_op.name)) {
-      Status status = LowerCollective(body_op, processes, replicas, partitions);
-      if (!status.ok() &&
-          status.message().rfind(source_.file_name() + ":", 0) != 0) {
-        return source_.ErrorAt(body_op.offset,
-                               body_op.name + ": " + status.message());
+      if (processes.size() == 1 && replicas * partitions == 1 &&
+          body_op.name != "stablehlo.replica_id" &&
+          body_op.name != "stablehlo.partition_id") {
+        return source_.ErrorAt(
+            body_op.offset, body_op.name +
+                                " between processes running different programs "
+                                "is not supported");
       }
-      PHAL_RETURN_IF_ERROR(status);
+      PHAL_RETURN_IF_ERROR(located(
+          body_op, LowerCollective(body_op, processes, replicas, partitions)));
       continue;
     }
     for (LoweringScope& process : processes) {
+      if (IsHostTransfer(body_op.name)) {
+        PHAL_RETURN_IF_ERROR(
+            located(body_op, LowerHostTransfer(body_op, process, queues)));
+        continue;
+      }
       Values unused;
       PHAL_RETURN_IF_ERROR(LowerOperation(body_op, process, &unused));
     }
   }
-  return source_.ErrorAt(function.offset,
-                         "@" + program + " does not end with a return");
+  return source_.ErrorAt(program.offset,
+                         "@" + program.name + " does not end with a return");
+}
+
+Status StableHloLowering::LowerHostTransfer(const MlirOperation& op,
+                                            LoweringScope& process,
+                                            HostQueues* queues) {
+  HloBuilder& b = *process.builder;
+  PHAL_ASSIGN_OR_RETURN(Values inputs, LookUpOperands(op, process));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * token, b.Tuple({}));
+  const MlirAttribute* channel = op.Attribute("channel_handle");
+  const MlirAttribute* handle =
+      channel == nullptr ? nullptr : channel->Field("handle");
+  const int64_t channel_id = handle == nullptr ? 0 : handle->integer;
+  Values results;
+  if (op.name == "stablehlo.send" || op.name == "stablehlo.outfeed") {
+    // The data operands precede the token; outfeed data leaves the program.
+    Values data(inputs.begin(), inputs.end() - (inputs.empty() ? 0 : 1));
+    if (op.name == "stablehlo.send")
+      queues->channels[channel_id].push_back(std::move(data));
+  } else if (op.name == "stablehlo.recv") {
+    std::deque<Values>& queue = queues->channels[channel_id];
+    if (queue.empty()) {
+      return InvalidArgument(
+          "recv on channel " + std::to_string(channel_id) +
+          " has nothing to receive (processes run in order, so the send "
+          "must come from an earlier process)");
+    }
+    results = std::move(queue.front());
+    queue.pop_front();
+  } else {
+    if (queues->infeed.empty())
+      return InvalidArgument("the infeed queue is empty");
+    const std::string feed = queues->infeed.front();
+    queues->infeed.pop_front();
+    PHAL_ASSIGN_OR_RETURN(results, LowerCall(op, process, {}, feed));
+  }
+  results.push_back(token);
+  return BindResults(op, results, process);
 }
 
 Status StableHloLowering::LowerCollective(const MlirOperation& op,
