@@ -345,7 +345,7 @@ StatusOr<Literal> DecodeNpy(std::string_view bytes,
         " bytes of data, the file has " + std::to_string(data.size()));
   }
   Literal literal(Shape(header.dtype.type, header.dims));
-  std::memcpy(literal.data(), data.data(), data_size);
+  if (data_size > 0) std::memcpy(literal.data(), data.data(), data_size);
   if (header.dtype.big_endian) {
     const std::size_t word =
         IsComplex(header.dtype.type) ? element_size / 2 : element_size;

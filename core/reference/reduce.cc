@@ -137,6 +137,7 @@ StatusOr<Literal> EvaluateReduce(const HloInstruction& instruction,
   Accumulators accumulators(operands.subspan(n));
   std::vector<const uint8_t*> elements(n);
   std::vector<int64_t> kept_index(kept_dims.size(), 0);
+  std::vector<int64_t> reduced_index(reduced_dims.size(), 0);
   const int64_t reduced_count = ElementCountOf(reduced_dims);
   for (int64_t out = 0; out < results[0].ElementCount(); ++out) {
     int64_t base = 0;
@@ -144,7 +145,7 @@ StatusOr<Literal> EvaluateReduce(const HloInstruction& instruction,
       base += kept_index[d] * kept_strides[d];
     }
     accumulators.Reset();
-    std::vector<int64_t> reduced_index(reduced_dims.size(), 0);
+    std::fill(reduced_index.begin(), reduced_index.end(), 0);
     for (int64_t r = 0; r < reduced_count; ++r) {
       int64_t offset = base;
       for (std::size_t d = 0; d < reduced_dims.size(); ++d) {
@@ -212,9 +213,10 @@ Status ForEachWindowElement(const Window& window,
   const int64_t window_count = ElementCountOf(window_dims);
   const int64_t output_count = ElementCountOf(output_dims);
   std::vector<int64_t> output_index(rank, 0);
+  std::vector<int64_t> window_index(rank, 0);
   for (int64_t out = 0; out < output_count; ++out) {
     start_output(out);
-    std::vector<int64_t> window_index(rank, 0);
+    std::fill(window_index.begin(), window_index.end(), 0);
     for (int64_t w = 0; w < window_count; ++w) {
       int64_t source = 0;
       for (std::size_t d = 0; d < rank && source >= 0; ++d) {
