@@ -106,7 +106,7 @@ std::vector<int64_t> ClampedStarts(std::span<const Literal* const> indices,
   for (std::size_t d = 0; d < dims.size(); ++d) {
     const int64_t highest = std::max<int64_t>(0, dims[d] - window_dims[d]);
     starts.push_back(
-        std::clamp<int64_t>(ReadIndexScalar(*indices[d]), 0, highest));
+        std::clamp<int64_t>(ReadIndex(*indices[d], 0), 0, highest));
   }
   return starts;
 }
@@ -297,15 +297,14 @@ StatusOr<Literal> Reshape(const HloInstruction& instruction,
 
 }  // namespace
 
-int64_t ReadIndexScalar(const Literal& literal) {
-  if (IsUnsigned(literal.element_type()) &&
-      literal.element_type() == PHAL_ELEMENT_TYPE_U64) {
-    const auto value = static_cast<uint64_t>(literal.GetAsInt64(0));
-    return value > static_cast<uint64_t>(INT64_MAX)
-               ? INT64_MAX
-               : static_cast<int64_t>(value);
+int64_t ReadIndex(const Literal& literal, int64_t element) {
+  const int64_t value = literal.GetAsInt64(element);
+  // u64 values above INT64_MAX come back negative; they are out of range
+  // just as large positive values are.
+  if (literal.element_type() == PHAL_ELEMENT_TYPE_U64 && value < 0) {
+    return INT64_MAX;
   }
-  return literal.GetAsInt64(0);
+  return value;
 }
 
 bool IsDataMovement(HloOpcode opcode) {

@@ -21,8 +21,9 @@ StatusOr<Literal> EvaluateDataMovement(
     const HloInstruction& instruction,
     std::span<const Literal* const> operands);
 
-// Reads the scalar integer index `literal` (any integer type) as int64.
-int64_t ReadIndexScalar(const Literal& literal);
+// Element `element` of the integer array `literal` (any integer type) read
+// as an index; u64 values beyond INT64_MAX read as INT64_MAX.
+int64_t ReadIndex(const Literal& literal, int64_t element);
 
 }  // namespace phal::reference
 

@@ -38,19 +38,10 @@ class IndexVectors {
       const int64_t i = d == index_vector_dim_ ? component : batch_index[b++];
       offset += i * strides_[At(d)];
     }
-    return ElementAsIndex(offset);
+    return ReadIndex(indices_, offset);
   }
 
  private:
-  int64_t ElementAsIndex(int64_t offset) const {
-    if (indices_.element_type() == PHAL_ELEMENT_TYPE_U64) {
-      const auto value = static_cast<uint64_t>(indices_.GetAsInt64(offset));
-      return value > uint64_t{INT64_MAX} ? INT64_MAX
-                                         : static_cast<int64_t>(value);
-    }
-    return indices_.GetAsInt64(offset);
-  }
-
   const Literal& indices_;
   int64_t index_vector_dim_;
   std::vector<int64_t> strides_;

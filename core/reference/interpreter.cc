@@ -254,7 +254,7 @@ StatusOr<Literal> Interpreter::EvaluateConditional(
   if (selector.element_type() == PHAL_ELEMENT_TYPE_PRED) {
     branch = selector.GetAsInt64(0) != 0 ? 0 : 1;
   } else {
-    branch = ReadIndexScalar(selector);
+    branch = ReadIndex(selector, 0);
     if (branch < 0 || branch >= branch_count) branch = branch_count - 1;
   }
   if (branch < 0 || static_cast<std::size_t>(branch) + 1 >= operands.size()) {

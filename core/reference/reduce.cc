@@ -27,7 +27,7 @@ uint8_t* ElementAt(Literal& literal, int64_t index) {
 // the argument list (accumulators, then inputs) passed to the reducer.
 class Accumulators {
  public:
-  Accumulators(std::span<const Literal* const> inits)
+  explicit Accumulators(std::span<const Literal* const> inits)
       : inits_(inits), values_(inits.size()), arguments_(2 * inits.size()) {
     for (std::size_t k = 0; k < inits.size(); ++k) {
       values_[k].resize(ElementSize(*inits[k]));
@@ -195,9 +195,10 @@ Status CheckWindow(const Window& window, int64_t rank) {
   return OkStatus();
 }
 
-// Visits every (output index, window index) pair, calling
-// visit_output(out) before each output's window and visit(out, source)
-// for each window element with source the input's linear index or -1.
+// Visits every output element and its window: start_output(out) first,
+// then visit(out, source) for each window element, with source the input's
+// linear index or -1 for padding and dilation holes, then
+// finish_output(out).
 template <typename OutputFn, typename ElementFn, typename DoneFn>
 Status ForEachWindowElement(const Window& window,
                             const std::vector<int64_t>& input_dims,
