@@ -649,7 +649,10 @@ StatusOr<Literal> HloTextParser::ParseLiteral(const Shape& shape, int depth) {
   }
   // Older XLA repeats the shape inside the parentheses: constant(f32[2] {1,
   // 2}).
-  if (AtShape()) PHAL_RETURN_IF_ERROR(ParseShape().status());
+  // A '(' here opens a complex scalar, not a tuple shape.
+  if (Peek() != '(' && AtShape()) {
+    PHAL_RETURN_IF_ERROR(ParseShape().status());
+  }
   std::vector<ScalarText> scalars;
   PHAL_RETURN_IF_ERROR(ParseArrayElements(shape, 0, &scalars));
   Shape row_major = shape;

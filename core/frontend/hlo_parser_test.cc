@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -57,9 +58,10 @@ const HloInstruction* Find(const HloModule& module, std::string_view name) {
   return nullptr;
 }
 
-// Every dump under testdata/: what JAX printed for a few programs, before
-// (as_text) and after (compile().as_text()) XLA's optimizations.
-std::vector<std::string> JaxDumpNames() {
+// Every module under testdata/: what JAX printed for a few programs, before
+// (as_text) and after (compile().as_text()) XLA's optimizations, and
+// every_op.hlo, written by hand to use every opcode and attribute.
+std::vector<std::string> TestDataNames() {
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(
            std::string(PHAL_TEST_SOURCE_DIR) + "/core/frontend/testdata")) {
@@ -71,15 +73,70 @@ std::vector<std::string> JaxDumpNames() {
   return names;
 }
 
-TEST(HloParserTest, ParsesEveryJaxDumpAndRoundTripsIt) {
-  const std::vector<std::string> names = JaxDumpNames();
-  EXPECT_GE(names.size(), 12u);
+TEST(HloParserTest, ParsesEveryTestDataModuleAndRoundTripsIt) {
+  const std::vector<std::string> names = TestDataNames();
+  EXPECT_GE(names.size(), 15u);
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
     const std::string text = ReadTestData(name);
     ASSERT_FALSE(text.empty()) << "missing test data " << name;
     ExpectRoundTrip(text);
   }
+}
+
+TEST(HloParserTest, TestDataUsesEveryOpcode) {
+  std::set<HloOpcode> seen;
+  for (const std::string& name : TestDataNames()) {
+    std::unique_ptr<HloModule> module = ParseOrDie(ReadTestData(name));
+    ASSERT_NE(module, nullptr) << name;
+    for (const HloComputation* computation : module->computations()) {
+      for (const HloInstruction* instruction : computation->instructions()) {
+        seen.insert(instruction->opcode());
+      }
+    }
+  }
+  for (int i = 0; i < kHloOpcodeCount; ++i) {
+    const auto opcode = static_cast<HloOpcode>(i);
+    EXPECT_EQ(seen.count(opcode), 1u)
+        << "no test module uses " << HloOpcodeName(opcode);
+  }
+}
+
+TEST(HloPrinterTest, PrintsXlaSyntaxWithOnlyNonDefaultLayoutsAndAttributes) {
+  std::unique_ptr<HloModule> module =
+      ParseOrDie(R"(HloModule m, is_scheduled=true
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b), metadata={op_name="add"}
+}
+ENTRY main {
+  x = f32[2,3]{0,1} parameter(0)
+  zero = f32[] constant(0)
+  k = f32[2,2]{1,0} constant({ {0.1, -inf}, {1e+30, -0} })
+  r = f32[2] reduce(x, zero), dimensions={1}, to_apply=add
+  c = pred[2] compare(r, r), direction=LT
+  ROOT w = f32[1,1] reduce-window(k, zero), window={size=2x2 stride=1x1 pad=0_0x0_0}, to_apply=add
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(HloModuleToText(*module),
+            "HloModule m\n"
+            "\n"
+            "%add (a: f32[], b: f32[]) -> f32[] {\n"
+            "  %a = f32[] parameter(0)\n"
+            "  %b = f32[] parameter(1)\n"
+            "  ROOT %s = f32[] add(%a, %b)\n"
+            "}\n"
+            "\n"
+            "ENTRY %main (x: f32[2,3]{0,1}) -> f32[1,1] {\n"
+            "  %x = f32[2,3]{0,1} parameter(0)\n"
+            "  %zero = f32[] constant(0)\n"
+            "  %k = f32[2,2] constant({ {0.1, -inf}, {1e+30, -0} })\n"
+            "  %r = f32[2] reduce(%x, %zero), dimensions={1}, to_apply=%add\n"
+            "  %c = pred[2] compare(%r, %r), direction=LT\n"
+            "  ROOT %w = f32[1,1] reduce-window(%k, %zero), window={size=2x2}, "
+            "to_apply=%add\n"
+            "}\n");
 }
 
 TEST(HloParserTest, EntryIsTheEntryComputationWithItsParameters) {

@@ -40,7 +40,7 @@ std::string EntryWith(const std::string& body) {
          body + "\n}\n";
 }
 
-TEST(HloVerifierTest, AcceptsEveryJaxDump) {
+TEST(HloVerifierTest, AcceptsEveryTestDataModule) {
   const std::filesystem::path testdata =
       std::filesystem::path(PHAL_TEST_SOURCE_DIR) / "core/frontend/testdata";
   for (const auto& entry : std::filesystem::directory_iterator(testdata)) {
