@@ -7,7 +7,6 @@ namespace {
 
 using ::phal::testing::EvaluateText;
 using ::phal::testing::SameLiteral;
-using ::phal::testing::TryEvaluate;
 using ::phal::testing::Values;
 
 constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
@@ -85,31 +84,6 @@ TEST(ControlFlowTest, OptimizationBarrierPassesItsTupleThrough) {
       " t = (f32[2]) tuple(p)\n ROOT b = (f32[2]) opt-barrier(t)\n}\n";
   EXPECT_TRUE(SameLiteral(EvaluateText(text, {Values(kF32, {2}, {1, 2})}),
                           Literal::Tuple({Values(kF32, {2}, {1, 2})})));
-}
-
-TEST(InterpreterTest, RejectsArgumentsOfTheWrongCountOrShape) {
-  const std::string text =
-      "HloModule t\nENTRY e {\n p = f32[2] parameter(0)\n"
-      " ROOT n = f32[2] negate(p)\n}\n";
-  StatusOr<Literal> none = TryEvaluate(text, {});
-  ASSERT_FALSE(none.ok());
-  EXPECT_NE(none.status().message().find("takes 1 arguments, got 0"),
-            std::string::npos)
-      << none.status().message();
-  StatusOr<Literal> wrong = TryEvaluate(text, {Values(kF32, {3}, {1, 2, 3})});
-  ASSERT_FALSE(wrong.ok());
-  EXPECT_NE(wrong.status().message().find("f32[3]"), std::string::npos)
-      << wrong.status().message();
-}
-
-TEST(InterpreterTest, ErrorsNameTheInstruction) {
-  const std::string text =
-      "HloModule t\nENTRY e {\n p = f32[2] parameter(0)\n"
-      " ROOT bad = f32[2] popcnt(p)\n}\n";
-  StatusOr<Literal> result = TryEvaluate(text, {Values(kF32, {2}, {1, 2})});
-  ASSERT_FALSE(result.ok());
-  EXPECT_NE(result.status().message().find("bad"), std::string::npos)
-      << result.status().message();
 }
 
 }  // namespace
