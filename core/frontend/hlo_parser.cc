@@ -22,6 +22,8 @@ namespace {
 // Deep enough for any real tuple shape or literal; shallow enough that
 // adversarial input cannot exhaust the stack.
 constexpr int kMaxNestingDepth = 64;
+// Literals are read recursively, one level per dimension.
+constexpr int kMaxRank = 64;
 
 // The sections of stack-frame tables that newer XLA appends to a module.
 constexpr std::string_view kStackFrameSections[] = {
@@ -497,6 +499,10 @@ StatusOr<Shape> HloTextParser::ParseShape(int depth) {
       if (Peek() == '<' || Peek() == '?') {
         return Error("dynamic dimensions are not supported");
       }
+      if (static_cast<int>(dims.size()) == kMaxRank) {
+        return Error("shape has more than " + std::to_string(kMaxRank) +
+                     " dimensions");
+      }
       PHAL_ASSIGN_OR_RETURN(int64_t dim, ParseInt64("a dimension size"));
       if (dim < 0) return Error("dimension size must not be negative");
       if (dim != 0 &&
@@ -937,7 +943,9 @@ Status HloTextParser::ParseOperands(
   }
   if (instruction->opcode() == HloOpcode::kParameter) {
     PHAL_ASSIGN_OR_RETURN(int64_t number, ParseInt64("the parameter number"));
-    if (number < 0 || number > std::numeric_limits<int32_t>::max()) {
+    // A computation with parameter n has parameters 0..n as well, each
+    // spelled out in the text, so n is below the text's length.
+    if (number < 0 || static_cast<uint64_t>(number) >= text_.size()) {
       return Error("parameter number " + std::to_string(number) +
                    " is out of range");
     }

@@ -461,6 +461,24 @@ TEST(HloParserErrorTest, BadLayoutIsRejected) {
             std::string::npos);
 }
 
+TEST(HloParserErrorTest, SizesThatWouldExhaustMemoryOrStackAreRejected) {
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  p = f32[] "
+                       "parameter(2000000000)\n}")
+                .find("parameter number 2000000000 is out of range"),
+            std::string::npos);
+  std::string deep_rank = "f32[";
+  for (int i = 0; i < 100; ++i) deep_rank += i > 0 ? ",1" : "1";
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  c = " + deep_rank +
+                       "] constant(0)\n}")
+                .find("shape has more than 64 dimensions"),
+            std::string::npos);
+  std::string deep_tuple = "c = ";
+  for (int i = 0; i < 100; ++i) deep_tuple += "(";
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  " + deep_tuple + "\n}")
+                .find("shape nested too deeply"),
+            std::string::npos);
+}
+
 TEST(HloParserErrorTest, NeverCrashesOnTruncationsOfARealDump) {
   const std::string text = ReadTestData("jax_control_compiled.hlo");
   ASSERT_FALSE(text.empty());

@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/hlo/shape_inference.h"
 
@@ -17,6 +18,8 @@ Status InstructionError(const HloInstruction& instruction,
                          std::string(HloOpcodeName(instruction.opcode())) +
                          " %" + instruction.name() + ": " + message);
 }
+
+enum class CallState { kUnvisited, kOnPath, kDone };
 
 Status ComputationError(const HloComputation& computation,
                         const std::string& message) {
@@ -87,28 +90,46 @@ Status VerifyComputation(
   return OkStatus();
 }
 
-// Depth-first search for a path from `computation` back to a computation on
-// the current path.
-Status VerifyNoRecursion(const HloComputation* computation,
-                         std::map<const HloComputation*, int>* state) {
-  constexpr int kOnPath = 1;
-  constexpr int kDone = 2;
-  (*state)[computation] = kOnPath;
-  for (const HloInstruction* instruction : computation->instructions()) {
-    for (const HloComputation* callee : instruction->called_computations()) {
-      const int callee_state = (*state)[callee];
-      if (callee_state == kOnPath) {
-        return InstructionError(*instruction,
-                                "calls %" + callee->name() +
-                                    ", which is already on the call stack "
-                                    "(recursion is not allowed)");
-      }
-      if (callee_state != kDone) {
-        PHAL_RETURN_IF_ERROR(VerifyNoRecursion(callee, state));
-      }
+// Depth-first search of the call graph from `root` for a call back into a
+// computation on the current call path. Iterative, so that a long chain of
+// calls cannot exhaust the stack.
+Status VerifyNoRecursion(const HloComputation* root,
+                         std::map<const HloComputation*, CallState>* state) {
+  struct Frame {
+    const HloComputation* computation;
+    std::size_t instruction = 0;
+    std::size_t callee = 0;
+  };
+  std::vector<Frame> path = {{root}};
+  (*state)[root] = CallState::kOnPath;
+  while (!path.empty()) {
+    Frame& frame = path.back();
+    const auto& instructions = frame.computation->instructions();
+    if (frame.instruction == instructions.size()) {
+      (*state)[frame.computation] = CallState::kDone;
+      path.pop_back();
+      continue;
+    }
+    const HloInstruction* instruction = instructions[frame.instruction];
+    if (frame.callee == instruction->called_computations().size()) {
+      ++frame.instruction;
+      frame.callee = 0;
+      continue;
+    }
+    const HloComputation* callee =
+        instruction->called_computations()[frame.callee++];
+    const CallState callee_state = (*state)[callee];
+    if (callee_state == CallState::kOnPath) {
+      return InstructionError(*instruction,
+                              "calls %" + callee->name() +
+                                  ", which is already on the call stack "
+                                  "(recursion is not allowed)");
+    }
+    if (callee_state == CallState::kUnvisited) {
+      (*state)[callee] = CallState::kOnPath;
+      path.push_back({callee});
     }
   }
-  (*state)[computation] = kDone;
   return OkStatus();
 }
 
@@ -134,9 +155,9 @@ Status VerifyModule(const HloModule& module) {
   for (const HloComputation* computation : module.computations()) {
     PHAL_RETURN_IF_ERROR(VerifyComputation(*computation, computations));
   }
-  std::map<const HloComputation*, int> state;
+  std::map<const HloComputation*, CallState> state;
   for (const HloComputation* computation : module.computations()) {
-    if (state[computation] == 0) {
+    if (state[computation] == CallState::kUnvisited) {
       PHAL_RETURN_IF_ERROR(VerifyNoRecursion(computation, &state));
     }
   }
