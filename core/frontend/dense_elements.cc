@@ -11,8 +11,9 @@ using DK = DenseElements::Kind;
 
 class DenseLiteralBuilder {
  public:
-  DenseLiteralBuilder(const Shape& type, const SourceText& source)
-      : literal_(type), source_(source) {}
+  DenseLiteralBuilder(const Shape& type, const SourceText& source,
+                      const MinifloatFormat* minifloat)
+      : literal_(type), source_(source), minifloat_(minifloat) {}
 
   Status FillSplat(const DenseElements& scalar) {
     for (int64_t i = 0; i < literal_.ElementCount(); ++i) {
@@ -73,6 +74,7 @@ class DenseLiteralBuilder {
 
  private:
   Status Store(int64_t index, const DenseElements& scalar) {
+    if (minifloat_ != nullptr) return StoreMinifloat(index, scalar);
     const ElementType type = literal_.element_type();
     switch (scalar.kind) {
       case DK::kComplex:
@@ -105,6 +107,25 @@ class DenseLiteralBuilder {
       default:
         return source_.ErrorAt(scalar.offset, "expected a scalar element");
     }
+  }
+
+  // A small-float element: its own bit pattern, or a number rounded to
+  // the format.
+  Status StoreMinifloat(int64_t index, const DenseElements& scalar) {
+    double value = 0;
+    if (scalar.kind == DK::kInteger && scalar.is_hex) {
+      value = DecodeMinifloat(*minifloat_,
+                              static_cast<uint32_t>(scalar.integer_bits));
+    } else if (scalar.kind == DK::kInteger) {
+      value =
+          static_cast<double>(scalar.integer_bits) * (scalar.negative ? -1 : 1);
+    } else if (scalar.kind == DK::kFloat) {
+      value = scalar.number;
+    } else {
+      return source_.ErrorAt(scalar.offset, "expected a number");
+    }
+    literal_.SetFromDouble(index, RoundToMinifloat(*minifloat_, value));
+    return OkStatus();
   }
 
   Status StoreComplex(int64_t index, const DenseElements& pair) {
@@ -164,16 +185,18 @@ class DenseLiteralBuilder {
 
   Literal literal_;
   const SourceText& source_;
+  const MinifloatFormat* minifloat_;
 };
 
 }  // namespace
 
 StatusOr<Literal> DenseElementsToLiteral(const DenseElements& elements,
                                          const Shape& type,
-                                         const SourceText& source) {
+                                         const SourceText& source,
+                                         const MinifloatFormat* minifloat) {
   if (!type.IsArray())
     return source.ErrorAt(elements.offset, "dense elements need a tensor type");
-  DenseLiteralBuilder builder(type, source);
+  DenseLiteralBuilder builder(type, source, minifloat);
   if (elements.kind == DK::kHexBytes) {
     PHAL_RETURN_IF_ERROR(builder.FillBytes(elements));
   } else if (elements.kind != DK::kList) {

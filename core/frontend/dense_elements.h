@@ -6,6 +6,7 @@
 #ifndef POLYHAL_CORE_FRONTEND_DENSE_ELEMENTS_H_
 #define POLYHAL_CORE_FRONTEND_DENSE_ELEMENTS_H_
 
+#include "core/frontend/emulated_types.h"
 #include "core/frontend/mlir_syntax.h"
 #include "core/frontend/source_text.h"
 #include "core/hlo/literal.h"
@@ -13,10 +14,12 @@
 
 namespace phal {
 
-// Errors point at the offending element in `source`.
-StatusOr<Literal> DenseElementsToLiteral(const DenseElements& elements,
-                                         const Shape& type,
-                                         const SourceText& source);
+// Errors point at the offending element in `source`. With `minifloat`, the
+// f32 literal holds values of that small float format: numbers are rounded
+// to it and 0x... bit patterns are the format's own bits.
+StatusOr<Literal> DenseElementsToLiteral(
+    const DenseElements& elements, const Shape& type, const SourceText& source,
+    const MinifloatFormat* minifloat = nullptr);
 
 }  // namespace phal
 

@@ -138,9 +138,9 @@ class MlirParser {
   StatusOr<Shape> ParseType();
   // `bits`, when given, receives each type's narrow integer width.
   Status ParseTypeList(std::vector<Shape>* types,
-                       std::vector<int>* bits = nullptr);
+                       std::vector<EmulatedType>* bits = nullptr);
   Status ParseFunctionResultTypes(std::vector<Shape>* types,
-                                  std::vector<int>* bits = nullptr);
+                                  std::vector<EmulatedType>* bits = nullptr);
   StatusOr<ElementType> ParseElementType();
   // `typed_scalars`: a number may carry ": type" (false in the pretty
   // form's "dim = 0 : tensor<...>", where the type is the op's).
@@ -157,8 +157,8 @@ class MlirParser {
   MlirLexer lexer_;
   MlirToken token_;
   int nesting_ = 0;
-  // The narrow integer width of the element type ParseType() read last.
-  int element_bits_ = 0;
+  // What the element type ParseType() read last emulates.
+  EmulatedType element_emulated_;
 };
 
 Status MlirParser::EnterNesting() {
@@ -258,7 +258,7 @@ Status MlirParser::ParseFunction(MlirModule* module) {
     Advance();
     PHAL_RETURN_IF_ERROR(Expect(Kind::kColon, "':' and the argument's type"));
     PHAL_ASSIGN_OR_RETURN(argument.type, ParseType());
-    argument.narrow_bits = element_bits_;
+    argument.emulated = element_emulated_;
     if (token_.Is(Kind::kLeftBrace)) {
       std::vector<std::pair<std::string, MlirAttribute>> ignored;
       PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
@@ -320,7 +320,7 @@ Status MlirParser::ParseRegion(MlirRegion* region) {
         PHAL_RETURN_IF_ERROR(
             Expect(Kind::kColon, "':' and the block argument's type"));
         PHAL_ASSIGN_OR_RETURN(argument.type, ParseType());
-        argument.narrow_bits = element_bits_;
+        argument.emulated = element_emulated_;
         PHAL_RETURN_IF_ERROR(SkipLocation());
         region->arguments.push_back(std::move(argument));
       }
@@ -437,7 +437,7 @@ Status MlirParser::ParseGenericOperation(MlirOperation* op) {
         Expect(Kind::kRightParen, "')' after the operand types"));
   }
   PHAL_RETURN_IF_ERROR(Expect(Kind::kArrow, "'->' and the result types"));
-  return ParseFunctionResultTypes(&op->result_types, &op->result_narrow_bits);
+  return ParseFunctionResultTypes(&op->result_types, &op->result_emulated);
 }
 
 Status MlirParser::ParsePrettyOperation(MlirOperation* op) {
@@ -604,13 +604,13 @@ Status MlirParser::ParsePrettySignature(MlirOperation* op) {
     }
     op->operand_types = std::move(types);
     PHAL_RETURN_IF_ERROR(Expect(Kind::kArrow, "'->' and the result types"));
-    return ParseFunctionResultTypes(&op->result_types, &op->result_narrow_bits);
+    return ParseFunctionResultTypes(&op->result_types, &op->result_emulated);
   }
-  std::vector<int> bits;
+  std::vector<EmulatedType> bits;
   PHAL_RETURN_IF_ERROR(ParseTypeList(&types, &bits));
   if (ConsumeIf(Kind::kArrow)) {
     op->operand_types = std::move(types);
-    return ParseFunctionResultTypes(&op->result_types, &op->result_narrow_bits);
+    return ParseFunctionResultTypes(&op->result_types, &op->result_emulated);
   }
   const int64_t result_count = op->ResultCount();
   const bool component_of_complex =
@@ -620,10 +620,10 @@ Status MlirParser::ParsePrettySignature(MlirOperation* op) {
     op->operand_types = std::move(types);
   } else if (static_cast<int64_t>(types.size()) == result_count) {
     op->result_types = std::move(types);
-    op->result_narrow_bits = std::move(bits);
+    op->result_emulated = std::move(bits);
   } else {
     op->result_types.push_back(types.back());
-    op->result_narrow_bits.push_back(bits.back());
+    op->result_emulated.push_back(bits.back());
     types.pop_back();
     op->operand_types = std::move(types);
   }
@@ -676,8 +676,8 @@ Status MlirParser::ParsePrettyReduce(MlirOperation* op) {
           applied_offset, "'applies' needs exactly one input and init value");
     }
     const Shape scalar(op->operand_types[1].element_type(), {});
-    body.arguments = {{"lhs", scalar, 0, applied_offset},
-                      {"rhs", scalar, 0, applied_offset}};
+    body.arguments = {{"lhs", scalar, {}, applied_offset},
+                      {"rhs", scalar, {}, applied_offset}};
     MlirOperation apply;
     apply.name = applied_op;
     apply.offset = applied_offset;
@@ -708,7 +708,7 @@ Status MlirParser::ParsePrettyReduce(MlirOperation* op) {
       Advance();
       PHAL_RETURN_IF_ERROR(Expect(Kind::kColon, "':' and the argument's type"));
       PHAL_ASSIGN_OR_RETURN(argument.type, ParseType());
-      argument.narrow_bits = element_bits_;
+      argument.emulated = element_emulated_;
       PHAL_RETURN_IF_ERROR(SkipLocation());
       side->push_back(std::move(argument));
     }
@@ -747,7 +747,7 @@ Status MlirParser::ParsePrettyWhile(MlirOperation* op) {
       Expect(Kind::kColon, "':' and the loop variables' types"));
   if (!arguments.empty())
     PHAL_RETURN_IF_ERROR(
-        ParseTypeList(&op->result_types, &op->result_narrow_bits));
+        ParseTypeList(&op->result_types, &op->result_emulated));
   if (op->result_types.size() != arguments.size()) {
     return Error("the while loop has " + std::to_string(arguments.size()) +
                  " variables but " + std::to_string(op->result_types.size()) +
@@ -755,7 +755,7 @@ Status MlirParser::ParsePrettyWhile(MlirOperation* op) {
   }
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     arguments[i].type = op->result_types[i];
-    arguments[i].narrow_bits = op->result_narrow_bits[i];
+    arguments[i].emulated = op->result_emulated[i];
   }
   op->operand_types = op->result_types;
   if (ConsumeBare("attributes"))
@@ -802,7 +802,7 @@ Status MlirParser::SkipBalanced(Kind open, Kind close) {
 
 StatusOr<Shape> MlirParser::ParseType() {
   PHAL_RETURN_IF_ERROR(EnterNesting());
-  element_bits_ = 0;
+  element_emulated_ = EmulatedType();
   const std::size_t start = token_.offset;
   if (token_.IsBare("tensor")) {
     Advance();
@@ -834,7 +834,7 @@ StatusOr<Shape> MlirParser::ParseType() {
           Expect(Kind::kGreater, "'>' to close the tuple type"));
     }
     LeaveNesting();
-    element_bits_ = 0;
+    element_emulated_ = EmulatedType();
     return Shape::Tuple(std::move(elements));
   }
   if (token_.Is(Kind::kBangId) && token_.text == "!stablehlo.token") {
@@ -869,38 +869,34 @@ StatusOr<ElementType> MlirParser::ParseElementType() {
   }
   if (!token_.Is(Kind::kBareId)) return ErrorExpected("an element type");
   ElementType type = PHAL_ELEMENT_TYPE_INVALID;
-  const int narrow_bits = NarrowIntegerBits(token_.text, &type);
-  if (narrow_bits > 0) {
-    element_bits_ = narrow_bits;
+  if (FindEmulatedType(token_.text, &type, &element_emulated_)) {
     Advance();
     return type;
   }
   if (!MlirElementTypeFromName(token_.text, &type)) {
-    return Error(
-        "element type '" + std::string(token_.text) +
-        "' is not supported (HLO has i1, i2-i64, ui2-ui64, f16, bf16, f32, "
-        "f64, complex<f32>, complex<f64>)");
+    return Error("element type '" + std::string(token_.text) +
+                 "' is not supported");
   }
   Advance();
   return type;
 }
 
 Status MlirParser::ParseTypeList(std::vector<Shape>* types,
-                                 std::vector<int>* bits) {
+                                 std::vector<EmulatedType>* bits) {
   do {
     PHAL_ASSIGN_OR_RETURN(Shape type, ParseType());
     types->push_back(std::move(type));
-    if (bits != nullptr) bits->push_back(element_bits_);
+    if (bits != nullptr) bits->push_back(element_emulated_);
   } while (ConsumeIf(Kind::kComma));
   return OkStatus();
 }
 
 Status MlirParser::ParseFunctionResultTypes(std::vector<Shape>* types,
-                                            std::vector<int>* bits) {
+                                            std::vector<EmulatedType>* bits) {
   if (!ConsumeIf(Kind::kLeftParen)) {
     PHAL_ASSIGN_OR_RETURN(Shape type, ParseType());
     types->push_back(std::move(type));
-    if (bits != nullptr) bits->push_back(element_bits_);
+    if (bits != nullptr) bits->push_back(element_emulated_);
     return OkStatus();
   }
   if (ConsumeIf(Kind::kRightParen)) return OkStatus();
@@ -945,7 +941,7 @@ Status MlirParser::ParseOptionalAttributeType(MlirAttribute* attribute) {
   if (!token_.Is(Kind::kColon)) return OkStatus();
   Advance();
   PHAL_ASSIGN_OR_RETURN(attribute->type, ParseType());
-  attribute->narrow_bits = element_bits_;
+  attribute->emulated = element_emulated_;
   attribute->has_type = true;
   return OkStatus();
 }
@@ -1223,25 +1219,6 @@ Status MlirParser::ParseDenseElements(DenseElements* elements) {
 }
 
 }  // namespace
-
-int NarrowIntegerBits(std::string_view name, ElementType* storage) {
-  static constexpr struct {
-    std::string_view name;
-    int bits;
-    ElementType storage;
-  } kNarrow[] = {
-      {"i2", 2, PHAL_ELEMENT_TYPE_S8},  {"si2", 2, PHAL_ELEMENT_TYPE_S8},
-      {"i4", 4, PHAL_ELEMENT_TYPE_S8},  {"si4", 4, PHAL_ELEMENT_TYPE_S8},
-      {"ui2", 2, PHAL_ELEMENT_TYPE_U8}, {"ui4", 4, PHAL_ELEMENT_TYPE_U8},
-  };
-  for (const auto& narrow : kNarrow) {
-    if (narrow.name == name) {
-      *storage = narrow.storage;
-      return narrow.bits;
-    }
-  }
-  return 0;
-}
 
 bool MlirElementTypeFromName(std::string_view name, ElementType* type) {
   static constexpr std::pair<std::string_view, ElementType> kTypes[] = {

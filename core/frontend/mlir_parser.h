@@ -23,11 +23,6 @@ StatusOr<MlirModule> ParseMlirModule(const SourceText& source,
 // see the parser) into an HLO element type; false when HLO has no such type.
 bool MlirElementTypeFromName(std::string_view name, ElementType* type);
 
-// For the narrow integer types i2, i4 (also si2, si4), ui2 and ui4: their
-// width, with the HLO type that stores them (s8 or u8) in `storage`. 0 for
-// any other name. See narrow_integers.h.
-int NarrowIntegerBits(std::string_view name, ElementType* storage);
-
 }  // namespace phal
 
 #endif  // POLYHAL_CORE_FRONTEND_MLIR_PARSER_H_

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/frontend/emulated_types.h"
 #include "core/hlo/shape.h"
 
 namespace phal {
@@ -66,7 +67,7 @@ struct MlirAttribute {
   DenseElements dense;            // kDenseElements
   bool has_type = false;          // kDenseElements, kInteger, kFloat
   Shape type;                     // the ": type" when has_type; kType
-  int narrow_bits = 0;            // of `type`, as MlirBlockArgument's
+  EmulatedType emulated;          // of `type`, as MlirBlockArgument's
   std::size_t offset = 0;
 
   // The field called `name` of a dictionary or dialect attribute, or null.
@@ -89,9 +90,8 @@ struct MlirResultGroup {
 struct MlirBlockArgument {
   std::string name;
   Shape type;
-  // 2 or 4 for the narrow integer types (i2, i4, ui2, ui4), which `type`
-  // holds as s8 or u8 (see narrow_integers.h); 0 otherwise.
-  int narrow_bits = 0;
+  // For a type the HLO IR lacks (i4, f8E4M3FN, ...), what `type` stores.
+  EmulatedType emulated;
   std::size_t offset = 0;
 };
 
@@ -117,9 +117,9 @@ struct MlirOperation {
   // text gave only result types.
   std::vector<Shape> operand_types;
   std::vector<Shape> result_types;
-  // Parallel to result_types: the narrow integer width of each result type,
-  // as MlirBlockArgument's.
-  std::vector<int> result_narrow_bits;
+  // Parallel to result_types: what each result type emulates, as
+  // MlirBlockArgument's.
+  std::vector<EmulatedType> result_emulated;
 
   int64_t ResultCount() const;
   const MlirAttribute* Attribute(const std::string& name) const;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/frontend/dense_elements.h"
+#include "core/frontend/minifloat_rounding.h"
 #include "core/frontend/narrow_integers.h"
 #include "core/frontend/stablehlo_lowering_context.h"
 
@@ -161,8 +162,8 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   for (const MlirBlockArgument& argument : function.arguments) {
     HloInstruction* parameter = builder.AddParameter(argument.type);
     scope.values[ValueKey(argument.name, 0)] = parameter;
-    if (argument.narrow_bits > 0)
-      narrow_bits_[parameter] = argument.narrow_bits;
+    if (argument.emulated.IsEmulated())
+      emulated_[parameter] = argument.emulated;
   }
   Values returned;
   PHAL_RETURN_IF_ERROR(LowerOperations(function.body, scope, &returned));
@@ -242,22 +243,33 @@ Status StableHloLowering::LowerOperation(const MlirOperation& op,
       return results.status();
     return source_.ErrorAt(op.offset, op.name + ": " + message);
   }
-  PHAL_RETURN_IF_ERROR(WrapNarrowResults(op, *results, scope));
+  PHAL_RETURN_IF_ERROR(WrapEmulatedResults(op, *results, scope));
   return BindResults(op, *results, scope);
 }
 
-Status StableHloLowering::WrapNarrowResults(const MlirOperation& op,
-                                            Values& results,
-                                            LoweringScope& scope) {
+Status StableHloLowering::WrapEmulatedResults(const MlirOperation& op,
+                                              Values& results,
+                                              LoweringScope& scope) {
+  const MlirAttribute* value = op.Attribute("value");
   for (std::size_t i = 0; i < results.size(); ++i) {
-    int bits = i < op.result_narrow_bits.size() ? op.result_narrow_bits[i] : 0;
-    const MlirAttribute* value = op.Attribute("value");
-    if (op.result_narrow_bits.empty() && value != nullptr)
-      bits = value->narrow_bits;
-    if (bits == 0 || !results[i]->shape().IsArray()) continue;
-    PHAL_ASSIGN_OR_RETURN(
-        results[i], WrapToNarrowInteger(*scope.builder, results[i], bits));
-    narrow_bits_[results[i]] = bits;
+    EmulatedType type =
+        i < op.result_emulated.size() ? op.result_emulated[i] : EmulatedType();
+    if (op.result_emulated.empty() && value != nullptr) type = value->emulated;
+    // Constants already hold values of the type.
+    if (!type.IsEmulated() || !results[i]->shape().IsArray() ||
+        results[i]->opcode() == HloOpcode::kConstant) {
+      continue;
+    }
+    if (type.integer_bits > 0) {
+      PHAL_ASSIGN_OR_RETURN(
+          results[i],
+          WrapToNarrowInteger(*scope.builder, results[i], type.integer_bits));
+    } else {
+      PHAL_ASSIGN_OR_RETURN(
+          results[i],
+          RoundToMinifloatFormat(*scope.builder, results[i], *type.minifloat));
+    }
+    emulated_[results[i]] = type;
   }
   return OkStatus();
 }
@@ -336,7 +348,8 @@ Status StableHloLowering::LowerCheck(const MlirOperation& op,
     }
     const Shape type = value->has_type ? value->type : values[0]->shape();
     PHAL_ASSIGN_OR_RETURN(Literal expected,
-                          DenseElementsToLiteral(value->dense, type, source_));
+                          DenseElementsToLiteral(value->dense, type, source_,
+                                                 value->emulated.minifloat));
     if (!expected.shape().Compatible(values[0]->shape())) {
       return source_.ErrorAt(
           op.offset, "the expected value " + expected.shape().ToString() +
@@ -436,8 +449,8 @@ StatusOr<HloComputation*> StableHloLowering::LowerAppliedRegion(
   for (const MlirBlockArgument& argument : region.arguments) {
     HloInstruction* parameter = builder.AddParameter(argument.type);
     scope.values[ValueKey(argument.name, 0)] = parameter;
-    if (argument.narrow_bits > 0)
-      narrow_bits_[parameter] = argument.narrow_bits;
+    if (argument.emulated.IsEmulated())
+      emulated_[parameter] = argument.emulated;
   }
   for (const std::string& key : FreeValues(region)) {
     PHAL_ASSIGN_OR_RETURN(Values captured, LookUp({key}, outer, region.offset));
@@ -489,8 +502,8 @@ StatusOr<HloComputation*> StableHloLowering::LowerTupleRegion(
   }
   for (std::size_t i = 0; i < leading.size(); ++i) {
     scope.values[ValueKey(region.arguments[i].name, 0)] = elements[i];
-    if (region.arguments[i].narrow_bits > 0) {
-      narrow_bits_[elements[i]] = region.arguments[i].narrow_bits;
+    if (region.arguments[i].emulated.IsEmulated()) {
+      emulated_[elements[i]] = region.arguments[i].emulated;
     }
   }
   for (std::size_t i = 0; i < captures.size(); ++i) {

@@ -52,9 +52,9 @@ class StableHloLowering {
                         Values* returned);
   Status LowerCheck(const MlirOperation& op, const std::string& kind,
                     LoweringScope& scope);
-  // Wraps the results whose type is a narrow integer (narrow_integers.h).
-  Status WrapNarrowResults(const MlirOperation& op, Values& results,
-                           LoweringScope& scope);
+  // Wraps or rounds the results whose type is emulated (emulated_types.h).
+  Status WrapEmulatedResults(const MlirOperation& op, Values& results,
+                             LoweringScope& scope);
   Status BindResults(const MlirOperation& op, const Values& results,
                      LoweringScope& scope);
   // A reducer, comparator or mapped function: block arguments become
@@ -148,8 +148,8 @@ class StableHloLowering {
   // Functions named as interpreter.run_parallel programs: they run only
   // inside a run_parallel and get no computation of their own.
   std::set<std::string> parallel_programs_;
-  // The width of every value of a narrow integer type (i2, i4, ui2, ui4).
-  std::map<const HloInstruction*, int> narrow_bits_;
+  // What every value of an emulated type (i4, f8E4M3FN, ...) emulates.
+  std::map<const HloInstruction*, EmulatedType> emulated_;
   // Per function, the functions it calls, in the order of the calls.
   std::map<std::string, std::vector<std::string>> callees_;
 };

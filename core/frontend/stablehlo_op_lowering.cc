@@ -356,8 +356,9 @@ StatusOr<Literal> StableHloLowering::AttributeLiteral(
   if (attribute.kind != AK::kDenseElements) {
     return InvalidArgument("expected a dense<...> value");
   }
-  return DenseElementsToLiteral(
-      attribute.dense, attribute.has_type ? attribute.type : type, source_);
+  return DenseElementsToLiteral(attribute.dense,
+                                attribute.has_type ? attribute.type : type,
+                                source_, attribute.emulated.minifloat);
 }
 
 StatusOr<Values> StableHloLowering::LowerValueOp(const MlirOperation& op,
@@ -673,10 +674,11 @@ StatusOr<Values> StableHloLowering::LowerElementwise(HloOpcode opcode,
   const bool reads_high_bits = opcode == HloOpcode::kShiftRightLogical ||
                                opcode == HloOpcode::kClz ||
                                opcode == HloOpcode::kPopulationCount;
-  const auto narrow =
-      narrow_bits_.find(operands.empty() ? nullptr : operands[0]);
-  const int bits =
-      reads_high_bits && narrow != narrow_bits_.end() ? narrow->second : 0;
+  const auto emulated =
+      emulated_.find(operands.empty() ? nullptr : operands[0]);
+  const int bits = reads_high_bits && emulated != emulated_.end()
+                       ? emulated->second.integer_bits
+                       : 0;
   if (bits > 0) {
     PHAL_ASSIGN_OR_RETURN(operands[0],
                           NarrowIntegerBitsOf(b, operands[0], bits));
