@@ -129,6 +129,8 @@ class MlirParser {
   Status ParseBracketSpec(MlirOperation* op);
   Status ParsePrettyReduce(MlirOperation* op);
   Status ParsePrettyWhile(MlirOperation* op);
+  Status ParsePrettyScan(MlirOperation* op);
+  Status ParseValueList(std::vector<MlirValueUse>* values);
   Status ParsePrettySignature(MlirOperation* op);
   Status ParseValueUse(MlirValueUse* use);
   Status SkipLocation();
@@ -450,6 +452,9 @@ Status MlirParser::ParsePrettyOperation(MlirOperation* op) {
   if (op->name == "stablehlo.while" && token_.Is(Kind::kLeftParen)) {
     return ParsePrettyWhile(op);
   }
+  if (op->name == "chlo.scan" && token_.Is(Kind::kLeftParen)) {
+    return ParsePrettyScan(op);
+  }
   PHAL_RETURN_IF_ERROR(ParsePrettyItems(op, name_end));
   if (token_.Is(Kind::kLeftBrace))
     PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&op->attributes));
@@ -769,6 +774,41 @@ Status MlirParser::ParsePrettyWhile(MlirOperation* op) {
     op->regions.push_back(std::move(region));
   }
   return OkStatus();
+}
+
+Status MlirParser::ParseValueList(std::vector<MlirValueUse>* values) {
+  PHAL_RETURN_IF_ERROR(Expect(Kind::kLeftParen, "'(' and values"));
+  for (bool first = true; !ConsumeIf(Kind::kRightParen); first = false) {
+    if (!first) PHAL_RETURN_IF_ERROR(Expect(Kind::kComma, "',' or ')'"));
+    MlirValueUse use;
+    PHAL_RETURN_IF_ERROR(ParseValueUse(&use));
+    values->push_back(std::move(use));
+  }
+  return OkStatus();
+}
+
+Status MlirParser::ParsePrettyScan(MlirOperation* op) {
+  // chlo.scan(%x, ...) inits(%c, ...) dimension=0 [attributes {...}]
+  //   { ^bb0(...): ... } : (types) -> (types)
+  PHAL_RETURN_IF_ERROR(ParseValueList(&op->operands));
+  MlirAttribute input_count;
+  input_count.kind = MlirAttribute::Kind::kInteger;
+  input_count.integer = static_cast<int64_t>(op->operands.size());
+  op->attributes.emplace_back("input_count", std::move(input_count));
+  if (!ConsumeBare("inits")) return ErrorExpected("'inits(...)'");
+  PHAL_RETURN_IF_ERROR(ParseValueList(&op->operands));
+  if (!ConsumeBare("dimension")) return ErrorExpected("'dimension = N'");
+  PHAL_RETURN_IF_ERROR(Expect(Kind::kEqual, "'=' after 'dimension'"));
+  PHAL_ASSIGN_OR_RETURN(MlirAttribute dimension,
+                        ParseAttributeValue(/*typed_scalars=*/false));
+  op->attributes.emplace_back("dimension", std::move(dimension));
+  if (ConsumeBare("attributes"))
+    PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&op->attributes));
+  MlirRegion body;
+  PHAL_RETURN_IF_ERROR(ParseRegion(&body));
+  op->regions.push_back(std::move(body));
+  PHAL_RETURN_IF_ERROR(Expect(Kind::kColon, "':' and the scan's type"));
+  return ParsePrettySignature(op);
 }
 
 Status MlirParser::SkipLocation() {

@@ -71,6 +71,8 @@ std::string RunTestFunction(StableHloModule& program,
   const std::vector<Literal> outputs =
       SplitFunctionOutputs(function, std::move(result).value());
   for (const CheckResult& check : EvaluateChecks(function, outputs)) {
+    // A check that could not run leaves the function unverified.
+    if (check.skipped) return "check skipped: " + DescribeCheckResult(check);
     if (!check.passed) return "check failed: " + DescribeCheckResult(check);
   }
   return "";
@@ -147,7 +149,11 @@ TEST(StableHloCorpusTest, RunsEveryFunctionOfTheInterpreterCorpus) {
                 << outcome.reason << "\n";
     }
   }
-  EXPECT_GT(outcomes.size(), 0u);
+  ASSERT_GT(outcomes.size(), 0u);
+  // docs/stablehlo.md lists every function that does not pass and why.
+  EXPECT_GE(static_cast<double>(passed),
+            0.95 * static_cast<double>(outcomes.size()))
+      << "fewer than 95% of the corpus functions pass";
 }
 
 }  // namespace

@@ -94,6 +94,8 @@ class StableHloLowering {
   StatusOr<Values> LowerDynamicOp(const std::string& name,
                                   const MlirOperation& op, LoweringScope& scope,
                                   const Values& operands);
+  StatusOr<Values> LowerScan(const MlirOperation& op, LoweringScope& scope,
+                             const Values& operands);
   StatusOr<Values> LowerChlo(const MlirOperation& op, LoweringScope& scope,
                              const Values& operands);
   StatusOr<Values> LowerCall(const MlirOperation& op, LoweringScope& scope,

@@ -364,6 +364,7 @@ StatusOr<Literal> StableHloLowering::AttributeLiteral(
 StatusOr<Values> StableHloLowering::LowerValueOp(const MlirOperation& op,
                                                  LoweringScope& scope) {
   PHAL_ASSIGN_OR_RETURN(Values operands, LookUpOperands(op, scope));
+  if (op.name == "chlo.scan") return LowerScan(op, scope, operands);
   if (op.name.rfind("chlo.", 0) == 0) return LowerChlo(op, scope, operands);
   if (op.name == "interpreter.run_parallel")
     return LowerRunParallel(op, scope, operands);
@@ -930,6 +931,83 @@ StatusOr<Values> StableHloLowering::LowerDynamicOp(const std::string& name,
     return Values{result};
   }
   return Unimplemented("unsupported operation stablehlo." + name);
+}
+
+StatusOr<Values> StableHloLowering::LowerScan(const MlirOperation& op,
+                                              LoweringScope& scope,
+                                              const Values& operands) {
+  // Unrolled over the scanned dimension: step t calls the body on the t-th
+  // slices of the inputs and the carries; the outputs of the steps are
+  // stacked back along the dimension.
+  HloBuilder& b = *scope.builder;
+  const auto input_count =
+      static_cast<std::size_t>(IntOr(op, {"input_count"}, 0));
+  if (op.regions.size() != 1 || input_count == 0 ||
+      input_count > operands.size()) {
+    return InvalidArgument("expects inputs, inits and a body region");
+  }
+  const Values inputs(
+      operands.begin(),
+      operands.begin() + static_cast<std::ptrdiff_t>(input_count));
+  Values carries(operands.begin() + static_cast<std::ptrdiff_t>(input_count),
+                 operands.end());
+  const int64_t dimension = IntOr(op, {"dimension"}, 0);
+  const Shape& shape = inputs[0]->shape();
+  if (dimension < 0 || dimension >= shape.rank())
+    return InvalidArgument("dimension out of range");
+  const int64_t length = shape.dim(dimension);
+  const auto output_count =
+      static_cast<std::size_t>(op.ResultCount()) - carries.size();
+  PHAL_ASSIGN_OR_RETURN(HloComputation * body,
+                        LowerAppliedRegion(op.regions[0], scope, "scan_body"));
+  std::vector<Values> steps(output_count,
+                            Values(static_cast<std::size_t>(length)));
+  const bool reverse = BoolOr(op, "is_reverse", false);
+  for (int64_t step = 0; step < length; ++step) {
+    const int64_t t = reverse ? length - 1 - step : step;
+    Values arguments;
+    for (HloInstruction* input : inputs) {
+      std::vector<int64_t> starts(
+          static_cast<std::size_t>(input->shape().rank()), 0);
+      std::vector<int64_t> limits = input->shape().dims();
+      starts[static_cast<std::size_t>(dimension)] = t;
+      limits[static_cast<std::size_t>(dimension)] = t + 1;
+      PHAL_ASSIGN_OR_RETURN(HloInstruction * slice,
+                            b.Slice(input, starts, limits));
+      std::vector<int64_t> dims = input->shape().dims();
+      dims.erase(dims.begin() + dimension);
+      PHAL_ASSIGN_OR_RETURN(HloInstruction * element, b.Reshape(slice, dims));
+      arguments.push_back(element);
+    }
+    arguments.insert(arguments.end(), carries.begin(), carries.end());
+    auto call = b.Create(HloOpcode::kCall, Shape(), arguments);
+    call->AppendCalledComputation(body);
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * result, b.Add(std::move(call)));
+    PHAL_ASSIGN_OR_RETURN(Values produced, b.Untuple(result));
+    if (produced.size() != output_count + carries.size()) {
+      return InvalidArgument(
+          "the body returns " + std::to_string(produced.size()) +
+          " values, expected " + std::to_string(output_count + carries.size()));
+    }
+    for (std::size_t j = 0; j < output_count; ++j) {
+      std::vector<int64_t> dims = produced[j]->shape().dims();
+      dims.insert(dims.begin() + dimension, 1);
+      PHAL_ASSIGN_OR_RETURN(steps[j][static_cast<std::size_t>(t)],
+                            b.Reshape(produced[j], dims));
+    }
+    carries.assign(produced.begin() + static_cast<std::ptrdiff_t>(output_count),
+                   produced.end());
+  }
+  Values results;
+  for (const Values& pieces : steps) {
+    auto concatenate = b.Create(HloOpcode::kConcatenate, Shape(), pieces);
+    concatenate->set_dimensions({dimension});
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * stacked,
+                          b.Add(std::move(concatenate)));
+    results.push_back(stacked);
+  }
+  results.insert(results.end(), carries.begin(), carries.end());
+  return results;
 }
 
 StatusOr<Values> StableHloLowering::LowerChlo(const MlirOperation& op,
