@@ -255,9 +255,10 @@ Status StableHloLowering::WrapEmulatedResults(const MlirOperation& op,
     EmulatedType type =
         i < op.result_emulated.size() ? op.result_emulated[i] : EmulatedType();
     if (op.result_emulated.empty() && value != nullptr) type = value->emulated;
+    if (!type.IsEmulated() || !results[i]->shape().IsArray()) continue;
     // Constants already hold values of the type.
-    if (!type.IsEmulated() || !results[i]->shape().IsArray() ||
-        results[i]->opcode() == HloOpcode::kConstant) {
+    if (results[i]->opcode() == HloOpcode::kConstant) {
+      emulated_[results[i]] = type;
       continue;
     }
     if (type.integer_bits > 0) {
