@@ -64,7 +64,6 @@ class HloBuilder {
   // value is returned as itself.
   StatusOr<std::vector<HloInstruction*>> Untuple(HloInstruction* value);
 
-  HloComputation* computation() { return computation_.get(); }
   // Sets the root and hands the computation over.
   std::unique_ptr<HloComputation> Build(HloInstruction* root);
 
