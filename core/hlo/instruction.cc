@@ -50,10 +50,7 @@ ComparisonType HloInstruction::EffectiveComparisonType() const {
 
 bool HloInstruction::Identical(const HloInstruction& other) const {
   if (opcode_ != other.opcode_ || name_ != other.name_) return false;
-  if (shape_ != other.shape_ ||
-      shape_.ToString(true) != other.shape_.ToString(true)) {
-    return false;
-  }
+  if (shape_ != other.shape_) return false;
   if (!SameNames(operands_, other.operands_) ||
       !SameNames(called_computations_, other.called_computations_)) {
     return false;

@@ -124,8 +124,9 @@ bool IsElementwiseUnary(HloOpcode opcode);
 bool IsElementwiseBinary(HloOpcode opcode);
 
 // Every op whose output element i depends only on input elements i:
-// unary, binary, select, clamp, convert, bitcast-convert of same-width types,
-// reduce-precision and map.
+// unary, binary, select, clamp, convert, bitcast-convert (element i of a
+// narrowing or widening bitcast-convert is a group of elements of the
+// other), reduce-precision and map.
 bool IsElementwise(HloOpcode opcode);
 
 }  // namespace phal

@@ -111,6 +111,12 @@ class AttributeWriter {
   void AddFlagIfSet(const std::string& name, bool value) {
     if (value) Add(name, "true");
   }
+  // A missing callee (possible only in an unverified module) is left out
+  // rather than dereferenced.
+  void AddComputation(const std::string& name,
+                      const HloComputation* computation) {
+    if (computation != nullptr) Add(name, ComputationRef(computation));
+  }
   const std::string& text() const { return text_; }
 
  private:
@@ -195,15 +201,15 @@ void AddCalledComputations(const HloInstruction& instruction,
                            AttributeWriter* writer) {
   switch (instruction.opcode()) {
     case HloOpcode::kWhile:
-      writer->Add("condition", ComputationRef(instruction.while_condition()));
-      writer->Add("body", ComputationRef(instruction.while_body()));
+      writer->AddComputation("condition", instruction.while_condition());
+      writer->AddComputation("body", instruction.while_body());
       return;
     case HloOpcode::kSelectAndScatter:
-      writer->Add("select", ComputationRef(instruction.select()));
-      writer->Add("scatter", ComputationRef(instruction.scatter()));
+      writer->AddComputation("select", instruction.select());
+      writer->AddComputation("scatter", instruction.scatter());
       return;
     case HloOpcode::kFusion:
-      writer->Add("calls", ComputationRef(instruction.to_apply()));
+      writer->AddComputation("calls", instruction.to_apply());
       return;
     case HloOpcode::kConditional: {
       const bool pred_selector =
@@ -213,25 +219,23 @@ void AddCalledComputations(const HloInstruction& instruction,
               PHAL_ELEMENT_TYPE_PRED &&
           instruction.branch_computations().size() == 2;
       if (pred_selector) {
-        writer->Add("true_computation",
-                    ComputationRef(instruction.true_computation()));
-        writer->Add("false_computation",
-                    ComputationRef(instruction.false_computation()));
+        writer->AddComputation("true_computation",
+                               instruction.true_computation());
+        writer->AddComputation("false_computation",
+                               instruction.false_computation());
         return;
       }
       std::string list = "{";
-      for (std::size_t i = 0; i < instruction.branch_computations().size();
-           ++i) {
-        if (i > 0) list += ", ";
-        list += ComputationRef(instruction.branch_computations()[i]);
+      for (const HloComputation* branch : instruction.branch_computations()) {
+        if (branch == nullptr) continue;
+        if (list.size() > 1) list += ", ";
+        list += ComputationRef(branch);
       }
       writer->Add("branch_computations", list + "}");
       return;
     }
     default:
-      if (instruction.to_apply() != nullptr) {
-        writer->Add("to_apply", ComputationRef(instruction.to_apply()));
-      }
+      writer->AddComputation("to_apply", instruction.to_apply());
       return;
   }
 }
@@ -362,12 +366,16 @@ std::string HloComputationToText(const HloComputation& computation) {
       computation.parent()->entry_computation() == &computation;
   std::string text = is_entry ? "ENTRY %" : "%";
   text += computation.name() + " (";
-  for (int64_t i = 0; i < computation.num_parameters(); ++i) {
-    const HloInstruction* parameter = computation.parameter_instruction(i);
-    if (i > 0) text += ", ";
+  bool first = true;
+  for (const HloInstruction* parameter : computation.parameter_instructions()) {
+    if (parameter == nullptr) continue;
+    text += first ? "" : ", ";
     text += parameter->name() + ": " + parameter->shape().ToString();
+    first = false;
   }
-  text += ") -> " + computation.ResultShape().ToString() + " {\n";
+  const HloInstruction* root = computation.root_instruction();
+  text +=
+      ") -> " + (root != nullptr ? root->shape().ToString() : "()") + " {\n";
   for (const HloInstruction* instruction : computation.instructions()) {
     text += instruction == computation.root_instruction() ? "  ROOT " : "  ";
     text += HloInstructionToText(*instruction) + "\n";

@@ -10,7 +10,8 @@
 
 namespace phal {
 
-// The whole module: header, then each computation, callees first.
+// The whole module: header, then each computation, callees first. Any module
+// prints, but only a verified one is guaranteed to read back.
 std::string HloModuleToText(const HloModule& module);
 
 // One computation: "%name (p: f32[]) -> f32[] { ... }", with ENTRY when it is
