@@ -194,7 +194,7 @@ StatusOr<Literal> DenseElementsToLiteral(const DenseElements& elements,
                                          const Shape& type,
                                          const SourceText& source,
                                          const MinifloatFormat* minifloat) {
-  if (!type.IsArray())
+  if (!type.IsArray() || type.element_type() == PHAL_ELEMENT_TYPE_INVALID)
     return source.ErrorAt(elements.offset, "dense elements need a tensor type");
   DenseLiteralBuilder builder(type, source, minifloat);
   if (elements.kind == DK::kHexBytes) {

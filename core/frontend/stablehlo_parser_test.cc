@@ -458,6 +458,10 @@ TEST(StableHloParserTest, MalformedTextGetsPreciseMessages) {
       ErrorOf("func.func @main() {\n  %0 = stablehlo.constant dense<1.0> : "
               "tensor<f32>"),
       HasSubstr("expected '}' to close the region, found end of input"));
+  EXPECT_THAT(
+      ErrorOf("func.func @main() {\n  %0 = stablehlo.constant dense<1>\n  "
+              "func.return\n}"),
+      HasSubstr("dense elements need a tensor type"));
   EXPECT_THAT(ErrorOf(""), HasSubstr("the module defines no function"));
 }
 
