@@ -171,6 +171,20 @@ Complex ComplexLog1p(Complex z) {
   return {0.5 * std::log1p(x * (2 + x) + y * y), std::atan2(y, 1 + x)};
 }
 
+// atan2 of complex numbers as the StableHLO interpreter defines it:
+// -i * log((x + i y) / sqrt(x^2 + y^2)).
+Complex ComplexAtan2(Complex y, Complex x) {
+  const Complex i(0, 1);
+  return -i * std::log((x + i * y) / std::sqrt(x * x + y * y));
+}
+
+// The specification's order for complex maximum and minimum: by real part,
+// then by imaginary part.
+bool LexicographicLess(Complex x, Complex y) {
+  if (x.real() != y.real()) return x.real() < y.real();
+  return x.imag() < y.imag();
+}
+
 Complex ComplexSign(Complex z) {
   if (std::isnan(z.real()) || std::isnan(z.imag())) return {kNaN, kNaN};
   const double magnitude = std::abs(z);
@@ -204,6 +218,8 @@ Status ComplexUnary(HloOpcode opcode, const Literal& in, Literal* out) {
       return map([](Complex z) { return std::sqrt(z); });
     case HloOpcode::kRsqrt:
       return map([](Complex z) { return 1.0 / std::sqrt(z); });
+    case HloOpcode::kCbrt:
+      return map([](Complex z) { return std::pow(z, 1.0 / 3); });
     case HloOpcode::kSin:
       return map([](Complex z) { return std::sin(z); });
     case HloOpcode::kCos:
@@ -234,6 +250,14 @@ Status ComplexBinary(HloOpcode opcode, const Literal& a, const Literal& b,
       return map([](Complex x, Complex y) { return x / y; });
     case HloOpcode::kPower:
       return map([](Complex x, Complex y) { return std::pow(x, y); });
+    case HloOpcode::kAtan2:
+      return map(ComplexAtan2);
+    case HloOpcode::kMaximum:
+      return map(
+          [](Complex x, Complex y) { return LexicographicLess(x, y) ? y : x; });
+    case HloOpcode::kMinimum:
+      return map(
+          [](Complex x, Complex y) { return LexicographicLess(y, x) ? y : x; });
     default:
       return UnsupportedElementType(HloOpcodeName(opcode), T::kElementType);
   }
@@ -720,7 +744,7 @@ Status EvaluateConvert(const Literal& in, Literal* out) {
 // round the mantissa to nearest even, then values whose exponent does not
 // fit become infinities (overflow) or signed zeros (underflow, so results
 // that would be subnormal in the reduced format flush to zero). NaN stays
-// NaN, except with no mantissa bits where it becomes infinity.
+// NaN, except with no mantissa bits where it becomes +infinity.
 
 template <typename Storage, typename Uint>
 Storage ReducePrecisionBits(Storage input, int total_bits, int mantissa_bits,
@@ -752,7 +776,7 @@ Storage ReducePrecisionBits(Storage input, int total_bits, int mantissa_bits,
   }
   if (is_nan) {
     if (target_mantissa_bits > 0) return input;
-    bits = sign | exponent_mask;
+    bits = exponent_mask;
   }
   Storage output;
   std::memcpy(&output, &bits, sizeof(bits));
@@ -790,8 +814,9 @@ Status EvaluateReducePrecision(const HloInstruction& instruction,
 
 // Bitcast-convert reinterprets the row-major bytes: with equal widths
 // element by element, otherwise the narrower side has one more (minor)
-// dimension holding the pieces of a wider element in memory order. Copy is
-// the same byte copy between equal types.
+// dimension holding the pieces of a wider element in memory order. pred
+// counts as one byte, as the verifier's shape rules have it. Copy is the
+// same byte copy between equal types.
 Status EvaluateBitcastConvert(const Literal& in, Literal* out) {
   if (in.byte_size() != out->byte_size()) {
     return InvalidArgument("bitcast-convert from " + in.shape().ToString() +

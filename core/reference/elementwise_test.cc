@@ -285,6 +285,24 @@ TEST(ElementwiseTest, ComplexArithmeticAndParts) {
                           ComplexValues(kC64, {{0, 2}})));
 }
 
+TEST(ElementwiseTest, ComplexAtan2CbrtAndLexicographicMaximumMinimum) {
+  EXPECT_TRUE(
+      SameLiteral(Binary("atan2", ComplexValues(kC128, {{1, 0}, {-1, 0}}),
+                         ComplexValues(kC128, {{0, 0}, {0, 0}})),
+                  ComplexValues(kC128, {{M_PI / 2, -0.0}, {-M_PI / 2, 0.0}})));
+  EXPECT_TRUE(SameLiteral(
+      Unary("cbrt", ComplexValues(kC128, {{-8, 0}}), kC128),
+      ComplexValues(kC128, {std::pow(std::complex<double>(-8, 0), 1.0 / 3)})));
+  const Literal x = ComplexValues(kC64, {{1.5, 2.5}, {1.5, 7.5}, {0, 1.5}});
+  const Literal y = ComplexValues(kC64, {{7.5, 1.5}, {1.5, 2.5}, {-0.0, 2.5}});
+  EXPECT_TRUE(
+      SameLiteral(Binary("maximum", x, y),
+                  ComplexValues(kC64, {{7.5, 1.5}, {1.5, 7.5}, {-0.0, 2.5}})));
+  EXPECT_TRUE(
+      SameLiteral(Binary("minimum", x, y),
+                  ComplexValues(kC64, {{1.5, 2.5}, {1.5, 2.5}, {0, 1.5}})));
+}
+
 TEST(CompareTest, FloatComparisonIsUnorderedWithNaN) {
   const Literal x = Values(kF32, {3}, {kNaN, 1.0, -0.0});
   const Literal y = Values(kF32, {3}, {kNaN, kNaN, 0.0});
@@ -419,6 +437,14 @@ TEST(ReducePrecisionTest, RoundsMantissaAndFlushesOutOfRangeExponents) {
       EvaluateElementwiseOp("reduce-precision", {x}, kF32,
                             "exponent_bits=5, mantissa_bits=10"),
       Values(kF32, {6}, {1.0, 1.0 + 0x1p-9, kInf, 0.0, -0.0, kNaN})));
+  // A NaN whose mantissa is all ones would carry into the sign when
+  // rounded; with no mantissa bits left it becomes +inf.
+  Literal all_ones_nan(Shape(kF64, {1}));
+  all_ones_nan.data_as<uint64_t>()[0] = 0x7FFFFFFFFFFFFFFF;
+  EXPECT_TRUE(SameLiteral(
+      EvaluateElementwiseOp("reduce-precision", {all_ones_nan}, kF64,
+                            "exponent_bits=5, mantissa_bits=0"),
+      Values(kF64, {1}, {kInf})));
   EXPECT_TRUE(SameLiteral(
       EvaluateElementwiseOp("reduce-precision",
                             {Values(kF64, {1}, {1.0 + 0x1p-8 + 0x1p-30})}, kF64,
