@@ -1,10 +1,20 @@
 #include "core/frontend/hlo_builder.h"
 
+#include <cctype>
 #include <utility>
 
 #include "core/hlo/shape_inference.h"
 
 namespace phal {
+
+std::string HloNameFrom(std::string text) {
+  for (char& c : text) {
+    const bool allowed = std::isalnum(static_cast<unsigned char>(c)) ||
+                         c == '_' || c == '.' || c == '-';
+    if (!allowed) c = '_';
+  }
+  return text;
+}
 
 HloBuilder::HloBuilder(std::string computation_name)
     : computation_(
@@ -28,9 +38,11 @@ StatusOr<HloInstruction*> HloBuilder::Add(
   return computation_->AddInstruction(std::move(instruction));
 }
 
-HloInstruction* HloBuilder::AddParameter(const Shape& shape) {
+HloInstruction* HloBuilder::AddParameter(const Shape& shape,
+                                         const std::string& name) {
+  const std::string base = HloNameFrom(name.empty() ? "parameter" : name);
   auto parameter = std::make_unique<HloInstruction>(
-      HloOpcode::kParameter, "parameter." + std::to_string(next_id_++), shape);
+      HloOpcode::kParameter, base + "." + std::to_string(next_id_++), shape);
   parameter->set_parameter_number(next_parameter_++);
   return computation_->AddInstruction(std::move(parameter));
 }

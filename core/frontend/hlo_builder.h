@@ -15,6 +15,10 @@
 
 namespace phal {
 
+// `text` with every character HLO names do not allow (anything but
+// letters, digits, '_', '.' and '-') replaced by '_'.
+std::string HloNameFrom(std::string text);
+
 class HloBuilder {
  public:
   explicit HloBuilder(std::string computation_name);
@@ -28,8 +32,10 @@ class HloBuilder {
   // Infers the shape of `instruction`, stores it and adds the instruction.
   StatusOr<HloInstruction*> Add(std::unique_ptr<HloInstruction> instruction);
 
-  // The next parameter, numbered in the order of calls.
-  HloInstruction* AddParameter(const Shape& shape);
+  // The next parameter, numbered in the order of calls and named after
+  // `name` (an SSA name such as "arg0") when one is given.
+  HloInstruction* AddParameter(const Shape& shape,
+                               const std::string& name = "");
 
   StatusOr<HloInstruction*> Constant(Literal literal);
   // A scalar of `type` holding `value` (SetFromDouble's rounding).

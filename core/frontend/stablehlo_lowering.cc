@@ -1,7 +1,6 @@
 #include "core/frontend/stablehlo_lowering.h"
 
 #include <algorithm>
-#include <cctype>
 #include <utility>
 
 #include "core/frontend/dense_elements.h"
@@ -54,12 +53,7 @@ StableHloLowering::StableHloLowering(const MlirModule& module,
     : mlir_(module), source_(source) {}
 
 std::string StableHloLowering::UniqueName(const std::string& base) {
-  std::string name = base;
-  for (char& c : name) {
-    const bool allowed = std::isalnum(static_cast<unsigned char>(c)) ||
-                         c == '_' || c == '.' || c == '-';
-    if (!allowed) c = '_';
-  }
+  std::string name = HloNameFrom(base);
   if (name.empty()) name = "computation";
   std::string candidate = name;
   for (int suffix = 1; used_names_.count(candidate) > 0; ++suffix) {
@@ -160,7 +154,8 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   scope.check_outputs = &check_outputs;
   scope.result_count = static_cast<int64_t>(function.result_types.size());
   for (const MlirBlockArgument& argument : function.arguments) {
-    HloInstruction* parameter = builder.AddParameter(argument.type);
+    HloInstruction* parameter =
+        builder.AddParameter(argument.type, argument.name);
     scope.values[ValueKey(argument.name, 0)] = parameter;
     if (argument.emulated.IsEmulated())
       emulated_[parameter] = argument.emulated;
@@ -448,7 +443,8 @@ StatusOr<HloComputation*> StableHloLowering::LowerAppliedRegion(
   scope.builder = &builder;
   scope.function_name = outer.function_name;
   for (const MlirBlockArgument& argument : region.arguments) {
-    HloInstruction* parameter = builder.AddParameter(argument.type);
+    HloInstruction* parameter =
+        builder.AddParameter(argument.type, argument.name);
     scope.values[ValueKey(argument.name, 0)] = parameter;
     if (argument.emulated.IsEmulated())
       emulated_[parameter] = argument.emulated;
