@@ -40,7 +40,8 @@ double UlpDistance(const Component& a, const Component& b) {
   const auto ordered = [](const Component& c) {
     const uint64_t sign = uint64_t{1} << (c.bit_width - 1);
     const uint64_t magnitude = c.bits & (sign - 1);
-    return (c.bits & sign) != 0 ? -static_cast<double>(magnitude) : static_cast<double>(magnitude);
+    return (c.bits & sign) != 0 ? -static_cast<double>(magnitude)
+                                : static_cast<double>(magnitude);
   };
   return std::fabs(ordered(a) - ordered(b));
 }
@@ -61,7 +62,8 @@ std::string ElementText(const Literal& literal, int64_t index) {
   if (type == PHAL_ELEMENT_TYPE_U64) {
     return std::to_string(static_cast<uint64_t>(literal.GetAsInt64(index)));
   }
-  if (type == PHAL_ELEMENT_TYPE_PRED) return literal.GetAsInt64(index) != 0 ? "true" : "false";
+  if (type == PHAL_ELEMENT_TYPE_PRED)
+    return literal.GetAsInt64(index) != 0 ? "true" : "false";
   return std::to_string(literal.GetAsInt64(index));
 }
 
@@ -77,8 +79,9 @@ ElementVerdict CompareFloatComponent(const CheckSpec& check, const Component& a,
   const bool b_nan = std::isnan(b.value);
   if (check.kind == CheckKind::kEqual) {
     const bool ok = a.bits == b.bits;
-    return {ok, ok ? 0 : (a_nan || b_nan ? std::numeric_limits<double>::infinity()
-                                         : std::fabs(a.value - b.value))};
+    return {ok, ok ? 0
+                   : (a_nan || b_nan ? std::numeric_limits<double>::infinity()
+                                     : std::fabs(a.value - b.value))};
   }
   if (a_nan || b_nan) {
     const bool ok = a_nan && b_nan;
@@ -104,13 +107,15 @@ ElementVerdict CompareElement(const CheckSpec& check, const Literal& actual,
   if (!IsFloat(type) && !IsComplex(type)) {
     const int64_t a = actual.GetAsInt64(index);
     const int64_t b = expected.GetAsInt64(index);
-    const double error = std::fabs(static_cast<double>(a) - static_cast<double>(b));
+    const double error =
+        std::fabs(static_cast<double>(a) - static_cast<double>(b));
     return {a == b, error};
   }
   ElementVerdict verdict{true, 0};
   for (int part = 0; part < (IsComplex(type) ? 2 : 1); ++part) {
     const ElementVerdict component =
-        CompareFloatComponent(check, ComponentOf(actual, index, part), ComponentOf(expected, index, part));
+        CompareFloatComponent(check, ComponentOf(actual, index, part),
+                              ComponentOf(expected, index, part));
     verdict.ok = verdict.ok && component.ok;
     verdict.error = std::max(verdict.error, component.error);
   }
@@ -119,7 +124,8 @@ ElementVerdict CompareElement(const CheckSpec& check, const Literal& actual,
 
 }  // namespace
 
-CheckResult EvaluateCheck(const CheckSpec& check, const Literal& actual, const Literal& expected) {
+CheckResult EvaluateCheck(const CheckSpec& check, const Literal& actual,
+                          const Literal& expected) {
   CheckResult result;
   result.check = &check;
   if (check.kind == CheckKind::kSkipped) {
@@ -128,10 +134,11 @@ CheckResult EvaluateCheck(const CheckSpec& check, const Literal& actual, const L
     result.detail = check.skip_reason;
     return result;
   }
-  if (actual.IsTuple() || expected.IsTuple() || !actual.shape().Compatible(expected.shape())) {
+  if (actual.IsTuple() || expected.IsTuple() ||
+      !actual.shape().Compatible(expected.shape())) {
     result.max_error = std::numeric_limits<double>::infinity();
-    result.detail = "shapes differ: actual " + actual.shape().ToString() + ", expected " +
-                    expected.shape().ToString();
+    result.detail = "shapes differ: actual " + actual.shape().ToString() +
+                    ", expected " + expected.shape().ToString();
     return result;
   }
   result.passed = true;
@@ -140,14 +147,16 @@ CheckResult EvaluateCheck(const CheckSpec& check, const Literal& actual, const L
     result.max_error = std::max(result.max_error, verdict.error);
     if (!verdict.ok && result.passed) {
       result.passed = false;
-      result.detail = "element " + std::to_string(i) + ": actual " + ElementText(actual, i) +
-                      ", expected " + ElementText(expected, i);
+      result.detail = "element " + std::to_string(i) + ": actual " +
+                      ElementText(actual, i) + ", expected " +
+                      ElementText(expected, i);
     }
   }
   return result;
 }
 
-std::vector<Literal> SplitFunctionOutputs(const StableHloFunction& function, Literal result) {
+std::vector<Literal> SplitFunctionOutputs(const StableHloFunction& function,
+                                          Literal result) {
   if (!function.returns_tuple) {
     std::vector<Literal> outputs;
     outputs.push_back(std::move(result));
@@ -160,7 +169,8 @@ std::vector<CheckResult> EvaluateChecks(const StableHloFunction& function,
                                         const std::vector<Literal>& outputs) {
   std::vector<CheckResult> results;
   const auto output = [&](int64_t index) -> const Literal* {
-    if (index < 0 || index >= static_cast<int64_t>(outputs.size())) return nullptr;
+    if (index < 0 || index >= static_cast<int64_t>(outputs.size()))
+      return nullptr;
     return &outputs[static_cast<std::size_t>(index)];
   };
   for (const CheckSpec& check : function.checks) {
@@ -169,8 +179,9 @@ std::vector<CheckResult> EvaluateChecks(const StableHloFunction& function,
       continue;
     }
     const Literal* actual = output(check.actual_output);
-    const Literal* expected = check.expected.has_value() ? &*check.expected
-                                                         : output(check.expected_output);
+    const Literal* expected = check.expected.has_value()
+                                  ? &*check.expected
+                                  : output(check.expected_output);
     if (actual == nullptr || expected == nullptr) {
       CheckResult missing;
       missing.check = &check;
@@ -186,7 +197,8 @@ std::vector<CheckResult> EvaluateChecks(const StableHloFunction& function,
 
 std::string DescribeCheckResult(const CheckResult& result) {
   const CheckSpec& check = *result.check;
-  std::string text = check.function + ": " + check.op_name + " at " + check.location;
+  std::string text =
+      check.function + ": " + check.op_name + " at " + check.location;
   if (result.skipped) return text + ": skipped (" + result.detail + ")";
   text += ": max error " + Number(result.max_error);
   if (!result.detail.empty()) text += " (" + result.detail + ")";

@@ -7,16 +7,19 @@ namespace phal {
 namespace {
 
 bool IsSplitMarker(std::string_view line) {
-  while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
+  while (!line.empty() &&
+         (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
     line.remove_suffix(1);
   }
-  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+    line.remove_prefix(1);
   return line == "// -----";
 }
 
 }  // namespace
 
-const StableHloFunction* StableHloModule::FindFunction(const std::string& name) const {
+const StableHloFunction* StableHloModule::FindFunction(
+    const std::string& name) const {
   for (const StableHloFunction& function : functions) {
     if (function.name == name) return &function;
   }
@@ -24,7 +27,8 @@ const StableHloFunction* StableHloModule::FindFunction(const std::string& name) 
 }
 
 const StableHloFunction* StableHloModule::EntryFunction() const {
-  if (module == nullptr || module->entry_computation() == nullptr) return nullptr;
+  if (module == nullptr || module->entry_computation() == nullptr)
+    return nullptr;
   for (const StableHloFunction& function : functions) {
     if (function.computation == module->entry_computation()) return &function;
   }
@@ -48,12 +52,15 @@ std::vector<StableHloPart> SplitStableHloParts(std::string_view text) {
   return parts;
 }
 
-StatusOr<StableHloModule> ParseStableHloPart(const SourceText& source, const StableHloPart& part) {
-  PHAL_ASSIGN_OR_RETURN(MlirModule syntax, ParseMlirModule(source, part.begin, part.end));
+StatusOr<StableHloModule> ParseStableHloPart(const SourceText& source,
+                                             const StableHloPart& part) {
+  PHAL_ASSIGN_OR_RETURN(MlirModule syntax,
+                        ParseMlirModule(source, part.begin, part.end));
   return LowerStableHlo(syntax, source);
 }
 
-StatusOr<StableHloModule> ParseStableHlo(std::string_view text, std::string_view file_name) {
+StatusOr<StableHloModule> ParseStableHlo(std::string_view text,
+                                         std::string_view file_name) {
   const SourceText source(text, file_name);
   return ParseStableHloPart(source, {0, text.size()});
 }
