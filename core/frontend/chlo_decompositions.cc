@@ -447,15 +447,6 @@ StatusOr<HloInstruction*> ConstantLike(HloBuilder& b, const ChloOp& op) {
   return b.FullLike(op.operands[0], op.value);
 }
 
-StatusOr<HloInstruction*> Conjugate(HloBuilder& b, HloInstruction* x) {
-  if (!IsComplex(x->shape().element_type())) return x;
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * real, b.Unary(HloOpcode::kReal, x));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * imag, b.Unary(HloOpcode::kImag, x));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * negated,
-                        b.Unary(HloOpcode::kNegate, imag));
-  return b.Binary(HloOpcode::kComplex, real, negated);
-}
-
 StatusOr<HloInstruction*> Square(HloBuilder& b, HloInstruction* x) {
   return b.Binary(HloOpcode::kMultiply, x, x);
 }
@@ -483,7 +474,7 @@ StatusOr<HloInstruction*> DecomposeUnary(const ChloOp& op, HloBuilder& b) {
       name == "chlo.is_neg_inf") {
     return IsInfinity(b, name, x);
   }
-  if (name == "chlo.conj") return Conjugate(b, x);
+  if (name == "chlo.conj") return b.Conjugate(x);
   if (name == "chlo.square") return Square(b, x);
   if (name == "chlo.constant_like") return ConstantLike(b, op);
   if (name == "chlo.mulhi") return MulHi(b, x, op.operands[1]);

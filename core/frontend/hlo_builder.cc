@@ -102,6 +102,17 @@ StatusOr<HloInstruction*> HloBuilder::Convert(HloInstruction* operand,
                     {operand}));
 }
 
+StatusOr<HloInstruction*> HloBuilder::Conjugate(HloInstruction* operand) {
+  if (!IsComplex(operand->shape().element_type())) return operand;
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * real,
+                        Unary(HloOpcode::kReal, operand));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * imag,
+                        Unary(HloOpcode::kImag, operand));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * negated,
+                        Unary(HloOpcode::kNegate, imag));
+  return Binary(HloOpcode::kComplex, real, negated);
+}
+
 StatusOr<HloInstruction*> HloBuilder::Broadcast(
     HloInstruction* operand, const std::vector<int64_t>& dims,
     const std::vector<int64_t>& mapping) {

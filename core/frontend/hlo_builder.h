@@ -52,6 +52,8 @@ class HloBuilder {
                                    HloInstruction* on_true,
                                    HloInstruction* on_false);
   StatusOr<HloInstruction*> Convert(HloInstruction* operand, ElementType type);
+  // The complex conjugate; a real operand is returned as itself.
+  StatusOr<HloInstruction*> Conjugate(HloInstruction* operand);
   // Broadcast of `operand` to `dims`, operand dimension i going to result
   // dimension mapping[i].
   StatusOr<HloInstruction*> Broadcast(HloInstruction* operand,

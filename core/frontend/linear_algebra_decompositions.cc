@@ -26,15 +26,6 @@ StatusOr<HloInstruction*> TransposeMatrix(HloBuilder& b, HloInstruction* x) {
   return Transpose(b, x, permutation);
 }
 
-StatusOr<HloInstruction*> Conjugate(HloBuilder& b, HloInstruction* x) {
-  if (!IsComplex(x->shape().element_type())) return x;
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * real, b.Unary(HloOpcode::kReal, x));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * imag, b.Unary(HloOpcode::kImag, x));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * negated,
-                        b.Unary(HloOpcode::kNegate, imag));
-  return b.Binary(HloOpcode::kComplex, real, negated);
-}
-
 StatusOr<HloInstruction*> Reverse(HloBuilder& b, HloInstruction* x,
                                   const Dims& dimensions) {
   auto reverse = b.Create(HloOpcode::kReverse, Shape(), {x});
@@ -201,7 +192,7 @@ StatusOr<HloInstruction*> DecomposeTriangularSolve(
   if (options.transpose_a != TriangularSolveTranspose::kNone) {
     PHAL_ASSIGN_OR_RETURN(matrix, TransposeMatrix(b, matrix));
     if (options.transpose_a == TriangularSolveTranspose::kAdjoint) {
-      PHAL_ASSIGN_OR_RETURN(matrix, Conjugate(b, matrix));
+      PHAL_ASSIGN_OR_RETURN(matrix, b.Conjugate(matrix));
     }
     lower = !lower;
   }

@@ -131,6 +131,8 @@ class MlirParser {
   Status ParsePrettyWhile(MlirOperation* op);
   Status ParsePrettyScan(MlirOperation* op);
   Status ParseValueList(std::vector<MlirValueUse>* values);
+  // "%name: type", as function, block and reducer arguments are written.
+  Status ParseTypedArgument(MlirBlockArgument* argument);
   Status ParsePrettySignature(MlirOperation* op);
   Status ParseValueUse(MlirValueUse* use);
   Status SkipLocation();
@@ -252,15 +254,8 @@ Status MlirParser::ParseFunction(MlirModule* module) {
       PHAL_RETURN_IF_ERROR(
           Expect(Kind::kComma, "',' or ')' in the argument list"));
     }
-    if (!token_.Is(Kind::kPercentId))
-      return ErrorExpected("an argument such as %arg0");
     MlirBlockArgument argument;
-    argument.name = std::string(token_.text.substr(1));
-    argument.offset = token_.offset;
-    Advance();
-    PHAL_RETURN_IF_ERROR(Expect(Kind::kColon, "':' and the argument's type"));
-    PHAL_ASSIGN_OR_RETURN(argument.type, ParseType());
-    argument.emulated = element_emulated_;
+    PHAL_RETURN_IF_ERROR(ParseTypedArgument(&argument));
     if (token_.Is(Kind::kLeftBrace)) {
       std::vector<std::pair<std::string, MlirAttribute>> ignored;
       PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
@@ -313,16 +308,8 @@ Status MlirParser::ParseRegion(MlirRegion* region) {
           PHAL_RETURN_IF_ERROR(
               Expect(Kind::kComma, "',' or ')' in the block arguments"));
         }
-        if (!token_.Is(Kind::kPercentId))
-          return ErrorExpected("a block argument");
         MlirBlockArgument argument;
-        argument.name = std::string(token_.text.substr(1));
-        argument.offset = token_.offset;
-        Advance();
-        PHAL_RETURN_IF_ERROR(
-            Expect(Kind::kColon, "':' and the block argument's type"));
-        PHAL_ASSIGN_OR_RETURN(argument.type, ParseType());
-        argument.emulated = element_emulated_;
+        PHAL_RETURN_IF_ERROR(ParseTypedArgument(&argument));
         PHAL_RETURN_IF_ERROR(SkipLocation());
         region->arguments.push_back(std::move(argument));
       }
@@ -705,15 +692,8 @@ Status MlirParser::ParsePrettyReduce(MlirOperation* op) {
       if (side == &rhs)
         PHAL_RETURN_IF_ERROR(
             Expect(Kind::kComma, "',' between reducer arguments"));
-      if (!token_.Is(Kind::kPercentId))
-        return ErrorExpected("a reducer argument");
       MlirBlockArgument argument;
-      argument.name = std::string(token_.text.substr(1));
-      argument.offset = token_.offset;
-      Advance();
-      PHAL_RETURN_IF_ERROR(Expect(Kind::kColon, "':' and the argument's type"));
-      PHAL_ASSIGN_OR_RETURN(argument.type, ParseType());
-      argument.emulated = element_emulated_;
+      PHAL_RETURN_IF_ERROR(ParseTypedArgument(&argument));
       PHAL_RETURN_IF_ERROR(SkipLocation());
       side->push_back(std::move(argument));
     }
@@ -773,6 +753,18 @@ Status MlirParser::ParsePrettyWhile(MlirOperation* op) {
     PHAL_RETURN_IF_ERROR(ParseRegion(&region));
     op->regions.push_back(std::move(region));
   }
+  return OkStatus();
+}
+
+Status MlirParser::ParseTypedArgument(MlirBlockArgument* argument) {
+  if (!token_.Is(Kind::kPercentId))
+    return ErrorExpected("an argument such as %arg0");
+  argument->name = std::string(token_.text.substr(1));
+  argument->offset = token_.offset;
+  Advance();
+  PHAL_RETURN_IF_ERROR(Expect(Kind::kColon, "':' and the argument's type"));
+  PHAL_ASSIGN_OR_RETURN(argument->type, ParseType());
+  argument->emulated = element_emulated_;
   return OkStatus();
 }
 

@@ -153,13 +153,7 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   scope.checks = &checks;
   scope.check_outputs = &check_outputs;
   scope.result_count = static_cast<int64_t>(function.result_types.size());
-  for (const MlirBlockArgument& argument : function.arguments) {
-    HloInstruction* parameter =
-        builder.AddParameter(argument.type, argument.name);
-    scope.values[ValueKey(argument.name, 0)] = parameter;
-    if (argument.emulated.IsEmulated())
-      emulated_[parameter] = argument.emulated;
-  }
+  BindArgumentsAsParameters(function.arguments, scope);
   Values returned;
   PHAL_RETURN_IF_ERROR(LowerOperations(function.body, scope, &returned));
   if (returned.size() != function.result_types.size()) {
@@ -196,6 +190,17 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   lowered.callees = callees_[name];
   in_progress_.erase(name);
   return &lowered_.emplace(name, std::move(lowered)).first->second;
+}
+
+void StableHloLowering::BindArgumentsAsParameters(
+    const std::vector<MlirBlockArgument>& arguments, LoweringScope& scope) {
+  for (const MlirBlockArgument& argument : arguments) {
+    HloInstruction* parameter =
+        scope.builder->AddParameter(argument.type, argument.name);
+    scope.values[ValueKey(argument.name, 0)] = parameter;
+    if (argument.emulated.IsEmulated())
+      emulated_[parameter] = argument.emulated;
+  }
 }
 
 Status StableHloLowering::LowerOperations(const MlirRegion& region,
@@ -442,13 +447,7 @@ StatusOr<HloComputation*> StableHloLowering::LowerAppliedRegion(
   LoweringScope scope;
   scope.builder = &builder;
   scope.function_name = outer.function_name;
-  for (const MlirBlockArgument& argument : region.arguments) {
-    HloInstruction* parameter =
-        builder.AddParameter(argument.type, argument.name);
-    scope.values[ValueKey(argument.name, 0)] = parameter;
-    if (argument.emulated.IsEmulated())
-      emulated_[parameter] = argument.emulated;
-  }
+  BindArgumentsAsParameters(region.arguments, scope);
   for (const std::string& key : FreeValues(region)) {
     PHAL_ASSIGN_OR_RETURN(Values captured, LookUp({key}, outer, region.offset));
     if (captured[0]->opcode() != HloOpcode::kConstant) {

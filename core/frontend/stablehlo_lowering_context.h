@@ -46,6 +46,9 @@ class StableHloLowering {
   void CollectParallelPrograms();
   StatusOr<const StableHloFunction*> LowerFunction(const std::string& name,
                                                    std::size_t use_offset);
+  // Each argument becomes the builder's next parameter, bound to its name.
+  void BindArgumentsAsParameters(
+      const std::vector<MlirBlockArgument>& arguments, LoweringScope& scope);
   Status LowerOperations(const MlirRegion& region, LoweringScope& scope,
                          Values* returned);
   Status LowerOperation(const MlirOperation& op, LoweringScope& scope,
