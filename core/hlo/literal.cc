@@ -1,5 +1,6 @@
 #include "core/hlo/literal.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <limits>
@@ -83,6 +84,30 @@ std::string ElementText(const Literal& literal, int64_t index) {
   std::string imaginary = NumpyFloatText(value.imag(), component);
   if (imaginary[0] != '-') imaginary.insert(0, "+");
   return NumpyFloatText(value.real(), component) + imaginary + "j";
+}
+
+// Lines up positional float texts on their decimal points as numpy does
+// ("[ 1.   0.1 -2.5]"); nan and inf are right-aligned to the common width.
+// Texts in scientific notation are left as they are.
+void AlignDecimalPoints(std::vector<std::string>* texts) {
+  std::size_t integer_width = 0, fraction_width = 0;
+  for (const std::string& text : *texts) {
+    if (text.find('e') != std::string::npos) return;
+    const std::size_t point = text.find('.');
+    if (point == std::string::npos) continue;
+    integer_width = std::max(integer_width, point);
+    fraction_width = std::max(fraction_width, text.size() - point - 1);
+  }
+  const std::size_t width = integer_width + 1 + fraction_width;
+  for (std::string& text : *texts) {
+    const std::size_t point = text.find('.');
+    if (point == std::string::npos) {
+      if (text.size() < width) text.insert(0, width - text.size(), ' ');
+      continue;
+    }
+    text.insert(0, integer_width - point, ' ');
+    text.append(width - text.size(), ' ');
+  }
 }
 
 // Appends the sub-array of `dims` starting at `depth`, whose first element
@@ -274,10 +299,9 @@ std::string Literal::ToString() const {
   std::vector<std::string> texts;
   texts.reserve(static_cast<std::size_t>(count));
   std::size_t width = 0;
-  for (int64_t i = 0; i < count; ++i) {
-    texts.push_back(ElementText(*this, i));
-    width = std::max(width, texts.back().size());
-  }
+  for (int64_t i = 0; i < count; ++i) texts.push_back(ElementText(*this, i));
+  if (IsFloat(element_type())) AlignDecimalPoints(&texts);
+  for (const std::string& text : texts) width = std::max(width, text.size());
   if (shape_.rank() == 0) return texts.empty() ? "" : texts[0];
   if (count == 0) return "[]";
   std::string out;

@@ -66,9 +66,17 @@ TEST(LiteralToStringTest, PrintsLikeNumpy) {
             "[[[1 2]]\n\n [[3 4]]]");
   EXPECT_EQ(Literal::FromValues(PHAL_ELEMENT_TYPE_F32, {3}, {1.0, 0.1, -2.5})
                 .ToString(),
-            "[  1.  0.1 -2.5]");
+            "[ 1.   0.1 -2.5]");
   EXPECT_EQ(Literal::FromValues(PHAL_ELEMENT_TYPE_PRED, {2}, {1, 0}).ToString(),
             "[ True False]");
+  EXPECT_EQ(
+      Literal::FromValues(PHAL_ELEMENT_TYPE_F64, {3}, {1.0, std::nan(""), 0.25})
+          .ToString(),
+      "[1.    nan 0.25]");
+  EXPECT_EQ(
+      Literal::FromValues(PHAL_ELEMENT_TYPE_F64, {2, 2}, {100.5, 2.0, 3.0, 4.0})
+          .ToString(),
+      "[[100.5   2. ]\n [  3.    4. ]]");
   EXPECT_EQ(Literal::Scalar(PHAL_ELEMENT_TYPE_F16, 0.1).ToString(), "0.1");
   EXPECT_EQ(Literal::Scalar(PHAL_ELEMENT_TYPE_F64, 1e20).ToString(), "1.e+20");
   EXPECT_EQ(
