@@ -145,6 +145,72 @@ std::vector<std::string_view> ComputationRoles(HloOpcode opcode,
   }
 }
 
+bool IsComputationAttribute(std::string_view name) {
+  return name == "to_apply" || name == "calls" || name == "condition" ||
+         name == "body" || name == "select" || name == "scatter" ||
+         name == "true_computation" || name == "false_computation" ||
+         name == "branch_computations";
+}
+
+// Attribute tables: the text name and the member that receives the value.
+template <typename Member>
+struct NamedMember {
+  std::string_view name;
+  Member member;
+};
+
+constexpr NamedMember<void (HloInstruction::*)(int64_t)> kIntegerAttributes[] =
+    {{"index", &HloInstruction::set_tuple_index},
+     {"iota_dimension", &HloInstruction::set_iota_dimension},
+     {"feature_group_count", &HloInstruction::set_feature_group_count},
+     {"batch_group_count", &HloInstruction::set_batch_group_count},
+     {"exponent_bits", &HloInstruction::set_exponent_bits},
+     {"mantissa_bits", &HloInstruction::set_mantissa_bits},
+     {"feature_index", &HloInstruction::set_feature_index}};
+
+constexpr NamedMember<void (HloInstruction::*)(bool)> kBoolAttributes[] = {
+    {"is_stable", &HloInstruction::set_is_stable},
+    {"indices_are_sorted", &HloInstruction::set_indices_are_sorted},
+    {"unique_indices", &HloInstruction::set_unique_indices}};
+
+constexpr NamedMember<std::vector<int64_t> DotDimensionNumbers::*> kDotLists[] =
+    {{"lhs_batch_dims", &DotDimensionNumbers::lhs_batch_dimensions},
+     {"rhs_batch_dims", &DotDimensionNumbers::rhs_batch_dimensions},
+     {"lhs_contracting_dims", &DotDimensionNumbers::lhs_contracting_dimensions},
+     {"rhs_contracting_dims",
+      &DotDimensionNumbers::rhs_contracting_dimensions}};
+
+constexpr NamedMember<std::vector<int64_t> GatherDimensionNumbers::*>
+    kGatherLists[] = {
+        {"offset_dims", &GatherDimensionNumbers::offset_dims},
+        {"collapsed_slice_dims", &GatherDimensionNumbers::collapsed_slice_dims},
+        {"start_index_map", &GatherDimensionNumbers::start_index_map},
+        {"operand_batching_dims",
+         &GatherDimensionNumbers::operand_batching_dims},
+        {"start_indices_batching_dims",
+         &GatherDimensionNumbers::start_indices_batching_dims}};
+
+constexpr NamedMember<std::vector<int64_t> ScatterDimensionNumbers::*>
+    kScatterLists[] = {
+        {"update_window_dims", &ScatterDimensionNumbers::update_window_dims},
+        {"inserted_window_dims",
+         &ScatterDimensionNumbers::inserted_window_dims},
+        {"scatter_dims_to_operand_dims",
+         &ScatterDimensionNumbers::scatter_dims_to_operand_dims},
+        {"input_batching_dims", &ScatterDimensionNumbers::input_batching_dims},
+        {"scatter_indices_batching_dims",
+         &ScatterDimensionNumbers::scatter_indices_batching_dims}};
+
+// The entry of `table` called `name`, or null.
+template <typename Member, std::size_t N>
+const NamedMember<Member>* FindByName(const NamedMember<Member> (&table)[N],
+                                      std::string_view name) {
+  for (const NamedMember<Member>& entry : table) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
 class HloTextParser {
  public:
   HloTextParser(std::string_view text, std::string_view file_name)
@@ -223,6 +289,14 @@ class HloTextParser {
                        const std::unordered_map<std::string, HloInstruction*>&
                            instructions_by_name);
   Status ParseAttribute(HloInstruction* instruction, AttributeList* list);
+  // Dot, gather and scatter dimension lists and index_vector_dim; false
+  // when `name` is none of them.
+  StatusOr<bool> ParseDimensionNumbersAttribute(std::string_view name,
+                                                HloInstruction* instruction);
+  // Attributes with a syntax of their own (slice, window, dim_labels, ...);
+  // skips the value of any attribute it does not know.
+  Status ParseStructuredAttribute(std::string_view name,
+                                  HloInstruction* instruction);
   Status ParseComputationAttribute(std::string_view name, AttributeList* list);
   Status FinishAttributes(HloInstruction* instruction, AttributeList* list,
                           std::size_t instruction_offset);
@@ -1000,120 +1074,47 @@ Status HloTextParser::ParseAttribute(HloInstruction* instruction,
     return ErrorAt(name_offset,
                    "attribute '" + std::string(name) + "' is given twice");
   }
-  if (name == "to_apply" || name == "calls" || name == "condition" ||
-      name == "body" || name == "select" || name == "scatter" ||
-      name == "true_computation" || name == "false_computation" ||
-      name == "branch_computations") {
+  if (IsComputationAttribute(name)) {
     return ParseComputationAttribute(name, list);
   }
-  if (name == "dimensions") {
-    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> dimensions,
-                          ParseIntList("dimensions"));
-    instruction->set_dimensions(std::move(dimensions));
-    return OkStatus();
-  }
-  if (name == "index" || name == "iota_dimension" ||
-      name == "feature_group_count" || name == "batch_group_count" ||
-      name == "exponent_bits" || name == "mantissa_bits" ||
-      name == "feature_index") {
+  if (const auto* setter = FindByName(kIntegerAttributes, name)) {
     PHAL_ASSIGN_OR_RETURN(int64_t value, ParseInt64(name));
-    if (name == "index") instruction->set_tuple_index(value);
-    if (name == "iota_dimension") instruction->set_iota_dimension(value);
-    if (name == "feature_group_count")
-      instruction->set_feature_group_count(value);
-    if (name == "batch_group_count") instruction->set_batch_group_count(value);
-    if (name == "exponent_bits") instruction->set_exponent_bits(value);
-    if (name == "mantissa_bits") instruction->set_mantissa_bits(value);
-    if (name == "feature_index") instruction->set_feature_index(value);
+    (instruction->*(setter->member))(value);
     return OkStatus();
   }
-  if (name == "is_stable" || name == "indices_are_sorted" ||
-      name == "unique_indices") {
+  if (const auto* setter = FindByName(kBoolAttributes, name)) {
     PHAL_ASSIGN_OR_RETURN(bool value, ParseBool(name));
-    if (name == "is_stable") instruction->set_is_stable(value);
-    if (name == "indices_are_sorted")
-      instruction->set_indices_are_sorted(value);
-    if (name == "unique_indices") instruction->set_unique_indices(value);
+    (instruction->*(setter->member))(value);
     return OkStatus();
   }
-  if (name == "epsilon") {
-    PHAL_ASSIGN_OR_RETURN(float epsilon, ParseFloatAttribute(name));
-    instruction->set_epsilon(epsilon);
-    return OkStatus();
-  }
-  if (name == "direction") {
-    const std::string_view word = ParseBareWord();
-    const auto direction = ComparisonDirectionFromName(word);
-    if (!direction.has_value()) {
-      return Error("unknown comparison direction '" + std::string(word) +
-                   "' (expected EQ, NE, LT, LE, GT or GE)");
-    }
-    instruction->set_comparison_direction(*direction);
-    return OkStatus();
-  }
-  if (name == "type") {
-    const std::string_view word = ParseBareWord();
-    const auto type = ComparisonTypeFromName(word);
-    if (!type.has_value()) {
-      return Error("unknown comparison type '" + std::string(word) +
-                   "' (expected SIGNED, UNSIGNED, FLOAT or TOTALORDER)");
-    }
-    instruction->set_comparison_type(*type);
-    return OkStatus();
-  }
-  if (name == "kind") {
-    instruction->set_fusion_kind(std::string(ParseBareWord()));
-    return OkStatus();
-  }
-  if (name == "slice") {
-    PHAL_ASSIGN_OR_RETURN(auto ranges, ParseSliceRanges());
-    instruction->set_slice(std::move(ranges[0]), std::move(ranges[1]),
-                           std::move(ranges[2]));
-    return OkStatus();
-  }
-  if (name == "dynamic_slice_sizes" || name == "slice_sizes") {
-    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ParseIntList(name));
-    if (name == "slice_sizes") {
-      instruction->set_gather_slice_sizes(std::move(sizes));
-    } else {
-      instruction->set_dynamic_slice_sizes(std::move(sizes));
-    }
-    return OkStatus();
-  }
-  if (name == "padding") {
-    PHAL_ASSIGN_OR_RETURN(PaddingConfig config, ParsePaddingConfig());
-    instruction->set_padding_config(std::move(config));
-    return OkStatus();
-  }
-  if (name == "window") {
-    PHAL_ASSIGN_OR_RETURN(Window window, ParseWindow());
-    instruction->set_window(std::move(window));
-    return OkStatus();
-  }
-  if (name == "dim_labels") {
-    PHAL_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers numbers,
-                          ParseDimLabels());
-    instruction->set_convolution_dimension_numbers(std::move(numbers));
-    return OkStatus();
-  }
-  if (name == "lhs_batch_dims" || name == "rhs_batch_dims" ||
-      name == "lhs_contracting_dims" || name == "rhs_contracting_dims") {
-    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ParseIntList(name));
+  PHAL_ASSIGN_OR_RETURN(bool parsed,
+                        ParseDimensionNumbersAttribute(name, instruction));
+  if (parsed) return OkStatus();
+  return ParseStructuredAttribute(name, instruction);
+}
+
+StatusOr<bool> HloTextParser::ParseDimensionNumbersAttribute(
+    std::string_view name, HloInstruction* instruction) {
+  if (const auto* field = FindByName(kDotLists, name)) {
     DotDimensionNumbers numbers = instruction->dot_dimension_numbers();
-    if (name == "lhs_batch_dims")
-      numbers.lhs_batch_dimensions = std::move(dims);
-    if (name == "rhs_batch_dims")
-      numbers.rhs_batch_dimensions = std::move(dims);
-    if (name == "lhs_contracting_dims") {
-      numbers.lhs_contracting_dimensions = std::move(dims);
-    }
-    if (name == "rhs_contracting_dims") {
-      numbers.rhs_contracting_dimensions = std::move(dims);
-    }
+    PHAL_ASSIGN_OR_RETURN(numbers.*(field->member), ParseIntList(name));
     instruction->set_dot_dimension_numbers(std::move(numbers));
-    return OkStatus();
+    return true;
+  }
+  if (const auto* field = FindByName(kGatherLists, name)) {
+    GatherDimensionNumbers numbers = instruction->gather_dimension_numbers();
+    PHAL_ASSIGN_OR_RETURN(numbers.*(field->member), ParseIntList(name));
+    instruction->set_gather_dimension_numbers(std::move(numbers));
+    return true;
+  }
+  if (const auto* field = FindByName(kScatterLists, name)) {
+    ScatterDimensionNumbers numbers = instruction->scatter_dimension_numbers();
+    PHAL_ASSIGN_OR_RETURN(numbers.*(field->member), ParseIntList(name));
+    instruction->set_scatter_dimension_numbers(std::move(numbers));
+    return true;
   }
   if (name == "index_vector_dim") {
+    // Shared by gather and scatter; the opcode decides which one reads it.
     PHAL_ASSIGN_OR_RETURN(int64_t dim, ParseInt64(name));
     GatherDimensionNumbers gather = instruction->gather_dimension_numbers();
     ScatterDimensionNumbers scatter = instruction->scatter_dimension_numbers();
@@ -1121,51 +1122,64 @@ Status HloTextParser::ParseAttribute(HloInstruction* instruction,
     scatter.index_vector_dim = dim;
     instruction->set_gather_dimension_numbers(std::move(gather));
     instruction->set_scatter_dimension_numbers(std::move(scatter));
-    return OkStatus();
+    return true;
   }
-  static const std::map<std::string_view,
-                        std::vector<int64_t> GatherDimensionNumbers::*>
-      kGatherLists = {
-          {"offset_dims", &GatherDimensionNumbers::offset_dims},
-          {"collapsed_slice_dims",
-           &GatherDimensionNumbers::collapsed_slice_dims},
-          {"start_index_map", &GatherDimensionNumbers::start_index_map},
-          {"operand_batching_dims",
-           &GatherDimensionNumbers::operand_batching_dims},
-          {"start_indices_batching_dims",
-           &GatherDimensionNumbers::start_indices_batching_dims}};
-  if (const auto gather_field = kGatherLists.find(name);
-      gather_field != kGatherLists.end()) {
-    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ParseIntList(name));
-    GatherDimensionNumbers numbers = instruction->gather_dimension_numbers();
-    numbers.*(gather_field->second) = std::move(dims);
-    instruction->set_gather_dimension_numbers(std::move(numbers));
-    return OkStatus();
+  return false;
+}
+
+Status HloTextParser::ParseStructuredAttribute(std::string_view name,
+                                               HloInstruction* instruction) {
+  if (name == "dimensions") {
+    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> dimensions, ParseIntList(name));
+    instruction->set_dimensions(std::move(dimensions));
+  } else if (name == "dynamic_slice_sizes") {
+    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ParseIntList(name));
+    instruction->set_dynamic_slice_sizes(std::move(sizes));
+  } else if (name == "slice_sizes") {
+    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ParseIntList(name));
+    instruction->set_gather_slice_sizes(std::move(sizes));
+  } else if (name == "slice") {
+    PHAL_ASSIGN_OR_RETURN(auto ranges, ParseSliceRanges());
+    instruction->set_slice(std::move(ranges[0]), std::move(ranges[1]),
+                           std::move(ranges[2]));
+  } else if (name == "padding") {
+    PHAL_ASSIGN_OR_RETURN(PaddingConfig config, ParsePaddingConfig());
+    instruction->set_padding_config(std::move(config));
+  } else if (name == "window") {
+    PHAL_ASSIGN_OR_RETURN(Window window, ParseWindow());
+    instruction->set_window(std::move(window));
+  } else if (name == "dim_labels") {
+    PHAL_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers numbers,
+                          ParseDimLabels());
+    instruction->set_convolution_dimension_numbers(std::move(numbers));
+  } else if (name == "epsilon") {
+    PHAL_ASSIGN_OR_RETURN(float epsilon, ParseFloatAttribute(name));
+    instruction->set_epsilon(epsilon);
+  } else if (name == "direction") {
+    const std::string_view word = ParseBareWord();
+    const auto direction = ComparisonDirectionFromName(word);
+    if (!direction.has_value()) {
+      return Error("unknown comparison direction '" + std::string(word) +
+                   "' (expected EQ, NE, LT, LE, GT or GE)");
+    }
+    instruction->set_comparison_direction(*direction);
+  } else if (name == "type") {
+    const std::string_view word = ParseBareWord();
+    const auto type = ComparisonTypeFromName(word);
+    if (!type.has_value()) {
+      return Error("unknown comparison type '" + std::string(word) +
+                   "' (expected SIGNED, UNSIGNED, FLOAT or TOTALORDER)");
+    }
+    instruction->set_comparison_type(*type);
+  } else if (name == "kind") {
+    instruction->set_fusion_kind(std::string(ParseBareWord()));
+  } else {
+    // Everything else (metadata, sharding, backend_config,
+    // precision_config, frontend_attributes, ...) guides XLA's own passes
+    // and does not change what the instruction computes.
+    return SkipAttributeValue();
   }
-  static const std::map<std::string_view,
-                        std::vector<int64_t> ScatterDimensionNumbers::*>
-      kScatterLists = {
-          {"update_window_dims", &ScatterDimensionNumbers::update_window_dims},
-          {"inserted_window_dims",
-           &ScatterDimensionNumbers::inserted_window_dims},
-          {"scatter_dims_to_operand_dims",
-           &ScatterDimensionNumbers::scatter_dims_to_operand_dims},
-          {"input_batching_dims",
-           &ScatterDimensionNumbers::input_batching_dims},
-          {"scatter_indices_batching_dims",
-           &ScatterDimensionNumbers::scatter_indices_batching_dims}};
-  if (const auto scatter_field = kScatterLists.find(name);
-      scatter_field != kScatterLists.end()) {
-    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ParseIntList(name));
-    ScatterDimensionNumbers numbers = instruction->scatter_dimension_numbers();
-    numbers.*(scatter_field->second) = std::move(dims);
-    instruction->set_scatter_dimension_numbers(std::move(numbers));
-    return OkStatus();
-  }
-  // Everything else (metadata, sharding, backend_config, precision_config,
-  // frontend_attributes, ...) guides XLA's own passes and does not change
-  // what the instruction computes.
-  return SkipAttributeValue();
+  return OkStatus();
 }
 
 Status HloTextParser::FinishAttributes(HloInstruction* instruction,
