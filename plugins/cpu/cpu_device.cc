@@ -3,17 +3,19 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <utility>
 
 #include "plugins/cpu/cpu_host.h"
+#include "plugins/cpu/cpu_kernel.h"
 
 namespace phal::cpu {
 namespace {
 
-// Every element type ABI 1.0 defines; the device stores them all as bytes,
-// and the kernels that compute on them arrive with the compiler.
+// Every element type ABI 1.0 defines: the device stores them all, and its
+// kernels compute on all of them.
 constexpr uint64_t kAllElementTypes =
     ((uint64_t{1} << PHAL_ELEMENT_TYPE_COUNT) - 1) &
     ~PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_INVALID);
@@ -34,12 +36,30 @@ Status CopyFittingMembers(const Struct& full, Struct* out) {
   return OkStatus();
 }
 
+// PHAL_CPU_THREADS when it holds a positive number, else the core count.
+unsigned KernelThreadCount(unsigned online_cores) {
+  const char* configured = std::getenv("PHAL_CPU_THREADS");
+  if (configured != nullptr) {
+    const long count = std::strtol(configured, nullptr, 10);
+    if (count > 0 && count <= 1024) return static_cast<unsigned>(count);
+  }
+  return std::max(1u, online_cores);
+}
+
 }  // namespace
 
 Device::Device(CpuInfo info)
     : info_(std::move(info)),
       driver_version_(std::string(PHAL_PLUGIN_VERSION) + " (Linux " +
                       info_.kernel_release + ")") {}
+
+ThreadPool& Device::thread_pool() const {
+  std::call_once(thread_pool_started_, [&] {
+    thread_pool_ =
+        std::make_unique<ThreadPool>(KernelThreadCount(info_.online_cores));
+  });
+  return *thread_pool_;
+}
 
 uint64_t Device::max_allocation_bytes() const {
   return std::min<uint64_t>(info_.physical_memory_bytes, PTRDIFF_MAX);
@@ -62,6 +82,7 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   full.flags =
       PHAL_DEVICE_FLAG_ASYNC_STREAMS | PHAL_DEVICE_FLAG_HOST_ADDRESSABLE;
   std::copy(info_.uuid.begin(), info_.uuid.end(), full.uuid);
+  full.kernel_kinds = CompiledKernelKinds();
   return CopyFittingMembers(full, out);
 }
 

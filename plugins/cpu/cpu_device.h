@@ -4,15 +4,20 @@
 #define POLYHAL_PLUGINS_CPU_CPU_DEVICE_H_
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "core/support/status.h"
 #include "plugins/cpu/cpu_info.h"
+#include "plugins/cpu/cpu_kernel_cache.h"
+#include "plugins/cpu/cpu_thread_pool.h"
 #include "polyhal/plugin.h"
 
 namespace phal::cpu {
 
-// Immutable once built, so every method may run on many threads at once.
+// Immutable once built, so every method may run on many threads at once
+// (the kernel cache and the thread pool synchronise themselves).
 class Device {
  public:
   // The only memory space: host RAM, index 0.
@@ -31,9 +36,18 @@ class Device {
   // would only succeed through overcommit and die later in the OOM killer.
   uint64_t max_allocation_bytes() const;
 
+  // Compiled kernels of this device, by KIR fingerprint.
+  KernelCache& kernel_cache() const { return *kernel_cache_; }
+  // The threads every kernel launched on this device shares: PHAL_CPU_THREADS
+  // of them when set, else one per online core. Started at the first launch.
+  ThreadPool& thread_pool() const;
+
  private:
   CpuInfo info_;
   std::string driver_version_;  // "<plugin version> (Linux <release>)"
+  std::unique_ptr<KernelCache> kernel_cache_ = std::make_unique<KernelCache>();
+  mutable std::once_flag thread_pool_started_;
+  mutable std::unique_ptr<ThreadPool> thread_pool_;
 };
 
 // The ABI slots of the device group (plugin.h); cpu_plugin.cc puts them in

@@ -29,6 +29,11 @@ bool HasLog(const phal_host_services_t* host) {
   return HasSlot(host, offsetof(phal_host_services_t, log), host->log);
 }
 
+bool HasHostAllocate(const phal_host_services_t* host) {
+  return HasSlot(host, offsetof(phal_host_services_t, host_allocate),
+                 host->host_allocate);
+}
+
 phal_status_t* MakeAbiStatus(phal_status_code_t code,
                              const char* message) noexcept {
   return g_host.load(std::memory_order_acquire)->status_create(code, message);
@@ -54,6 +59,12 @@ phal_status_t* ToAbiStatus(const Status& status) noexcept {
 void Log(phal_log_level_t level, const char* message) noexcept {
   const phal_host_services_t* host = g_host.load(std::memory_order_acquire);
   if (host != nullptr && HasLog(host)) host->log(level, message);
+}
+
+void* HostAllocate(size_t byte_size, size_t alignment) noexcept {
+  const phal_host_services_t* host = g_host.load(std::memory_order_acquire);
+  if (host == nullptr || !HasHostAllocate(host)) return nullptr;
+  return host->host_allocate(byte_size, alignment);
 }
 
 phal_status_t* AbiStatusFromCurrentException() noexcept {

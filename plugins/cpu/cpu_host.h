@@ -21,6 +21,10 @@ phal_status_t* ToAbiStatus(const Status& status) noexcept;
 // Writes `message` to the core's log when the core offers one.
 void Log(phal_log_level_t level, const char* message) noexcept;
 
+// Host memory from the core's allocator (host_allocate), or NULL when the
+// core offers none or is out of memory. The core frees it.
+void* HostAllocate(size_t byte_size, size_t alignment) noexcept;
+
 // The status for the exception being handled: std::bad_alloc and
 // resource-unavailable system errors become PHAL_RESOURCE_EXHAUSTED, any
 // other exception PHAL_INTERNAL. Call only inside a catch block.

@@ -1,12 +1,13 @@
-// The plugin's entry point and its ABI 1.0 function table. The table ends
-// where ABI 1.0's does, so the core answers the 1.1 kernel slots with its
-// stubs until this plugin implements them.
+// The plugin's entry point and its function tables: ABI 1.1 with kernels,
+// and ABI 1.0 (the same table, ending where 1.0's does) for a core that
+// speaks only 1.0.
 #include <cstddef>
 
 #include "plugins/cpu/cpu_copy.h"
 #include "plugins/cpu/cpu_device.h"
 #include "plugins/cpu/cpu_event.h"
 #include "plugins/cpu/cpu_host.h"
+#include "plugins/cpu/cpu_kernel.h"
 #include "plugins/cpu/cpu_memory.h"
 #include "plugins/cpu/cpu_stream.h"
 #include "polyhal/plugin.h"
@@ -14,16 +15,17 @@
 namespace phal::cpu {
 namespace {
 
-constexpr uint32_t kAbiVersion = PHAL_MAKE_VERSION(1, 0);
+constexpr uint32_t kMinAbiVersion = PHAL_MAKE_VERSION(1, 0);
+constexpr uint32_t kMaxAbiVersion = PHAL_MAKE_VERSION(1, 1);
 
 // The plugin holds no global state beyond the host services: devices,
 // buffers, streams and events are owned by their handles.
 void Shutdown() { UninstallHostServices(); }
 
-constexpr phal_plugin_api_t kApi = {
-    .struct_size = offsetof(phal_plugin_api_t, kernel_emit),
+constexpr phal_plugin_api_t kApi11 = {
+    .struct_size = sizeof(phal_plugin_api_t),
     .next = nullptr,
-    .abi_version = kAbiVersion,
+    .abi_version = kMaxAbiVersion,
     .name = PHAL_PLUGIN_NAME,
     .version = PHAL_PLUGIN_VERSION,
     .shutdown = Shutdown,
@@ -46,12 +48,27 @@ constexpr phal_plugin_api_t kApi = {
     .stream_wait_event = StreamWaitEvent,
     .event_synchronize = EventSynchronize,
     .event_query = EventQuery,
-    .kernel_emit = nullptr,
-    .kernel_destroy = nullptr,
-    .kernel_serialize = nullptr,
-    .kernel_deserialize = nullptr,
-    .stream_launch = nullptr,
+    .kernel_emit = KernelEmit,
+    .kernel_destroy = KernelDestroy,
+    .kernel_serialize = KernelSerialize,
+    .kernel_deserialize = KernelDeserialize,
+    .stream_launch = StreamLaunch,
 };
+
+// ABI 1.0's table is 1.1's cut where 1.0's ends; its kernel slots are
+// beyond struct_size, so a 1.0 core never sees them.
+constexpr phal_plugin_api_t MakeAbi10Table() {
+  phal_plugin_api_t api = kApi11;
+  api.struct_size = offsetof(phal_plugin_api_t, kernel_emit);
+  api.abi_version = kMinAbiVersion;
+  api.kernel_emit = nullptr;
+  api.kernel_destroy = nullptr;
+  api.kernel_serialize = nullptr;
+  api.kernel_deserialize = nullptr;
+  api.stream_launch = nullptr;
+  return api;
+}
+constexpr phal_plugin_api_t kApi10 = MakeAbi10Table();
 
 // True when the core's negotiation record reaches the members the plugin
 // writes; a shorter record cannot carry the answer.
@@ -65,22 +82,24 @@ bool HasPluginVersionFields(const phal_plugin_negotiation_t* negotiation) {
 }  // namespace
 }  // namespace phal::cpu
 
-// The one exported symbol. The plugin speaks exactly ABI 1.0: it answers
-// with its range always, and with its table only when the core's range
-// contains 1.0 and the core offers status_create.
+// The one exported symbol. The plugin speaks ABI 1.0 to 1.1: it answers
+// with its range always, and with the table of the newest version both
+// sides speak when the ranges meet and the core offers status_create.
 extern "C" PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
     phal_plugin_negotiation_t* negotiation) {
-  using phal::cpu::kAbiVersion;
+  using phal::cpu::kMaxAbiVersion;
+  using phal::cpu::kMinAbiVersion;
   if (negotiation == nullptr ||
       !phal::cpu::HasPluginVersionFields(negotiation)) {
     return nullptr;
   }
-  negotiation->plugin_min_version = kAbiVersion;
-  negotiation->plugin_max_version = kAbiVersion;
-  if (negotiation->core_min_version > kAbiVersion ||
-      negotiation->core_max_version < kAbiVersion) {
+  negotiation->plugin_min_version = kMinAbiVersion;
+  negotiation->plugin_max_version = kMaxAbiVersion;
+  if (negotiation->core_min_version > kMaxAbiVersion ||
+      negotiation->core_max_version < kMinAbiVersion) {
     return nullptr;
   }
   if (!phal::cpu::InstallHostServices(negotiation->host)) return nullptr;
-  return &phal::cpu::kApi;
+  return negotiation->core_max_version >= kMaxAbiVersion ? &phal::cpu::kApi11
+                                                         : &phal::cpu::kApi10;
 }

@@ -1,6 +1,6 @@
-// Drives the built cpu plugin through its exported entry point and function
-// table, as the core's loader does, with a small host-services table of the
-// test's own.
+// Drives the built cpu plugin's device, memory, stream and event slots
+// through its exported entry point and function table, as the core's loader
+// does (kernels: cpu_kernel_test.cc).
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -20,192 +20,11 @@
 #include <gtest/gtest.h>
 
 #include "plugins/cpu/cpu_memory.h"
+#include "plugins/cpu/cpu_plugin_test_support.h"
 #include "polyhal/plugin.h"
 
-// The core normally defines the status object; the plugin only ever holds
-// pointers that the test's status_create made, so the test defines it.
-struct phal_status {
-  phal_status_code_t code;
-  std::string message;
-};
-
+namespace phal::cpu::testing_support {
 namespace {
-
-constexpr uint32_t kAbi10 = PHAL_MAKE_VERSION(1, 0);
-constexpr uint64_t kMiB = uint64_t{1} << 20;
-
-phal_status_t* TestStatusCreate(phal_status_code_t code, const char* message) {
-  return new phal_status{code, message != nullptr ? message : ""};
-}
-
-void TestLog(phal_log_level_t level, const char* message) {
-  std::fprintf(stderr, "[cpu plugin log %d] %s\n", static_cast<int>(level),
-               message);
-}
-
-void* TestHostAllocate(size_t byte_size, size_t alignment) {
-  void* pointer = nullptr;
-  return posix_memalign(&pointer, std::max(alignment, sizeof(void*)),
-                        byte_size) == 0
-             ? pointer
-             : nullptr;
-}
-
-void TestHostFree(void* pointer) { std::free(pointer); }
-
-const phal_host_services_t kHost = {
-    .struct_size = sizeof(phal_host_services_t),
-    .next = nullptr,
-    .status_create = TestStatusCreate,
-    .log = TestLog,
-    .host_allocate = TestHostAllocate,
-    .host_free = TestHostFree,
-    .status_free = nullptr,
-};
-
-struct StatusDeleter {
-  void operator()(phal_status_t* status) const { delete status; }
-};
-using StatusPtr = std::unique_ptr<phal_status_t, StatusDeleter>;
-
-// Takes ownership of `status`; succeeds when it is NULL.
-testing::AssertionResult IsOk(phal_status_t* raw) {
-  StatusPtr status(raw);
-  if (status == nullptr) return testing::AssertionSuccess();
-  return testing::AssertionFailure() << "expected success, got code "
-                                     << status->code << ": " << status->message;
-}
-
-// Takes ownership of `status`; succeeds when it carries `code`.
-testing::AssertionResult HasCode(phal_status_t* raw, phal_status_code_t code) {
-  StatusPtr status(raw);
-  if (status == nullptr) {
-    return testing::AssertionFailure()
-           << "expected code " << code << ", got success";
-  }
-  if (status->code != code) {
-    return testing::AssertionFailure()
-           << "expected code " << code << ", got " << status->code << ": "
-           << status->message;
-  }
-  return testing::AssertionSuccess();
-}
-
-phal_plugin_negotiation_t Negotiation(uint32_t core_min, uint32_t core_max,
-                                      const phal_host_services_t* host) {
-  phal_plugin_negotiation_t negotiation{};
-  negotiation.struct_size = sizeof(negotiation);
-  negotiation.core_min_version = core_min;
-  negotiation.core_max_version = core_max;
-  negotiation.host = host;
-  return negotiation;
-}
-
-// The plugin library, loaded once for the whole run and shut down at exit,
-// as the core would.
-class LoadedPlugin : public testing::Environment {
- public:
-  static phal_plugin_entry_fn entry() { return entry_; }
-  static const phal_plugin_api_t& api() { return *api_; }
-
-  void SetUp() override {
-    library_ = dlopen(PHAL_CPU_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(library_, nullptr) << dlerror();
-    entry_ = reinterpret_cast<phal_plugin_entry_fn>(
-        dlsym(library_, PHAL_PLUGIN_ENTRY_SYMBOL));
-    ASSERT_NE(entry_, nullptr) << dlerror();
-    phal_plugin_negotiation_t negotiation = Negotiation(kAbi10, kAbi10, &kHost);
-    api_ = entry_(&negotiation);
-    ASSERT_NE(api_, nullptr);
-  }
-
-  void TearDown() override {
-    if (api_ != nullptr) api_->shutdown();
-    if (library_ != nullptr) dlclose(library_);
-  }
-
- private:
-  void* library_ = nullptr;
-  static inline phal_plugin_entry_fn entry_ = nullptr;
-  static inline const phal_plugin_api_t* api_ = nullptr;
-};
-
-const testing::Environment* const kPluginEnvironment =
-    testing::AddGlobalTestEnvironment(new LoadedPlugin);
-
-// Opens the device for each test and closes it after, and offers small
-// helpers that keep the tests about behaviour rather than plumbing.
-class CpuPluginTest : public testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_TRUE(IsOk(api().device_open(0, &device_)));
-    properties_.struct_size = sizeof(properties_);
-    ASSERT_TRUE(IsOk(api().device_get_properties(device_, &properties_)));
-  }
-
-  void TearDown() override {
-    // Streams first: destroying one drains it, and the core frees buffers
-    // only once no queued work uses them.
-    for (phal_plugin_stream_t* stream : streams_) api().stream_destroy(stream);
-    for (phal_plugin_event_t* event : events_) api().event_destroy(event);
-    for (phal_plugin_buffer_t* buffer : buffers_) api().buffer_free(buffer);
-    if (device_ != nullptr) api().device_close(device_);
-  }
-
-  static const phal_plugin_api_t& api() { return LoadedPlugin::api(); }
-
-  // Freed in TearDown.
-  phal_plugin_buffer_t* Allocate(uint64_t byte_size) {
-    phal_plugin_buffer_t* buffer = nullptr;
-    EXPECT_TRUE(IsOk(api().buffer_allocate(device_, 0, byte_size, &buffer)));
-    if (buffer != nullptr) buffers_.push_back(buffer);
-    return buffer;
-  }
-
-  phal_plugin_stream_t* CreateStream() {
-    phal_plugin_stream_t* stream = nullptr;
-    EXPECT_TRUE(IsOk(api().stream_create(device_, &stream)));
-    if (stream != nullptr) streams_.push_back(stream);
-    return stream;
-  }
-
-  phal_plugin_event_t* CreateEvent() {
-    phal_plugin_event_t* event = nullptr;
-    EXPECT_TRUE(IsOk(api().event_create(device_, &event)));
-    if (event != nullptr) events_.push_back(event);
-    return event;
-  }
-
-  // Queues copies that keep `stream` busy for tens of milliseconds, so that
-  // work queued after them is still pending when the test looks at it.
-  void QueueBusyWork(phal_plugin_stream_t* stream) {
-    constexpr uint64_t kBusyBytes = 128 * kMiB;
-    if (busy_source_ == nullptr) {
-      busy_source_ = Allocate(kBusyBytes);
-      busy_destination_ = Allocate(kBusyBytes);
-    }
-    for (int i = 0; i < 8; ++i) {
-      ASSERT_TRUE(IsOk(api().stream_copy_buffer(
-          stream, busy_source_, 0, busy_destination_, 0, kBusyBytes)));
-    }
-  }
-
-  int Query(phal_plugin_event_t* event) {
-    int done = -1;
-    EXPECT_TRUE(IsOk(api().event_query(event, &done)));
-    return done;
-  }
-
-  phal_plugin_device_t* device_ = nullptr;
-  phal_device_properties_t properties_{};
-
- private:
-  std::vector<phal_plugin_buffer_t*> buffers_;
-  std::vector<phal_plugin_stream_t*> streams_;
-  std::vector<phal_plugin_event_t*> events_;
-  phal_plugin_buffer_t* busy_source_ = nullptr;
-  phal_plugin_buffer_t* busy_destination_ = nullptr;
-};
 
 std::vector<uint8_t> Pattern(size_t byte_size, uint8_t seed) {
   std::vector<uint8_t> bytes(byte_size);
@@ -223,21 +42,42 @@ const std::byte* BufferAddress(phal_plugin_buffer_t* buffer) {
 
 // ---- negotiation ---------------------------------------------------------
 
-TEST(CpuPluginNegotiationTest, ReturnsAbi10TableWhenCoreRangeContainsIt) {
+TEST(CpuPluginNegotiationTest, ReturnsAbi11TableToACoreThatSpeaksIt) {
   phal_plugin_negotiation_t negotiation =
       Negotiation(kAbi10, PHAL_MAKE_VERSION(1, 7), &kHost);
   const phal_plugin_api_t* api = LoadedPlugin::entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi10);
-  EXPECT_EQ(api->abi_version, kAbi10);
-  EXPECT_EQ(api->struct_size, offsetof(phal_plugin_api_t, kernel_emit))
-      << "the table should end where ABI 1.0's does";
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi11);
+  EXPECT_EQ(api->abi_version, kAbi11);
+  EXPECT_EQ(api->struct_size, sizeof(phal_plugin_api_t))
+      << "the table should end where ABI 1.1's does";
   EXPECT_STREQ(api->name, "cpu");
   EXPECT_STRNE(api->version, "");
 }
 
-TEST(CpuPluginNegotiationTest, FillsEverySlotOfTheAbi10Table) {
+TEST(CpuPluginNegotiationTest, ReturnsAbi10TableToACoreThatSpeaksOnly10) {
+  phal_plugin_negotiation_t negotiation = Negotiation(kAbi10, kAbi10, &kHost);
+  const phal_plugin_api_t* api = LoadedPlugin::entry()(&negotiation);
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi11);
+  EXPECT_EQ(api->abi_version, kAbi10);
+  EXPECT_EQ(api->struct_size, offsetof(phal_plugin_api_t, kernel_emit))
+      << "the table should end where ABI 1.0's does";
+  EXPECT_NE(api->event_query, nullptr);
+}
+
+TEST(CpuPluginNegotiationTest, Abi11TableFillsEveryKernelSlot) {
+  const phal_plugin_api_t& api = LoadedPlugin::api();
+  EXPECT_NE(api.kernel_emit, nullptr);
+  EXPECT_NE(api.kernel_destroy, nullptr);
+  EXPECT_NE(api.kernel_serialize, nullptr);
+  EXPECT_NE(api.kernel_deserialize, nullptr);
+  EXPECT_NE(api.stream_launch, nullptr);
+}
+
+TEST(CpuPluginNegotiationTest, FillsEveryDeviceMemoryStreamAndEventSlot) {
   const phal_plugin_api_t& api = LoadedPlugin::api();
   const void* slots[] = {
       reinterpret_cast<const void*>(api.shutdown),
@@ -271,7 +111,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToANewerCore) {
       Negotiation(PHAL_MAKE_VERSION(2, 0), PHAL_MAKE_VERSION(2, 3), &kHost);
   EXPECT_EQ(LoadedPlugin::entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi10);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi11);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
@@ -279,7 +119,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
       Negotiation(PHAL_MAKE_VERSION(0, 1), PHAL_MAKE_VERSION(0, 9), &kHost);
   EXPECT_EQ(LoadedPlugin::entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi10);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi11);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullWhenHostCannotCreateStatuses) {
@@ -677,3 +517,4 @@ TEST_F(CpuPluginTest, EightThreadsAllocateCopyAndFreeAtOnce) {
 }
 
 }  // namespace
+}  // namespace phal::cpu::testing_support

@@ -1,0 +1,50 @@
+// The plugin's compiler and loader: KIR -> LLVM IR (sdk/emitters/llvm) -> O3
+// -> an object file for the host CPU, and object files -> callable code in
+// one process-wide ORC LLJIT. The only files of the plugin that include LLVM
+// headers are cpu_jit.cc and the toolkit's own.
+#ifndef POLYHAL_PLUGINS_CPU_CPU_JIT_H_
+#define POLYHAL_PLUGINS_CPU_CPU_JIT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/support/status.h"
+#include "polyhal/kernel.h"
+#include "sdk/emitters/llvm/launch_plan.h"
+
+namespace phal::cpu {
+
+// What a kernel's code is made for; compiled code for one target never runs
+// on another.
+struct JitTarget {
+  std::string triple;
+  std::string features;
+};
+
+struct CompiledKernel {
+  std::string object;  // a relocatable object file defining kKernelSymbol
+  llvm_emitter::LaunchPlan plan;
+};
+
+// Code loaded into the JIT; release it with UnloadKernel.
+struct LoadedKernel {
+  llvm_emitter::KernelFunction function = nullptr;
+  uint64_t library_id = 0;
+};
+
+// The host CPU target, detected once. Fails when LLVM has no backend for it.
+StatusOr<JitTarget> HostJitTarget();
+
+// Emits and compiles `kernel` at `optimization_level` (0-3).
+StatusOr<CompiledKernel> CompileKernel(const phal_kernel_desc_t& kernel,
+                                       unsigned optimization_level);
+
+// Links `object` into a library of its own, resolving calls against the
+// toolkit's runtime functions only.
+StatusOr<LoadedKernel> LoadKernel(std::string_view object);
+void UnloadKernel(const LoadedKernel& kernel);
+
+}  // namespace phal::cpu
+
+#endif  // POLYHAL_PLUGINS_CPU_CPU_JIT_H_

@@ -1,0 +1,206 @@
+#include "plugins/cpu/cpu_kernel.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "plugins/cpu/cpu_gemm.h"
+#include "plugins/cpu/cpu_host.h"
+#include "plugins/cpu/cpu_kernel_blob.h"
+#include "plugins/cpu/cpu_kernel_cache.h"
+#include "plugins/cpu/cpu_memory.h"
+#include "plugins/cpu/cpu_stream.h"
+#include "sdk/emitters/llvm/kernel_emitter.h"
+#include "sdk/emitters/llvm/kernel_fingerprint.h"
+
+namespace phal::cpu {
+namespace {
+
+// Scalar iterations below which splitting a range costs more than it saves.
+constexpr int64_t kMinimumWorkPerTask = int64_t{1} << 14;
+
+std::string KernelName(const phal_kernel_desc_t& kernel) {
+  return kernel.name != nullptr ? kernel.name : "";
+}
+
+void LogDebug(const std::string& message) {
+  Log(PHAL_LOG_LEVEL_DEBUG, message.c_str());
+}
+
+// The cache key: the same KIR for another target, plugin version or
+// optimisation level is a different kernel.
+uint64_t CacheKey(uint64_t fingerprint, const JitTarget& target,
+                  unsigned optimization_level) {
+  uint64_t key = llvm_emitter::HashBytes(target.triple, fingerprint);
+  key = llvm_emitter::HashBytes(target.features, key);
+  key = llvm_emitter::HashBytes(PHAL_PLUGIN_VERSION, key);
+  return llvm_emitter::HashBytes(std::to_string(optimization_level), key);
+}
+
+StatusOr<std::unique_ptr<phal_plugin_kernel>> LoadBlob(
+    const Device& device, std::shared_ptr<const std::string> bytes,
+    const JitTarget& target) {
+  PHAL_ASSIGN_OR_RETURN(KernelBlob blob, DecodeKernelBlob(*bytes, target));
+  PHAL_ASSIGN_OR_RETURN(LoadedKernel code, LoadKernel(blob.object));
+  auto kernel = std::make_unique<phal_plugin_kernel>(blob.name, blob.plan,
+                                                     std::move(bytes), code);
+  kernel->device = &device;
+  return kernel;
+}
+
+// A blob for `kernel` from the memory cache, the disk cache, or a fresh
+// compile, in that order.
+StatusOr<std::shared_ptr<const std::string>> FindOrCompile(
+    const Device& device, const phal_kernel_desc_t& kernel,
+    unsigned optimization_level, const JitTarget& target) {
+  const std::string label = "cpu plugin: kernel '" + KernelName(kernel) + "'";
+  const uint64_t fingerprint = llvm_emitter::KernelFingerprint(kernel);
+  const uint64_t key = CacheKey(fingerprint, target, optimization_level);
+  KernelCache& cache = device.kernel_cache();
+  if (auto found = cache.FindInMemory(key)) {
+    LogDebug(label + " found in the memory cache");
+    return found;
+  }
+  if (std::optional<std::string> bytes = cache.FindOnDisk(key)) {
+    StatusOr<KernelBlob> decoded = DecodeKernelBlob(*bytes, target);
+    if (decoded.ok() && decoded->fingerprint == fingerprint) {
+      LogDebug(label + " found in the disk cache " + cache.PathFor(key));
+      return cache.Store(key, std::move(*bytes), false);
+    }
+    LogDebug(label + " ignores the stale disk cache entry " +
+             cache.PathFor(key));
+  }
+  PHAL_ASSIGN_OR_RETURN(CompiledKernel compiled,
+                        CompileKernel(kernel, optimization_level));
+  LogDebug(label + " compiled");
+  KernelBlob blob{fingerprint,         target,
+                  PHAL_PLUGIN_VERSION, KernelName(kernel),
+                  compiled.plan,       std::move(compiled.object)};
+  return cache.Store(key, EncodeKernelBlob(blob), true);
+}
+
+Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
+            const phal_kernel_options_t* options,
+            phal_plugin_kernel_t** out_kernel) {
+  if (kernel == nullptr || out_kernel == nullptr) {
+    return InvalidArgument(
+        "cpu plugin: kernel_emit needs a kernel and an "
+        "output pointer");
+  }
+  if (Status header = llvm_emitter::CheckKernelHeader(*kernel); !header.ok()) {
+    return Status(header.code(), "cpu plugin: " + header.message());
+  }
+  unsigned optimization_level = 3;
+  if (options != nullptr &&
+      options->struct_size >=
+          offsetof(phal_kernel_options_t, optimization_level) +
+              sizeof(uint32_t)) {
+    optimization_level = std::min<uint32_t>(options->optimization_level, 3);
+  }
+  PHAL_ASSIGN_OR_RETURN(JitTarget target, HostJitTarget());
+  PHAL_ASSIGN_OR_RETURN(
+      std::shared_ptr<const std::string> blob,
+      FindOrCompile(device, *kernel, optimization_level, target));
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<phal_plugin_kernel> loaded,
+                        LoadBlob(device, std::move(blob), target));
+  *out_kernel = loaded.release();
+  return OkStatus();
+}
+
+// f64 slots enough for the dot sums of `gemm` in its type.
+size_t SumSlots(const llvm_emitter::GemmShape& gemm) {
+  const int64_t element_bytes = gemm.type == PHAL_ELEMENT_TYPE_F64 ? 8 : 4;
+  return static_cast<size_t>(
+      (gemm.batch * gemm.m * gemm.n * element_bytes + 7) / 8);
+}
+
+}  // namespace
+
+uint64_t CompiledKernelKinds() { return llvm_emitter::SupportedKernelKinds(); }
+
+Status Kernel::Run(const std::vector<void*>& buffers, ThreadPool& pool) const {
+  std::vector<double> sums;
+  if (plan_.gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
+    sums.resize(SumSlots(plan_.gemm));
+    RunGemm(plan_.gemm, buffers.data(), sums.data());
+  }
+  const int64_t grain =
+      kMinimumWorkPerTask / std::max<int64_t>(1, plan_.work_per_split);
+  const llvm_emitter::KernelFunction function = code_.function;
+  const void* dot_sums = sums.empty() ? nullptr : sums.data();
+  pool.ParallelFor(plan_.split_extent, grain, [&](int64_t begin, int64_t end) {
+    function(buffers.data(), begin, end, dot_sums);
+  });
+  return OkStatus();
+}
+
+phal_status_t* KernelEmit(phal_plugin_device_t* device,
+                          const phal_kernel_desc_t* kernel,
+                          const phal_kernel_options_t* options,
+                          phal_plugin_kernel_t** out_kernel) noexcept {
+  return RunAtAbiBoundary(
+      [&] { return Emit(*device, kernel, options, out_kernel); });
+}
+
+void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }
+
+phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
+                               uint64_t* out_size) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    const std::string& blob = kernel->blob();
+    void* data = HostAllocate(blob.size(), alignof(std::max_align_t));
+    if (data == nullptr) {
+      return ResourceExhausted(
+          "cpu plugin: no host memory for a serialized "
+          "kernel of " +
+          std::to_string(blob.size()) + " bytes");
+    }
+    std::memcpy(data, blob.data(), blob.size());
+    *out_data = data;
+    *out_size = blob.size();
+    return OkStatus();
+  });
+}
+
+phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
+                                 uint64_t size,
+                                 phal_plugin_kernel_t** out_kernel) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    if (data == nullptr && size != 0) {
+      return InvalidArgument("cpu plugin: kernel_deserialize got no data");
+    }
+    PHAL_ASSIGN_OR_RETURN(JitTarget target, HostJitTarget());
+    auto bytes = std::make_shared<const std::string>(
+        static_cast<const char*>(data), static_cast<size_t>(size));
+    PHAL_ASSIGN_OR_RETURN(std::unique_ptr<phal_plugin_kernel> kernel,
+                          LoadBlob(*device, std::move(bytes), target));
+    *out_kernel = kernel.release();
+    return OkStatus();
+  });
+}
+
+phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
+                            phal_plugin_kernel_t* kernel,
+                            phal_plugin_buffer_t* const* buffers,
+                            uint32_t buffer_count) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    if (buffer_count != kernel->plan().buffer_count) {
+      return InvalidArgument("cpu plugin: kernel '" + kernel->name() +
+                             "' binds " +
+                             std::to_string(kernel->plan().buffer_count) +
+                             " buffers, not " + std::to_string(buffer_count));
+    }
+    std::vector<void*> addresses;
+    for (uint32_t i = 0; i < buffer_count; ++i) {
+      addresses.push_back(buffers[i]->data());
+    }
+    const phal_plugin_kernel* launched = kernel;
+    stream->Enqueue([launched, addresses = std::move(addresses)]() {
+      return launched->Run(addresses, launched->device->thread_pool());
+    });
+    return OkStatus();
+  });
+}
+
+}  // namespace phal::cpu

@@ -1,0 +1,75 @@
+// Kernels: KIR compiled to native code (cpu_jit.h), cached
+// (cpu_kernel_cache.h), serialized (cpu_kernel_blob.h), and launched on a
+// stream, whose worker splits the kernel's outer range over the device's
+// thread pool.
+#ifndef POLYHAL_PLUGINS_CPU_CPU_KERNEL_H_
+#define POLYHAL_PLUGINS_CPU_CPU_KERNEL_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/support/status.h"
+#include "plugins/cpu/cpu_device.h"
+#include "plugins/cpu/cpu_jit.h"
+#include "plugins/cpu/cpu_thread_pool.h"
+#include "polyhal/plugin.h"
+#include "sdk/emitters/llvm/launch_plan.h"
+
+namespace phal::cpu {
+
+// Immutable once built: launches from many streams may run it at once.
+class Kernel {
+ public:
+  Kernel(std::string name, llvm_emitter::LaunchPlan plan,
+         std::shared_ptr<const std::string> blob, LoadedKernel code)
+      : name_(std::move(name)),
+        plan_(plan),
+        blob_(std::move(blob)),
+        code_(code) {}
+  ~Kernel() { UnloadKernel(code_); }
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  // Runs the whole kernel over `buffers` (base addresses, in the order of
+  // the KIR's buffers), on `pool` and the calling thread.
+  Status Run(const std::vector<void*>& buffers, ThreadPool& pool) const;
+
+  const std::string& name() const { return name_; }
+  const llvm_emitter::LaunchPlan& plan() const { return plan_; }
+  // The kernel_serialize bytes.
+  const std::string& blob() const { return *blob_; }
+
+ private:
+  std::string name_;
+  llvm_emitter::LaunchPlan plan_;
+  std::shared_ptr<const std::string> blob_;
+  LoadedKernel code_;
+};
+
+// The kernel kinds kernel_emit compiles (PHAL_KERNEL_KIND_BIT mask).
+uint64_t CompiledKernelKinds();
+
+phal_status_t* KernelEmit(phal_plugin_device_t* device,
+                          const phal_kernel_desc_t* kernel,
+                          const phal_kernel_options_t* options,
+                          phal_plugin_kernel_t** out_kernel) noexcept;
+void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept;
+phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
+                               uint64_t* out_size) noexcept;
+phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
+                                 uint64_t size,
+                                 phal_plugin_kernel_t** out_kernel) noexcept;
+phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
+                            phal_plugin_kernel_t* kernel,
+                            phal_plugin_buffer_t* const* buffers,
+                            uint32_t buffer_count) noexcept;
+
+}  // namespace phal::cpu
+
+struct phal_plugin_kernel final : phal::cpu::Kernel {
+  using Kernel::Kernel;
+  const phal::cpu::Device* device = nullptr;
+};
+
+#endif  // POLYHAL_PLUGINS_CPU_CPU_KERNEL_H_

@@ -1,0 +1,39 @@
+// The bytes of a serialized kernel, as kernel_serialize returns them and the
+// on-disk cache stores them:
+//
+//   "PHALCPUK" | u32 format | u64 KIR fingerprint | triple | features |
+//   plugin version | name | LaunchPlan | object file
+//
+// (strings and the object as u64 length + bytes). The object is only valid
+// for the triple, features and plugin version written beside it.
+#ifndef POLYHAL_PLUGINS_CPU_CPU_KERNEL_BLOB_H_
+#define POLYHAL_PLUGINS_CPU_CPU_KERNEL_BLOB_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/support/status.h"
+#include "plugins/cpu/cpu_jit.h"
+#include "sdk/emitters/llvm/launch_plan.h"
+
+namespace phal::cpu {
+
+struct KernelBlob {
+  uint64_t fingerprint = 0;
+  JitTarget target;
+  std::string plugin_version;
+  std::string name;
+  llvm_emitter::LaunchPlan plan;
+  std::string object;
+};
+
+std::string EncodeKernelBlob(const KernelBlob& blob);
+// INVALID_ARGUMENT for bytes that are not a blob; FAILED_PRECONDITION for a
+// blob made for another target or plugin version.
+StatusOr<KernelBlob> DecodeKernelBlob(std::string_view bytes,
+                                      const JitTarget& target);
+
+}  // namespace phal::cpu
+
+#endif  // POLYHAL_PLUGINS_CPU_CPU_KERNEL_BLOB_H_

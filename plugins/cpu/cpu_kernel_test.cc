@@ -1,0 +1,699 @@
+// Kernel kinds through the plugin's ABI 1.1 slots: loops, reduces, dots and
+// copies on odd, empty and thread-splitting shapes; serialization; the
+// compile caches; concurrent launches.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "plugins/cpu/cpu_plugin_test_support.h"
+#include "plugins/cpu/kir_test_builder.h"
+
+namespace phal::cpu::testing_support {
+namespace {
+
+constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
+constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
+
+uint64_t F32Bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+std::vector<float> Iota(size_t count, float scale, float offset) {
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i) {
+    values[i] = std::fmod(static_cast<float>(i) * scale, 17.0f) + offset;
+  }
+  return values;
+}
+
+bool LogsContain(const std::string& text) {
+  for (const std::string& line : RecordedLogLines()) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// out[i] = x[i] + `addend` over [count]: a kernel whose code depends on
+// `addend`, so each test can make one no cache has seen.
+LoopKernel AddConstantKernel(int64_t count, float addend) {
+  LoopKernel kernel;
+  const uint32_t x = kernel.AddBuffer(kF32, {count});
+  const uint32_t out = kernel.AddBuffer(kF32, {count}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {count};
+  kernel.outputs = {out};
+  KirBody& body = kernel.body;
+  const uint32_t value = body.Read(x, kF32, {body.Index(0)});
+  body.Result(body.Node(PHAL_KIR_OP_ADD, kF32,
+                        {value, body.Constant(kF32, F32Bits(addend))}));
+  return kernel;
+}
+
+using CpuKernelTest = KernelTest;
+
+TEST_F(CpuKernelTest, DeviceReportsTheKernelKindsItCompiles) {
+  EXPECT_EQ(properties_.kernel_kinds,
+            PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY));
+}
+
+TEST_F(CpuKernelTest, UnclaimedKindFailsWithUnimplementedNamingTheKind) {
+  LoopKernel holder;
+  phal_kir_sort_t sort{};
+  phal_kernel_desc_t desc = holder.Desc();
+  desc.kind = PHAL_KERNEL_KIND_SORT;
+  desc.u.sort = &sort;
+  phal_plugin_kernel_t* kernel = nullptr;
+  phal_status_t* status = api().kernel_emit(device_, &desc, nullptr, &kernel);
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(status->code, PHAL_UNIMPLEMENTED);
+  EXPECT_NE(status->message.find("sort"), std::string::npos) << status->message;
+  delete status;
+}
+
+TEST_F(CpuKernelTest, UnsupportedOpFailsWithUnimplementedNamingOpAndType) {
+  LoopKernel kernel;
+  const uint32_t x = kernel.AddBuffer(PHAL_ELEMENT_TYPE_C64, {4});
+  const uint32_t out =
+      kernel.AddBuffer(PHAL_ELEMENT_TYPE_C64, {4}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {4};
+  kernel.outputs = {out};
+  const uint32_t value =
+      kernel.body.Read(x, PHAL_ELEMENT_TYPE_C64, {kernel.body.Index(0)});
+  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_ATAN2, PHAL_ELEMENT_TYPE_C64,
+                                      {value, value}));
+  phal_plugin_kernel_t* emitted = nullptr;
+  phal_status_t* status =
+      api().kernel_emit(device_, &kernel.Desc(), nullptr, &emitted);
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(status->code, PHAL_UNIMPLEMENTED);
+  EXPECT_NE(status->message.find("atan2 on c64"), std::string::npos)
+      << status->message;
+  delete status;
+}
+
+TEST_F(CpuKernelTest, MalformedBodyFailsWithInvalidArgument) {
+  LoopKernel kernel = AddConstantKernel(4, 1.0f);
+  kernel.body.Result(0);  // two results for one output
+  phal_plugin_kernel_t* emitted = nullptr;
+  EXPECT_TRUE(
+      HasCode(api().kernel_emit(device_, &kernel.Desc(), nullptr, &emitted),
+              PHAL_INVALID_ARGUMENT));
+}
+
+// out[i][j] = in[j][i] * 2 + bias[j] + i: transpose, broadcast and iota are
+// index arithmetic. 37 x 129 crosses the vector width and the thread split.
+TEST_F(CpuKernelTest, LoopComputesTransposeBroadcastAndIotaFromIndices) {
+  constexpr int64_t kRows = 37, kColumns = 129;
+  LoopKernel kernel;
+  const uint32_t in = kernel.AddBuffer(kF32, {kColumns, kRows});
+  const uint32_t bias = kernel.AddBuffer(kF32, {kColumns});
+  const uint32_t out =
+      kernel.AddBuffer(kF32, {kRows, kColumns}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {kRows, kColumns};
+  kernel.outputs = {out};
+  KirBody& b = kernel.body;
+  const uint32_t i = b.Index(0), j = b.Index(1);
+  const uint32_t transposed = b.Read(in, kF32, {j, i});
+  const uint32_t doubled = b.Node(PHAL_KIR_OP_MULTIPLY, kF32,
+                                  {transposed, b.Constant(kF32, F32Bits(2))});
+  const uint32_t biased =
+      b.Node(PHAL_KIR_OP_ADD, kF32, {doubled, b.Read(bias, kF32, {j})});
+  const uint32_t iota = b.Node(PHAL_KIR_OP_CONVERT, kF32, {i});
+  b.Result(b.Node(PHAL_KIR_OP_ADD, kF32, {biased, iota}));
+
+  const std::vector<float> input = Iota(kRows * kColumns, 0.37f, -3.0f);
+  const std::vector<float> biases = Iota(kColumns, 1.25f, 0.5f);
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(input), ToBytes(biases),
+      ToBytes(std::vector<float>(kRows * kColumns))};
+  Run(Emit(kernel.Desc()), buffers);
+  const std::vector<float> result = FromBytes<float>(buffers[2]);
+  for (int64_t r = 0; r < kRows; ++r) {
+    for (int64_t c = 0; c < kColumns; ++c) {
+      const float expected =
+          input[c * kRows + r] * 2 + biases[c] + static_cast<float>(r);
+      ASSERT_EQ(result[r * kColumns + c], expected) << r << ", " << c;
+    }
+  }
+}
+
+TEST_F(CpuKernelTest, LoopWritesSeveralOutputsOfDifferentTypes) {
+  LoopKernel kernel;
+  const uint32_t x = kernel.AddBuffer(kS32, {3, 5});
+  const uint32_t sum = kernel.AddBuffer(kS32, {3, 5}, PHAL_KIR_ACCESS_WRITE);
+  const uint32_t positive =
+      kernel.AddBuffer(PHAL_ELEMENT_TYPE_PRED, {3, 5}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {3, 5};
+  kernel.outputs = {sum, positive};
+  KirBody& b = kernel.body;
+  const uint32_t value = b.Read(x, kS32, {b.Index(0), b.Index(1)});
+  b.Result(b.Node(PHAL_KIR_OP_ADD, kS32, {value, value}));
+  b.Result(b.Compare(PHAL_KIR_COMPARE_GT, PHAL_KIR_COMPARISON_SIGNED, value,
+                     b.Constant(kS32, 0)));
+  std::vector<int32_t> input(15);
+  for (int i = 0; i < 15; ++i) input[i] = i - 7;
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(input), ToBytes(std::vector<int32_t>(15)),
+      std::vector<uint8_t>(15, 7)};
+  Run(Emit(kernel.Desc()), buffers);
+  const std::vector<int32_t> sums = FromBytes<int32_t>(buffers[1]);
+  for (int i = 0; i < 15; ++i) {
+    EXPECT_EQ(sums[i], 2 * input[i]);
+    EXPECT_EQ(buffers[2][i], input[i] > 0 ? 1 : 0) << i;
+  }
+}
+
+TEST_F(CpuKernelTest, LoopOverARankZeroSpaceRunsOnce) {
+  LoopKernel kernel;
+  const uint32_t x = kernel.AddBuffer(kF32, {});
+  const uint32_t out = kernel.AddBuffer(kF32, {}, PHAL_KIR_ACCESS_WRITE);
+  kernel.outputs = {out};
+  const uint32_t value = kernel.body.Read(x, kF32, {});
+  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_NEGATE, kF32, {value}));
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(std::vector<float>{2.5f}), ToBytes(std::vector<float>{0})};
+  Run(Emit(kernel.Desc()), buffers);
+  EXPECT_EQ(FromBytes<float>(buffers[1])[0], -2.5f);
+}
+
+TEST_F(CpuKernelTest, LoopsWithAnEmptyDimensionRunAndWriteNothing) {
+  for (std::vector<int64_t> dims :
+       {std::vector<int64_t>{0, 5}, std::vector<int64_t>{5, 0}}) {
+    LoopKernel kernel;
+    const uint32_t out = kernel.AddBuffer(kF32, dims, PHAL_KIR_ACCESS_WRITE);
+    kernel.dims = dims;
+    kernel.outputs = {out};
+    kernel.body.Result(kernel.body.Constant(kF32, F32Bits(1)));
+    std::vector<std::vector<uint8_t>> buffers = {{}};
+    Run(Emit(kernel.Desc()), buffers);
+    EXPECT_TRUE(buffers[0].empty());
+  }
+}
+
+// A reduce summing `dims` over `reduced` in s32, starting from 5.
+class SumReduce {
+ public:
+  SumReduce(std::vector<int64_t> dims, std::vector<int64_t> reduced) {
+    std::vector<int64_t> output_dims;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (std::find(reduced.begin(), reduced.end(), d) == reduced.end()) {
+        output_dims.push_back(dims[d]);
+      }
+    }
+    input_ = kernel.AddBuffer(kS32, dims);
+    const uint32_t out =
+        kernel.AddBuffer(kS32, output_dims, PHAL_KIR_ACCESS_WRITE);
+    kernel.dims = dims;
+    kernel.reduced_dims = reduced;
+    kernel.outputs = {out};
+    kernel.init.Result(
+        kernel.init.Constant(kS32, 5));  // not neutral: seen once
+    std::vector<uint32_t> indices;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      indices.push_back(kernel.values.Index(static_cast<int64_t>(d)));
+    }
+    kernel.values.Result(kernel.values.Read(input_, kS32, indices));
+    KirBody& r = kernel.reducer;
+    r.Result(r.Node(PHAL_KIR_OP_ADD, kS32,
+                    {r.Parameter(kS32, 0), r.Parameter(kS32, 1)}));
+    kernel.epilogue.Result(kernel.epilogue.Parameter(kS32, 0));
+  }
+  ReduceKernel kernel;
+
+ private:
+  uint32_t input_ = 0;
+};
+
+std::vector<int32_t> ReferenceSum(const std::vector<int64_t>& dims,
+                                  const std::vector<int64_t>& reduced) {
+  int64_t total = 1;
+  for (int64_t d : dims) total *= d;
+  std::vector<int64_t> kept_extent;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (std::find(reduced.begin(), reduced.end(), d) == reduced.end()) {
+      kept_extent.push_back(dims[d]);
+    }
+  }
+  int64_t outputs = 1;
+  for (int64_t d : kept_extent) outputs *= d;
+  std::vector<int32_t> sums(static_cast<size_t>(outputs), 5);
+  std::vector<int64_t> index(dims.size(), 0);
+  for (int64_t linear = 0; linear < total; ++linear) {
+    int64_t rest = linear;
+    for (size_t d = dims.size(); d-- > 0;) {
+      index[d] = rest % dims[d];
+      rest /= dims[d];
+    }
+    int64_t out = 0;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (std::find(reduced.begin(), reduced.end(), d) == reduced.end()) {
+        out = out * dims[d] + index[d];
+      }
+    }
+    sums[static_cast<size_t>(out)] += static_cast<int32_t>(linear % 7);
+  }
+  return sums;
+}
+
+TEST_F(CpuKernelTest, ReduceSumsOverInnerOuterMiddleAndAllDimensions) {
+  const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>
+      cases = {{{67, 300}, {1}},       {{300, 67}, {0}},
+               {{9, 31, 13}, {1}},     {{9, 31, 13}, {0, 2}},
+               {{4, 5, 6}, {0, 1, 2}}, {{700, 3}, {}},
+               {{5, 0}, {1}},          {{0, 5}, {1}}};
+  for (const auto& [dims, reduced] : cases) {
+    SumReduce reduce(dims, reduced);
+    int64_t total = 1;
+    for (int64_t d : dims) total *= d;
+    std::vector<int32_t> input(static_cast<size_t>(total));
+    for (int64_t i = 0; i < total; ++i) input[i] = static_cast<int32_t>(i % 7);
+    const std::vector<int32_t> expected = ReferenceSum(dims, reduced);
+    std::vector<std::vector<uint8_t>> buffers = {
+        ToBytes(input), ToBytes(std::vector<int32_t>(expected.size()))};
+    Run(Emit(reduce.kernel.Desc()), buffers);
+    EXPECT_EQ(FromBytes<int32_t>(buffers[1]), expected)
+        << "dims " << dims.size() << " reduced " << reduced.size();
+  }
+}
+
+// Variadic: (max, argmax) along rows, the epilogue also yielding the mean.
+TEST_F(CpuKernelTest, VariadicReduceFindsMaximumAndItsIndexWithAnEpilogue) {
+  constexpr int64_t kRows = 13, kColumns = 1001;
+  ReduceKernel kernel;
+  const uint32_t x = kernel.AddBuffer(kF32, {kRows, kColumns});
+  const uint32_t max_out =
+      kernel.AddBuffer(kF32, {kRows}, PHAL_KIR_ACCESS_WRITE);
+  const uint32_t arg_out =
+      kernel.AddBuffer(kS32, {kRows}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {kRows, kColumns};
+  kernel.reduced_dims = {1};
+  kernel.accumulator_count = 2;
+  kernel.outputs = {max_out, arg_out};
+  kernel.init.Result(kernel.init.Constant(kF32, F32Bits(-INFINITY)));
+  kernel.init.Result(kernel.init.Constant(kS32, 0));
+  KirBody& v = kernel.values;
+  v.Result(v.Read(x, kF32, {v.Index(0), v.Index(1)}));
+  v.Result(v.Node(PHAL_KIR_OP_CONVERT, kS32, {v.Index(1)}));
+  KirBody& r = kernel.reducer;
+  const uint32_t best = r.Parameter(kF32, 0), best_index = r.Parameter(kS32, 1);
+  const uint32_t value = r.Parameter(kF32, 2), index = r.Parameter(kS32, 3);
+  const uint32_t greater =
+      r.Compare(PHAL_KIR_COMPARE_GT, PHAL_KIR_COMPARISON_FLOAT, value, best);
+  r.Result(r.Node(PHAL_KIR_OP_SELECT, kF32, {greater, value, best}));
+  r.Result(r.Node(PHAL_KIR_OP_SELECT, kS32, {greater, index, best_index}));
+  KirBody& e = kernel.epilogue;
+  e.Result(e.Node(PHAL_KIR_OP_MULTIPLY, kF32,
+                  {e.Parameter(kF32, 0), e.Constant(kF32, F32Bits(10))}));
+  e.Result(e.Parameter(kS32, 1));
+
+  std::vector<float> input(kRows * kColumns);
+  for (int64_t i = 0; i < kRows * kColumns; ++i) {
+    input[i] = static_cast<float>((i * 7919) % 1009);
+  }
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(input), ToBytes(std::vector<float>(kRows)),
+      ToBytes(std::vector<int32_t>(kRows))};
+  Run(Emit(kernel.Desc()), buffers);
+  const std::vector<float> maxima = FromBytes<float>(buffers[1]);
+  const std::vector<int32_t> indices = FromBytes<int32_t>(buffers[2]);
+  for (int64_t row = 0; row < kRows; ++row) {
+    const auto begin = input.begin() + row * kColumns;
+    const auto largest = std::max_element(begin, begin + kColumns);
+    EXPECT_EQ(maxima[row], *largest * 10) << row;
+    EXPECT_EQ(indices[row], largest - begin) << row;
+  }
+}
+
+// C = relu(A B + bias[n]) with A [b, m, k] and B [b, k, n] as `lhs_strides`
+// and `rhs_strides` lay them out.
+struct DotCase {
+  int64_t batch, m, n, k;
+  bool lhs_transposed, rhs_transposed;
+  int64_t lhs_column_stride;  // 1 for a dense layout; 2 defeats the GEMM
+};
+
+std::vector<float> ReferenceDot(const DotCase& c, const std::vector<float>& a,
+                                const std::vector<float>& b, const int64_t* ls,
+                                const int64_t* rs,
+                                const std::vector<float>& bias) {
+  std::vector<float> out(static_cast<size_t>(c.batch * c.m * c.n));
+  for (int64_t batch = 0; batch < c.batch; ++batch) {
+    for (int64_t i = 0; i < c.m; ++i) {
+      for (int64_t j = 0; j < c.n; ++j) {
+        double sum = 0;
+        for (int64_t kk = 0; kk < c.k; ++kk) {
+          sum +=
+              static_cast<double>(a[batch * ls[0] + i * ls[1] + kk * ls[2]]) *
+              b[batch * rs[0] + kk * rs[1] + j * rs[2]];
+        }
+        out[(batch * c.m + i) * c.n + j] =
+            std::max(0.0f, static_cast<float>(sum) + bias[j]);
+      }
+    }
+  }
+  return out;
+}
+
+class DotTest : public KernelTest {
+ protected:
+  void Check(const DotCase& c) {
+    DotKernel kernel;
+    phal_kir_dot_t& dot = kernel.dot;
+    dot.batch = c.batch;
+    dot.m = c.m;
+    dot.n = c.n;
+    dot.k = c.k;
+    dot.accumulation_type = kF32;
+    const int64_t lhs_stride = c.lhs_column_stride;
+    // Row-major [b, m, k] (or [b, k, m] when transposed), columns spaced by
+    // lhs_stride.
+    if (c.lhs_transposed) {
+      dot.lhs_strides[1] = 1;
+      dot.lhs_strides[2] = c.m;
+    } else {
+      dot.lhs_strides[1] = c.k * lhs_stride;
+      dot.lhs_strides[2] = lhs_stride;
+    }
+    dot.lhs_strides[0] = c.m * c.k * lhs_stride;
+    if (c.rhs_transposed) {
+      dot.rhs_strides[1] = 1;
+      dot.rhs_strides[2] = c.k;
+    } else {
+      dot.rhs_strides[1] = c.n;
+      dot.rhs_strides[2] = 1;
+    }
+    dot.rhs_strides[0] = c.k * c.n;
+    const int64_t lhs_size =
+        std::max<int64_t>(1, c.batch * c.m * c.k * lhs_stride);
+    const int64_t rhs_size = std::max<int64_t>(1, c.batch * c.k * c.n);
+    dot.lhs = kernel.AddBuffer(kF32, {lhs_size});
+    dot.rhs = kernel.AddBuffer(kF32, {rhs_size});
+    const uint32_t bias = kernel.AddBuffer(kF32, {c.n});
+    dot.output =
+        kernel.AddBuffer(kF32, {c.batch, c.m, c.n}, PHAL_KIR_ACCESS_WRITE);
+    KirBody& e = kernel.epilogue;
+    const uint32_t biased =
+        e.Node(PHAL_KIR_OP_ADD, kF32,
+               {e.Parameter(kF32, 0), e.Read(bias, kF32, {e.Index(2)})});
+    e.Result(e.Node(PHAL_KIR_OP_MAXIMUM, kF32, {biased, e.Constant(kF32, 0)}));
+
+    const std::vector<float> a = Iota(lhs_size, 0.731f, -8.0f);
+    const std::vector<float> b = Iota(rhs_size, 1.377f, -8.5f);
+    const std::vector<float> biases = Iota(c.n, 3.1f, -4.0f);
+    const std::vector<float> expected =
+        ReferenceDot(c, a, b, dot.lhs_strides, dot.rhs_strides, biases);
+    std::vector<std::vector<uint8_t>> buffers = {
+        ToBytes(a), ToBytes(b), ToBytes(biases),
+        ToBytes(std::vector<float>(expected.size()))};
+    Run(Emit(kernel.Desc()), buffers);
+    const std::vector<float> result = FromBytes<float>(buffers[3]);
+    ASSERT_EQ(result.size(), expected.size());
+    // Sums of k products of magnitude <= 9 * 9, accumulated in f32.
+    const float tolerance = 1e-6f * 81.0f * static_cast<float>(c.k) + 1e-6f;
+    for (size_t i = 0; i < result.size(); ++i) {
+      ASSERT_NEAR(result[i], expected[i], tolerance * 4)
+          << "element " << i << " of " << c.batch << "x" << c.m << "x" << c.n
+          << "x" << c.k;
+    }
+  }
+};
+
+TEST_F(DotTest, F32DotsThroughTheGemmMatchAReference) {
+  Check({1, 1, 1, 1, false, false, 1});
+  Check({2, 33, 17, 65, false, false, 1});
+  Check({3, 7, 9, 5, true, false, 1});
+  Check({1, 19, 23, 11, false, true, 1});
+  Check({1, 200, 130, 150, true, true, 1});
+}
+
+TEST_F(DotTest, F32DotsWithStridesNoGemmTakesAreComputedInTheKernel) {
+  Check({2, 13, 29, 31, false, false, 2});
+}
+
+TEST_F(DotTest, DotsWithAnEmptyExtentRun) {
+  Check({1, 5, 6, 0, false, false, 1});
+  Check({1, 0, 6, 3, false, false, 1});
+  Check({0, 4, 6, 3, false, false, 1});
+}
+
+TEST_F(CpuKernelTest, IntegerDotWithConvertedOperandsIsExact) {
+  constexpr int64_t kM = 21, kN = 34, kK = 55;
+  DotKernel kernel;
+  phal_kir_dot_t& dot = kernel.dot;
+  dot.batch = 1;
+  dot.m = kM;
+  dot.n = kN;
+  dot.k = kK;
+  dot.accumulation_type = kS32;
+  dot.lhs_strides[0] = kM * kK;
+  dot.lhs_strides[1] = kK;
+  dot.lhs_strides[2] = 1;
+  dot.rhs_strides[0] = kK * kN;
+  dot.rhs_strides[1] = kN;
+  dot.rhs_strides[2] = 1;
+  dot.lhs = kernel.AddBuffer(PHAL_ELEMENT_TYPE_S8, {kM, kK});
+  dot.rhs = kernel.AddBuffer(PHAL_ELEMENT_TYPE_S8, {kK, kN});
+  dot.output = kernel.AddBuffer(kS32, {1, kM, kN}, PHAL_KIR_ACCESS_WRITE);
+  kernel.epilogue.Result(kernel.epilogue.Parameter(kS32, 0));
+  std::vector<int8_t> a(kM * kK), b(kK * kN);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<int8_t>(i * 37 - 100);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int8_t>(i * 91 + 3);
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(a), ToBytes(b), ToBytes(std::vector<int32_t>(kM * kN))};
+  Run(Emit(kernel.Desc()), buffers);
+  const std::vector<int32_t> result = FromBytes<int32_t>(buffers[2]);
+  for (int64_t i = 0; i < kM; ++i) {
+    for (int64_t j = 0; j < kN; ++j) {
+      int32_t sum = 0;
+      for (int64_t k = 0; k < kK; ++k) sum += a[i * kK + k] * b[k * kN + j];
+      ASSERT_EQ(result[i * kN + j], sum) << i << ", " << j;
+    }
+  }
+}
+
+TEST_F(CpuKernelTest, CopyMovesEveryByteAcrossChunks) {
+  constexpr int64_t kBytes = 3 * (int64_t{1} << 20) + 5;
+  CopyKernel kernel;
+  kernel.copy.source = kernel.AddBuffer(PHAL_ELEMENT_TYPE_U8, {kBytes});
+  kernel.copy.destination =
+      kernel.AddBuffer(PHAL_ELEMENT_TYPE_U8, {kBytes}, PHAL_KIR_ACCESS_WRITE);
+  std::vector<uint8_t> source(kBytes);
+  for (int64_t i = 0; i < kBytes; ++i)
+    source[i] = static_cast<uint8_t>(i * 13 + 1);
+  std::vector<std::vector<uint8_t>> buffers = {source,
+                                               std::vector<uint8_t>(kBytes)};
+  Run(Emit(kernel.Desc()), buffers);
+  EXPECT_EQ(buffers[1], source);
+}
+
+// ---- serialization ----------------------------------------------------------
+
+std::string Serialize(phal_plugin_kernel_t* kernel) {
+  void* data = nullptr;
+  uint64_t size = 0;
+  EXPECT_TRUE(IsOk(LoadedPlugin::api().kernel_serialize(kernel, &data, &size)));
+  std::string bytes(static_cast<const char*>(data), size);
+  std::free(data);
+  return bytes;
+}
+
+TEST_F(CpuKernelTest, SerializedKernelDeserializesAndComputesTheSame) {
+  LoopKernel source = AddConstantKernel(100, 0.25f);
+  const std::string bytes = Serialize(Emit(source.Desc()));
+  phal_plugin_kernel_t* restored = nullptr;
+  ASSERT_TRUE(IsOk(api().kernel_deserialize(device_, bytes.data(), bytes.size(),
+                                            &restored)));
+  std::vector<float> input = Iota(100, 1.0f, 0.0f);
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(input), ToBytes(std::vector<float>(100))};
+  Run(restored, buffers);
+  const std::vector<float> result = FromBytes<float>(buffers[1]);
+  for (size_t i = 0; i < 100; ++i) EXPECT_EQ(result[i], input[i] + 0.25f);
+  EXPECT_EQ(Serialize(restored), bytes);
+  api().kernel_destroy(restored);
+}
+
+TEST_F(CpuKernelTest, DeserializeRejectsOtherVersionsTargetsAndGarbage) {
+  LoopKernel source = AddConstantKernel(8, 0.5f);
+  const std::string bytes = Serialize(Emit(source.Desc()));
+  auto deserialize = [&](const std::string& data) {
+    phal_plugin_kernel_t* kernel = nullptr;
+    phal_status_t* status =
+        api().kernel_deserialize(device_, data.data(), data.size(), &kernel);
+    if (kernel != nullptr) api().kernel_destroy(kernel);
+    return status;
+  };
+  const std::string version = api().version;
+  std::string other_version = bytes;
+  const size_t version_at = other_version.find(version);
+  ASSERT_NE(version_at, std::string::npos);
+  other_version[version_at + version.size() - 1] ^= 1;
+  EXPECT_TRUE(HasCode(deserialize(other_version), PHAL_FAILED_PRECONDITION));
+
+  std::string other_target = bytes;
+  const size_t triple_at = other_target.find("-linux");
+  ASSERT_NE(triple_at, std::string::npos);
+  other_target[triple_at + 1] = 'X';
+  EXPECT_TRUE(HasCode(deserialize(other_target), PHAL_FAILED_PRECONDITION));
+
+  EXPECT_TRUE(HasCode(deserialize(bytes.substr(0, bytes.size() / 2)),
+                      PHAL_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(deserialize("not a kernel"), PHAL_INVALID_ARGUMENT));
+}
+
+// ---- caches -----------------------------------------------------------------
+
+std::string CacheFileContents() {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(LoadedPlugin::cache_directory())) {
+    std::ifstream file(entry.path(), std::ios::binary);
+    std::ostringstream contents;
+    contents << file.rdbuf();
+    return contents.str();
+  }
+  return "";
+}
+
+class KernelCacheTest : public KernelTest {
+ protected:
+  void SetUp() override {
+    std::filesystem::remove_all(LoadedPlugin::cache_directory());
+    KernelTest::SetUp();
+    ClearRecordedLogLines();
+  }
+  void ReopenDevice() {
+    api().device_close(device_);
+    device_ = nullptr;
+    ASSERT_TRUE(IsOk(api().device_open(0, &device_)));
+    ClearRecordedLogLines();
+  }
+};
+
+TEST_F(KernelCacheTest, SecondEmitOfTheSameKirHitsTheMemoryCache) {
+  LoopKernel kernel = AddConstantKernel(16, 101.0f);
+  ASSERT_NE(Emit(kernel.Desc()), nullptr);
+  EXPECT_TRUE(LogsContain("compiled"));
+  ClearRecordedLogLines();
+  kernel.name = "same_code_other_name";
+  ASSERT_NE(Emit(kernel.Desc()), nullptr);
+  EXPECT_TRUE(LogsContain("found in the memory cache"));
+  EXPECT_FALSE(LogsContain("compiled"));
+}
+
+TEST_F(KernelCacheTest, NewDeviceFindsTheKernelOnDisk) {
+  LoopKernel kernel = AddConstantKernel(16, 102.0f);
+  ASSERT_NE(Emit(kernel.Desc()), nullptr);
+  EXPECT_FALSE(CacheFileContents().empty());
+  ReopenDevice();
+  phal_plugin_kernel_t* again = Emit(kernel.Desc());
+  ASSERT_NE(again, nullptr);
+  EXPECT_TRUE(LogsContain("found in the disk cache"));
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(std::vector<float>(16, 1.0f)), ToBytes(std::vector<float>(16))};
+  Run(again, buffers);
+  EXPECT_EQ(FromBytes<float>(buffers[1]), std::vector<float>(16, 103.0f));
+}
+
+TEST_F(KernelCacheTest, StaleDiskEntryIsRecompiledAndReplaced) {
+  LoopKernel kernel = AddConstantKernel(16, 103.0f);
+  ASSERT_NE(Emit(kernel.Desc()), nullptr);
+  const std::string good = CacheFileContents();
+  std::string stale = good;
+  const std::string version = api().version;
+  stale[stale.find(version) + version.size() - 1] ^= 1;
+  const auto path =
+      std::filesystem::directory_iterator(LoadedPlugin::cache_directory())
+          ->path();
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << stale;
+  ReopenDevice();
+  ASSERT_NE(Emit(kernel.Desc()), nullptr);
+  EXPECT_TRUE(LogsContain("ignores the stale disk cache entry"));
+  EXPECT_TRUE(LogsContain("compiled"));
+  EXPECT_EQ(CacheFileContents(), good);
+}
+
+TEST_F(KernelCacheTest, CacheDirOffKeepsKernelsOffTheDisk) {
+  ASSERT_EQ(setenv("PHAL_CACHE_DIR", "off", 1), 0);
+  ReopenDevice();
+  LoopKernel kernel = AddConstantKernel(16, 104.0f);
+  EXPECT_NE(Emit(kernel.Desc()), nullptr);
+  ASSERT_EQ(
+      setenv("PHAL_CACHE_DIR", LoadedPlugin::cache_directory().c_str(), 1), 0);
+  EXPECT_FALSE(std::filesystem::exists(LoadedPlugin::cache_directory()) &&
+               !std::filesystem::is_empty(LoadedPlugin::cache_directory()));
+}
+
+// ---- threads ----------------------------------------------------------------
+
+TEST_F(CpuKernelTest, EightThreadsLaunchOneKernelAtOnce) {
+  constexpr int kThreads = 8;
+  constexpr int kRounds = 20;
+  constexpr int64_t kCount = 50000;
+  LoopKernel source = AddConstantKernel(kCount, 1.0f);
+  phal_plugin_kernel_t* kernel = Emit(source.Desc());
+  ASSERT_NE(kernel, nullptr);
+  std::atomic<int> failures{0};
+  auto worker = [&](int thread) {
+    phal_plugin_stream_t* stream = nullptr;
+    phal_plugin_buffer_t* buffers[2] = {nullptr, nullptr};
+    if (!IsOk(api().stream_create(device_, &stream)) ||
+        !IsOk(api().buffer_allocate(device_, 0, kCount * 4, &buffers[0])) ||
+        !IsOk(api().buffer_allocate(device_, 0, kCount * 4, &buffers[1]))) {
+      ++failures;
+      return;
+    }
+    std::vector<float> values(kCount, static_cast<float>(thread));
+    bool ok = IsOk(api().stream_copy_from_host(stream, values.data(),
+                                               buffers[0], 0, kCount * 4));
+    for (int round = 0; round < kRounds && ok; ++round) {
+      // Ping-pong: each launch adds one, reading the other buffer.
+      phal_plugin_buffer_t* order[2] = {buffers[round % 2],
+                                        buffers[1 - round % 2]};
+      ok = IsOk(api().stream_launch(stream, kernel, order, 2));
+    }
+    std::vector<float> result(kCount);
+    ok = ok &&
+         IsOk(api().stream_copy_to_host(stream, buffers[kRounds % 2], 0,
+                                        result.data(), kCount * 4)) &&
+         IsOk(api().stream_synchronize(stream));
+    if (!ok || result != std::vector<float>(kCount, thread + kRounds)) {
+      ++failures;
+    }
+    api().stream_destroy(stream);
+    api().buffer_free(buffers[0]);
+    api().buffer_free(buffers[1]);
+  };
+  std::vector<std::thread> threads;
+  for (int thread = 0; thread < kThreads; ++thread) {
+    threads.emplace_back(worker, thread);
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0) << "threads that failed or computed wrongly";
+}
+
+TEST_F(CpuKernelTest, LaunchWithTheWrongBufferCountIsRejected) {
+  LoopKernel source = AddConstantKernel(4, 1.0f);
+  phal_plugin_kernel_t* kernel = Emit(source.Desc());
+  phal_plugin_buffer_t* one = Allocate(16);
+  EXPECT_TRUE(HasCode(api().stream_launch(CreateStream(), kernel, &one, 1),
+                      PHAL_INVALID_ARGUMENT));
+}
+
+}  // namespace
+}  // namespace phal::cpu::testing_support

@@ -1,0 +1,1194 @@
+#include "sdk/emitters/llvm/body_emitter.h"
+
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include "core/support/float16.h"
+
+namespace phal::llvm_emitter {
+
+bool IsFloat(phal_element_type_t type) {
+  return type == PHAL_ELEMENT_TYPE_F16 || type == PHAL_ELEMENT_TYPE_BF16 ||
+         type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_F64;
+}
+
+bool IsComplex(phal_element_type_t type) {
+  return type == PHAL_ELEMENT_TYPE_C64 || type == PHAL_ELEMENT_TYPE_C128;
+}
+
+bool IsSignedInteger(phal_element_type_t type) {
+  return type >= PHAL_ELEMENT_TYPE_S8 && type <= PHAL_ELEMENT_TYPE_S64;
+}
+
+bool IsUnsignedInteger(phal_element_type_t type) {
+  return type >= PHAL_ELEMENT_TYPE_U8 && type <= PHAL_ELEMENT_TYPE_U64;
+}
+
+int64_t StorageBytes(phal_element_type_t type) {
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_PRED:
+    case PHAL_ELEMENT_TYPE_S8:
+    case PHAL_ELEMENT_TYPE_U8:
+      return 1;
+    case PHAL_ELEMENT_TYPE_S16:
+    case PHAL_ELEMENT_TYPE_U16:
+    case PHAL_ELEMENT_TYPE_F16:
+    case PHAL_ELEMENT_TYPE_BF16:
+      return 2;
+    case PHAL_ELEMENT_TYPE_S32:
+    case PHAL_ELEMENT_TYPE_U32:
+    case PHAL_ELEMENT_TYPE_F32:
+      return 4;
+    case PHAL_ELEMENT_TYPE_S64:
+    case PHAL_ELEMENT_TYPE_U64:
+    case PHAL_ELEMENT_TYPE_F64:
+    case PHAL_ELEMENT_TYPE_C64:
+      return 8;
+    case PHAL_ELEMENT_TYPE_C128:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+const char* ElementTypeName(phal_element_type_t type) {
+  static constexpr const char* kNames[] = {
+      "invalid", "pred", "s8",  "s16",  "s32", "s64", "u8",  "u16",
+      "u32",     "u64",  "f16", "bf16", "f32", "f64", "c64", "c128"};
+  const auto index = static_cast<uint32_t>(type);
+  return index < std::size(kNames) ? kNames[index] : "unknown";
+}
+
+const char* OpName(phal_kir_op_t op) {
+  switch (op) {
+    case PHAL_KIR_OP_CONSTANT:
+      return "constant";
+    case PHAL_KIR_OP_INDEX:
+      return "index";
+    case PHAL_KIR_OP_READ:
+      return "read";
+    case PHAL_KIR_OP_PARAMETER:
+      return "parameter";
+    case PHAL_KIR_OP_ABS:
+      return "abs";
+    case PHAL_KIR_OP_NEGATE:
+      return "negate";
+    case PHAL_KIR_OP_SIGN:
+      return "sign";
+    case PHAL_KIR_OP_FLOOR:
+      return "floor";
+    case PHAL_KIR_OP_CEIL:
+      return "ceil";
+    case PHAL_KIR_OP_ROUND_NEAREST_AFZ:
+      return "round_nearest_afz";
+    case PHAL_KIR_OP_ROUND_NEAREST_EVEN:
+      return "round_nearest_even";
+    case PHAL_KIR_OP_EXP:
+      return "exponential";
+    case PHAL_KIR_OP_EXPM1:
+      return "exponential_minus_one";
+    case PHAL_KIR_OP_LOG:
+      return "log";
+    case PHAL_KIR_OP_LOG1P:
+      return "log_plus_one";
+    case PHAL_KIR_OP_LOGISTIC:
+      return "logistic";
+    case PHAL_KIR_OP_SQRT:
+      return "sqrt";
+    case PHAL_KIR_OP_RSQRT:
+      return "rsqrt";
+    case PHAL_KIR_OP_CBRT:
+      return "cbrt";
+    case PHAL_KIR_OP_TANH:
+      return "tanh";
+    case PHAL_KIR_OP_SIN:
+      return "sine";
+    case PHAL_KIR_OP_COS:
+      return "cosine";
+    case PHAL_KIR_OP_TAN:
+      return "tan";
+    case PHAL_KIR_OP_NOT:
+      return "not";
+    case PHAL_KIR_OP_POPCNT:
+      return "popcnt";
+    case PHAL_KIR_OP_CLZ:
+      return "count_leading_zeros";
+    case PHAL_KIR_OP_IS_FINITE:
+      return "is_finite";
+    case PHAL_KIR_OP_REAL:
+      return "real";
+    case PHAL_KIR_OP_IMAG:
+      return "imag";
+    case PHAL_KIR_OP_CONVERT:
+      return "convert";
+    case PHAL_KIR_OP_BITCAST_CONVERT:
+      return "bitcast_convert";
+    case PHAL_KIR_OP_REDUCE_PRECISION:
+      return "reduce_precision";
+    case PHAL_KIR_OP_ADD:
+      return "add";
+    case PHAL_KIR_OP_SUBTRACT:
+      return "subtract";
+    case PHAL_KIR_OP_MULTIPLY:
+      return "multiply";
+    case PHAL_KIR_OP_DIVIDE:
+      return "divide";
+    case PHAL_KIR_OP_REMAINDER:
+      return "remainder";
+    case PHAL_KIR_OP_MAXIMUM:
+      return "maximum";
+    case PHAL_KIR_OP_MINIMUM:
+      return "minimum";
+    case PHAL_KIR_OP_POWER:
+      return "power";
+    case PHAL_KIR_OP_ATAN2:
+      return "atan2";
+    case PHAL_KIR_OP_AND:
+      return "and";
+    case PHAL_KIR_OP_OR:
+      return "or";
+    case PHAL_KIR_OP_XOR:
+      return "xor";
+    case PHAL_KIR_OP_SHIFT_LEFT:
+      return "shift_left";
+    case PHAL_KIR_OP_SHIFT_RIGHT_ARITHMETIC:
+      return "shift_right_arithmetic";
+    case PHAL_KIR_OP_SHIFT_RIGHT_LOGICAL:
+      return "shift_right_logical";
+    case PHAL_KIR_OP_COMPLEX:
+      return "complex";
+    case PHAL_KIR_OP_COMPARE:
+      return "compare";
+    case PHAL_KIR_OP_SELECT:
+      return "select";
+    case PHAL_KIR_OP_CLAMP:
+      return "clamp";
+    default:
+      return "invalid";
+  }
+}
+
+namespace {
+
+bool IsNarrowFloat(phal_element_type_t type) {
+  return type == PHAL_ELEMENT_TYPE_F16 || type == PHAL_ELEMENT_TYPE_BF16;
+}
+
+bool IsInteger(phal_element_type_t type) {
+  return IsSignedInteger(type) || IsUnsignedInteger(type);
+}
+
+unsigned IntegerBits(phal_element_type_t type) {
+  return type == PHAL_ELEMENT_TYPE_PRED
+             ? 1
+             : static_cast<unsigned>(StorageBytes(type) * 8);
+}
+
+// The real type of a complex type's parts.
+phal_element_type_t ComponentType(phal_element_type_t type) {
+  return type == PHAL_ELEMENT_TYPE_C128 ? PHAL_ELEMENT_TYPE_F64
+                                        : PHAL_ELEMENT_TYPE_F32;
+}
+
+Status Unsupported(phal_kir_op_t op, phal_element_type_t type) {
+  return Unimplemented(std::string("the LLVM emitter does not implement ") +
+                       OpName(op) + " on " + ElementTypeName(type));
+}
+
+}  // namespace
+
+// One node being emitted, with its operands already emitted.
+struct BodyEmitter::NodeContext {
+  const phal_kir_node_t& node;
+  std::span<const IrValue> operands;
+  std::span<const phal_element_type_t> operand_types;
+  const IndexSource& index;
+  std::span<const IrValue> parameters;
+};
+
+llvm::Type* BodyEmitter::ComputeType(phal_element_type_t type) const {
+  llvm::LLVMContext& context = builder_.getContext();
+  if (type == PHAL_ELEMENT_TYPE_F64 || type == PHAL_ELEMENT_TYPE_C128) {
+    return llvm::Type::getDoubleTy(context);
+  }
+  if (IsFloat(type) || IsComplex(type)) return llvm::Type::getFloatTy(context);
+  return llvm::Type::getIntNTy(context, IntegerBits(type));
+}
+
+llvm::Value* BodyEmitter::ElementAddress(uint32_t buffer,
+                                         llvm::Value* linear_index) {
+  const phal_element_type_t type = buffers_[buffer].desc->element_type;
+  llvm::Type* storage =
+      builder_.getIntNTy(static_cast<unsigned>(StorageBytes(type) * 8));
+  if (type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_F64) {
+    storage = ComputeType(type);
+  }
+  if (IsComplex(type)) {
+    storage = ComputeType(type);
+    linear_index = builder_.CreateShl(linear_index, 1);
+  }
+  return builder_.CreateInBoundsGEP(storage, buffers_[buffer].base,
+                                    linear_index);
+}
+
+IrValue BodyEmitter::Load(phal_element_type_t type, llvm::Value* address) {
+  llvm::Type* compute = ComputeType(type);
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_PRED:
+      return {builder_.CreateICmpNE(
+          builder_.CreateLoad(builder_.getInt8Ty(), address),
+          builder_.getInt8(0))};
+    case PHAL_ELEMENT_TYPE_F16: {
+      llvm::Value* bits = builder_.CreateLoad(builder_.getInt16Ty(), address);
+      llvm::Value* arguments[] = {bits};
+      return {CallRuntime("phal_rt_f16_from_bits", compute, arguments)};
+    }
+    case PHAL_ELEMENT_TYPE_BF16: {
+      llvm::Value* bits = builder_.CreateLoad(builder_.getInt16Ty(), address);
+      llvm::Value* wide = builder_.CreateShl(
+          builder_.CreateZExt(bits, builder_.getInt32Ty()), 16);
+      return {builder_.CreateBitCast(wide, compute)};
+    }
+    case PHAL_ELEMENT_TYPE_C64:
+    case PHAL_ELEMENT_TYPE_C128: {
+      llvm::Value* imag_address =
+          builder_.CreateConstInBoundsGEP1_64(compute, address, 1);
+      return {builder_.CreateLoad(compute, address),
+              builder_.CreateLoad(compute, imag_address)};
+    }
+    default:
+      return {builder_.CreateLoad(compute, address)};
+  }
+}
+
+void BodyEmitter::Store(phal_element_type_t type, IrValue value,
+                        llvm::Value* address) {
+  llvm::Type* compute = ComputeType(type);
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_PRED:
+      builder_.CreateStore(
+          builder_.CreateZExt(value.real, builder_.getInt8Ty()), address);
+      return;
+    case PHAL_ELEMENT_TYPE_F16: {
+      llvm::Value* arguments[] = {value.real};
+      builder_.CreateStore(
+          CallRuntime("phal_rt_f16_bits", builder_.getInt16Ty(), arguments),
+          address);
+      return;
+    }
+    case PHAL_ELEMENT_TYPE_BF16: {
+      // The value is an exact bf16 already: its low 16 bits are zero.
+      llvm::Value* bits =
+          builder_.CreateBitCast(value.real, builder_.getInt32Ty());
+      builder_.CreateStore(builder_.CreateTrunc(builder_.CreateLShr(bits, 16),
+                                                builder_.getInt16Ty()),
+                           address);
+      return;
+    }
+    case PHAL_ELEMENT_TYPE_C64:
+    case PHAL_ELEMENT_TYPE_C128:
+      builder_.CreateStore(value.real, address);
+      builder_.CreateStore(
+          value.imag, builder_.CreateConstInBoundsGEP1_64(compute, address, 1));
+      return;
+    default:
+      builder_.CreateStore(value.real, address);
+  }
+}
+
+llvm::Value* BodyEmitter::CallRuntime(const char* name, llvm::Type* result,
+                                      std::span<llvm::Value* const> arguments) {
+  std::vector<llvm::Type*> parameter_types;
+  for (llvm::Value* argument : arguments) {
+    parameter_types.push_back(argument->getType());
+  }
+  llvm::Module* module = builder_.GetInsertBlock()->getModule();
+  llvm::FunctionCallee callee = module->getOrInsertFunction(
+      name, llvm::FunctionType::get(result, parameter_types, false));
+  if (auto* function = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    function->setDoesNotThrow();
+    function->setWillReturn();
+    if (!result->isVoidTy()) function->setDoesNotAccessMemory();
+  }
+  return builder_.CreateCall(
+      callee, llvm::ArrayRef(arguments.data(), arguments.size()));
+}
+
+llvm::Value* BodyEmitter::CallMath(const char* name, phal_element_type_t type,
+                                   std::span<llvm::Value* const> arguments) {
+  const bool wide = type == PHAL_ELEMENT_TYPE_F64;
+  const std::string symbol =
+      std::string("phal_math_") + name + (wide ? "_f64" : "_f32");
+  return RoundTo(type,
+                 CallRuntime(symbol.c_str(), ComputeType(type), arguments));
+}
+
+IrValue BodyEmitter::CallComplexRuntime(const char* name,
+                                        phal_element_type_t type,
+                                        std::span<const IrValue> arguments) {
+  llvm::Type* f64 = builder_.getDoubleTy();
+  std::vector<llvm::Value*> widened;
+  for (const IrValue& argument : arguments) {
+    widened.push_back(builder_.CreateFPExt(argument.real, f64));
+    widened.push_back(builder_.CreateFPExt(argument.imag, f64));
+  }
+  // The result slot lives in the entry block, so loops reuse one slot.
+  llvm::Function* function = builder_.GetInsertBlock()->getParent();
+  llvm::IRBuilder<> entry(&function->getEntryBlock(),
+                          function->getEntryBlock().begin());
+  llvm::Value* out = entry.CreateAlloca(f64, builder_.getInt32(2));
+  widened.push_back(out);
+  std::vector<llvm::Type*> parameter_types;
+  for (llvm::Value* argument : widened) {
+    parameter_types.push_back(argument->getType());
+  }
+  llvm::Module* module = builder_.GetInsertBlock()->getModule();
+  llvm::FunctionCallee callee = module->getOrInsertFunction(
+      std::string("phal_rt_complex_") + name,
+      llvm::FunctionType::get(builder_.getVoidTy(), parameter_types, false));
+  builder_.CreateCall(callee, widened);
+  llvm::Type* component = ComputeType(type);
+  llvm::Value* real = builder_.CreateLoad(f64, out);
+  llvm::Value* imag = builder_.CreateLoad(
+      f64, builder_.CreateConstInBoundsGEP1_64(f64, out, 1));
+  return {builder_.CreateFPTrunc(real, component),
+          builder_.CreateFPTrunc(imag, component)};
+}
+
+llvm::Value* BodyEmitter::RoundTo(phal_element_type_t type,
+                                  llvm::Value* value) {
+  llvm::Value* arguments[] = {value};
+  if (type == PHAL_ELEMENT_TYPE_F16) {
+    return CallRuntime("phal_rt_round_f32_to_f16", builder_.getFloatTy(),
+                       arguments);
+  }
+  if (type == PHAL_ELEMENT_TYPE_BF16) {
+    return CallRuntime("phal_rt_round_f32_to_bf16", builder_.getFloatTy(),
+                       arguments);
+  }
+  return value;
+}
+
+// IEEE 754-2019 maximum: NaN propagates, -0 < +0.
+llvm::Value* BodyEmitter::Maximum(llvm::Value* x, llvm::Value* y) {
+  llvm::Value* larger =
+      builder_.CreateSelect(builder_.CreateFCmpOGT(x, y), x, y);
+  llvm::Value* x_negative = builder_.CreateICmpSLT(
+      builder_.CreateBitCast(
+          x, builder_.getIntNTy(x->getType()->getPrimitiveSizeInBits())),
+      llvm::ConstantInt::get(
+          builder_.getIntNTy(x->getType()->getPrimitiveSizeInBits()), 0));
+  llvm::Value* equal_pick = builder_.CreateSelect(x_negative, y, x);
+  llvm::Value* ordered =
+      builder_.CreateSelect(builder_.CreateFCmpOEQ(x, y), equal_pick, larger);
+  return builder_.CreateSelect(builder_.CreateFCmpUNO(x, y),
+                               llvm::ConstantFP::getNaN(x->getType()), ordered);
+}
+
+llvm::Value* BodyEmitter::Minimum(llvm::Value* x, llvm::Value* y) {
+  llvm::Value* smaller =
+      builder_.CreateSelect(builder_.CreateFCmpOLT(x, y), x, y);
+  llvm::Value* x_negative = builder_.CreateICmpSLT(
+      builder_.CreateBitCast(
+          x, builder_.getIntNTy(x->getType()->getPrimitiveSizeInBits())),
+      llvm::ConstantInt::get(
+          builder_.getIntNTy(x->getType()->getPrimitiveSizeInBits()), 0));
+  llvm::Value* equal_pick = builder_.CreateSelect(x_negative, x, y);
+  llvm::Value* ordered =
+      builder_.CreateSelect(builder_.CreateFCmpOEQ(x, y), equal_pick, smaller);
+  return builder_.CreateSelect(builder_.CreateFCmpUNO(x, y),
+                               llvm::ConstantFP::getNaN(x->getType()), ordered);
+}
+
+// A signed integer ordered as TOTALORDER orders floats:
+// -NaN < -inf < ... < -0 < +0 < ... < inf < NaN.
+llvm::Value* BodyEmitter::TotalOrderKey(llvm::Value* x) {
+  const unsigned bits = x->getType()->getPrimitiveSizeInBits();
+  llvm::Type* integer = builder_.getIntNTy(bits);
+  llvm::Value* raw = builder_.CreateBitCast(x, integer);
+  llvm::Value* sign_fill = builder_.CreateAShr(raw, bits - 1);
+  llvm::Value* magnitude_mask = builder_.CreateLShr(sign_fill, 1);
+  return builder_.CreateXor(raw, magnitude_mask);
+}
+
+llvm::Value* BodyEmitter::ToBits(IrValue value, phal_element_type_t type) {
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_PRED:
+      return builder_.CreateZExt(value.real, builder_.getInt8Ty());
+    case PHAL_ELEMENT_TYPE_F16: {
+      llvm::Value* arguments[] = {value.real};
+      return CallRuntime("phal_rt_f16_bits", builder_.getInt16Ty(), arguments);
+    }
+    case PHAL_ELEMENT_TYPE_BF16:
+      return builder_.CreateTrunc(
+          builder_.CreateLShr(
+              builder_.CreateBitCast(value.real, builder_.getInt32Ty()), 16),
+          builder_.getInt16Ty());
+    case PHAL_ELEMENT_TYPE_F32:
+    case PHAL_ELEMENT_TYPE_F64:
+      return builder_.CreateBitCast(
+          value.real,
+          builder_.getIntNTy(value.real->getType()->getPrimitiveSizeInBits()));
+    case PHAL_ELEMENT_TYPE_C64: {
+      llvm::Value* real = builder_.CreateZExt(
+          builder_.CreateBitCast(value.real, builder_.getInt32Ty()),
+          builder_.getInt64Ty());
+      llvm::Value* imag = builder_.CreateZExt(
+          builder_.CreateBitCast(value.imag, builder_.getInt32Ty()),
+          builder_.getInt64Ty());
+      return builder_.CreateOr(real, builder_.CreateShl(imag, 32));
+    }
+    default:
+      return value.real;
+  }
+}
+
+IrValue BodyEmitter::FromBits(llvm::Value* bits, phal_element_type_t type) {
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_PRED:
+      return {builder_.CreateICmpNE(bits, builder_.getInt8(0))};
+    case PHAL_ELEMENT_TYPE_F16: {
+      llvm::Value* arguments[] = {bits};
+      return {CallRuntime("phal_rt_f16_from_bits", builder_.getFloatTy(),
+                          arguments)};
+    }
+    case PHAL_ELEMENT_TYPE_BF16:
+      return {builder_.CreateBitCast(
+          builder_.CreateShl(builder_.CreateZExt(bits, builder_.getInt32Ty()),
+                             16),
+          builder_.getFloatTy())};
+    case PHAL_ELEMENT_TYPE_F32:
+    case PHAL_ELEMENT_TYPE_F64:
+      return {builder_.CreateBitCast(bits, ComputeType(type))};
+    case PHAL_ELEMENT_TYPE_C64: {
+      llvm::Value* real = builder_.CreateTrunc(bits, builder_.getInt32Ty());
+      llvm::Value* imag = builder_.CreateTrunc(builder_.CreateLShr(bits, 32),
+                                               builder_.getInt32Ty());
+      return {builder_.CreateBitCast(real, builder_.getFloatTy()),
+              builder_.CreateBitCast(imag, builder_.getFloatTy())};
+    }
+    default:
+      return {bits};
+  }
+}
+
+StatusOr<IrValue> BodyEmitter::Convert(IrValue value, phal_element_type_t from,
+                                       phal_element_type_t to) {
+  if (from == to) return value;
+  llvm::Type* target = ComputeType(to);
+  if (to == PHAL_ELEMENT_TYPE_PRED) {
+    if (IsComplex(from)) {
+      llvm::Value* zero = llvm::ConstantFP::get(value.real->getType(), 0.0);
+      return IrValue{
+          builder_.CreateOr(builder_.CreateFCmpUNE(value.real, zero),
+                            builder_.CreateFCmpUNE(value.imag, zero))};
+    }
+    if (IsFloat(from)) {
+      return IrValue{builder_.CreateFCmpUNE(
+          value.real, llvm::ConstantFP::get(value.real->getType(), 0.0))};
+    }
+    return IrValue{builder_.CreateICmpNE(
+        value.real, llvm::ConstantInt::get(value.real->getType(), 0))};
+  }
+  if (IsComplex(to)) {
+    const phal_element_type_t component = ComponentType(to);
+    if (IsComplex(from)) {
+      PHAL_ASSIGN_OR_RETURN(
+          IrValue real, Convert({value.real}, ComponentType(from), component));
+      PHAL_ASSIGN_OR_RETURN(
+          IrValue imag, Convert({value.imag}, ComponentType(from), component));
+      return IrValue{real.real, imag.real};
+    }
+    PHAL_ASSIGN_OR_RETURN(IrValue real, Convert(value, from, component));
+    return IrValue{real.real, llvm::ConstantFP::get(target, 0.0)};
+  }
+  if (IsComplex(from)) return Convert({value.real}, ComponentType(from), to);
+  const bool from_signed = IsSignedInteger(from);
+  if (IsInteger(to)) {
+    if (IsFloat(from)) {
+      // Saturating, with NaN -> 0, as XLA converts.
+      const llvm::Intrinsic::ID id = IsSignedInteger(to)
+                                         ? llvm::Intrinsic::fptosi_sat
+                                         : llvm::Intrinsic::fptoui_sat;
+      return IrValue{builder_.CreateIntrinsic(
+          id, {target, value.real->getType()}, {value.real})};
+    }
+    return IrValue{builder_.CreateIntCast(value.real, target, from_signed)};
+  }
+  // `to` is a float type.
+  if (!IsFloat(from)) {
+    if (IsNarrowFloat(to)) {
+      // One rounding: every integer up to 53 bits is exact in f64.
+      llvm::Value* wide =
+          from_signed
+              ? builder_.CreateSIToFP(value.real, builder_.getDoubleTy())
+              : builder_.CreateUIToFP(value.real, builder_.getDoubleTy());
+      return Convert({wide}, PHAL_ELEMENT_TYPE_F64, to);
+    }
+    return IrValue{from_signed ? builder_.CreateSIToFP(value.real, target)
+                               : builder_.CreateUIToFP(value.real, target)};
+  }
+  if (IsNarrowFloat(to)) {
+    llvm::Value* arguments[] = {value.real};
+    const bool from_f64 = from == PHAL_ELEMENT_TYPE_F64;
+    const char* name = to == PHAL_ELEMENT_TYPE_F16
+                           ? (from_f64 ? "phal_rt_round_f64_to_f16"
+                                       : "phal_rt_round_f32_to_f16")
+                           : (from_f64 ? "phal_rt_round_f64_to_bf16"
+                                       : "phal_rt_round_f32_to_bf16");
+    return IrValue{CallRuntime(name, target, arguments)};
+  }
+  return IrValue{builder_.CreateFPCast(value.real, target)};
+}
+
+IrValue BodyEmitter::EmitConstant(const phal_kir_node_t& node) {
+  const phal_element_type_t type = node.type;
+  llvm::Type* compute = ComputeType(type);
+  const uint64_t low = node.constant[0];
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_F16:
+      return {llvm::ConstantFP::get(
+          compute, phal::HalfToFloat(static_cast<uint16_t>(low)))};
+    case PHAL_ELEMENT_TYPE_BF16:
+      return {llvm::ConstantFP::get(
+          compute, phal::BFloat16ToFloat(static_cast<uint16_t>(low)))};
+    case PHAL_ELEMENT_TYPE_F32:
+      return {llvm::ConstantFP::get(
+          compute, std::bit_cast<float>(static_cast<uint32_t>(low)))};
+    case PHAL_ELEMENT_TYPE_F64:
+      return {llvm::ConstantFP::get(compute, std::bit_cast<double>(low))};
+    case PHAL_ELEMENT_TYPE_C64:
+      return {
+          llvm::ConstantFP::get(
+              compute, std::bit_cast<float>(static_cast<uint32_t>(low))),
+          llvm::ConstantFP::get(
+              compute, std::bit_cast<float>(static_cast<uint32_t>(low >> 32)))};
+    case PHAL_ELEMENT_TYPE_C128:
+      return {llvm::ConstantFP::get(compute, std::bit_cast<double>(low)),
+              llvm::ConstantFP::get(compute,
+                                    std::bit_cast<double>(node.constant[1]))};
+    case PHAL_ELEMENT_TYPE_PRED:
+      return {builder_.getInt1((low & 0xFF) != 0)};
+    default:
+      return {llvm::ConstantInt::get(compute, low)};
+  }
+}
+
+StatusOr<IrValue> BodyEmitter::EmitRead(const NodeContext& context) {
+  const phal_kir_node_t& node = context.node;
+  const int64_t buffer = node.attributes[0];
+  if (buffer < 0 || static_cast<size_t>(buffer) >= buffers_.size()) {
+    return InvalidArgument("read of buffer " + std::to_string(buffer) +
+                           ", but the kernel has " +
+                           std::to_string(buffers_.size()));
+  }
+  const phal_kir_buffer_t& desc = *buffers_[static_cast<size_t>(buffer)].desc;
+  if (context.operands.size() != desc.rank) {
+    return InvalidArgument("read of buffer " + std::to_string(buffer) +
+                           " has " + std::to_string(context.operands.size()) +
+                           " indices for rank " + std::to_string(desc.rank));
+  }
+  if (desc.element_type != node.type) {
+    return InvalidArgument(std::string("read of a ") +
+                           ElementTypeName(desc.element_type) + " buffer as " +
+                           ElementTypeName(node.type));
+  }
+  // Row-major linearisation: Horner's scheme over the dimensions.
+  llvm::Value* linear = builder_.getInt64(0);
+  for (uint32_t d = 0; d < desc.rank; ++d) {
+    linear = builder_.CreateAdd(
+        builder_.CreateMul(linear, builder_.getInt64(desc.dims[d])),
+        context.operands[d].real);
+  }
+  return Load(node.type, ElementAddress(static_cast<uint32_t>(buffer), linear));
+}
+
+StatusOr<IrValue> BodyEmitter::EmitLeaf(const NodeContext& context) {
+  const phal_kir_node_t& node = context.node;
+  switch (node.op) {
+    case PHAL_KIR_OP_CONSTANT:
+      return EmitConstant(node);
+    case PHAL_KIR_OP_INDEX: {
+      llvm::Value* index =
+          context.index ? context.index(node.attributes[0]) : nullptr;
+      if (index == nullptr) {
+        return InvalidArgument("index " + std::to_string(node.attributes[0]) +
+                               " is outside the body's iteration space");
+      }
+      return IrValue{index};
+    }
+    case PHAL_KIR_OP_PARAMETER: {
+      const int64_t parameter = node.attributes[0];
+      if (parameter < 0 ||
+          static_cast<size_t>(parameter) >= context.parameters.size()) {
+        return InvalidArgument("parameter " + std::to_string(parameter) +
+                               " of a body that takes " +
+                               std::to_string(context.parameters.size()));
+      }
+      return context.parameters[static_cast<size_t>(parameter)];
+    }
+    default:
+      return EmitRead(context);
+  }
+}
+
+StatusOr<IrValue> BodyEmitter::EmitFloatUnary(phal_kir_op_t op,
+                                              phal_element_type_t type,
+                                              llvm::Value* x) {
+  llvm::Type* compute = x->getType();
+  llvm::Value* arguments[] = {x};
+  auto intrinsic = [&](llvm::Intrinsic::ID id) {
+    return IrValue{builder_.CreateUnaryIntrinsic(id, x)};
+  };
+  switch (op) {
+    case PHAL_KIR_OP_ABS:
+      return intrinsic(llvm::Intrinsic::fabs);
+    case PHAL_KIR_OP_NEGATE:
+      return IrValue{builder_.CreateFNeg(x)};
+    case PHAL_KIR_OP_SIGN: {
+      // NaN -> NaN, +-0 -> +-0, else +-1.
+      llvm::Value* zero = llvm::ConstantFP::get(compute, 0.0);
+      llvm::Value* unit = builder_.CreateSelect(
+          builder_.CreateFCmpOGT(x, zero), llvm::ConstantFP::get(compute, 1.0),
+          llvm::ConstantFP::get(compute, -1.0));
+      llvm::Value* keep = builder_.CreateFCmpUEQ(x, zero);
+      return IrValue{builder_.CreateSelect(keep, x, unit)};
+    }
+    case PHAL_KIR_OP_FLOOR:
+      return intrinsic(llvm::Intrinsic::floor);
+    case PHAL_KIR_OP_CEIL:
+      return intrinsic(llvm::Intrinsic::ceil);
+    case PHAL_KIR_OP_ROUND_NEAREST_AFZ:
+      return intrinsic(llvm::Intrinsic::round);
+    case PHAL_KIR_OP_ROUND_NEAREST_EVEN:
+      return intrinsic(llvm::Intrinsic::roundeven);
+    case PHAL_KIR_OP_SQRT:
+      return IrValue{RoundTo(
+          type, builder_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x))};
+    case PHAL_KIR_OP_EXP:
+      return IrValue{CallMath("exp", type, arguments)};
+    case PHAL_KIR_OP_EXPM1:
+      return IrValue{CallMath("expm1", type, arguments)};
+    case PHAL_KIR_OP_LOG:
+      return IrValue{CallMath("log", type, arguments)};
+    case PHAL_KIR_OP_LOG1P:
+      return IrValue{CallMath("log1p", type, arguments)};
+    case PHAL_KIR_OP_LOGISTIC:
+      return IrValue{CallMath("logistic", type, arguments)};
+    case PHAL_KIR_OP_RSQRT:
+      return IrValue{CallMath("rsqrt", type, arguments)};
+    case PHAL_KIR_OP_CBRT:
+      return IrValue{CallMath("cbrt", type, arguments)};
+    case PHAL_KIR_OP_TANH:
+      return IrValue{CallMath("tanh", type, arguments)};
+    case PHAL_KIR_OP_SIN:
+      return IrValue{CallMath("sin", type, arguments)};
+    case PHAL_KIR_OP_COS:
+      return IrValue{CallMath("cos", type, arguments)};
+    case PHAL_KIR_OP_TAN:
+      return IrValue{CallMath("tan", type, arguments)};
+    case PHAL_KIR_OP_IS_FINITE:
+      return IrValue{builder_.CreateFCmpOLT(
+          builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+          llvm::ConstantFP::getInfinity(compute))};
+    case PHAL_KIR_OP_REAL:
+      return IrValue{x};
+    case PHAL_KIR_OP_IMAG:
+      return IrValue{llvm::ConstantFP::get(compute, 0.0)};
+    default:
+      return Unsupported(op, type);
+  }
+}
+
+StatusOr<IrValue> BodyEmitter::EmitIntegerUnary(phal_kir_op_t op,
+                                                phal_element_type_t type,
+                                                llvm::Value* x) {
+  llvm::Type* compute = x->getType();
+  llvm::Value* zero = llvm::ConstantInt::get(compute, 0);
+  const bool is_signed = IsSignedInteger(type);
+  switch (op) {
+    case PHAL_KIR_OP_NOT:
+      return IrValue{builder_.CreateNot(x)};
+    case PHAL_KIR_OP_POPCNT:
+      if (type == PHAL_ELEMENT_TYPE_PRED) break;
+      return IrValue{builder_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, x)};
+    case PHAL_KIR_OP_CLZ:
+      if (type == PHAL_ELEMENT_TYPE_PRED) break;
+      return IrValue{builder_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x,
+                                                    builder_.getFalse())};
+    case PHAL_KIR_OP_ABS:
+      if (type == PHAL_ELEMENT_TYPE_PRED) break;
+      if (!is_signed) return IrValue{x};
+      return IrValue{builder_.CreateSelect(builder_.CreateICmpSLT(x, zero),
+                                           builder_.CreateNeg(x), x)};
+    case PHAL_KIR_OP_NEGATE:
+      if (type == PHAL_ELEMENT_TYPE_PRED) break;
+      return IrValue{builder_.CreateNeg(x)};
+    case PHAL_KIR_OP_SIGN: {
+      if (type == PHAL_ELEMENT_TYPE_PRED) break;
+      if (!is_signed) {
+        return IrValue{
+            builder_.CreateZExt(builder_.CreateICmpNE(x, zero), compute)};
+      }
+      llvm::Value* positive =
+          builder_.CreateZExt(builder_.CreateICmpSGT(x, zero), compute);
+      llvm::Value* negative =
+          builder_.CreateZExt(builder_.CreateICmpSLT(x, zero), compute);
+      return IrValue{builder_.CreateSub(positive, negative)};
+    }
+    default:
+      break;
+  }
+  return Unsupported(op, type);
+}
+
+StatusOr<IrValue> BodyEmitter::EmitComplexUnary(phal_kir_op_t op,
+                                                phal_element_type_t type,
+                                                IrValue x) {
+  const phal_element_type_t component = ComponentType(type);
+  const IrValue arguments[] = {x};
+  auto magnitude = [&] {
+    llvm::Value* wide[] = {
+        builder_.CreateFPExt(x.real, builder_.getDoubleTy()),
+        builder_.CreateFPExt(x.imag, builder_.getDoubleTy())};
+    return builder_.CreateFPTrunc(
+        CallRuntime("hypot", builder_.getDoubleTy(), wide),
+        ComputeType(component));
+  };
+  switch (op) {
+    case PHAL_KIR_OP_REAL:
+      return IrValue{x.real};
+    case PHAL_KIR_OP_IMAG:
+      return IrValue{x.imag};
+    case PHAL_KIR_OP_NEGATE:
+      return IrValue{builder_.CreateFNeg(x.real), builder_.CreateFNeg(x.imag)};
+    case PHAL_KIR_OP_ABS:
+      return IrValue{magnitude()};
+    case PHAL_KIR_OP_SIGN: {
+      // z / |z|, and 0 for 0; NaN parts give NaN.
+      llvm::Value* norm = magnitude();
+      llvm::Value* zero = llvm::ConstantFP::get(norm->getType(), 0.0);
+      llvm::Value* is_zero = builder_.CreateFCmpOEQ(norm, zero);
+      return IrValue{builder_.CreateSelect(is_zero, zero,
+                                           builder_.CreateFDiv(x.real, norm)),
+                     builder_.CreateSelect(is_zero, zero,
+                                           builder_.CreateFDiv(x.imag, norm))};
+    }
+    case PHAL_KIR_OP_EXP:
+      return CallComplexRuntime("exp", component, arguments);
+    case PHAL_KIR_OP_EXPM1:
+      return CallComplexRuntime("expm1", component, arguments);
+    case PHAL_KIR_OP_LOG:
+      return CallComplexRuntime("log", component, arguments);
+    case PHAL_KIR_OP_LOG1P:
+      return CallComplexRuntime("log1p", component, arguments);
+    case PHAL_KIR_OP_LOGISTIC:
+      return CallComplexRuntime("logistic", component, arguments);
+    case PHAL_KIR_OP_SQRT:
+      return CallComplexRuntime("sqrt", component, arguments);
+    case PHAL_KIR_OP_RSQRT:
+      return CallComplexRuntime("rsqrt", component, arguments);
+    case PHAL_KIR_OP_TANH:
+      return CallComplexRuntime("tanh", component, arguments);
+    case PHAL_KIR_OP_SIN:
+      return CallComplexRuntime("sin", component, arguments);
+    case PHAL_KIR_OP_COS:
+      return CallComplexRuntime("cos", component, arguments);
+    case PHAL_KIR_OP_TAN:
+      return CallComplexRuntime("tan", component, arguments);
+    default:
+      return Unsupported(op, type);
+  }
+}
+
+StatusOr<IrValue> BodyEmitter::EmitReducePrecision(const NodeContext& context,
+                                                   IrValue x) {
+  const phal_kir_node_t& node = context.node;
+  const char* name = nullptr;
+  switch (node.type) {
+    case PHAL_ELEMENT_TYPE_F16:
+      name = "phal_rt_reduce_precision_f16";
+      break;
+    case PHAL_ELEMENT_TYPE_BF16:
+      name = "phal_rt_reduce_precision_bf16";
+      break;
+    case PHAL_ELEMENT_TYPE_F32:
+      name = "phal_rt_reduce_precision_f32";
+      break;
+    case PHAL_ELEMENT_TYPE_F64:
+      name = "phal_rt_reduce_precision_f64";
+      break;
+    default:
+      return Unsupported(node.op, node.type);
+  }
+  if (node.attributes[0] < 1 || node.attributes[1] < 0) {
+    return InvalidArgument(
+        "reduce_precision needs exponent bits >= 1 and mantissa bits >= 0");
+  }
+  llvm::Value* arguments[] = {
+      x.real, builder_.getInt32(static_cast<uint32_t>(node.attributes[0])),
+      builder_.getInt32(static_cast<uint32_t>(node.attributes[1]))};
+  return IrValue{CallRuntime(name, x.real->getType(), arguments)};
+}
+
+StatusOr<IrValue> BodyEmitter::EmitBitcastConvert(IrValue value,
+                                                  phal_element_type_t from,
+                                                  phal_element_type_t to) {
+  if (StorageBytes(from) != StorageBytes(to) ||
+      from == PHAL_ELEMENT_TYPE_C128 || to == PHAL_ELEMENT_TYPE_C128 ||
+      from == PHAL_ELEMENT_TYPE_PRED || to == PHAL_ELEMENT_TYPE_PRED) {
+    return Unimplemented(std::string("the LLVM emitter does not implement "
+                                     "bitcast_convert from ") +
+                         ElementTypeName(from) + " to " + ElementTypeName(to));
+  }
+  return FromBits(ToBits(value, from), to);
+}
+
+StatusOr<IrValue> BodyEmitter::EmitUnary(const NodeContext& context) {
+  const phal_kir_node_t& node = context.node;
+  const IrValue x = context.operands[0];
+  const phal_element_type_t operand_type = context.operand_types[0];
+  switch (node.op) {
+    case PHAL_KIR_OP_CONVERT:
+      return Convert(x, operand_type, node.type);
+    case PHAL_KIR_OP_BITCAST_CONVERT:
+      return EmitBitcastConvert(x, operand_type, node.type);
+    case PHAL_KIR_OP_REDUCE_PRECISION:
+      return EmitReducePrecision(context, x);
+    default:
+      break;
+  }
+  if (IsComplex(operand_type))
+    return EmitComplexUnary(node.op, operand_type, x);
+  if (IsFloat(operand_type))
+    return EmitFloatUnary(node.op, operand_type, x.real);
+  return EmitIntegerUnary(node.op, operand_type, x.real);
+}
+
+StatusOr<IrValue> BodyEmitter::EmitFloatBinary(phal_kir_op_t op,
+                                               phal_element_type_t type,
+                                               llvm::Value* x, llvm::Value* y) {
+  llvm::Value* arguments[] = {x, y};
+  switch (op) {
+    case PHAL_KIR_OP_ADD:
+      return IrValue{RoundTo(type, builder_.CreateFAdd(x, y))};
+    case PHAL_KIR_OP_SUBTRACT:
+      return IrValue{RoundTo(type, builder_.CreateFSub(x, y))};
+    case PHAL_KIR_OP_MULTIPLY:
+      return IrValue{RoundTo(type, builder_.CreateFMul(x, y))};
+    case PHAL_KIR_OP_DIVIDE:
+      return IrValue{RoundTo(type, builder_.CreateFDiv(x, y))};
+    case PHAL_KIR_OP_REMAINDER:
+      return IrValue{RoundTo(type, builder_.CreateFRem(x, y))};
+    case PHAL_KIR_OP_MAXIMUM:
+      return IrValue{Maximum(x, y)};
+    case PHAL_KIR_OP_MINIMUM:
+      return IrValue{Minimum(x, y)};
+    case PHAL_KIR_OP_POWER:
+      return IrValue{CallMath("pow", type, arguments)};
+    case PHAL_KIR_OP_ATAN2:
+      return IrValue{CallMath("atan2", type, arguments)};
+    default:
+      return Unsupported(op, type);
+  }
+}
+
+StatusOr<IrValue> BodyEmitter::EmitIntegerBinary(phal_kir_op_t op,
+                                                 phal_element_type_t type,
+                                                 llvm::Value* x,
+                                                 llvm::Value* y) {
+  llvm::Type* compute = x->getType();
+  const unsigned bits = IntegerBits(type);
+  const bool is_signed = IsSignedInteger(type);
+  llvm::Value* zero = llvm::ConstantInt::get(compute, 0);
+  llvm::Value* all_ones = llvm::ConstantInt::getAllOnesValue(compute);
+  llvm::Value* y_is_zero = builder_.CreateICmpEQ(y, zero);
+  // x / 0 and INT_MIN / -1 trap in hardware; XLA defines them instead:
+  // x / 0 = -1 (all ones), x % 0 = x, INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0.
+  llvm::Value* overflow = builder_.getFalse();
+  if (is_signed) {
+    overflow = builder_.CreateAnd(
+        builder_.CreateICmpEQ(
+            x, llvm::ConstantInt::get(compute,
+                                      llvm::APInt::getSignedMinValue(bits))),
+        builder_.CreateICmpEQ(y, all_ones));
+  }
+  llvm::Value* safe_divisor =
+      builder_.CreateSelect(builder_.CreateOr(y_is_zero, overflow),
+                            llvm::ConstantInt::get(compute, 1), y);
+  llvm::Value* shift_out_of_range =
+      builder_.CreateICmpUGE(y, llvm::ConstantInt::get(compute, bits));
+  switch (op) {
+    case PHAL_KIR_OP_ADD:
+      return IrValue{builder_.CreateAdd(x, y)};
+    case PHAL_KIR_OP_SUBTRACT:
+      return IrValue{builder_.CreateSub(x, y)};
+    case PHAL_KIR_OP_MULTIPLY:
+      return IrValue{builder_.CreateMul(x, y)};
+    case PHAL_KIR_OP_DIVIDE: {
+      llvm::Value* quotient = is_signed ? builder_.CreateSDiv(x, safe_divisor)
+                                        : builder_.CreateUDiv(x, safe_divisor);
+      quotient = builder_.CreateSelect(overflow, x, quotient);
+      return IrValue{builder_.CreateSelect(y_is_zero, all_ones, quotient)};
+    }
+    case PHAL_KIR_OP_REMAINDER: {
+      llvm::Value* remainder = is_signed ? builder_.CreateSRem(x, safe_divisor)
+                                         : builder_.CreateURem(x, safe_divisor);
+      remainder = builder_.CreateSelect(overflow, zero, remainder);
+      return IrValue{builder_.CreateSelect(y_is_zero, x, remainder)};
+    }
+    case PHAL_KIR_OP_MAXIMUM:
+      return IrValue{builder_.CreateBinaryIntrinsic(
+          is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, x, y)};
+    case PHAL_KIR_OP_MINIMUM:
+      return IrValue{builder_.CreateBinaryIntrinsic(
+          is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, x, y)};
+    case PHAL_KIR_OP_POWER: {
+      llvm::Type* i64 = builder_.getInt64Ty();
+      llvm::Value* arguments[] = {builder_.CreateIntCast(x, i64, is_signed),
+                                  builder_.CreateIntCast(y, i64, is_signed)};
+      llvm::Value* power =
+          CallRuntime(is_signed ? "phal_rt_power_s64" : "phal_rt_power_u64",
+                      i64, arguments);
+      return IrValue{builder_.CreateTrunc(power, compute)};
+    }
+    case PHAL_KIR_OP_AND:
+      return IrValue{builder_.CreateAnd(x, y)};
+    case PHAL_KIR_OP_OR:
+      return IrValue{builder_.CreateOr(x, y)};
+    case PHAL_KIR_OP_XOR:
+      return IrValue{builder_.CreateXor(x, y)};
+    case PHAL_KIR_OP_SHIFT_LEFT:
+      return IrValue{builder_.CreateSelect(
+          shift_out_of_range, zero,
+          builder_.CreateShl(
+              x, builder_.CreateSelect(shift_out_of_range, zero, y)))};
+    case PHAL_KIR_OP_SHIFT_RIGHT_LOGICAL:
+      return IrValue{builder_.CreateSelect(
+          shift_out_of_range, zero,
+          builder_.CreateLShr(
+              x, builder_.CreateSelect(shift_out_of_range, zero, y)))};
+    case PHAL_KIR_OP_SHIFT_RIGHT_ARITHMETIC: {
+      // Shifting by the width or more fills with the sign.
+      llvm::Value* amount = builder_.CreateSelect(
+          shift_out_of_range, llvm::ConstantInt::get(compute, bits - 1), y);
+      return IrValue{builder_.CreateAShr(x, amount)};
+    }
+    default:
+      return Unsupported(op, type);
+  }
+}
+
+StatusOr<IrValue> BodyEmitter::EmitPredBinary(phal_kir_op_t op, llvm::Value* x,
+                                              llvm::Value* y) {
+  switch (op) {
+    case PHAL_KIR_OP_AND:
+    case PHAL_KIR_OP_MULTIPLY:
+    case PHAL_KIR_OP_MINIMUM:
+      return IrValue{builder_.CreateAnd(x, y)};
+    case PHAL_KIR_OP_OR:
+    case PHAL_KIR_OP_ADD:
+    case PHAL_KIR_OP_MAXIMUM:
+      return IrValue{builder_.CreateOr(x, y)};
+    case PHAL_KIR_OP_XOR:
+    case PHAL_KIR_OP_SUBTRACT:
+      return IrValue{builder_.CreateXor(x, y)};
+    default:
+      return Unsupported(op, PHAL_ELEMENT_TYPE_PRED);
+  }
+}
+
+StatusOr<IrValue> BodyEmitter::EmitComplexBinary(phal_kir_op_t op,
+                                                 phal_element_type_t type,
+                                                 IrValue x, IrValue y) {
+  const IrValue arguments[] = {x, y};
+  switch (op) {
+    case PHAL_KIR_OP_ADD:
+      return IrValue{builder_.CreateFAdd(x.real, y.real),
+                     builder_.CreateFAdd(x.imag, y.imag)};
+    case PHAL_KIR_OP_SUBTRACT:
+      return IrValue{builder_.CreateFSub(x.real, y.real),
+                     builder_.CreateFSub(x.imag, y.imag)};
+    case PHAL_KIR_OP_MULTIPLY:
+      return IrValue{builder_.CreateFSub(builder_.CreateFMul(x.real, y.real),
+                                         builder_.CreateFMul(x.imag, y.imag)),
+                     builder_.CreateFAdd(builder_.CreateFMul(x.real, y.imag),
+                                         builder_.CreateFMul(x.imag, y.real))};
+    case PHAL_KIR_OP_DIVIDE:
+      return CallComplexRuntime("divide", ComponentType(type), arguments);
+    case PHAL_KIR_OP_POWER:
+      return CallComplexRuntime("power", ComponentType(type), arguments);
+    default:
+      return Unsupported(op, type);
+  }
+}
+
+StatusOr<IrValue> BodyEmitter::EmitCompare(const NodeContext& context,
+                                           IrValue x, IrValue y) {
+  const phal_kir_node_t& node = context.node;
+  const auto direction =
+      static_cast<phal_kir_comparison_direction_t>(node.attributes[0]);
+  const auto comparison =
+      static_cast<phal_kir_comparison_type_t>(node.attributes[1]);
+  const phal_element_type_t operand_type = context.operand_types[0];
+  if (direction < PHAL_KIR_COMPARE_EQ || direction > PHAL_KIR_COMPARE_GE) {
+    return InvalidArgument("compare with direction " +
+                           std::to_string(node.attributes[0]));
+  }
+  static constexpr llvm::CmpInst::Predicate kFloat[] = {
+      llvm::CmpInst::FCMP_OEQ, llvm::CmpInst::FCMP_UNE,
+      llvm::CmpInst::FCMP_OLT, llvm::CmpInst::FCMP_OLE,
+      llvm::CmpInst::FCMP_OGT, llvm::CmpInst::FCMP_OGE};
+  static constexpr llvm::CmpInst::Predicate kSigned[] = {
+      llvm::CmpInst::ICMP_EQ,  llvm::CmpInst::ICMP_NE,
+      llvm::CmpInst::ICMP_SLT, llvm::CmpInst::ICMP_SLE,
+      llvm::CmpInst::ICMP_SGT, llvm::CmpInst::ICMP_SGE};
+  static constexpr llvm::CmpInst::Predicate kUnsigned[] = {
+      llvm::CmpInst::ICMP_EQ,  llvm::CmpInst::ICMP_NE,
+      llvm::CmpInst::ICMP_ULT, llvm::CmpInst::ICMP_ULE,
+      llvm::CmpInst::ICMP_UGT, llvm::CmpInst::ICMP_UGE};
+  const auto d = static_cast<size_t>(direction);
+  if (IsComplex(operand_type)) {
+    if (direction == PHAL_KIR_COMPARE_EQ) {
+      return IrValue{
+          builder_.CreateAnd(builder_.CreateFCmpOEQ(x.real, y.real),
+                             builder_.CreateFCmpOEQ(x.imag, y.imag))};
+    }
+    if (direction == PHAL_KIR_COMPARE_NE) {
+      return IrValue{builder_.CreateOr(builder_.CreateFCmpUNE(x.real, y.real),
+                                       builder_.CreateFCmpUNE(x.imag, y.imag))};
+    }
+    return Unsupported(node.op, operand_type);
+  }
+  if (IsFloat(operand_type)) {
+    if (comparison == PHAL_KIR_COMPARISON_TOTALORDER) {
+      return IrValue{builder_.CreateICmp(kSigned[d], TotalOrderKey(x.real),
+                                         TotalOrderKey(y.real))};
+    }
+    return IrValue{builder_.CreateFCmp(kFloat[d], x.real, y.real)};
+  }
+  const bool is_signed = comparison == PHAL_KIR_COMPARISON_SIGNED ||
+                         (comparison != PHAL_KIR_COMPARISON_UNSIGNED &&
+                          IsSignedInteger(operand_type));
+  return IrValue{builder_.CreateICmp(is_signed ? kSigned[d] : kUnsigned[d],
+                                     x.real, y.real)};
+}
+
+StatusOr<IrValue> BodyEmitter::EmitBinary(const NodeContext& context) {
+  const phal_kir_node_t& node = context.node;
+  const IrValue x = context.operands[0];
+  const IrValue y = context.operands[1];
+  const phal_element_type_t type = context.operand_types[0];
+  if (node.op == PHAL_KIR_OP_COMPARE) return EmitCompare(context, x, y);
+  if (node.op == PHAL_KIR_OP_COMPLEX) return IrValue{x.real, y.real};
+  if (IsComplex(type)) return EmitComplexBinary(node.op, type, x, y);
+  if (IsFloat(type)) return EmitFloatBinary(node.op, type, x.real, y.real);
+  if (type == PHAL_ELEMENT_TYPE_PRED)
+    return EmitPredBinary(node.op, x.real, y.real);
+  return EmitIntegerBinary(node.op, type, x.real, y.real);
+}
+
+StatusOr<IrValue> BodyEmitter::EmitNode(const NodeContext& context) {
+  const phal_kir_node_t& node = context.node;
+  const size_t operand_count = context.operands.size();
+  const auto expect_operands = [&](size_t count) -> Status {
+    if (operand_count == count) return OkStatus();
+    return InvalidArgument(std::string(OpName(node.op)) + " takes " +
+                           std::to_string(count) + " operands, not " +
+                           std::to_string(operand_count));
+  };
+  const auto op = static_cast<uint32_t>(node.op);
+  if (node.op >= PHAL_KIR_OP_CONSTANT && node.op <= PHAL_KIR_OP_PARAMETER) {
+    return EmitLeaf(context);
+  }
+  if (op >= PHAL_KIR_OP_ABS && op <= PHAL_KIR_OP_REDUCE_PRECISION) {
+    PHAL_RETURN_IF_ERROR(expect_operands(1));
+    return EmitUnary(context);
+  }
+  if (op >= PHAL_KIR_OP_ADD && op <= PHAL_KIR_OP_COMPARE) {
+    PHAL_RETURN_IF_ERROR(expect_operands(2));
+    return EmitBinary(context);
+  }
+  if (node.op == PHAL_KIR_OP_SELECT) {
+    PHAL_RETURN_IF_ERROR(expect_operands(3));
+    const IrValue& on_true = context.operands[1];
+    const IrValue& on_false = context.operands[2];
+    llvm::Value* predicate = context.operands[0].real;
+    IrValue result{
+        builder_.CreateSelect(predicate, on_true.real, on_false.real)};
+    if (on_true.imag != nullptr) {
+      result.imag =
+          builder_.CreateSelect(predicate, on_true.imag, on_false.imag);
+    }
+    return result;
+  }
+  if (node.op == PHAL_KIR_OP_CLAMP) {
+    PHAL_RETURN_IF_ERROR(expect_operands(3));
+    const phal_element_type_t type = context.operand_types[1];
+    llvm::Value* low = context.operands[0].real;
+    llvm::Value* x = context.operands[1].real;
+    llvm::Value* high = context.operands[2].real;
+    if (IsFloat(type)) return IrValue{Minimum(Maximum(x, low), high)};
+    if (IsComplex(type) || type == PHAL_ELEMENT_TYPE_PRED) {
+      return Unsupported(node.op, type);
+    }
+    const bool is_signed = IsSignedInteger(type);
+    llvm::Value* raised = builder_.CreateBinaryIntrinsic(
+        is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, x, low);
+    return IrValue{builder_.CreateBinaryIntrinsic(
+        is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, raised,
+        high)};
+  }
+  return Unimplemented("the LLVM emitter does not know KIR op " +
+                       std::to_string(op));
+}
+
+StatusOr<std::vector<IrValue>> BodyEmitter::Emit(
+    const phal_kir_body_t& body, const IndexSource& index,
+    std::span<const IrValue> parameters) {
+  values_.assign(body.node_count, IrValue{});
+  std::vector<IrValue> operands;
+  std::vector<phal_element_type_t> operand_types;
+  for (uint32_t i = 0; i < body.node_count; ++i) {
+    const phal_kir_node_t& node = body.nodes[i];
+    if (node.type <= PHAL_ELEMENT_TYPE_INVALID ||
+        node.type >= PHAL_ELEMENT_TYPE_COUNT) {
+      return InvalidArgument("node " + std::to_string(i) +
+                             " has no valid element type");
+    }
+    if (uint64_t{node.operand_begin} + node.operand_count >
+        body.operand_count) {
+      return InvalidArgument("node " + std::to_string(i) +
+                             " names operands past the body's operand array");
+    }
+    operands.clear();
+    operand_types.clear();
+    for (uint32_t j = 0; j < node.operand_count; ++j) {
+      const uint32_t operand = body.operands[node.operand_begin + j];
+      if (operand >= i) {
+        return InvalidArgument("node " + std::to_string(i) + " uses node " +
+                               std::to_string(operand) +
+                               ", which does not come before it");
+      }
+      operands.push_back(values_[operand]);
+      operand_types.push_back(body.nodes[operand].type);
+    }
+    const NodeContext context{node, operands, operand_types, index, parameters};
+    PHAL_ASSIGN_OR_RETURN(values_[i], EmitNode(context));
+  }
+  std::vector<IrValue> results;
+  for (uint32_t i = 0; i < body.result_count; ++i) {
+    if (body.results[i] >= body.node_count) {
+      return InvalidArgument("result " + std::to_string(i) +
+                             " names a node past the body");
+    }
+    results.push_back(values_[body.results[i]]);
+  }
+  return results;
+}
+
+}  // namespace phal::llvm_emitter

@@ -1,0 +1,635 @@
+#include "sdk/emitters/llvm/kernel_emitter.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "sdk/emitters/llvm/body_emitter.h"
+
+namespace phal::llvm_emitter {
+namespace {
+
+constexpr int64_t kCopyChunkBytes = int64_t{1} << 20;
+
+int64_t Product(const int64_t* dims, uint32_t count) {
+  int64_t product = 1;
+  for (uint32_t d = 0; d < count; ++d) product *= dims[d];
+  return product;
+}
+
+int64_t ElementCount(const phal_kir_buffer_t& buffer) {
+  return Product(buffer.dims, buffer.rank);
+}
+
+phal_element_type_t ResultType(const phal_kir_body_t& body, uint32_t result) {
+  return body.nodes[body.results[result]].type;
+}
+
+// Builds the one kernel function of a module and the loops inside it.
+class KernelBuilder {
+ public:
+  KernelBuilder(const phal_kernel_desc_t& kernel, const TargetHooks& target,
+                llvm::LLVMContext& context)
+      : kernel_(kernel),
+        module_(std::make_unique<llvm::Module>(
+            kernel.name != nullptr ? kernel.name : "kernel", context)),
+        target_(target),
+        builder_(context) {
+    target.ConfigureModule(*module_);
+    llvm::Type* pointer = builder_.getPtrTy();
+    llvm::Type* i64 = builder_.getInt64Ty();
+    auto* type = llvm::FunctionType::get(builder_.getVoidTy(),
+                                         {pointer, i64, i64, pointer}, false);
+    function_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                       kKernelSymbol, module_.get());
+    function_->setDoesNotThrow();
+    builder_.SetInsertPoint(
+        llvm::BasicBlock::Create(context, "entry", function_));
+    begin_ = function_->getArg(1);
+    end_ = function_->getArg(2);
+    dot_sums_ = function_->getArg(3);
+    for (uint32_t i = 0; i < kernel.buffer_count; ++i) {
+      llvm::Value* slot =
+          builder_.CreateConstInBoundsGEP1_64(pointer, function_->getArg(0), i);
+      bound_buffers_.push_back(
+          {&kernel.buffers[i], builder_.CreateLoad(pointer, slot)});
+    }
+    bodies_.emplace(builder_, bound_buffers_);
+  }
+
+  StatusOr<EmittedKernel> Emit() {
+    PHAL_RETURN_IF_ERROR(CheckBuffers());
+    switch (kernel_.kind) {
+      case PHAL_KERNEL_KIND_LOOP:
+        PHAL_RETURN_IF_ERROR(EmitLoop(*kernel_.u.loop));
+        break;
+      case PHAL_KERNEL_KIND_REDUCE:
+        PHAL_RETURN_IF_ERROR(EmitReduce(*kernel_.u.reduce));
+        break;
+      case PHAL_KERNEL_KIND_DOT:
+        PHAL_RETURN_IF_ERROR(EmitDot(*kernel_.u.dot));
+        break;
+      case PHAL_KERNEL_KIND_COPY:
+        PHAL_RETURN_IF_ERROR(EmitCopy(*kernel_.u.copy));
+        break;
+      default:
+        return Unimplemented(std::string("the LLVM emitter does not implement "
+                                         "kernel kind ") +
+                             KernelKindName(kernel_.kind));
+    }
+    builder_.CreateRetVoid();
+    plan_.kind = kernel_.kind;
+    plan_.buffer_count = kernel_.buffer_count;
+    return EmittedKernel{std::move(module_), plan_};
+  }
+
+ private:
+  using Emitter = std::function<Status(llvm::Value*)>;
+
+  Status CheckBuffers() const {
+    for (uint32_t i = 0; i < kernel_.buffer_count; ++i) {
+      const phal_kir_buffer_t& buffer = kernel_.buffers[i];
+      if (StorageBytes(buffer.element_type) == 0) {
+        return InvalidArgument("buffer " + std::to_string(i) +
+                               " has no valid element type");
+      }
+      for (uint32_t d = 0; d < buffer.rank; ++d) {
+        if (buffer.dims[d] < 0) {
+          return InvalidArgument("buffer " + std::to_string(i) +
+                                 " has a negative dimension");
+        }
+      }
+    }
+    return OkStatus();
+  }
+
+  Status CheckOutput(uint32_t buffer, int64_t element_count,
+                     phal_element_type_t type) const {
+    if (buffer >= kernel_.buffer_count) {
+      return InvalidArgument("output buffer " + std::to_string(buffer) +
+                             " does not exist");
+    }
+    const phal_kir_buffer_t& desc = kernel_.buffers[buffer];
+    if (ElementCount(desc) != element_count || desc.element_type != type) {
+      return InvalidArgument(
+          "output buffer " + std::to_string(buffer) + " holds " +
+          std::to_string(ElementCount(desc)) + " " +
+          ElementTypeName(desc.element_type) + " elements; the kernel writes " +
+          std::to_string(element_count) + " " + ElementTypeName(type));
+    }
+    return OkStatus();
+  }
+
+  // for (i = from; i < to; ++i) emit(i), leaving the builder after the loop.
+  Status Loop(llvm::Value* from, llvm::Value* to, const Emitter& emit) {
+    llvm::LLVMContext& context = builder_.getContext();
+    llvm::BasicBlock* preheader = builder_.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(context, "loop", function_);
+    auto* body = llvm::BasicBlock::Create(context, "body", function_);
+    auto* exit = llvm::BasicBlock::Create(context, "exit", function_);
+    builder_.CreateBr(header);
+    builder_.SetInsertPoint(header);
+    llvm::PHINode* index = builder_.CreatePHI(builder_.getInt64Ty(), 2);
+    index->addIncoming(from, preheader);
+    builder_.CreateCondBr(builder_.CreateICmpSLT(index, to), body, exit);
+    builder_.SetInsertPoint(body);
+    PHAL_RETURN_IF_ERROR(emit(index));
+    index->addIncoming(builder_.CreateNSWAdd(index, builder_.getInt64(1)),
+                       builder_.GetInsertBlock());
+    builder_.CreateBr(header);
+    builder_.SetInsertPoint(exit);
+    return OkStatus();
+  }
+
+  // Loops over `extents` (the first over [begin, end) when `split`), setting
+  // indices[d] to each loop's index, and calls `emit` in the innermost.
+  Status Nest(const std::vector<int64_t>& extents, bool split,
+              std::vector<llvm::Value*>& indices,
+              const std::function<Status()>& emit, size_t level = 0) {
+    if (level == extents.size()) return emit();
+    llvm::Value* from = builder_.getInt64(0);
+    llvm::Value* to = builder_.getInt64(extents[level]);
+    if (split && level == 0) {
+      from = begin_;
+      to = end_;
+    }
+    return Loop(from, to, [&](llvm::Value* index) {
+      indices[level] = index;
+      return Nest(extents, split, indices, emit, level + 1);
+    });
+  }
+
+  llvm::Value* Linear(const std::vector<llvm::Value*>& indices,
+                      const std::vector<int64_t>& extents) {
+    llvm::Value* linear = builder_.getInt64(0);
+    for (size_t d = 0; d < extents.size(); ++d) {
+      linear = builder_.CreateAdd(
+          builder_.CreateMul(linear, builder_.getInt64(extents[d])),
+          indices[d]);
+    }
+    return linear;
+  }
+
+  // Runs `body` over nothing (a rank-0 space) as one split unit.
+  Status Once(const std::function<Status()>& body) {
+    return Loop(begin_, end_, [&](llvm::Value*) { return body(); });
+  }
+
+  Status StoreResults(const phal_kir_body_t& body,
+                      const std::vector<IrValue>& results,
+                      const uint32_t* outputs, llvm::Value* linear) {
+    for (uint32_t i = 0; i < body.result_count; ++i) {
+      bodies_->Store(ResultType(body, i), results[i],
+                     bodies_->ElementAddress(outputs[i], linear));
+    }
+    return OkStatus();
+  }
+
+  Status EmitLoop(const phal_kir_loop_t& loop) {
+    const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);
+    if (loop.body.result_count != loop.output_count) {
+      return InvalidArgument("a loop body must yield one result per output");
+    }
+    const int64_t elements = Product(loop.dims, loop.rank);
+    for (uint32_t i = 0; i < loop.output_count; ++i) {
+      PHAL_RETURN_IF_ERROR(
+          CheckOutput(loop.outputs[i], elements, ResultType(loop.body, i)));
+    }
+    plan_.split_extent = loop.rank == 0 ? 1 : dims[0];
+    plan_.work_per_split =
+        loop.rank == 0 ? 1 : Product(loop.dims + 1, loop.rank - 1);
+    std::vector<llvm::Value*> indices(dims.size());
+    auto body = [&]() -> Status {
+      auto index = [&](int64_t d) -> llvm::Value* {
+        return d >= 0 && static_cast<size_t>(d) < indices.size()
+                   ? indices[static_cast<size_t>(d)]
+                   : nullptr;
+      };
+      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> results,
+                            bodies_->Emit(loop.body, index, {}));
+      return StoreResults(loop.body, results, loop.outputs,
+                          Linear(indices, dims));
+    };
+    return dims.empty() ? Once(body) : Nest(dims, true, indices, body);
+  }
+
+  Status EmitReduce(const phal_kir_reduce_t& reduce) {
+    const uint32_t n = reduce.accumulator_count;
+    if (reduce.init.result_count != n || reduce.values.result_count != n ||
+        reduce.reducer.result_count != n ||
+        reduce.epilogue.result_count != reduce.output_count) {
+      return InvalidArgument(
+          "a reduce's init, values and reducer must yield one result per "
+          "accumulator and its epilogue one per output");
+    }
+    std::vector<bool> reduced(reduce.rank, false);
+    for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
+      const int64_t d = reduce.reduced_dims[i];
+      if (d < 0 || d >= reduce.rank) {
+        return InvalidArgument("reduced dimension " + std::to_string(d) +
+                               " is outside the iteration space");
+      }
+      reduced[static_cast<size_t>(d)] = true;
+    }
+    std::vector<int64_t> kept_dims, reduced_dims;
+    std::vector<size_t> kept_positions, reduced_positions;
+    for (uint32_t d = 0; d < reduce.rank; ++d) {
+      (reduced[d] ? reduced_dims : kept_dims).push_back(reduce.dims[d]);
+      (reduced[d] ? reduced_positions : kept_positions).push_back(d);
+    }
+    int64_t output_elements = 1;
+    for (int64_t extent : kept_dims) output_elements *= extent;
+    for (uint32_t i = 0; i < reduce.output_count; ++i) {
+      PHAL_RETURN_IF_ERROR(CheckOutput(reduce.outputs[i], output_elements,
+                                       ResultType(reduce.epilogue, i)));
+    }
+    plan_.split_extent = kept_dims.empty() ? 1 : kept_dims[0];
+    plan_.work_per_split = Product(reduce.dims, reduce.rank) /
+                           std::max<int64_t>(1, plan_.split_extent);
+
+    // Accumulators live in entry-block slots that mem2reg turns into SSA.
+    std::vector<phal_element_type_t> types;
+    std::vector<llvm::Value*> real_slots, imag_slots;
+    llvm::IRBuilder<> entry(&function_->getEntryBlock(),
+                            function_->getEntryBlock().begin());
+    for (uint32_t j = 0; j < n; ++j) {
+      const phal_element_type_t type = ResultType(reduce.init, j);
+      types.push_back(type);
+      real_slots.push_back(entry.CreateAlloca(bodies_->ComputeType(type)));
+      imag_slots.push_back(IsComplex(type)
+                               ? entry.CreateAlloca(bodies_->ComputeType(type))
+                               : nullptr);
+    }
+    auto load = [&]() {
+      std::vector<IrValue> values;
+      for (uint32_t j = 0; j < n; ++j) {
+        llvm::Type* type = bodies_->ComputeType(types[j]);
+        values.push_back({builder_.CreateLoad(type, real_slots[j]),
+                          imag_slots[j]
+                              ? builder_.CreateLoad(type, imag_slots[j])
+                              : nullptr});
+      }
+      return values;
+    };
+    auto store = [&](const std::vector<IrValue>& values) {
+      for (uint32_t j = 0; j < n; ++j) {
+        builder_.CreateStore(values[j].real, real_slots[j]);
+        if (imag_slots[j]) builder_.CreateStore(values[j].imag, imag_slots[j]);
+      }
+    };
+
+    std::vector<llvm::Value*> kept(kept_dims.size());
+    std::vector<llvm::Value*> inner(reduced_dims.size());
+    std::vector<llvm::Value*> full(reduce.rank);
+    auto accumulate = [&]() -> Status {
+      for (size_t i = 0; i < kept.size(); ++i)
+        full[kept_positions[i]] = kept[i];
+      for (size_t i = 0; i < inner.size(); ++i) {
+        full[reduced_positions[i]] = inner[i];
+      }
+      auto index = [&](int64_t d) -> llvm::Value* {
+        return d >= 0 && static_cast<size_t>(d) < full.size()
+                   ? full[static_cast<size_t>(d)]
+                   : nullptr;
+      };
+      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> values,
+                            bodies_->Emit(reduce.values, index, {}));
+      std::vector<IrValue> parameters = load();
+      parameters.insert(parameters.end(), values.begin(), values.end());
+      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> next,
+                            bodies_->Emit(reduce.reducer, nullptr, parameters));
+      store(next);
+      return OkStatus();
+    };
+    auto output_point = [&]() -> Status {
+      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> initial,
+                            bodies_->Emit(reduce.init, nullptr, {}));
+      store(initial);
+      PHAL_RETURN_IF_ERROR(Nest(reduced_dims, false, inner, accumulate));
+      auto index = [&](int64_t d) -> llvm::Value* {
+        return d >= 0 && static_cast<size_t>(d) < kept.size()
+                   ? kept[static_cast<size_t>(d)]
+                   : nullptr;
+      };
+      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> results,
+                            bodies_->Emit(reduce.epilogue, index, load()));
+      return StoreResults(reduce.epilogue, results, reduce.outputs,
+                          Linear(kept, kept_dims));
+    };
+    return kept_dims.empty() ? Once(output_point)
+                             : Nest(kept_dims, true, kept, output_point);
+  }
+
+  // Products and sums of a dot in its accumulation type.
+  StatusOr<IrValue> MultiplyAdd(phal_element_type_t type, IrValue sum,
+                                IrValue a, IrValue b) {
+    if (IsComplex(type)) {
+      llvm::Value* real =
+          builder_.CreateFSub(builder_.CreateFMul(a.real, b.real),
+                              builder_.CreateFMul(a.imag, b.imag));
+      llvm::Value* imag =
+          builder_.CreateFAdd(builder_.CreateFMul(a.real, b.imag),
+                              builder_.CreateFMul(a.imag, b.real));
+      return IrValue{builder_.CreateFAdd(sum.real, real),
+                     builder_.CreateFAdd(sum.imag, imag)};
+    }
+    if (IsFloat(type)) {
+      // 16-bit accumulation rounds after each operation, like any node.
+      llvm::Value* product = builder_.CreateFMul(a.real, b.real);
+      if (type != PHAL_ELEMENT_TYPE_F16 && type != PHAL_ELEMENT_TYPE_BF16) {
+        return IrValue{builder_.CreateFAdd(sum.real, product)};
+      }
+      PHAL_ASSIGN_OR_RETURN(
+          IrValue rounded,
+          bodies_->Convert({product}, PHAL_ELEMENT_TYPE_F32, type));
+      return bodies_->Convert({builder_.CreateFAdd(sum.real, rounded.real)},
+                              PHAL_ELEMENT_TYPE_F32, type);
+    }
+    if (type == PHAL_ELEMENT_TYPE_PRED) {
+      return IrValue{
+          builder_.CreateOr(sum.real, builder_.CreateAnd(a.real, b.real))};
+    }
+    return IrValue{
+        builder_.CreateAdd(sum.real, builder_.CreateMul(a.real, b.real))};
+  }
+
+  void PlanGemm(const phal_kir_dot_t& dot) {
+    const phal_element_type_t type = dot.accumulation_type;
+    if (!target_.HasGemm(type) ||
+        kernel_.buffers[dot.lhs].element_type != type ||
+        kernel_.buffers[dot.rhs].element_type != type) {
+      return;
+    }
+    GemmShape gemm;
+    gemm.type = type;
+    gemm.lhs = dot.lhs;
+    gemm.rhs = dot.rhs;
+    gemm.batch = dot.batch;
+    gemm.m = dot.m;
+    gemm.n = dot.n;
+    gemm.k = dot.k;
+    gemm.lhs_batch_stride = dot.lhs_strides[0];
+    gemm.rhs_batch_stride = dot.rhs_strides[0];
+    // A is m x k: row-major with unit column stride, or its transpose.
+    if (dot.lhs_strides[2] == 1 &&
+        dot.lhs_strides[1] >= std::max<int64_t>(1, dot.k)) {
+      gemm.lhs_leading = dot.lhs_strides[1];
+    } else if (dot.lhs_strides[1] == 1 &&
+               dot.lhs_strides[2] >= std::max<int64_t>(1, dot.m)) {
+      gemm.lhs_transposed = 1;
+      gemm.lhs_leading = dot.lhs_strides[2];
+    } else {
+      return;
+    }
+    if (dot.rhs_strides[2] == 1 &&
+        dot.rhs_strides[1] >= std::max<int64_t>(1, dot.n)) {
+      gemm.rhs_leading = dot.rhs_strides[1];
+    } else if (dot.rhs_strides[1] == 1 &&
+               dot.rhs_strides[2] >= std::max<int64_t>(1, dot.k)) {
+      gemm.rhs_transposed = 1;
+      gemm.rhs_leading = dot.rhs_strides[2];
+    } else {
+      return;
+    }
+    plan_.gemm = gemm;
+  }
+
+  // The sum of products for one output element, computed in-kernel.
+  StatusOr<IrValue> EmitDotSum(const phal_kir_dot_t& dot, llvm::Value* b,
+                               llvm::Value* i, llvm::Value* j) {
+    const phal_element_type_t type = dot.accumulation_type;
+    const phal_element_type_t lhs_type = kernel_.buffers[dot.lhs].element_type;
+    const phal_element_type_t rhs_type = kernel_.buffers[dot.rhs].element_type;
+    llvm::Type* compute = bodies_->ComputeType(type);
+    llvm::Value* zero = llvm::Constant::getNullValue(compute);
+    llvm::IRBuilder<> entry(&function_->getEntryBlock(),
+                            function_->getEntryBlock().begin());
+    llvm::Value* real_slot = entry.CreateAlloca(compute);
+    llvm::Value* imag_slot =
+        IsComplex(type) ? entry.CreateAlloca(compute) : nullptr;
+    auto load_sum = [&]() {
+      return IrValue{
+          builder_.CreateLoad(compute, real_slot),
+          imag_slot ? builder_.CreateLoad(compute, imag_slot) : nullptr};
+    };
+    builder_.CreateStore(zero, real_slot);
+    if (imag_slot) builder_.CreateStore(zero, imag_slot);
+    auto offset = [&](const int64_t* strides, llvm::Value* x, llvm::Value* y) {
+      return builder_.CreateAdd(
+          builder_.CreateAdd(
+              builder_.CreateMul(b, builder_.getInt64(strides[0])),
+              builder_.CreateMul(x, builder_.getInt64(strides[1]))),
+          builder_.CreateMul(y, builder_.getInt64(strides[2])));
+    };
+    PHAL_RETURN_IF_ERROR(Loop(
+        builder_.getInt64(0), builder_.getInt64(dot.k),
+        [&](llvm::Value* k) -> Status {
+          IrValue a = bodies_->Load(
+              lhs_type,
+              bodies_->ElementAddress(dot.lhs, offset(dot.lhs_strides, i, k)));
+          IrValue c = bodies_->Load(
+              rhs_type,
+              bodies_->ElementAddress(dot.rhs, offset(dot.rhs_strides, k, j)));
+          PHAL_ASSIGN_OR_RETURN(IrValue a_wide,
+                                bodies_->Convert(a, lhs_type, type));
+          PHAL_ASSIGN_OR_RETURN(IrValue c_wide,
+                                bodies_->Convert(c, rhs_type, type));
+          PHAL_ASSIGN_OR_RETURN(IrValue next,
+                                MultiplyAdd(type, load_sum(), a_wide, c_wide));
+          builder_.CreateStore(next.real, real_slot);
+          if (imag_slot) builder_.CreateStore(next.imag, imag_slot);
+          return OkStatus();
+        }));
+    return load_sum();
+  }
+
+  // The sum for one output element: from `dot_sums` when the runtime passes
+  // them (a GEMM computed them), else EmitDotSum. The branch is
+  // loop-invariant, so LLVM unswitches it out of the loops.
+  StatusOr<IrValue> EmitDotSumOrGiven(const phal_kir_dot_t& dot, llvm::Value* b,
+                                      llvm::Value* i, llvm::Value* j,
+                                      llvm::Value* linear) {
+    if (plan_.gemm.type == PHAL_ELEMENT_TYPE_INVALID) {
+      return EmitDotSum(dot, b, i, j);
+    }
+    const phal_element_type_t type = dot.accumulation_type;
+    llvm::Type* compute = bodies_->ComputeType(type);
+    llvm::LLVMContext& context = builder_.getContext();
+    auto* given = llvm::BasicBlock::Create(context, "given", function_);
+    auto* computed = llvm::BasicBlock::Create(context, "computed", function_);
+    auto* join = llvm::BasicBlock::Create(context, "join", function_);
+    builder_.CreateCondBr(builder_.CreateIsNotNull(dot_sums_), given, computed);
+    builder_.SetInsertPoint(given);
+    llvm::Value* given_sum = builder_.CreateLoad(
+        compute, builder_.CreateInBoundsGEP(compute, dot_sums_, linear));
+    builder_.CreateBr(join);
+    builder_.SetInsertPoint(computed);
+    PHAL_ASSIGN_OR_RETURN(IrValue computed_sum, EmitDotSum(dot, b, i, j));
+    llvm::BasicBlock* computed_end = builder_.GetInsertBlock();
+    builder_.CreateBr(join);
+    builder_.SetInsertPoint(join);
+    llvm::PHINode* sum = builder_.CreatePHI(compute, 2);
+    sum->addIncoming(given_sum, given);
+    sum->addIncoming(computed_sum.real, computed_end);
+    return IrValue{sum};
+  }
+
+  Status EmitDot(const phal_kir_dot_t& dot) {
+    if (dot.lhs >= kernel_.buffer_count || dot.rhs >= kernel_.buffer_count) {
+      return InvalidArgument(
+          "a dot names an operand buffer that does not exist");
+    }
+    const phal_element_type_t type = dot.accumulation_type;
+    if (StorageBytes(type) == 0) {
+      return InvalidArgument("a dot needs a valid accumulation type");
+    }
+    if (dot.batch < 0 || dot.m < 0 || dot.n < 0 || dot.k < 0) {
+      return InvalidArgument("a dot has a negative extent");
+    }
+    const bool has_epilogue = dot.epilogue.result_count > 0;
+    const phal_element_type_t output_type =
+        has_epilogue ? ResultType(dot.epilogue, 0) : type;
+    PHAL_RETURN_IF_ERROR(
+        CheckOutput(dot.output, dot.batch * dot.m * dot.n, output_type));
+    PlanGemm(dot);
+    plan_.split_extent = dot.batch * dot.m;
+    plan_.work_per_split =
+        std::max<int64_t>(1, dot.n * std::max<int64_t>(1, dot.k));
+    llvm::Value* m = builder_.getInt64(std::max<int64_t>(1, dot.m));
+    return Loop(begin_, end_, [&](llvm::Value* row) -> Status {
+      llvm::Value* b = builder_.CreateSDiv(row, m);
+      llvm::Value* i = builder_.CreateSRem(row, m);
+      return Loop(builder_.getInt64(0), builder_.getInt64(dot.n),
+                  [&](llvm::Value* j) -> Status {
+                    llvm::Value* linear = builder_.CreateAdd(
+                        builder_.CreateMul(row, builder_.getInt64(dot.n)), j);
+                    PHAL_ASSIGN_OR_RETURN(
+                        IrValue sum, EmitDotSumOrGiven(dot, b, i, j, linear));
+                    llvm::Value* output =
+                        bodies_->ElementAddress(dot.output, linear);
+                    if (!has_epilogue) {
+                      bodies_->Store(type, sum, output);
+                      return OkStatus();
+                    }
+                    llvm::Value* indices[] = {b, i, j};
+                    auto index = [&](int64_t d) -> llvm::Value* {
+                      return d >= 0 && d < 3 ? indices[d] : nullptr;
+                    };
+                    const IrValue parameters[] = {sum};
+                    PHAL_ASSIGN_OR_RETURN(
+                        std::vector<IrValue> results,
+                        bodies_->Emit(dot.epilogue, index, parameters));
+                    bodies_->Store(output_type, results[0], output);
+                    return OkStatus();
+                  });
+    });
+  }
+
+  Status EmitCopy(const phal_kir_copy_t& copy) {
+    if (copy.source >= kernel_.buffer_count ||
+        copy.destination >= kernel_.buffer_count) {
+      return InvalidArgument("a copy names a buffer that does not exist");
+    }
+    const phal_kir_buffer_t& source = kernel_.buffers[copy.source];
+    const phal_kir_buffer_t& destination = kernel_.buffers[copy.destination];
+    const int64_t bytes =
+        ElementCount(source) * StorageBytes(source.element_type);
+    if (bytes !=
+        ElementCount(destination) * StorageBytes(destination.element_type)) {
+      return InvalidArgument("a copy's source and destination differ in size");
+    }
+    plan_.split_extent = (bytes + kCopyChunkBytes - 1) / kCopyChunkBytes;
+    plan_.work_per_split = kCopyChunkBytes / 8;
+    llvm::Value* source_base = bound_buffers_[copy.source].base;
+    llvm::Value* destination_base = bound_buffers_[copy.destination].base;
+    return Loop(begin_, end_, [&](llvm::Value* chunk) {
+      llvm::Value* offset =
+          builder_.CreateMul(chunk, builder_.getInt64(kCopyChunkBytes));
+      llvm::Value* length = builder_.CreateBinaryIntrinsic(
+          llvm::Intrinsic::smin, builder_.getInt64(kCopyChunkBytes),
+          builder_.CreateSub(builder_.getInt64(bytes), offset));
+      builder_.CreateMemCpy(
+          builder_.CreateInBoundsGEP(builder_.getInt8Ty(), destination_base,
+                                     offset),
+          llvm::MaybeAlign(1),
+          builder_.CreateInBoundsGEP(builder_.getInt8Ty(), source_base, offset),
+          llvm::MaybeAlign(1), length);
+      return OkStatus();
+    });
+  }
+
+  const phal_kernel_desc_t& kernel_;
+  std::unique_ptr<llvm::Module> module_;
+  const TargetHooks& target_;
+  llvm::IRBuilder<> builder_;
+  std::vector<BoundBuffer> bound_buffers_;
+  std::optional<BodyEmitter> bodies_;
+  llvm::Function* function_ = nullptr;
+  llvm::Value* begin_ = nullptr;
+  llvm::Value* end_ = nullptr;
+  llvm::Value* dot_sums_ = nullptr;
+  LaunchPlan plan_;
+};
+
+}  // namespace
+
+const char* KernelKindName(phal_kernel_kind_t kind) {
+  switch (kind) {
+    case PHAL_KERNEL_KIND_LOOP:
+      return "loop";
+    case PHAL_KERNEL_KIND_REDUCE:
+      return "reduce";
+    case PHAL_KERNEL_KIND_DOT:
+      return "dot";
+    case PHAL_KERNEL_KIND_CONV:
+      return "conv";
+    case PHAL_KERNEL_KIND_GATHER:
+      return "gather";
+    case PHAL_KERNEL_KIND_SCATTER:
+      return "scatter";
+    case PHAL_KERNEL_KIND_SORT:
+      return "sort";
+    case PHAL_KERNEL_KIND_COPY:
+      return "copy";
+    default:
+      return "unknown";
+  }
+}
+
+Status CheckKernelHeader(const phal_kernel_desc_t& kernel) {
+  if ((SupportedKernelKinds() & PHAL_KERNEL_KIND_BIT(kernel.kind)) == 0) {
+    return Unimplemented(std::string("kernel kind ") +
+                         KernelKindName(kernel.kind) + " is not implemented");
+  }
+  // Every member of the union is a pointer to the kind's description.
+  if (kernel.u.loop == nullptr) {
+    return InvalidArgument(std::string("the ") + KernelKindName(kernel.kind) +
+                           " kernel has no description");
+  }
+  if (kernel.buffer_count > 0 && kernel.buffers == nullptr) {
+    return InvalidArgument("the kernel has buffers but no descriptions");
+  }
+  return OkStatus();
+}
+
+uint64_t SupportedKernelKinds() {
+  return PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY);
+}
+
+StatusOr<EmittedKernel> EmitKernel(const phal_kernel_desc_t& kernel,
+                                   const TargetHooks& target,
+                                   llvm::LLVMContext& context) {
+  PHAL_RETURN_IF_ERROR(CheckKernelHeader(kernel));
+  KernelBuilder builder(kernel, target, context);
+  return builder.Emit();
+}
+
+}  // namespace phal::llvm_emitter

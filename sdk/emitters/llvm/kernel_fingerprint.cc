@@ -1,0 +1,111 @@
+#include "sdk/emitters/llvm/kernel_fingerprint.h"
+
+#include <string>
+
+namespace phal::llvm_emitter {
+namespace {
+
+// Appends values in a fixed little-endian-agnostic way: the fingerprint only
+// has to agree within one machine and plugin version.
+class Canonicaliser {
+ public:
+  template <typename T>
+  void Add(const T& value) {
+    bytes_.append(reinterpret_cast<const char*>(&value), sizeof(T));
+  }
+  template <typename T>
+  void AddArray(const T* values, uint64_t count) {
+    Add(count);
+    if (count > 0) {
+      bytes_.append(reinterpret_cast<const char*>(values), sizeof(T) * count);
+    }
+  }
+  void AddBody(const phal_kir_body_t& body) {
+    Add(body.parameter_count);
+    Add(body.node_count);
+    for (uint32_t i = 0; i < body.node_count; ++i) {
+      const phal_kir_node_t& node = body.nodes[i];
+      Add(node.op);
+      Add(node.type);
+      AddArray(body.operands + node.operand_begin, node.operand_count);
+      AddArray(node.attributes, 4);
+      AddArray(node.constant, 2);
+    }
+    AddArray(body.results, body.result_count);
+  }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+void AddKind(Canonicaliser& out, const phal_kernel_desc_t& kernel) {
+  switch (kernel.kind) {
+    case PHAL_KERNEL_KIND_LOOP: {
+      const phal_kir_loop_t& loop = *kernel.u.loop;
+      out.AddArray(loop.dims, loop.rank);
+      out.AddArray(loop.outputs, loop.output_count);
+      out.AddBody(loop.body);
+      return;
+    }
+    case PHAL_KERNEL_KIND_REDUCE: {
+      const phal_kir_reduce_t& reduce = *kernel.u.reduce;
+      out.AddArray(reduce.dims, reduce.rank);
+      out.AddArray(reduce.reduced_dims, reduce.reduced_count);
+      out.Add(reduce.accumulator_count);
+      out.AddArray(reduce.outputs, reduce.output_count);
+      out.AddBody(reduce.init);
+      out.AddBody(reduce.values);
+      out.AddBody(reduce.reducer);
+      out.AddBody(reduce.epilogue);
+      return;
+    }
+    case PHAL_KERNEL_KIND_DOT: {
+      const phal_kir_dot_t& dot = *kernel.u.dot;
+      out.Add(dot.lhs);
+      out.Add(dot.rhs);
+      out.Add(dot.output);
+      out.Add(dot.accumulation_type);
+      out.Add(dot.batch);
+      out.Add(dot.m);
+      out.Add(dot.n);
+      out.Add(dot.k);
+      out.AddArray(dot.lhs_strides, 3);
+      out.AddArray(dot.rhs_strides, 3);
+      out.AddBody(dot.epilogue);
+      return;
+    }
+    case PHAL_KERNEL_KIND_COPY:
+      out.Add(kernel.u.copy->source);
+      out.Add(kernel.u.copy->destination);
+      return;
+    default:
+      return;
+  }
+}
+
+}  // namespace
+
+uint64_t HashBytes(std::string_view bytes, uint64_t hash) {
+  for (const char byte : bytes) {
+    hash ^= static_cast<unsigned char>(byte);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+uint64_t KernelFingerprint(const phal_kernel_desc_t& kernel) {
+  Canonicaliser out;
+  out.Add(kernel.kind);
+  out.Add(kernel.buffer_count);
+  for (uint32_t i = 0; i < kernel.buffer_count; ++i) {
+    const phal_kir_buffer_t& buffer = kernel.buffers[i];
+    out.Add(buffer.element_type);
+    out.Add(buffer.access);
+    out.AddArray(buffer.dims, buffer.rank);
+  }
+  AddKind(out, kernel);
+  return HashBytes(out.bytes());
+}
+
+}  // namespace phal::llvm_emitter

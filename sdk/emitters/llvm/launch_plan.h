@@ -1,0 +1,55 @@
+// What a host runtime needs to run a kernel the toolkit emitted, without the
+// KIR it came from: the emitted function's signature, how far its range
+// goes, and, for a dot, the shape a BLAS library can compute the sums of.
+#ifndef POLYHAL_SDK_EMITTERS_LLVM_LAUNCH_PLAN_H_
+#define POLYHAL_SDK_EMITTERS_LLVM_LAUNCH_PLAN_H_
+
+#include <cstdint>
+
+#include "polyhal/kernel.h"
+
+namespace phal::llvm_emitter {
+
+// The one function every emitted host kernel defines, under kKernelSymbol:
+// runs the iterations [begin, end) of the kernel's split dimension.
+// buffers[i] is the base address of phal_kernel_desc_t::buffers[i].
+// `dot_sums` is NULL, except for a DOT whose sums a library computed: then
+// it holds sums[batch][m][n] in the accumulation type, and the kernel only
+// applies its epilogue. Calls with disjoint ranges may run concurrently.
+using KernelFunction = void (*)(void* const* buffers, int64_t begin,
+                                int64_t end, const void* dot_sums);
+inline constexpr const char* kKernelSymbol = "phal_kernel";
+
+// A dot whose operands a GEMM routine reads directly: per batch, A is
+// m x k and B is k x n with the given leading dimensions, transposed or not.
+struct GemmShape {
+  phal_element_type_t type = PHAL_ELEMENT_TYPE_INVALID;  // f32 or f64
+  uint32_t lhs = 0;
+  uint32_t rhs = 0;
+  uint32_t lhs_transposed = 0;
+  uint32_t rhs_transposed = 0;
+  int64_t batch = 0;
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  int64_t lhs_leading = 0;
+  int64_t rhs_leading = 0;
+  int64_t lhs_batch_stride = 0;
+  int64_t rhs_batch_stride = 0;
+};
+
+// Plain data, so a runtime may store it byte for byte beside the object code.
+struct LaunchPlan {
+  phal_kernel_kind_t kind = PHAL_KERNEL_KIND_LOOP;
+  uint32_t buffer_count = 0;
+  // The kernel function's range is [0, split_extent).
+  int64_t split_extent = 0;
+  // Scalar iterations per unit of the range, so a runtime can size tasks.
+  int64_t work_per_split = 0;
+  // kind == DOT and type != INVALID: the sums may come from a GEMM.
+  GemmShape gemm;
+};
+
+}  // namespace phal::llvm_emitter
+
+#endif  // POLYHAL_SDK_EMITTERS_LLVM_LAUNCH_PLAN_H_

@@ -1,0 +1,266 @@
+#include "sdk/emitters/llvm/runtime_functions.h"
+
+#include <bit>
+#include <cmath>
+#include <complex>
+#include <cstring>
+
+#include "core/support/float16.h"
+#include "sdk/emitters/llvm/math/math_library.h"
+
+namespace {
+
+using Complex = std::complex<double>;
+
+// XLA's reduce-precision on the raw bits of a float with `mantissa_bits`
+// stored mantissa bits and `total_bits` bits in all.
+template <typename Bits>
+Bits ReducePrecisionBits(Bits bits, int total_bits, int mantissa_bits,
+                         int target_exponent_bits, int target_mantissa_bits) {
+  const int exponent_bits = total_bits - 1 - mantissa_bits;
+  const Bits sign_mask = Bits{1} << (total_bits - 1);
+  const Bits exponent_mask =
+      static_cast<Bits>(((Bits{1} << exponent_bits) - 1) << mantissa_bits);
+  const Bits mantissa_mask = (Bits{1} << mantissa_bits) - 1;
+  const bool is_nan =
+      (bits & exponent_mask) == exponent_mask && (bits & mantissa_mask) != 0;
+  Bits result = bits;
+  if (target_mantissa_bits < mantissa_bits) {
+    // Round to nearest even at the last kept bit, then drop the rest.
+    const int dropped = mantissa_bits - target_mantissa_bits;
+    const Bits last_kept_bit = Bits{1} << dropped;
+    const Bits base_bias = (last_kept_bit >> 1) - 1;
+    const Bits bias =
+        static_cast<Bits>(((result & last_kept_bit) >> dropped) + base_bias);
+    result = static_cast<Bits>((result + bias) & ~(last_kept_bit - 1));
+  }
+  const Bits sign = bits & sign_mask;
+  if (target_exponent_bits < exponent_bits) {
+    const Bits bias = (Bits{1} << (exponent_bits - 1)) - 1;
+    const Bits target_bias = (Bits{1} << (target_exponent_bits - 1)) - 1;
+    const Bits exponent = result & exponent_mask;
+    if (exponent > ((bias + target_bias) << mantissa_bits)) {
+      result = sign | exponent_mask;  // overflow: infinity
+    } else if (exponent <= ((bias - target_bias) << mantissa_bits)) {
+      result = sign;  // underflow: zero
+    }
+  }
+  if (is_nan) {
+    // A NaN stays a NaN; with no mantissa bit left it keeps the input.
+    return target_mantissa_bits > 0 ? bits : (sign | exponent_mask);
+  }
+  return result;
+}
+
+template <typename Function>
+void ComplexUnary(double real, double imag, double* out, Function function) {
+  const Complex result = function(Complex(real, imag));
+  out[0] = result.real();
+  out[1] = result.imag();
+}
+
+}  // namespace
+
+extern "C" {
+
+float phal_rt_round_f32_to_f16(float value) {
+  return phal::HalfToFloat(phal::FloatToHalf(value));
+}
+float phal_rt_round_f64_to_f16(double value) {
+  return phal::HalfToFloat(phal::DoubleToHalf(value));
+}
+float phal_rt_round_f32_to_bf16(float value) {
+  return phal::BFloat16ToFloat(phal::FloatToBFloat16(value));
+}
+float phal_rt_round_f64_to_bf16(double value) {
+  return phal::BFloat16ToFloat(phal::DoubleToBFloat16(value));
+}
+uint16_t phal_rt_f16_bits(float value) { return phal::FloatToHalf(value); }
+float phal_rt_f16_from_bits(uint16_t bits) { return phal::HalfToFloat(bits); }
+uint16_t phal_rt_bf16_bits(float value) { return phal::FloatToBFloat16(value); }
+
+float phal_rt_reduce_precision_f16(float value, int32_t exponent_bits,
+                                   int32_t mantissa_bits) {
+  const uint16_t bits = ReducePrecisionBits<uint16_t>(
+      phal::FloatToHalf(value), 16, 10, exponent_bits, mantissa_bits);
+  return phal::HalfToFloat(bits);
+}
+float phal_rt_reduce_precision_bf16(float value, int32_t exponent_bits,
+                                    int32_t mantissa_bits) {
+  const uint16_t bits = ReducePrecisionBits<uint16_t>(
+      phal::FloatToBFloat16(value), 16, 7, exponent_bits, mantissa_bits);
+  return phal::BFloat16ToFloat(bits);
+}
+float phal_rt_reduce_precision_f32(float value, int32_t exponent_bits,
+                                   int32_t mantissa_bits) {
+  return std::bit_cast<float>(ReducePrecisionBits<uint32_t>(
+      std::bit_cast<uint32_t>(value), 32, 23, exponent_bits, mantissa_bits));
+}
+double phal_rt_reduce_precision_f64(double value, int32_t exponent_bits,
+                                    int32_t mantissa_bits) {
+  return std::bit_cast<double>(ReducePrecisionBits<uint64_t>(
+      std::bit_cast<uint64_t>(value), 64, 52, exponent_bits, mantissa_bits));
+}
+
+uint64_t phal_rt_power_u64(uint64_t base, uint64_t exponent) {
+  uint64_t result = 1;
+  while (exponent != 0) {
+    if ((exponent & 1) != 0) result *= base;
+    base *= base;
+    exponent >>= 1;
+  }
+  return result;
+}
+
+int64_t phal_rt_power_s64(int64_t base, int64_t exponent) {
+  uint64_t magnitude = static_cast<uint64_t>(exponent);
+  if (exponent < 0) {
+    if (base != 1 && base != -1) return 0;
+    magnitude = uint64_t{0} - magnitude;
+  }
+  return static_cast<int64_t>(
+      phal_rt_power_u64(static_cast<uint64_t>(base), magnitude));
+}
+
+void phal_rt_complex_exp(double real, double imag, double* out) {
+  ComplexUnary(real, imag, out, [](Complex z) { return std::exp(z); });
+}
+void phal_rt_complex_expm1(double real, double imag, double* out) {
+  // exp(z) - 1 = expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y), exact
+  // near zero where exp(z) - 1 would cancel.
+  const double half_sin = std::sin(imag / 2);
+  out[0] = std::expm1(real) * std::cos(imag) - 2 * half_sin * half_sin;
+  out[1] = std::exp(real) * std::sin(imag);
+}
+void phal_rt_complex_log(double real, double imag, double* out) {
+  ComplexUnary(real, imag, out, [](Complex z) { return std::log(z); });
+}
+void phal_rt_complex_log1p(double real, double imag, double* out) {
+  // log|1 + z| through log1p of |1 + z|^2 - 1 = 2x + x^2 + y^2.
+  out[0] = std::log1p(real * (2 + real) + imag * imag) / 2;
+  out[1] = std::atan2(imag, 1 + real);
+}
+void phal_rt_complex_logistic(double real, double imag, double* out) {
+  ComplexUnary(real, imag, out,
+               [](Complex z) { return 1.0 / (1.0 + std::exp(-z)); });
+}
+void phal_rt_complex_sqrt(double real, double imag, double* out) {
+  ComplexUnary(real, imag, out, [](Complex z) { return std::sqrt(z); });
+}
+void phal_rt_complex_rsqrt(double real, double imag, double* out) {
+  ComplexUnary(real, imag, out, [](Complex z) { return 1.0 / std::sqrt(z); });
+}
+void phal_rt_complex_tanh(double real, double imag, double* out) {
+  ComplexUnary(real, imag, out, [](Complex z) { return std::tanh(z); });
+}
+void phal_rt_complex_sin(double real, double imag, double* out) {
+  ComplexUnary(real, imag, out, [](Complex z) { return std::sin(z); });
+}
+void phal_rt_complex_cos(double real, double imag, double* out) {
+  ComplexUnary(real, imag, out, [](Complex z) { return std::cos(z); });
+}
+void phal_rt_complex_tan(double real, double imag, double* out) {
+  ComplexUnary(real, imag, out, [](Complex z) { return std::tan(z); });
+}
+void phal_rt_complex_divide(double a_real, double a_imag, double b_real,
+                            double b_imag, double* out) {
+  const Complex result = Complex(a_real, a_imag) / Complex(b_real, b_imag);
+  out[0] = result.real();
+  out[1] = result.imag();
+}
+void phal_rt_complex_power(double a_real, double a_imag, double b_real,
+                           double b_imag, double* out) {
+  const Complex result =
+      std::pow(Complex(a_real, a_imag), Complex(b_real, b_imag));
+  out[0] = result.real();
+  out[1] = result.imag();
+}
+
+}  // extern "C"
+
+namespace phal::llvm_emitter {
+namespace {
+
+// C library functions LLVM lowers intrinsics and IR instructions to on some
+// targets (frem becomes fmod, large copies become memcpy, ...).
+using UnaryDouble = double (*)(double);
+using UnaryFloat = float (*)(float);
+using BinaryDouble = double (*)(double, double);
+using BinaryFloat = float (*)(float, float);
+
+#define PHAL_SYMBOL(function) \
+  RuntimeSymbol { #function, reinterpret_cast < void*>(&function) }
+#define PHAL_MATH_SYMBOLS(name) \
+  PHAL_SYMBOL(phal_math_##name##_f32), PHAL_SYMBOL(phal_math_##name##_f64)
+#define PHAL_CAST_SYMBOL(function, type)                                  \
+  RuntimeSymbol {                                                         \
+#function, reinterpret_cast < void*>(static_cast <type>(&::function)) \
+  }
+
+const RuntimeSymbol kRuntimeSymbols[] = {
+    PHAL_MATH_SYMBOLS(exp),
+    PHAL_MATH_SYMBOLS(expm1),
+    PHAL_MATH_SYMBOLS(log),
+    PHAL_MATH_SYMBOLS(log1p),
+    PHAL_MATH_SYMBOLS(logistic),
+    PHAL_MATH_SYMBOLS(tanh),
+    PHAL_MATH_SYMBOLS(sin),
+    PHAL_MATH_SYMBOLS(cos),
+    PHAL_MATH_SYMBOLS(tan),
+    PHAL_MATH_SYMBOLS(cbrt),
+    PHAL_MATH_SYMBOLS(rsqrt),
+    PHAL_MATH_SYMBOLS(atan2),
+    PHAL_MATH_SYMBOLS(pow),
+    PHAL_SYMBOL(phal_rt_round_f32_to_f16),
+    PHAL_SYMBOL(phal_rt_round_f64_to_f16),
+    PHAL_SYMBOL(phal_rt_round_f32_to_bf16),
+    PHAL_SYMBOL(phal_rt_round_f64_to_bf16),
+    PHAL_SYMBOL(phal_rt_f16_bits),
+    PHAL_SYMBOL(phal_rt_f16_from_bits),
+    PHAL_SYMBOL(phal_rt_bf16_bits),
+    PHAL_SYMBOL(phal_rt_reduce_precision_f16),
+    PHAL_SYMBOL(phal_rt_reduce_precision_bf16),
+    PHAL_SYMBOL(phal_rt_reduce_precision_f32),
+    PHAL_SYMBOL(phal_rt_reduce_precision_f64),
+    PHAL_SYMBOL(phal_rt_power_s64),
+    PHAL_SYMBOL(phal_rt_power_u64),
+    PHAL_SYMBOL(phal_rt_complex_exp),
+    PHAL_SYMBOL(phal_rt_complex_expm1),
+    PHAL_SYMBOL(phal_rt_complex_log),
+    PHAL_SYMBOL(phal_rt_complex_log1p),
+    PHAL_SYMBOL(phal_rt_complex_logistic),
+    PHAL_SYMBOL(phal_rt_complex_sqrt),
+    PHAL_SYMBOL(phal_rt_complex_rsqrt),
+    PHAL_SYMBOL(phal_rt_complex_tanh),
+    PHAL_SYMBOL(phal_rt_complex_sin),
+    PHAL_SYMBOL(phal_rt_complex_cos),
+    PHAL_SYMBOL(phal_rt_complex_tan),
+    PHAL_SYMBOL(phal_rt_complex_divide),
+    PHAL_SYMBOL(phal_rt_complex_power),
+    PHAL_SYMBOL(memcpy),
+    PHAL_SYMBOL(memmove),
+    PHAL_SYMBOL(memset),
+    PHAL_CAST_SYMBOL(hypot, BinaryDouble),
+    PHAL_CAST_SYMBOL(fmod, BinaryDouble),
+    PHAL_CAST_SYMBOL(fmodf, BinaryFloat),
+    PHAL_CAST_SYMBOL(floor, UnaryDouble),
+    PHAL_CAST_SYMBOL(floorf, UnaryFloat),
+    PHAL_CAST_SYMBOL(ceil, UnaryDouble),
+    PHAL_CAST_SYMBOL(ceilf, UnaryFloat),
+    PHAL_CAST_SYMBOL(round, UnaryDouble),
+    PHAL_CAST_SYMBOL(roundf, UnaryFloat),
+    PHAL_CAST_SYMBOL(roundeven, UnaryDouble),
+    PHAL_CAST_SYMBOL(roundevenf, UnaryFloat),
+    PHAL_CAST_SYMBOL(sqrt, UnaryDouble),
+    PHAL_CAST_SYMBOL(sqrtf, UnaryFloat),
+};
+
+#undef PHAL_CAST_SYMBOL
+#undef PHAL_MATH_SYMBOLS
+#undef PHAL_SYMBOL
+
+}  // namespace
+
+std::span<const RuntimeSymbol> RuntimeSymbols() { return kRuntimeSymbols; }
+
+}  // namespace phal::llvm_emitter
