@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "plugins/cpu/cpu_build_identity.h"
 #include "plugins/cpu/cpu_gemm.h"
 #include "plugins/cpu/cpu_host.h"
 #include "plugins/cpu/cpu_kernel_blob.h"
@@ -28,13 +29,13 @@ void LogDebug(const std::string& message) {
   Log(PHAL_LOG_LEVEL_DEBUG, message.c_str());
 }
 
-// The cache key: the same KIR for another target, plugin version or
+// The cache key: the same KIR for another target, plugin build or
 // optimisation level is a different kernel.
 uint64_t CacheKey(uint64_t fingerprint, const JitTarget& target,
                   unsigned optimization_level) {
   uint64_t key = llvm_emitter::HashBytes(target.triple, fingerprint);
   key = llvm_emitter::HashBytes(target.features, key);
-  key = llvm_emitter::HashBytes(PHAL_PLUGIN_VERSION, key);
+  key = llvm_emitter::HashBytes(PluginBuildIdentity(), key);
   return llvm_emitter::HashBytes(std::to_string(optimization_level), key);
 }
 
@@ -74,9 +75,9 @@ StatusOr<std::shared_ptr<const std::string>> FindOrCompile(
   PHAL_ASSIGN_OR_RETURN(CompiledKernel compiled,
                         CompileKernel(kernel, optimization_level));
   LogDebug(label + " compiled");
-  KernelBlob blob{fingerprint,         target,
-                  PHAL_PLUGIN_VERSION, KernelName(kernel),
-                  compiled.plan,       std::move(compiled.object)};
+  KernelBlob blob{fingerprint,           target,
+                  PluginBuildIdentity(), KernelName(kernel),
+                  compiled.plan,         std::move(compiled.object)};
   return cache.Store(key, EncodeKernelBlob(blob), true);
 }
 
@@ -108,27 +109,20 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
   return OkStatus();
 }
 
-// f64 slots enough for the dot sums of `gemm` in its type.
-size_t SumSlots(const llvm_emitter::GemmShape& gemm) {
-  const int64_t element_bytes = gemm.type == PHAL_ELEMENT_TYPE_F64 ? 8 : 4;
-  return static_cast<size_t>(
-      (gemm.batch * gemm.m * gemm.n * element_bytes + 7) / 8);
-}
-
 }  // namespace
 
 uint64_t CompiledKernelKinds() { return llvm_emitter::SupportedKernelKinds(); }
 
 Status Kernel::Run(const std::vector<void*>& buffers, ThreadPool& pool) const {
-  std::vector<double> sums;
+  // f64 elements keep the sums aligned for every accumulation type.
+  std::vector<double> sums(static_cast<size_t>((plan_.dot_sums_bytes + 7) / 8));
   if (plan_.gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
-    sums.resize(SumSlots(plan_.gemm));
     RunGemm(plan_.gemm, buffers.data(), sums.data());
   }
   const int64_t grain =
       kMinimumWorkPerTask / std::max<int64_t>(1, plan_.work_per_split);
   const llvm_emitter::KernelFunction function = code_.function;
-  const void* dot_sums = sums.empty() ? nullptr : sums.data();
+  void* dot_sums = sums.empty() ? nullptr : sums.data();
   pool.ParallelFor(plan_.split_extent, grain, [&](int64_t begin, int64_t end) {
     function(buffers.data(), begin, end, dot_sums);
   });

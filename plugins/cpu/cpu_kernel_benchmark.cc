@@ -220,7 +220,11 @@ void BM_Memcpy(benchmark::State& state) {
 
 BENCHMARK(BM_PluginDotF32)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
 BENCHMARK(BM_OpenBlasSgemm)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
-BENCHMARK(BM_PluginDotF32EmittedLoops)->Arg(256)->Arg(512)->UseRealTime();
+BENCHMARK(BM_PluginDotF32EmittedLoops)
+    ->Arg(256)
+    ->Arg(512)
+    ->Arg(1024)
+    ->UseRealTime();
 BENCHMARK(BM_PluginElementwiseChain)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
 BENCHMARK(BM_Memcpy)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
 

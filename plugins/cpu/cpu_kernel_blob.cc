@@ -1,5 +1,7 @@
 #include "plugins/cpu/cpu_kernel_blob.h"
 
+#include "plugins/cpu/cpu_build_identity.h"
+
 #include <cstring>
 #include <optional>
 
@@ -60,11 +62,12 @@ bool VisitPlan(llvm_emitter::LaunchPlan& plan, Visitor&& visit) {
   llvm_emitter::GemmShape& gemm = plan.gemm;
   return visit(plan.kind) && visit(plan.buffer_count) &&
          visit(plan.split_extent) && visit(plan.work_per_split) &&
-         visit(gemm.type) && visit(gemm.lhs) && visit(gemm.rhs) &&
-         visit(gemm.lhs_transposed) && visit(gemm.rhs_transposed) &&
-         visit(gemm.batch) && visit(gemm.m) && visit(gemm.n) && visit(gemm.k) &&
-         visit(gemm.lhs_leading) && visit(gemm.rhs_leading) &&
-         visit(gemm.lhs_batch_stride) && visit(gemm.rhs_batch_stride);
+         visit(plan.dot_sums_bytes) && visit(gemm.type) && visit(gemm.lhs) &&
+         visit(gemm.rhs) && visit(gemm.lhs_transposed) &&
+         visit(gemm.rhs_transposed) && visit(gemm.batch) && visit(gemm.m) &&
+         visit(gemm.n) && visit(gemm.k) && visit(gemm.lhs_leading) &&
+         visit(gemm.rhs_leading) && visit(gemm.lhs_batch_stride) &&
+         visit(gemm.rhs_batch_stride);
 }
 
 }  // namespace
@@ -109,11 +112,10 @@ StatusOr<KernelBlob> DecodeKernelBlob(std::string_view bytes,
       !in.ReadString(&blob.object) || !in.at_end()) {
     return InvalidArgument("cpu plugin: the serialized kernel is truncated");
   }
-  if (blob.plugin_version != PHAL_PLUGIN_VERSION) {
-    return FailedPrecondition(
-        "cpu plugin: kernel was serialized by plugin "
-        "version " +
-        blob.plugin_version + "; this is " PHAL_PLUGIN_VERSION);
+  if (blob.plugin_version != PluginBuildIdentity()) {
+    return FailedPrecondition("cpu plugin: kernel was serialized by plugin " +
+                              blob.plugin_version + "; this is " +
+                              PluginBuildIdentity());
   }
   if (blob.target.triple != target.triple ||
       blob.target.features != target.features) {

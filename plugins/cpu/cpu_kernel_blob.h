@@ -2,10 +2,11 @@
 // on-disk cache stores them:
 //
 //   "PHALCPUK" | u32 format | u64 KIR fingerprint | triple | features |
-//   plugin version | name | LaunchPlan | object file
+//   plugin build identity | name | LaunchPlan | object file
 //
 // (strings and the object as u64 length + bytes). The object is only valid
-// for the triple, features and plugin version written beside it.
+// for the triple, features and plugin build (cpu_build_identity.h) written
+// beside it.
 #ifndef POLYHAL_PLUGINS_CPU_CPU_KERNEL_BLOB_H_
 #define POLYHAL_PLUGINS_CPU_CPU_KERNEL_BLOB_H_
 
@@ -22,7 +23,7 @@ namespace phal::cpu {
 struct KernelBlob {
   uint64_t fingerprint = 0;
   JitTarget target;
-  std::string plugin_version;
+  std::string plugin_version;  // PluginBuildIdentity() of the writer
   std::string name;
   llvm_emitter::LaunchPlan plan;
   std::string object;
@@ -30,7 +31,7 @@ struct KernelBlob {
 
 std::string EncodeKernelBlob(const KernelBlob& blob);
 // INVALID_ARGUMENT for bytes that are not a blob; FAILED_PRECONDITION for a
-// blob made for another target or plugin version.
+// blob made for another target or by another plugin build.
 StatusOr<KernelBlob> DecodeKernelBlob(std::string_view bytes,
                                       const JitTarget& target);
 

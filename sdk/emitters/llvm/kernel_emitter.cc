@@ -26,6 +26,12 @@ int64_t ElementCount(const phal_kir_buffer_t& buffer) {
   return Product(buffer.dims, buffer.rank);
 }
 
+// Bytes of one dot sum as kernels hold it: 16-bit floats accumulate in f32.
+int64_t SumBytes(phal_element_type_t type) {
+  if (type == PHAL_ELEMENT_TYPE_F16 || type == PHAL_ELEMENT_TYPE_BF16) return 4;
+  return StorageBytes(type);
+}
+
 phal_element_type_t ResultType(const phal_kir_body_t& body, uint32_t result) {
   return body.nodes[body.results[result]].type;
 }
@@ -399,26 +405,46 @@ class KernelBuilder {
     plan_.gemm = gemm;
   }
 
-  // The sum of products for one output element, computed in-kernel.
-  StatusOr<IrValue> EmitDotSum(const phal_kir_dot_t& dot, llvm::Value* b,
-                               llvm::Value* i, llvm::Value* j) {
+  // Where the sum of output element `linear` lives in `dot_sums`.
+  llvm::Value* SumAddress(phal_element_type_t type, llvm::Value* linear) {
+    return builder_.CreateInBoundsGEP(
+        bodies_->ComputeType(type), dot_sums_,
+        IsComplex(type) ? builder_.CreateShl(linear, 1) : linear);
+  }
+
+  IrValue LoadSum(phal_element_type_t type, llvm::Value* address) {
+    llvm::Type* compute = bodies_->ComputeType(type);
+    if (!IsComplex(type)) return IrValue{builder_.CreateLoad(compute, address)};
+    return IrValue{
+        builder_.CreateLoad(compute, address),
+        builder_.CreateLoad(
+            compute, builder_.CreateConstInBoundsGEP1_64(compute, address, 1))};
+  }
+
+  void StoreSum(phal_element_type_t type, IrValue sum, llvm::Value* address) {
+    builder_.CreateStore(sum.real, address);
+    if (IsComplex(type)) {
+      builder_.CreateStore(sum.imag,
+                           builder_.CreateConstInBoundsGEP1_64(
+                               bodies_->ComputeType(type), address, 1));
+    }
+  }
+
+  // sums[row][j] = sum over k of A[b, i, k] * B[b, k, j] for every j, in
+  // ascending k, with j innermost: the inner loop walks a row of B and the
+  // row of sums, which the vectoriser widens.
+  Status EmitRowSums(const phal_kir_dot_t& dot, llvm::Value* b, llvm::Value* i,
+                     llvm::Value* row) {
     const phal_element_type_t type = dot.accumulation_type;
     const phal_element_type_t lhs_type = kernel_.buffers[dot.lhs].element_type;
     const phal_element_type_t rhs_type = kernel_.buffers[dot.rhs].element_type;
-    llvm::Type* compute = bodies_->ComputeType(type);
-    llvm::Value* zero = llvm::Constant::getNullValue(compute);
-    llvm::IRBuilder<> entry(&function_->getEntryBlock(),
-                            function_->getEntryBlock().begin());
-    llvm::Value* real_slot = entry.CreateAlloca(compute);
-    llvm::Value* imag_slot =
-        IsComplex(type) ? entry.CreateAlloca(compute) : nullptr;
-    auto load_sum = [&]() {
-      return IrValue{
-          builder_.CreateLoad(compute, real_slot),
-          imag_slot ? builder_.CreateLoad(compute, imag_slot) : nullptr};
+    llvm::Value* zero =
+        llvm::Constant::getNullValue(bodies_->ComputeType(type));
+    llvm::Value* row_start = builder_.CreateMul(row, builder_.getInt64(dot.n));
+    llvm::Value* n = builder_.getInt64(dot.n);
+    auto sum_address = [&](llvm::Value* j) {
+      return SumAddress(type, builder_.CreateAdd(row_start, j));
     };
-    builder_.CreateStore(zero, real_slot);
-    if (imag_slot) builder_.CreateStore(zero, imag_slot);
     auto offset = [&](const int64_t* strides, llvm::Value* x, llvm::Value* y) {
       return builder_.CreateAdd(
           builder_.CreateAdd(
@@ -426,57 +452,34 @@ class KernelBuilder {
               builder_.CreateMul(x, builder_.getInt64(strides[1]))),
           builder_.CreateMul(y, builder_.getInt64(strides[2])));
     };
-    PHAL_RETURN_IF_ERROR(Loop(
+    PHAL_RETURN_IF_ERROR(
+        Loop(builder_.getInt64(0), n, [&](llvm::Value* j) -> Status {
+          StoreSum(type, IrValue{zero, IsComplex(type) ? zero : nullptr},
+                   sum_address(j));
+          return OkStatus();
+        }));
+    return Loop(
         builder_.getInt64(0), builder_.getInt64(dot.k),
         [&](llvm::Value* k) -> Status {
           IrValue a = bodies_->Load(
               lhs_type,
               bodies_->ElementAddress(dot.lhs, offset(dot.lhs_strides, i, k)));
-          IrValue c = bodies_->Load(
-              rhs_type,
-              bodies_->ElementAddress(dot.rhs, offset(dot.rhs_strides, k, j)));
           PHAL_ASSIGN_OR_RETURN(IrValue a_wide,
                                 bodies_->Convert(a, lhs_type, type));
-          PHAL_ASSIGN_OR_RETURN(IrValue c_wide,
-                                bodies_->Convert(c, rhs_type, type));
-          PHAL_ASSIGN_OR_RETURN(IrValue next,
-                                MultiplyAdd(type, load_sum(), a_wide, c_wide));
-          builder_.CreateStore(next.real, real_slot);
-          if (imag_slot) builder_.CreateStore(next.imag, imag_slot);
-          return OkStatus();
-        }));
-    return load_sum();
-  }
-
-  // The sum for one output element: from `dot_sums` when the runtime passes
-  // them (a GEMM computed them), else EmitDotSum. The branch is
-  // loop-invariant, so LLVM unswitches it out of the loops.
-  StatusOr<IrValue> EmitDotSumOrGiven(const phal_kir_dot_t& dot, llvm::Value* b,
-                                      llvm::Value* i, llvm::Value* j,
-                                      llvm::Value* linear) {
-    if (plan_.gemm.type == PHAL_ELEMENT_TYPE_INVALID) {
-      return EmitDotSum(dot, b, i, j);
-    }
-    const phal_element_type_t type = dot.accumulation_type;
-    llvm::Type* compute = bodies_->ComputeType(type);
-    llvm::LLVMContext& context = builder_.getContext();
-    auto* given = llvm::BasicBlock::Create(context, "given", function_);
-    auto* computed = llvm::BasicBlock::Create(context, "computed", function_);
-    auto* join = llvm::BasicBlock::Create(context, "join", function_);
-    builder_.CreateCondBr(builder_.CreateIsNotNull(dot_sums_), given, computed);
-    builder_.SetInsertPoint(given);
-    llvm::Value* given_sum = builder_.CreateLoad(
-        compute, builder_.CreateInBoundsGEP(compute, dot_sums_, linear));
-    builder_.CreateBr(join);
-    builder_.SetInsertPoint(computed);
-    PHAL_ASSIGN_OR_RETURN(IrValue computed_sum, EmitDotSum(dot, b, i, j));
-    llvm::BasicBlock* computed_end = builder_.GetInsertBlock();
-    builder_.CreateBr(join);
-    builder_.SetInsertPoint(join);
-    llvm::PHINode* sum = builder_.CreatePHI(compute, 2);
-    sum->addIncoming(given_sum, given);
-    sum->addIncoming(computed_sum.real, computed_end);
-    return IrValue{sum};
+          return Loop(builder_.getInt64(0), n, [&](llvm::Value* j) -> Status {
+            IrValue c = bodies_->Load(
+                rhs_type, bodies_->ElementAddress(
+                              dot.rhs, offset(dot.rhs_strides, k, j)));
+            PHAL_ASSIGN_OR_RETURN(IrValue c_wide,
+                                  bodies_->Convert(c, rhs_type, type));
+            llvm::Value* address = sum_address(j);
+            PHAL_ASSIGN_OR_RETURN(
+                IrValue next,
+                MultiplyAdd(type, LoadSum(type, address), a_wide, c_wide));
+            StoreSum(type, next, address);
+            return OkStatus();
+          });
+        });
   }
 
   Status EmitDot(const phal_kir_dot_t& dot) {
@@ -500,16 +503,18 @@ class KernelBuilder {
     plan_.split_extent = dot.batch * dot.m;
     plan_.work_per_split =
         std::max<int64_t>(1, dot.n * std::max<int64_t>(1, dot.k));
+    plan_.dot_sums_bytes = dot.batch * dot.m * dot.n * SumBytes(type);
+    const bool sums_given = plan_.gemm.type != PHAL_ELEMENT_TYPE_INVALID;
     llvm::Value* m = builder_.getInt64(std::max<int64_t>(1, dot.m));
     return Loop(begin_, end_, [&](llvm::Value* row) -> Status {
       llvm::Value* b = builder_.CreateSDiv(row, m);
       llvm::Value* i = builder_.CreateSRem(row, m);
+      if (!sums_given) PHAL_RETURN_IF_ERROR(EmitRowSums(dot, b, i, row));
       return Loop(builder_.getInt64(0), builder_.getInt64(dot.n),
                   [&](llvm::Value* j) -> Status {
                     llvm::Value* linear = builder_.CreateAdd(
                         builder_.CreateMul(row, builder_.getInt64(dot.n)), j);
-                    PHAL_ASSIGN_OR_RETURN(
-                        IrValue sum, EmitDotSumOrGiven(dot, b, i, j, linear));
+                    const IrValue sum = LoadSum(type, SumAddress(type, linear));
                     llvm::Value* output =
                         bodies_->ElementAddress(dot.output, linear);
                     if (!has_epilogue) {

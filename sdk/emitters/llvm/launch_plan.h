@@ -13,11 +13,14 @@ namespace phal::llvm_emitter {
 // The one function every emitted host kernel defines, under kKernelSymbol:
 // runs the iterations [begin, end) of the kernel's split dimension.
 // buffers[i] is the base address of phal_kernel_desc_t::buffers[i].
-// `dot_sums` is NULL, except for a DOT whose sums a library computed: then
-// it holds sums[batch][m][n] in the accumulation type, and the kernel only
-// applies its epilogue. Calls with disjoint ranges may run concurrently.
+// `dot_sums` is NULL except for a DOT: then it holds
+// LaunchPlan::dot_sums_bytes bytes, sums[batch][m][n] in the accumulation
+// type (16-bit floats as f32, complex as two parts). When the plan has a
+// GemmShape the runtime fills them before the call and the kernel only
+// applies its epilogue; otherwise the kernel computes the sums of its rows
+// there itself. Calls with disjoint ranges may run concurrently.
 using KernelFunction = void (*)(void* const* buffers, int64_t begin,
-                                int64_t end, const void* dot_sums);
+                                int64_t end, void* dot_sums);
 inline constexpr const char* kKernelSymbol = "phal_kernel";
 
 // A dot whose operands a GEMM routine reads directly: per batch, A is
@@ -46,7 +49,9 @@ struct LaunchPlan {
   int64_t split_extent = 0;
   // Scalar iterations per unit of the range, so a runtime can size tasks.
   int64_t work_per_split = 0;
-  // kind == DOT and type != INVALID: the sums may come from a GEMM.
+  // DOT: the size of the dot_sums buffer the runtime passes.
+  int64_t dot_sums_bytes = 0;
+  // DOT with type != INVALID: the runtime computes the sums with a GEMM.
   GemmShape gemm;
 };
 
