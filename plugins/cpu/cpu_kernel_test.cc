@@ -7,8 +7,10 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -68,20 +70,22 @@ TEST_F(CpuKernelTest, DeviceReportsTheKernelKindsItCompiles) {
             PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY));
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY) |
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT));
 }
 
 TEST_F(CpuKernelTest, UnclaimedKindFailsWithUnimplementedNamingTheKind) {
   LoopKernel holder;
-  phal_kir_sort_t sort{};
+  phal_kir_gather_t gather{};
   phal_kernel_desc_t desc = holder.Desc();
-  desc.kind = PHAL_KERNEL_KIND_SORT;
-  desc.u.sort = &sort;
+  desc.kind = PHAL_KERNEL_KIND_GATHER;
+  desc.u.gather = &gather;
   phal_plugin_kernel_t* kernel = nullptr;
   phal_status_t* status = api().kernel_emit(device_, &desc, nullptr, &kernel);
   ASSERT_NE(status, nullptr);
   EXPECT_EQ(status->code, PHAL_UNIMPLEMENTED);
-  EXPECT_NE(status->message.find("sort"), std::string::npos) << status->message;
+  EXPECT_NE(status->message.find("gather"), std::string::npos)
+      << status->message;
   delete status;
 }
 
@@ -500,6 +504,115 @@ TEST_F(CpuKernelTest, CopyMovesEveryByteAcrossChunks) {
                                                std::vector<uint8_t>(kBytes)};
   Run(Emit(kernel.Desc()), buffers);
   EXPECT_EQ(buffers[1], source);
+}
+
+// f32 keys in TOTALORDER (NaN last, -0 before +0) carrying s32 values,
+// along the inner dimension of a [rows, columns] pair, in place.
+TEST_F(CpuKernelTest, SortOrdersKeysAndCarriesValuesAlong) {
+  constexpr int64_t kRows = 300, kColumns = 129;
+  SortKernel kernel;
+  const uint32_t keys =
+      kernel.AddBuffer(kF32, {kRows, kColumns}, PHAL_KIR_ACCESS_READ_WRITE);
+  const uint32_t values =
+      kernel.AddBuffer(kS32, {kRows, kColumns}, PHAL_KIR_ACCESS_READ_WRITE);
+  kernel.operands = {keys, values};
+  kernel.outputs = {keys, values};
+  kernel.dimension = 1;
+  kernel.stable = true;
+  KirBody& c = kernel.comparator;
+  const uint32_t left = c.Parameter(kF32, 0), right = c.Parameter(kF32, 1);
+  c.Parameter(kS32, 2);
+  c.Parameter(kS32, 3);
+  c.Result(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_TOTALORDER, left,
+                     right));
+  std::vector<float> key_data(kRows * kColumns);
+  std::vector<int32_t> value_data(kRows * kColumns);
+  for (int64_t i = 0; i < kRows * kColumns; ++i) {
+    key_data[i] = static_cast<float>((i * 7919) % 37) - 18.0f;
+    value_data[i] = static_cast<int32_t>(i % kColumns);
+  }
+  key_data[5] = NAN;
+  key_data[6] = -0.0f;
+  key_data[7] = 0.0f;
+  std::vector<std::vector<uint8_t>> buffers = {ToBytes(key_data),
+                                               ToBytes(value_data)};
+  Run(Emit(kernel.Desc()), buffers);
+  const std::vector<float> sorted_keys = FromBytes<float>(buffers[0]);
+  const std::vector<int32_t> sorted_values = FromBytes<int32_t>(buffers[1]);
+  for (int64_t row = 0; row < kRows; ++row) {
+    // The expected row: a stable sort of (key, original column) pairs.
+    std::vector<std::pair<float, int32_t>> expected;
+    for (int64_t column = 0; column < kColumns; ++column) {
+      expected.push_back({key_data[row * kColumns + column],
+                          value_data[row * kColumns + column]});
+    }
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const auto& a, const auto& b) {
+                       if (std::isnan(a.first)) return false;
+                       if (std::isnan(b.first)) return true;
+                       if (a.first == b.first) {
+                         return std::signbit(a.first) && !std::signbit(b.first);
+                       }
+                       return a.first < b.first;
+                     });
+    for (int64_t column = 0; column < kColumns; ++column) {
+      const float got = sorted_keys[row * kColumns + column];
+      ASSERT_TRUE(std::memcmp(&got, &expected[column].first, 4) == 0 ||
+                  (std::isnan(got) && std::isnan(expected[column].first)))
+          << row << ", " << column;
+      ASSERT_EQ(sorted_values[row * kColumns + column], expected[column].second)
+          << row << ", " << column;
+    }
+  }
+}
+
+TEST_F(CpuKernelTest, SortAlongTheOuterDimensionIntoOtherBuffers) {
+  constexpr int64_t kRows = 50, kColumns = 3;
+  SortKernel kernel;
+  const uint32_t in = kernel.AddBuffer(kS32, {kRows, kColumns});
+  const uint32_t out =
+      kernel.AddBuffer(kS32, {kRows, kColumns}, PHAL_KIR_ACCESS_WRITE);
+  kernel.operands = {in};
+  kernel.outputs = {out};
+  kernel.dimension = 0;
+  KirBody& c = kernel.comparator;
+  c.Result(c.Compare(PHAL_KIR_COMPARE_GT, PHAL_KIR_COMPARISON_SIGNED,
+                     c.Parameter(kS32, 0), c.Parameter(kS32, 1)));
+  std::vector<int32_t> input(kRows * kColumns);
+  for (int64_t i = 0; i < kRows * kColumns; ++i) {
+    input[i] = static_cast<int32_t>((i * 31) % 101) - 50;
+  }
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(input), ToBytes(std::vector<int32_t>(kRows * kColumns))};
+  Run(Emit(kernel.Desc()), buffers);
+  const std::vector<int32_t> result = FromBytes<int32_t>(buffers[1]);
+  for (int64_t column = 0; column < kColumns; ++column) {
+    std::vector<int32_t> expected;
+    for (int64_t row = 0; row < kRows; ++row) {
+      expected.push_back(input[row * kColumns + column]);
+    }
+    std::sort(expected.begin(), expected.end(), std::greater<>());
+    for (int64_t row = 0; row < kRows; ++row) {
+      ASSERT_EQ(result[row * kColumns + column], expected[row])
+          << row << ", " << column;
+    }
+  }
+  EXPECT_EQ(FromBytes<int32_t>(buffers[0]), input) << "the operand changed";
+}
+
+TEST_F(CpuKernelTest, SortOfAnEmptyDimensionRuns) {
+  SortKernel kernel;
+  const uint32_t in =
+      kernel.AddBuffer(kF32, {4, 0}, PHAL_KIR_ACCESS_READ_WRITE);
+  kernel.operands = {in};
+  kernel.outputs = {in};
+  kernel.dimension = 1;
+  KirBody& c = kernel.comparator;
+  c.Result(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_FLOAT,
+                     c.Parameter(kF32, 0), c.Parameter(kF32, 1)));
+  std::vector<std::vector<uint8_t>> buffers = {{}};
+  Run(Emit(kernel.Desc()), buffers);
+  EXPECT_TRUE(buffers[0].empty());
 }
 
 // ---- serialization ----------------------------------------------------------

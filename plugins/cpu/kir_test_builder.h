@@ -183,6 +183,31 @@ class DotKernel : public KirKernel {
   phal_kernel_desc_t desc_{};
 };
 
+class SortKernel : public KirKernel {
+ public:
+  std::vector<uint32_t> operands;
+  std::vector<uint32_t> outputs;
+  int64_t dimension = 0;
+  bool stable = false;
+  KirBody comparator;
+
+  const phal_kernel_desc_t& Desc() {
+    sort_.operand_count = static_cast<uint32_t>(operands.size());
+    sort_.is_stable = stable ? 1 : 0;
+    sort_.operands = operands.data();
+    sort_.outputs = outputs.data();
+    sort_.dimension = dimension;
+    sort_.comparator = comparator.View();
+    desc_ = Describe(PHAL_KERNEL_KIND_SORT);
+    desc_.u.sort = &sort_;
+    return desc_;
+  }
+
+ private:
+  phal_kir_sort_t sort_{};
+  phal_kernel_desc_t desc_{};
+};
+
 class CopyKernel : public KirKernel {
  public:
   phal_kir_copy_t copy{};

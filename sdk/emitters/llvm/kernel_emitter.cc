@@ -83,6 +83,9 @@ class KernelBuilder {
       case PHAL_KERNEL_KIND_COPY:
         PHAL_RETURN_IF_ERROR(EmitCopy(*kernel_.u.copy));
         break;
+      case PHAL_KERNEL_KIND_SORT:
+        PHAL_RETURN_IF_ERROR(EmitSort(*kernel_.u.sort));
+        break;
       default:
         return Unimplemented(std::string("the LLVM emitter does not implement "
                                          "kernel kind ") +
@@ -535,6 +538,122 @@ class KernelBuilder {
     });
   }
 
+  Status CheckSort(const phal_kir_sort_t& sort) const {
+    if (sort.operand_count == 0) {
+      return InvalidArgument("a sort needs at least one operand");
+    }
+    const phal_kir_buffer_t* first = nullptr;
+    for (uint32_t i = 0; i < sort.operand_count; ++i) {
+      if (sort.operands[i] >= kernel_.buffer_count ||
+          sort.outputs[i] >= kernel_.buffer_count) {
+        return InvalidArgument("a sort names a buffer that does not exist");
+      }
+      const phal_kir_buffer_t& operand = kernel_.buffers[sort.operands[i]];
+      if (first == nullptr) first = &operand;
+      if (operand.rank != first->rank ||
+          !std::equal(operand.dims, operand.dims + operand.rank, first->dims)) {
+        return InvalidArgument("a sort's operands differ in shape");
+      }
+      PHAL_RETURN_IF_ERROR(CheckOutput(sort.outputs[i], ElementCount(operand),
+                                       operand.element_type));
+    }
+    if (sort.dimension < 0 || sort.dimension >= first->rank) {
+      return InvalidArgument("sort dimension " +
+                             std::to_string(sort.dimension) +
+                             " is outside the operands' rank");
+    }
+    if (sort.comparator.result_count != 1 ||
+        ResultType(sort.comparator, 0) != PHAL_ELEMENT_TYPE_PRED) {
+      return InvalidArgument("a sort comparator must yield one pred");
+    }
+    return OkStatus();
+  }
+
+  // The comparator as a function of its own,
+  //   i1 phal_sort_compare(ptr buffers, i64 base, i64 stride, i64 a, i64 b),
+  // comparing elements a and b of the slice at `base` (linear index) whose
+  // elements are `stride` apart.
+  StatusOr<llvm::Function*> EmitSortComparator(const phal_kir_sort_t& sort) {
+    llvm::Type* pointer = builder_.getPtrTy();
+    llvm::Type* i64 = builder_.getInt64Ty();
+    auto* type = llvm::FunctionType::get(builder_.getInt1Ty(),
+                                         {pointer, i64, i64, i64, i64}, false);
+    auto* compare =
+        llvm::Function::Create(type, llvm::Function::InternalLinkage,
+                               "phal_sort_compare", module_.get());
+    compare->setDoesNotThrow();
+    compare->addRetAttr(llvm::Attribute::ZExt);
+    llvm::IRBuilder<>::InsertPointGuard restore(builder_);
+    builder_.SetInsertPoint(
+        llvm::BasicBlock::Create(builder_.getContext(), "entry", compare));
+    std::vector<BoundBuffer> buffers;
+    for (uint32_t i = 0; i < kernel_.buffer_count; ++i) {
+      llvm::Value* slot =
+          builder_.CreateConstInBoundsGEP1_64(pointer, compare->getArg(0), i);
+      buffers.push_back(
+          {&kernel_.buffers[i], builder_.CreateLoad(pointer, slot)});
+    }
+    BodyEmitter bodies(builder_, buffers);
+    std::vector<IrValue> parameters;
+    for (uint32_t i = 0; i < sort.operand_count; ++i) {
+      const uint32_t buffer = sort.operands[i];
+      for (llvm::Value* element : {compare->getArg(3), compare->getArg(4)}) {
+        llvm::Value* linear =
+            builder_.CreateAdd(compare->getArg(1),
+                               builder_.CreateMul(element, compare->getArg(2)));
+        parameters.push_back(
+            bodies.Load(kernel_.buffers[buffer].element_type,
+                        bodies.ElementAddress(buffer, linear)));
+      }
+    }
+    PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> results,
+                          bodies.Emit(sort.comparator, nullptr, parameters));
+    builder_.CreateRet(results[0].real);
+    return compare;
+  }
+
+  // Slices along `dimension` are split over the range; each is sorted by
+  // phal_rt_sort (runtime_functions.h) with the emitted comparator.
+  Status EmitSort(const phal_kir_sort_t& sort) {
+    PHAL_RETURN_IF_ERROR(CheckSort(sort));
+    const phal_kir_buffer_t& shape = kernel_.buffers[sort.operands[0]];
+    const auto dimension = static_cast<uint32_t>(sort.dimension);
+    const int64_t length = shape.dims[dimension];
+    const int64_t inner =
+        Product(shape.dims + dimension + 1, shape.rank - dimension - 1);
+    const int64_t outer = Product(shape.dims, dimension);
+    plan_.split_extent = length == 0 ? 0 : outer * inner;
+    plan_.work_per_split = std::max<int64_t>(1, length) * 8;
+    PHAL_ASSIGN_OR_RETURN(llvm::Function * compare, EmitSortComparator(sort));
+    // [operand count, stable, length, inner, element bytes..., operand
+    // buffers..., output buffers...]
+    std::vector<uint64_t> description = {sort.operand_count, sort.is_stable,
+                                         static_cast<uint64_t>(length),
+                                         static_cast<uint64_t>(inner)};
+    for (uint32_t i = 0; i < sort.operand_count; ++i) {
+      description.push_back(static_cast<uint64_t>(
+          StorageBytes(kernel_.buffers[sort.operands[i]].element_type)));
+    }
+    description.insert(description.end(), sort.operands,
+                       sort.operands + sort.operand_count);
+    description.insert(description.end(), sort.outputs,
+                       sort.outputs + sort.operand_count);
+    llvm::Constant* table =
+        llvm::ConstantDataArray::get(builder_.getContext(), description);
+    auto* global = new llvm::GlobalVariable(*module_, table->getType(), true,
+                                            llvm::GlobalValue::PrivateLinkage,
+                                            table, "phal_sort_description");
+    llvm::Type* pointer = builder_.getPtrTy();
+    llvm::Type* i64 = builder_.getInt64Ty();
+    llvm::FunctionCallee sort_slices = module_->getOrInsertFunction(
+        "phal_rt_sort",
+        llvm::FunctionType::get(builder_.getVoidTy(),
+                                {pointer, i64, i64, pointer, pointer}, false));
+    builder_.CreateCall(sort_slices,
+                        {function_->getArg(0), begin_, end_, global, compare});
+    return OkStatus();
+  }
+
   Status EmitCopy(const phal_kir_copy_t& copy) {
     if (copy.source >= kernel_.buffer_count ||
         copy.destination >= kernel_.buffer_count) {
@@ -626,7 +745,8 @@ uint64_t SupportedKernelKinds() {
   return PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
-         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY);
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY) |
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT);
 }
 
 StatusOr<EmittedKernel> EmitKernel(const phal_kernel_desc_t& kernel,

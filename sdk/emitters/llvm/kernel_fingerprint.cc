@@ -75,6 +75,15 @@ void AddKind(Canonicaliser& out, const phal_kernel_desc_t& kernel) {
       out.AddBody(dot.epilogue);
       return;
     }
+    case PHAL_KERNEL_KIND_SORT: {
+      const phal_kir_sort_t& sort = *kernel.u.sort;
+      out.AddArray(sort.operands, sort.operand_count);
+      out.AddArray(sort.outputs, sort.operand_count);
+      out.Add(sort.is_stable);
+      out.Add(sort.dimension);
+      out.AddBody(sort.comparator);
+      return;
+    }
     case PHAL_KERNEL_KIND_COPY:
       out.Add(kernel.u.copy->source);
       out.Add(kernel.u.copy->destination);

@@ -1,9 +1,12 @@
 #include "sdk/emitters/llvm/runtime_functions.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <numeric>
+#include <vector>
 
 #include "core/support/float16.h"
 #include "sdk/emitters/llvm/math/math_library.h"
@@ -176,6 +179,51 @@ void phal_rt_complex_power(double a_real, double a_imag, double b_real,
   out[1] = result.imag();
 }
 
+void phal_rt_sort(void* const* buffers, int64_t begin, int64_t end,
+                  const int64_t* description,
+                  bool (*compare)(void* const* buffers, int64_t base,
+                                  int64_t stride, int64_t a, int64_t b)) {
+  const int64_t count = description[0];
+  const bool stable = description[1] != 0;
+  const int64_t length = description[2];
+  const int64_t inner = description[3];
+  const int64_t* element_bytes = description + 4;
+  const int64_t* operands = element_bytes + count;
+  const int64_t* outputs = operands + count;
+  std::vector<int64_t> order(static_cast<size_t>(length));
+  std::vector<unsigned char> staging;
+  for (int64_t slice = begin; slice < end; ++slice) {
+    const int64_t base = (slice / inner) * length * inner + slice % inner;
+    std::iota(order.begin(), order.end(), int64_t{0});
+    auto before = [&](int64_t a, int64_t b) {
+      return compare(buffers, base, inner, a, b);
+    };
+    if (stable) {
+      std::stable_sort(order.begin(), order.end(), before);
+    } else {
+      std::sort(order.begin(), order.end(), before);
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      const auto size = static_cast<size_t>(element_bytes[i]);
+      const auto* source =
+          static_cast<const unsigned char*>(buffers[operands[i]]);
+      auto* destination = static_cast<unsigned char*>(buffers[outputs[i]]);
+      staging.resize(size * order.size());
+      for (size_t j = 0; j < order.size(); ++j) {
+        std::memcpy(
+            staging.data() + j * size,
+            source + (base + order[j] * inner) * static_cast<int64_t>(size),
+            size);
+      }
+      for (size_t j = 0; j < order.size(); ++j) {
+        std::memcpy(destination + (base + static_cast<int64_t>(j) * inner) *
+                                      static_cast<int64_t>(size),
+                    staging.data() + j * size, size);
+      }
+    }
+  }
+}
+
 }  // extern "C"
 
 namespace phal::llvm_emitter {
@@ -237,6 +285,7 @@ const RuntimeSymbol kRuntimeSymbols[] = {
     PHAL_SYMBOL(phal_rt_complex_tan),
     PHAL_SYMBOL(phal_rt_complex_divide),
     PHAL_SYMBOL(phal_rt_complex_power),
+    PHAL_SYMBOL(phal_rt_sort),
     PHAL_SYMBOL(memcpy),
     PHAL_SYMBOL(memmove),
     PHAL_SYMBOL(memset),

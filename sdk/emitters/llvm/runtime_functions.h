@@ -58,6 +58,18 @@ void phal_rt_complex_divide(double a_real, double a_imag, double b_real,
 void phal_rt_complex_power(double a_real, double a_imag, double b_real,
                            double b_imag, double* out);
 
+// Sorts the slices [begin, end) of a SORT kernel. `description` is
+// [operand count, stable, length, inner, element bytes..., operand
+// buffers..., output buffers...]: slice s starts at linear index
+// (s / inner) * length * inner + s % inner and its elements are `inner`
+// apart. `compare(buffers, base, inner, a, b)` is the emitted comparator,
+// true when element a sorts before element b. Every operand is permuted
+// alike, through a copy, so outputs may be the operands themselves.
+void phal_rt_sort(void* const* buffers, int64_t begin, int64_t end,
+                  const int64_t* description,
+                  bool (*compare)(void* const* buffers, int64_t base,
+                                  int64_t stride, int64_t a, int64_t b));
+
 }  // extern "C"
 
 namespace phal::llvm_emitter {
