@@ -1,9 +1,13 @@
 #include "plugins/cpu/cpu_kernel.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "plugins/cpu/cpu_build_identity.h"
 #include "plugins/cpu/cpu_gemm.h"
@@ -86,8 +90,7 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
             phal_plugin_kernel_t** out_kernel) {
   if (kernel == nullptr || out_kernel == nullptr) {
     return InvalidArgument(
-        "cpu plugin: kernel_emit needs a kernel and an "
-        "output pointer");
+        "cpu plugin: kernel_emit needs a kernel and out_kernel");
   }
   if (Status header = llvm_emitter::CheckKernelHeader(*kernel); !header.ok()) {
     return Status(header.code(), "cpu plugin: " + header.message());

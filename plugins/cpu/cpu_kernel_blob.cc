@@ -17,9 +17,10 @@ class Writer {
   void Add(const T& value) {
     bytes_.append(reinterpret_cast<const char*>(&value), sizeof(T));
   }
+  void AddRaw(std::string_view text) { bytes_.append(text); }
   void AddString(std::string_view text) {
     Add(static_cast<uint64_t>(text.size()));
-    bytes_.append(text);
+    AddRaw(text);
   }
   std::string Take() { return std::move(bytes_); }
 
@@ -74,7 +75,7 @@ bool VisitPlan(llvm_emitter::LaunchPlan& plan, Visitor&& visit) {
 
 std::string EncodeKernelBlob(const KernelBlob& blob) {
   Writer out;
-  out.AddString(kMagic);
+  out.AddRaw(kMagic);
   out.Add(kFormat);
   out.Add(blob.fingerprint);
   out.AddString(blob.target.triple);
@@ -87,9 +88,7 @@ std::string EncodeKernelBlob(const KernelBlob& blob) {
     return true;
   });
   out.AddString(blob.object);
-  std::string bytes = out.Take();
-  // The magic is written bare, without a length.
-  return bytes.substr(sizeof(uint64_t));
+  return out.Take();
 }
 
 StatusOr<KernelBlob> DecodeKernelBlob(std::string_view bytes,
@@ -120,10 +119,9 @@ StatusOr<KernelBlob> DecodeKernelBlob(std::string_view bytes,
   if (blob.target.triple != target.triple ||
       blob.target.features != target.features) {
     return FailedPrecondition("cpu plugin: kernel was compiled for " +
-                              blob.target.triple +
-                              " with other CPU features "
-                              "than this machine's (" +
-                              target.triple + ")");
+                              blob.target.triple + " (" + blob.target.features +
+                              "), this machine is " + target.triple + " (" +
+                              target.features + ")");
   }
   return blob;
 }
