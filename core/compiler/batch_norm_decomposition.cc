@@ -1,0 +1,144 @@
+#include "core/compiler/hlo_rewriter.h"
+#include "core/compiler/passes.h"
+
+namespace phal {
+namespace {
+
+// Builds y = scale * (x - mean) / sqrt(variance + epsilon) + offset, the
+// reference interpreter's formula, from per-feature vectors.
+class BatchNormBuilder {
+ public:
+  BatchNormBuilder(const HloInstruction& source, RewriteContext& context,
+                   HloInstruction* x)
+      : source_(source),
+        context_(context),
+        x_(x),
+        type_(x->shape().element_type()),
+        dims_(x->shape().dims()) {}
+
+  HloInstruction* Binary(HloOpcode opcode, HloInstruction* a,
+                         HloInstruction* b) {
+    return context_.AddNew(opcode, a->shape(), {a, b});
+  }
+
+  // A per-feature vector broadcast along the operand.
+  HloInstruction* Spread(HloInstruction* feature_vector) {
+    return context_.AddNew(HloOpcode::kBroadcast, Shape(type_, dims_),
+                           {feature_vector}, [&](HloInstruction& b) {
+                             b.set_dimensions({source_.feature_index()});
+                           });
+  }
+
+  HloInstruction* Scalar(double value, const Shape& like) {
+    HloInstruction* constant = context_.AddNew(
+        HloOpcode::kConstant, Shape(type_, {}), {}, [&](HloInstruction& c) {
+          c.set_literal(Literal::Scalar(type_, value));
+        });
+    return context_.AddNew(HloOpcode::kBroadcast, like, {constant});
+  }
+
+  // Per-feature mean over every other dimension.
+  HloInstruction* FeatureMean(HloInstruction* value) {
+    const int64_t features =
+        dims_[static_cast<std::size_t>(source_.feature_index())];
+    std::vector<int64_t> reduced;
+    for (int64_t d = 0; d < static_cast<int64_t>(dims_.size()); ++d) {
+      if (d != source_.feature_index()) reduced.push_back(d);
+    }
+    HloComputation* add = AddComputation();
+    HloInstruction* zero = context_.AddNew(
+        HloOpcode::kConstant, Shape(type_, {}), {},
+        [&](HloInstruction& c) { c.set_literal(Literal::Scalar(type_, 0.0)); });
+    const Shape vector(type_, {features});
+    HloInstruction* sum = context_.AddNew(
+        HloOpcode::kReduce, vector, {value, zero}, [&](HloInstruction& r) {
+          r.set_dimensions(reduced);
+          r.AppendCalledComputation(add);
+        });
+    const double count = static_cast<double>(x_->shape().ElementCount()) /
+                         static_cast<double>(features == 0 ? 1 : features);
+    return Binary(HloOpcode::kDivide, sum, Scalar(count, vector));
+  }
+
+  HloInstruction* Normalize(HloInstruction* scale, HloInstruction* offset,
+                            HloInstruction* mean, HloInstruction* variance) {
+    HloInstruction* centered = Binary(HloOpcode::kSubtract, x_, Spread(mean));
+    HloInstruction* stddev =
+        context_.AddNew(HloOpcode::kSqrt, x_->shape(),
+                        {Binary(HloOpcode::kAdd, Spread(variance),
+                                Scalar(source_.epsilon(), x_->shape()))});
+    HloInstruction* scaled =
+        Binary(HloOpcode::kDivide,
+               Binary(HloOpcode::kMultiply, Spread(scale), centered), stddev);
+    return Binary(HloOpcode::kAdd, scaled, Spread(offset));
+  }
+
+  HloInstruction* Centered(HloInstruction* mean) {
+    return Binary(HloOpcode::kSubtract, x_, Spread(mean));
+  }
+
+ private:
+  // A scalar add computation, added to the module once per use.
+  HloComputation* AddComputation() {
+    auto computation = std::make_unique<HloComputation>(
+        "batch_norm_add." +
+        std::to_string(context_.module()->computations().size()));
+    const Shape scalar(type_, {});
+    auto lhs =
+        std::make_unique<HloInstruction>(HloOpcode::kParameter, "lhs", scalar);
+    auto rhs =
+        std::make_unique<HloInstruction>(HloOpcode::kParameter, "rhs", scalar);
+    rhs->set_parameter_number(1);
+    HloInstruction* a = computation->AddInstruction(std::move(lhs));
+    HloInstruction* b = computation->AddInstruction(std::move(rhs));
+    auto add = std::make_unique<HloInstruction>(HloOpcode::kAdd, "sum", scalar);
+    add->AppendOperand(a);
+    add->AppendOperand(b);
+    computation->set_root_instruction(
+        computation->AddInstruction(std::move(add)));
+    return context_.module()->AddComputation(std::move(computation));
+  }
+
+  const HloInstruction& source_;
+  RewriteContext& context_;
+  HloInstruction* x_;
+  ElementType type_;
+  std::vector<int64_t> dims_;
+};
+
+class BatchNormDecomposition : public HloPass {
+ public:
+  const char* name() const override { return "decompose-batch-norm"; }
+
+  StatusOr<std::unique_ptr<HloModule>> Run(const HloModule& module) override {
+    auto decompose = [](const HloInstruction& source,
+                        const std::vector<HloInstruction*>& operands,
+                        const std::vector<HloComputation*>&,
+                        RewriteContext& context) -> StatusOr<HloInstruction*> {
+      if (source.opcode() == HloOpcode::kBatchNormInference) {
+        BatchNormBuilder builder(source, context, operands[0]);
+        return builder.Normalize(operands[1], operands[2], operands[3],
+                                 operands[4]);
+      }
+      if (source.opcode() != HloOpcode::kBatchNormTraining) return nullptr;
+      BatchNormBuilder builder(source, context, operands[0]);
+      HloInstruction* mean = builder.FeatureMean(operands[0]);
+      HloInstruction* centered = builder.Centered(mean);
+      HloInstruction* variance = builder.FeatureMean(
+          builder.Binary(HloOpcode::kMultiply, centered, centered));
+      HloInstruction* y =
+          builder.Normalize(operands[1], operands[2], mean, variance);
+      return context.AddNew(HloOpcode::kTuple, source.shape(),
+                            {y, mean, variance});
+    };
+    return RewriteModule(module, decompose);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<HloPass> MakeBatchNormDecompositionPass() {
+  return std::make_unique<BatchNormDecomposition>();
+}
+
+}  // namespace phal

@@ -1,0 +1,181 @@
+#include "core/compiler/buffer_assignment.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace phal {
+namespace {
+
+// True when every READ of `buffer` in the loop body reads the element at
+// the iteration index, so the kernel may overwrite it in place.
+bool ReadsOnlyAtIterationPoint(const KirKernel& kernel, uint32_t buffer) {
+  if (kernel.kind() != PHAL_KERNEL_KIND_LOOP ||
+      kernel.buffers()[buffer].dims != kernel.dims) {
+    return false;
+  }
+  const KirBody& body = kernel.body;
+  for (uint32_t i = 0; i < body.nodes().size(); ++i) {
+    const phal_kir_node_t& node = body.node(i);
+    if (node.op != PHAL_KIR_OP_READ ||
+        node.attributes[0] != static_cast<int64_t>(buffer)) {
+      continue;
+    }
+    std::span<const uint32_t> index = body.operands_of(i);
+    for (std::size_t d = 0; d < index.size(); ++d) {
+      const phal_kir_node_t& operand = body.node(index[d]);
+      if (operand.op != PHAL_KIR_OP_INDEX ||
+          operand.attributes[0] != static_cast<int64_t>(d)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+class Assigner {
+ public:
+  Assigner(Program* program, ComputationPlan* plan)
+      : program_(program), plan_(plan) {}
+
+  void Run() {
+    ComputeLastUses();
+    for (std::size_t s = 0; s < plan_->steps.size(); ++s) {
+      Step& step = plan_->steps[s];
+      if (step.kind == StepKind::kKernel) AssignKernel(step, s);
+      ReleaseDead(s);
+    }
+  }
+
+ private:
+  bool IsSlotLeaf(int leaf) const { return kernel_outputs_.count(leaf) > 0; }
+
+  void ComputeLastUses() {
+    last_use_.assign(plan_->leaf_shapes.size(), -1);
+    constexpr int kForever = std::numeric_limits<int>::max();
+    for (std::size_t s = 0; s < plan_->steps.size(); ++s) {
+      const Step& step = plan_->steps[s];
+      const int now = static_cast<int>(s);
+      auto use = [&](int leaf) {
+        last_use_[leaf] = std::max(last_use_[leaf], now);
+      };
+      if (step.kind == StepKind::kKernel) {
+        for (int leaf : step.buffers) use(leaf);
+        for (int leaf : step.outputs) kernel_outputs_.insert(leaf);
+      }
+      if (step.selector >= 0) use(step.selector);
+      for (const auto& operands : step.operands) {
+        for (int leaf : operands) use(leaf);
+      }
+    }
+    for (int leaf : plan_->result_leaves) last_use_[leaf] = kForever;
+  }
+
+  int TakeSlot(int64_t bytes) {
+    auto found = free_slots_.find(bytes);
+    if (found != free_slots_.end() && !found->second.empty()) {
+      const int slot = found->second.back();
+      found->second.pop_back();
+      return slot;
+    }
+    plan_->slot_bytes.push_back(bytes);
+    return static_cast<int>(plan_->slot_bytes.size() - 1);
+  }
+
+  // An input leaf of `step` that dies here and that `kernel` reads only at
+  // the iteration point, of `bytes` bytes, if any.
+  int InPlaceInput(const Step& step, const KirKernel& kernel, int64_t bytes,
+                   std::size_t now, const std::set<int>& taken) {
+    for (uint32_t b = 0; b < kernel.buffers().size(); ++b) {
+      const int leaf = step.buffers[b];
+      if (kernel.buffers()[b].access != PHAL_KIR_ACCESS_READ ||
+          !IsSlotLeaf(leaf) || taken.count(leaf) ||
+          last_use_[leaf] != static_cast<int>(now) ||
+          plan_->leaf_shapes[leaf].ByteSize() != bytes ||
+          !ReadsOnlyAtIterationPoint(kernel, b)) {
+        continue;
+      }
+      return static_cast<int>(b);
+    }
+    return -1;
+  }
+
+  void AssignKernel(Step& step, std::size_t now) {
+    KirKernel& kernel =
+        *program_->kernels[static_cast<std::size_t>(step.kernel)];
+    std::set<int> taken;
+    if (kernel.kind() == PHAL_KERNEL_KIND_LOOP) {
+      for (uint32_t o = 0; o < kernel.outputs.size(); ++o) {
+        const int leaf = step.outputs[o];
+        const int input = InPlaceInput(
+            step, kernel, plan_->leaf_shapes[leaf].ByteSize(), now, taken);
+        if (input < 0) continue;
+        const int input_leaf = step.buffers[static_cast<std::size_t>(input)];
+        taken.insert(input_leaf);
+        plan_->leaf_slot[leaf] = plan_->leaf_slot[input_leaf];
+        step.buffers.erase(step.buffers.begin() + kernel.outputs[o]);
+        kernel.AliasOutputToInput(o, static_cast<uint32_t>(input));
+      }
+    }
+    if (kernel.kind() == PHAL_KERNEL_KIND_SCATTER) {
+      phal_kir_scatter_t& scatter = kernel.scatter;
+      const int operand = step.buffers[scatter.operand];
+      if (IsSlotLeaf(operand) && last_use_[operand] == static_cast<int>(now) &&
+          step.buffers[scatter.scatter_indices] != operand &&
+          step.buffers[scatter.updates] != operand) {
+        taken.insert(operand);
+        plan_->leaf_slot[step.outputs[0]] = plan_->leaf_slot[operand];
+        step.buffers.pop_back();
+        kernel.buffers().pop_back();
+        kernel.buffers()[scatter.operand].access = PHAL_KIR_ACCESS_READ_WRITE;
+        scatter.output = scatter.operand;
+      }
+    }
+    for (int leaf : step.outputs) {
+      if (plan_->leaf_slot[leaf] < 0) {
+        plan_->leaf_slot[leaf] = TakeSlot(plan_->leaf_shapes[leaf].ByteSize());
+      }
+    }
+    in_place_.insert(taken.begin(), taken.end());
+  }
+
+  // Returns to the free lists the slots of leaves whose last use was step
+  // `now` (or that nobody reads), unless an in-place update took them over.
+  void ReleaseDead(std::size_t now) {
+    const Step& step = plan_->steps[now];
+    std::set<int> candidates(step.buffers.begin(), step.buffers.end());
+    candidates.insert(step.outputs.begin(), step.outputs.end());
+    for (const auto& operands : step.operands) {
+      candidates.insert(operands.begin(), operands.end());
+    }
+    if (step.selector >= 0) candidates.insert(step.selector);
+    for (int leaf : candidates) {
+      if (!IsSlotLeaf(leaf) || in_place_.count(leaf) || released_.count(leaf)) {
+        continue;
+      }
+      if (last_use_[leaf] > static_cast<int>(now)) continue;
+      released_.insert(leaf);
+      free_slots_[plan_->leaf_shapes[leaf].ByteSize()].push_back(
+          plan_->leaf_slot[leaf]);
+    }
+  }
+
+  Program* program_;
+  ComputationPlan* plan_;
+  std::vector<int> last_use_;
+  std::set<int> kernel_outputs_;
+  std::set<int> in_place_;
+  std::set<int> released_;
+  std::map<int64_t, std::vector<int>> free_slots_;
+};
+
+}  // namespace
+
+void AssignBuffers(Program* program) {
+  for (ComputationPlan& plan : program->computations) {
+    Assigner(program, &plan).Run();
+  }
+}
+
+}  // namespace phal

@@ -1,0 +1,41 @@
+// The compiler driver: HLO module in, executable plan (program.h) out.
+// Runs the pass pipeline (hlo_pass.h), partitions into KIR kernels
+// (partitioner.h) and assigns buffers (buffer_assignment.h); checks a
+// device's capabilities against what the plan needs.
+#ifndef POLYHAL_CORE_COMPILER_COMPILER_H_
+#define POLYHAL_CORE_COMPILER_COMPILER_H_
+
+#include <memory>
+#include <string>
+
+#include "core/compiler/program.h"
+#include "core/hlo/module.h"
+#include "core/support/status.h"
+#include "polyhal/types.h"
+
+namespace phal {
+
+struct CompilerOptions {
+  // Where to write the module after each pass ("NN-<pass>.hlo") and each
+  // kernel's KIR ("kernel-NN-<name>.kir"); empty writes nothing.
+  std::string dump_directory;
+};
+
+// Options with dump_directory taken from the PHAL_DUMP environment
+// variable.
+CompilerOptions CompilerOptionsFromEnvironment();
+
+// Compiles a verified module.
+StatusOr<std::unique_ptr<Program>> CompileModule(
+    std::unique_ptr<HloModule> module, const CompilerOptions& options);
+
+// UNIMPLEMENTED, listing every kernel kind and element type `program` uses
+// that `properties` (kernel_kinds, element_types) does not report, when
+// there is any; `device_name` labels the message.
+Status CheckDeviceCapabilities(const Program& program,
+                               const phal_device_properties_t& properties,
+                               const std::string& device_name);
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_COMPILER_COMPILER_H_

@@ -1,0 +1,23 @@
+// A plugin table for tests whose one device is host memory and whose
+// kernels run on the KIR evaluator. It lets the compiler's tests exercise
+// the executor through the same plugin calls a real device receives, with
+// the evaluator as the oracle of kernel semantics.
+#ifndef POLYHAL_CORE_COMPILER_EVALUATOR_DEVICE_H_
+#define POLYHAL_CORE_COMPILER_EVALUATOR_DEVICE_H_
+
+#include <cstdint>
+
+#include "polyhal/plugin.h"
+
+namespace phal::testing {
+
+// The table (every slot the executor uses is filled) and its device.
+const phal_plugin_api_t* EvaluatorPluginApi();
+phal_plugin_device_t* EvaluatorDevice();
+// Buffers and kernels currently alive on the device, to detect leaks.
+int64_t LiveEvaluatorBuffers();
+int64_t LiveEvaluatorKernels();
+
+}  // namespace phal::testing
+
+#endif  // POLYHAL_CORE_COMPILER_EVALUATOR_DEVICE_H_

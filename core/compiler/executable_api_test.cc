@@ -1,0 +1,205 @@
+// The phal_executable_* C API on a device backed by the evaluator plugin
+// table: compile, describe, execute (from 8 threads at once), refuse what
+// the device cannot run, and report errors as statuses.
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/compiler/evaluator_device.h"
+#include "core/runtime/c_status.h"
+#include "core/runtime/client.h"
+#include "core/runtime/executable.h"
+#include "polyhal/runtime.h"
+
+namespace phal::testing {
+namespace {
+
+constexpr char kProgram[] = R"(
+HloModule affine
+ENTRY main {
+  x = f32[2,3] parameter(0)
+  w = f32[3,2] parameter(1)
+  d = f32[2,2] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  two = f32[] constant(2)
+  twos = f32[2,2] broadcast(two), dimensions={}
+  y = f32[2,2] multiply(d, twos)
+  ROOT out = (f32[2,2], f32[2,3]) tuple(y, x)
+}
+)";
+
+// A client with one device whose plugin is the evaluator table.
+class EvaluatorClient : public ::testing::Test {
+ protected:
+  EvaluatorClient() : client_(Logger()) {
+    device_.client = &client_;
+    device_.plugin_name = "evaluator";
+    device_.api = EvaluatorPluginApi();
+    device_.handle = EvaluatorDevice();
+    device_.properties.struct_size = sizeof(device_.properties);
+    device_.properties.name = "evaluator";
+    device_.properties.kernel_kinds = ~uint64_t{0};
+    device_.properties.element_types = ~uint64_t{0};
+    phal_memory_space_info_t space{};
+    space.struct_size = sizeof(space);
+    space.name = "host";
+    device_.memory_spaces.push_back(space);
+  }
+
+  phal_buffer_t* Upload(const std::vector<float>& values,
+                        std::vector<int64_t> dims) {
+    phal_buffer_desc_t desc{};
+    desc.struct_size = sizeof(desc);
+    desc.element_type = PHAL_ELEMENT_TYPE_F32;
+    desc.rank = static_cast<uint32_t>(dims.size());
+    desc.dims = dims.data();
+    phal_buffer_t* buffer = nullptr;
+    EXPECT_EQ(phal_buffer_allocate(&device_, &desc, &buffer), nullptr);
+    EXPECT_EQ(phal_buffer_copy_from_host(buffer, 0, values.data(),
+                                         values.size() * sizeof(float)),
+              nullptr);
+    return buffer;
+  }
+
+  std::vector<float> Download(phal_buffer_t* buffer, std::size_t count) {
+    std::vector<float> values(count);
+    EXPECT_EQ(phal_buffer_copy_to_host(buffer, 0, values.data(),
+                                       count * sizeof(float)),
+              nullptr);
+    return values;
+  }
+
+  phal_executable_t* Compile(const std::string& text) {
+    phal_executable_t* executable = nullptr;
+    phal_status_t* status = phal_executable_compile(
+        &device_, text.data(), text.size(), nullptr, &executable);
+    EXPECT_EQ(status, nullptr) << phal_status_get_message(status);
+    phal_status_free(status);
+    return executable;
+  }
+
+  phal_client client_;
+  phal_device device_;
+};
+
+TEST_F(EvaluatorClient, CompilesDescribesAndExecutes) {
+  phal_executable_t* executable = Compile(kProgram);
+  ASSERT_NE(executable, nullptr);
+  size_t parameters = 0;
+  size_t results = 0;
+  ASSERT_EQ(phal_executable_get_parameter_count(executable, &parameters),
+            nullptr);
+  ASSERT_EQ(phal_executable_get_result_count(executable, &results), nullptr);
+  EXPECT_EQ(parameters, 2u);
+  EXPECT_EQ(results, 2u);
+  phal_buffer_desc_t desc{};
+  desc.struct_size = sizeof(desc);
+  ASSERT_EQ(phal_executable_get_result_desc(executable, 0, &desc), nullptr);
+  EXPECT_EQ(desc.element_type, PHAL_ELEMENT_TYPE_F32);
+  ASSERT_EQ(desc.rank, 2u);
+  EXPECT_EQ(desc.dims[0], 2);
+  phal_buffer_t* x = Upload({1, 2, 3, 4, 5, 6}, {2, 3});
+  phal_buffer_t* w = Upload({1, 0, 0, 1, 1, 1}, {3, 2});
+  phal_buffer_t* arguments[] = {x, w};
+  phal_buffer_t* outputs[2] = {nullptr, nullptr};
+  phal_status_t* status =
+      phal_executable_execute(executable, arguments, 2, outputs, 2);
+  ASSERT_EQ(status, nullptr) << phal_status_get_message(status);
+  EXPECT_EQ(Download(outputs[0], 4), (std::vector<float>{8, 10, 20, 22}));
+  EXPECT_EQ(Download(outputs[1], 6), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_NE(outputs[1], x);
+  for (phal_buffer_t* buffer : {x, w, outputs[0], outputs[1]}) {
+    phal_buffer_free(buffer);
+  }
+  phal_executable_free(executable);
+}
+
+TEST_F(EvaluatorClient, EightThreadsExecuteOneExecutable) {
+  phal_executable_t* executable = Compile(kProgram);
+  ASSERT_NE(executable, nullptr);
+  std::vector<std::thread> threads;
+  std::vector<int> correct(8, 0);
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      const float v = static_cast<float>(t);
+      phal_buffer_t* x = Upload({v, v, v, v, v, v}, {2, 3});
+      phal_buffer_t* w = Upload({1, 1, 1, 1, 1, 1}, {3, 2});
+      phal_buffer_t* arguments[] = {x, w};
+      for (int round = 0; round < 20; ++round) {
+        phal_buffer_t* outputs[2] = {nullptr, nullptr};
+        phal_status_t* status =
+            phal_executable_execute(executable, arguments, 2, outputs, 2);
+        if (status != nullptr) {
+          phal_status_free(status);
+          return;
+        }
+        std::vector<float> y = Download(outputs[0], 4);
+        correct[t] += y == std::vector<float>(4, 6 * v) ? 1 : 0;
+        phal_buffer_free(outputs[0]);
+        phal_buffer_free(outputs[1]);
+      }
+      phal_buffer_free(x);
+      phal_buffer_free(w);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < 8; ++t) EXPECT_EQ(correct[t], 20) << "thread " << t;
+  phal_executable_free(executable);
+}
+
+TEST_F(EvaluatorClient, RefusesProgramsNamingMissingKindsAndTypes) {
+  device_.properties.kernel_kinds = PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP);
+  device_.properties.element_types =
+      PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_S64) |
+      PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_PRED);
+  phal_executable_t* executable = nullptr;
+  const std::string text = kProgram;
+  phal_status_t* status = phal_executable_compile(
+      &device_, text.data(), text.size(), nullptr, &executable);
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(phal_status_get_code(status), PHAL_UNIMPLEMENTED);
+  EXPECT_STREQ(phal_status_get_message(status),
+               "device 'evaluator' cannot run this program: kernel kinds "
+               "[dot]; element types [f32] are not supported");
+  phal_status_free(status);
+}
+
+TEST_F(EvaluatorClient, ReportsMalformedProgramsAndBadArguments) {
+  phal_executable_t* executable = nullptr;
+  const std::string bad =
+      "HloModule m\nENTRY main {\n  x = f32[2 parameter(0)\n}\n";
+  phal_compile_options_t options{};
+  options.struct_size = sizeof(options);
+  options.format = PHAL_PROGRAM_FORMAT_HLO_TEXT;
+  options.source_name = "model.hlo";
+  phal_status_t* status = phal_executable_compile(
+      &device_, bad.data(), bad.size(), &options, &executable);
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(phal_status_get_code(status), PHAL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(phal_status_get_message(status)).find("model.hlo:3:"),
+            std::string::npos)
+      << phal_status_get_message(status);
+  phal_status_free(status);
+
+  executable = Compile(kProgram);
+  ASSERT_NE(executable, nullptr);
+  phal_buffer_t* x = Upload({1, 2, 3, 4, 5, 6}, {3, 2});
+  phal_buffer_t* arguments[] = {x, x};
+  phal_buffer_t* outputs[2] = {nullptr, nullptr};
+  status = phal_executable_execute(executable, arguments, 2, outputs, 2);
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(phal_status_get_code(status), PHAL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(phal_status_get_message(status)).find("arguments[0]"),
+            std::string::npos);
+  phal_status_free(status);
+  status = phal_executable_execute(executable, arguments, 1, outputs, 2);
+  EXPECT_EQ(phal_status_get_code(status), PHAL_INVALID_ARGUMENT);
+  phal_status_free(status);
+  phal_buffer_free(x);
+  phal_executable_free(executable);
+}
+
+}  // namespace
+}  // namespace phal::testing

@@ -1,0 +1,289 @@
+#include "core/compiler/executor.h"
+
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "core/runtime/c_status.h"
+
+namespace phal {
+
+namespace {
+
+StatusOr<phal_plugin_buffer_t*> Allocate(const phal_plugin_api_t* api,
+                                         phal_plugin_device_t* device,
+                                         int64_t bytes) {
+  phal_plugin_buffer_t* buffer = nullptr;
+  PHAL_RETURN_IF_ERROR(TakeCStatus(
+      api->buffer_allocate(device, 0, static_cast<uint64_t>(bytes), &buffer)));
+  return buffer;
+}
+
+}  // namespace
+
+// One run of a loaded program: its stream, and the device buffers it
+// allocated, which are freed only after a stream synchronisation has
+// proven that no queued work uses them any more.
+class Execution {
+ public:
+  explicit Execution(const LoadedProgram& loaded)
+      : loaded_(loaded), api_(loaded.api_) {}
+
+  ~Execution() {
+    if (stream_ != nullptr) {
+      TakeCStatus(api_->stream_synchronize(stream_)).ok();
+      FreeReleased();
+      api_->stream_destroy(stream_);
+    }
+  }
+
+  Status Start() {
+    return TakeCStatus(api_->stream_create(loaded_.device_, &stream_));
+  }
+
+  // A device buffer shared by the leaves that name it.
+  struct Buffer {
+    Execution* execution = nullptr;
+    phal_plugin_buffer_t* handle = nullptr;
+    bool owned = false;
+    ~Buffer() {
+      if (owned) execution->released_.push_back(handle);
+    }
+  };
+  using BufferRef = std::shared_ptr<Buffer>;
+
+  BufferRef MakeRef(phal_plugin_buffer_t* handle, bool owned) {
+    auto buffer = std::make_shared<Buffer>();
+    buffer->execution = this;
+    buffer->handle = handle;
+    buffer->owned = owned;
+    return buffer;
+  }
+
+  BufferRef Borrow(phal_plugin_buffer_t* handle) {
+    return MakeRef(handle, false);
+  }
+
+  StatusOr<BufferRef> NewBuffer(int64_t bytes) {
+    PHAL_ASSIGN_OR_RETURN(phal_plugin_buffer_t * handle,
+                          Allocate(api_, loaded_.device_, bytes));
+    return MakeRef(handle, true);
+  }
+
+  StatusOr<std::vector<BufferRef>> Run(int index,
+                                       std::vector<BufferRef> parameters) {
+    const ComputationPlan& plan =
+        loaded_.program_->computations[static_cast<std::size_t>(index)];
+    std::vector<BufferRef> leaves(plan.leaf_shapes.size());
+    for (int p = 0; p < plan.parameter_leaf_count; ++p) {
+      leaves[static_cast<std::size_t>(p)] =
+          std::move(parameters[static_cast<std::size_t>(p)]);
+    }
+    std::vector<BufferRef> slots;
+    for (int64_t bytes : plan.slot_bytes) {
+      PHAL_ASSIGN_OR_RETURN(BufferRef slot, NewBuffer(bytes));
+      slots.push_back(std::move(slot));
+    }
+    for (std::size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+      if (plan.leaf_constant[leaf] >= 0) {
+        leaves[leaf] = Borrow(loaded_.constants_[static_cast<std::size_t>(
+            plan.leaf_constant[leaf])]);
+      } else if (plan.leaf_slot[leaf] >= 0) {
+        leaves[leaf] = slots[static_cast<std::size_t>(plan.leaf_slot[leaf])];
+      }
+    }
+    for (const Step& step : plan.steps) {
+      PHAL_RETURN_IF_ERROR(RunStep(step, &leaves));
+    }
+    std::vector<BufferRef> results;
+    for (int leaf : plan.result_leaves) {
+      results.push_back(leaves[static_cast<std::size_t>(leaf)]);
+    }
+    return results;
+  }
+
+  // Hands the results to the caller: buffers this run allocated are
+  // released to it; parameters, constants and repeated results are copied.
+  StatusOr<std::vector<phal_plugin_buffer_t*>> TakeResults(
+      const std::vector<BufferRef>& results) {
+    std::vector<phal_plugin_buffer_t*> handles;
+    std::set<Buffer*> given;
+    Status status;
+    for (std::size_t i = 0; i < results.size() && status.ok(); ++i) {
+      Buffer* buffer = results[i].get();
+      if (buffer->owned && given.insert(buffer).second) {
+        buffer->owned = false;
+        handles.push_back(buffer->handle);
+        continue;
+      }
+      const int64_t bytes = loaded_.program_->result_shapes[i].ByteSize();
+      StatusOr<phal_plugin_buffer_t*> copy =
+          Allocate(api_, loaded_.device_, bytes);
+      status = copy.status();
+      if (!status.ok()) break;
+      handles.push_back(*copy);
+      status = TakeCStatus(api_->stream_copy_buffer(
+          stream_, buffer->handle, 0, *copy, 0, static_cast<uint64_t>(bytes)));
+    }
+    if (status.ok()) status = Synchronize();
+    if (status.ok()) return handles;
+    TakeCStatus(api_->stream_synchronize(stream_)).ok();
+    for (phal_plugin_buffer_t* handle : handles) api_->buffer_free(handle);
+    return status;
+  }
+
+ private:
+  Status Synchronize() {
+    Status status = TakeCStatus(api_->stream_synchronize(stream_));
+    FreeReleased();
+    return status;
+  }
+
+  void FreeReleased() {
+    for (phal_plugin_buffer_t* handle : released_) api_->buffer_free(handle);
+    released_.clear();
+  }
+
+  // Copies the first `bytes` (at most 8) of `buffer` to the host.
+  StatusOr<int64_t> ReadScalar(const BufferRef& buffer, std::size_t bytes) {
+    unsigned char host[8] = {};
+    PHAL_RETURN_IF_ERROR(TakeCStatus(
+        api_->stream_copy_to_host(stream_, buffer->handle, 0, host, bytes)));
+    PHAL_RETURN_IF_ERROR(Synchronize());
+    if (bytes == 1) return host[0];
+    int32_t value = 0;
+    std::memcpy(&value, host, sizeof(value));
+    return value;
+  }
+
+  std::vector<BufferRef> Select(const std::vector<BufferRef>& leaves,
+                                const std::vector<int>& which) {
+    std::vector<BufferRef> selected;
+    for (int leaf : which) {
+      selected.push_back(leaves[static_cast<std::size_t>(leaf)]);
+    }
+    return selected;
+  }
+
+  Status RunStep(const Step& step, std::vector<BufferRef>* leaves) {
+    switch (step.kind) {
+      case StepKind::kKernel: {
+        std::vector<phal_plugin_buffer_t*> handles;
+        for (int leaf : step.buffers) {
+          handles.push_back((*leaves)[static_cast<std::size_t>(leaf)]->handle);
+        }
+        return TakeCStatus(api_->stream_launch(
+            stream_, loaded_.kernels_[static_cast<std::size_t>(step.kernel)],
+            handles.data(), static_cast<uint32_t>(handles.size())));
+      }
+      case StepKind::kWhile: {
+        std::vector<BufferRef> state = Select(*leaves, step.operands[0]);
+        while (true) {
+          PHAL_ASSIGN_OR_RETURN(std::vector<BufferRef> condition,
+                                Run(step.computations[0], state));
+          PHAL_ASSIGN_OR_RETURN(int64_t go, ReadScalar(condition[0], 1));
+          if (go == 0) break;
+          PHAL_ASSIGN_OR_RETURN(state, Run(step.computations[1], state));
+        }
+        return Define(step, std::move(state), leaves);
+      }
+      case StepKind::kConditional: {
+        const BufferRef& selector =
+            (*leaves)[static_cast<std::size_t>(step.selector)];
+        const auto branches = static_cast<int64_t>(step.computations.size());
+        const bool is_pred = step.selector_type == PHAL_ELEMENT_TYPE_PRED;
+        PHAL_ASSIGN_OR_RETURN(int64_t value,
+                              ReadScalar(selector, is_pred ? 1 : 4));
+        int64_t branch = is_pred ? (value != 0 ? 0 : 1) : value;
+        if (branch < 0 || branch >= branches) branch = branches - 1;
+        const auto b = static_cast<std::size_t>(branch);
+        PHAL_ASSIGN_OR_RETURN(
+            std::vector<BufferRef> results,
+            Run(step.computations[b], Select(*leaves, step.operands[b])));
+        return Define(step, std::move(results), leaves);
+      }
+      case StepKind::kCall: {
+        PHAL_ASSIGN_OR_RETURN(
+            std::vector<BufferRef> results,
+            Run(step.computations[0], Select(*leaves, step.operands[0])));
+        return Define(step, std::move(results), leaves);
+      }
+    }
+    return Internal("unknown step");
+  }
+
+  Status Define(const Step& step, std::vector<BufferRef> values,
+                std::vector<BufferRef>* leaves) {
+    for (std::size_t i = 0; i < step.outputs.size(); ++i) {
+      (*leaves)[static_cast<std::size_t>(step.outputs[i])] =
+          std::move(values[i]);
+    }
+    return OkStatus();
+  }
+
+  const LoadedProgram& loaded_;
+  const phal_plugin_api_t* api_;
+  phal_plugin_stream_t* stream_ = nullptr;
+  std::vector<phal_plugin_buffer_t*> released_;
+};
+
+LoadedProgram::LoadedProgram(std::unique_ptr<Program> program,
+                             const phal_plugin_api_t* api,
+                             phal_plugin_device_t* device)
+    : program_(std::move(program)), api_(api), device_(device) {}
+
+LoadedProgram::~LoadedProgram() {
+  for (phal_plugin_kernel_t* kernel : kernels_) api_->kernel_destroy(kernel);
+  for (phal_plugin_buffer_t* buffer : constants_) api_->buffer_free(buffer);
+}
+
+StatusOr<std::unique_ptr<LoadedProgram>> LoadedProgram::Load(
+    std::unique_ptr<Program> program, const phal_plugin_api_t* api,
+    phal_plugin_device_t* device, const phal_kernel_options_t* options) {
+  std::unique_ptr<LoadedProgram> loaded(
+      new LoadedProgram(std::move(program), api, device));
+  for (const std::unique_ptr<KirKernel>& kernel : loaded->program_->kernels) {
+    phal_plugin_kernel_t* emitted = nullptr;
+    Status status = TakeCStatus(
+        api->kernel_emit(device, &kernel->Desc(), options, &emitted));
+    if (!status.ok()) {
+      return Status(status.code(),
+                    "kernel " + kernel->name() + ": " + status.message());
+    }
+    loaded->kernels_.push_back(emitted);
+  }
+  phal_plugin_stream_t* stream = nullptr;
+  PHAL_RETURN_IF_ERROR(TakeCStatus(api->stream_create(device, &stream)));
+  Status status;
+  for (const Literal& constant : loaded->program_->constants) {
+    StatusOr<phal_plugin_buffer_t*> buffer =
+        Allocate(api, device, static_cast<int64_t>(constant.byte_size()));
+    status = buffer.status();
+    if (!status.ok()) break;
+    loaded->constants_.push_back(*buffer);
+    status = TakeCStatus(api->stream_copy_from_host(
+        stream, constant.data(), *buffer, 0, constant.byte_size()));
+    if (!status.ok()) break;
+  }
+  Status synced = TakeCStatus(api->stream_synchronize(stream));
+  api->stream_destroy(stream);
+  PHAL_RETURN_IF_ERROR(status);
+  PHAL_RETURN_IF_ERROR(synced);
+  return loaded;
+}
+
+StatusOr<std::vector<phal_plugin_buffer_t*>> LoadedProgram::Execute(
+    std::span<phal_plugin_buffer_t* const> arguments) const {
+  Execution execution(*this);
+  PHAL_RETURN_IF_ERROR(execution.Start());
+  std::vector<Execution::BufferRef> parameters;
+  for (phal_plugin_buffer_t* argument : arguments) {
+    parameters.push_back(execution.Borrow(argument));
+  }
+  StatusOr<std::vector<Execution::BufferRef>> results =
+      execution.Run(program_->entry, std::move(parameters));
+  if (!results.ok()) return results.status();
+  return execution.TakeResults(*results);
+}
+
+}  // namespace phal

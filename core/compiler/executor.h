@@ -1,0 +1,58 @@
+// The executor: a Program loaded on one device of a plugin (kernels emitted,
+// constants uploaded) and run on plugin streams. Control flow runs on the
+// host: while conditions and conditional selectors are copied back with
+// stream copies; everything else is a launch. Every device operation goes
+// through the plugin table, so nothing here assumes device memory is host
+// memory.
+#ifndef POLYHAL_CORE_COMPILER_EXECUTOR_H_
+#define POLYHAL_CORE_COMPILER_EXECUTOR_H_
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/compiler/program.h"
+#include "core/support/status.h"
+#include "polyhal/plugin.h"
+
+namespace phal {
+
+class LoadedProgram {
+ public:
+  // Emits every kernel of `program` with api->kernel_emit and copies its
+  // constants to device buffers. `api` and `device` must outlive the
+  // result.
+  static StatusOr<std::unique_ptr<LoadedProgram>> Load(
+      std::unique_ptr<Program> program, const phal_plugin_api_t* api,
+      phal_plugin_device_t* device, const phal_kernel_options_t* options);
+  // Destroys the kernels and frees the constants. No execution may be in
+  // flight.
+  ~LoadedProgram();
+  LoadedProgram(const LoadedProgram&) = delete;
+  LoadedProgram& operator=(const LoadedProgram&) = delete;
+
+  const Program& program() const { return *program_; }
+
+  // Runs the entry computation once on a stream of its own and returns
+  // when the results are ready: one new plugin buffer per result leaf,
+  // owned by the caller (free with api->buffer_free). `arguments` are
+  // plugin buffers, one per entry parameter, whose sizes the caller has
+  // checked; they are only read. Thread-safe.
+  StatusOr<std::vector<phal_plugin_buffer_t*>> Execute(
+      std::span<phal_plugin_buffer_t* const> arguments) const;
+
+ private:
+  friend class Execution;
+  LoadedProgram(std::unique_ptr<Program> program, const phal_plugin_api_t* api,
+                phal_plugin_device_t* device);
+
+  std::unique_ptr<Program> program_;
+  const phal_plugin_api_t* api_;
+  phal_plugin_device_t* device_;
+  std::vector<phal_plugin_kernel_t*> kernels_;
+  std::vector<phal_plugin_buffer_t*> constants_;
+};
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_COMPILER_EXECUTOR_H_

@@ -1,0 +1,397 @@
+#include "core/compiler/fusion_planner.h"
+
+#include <algorithm>
+#include <queue>
+#include <string>
+
+namespace phal {
+namespace {
+
+bool IsLeafPlumbing(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kParameter:
+    case HloOpcode::kConstant:
+    case HloOpcode::kTuple:
+    case HloOpcode::kGetTupleElement:
+    case HloOpcode::kOptimizationBarrier:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsControlFlow(HloOpcode opcode) {
+  return opcode == HloOpcode::kWhile || opcode == HloOpcode::kConditional ||
+         opcode == HloOpcode::kCall;
+}
+
+bool IsScalarConstant(const HloInstruction& instruction) {
+  return instruction.opcode() == HloOpcode::kConstant &&
+         instruction.shape().IsArray() && instruction.shape().rank() == 0;
+}
+
+// Cheap enough to recompute in every kernel that reads it.
+bool IsDuplicable(const HloInstruction& instruction) {
+  if (instruction.opcode() == HloOpcode::kIota) return true;
+  return instruction.opcode() == HloOpcode::kBroadcast &&
+         IsScalarConstant(*instruction.operand(0));
+}
+
+bool IsPureElementwise(const HloInstruction& instruction) {
+  return IsElementwise(instruction.opcode());
+}
+
+class GroupBuilder {
+ public:
+  GroupBuilder(const std::set<const HloInstruction*>& forbidden,
+               const std::unordered_map<const HloInstruction*, int>& assigned)
+      : forbidden_(forbidden), assigned_(assigned) {}
+
+  FusionGroup Build(HloInstruction* root) {
+    group_.root = root;
+    group_.members.insert(root);
+    group_.outputs.push_back(root);
+    if (IsHero(*root)) {
+      group_.hero = root;
+      PushPrologue(*root);
+    } else {
+      for (HloInstruction* operand : root->operands()) work_.push_back(operand);
+    }
+    while (!work_.empty()) {
+      HloInstruction* producer = work_.front();
+      work_.erase(work_.begin());
+      Consider(producer);
+    }
+    return std::move(group_);
+  }
+
+ private:
+  bool Available(const HloInstruction* instruction) const {
+    return !group_.members.count(instruction) &&
+           !assigned_.count(instruction) && !forbidden_.count(instruction) &&
+           !stays_in_memory_.count(instruction) &&
+           !IsLeafPlumbing(instruction->opcode()) &&
+           !IsControlFlow(instruction->opcode());
+  }
+
+  bool AllUsersInside(const HloInstruction& instruction) const {
+    for (const HloInstruction* user : instruction.users()) {
+      if (!group_.members.count(user)) return false;
+    }
+    return true;
+  }
+
+  void PushPrologue(const HloInstruction& hero) {
+    switch (hero.opcode()) {
+      case HloOpcode::kReduce:
+      case HloOpcode::kReduceWindow:
+        for (int64_t i = 0; i < hero.operand_count() / 2; ++i) {
+          work_.push_back(hero.operand(i));
+        }
+        break;
+      case HloOpcode::kDot:
+      case HloOpcode::kConvolution:
+        // These kernels read their operands from memory, converting them
+        // on the fly at most.
+        for (HloInstruction* operand : hero.operands()) {
+          if (operand->opcode() == HloOpcode::kConvert) {
+            converts_.insert(operand);
+            stays_in_memory_.insert(operand->operand(0));
+            work_.push_back(operand);
+          } else {
+            stays_in_memory_.insert(operand);
+          }
+        }
+        break;
+      default:
+        for (const HloInstruction* operand : hero.operands()) {
+          stays_in_memory_.insert(operand);
+        }
+        break;
+    }
+  }
+
+  bool EpilogueEligible(const HloInstruction& hero) const {
+    if (group_.hero != nullptr || group_.outputs.size() != 1) return false;
+    if (!hero.shape().IsArray() || !AllUsersInside(hero)) return false;
+    const HloOpcode opcode = hero.opcode();
+    if (opcode != HloOpcode::kReduce && opcode != HloOpcode::kDot &&
+        opcode != HloOpcode::kConvolution) {
+      return false;
+    }
+    for (const HloInstruction* member : group_.members) {
+      if (!IsPureElementwise(*member) ||
+          member->shape().dims() != hero.shape().dims()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void Absorb(HloInstruction* producer) {
+    group_.members.insert(producer);
+    for (HloInstruction* operand : producer->operands()) {
+      work_.push_back(operand);
+    }
+  }
+
+  void Consider(HloInstruction* producer) {
+    if (!Available(producer)) return;
+    if (IsHero(*producer)) {
+      if (group_.hero == nullptr && EpilogueEligible(*producer)) {
+        group_.hero = producer;
+        group_.members.insert(producer);
+        PushPrologue(*producer);
+      }
+      return;
+    }
+    if (!IsLoopFusible(*producer)) return;
+    if (converts_.count(producer)) {
+      if (AllUsersInside(*producer)) group_.members.insert(producer);
+      return;
+    }
+    if (AllUsersInside(*producer) || IsDuplicable(*producer)) {
+      Absorb(producer);
+      return;
+    }
+    if (group_.hero == nullptr && producer->shape().IsArray() &&
+        producer->shape().dims() == group_.root->shape().dims()) {
+      group_.outputs.push_back(producer);
+      Absorb(producer);
+    }
+  }
+
+  const std::set<const HloInstruction*>& forbidden_;
+  const std::unordered_map<const HloInstruction*, int>& assigned_;
+  FusionGroup group_;
+  std::set<const HloInstruction*> converts_;
+  std::set<const HloInstruction*> stays_in_memory_;
+  std::vector<HloInstruction*> work_;
+};
+
+// True when some instruction reachable from `start` through users is in
+// `targets`.
+bool ReachesAny(const HloInstruction* start,
+                const std::set<const HloInstruction*>& targets) {
+  std::vector<const HloInstruction*> stack = {start};
+  std::set<const HloInstruction*> seen;
+  while (!stack.empty()) {
+    const HloInstruction* current = stack.back();
+    stack.pop_back();
+    if (!seen.insert(current).second) continue;
+    if (targets.count(current)) return true;
+    for (const HloInstruction* user : current->users()) stack.push_back(user);
+  }
+  return false;
+}
+
+// An extra output whose outside users lead back into the group, if any.
+HloInstruction* CyclicOutput(const FusionGroup& group) {
+  for (std::size_t i = 1; i < group.outputs.size(); ++i) {
+    HloInstruction* output = group.outputs[i];
+    for (const HloInstruction* user : output->users()) {
+      if (!group.members.count(user) && ReachesAny(user, group.members)) {
+        return output;
+      }
+    }
+  }
+  return nullptr;
+}
+
+Status CheckSupported(const HloInstruction& instruction) {
+  const HloOpcode opcode = instruction.opcode();
+  if (IsLeafPlumbing(opcode) || IsControlFlow(opcode) ||
+      IsLoopFusible(instruction) || IsHero(instruction)) {
+    return OkStatus();
+  }
+  return Unimplemented(std::string(HloOpcodeName(opcode)) + " (instruction %" +
+                       instruction.name() +
+                       ") has no kernel kind and no decomposition");
+}
+
+// The units that produce the leaves `instruction` reads.
+class Scheduler {
+ public:
+  Scheduler(const HloComputation& computation, FusionPlan* plan)
+      : computation_(computation), plan_(plan) {}
+
+  void Run(const std::vector<HloInstruction*>& controls) {
+    const auto& order = computation_.instructions();
+    for (std::size_t i = 0; i < order.size(); ++i) position_[order[i]] = i;
+    std::vector<HloInstruction*> unit_roots;
+    for (std::size_t g = 0; g < plan_->groups.size(); ++g) {
+      for (HloInstruction* output : plan_->groups[g].outputs) {
+        producer_[output] = static_cast<int>(g);
+      }
+      unit_roots.push_back(plan_->groups[g].root);
+    }
+    for (HloInstruction* control : controls) {
+      producer_[control] = static_cast<int>(unit_roots.size());
+      unit_roots.push_back(control);
+    }
+    const std::size_t count = unit_roots.size();
+    std::vector<std::set<int>> dependents(count);
+    std::vector<int> pending(count, 0);
+    for (std::size_t u = 0; u < count; ++u) {
+      std::set<int> deps;
+      for (const HloInstruction* input : UnitInputs(u, unit_roots[u])) {
+        Producers(input, &deps);
+      }
+      deps.erase(static_cast<int>(u));
+      for (int d : deps) {
+        if (dependents[d].insert(static_cast<int>(u)).second) ++pending[u];
+      }
+    }
+    using Entry = std::pair<std::size_t, int>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
+    for (std::size_t u = 0; u < count; ++u) {
+      if (pending[u] == 0) ready.emplace(position_[unit_roots[u]], u);
+    }
+    while (!ready.empty()) {
+      const int u = ready.top().second;
+      ready.pop();
+      ScheduledUnit unit;
+      if (static_cast<std::size_t>(u) < plan_->groups.size()) {
+        unit.group = u;
+      } else {
+        unit.control = unit_roots[u];
+      }
+      plan_->schedule.push_back(unit);
+      for (int d : dependents[u]) {
+        if (--pending[d] == 0) ready.emplace(position_[unit_roots[d]], d);
+      }
+    }
+  }
+
+ private:
+  std::vector<const HloInstruction*> UnitInputs(std::size_t unit,
+                                                const HloInstruction* root) {
+    std::vector<const HloInstruction*> inputs;
+    if (unit >= plan_->groups.size()) {
+      for (const HloInstruction* operand : root->operands()) {
+        inputs.push_back(operand);
+      }
+      return inputs;
+    }
+    const FusionGroup& group = plan_->groups[unit];
+    for (const HloInstruction* member : group.members) {
+      for (const HloInstruction* operand : member->operands()) {
+        if (!group.members.count(operand)) inputs.push_back(operand);
+      }
+    }
+    return inputs;
+  }
+
+  void Producers(const HloInstruction* value, std::set<int>* units) {
+    auto found = producer_.find(value);
+    if (found != producer_.end()) {
+      units->insert(found->second);
+      return;
+    }
+    for (const HloInstruction* operand : value->operands()) {
+      Producers(operand, units);
+    }
+  }
+
+  const HloComputation& computation_;
+  FusionPlan* plan_;
+  std::unordered_map<const HloInstruction*, std::size_t> position_;
+  std::unordered_map<const HloInstruction*, int> producer_;
+};
+
+}  // namespace
+
+bool IsLoopFusible(const HloInstruction& instruction) {
+  switch (instruction.opcode()) {
+    case HloOpcode::kBroadcast:
+    case HloOpcode::kReshape:
+    case HloOpcode::kBitcast:
+    case HloOpcode::kTranspose:
+    case HloOpcode::kSlice:
+    case HloOpcode::kConcatenate:
+    case HloOpcode::kPad:
+    case HloOpcode::kReverse:
+    case HloOpcode::kIota:
+    case HloOpcode::kDynamicSlice:
+    case HloOpcode::kDynamicUpdateSlice:
+    case HloOpcode::kCopy:
+      return true;
+    default:
+      return IsElementwise(instruction.opcode());
+  }
+}
+
+bool IsHero(const HloInstruction& instruction) {
+  switch (instruction.opcode()) {
+    case HloOpcode::kReduce:
+    case HloOpcode::kReduceWindow:
+    case HloOpcode::kDot:
+    case HloOpcode::kConvolution:
+    case HloOpcode::kGather:
+    case HloOpcode::kScatter:
+    case HloOpcode::kSort:
+      return true;
+    default:
+      return false;
+  }
+}
+
+StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
+  FusionPlan plan;
+  std::unordered_map<const HloInstruction*, int> assigned;
+  // Instructions some kernel computes inline, with the users they serve.
+  std::unordered_map<const HloInstruction*, std::set<const HloInstruction*>>
+      inlined_for;
+  std::vector<HloInstruction*> controls;
+  const auto& order = computation.instructions();
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    HloInstruction* instruction = *it;
+    PHAL_RETURN_IF_ERROR(CheckSupported(*instruction));
+    const HloOpcode opcode = instruction->opcode();
+    if (IsControlFlow(opcode)) controls.push_back(instruction);
+    if (IsLeafPlumbing(opcode) || IsControlFlow(opcode) ||
+        assigned.count(instruction)) {
+      continue;
+    }
+    bool needed = instruction == computation.root_instruction();
+    for (const HloInstruction* user : instruction->users()) {
+      if (!inlined_for[instruction].count(user)) needed = true;
+    }
+    if (!needed) continue;
+    const bool is_view =
+        opcode == HloOpcode::kReshape || opcode == HloOpcode::kBitcast;
+    if (is_view && (instruction->operand(0)->users().size() > 1 ||
+                    !IsLoopFusible(*instruction->operand(0)))) {
+      plan.aliases.insert(instruction);
+      continue;
+    }
+    std::set<const HloInstruction*> forbidden;
+    FusionGroup group;
+    while (true) {
+      group = GroupBuilder(forbidden, assigned).Build(instruction);
+      HloInstruction* cyclic = CyclicOutput(group);
+      if (cyclic == nullptr) break;
+      forbidden.insert(cyclic);
+    }
+    const int index = static_cast<int>(plan.groups.size());
+    for (const HloInstruction* member : group.members) {
+      const bool duplicated =
+          IsDuplicable(*member) && member != group.root &&
+          std::find(group.outputs.begin(), group.outputs.end(), member) ==
+              group.outputs.end();
+      if (!duplicated) {
+        assigned[member] = index;
+        continue;
+      }
+      for (const HloInstruction* user : member->users()) {
+        if (group.members.count(user)) inlined_for[member].insert(user);
+      }
+    }
+    plan.groups.push_back(std::move(group));
+  }
+  std::reverse(controls.begin(), controls.end());
+  Scheduler(computation, &plan).Run(controls);
+  return plan;
+}
+
+}  // namespace phal

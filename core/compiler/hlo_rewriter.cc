@@ -1,0 +1,137 @@
+#include "core/compiler/hlo_rewriter.h"
+
+#include <map>
+#include <set>
+
+namespace phal {
+namespace {
+
+void MarkLive(const HloInstruction* instruction,
+              std::set<const HloInstruction*>* live) {
+  std::vector<const HloInstruction*> stack = {instruction};
+  while (!stack.empty()) {
+    const HloInstruction* current = stack.back();
+    stack.pop_back();
+    if (!live->insert(current).second) continue;
+    for (const HloInstruction* operand : current->operands()) {
+      stack.push_back(operand);
+    }
+  }
+}
+
+void MarkCalled(const HloComputation* computation,
+                std::set<const HloComputation*>* called) {
+  if (!called->insert(computation).second) return;
+  for (const HloInstruction* instruction : computation->instructions()) {
+    for (const HloComputation* callee : instruction->called_computations()) {
+      MarkCalled(callee, called);
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<HloInstruction> CloneInstruction(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    const std::vector<HloComputation*>& called, std::string name) {
+  auto clone = std::make_unique<HloInstruction>(
+      source.opcode(), std::move(name), source.shape());
+  for (HloInstruction* operand : operands) clone->AppendOperand(operand);
+  for (HloComputation* computation : called) {
+    clone->AppendCalledComputation(computation);
+  }
+  clone->set_parameter_number(source.parameter_number());
+  clone->set_literal(source.literal());
+  clone->set_tuple_index(source.tuple_index());
+  clone->set_dimensions(source.dimensions());
+  clone->set_iota_dimension(source.iota_dimension());
+  clone->set_slice(source.slice_starts(), source.slice_limits(),
+                   source.slice_strides());
+  clone->set_dynamic_slice_sizes(source.dynamic_slice_sizes());
+  clone->set_padding_config(source.padding_config());
+  clone->set_window(source.window());
+  clone->set_convolution_dimension_numbers(
+      source.convolution_dimension_numbers());
+  clone->set_feature_group_count(source.feature_group_count());
+  clone->set_batch_group_count(source.batch_group_count());
+  clone->set_dot_dimension_numbers(source.dot_dimension_numbers());
+  clone->set_gather_dimension_numbers(source.gather_dimension_numbers());
+  clone->set_gather_slice_sizes(source.gather_slice_sizes());
+  clone->set_scatter_dimension_numbers(source.scatter_dimension_numbers());
+  clone->set_indices_are_sorted(source.indices_are_sorted());
+  clone->set_unique_indices(source.unique_indices());
+  clone->set_comparison_direction(source.comparison_direction());
+  clone->set_comparison_type(source.comparison_type());
+  clone->set_exponent_bits(source.exponent_bits());
+  clone->set_mantissa_bits(source.mantissa_bits());
+  clone->set_epsilon(source.epsilon());
+  clone->set_feature_index(source.feature_index());
+  clone->set_is_stable(source.is_stable());
+  clone->set_fusion_kind(source.fusion_kind());
+  return clone;
+}
+
+HloInstruction* RewriteContext::Add(
+    const HloInstruction& prototype,
+    const std::vector<HloInstruction*>& operands) {
+  return computation_->AddInstruction(
+      CloneInstruction(prototype, operands, prototype.called_computations(),
+                       std::string(HloOpcodeName(prototype.opcode())) + ".rw" +
+                           std::to_string((*next_id_)++)));
+}
+
+HloInstruction* RewriteContext::AddNew(
+    HloOpcode opcode, Shape shape, const std::vector<HloInstruction*>& operands,
+    const std::function<void(HloInstruction&)>& configure) {
+  HloInstruction prototype(opcode, "new", std::move(shape));
+  if (configure) configure(prototype);
+  return Add(prototype, operands);
+}
+
+StatusOr<std::unique_ptr<HloModule>> RewriteModule(const HloModule& module,
+                                                   const RewriteFn& rewrite,
+                                                   bool drop_dead) {
+  auto result = std::make_unique<HloModule>(module.name());
+  std::set<const HloComputation*> called;
+  MarkCalled(module.entry_computation(), &called);
+  std::map<const HloComputation*, HloComputation*> computations;
+  int64_t next_id = 0;
+  for (const HloComputation* computation : module.computations()) {
+    if (drop_dead && !called.count(computation)) continue;
+    auto copy = std::make_unique<HloComputation>(computation->name());
+    RewriteContext context(result.get(), copy.get(), &next_id);
+    std::set<const HloInstruction*> live;
+    MarkLive(computation->root_instruction(), &live);
+    std::map<const HloInstruction*, HloInstruction*> mapped;
+    for (const HloInstruction* instruction : computation->instructions()) {
+      if (drop_dead && !live.count(instruction) &&
+          instruction->opcode() != HloOpcode::kParameter) {
+        continue;
+      }
+      std::vector<HloInstruction*> operands;
+      for (const HloInstruction* operand : instruction->operands()) {
+        operands.push_back(mapped.at(operand));
+      }
+      std::vector<HloComputation*> callees;
+      for (const HloComputation* callee : instruction->called_computations()) {
+        callees.push_back(computations.at(callee));
+      }
+      PHAL_ASSIGN_OR_RETURN(HloInstruction * replacement,
+                            rewrite(*instruction, operands, callees, context));
+      if (replacement == nullptr) {
+        replacement = copy->AddInstruction(CloneInstruction(
+            *instruction, operands, callees, instruction->name()));
+      }
+      mapped[instruction] = replacement;
+    }
+    copy->set_root_instruction(mapped.at(computation->root_instruction()));
+    HloComputation* added = result->AddComputation(std::move(copy));
+    computations[computation] = added;
+    if (computation == module.entry_computation()) {
+      result->set_entry_computation(added);
+    }
+  }
+  return result;
+}
+
+}  // namespace phal

@@ -1,0 +1,46 @@
+// Golden tests of the KIR text dump: each testdata/*.hlo compiles to the
+// kernels written in testdata/*.kir. Set PHAL_UPDATE_GOLDENS=1 to rewrite
+// the goldens after an intended change, and review the diff.
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/compiler/compiler_test_util.h"
+#include "core/compiler/kir_printer.h"
+
+namespace phal::testing {
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+class KirGolden : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(KirGolden, DumpMatchesGolden) {
+  const std::string base = std::string(PHAL_TEST_SOURCE_DIR) +
+                           "/core/compiler/testdata/" + GetParam();
+  std::unique_ptr<Program> program = CompileText(ReadFile(base + ".hlo"));
+  ASSERT_NE(program, nullptr);
+  std::string dump;
+  for (const auto& kernel : program->kernels) {
+    dump += KernelToText(kernel->Desc()) + "\n";
+  }
+  if (std::getenv("PHAL_UPDATE_GOLDENS") != nullptr) {
+    std::ofstream(base + ".kir") << dump;
+  }
+  EXPECT_EQ(dump, ReadFile(base + ".kir")) << "golden " << base << ".kir";
+}
+
+INSTANTIATE_TEST_SUITE_P(Compiler, KirGolden,
+                         ::testing::Values("mlp", "softmax", "conv",
+                                           "while_loop", "reduce_fused"));
+
+}  // namespace
+}  // namespace phal::testing

@@ -1,0 +1,25 @@
+// The stable text dump of the kernel IR, documented in docs/kir.md. Golden
+// tests pin it, PHAL_DUMP writes it, and plugin authors read it in logs, so
+// its grammar changes only together with docs/kir.md.
+#ifndef POLYHAL_CORE_COMPILER_KIR_PRINTER_H_
+#define POLYHAL_CORE_COMPILER_KIR_PRINTER_H_
+
+#include <string>
+
+#include "polyhal/kernel.h"
+
+namespace phal {
+
+// The dump's spelling of a node op: "add", "read", "round_nearest_even", ...
+// "invalid" for a value that is not a phal_kir_op_t.
+const char* KirOpName(phal_kir_op_t op);
+// "loop", "reduce", "dot", ...
+const char* KernelKindName(phal_kernel_kind_t kind);
+// The value of a CONSTANT node as the dump prints it.
+std::string KirConstantToText(const phal_kir_node_t& node);
+// The whole kernel, one line per buffer, parameter and node.
+std::string KernelToText(const phal_kernel_desc_t& kernel);
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_COMPILER_KIR_PRINTER_H_

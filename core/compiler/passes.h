@@ -1,0 +1,34 @@
+// The passes of the default pipeline. Each lives in the file of its name.
+#ifndef POLYHAL_CORE_COMPILER_PASSES_H_
+#define POLYHAL_CORE_COMPILER_PASSES_H_
+
+#include <memory>
+
+#include "core/compiler/hlo_pass.h"
+
+namespace phal {
+
+// Replaces every fusion instruction (XLA's own fusion decisions, as in
+// compiled dumps) by the instructions of its computation.
+std::unique_ptr<HloPass> MakeFusionInliningPass();
+// Drops explicit layouts: Polyhal buffers are always dense row-major (the
+// ABI says so), and HLO values do not depend on layouts, so after this
+// pass every shape is row-major and no transposes are needed.
+std::unique_ptr<HloPass> MakeLayoutNormalizationPass();
+// batch-norm-inference and batch-norm-training into broadcasts,
+// elementwise ops and reduces.
+std::unique_ptr<HloPass> MakeBatchNormDecompositionPass();
+// Identities that hold bit for bit, NaN and signed zeros included.
+std::unique_ptr<HloPass> MakeAlgebraicSimplificationPass();
+// Evaluates instructions whose operands are all constants with the
+// reference interpreter, when the result has at most `max_elements`
+// elements.
+std::unique_ptr<HloPass> MakeConstantFoldingPass(int64_t max_elements);
+// Merges identical instructions.
+std::unique_ptr<HloPass> MakeCommonSubexpressionEliminationPass();
+// Removes instructions and computations nothing uses.
+std::unique_ptr<HloPass> MakeDeadCodeEliminationPass();
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_COMPILER_PASSES_H_

@@ -1,0 +1,156 @@
+// The HLO passes: what each removes, keeps and writes to PHAL_DUMP.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "core/compiler/compiler_test_util.h"
+#include "core/compiler/passes.h"
+#include "core/hlo/printer.h"
+#include "core/testing/temp_dir.h"
+
+namespace phal::testing {
+namespace {
+
+std::string RunPass(HloPass& pass, const std::string& text) {
+  std::unique_ptr<HloModule> module = ParseVerified(text);
+  if (module == nullptr) return "";
+  StatusOr<std::unique_ptr<HloModule>> result = pass.Run(*module);
+  EXPECT_TRUE(result.ok()) << result.status().ToString();
+  if (!result.ok()) return "";
+  EXPECT_TRUE(VerifyModule(**result).ok());
+  return HloComputationToText(*(*result)->entry_computation());
+}
+
+TEST(AlgebraicSimplification, RemovesExactIdentitiesOnly) {
+  auto pass = MakeAlgebraicSimplificationPass();
+  const std::string text = RunPass(*pass, R"(
+HloModule m
+ENTRY main {
+  x = f32[4] parameter(0)
+  i = s32[4] parameter(1)
+  one = f32[] constant(1)
+  ones = f32[4] broadcast(one), dimensions={}
+  zero = f32[] constant(0)
+  zeros = f32[4] broadcast(zero), dimensions={}
+  izero = s32[] constant(0)
+  izeros = s32[4] broadcast(izero), dimensions={}
+  a = f32[4] multiply(x, ones)
+  b = f32[4] add(a, zeros)
+  c = f32[4] multiply(b, zeros)
+  j = s32[4] add(i, izeros)
+  r = f32[2,2] reshape(c)
+  rr = f32[4] reshape(r)
+  ROOT out = (f32[4], s32[4]) tuple(rr, j)
+}
+)");
+  EXPECT_EQ(text.find("multiply(%x, %ones)"), std::string::npos) << text;
+  EXPECT_NE(text.find("add(%x, %zeros)"), std::string::npos)
+      << "x + 0 turns -0 into +0 and must stay\n"
+      << text;
+  EXPECT_NE(text.find("multiply(%b, %zeros)"), std::string::npos)
+      << "x * 0 is not 0 for NaN and must stay\n"
+      << text;
+  EXPECT_EQ(text.find("add(%i, %izeros)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("reshape(%r)"), std::string::npos)
+      << "reshape of reshape reads the first operand\n"
+      << text;
+}
+
+TEST(ConstantFolding, EvaluatesConstantSubgraphsButNotBroadcasts) {
+  auto pass = MakeConstantFoldingPass(1 << 16);
+  const std::string text = RunPass(*pass, R"(
+HloModule m
+ENTRY main {
+  a = f32[2] constant({1, 2})
+  b = f32[2] constant({3, 4})
+  s = f32[2] add(a, b)
+  e = f32[2] exponential(s)
+  c = f32[] constant(1)
+  big = f32[100] broadcast(c), dimensions={}
+  ROOT out = (f32[2], f32[100]) tuple(e, big)
+}
+)");
+  EXPECT_EQ(text.find("add("), std::string::npos) << text;
+  EXPECT_EQ(text.find("exponential("), std::string::npos) << text;
+  EXPECT_NE(text.find("broadcast("), std::string::npos) << text;
+}
+
+TEST(CommonSubexpressionElimination, MergesIdenticalInstructions) {
+  auto pass = MakeCommonSubexpressionEliminationPass();
+  auto dce = MakeDeadCodeEliminationPass();
+  const std::string hlo = R"(
+HloModule m
+ENTRY main {
+  x = f32[4] parameter(0)
+  a = f32[4] exponential(x)
+  b = f32[4] exponential(x)
+  c = f32[4] add(a, b)
+  d = f32[4] add(b, a)
+  ROOT out = (f32[4], f32[4]) tuple(c, d)
+}
+)";
+  std::unique_ptr<HloModule> module = ParseVerified(hlo);
+  auto merged = pass->Run(*module);
+  ASSERT_TRUE(merged.ok());
+  auto cleaned = dce->Run(**merged);
+  ASSERT_TRUE(cleaned.ok());
+  // b merges into a, which makes d identical to c: x, a, c and the tuple.
+  EXPECT_EQ((*cleaned)->entry_computation()->instruction_count(), 4)
+      << HloModuleToText(**cleaned);
+}
+
+TEST(DeadCodeElimination, DropsUnusedInstructionsAndComputations) {
+  auto pass = MakeDeadCodeEliminationPass();
+  std::unique_ptr<HloModule> module = ParseVerified(R"(
+HloModule m
+unused {
+  p = f32[] parameter(0)
+  ROOT n = f32[] negate(p)
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  y = f32[4] parameter(1)
+  dead = f32[4] exponential(y)
+  ROOT n = f32[4] negate(x)
+}
+)");
+  auto result = pass->Run(*module);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ((*result)->computations().size(), 1u);
+  EXPECT_EQ((*result)->entry_computation()->instruction_count(), 3);
+}
+
+TEST(LayoutNormalization, MakesEveryShapeRowMajorWithoutChangingValues) {
+  const std::string hlo = R"(
+HloModule m
+ENTRY main {
+  x = f32[2,3]{0,1} parameter(0)
+  ROOT t = f32[3,2]{0,1} transpose(x), dimensions={1,0}
+}
+)";
+  auto pass = MakeLayoutNormalizationPass();
+  const std::string text = RunPass(*pass, hlo);
+  EXPECT_EQ(text.find("{0,1}"), std::string::npos) << text;
+  ExpectMatchesReference(hlo, {TestData(PHAL_ELEMENT_TYPE_F32, {2, 3})});
+}
+
+TEST(PhalDump, WritesTheModuleAfterEachPassAndEveryKernel) {
+  TempDir dir;
+  CompilerOptions options;
+  options.dump_directory = dir.path();
+  std::unique_ptr<HloModule> module = ParseVerified(R"(
+HloModule m
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT e = f32[4] exponential(x)
+}
+)");
+  ASSERT_TRUE(CompileModule(std::move(module), options).ok());
+  const std::filesystem::path path(dir.path());
+  EXPECT_TRUE(std::filesystem::exists(path / "01-inline-fusions.hlo"));
+  EXPECT_TRUE(std::filesystem::exists(path / "08-dce.hlo"));
+  EXPECT_TRUE(std::filesystem::exists(path / "kernel-00-e.kir"));
+}
+
+}  // namespace
+}  // namespace phal::testing

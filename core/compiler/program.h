@@ -1,0 +1,70 @@
+// The executable plan the compiler produces and the executor runs: KIR
+// kernels, constants, and for every computation that runs on the host
+// (the entry and the computations of while, conditional and call) a list
+// of steps over "leaves". A leaf is one dense array value of a computation:
+// a parameter (tuples flattened depth-first), a constant, an output of a
+// kernel (living in a slot chosen by buffer assignment) or an output of a
+// nested computation. Tuples exist only at compile time, as lists of leaves.
+#ifndef POLYHAL_CORE_COMPILER_PROGRAM_H_
+#define POLYHAL_CORE_COMPILER_PROGRAM_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/compiler/kir_kernel.h"
+#include "core/hlo/literal.h"
+#include "core/hlo/shape.h"
+
+namespace phal {
+
+enum class StepKind { kKernel, kWhile, kConditional, kCall };
+
+struct Step {
+  StepKind kind = StepKind::kKernel;
+  // kKernel: the kernel and the leaf bound to each of its buffers.
+  int kernel = -1;
+  std::vector<int> buffers;
+  // kWhile: computations {condition, body}; kConditional: the branches;
+  // kCall: {callee}.
+  std::vector<int> computations;
+  // kConditional: the leaf holding the pred or s32 branch selector.
+  int selector = -1;
+  phal_element_type_t selector_type = PHAL_ELEMENT_TYPE_PRED;
+  // Leaves passed to the computation: one list for while and call, one per
+  // branch for conditional.
+  std::vector<std::vector<int>> operands;
+  // Leaves this step defines: kernel outputs, or the computation's results.
+  std::vector<int> outputs;
+};
+
+struct ComputationPlan {
+  std::string name;
+  // Leaves 0 .. parameter_leaf_count-1 are the parameters, flattened.
+  int parameter_leaf_count = 0;
+  std::vector<Shape> leaf_shapes;
+  // Per leaf: the program constant it reads, or -1.
+  std::vector<int> leaf_constant;
+  // Per leaf: the slot holding it, or -1 (parameters, constants, outputs of
+  // nested computations). Slots are allocated when the computation starts
+  // and freed when it ends; two leaves share a slot when their lifetimes do
+  // not overlap, or when a kernel updates its input in place.
+  std::vector<int> leaf_slot;
+  std::vector<int64_t> slot_bytes;
+  std::vector<Step> steps;
+  std::vector<int> result_leaves;
+};
+
+struct Program {
+  std::vector<std::unique_ptr<KirKernel>> kernels;
+  std::vector<Literal> constants;
+  std::vector<ComputationPlan> computations;
+  int entry = -1;
+  std::vector<Shape> parameter_shapes;
+  std::vector<Shape> result_shapes;  // the entry root's leaves
+};
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_COMPILER_PROGRAM_H_

@@ -1,0 +1,282 @@
+// phal_executable_* functions: compile a program for a device and run it.
+#include "core/runtime/executable.h"
+
+#include <string>
+#include <string_view>
+
+#include "core/compiler/compiler.h"
+#include "core/frontend/hlo_parser.h"
+#include "core/frontend/stablehlo_parser.h"
+#include "core/hlo/verifier.h"
+#include "core/runtime/api_guard.h"
+#include "core/runtime/buffer.h"
+#include "core/runtime/client.h"
+
+namespace phal {
+namespace {
+
+StatusOr<std::unique_ptr<HloModule>> ParseProgram(
+    std::string_view text, phal_program_format_t format,
+    std::string_view source_name) {
+  switch (format) {
+    case PHAL_PROGRAM_FORMAT_HLO_TEXT:
+      return ParseHloText(text, source_name);
+    case PHAL_PROGRAM_FORMAT_STABLEHLO_TEXT: {
+      PHAL_ASSIGN_OR_RETURN(StableHloModule parsed,
+                            ParseStableHlo(text, source_name));
+      if (parsed.module == nullptr ||
+          parsed.module->entry_computation() == nullptr) {
+        return InvalidArgument(std::string(source_name) +
+                               ": no main or single public function");
+      }
+      return std::move(parsed.module);
+    }
+  }
+  return InvalidArgument("options->format " +
+                         std::to_string(static_cast<int>(format)) +
+                         " is not a phal_program_format_t");
+}
+
+void FillDesc(const Shape& shape, const std::vector<int64_t>& dims,
+              phal_buffer_desc_t* out) {
+  const uint32_t struct_size = out->struct_size;
+  const void* next = out->next;
+  phal_buffer_desc_t desc{};
+  desc.struct_size = struct_size;
+  desc.next = next;
+  desc.element_type = shape.element_type();
+  desc.rank = static_cast<uint32_t>(dims.size());
+  desc.dims = dims.empty() ? nullptr : dims.data();
+  desc.memory_space = 0;
+  *out = desc;
+}
+
+Status Compile(phal_device* device, const char* program, size_t program_size,
+               const phal_compile_options_t* options,
+               phal_executable_t** out_executable) {
+  if (device == nullptr) return NullArgument("device");
+  if (program == nullptr && program_size > 0) return NullArgument("program");
+  if (out_executable == nullptr) return NullArgument("out_executable");
+  phal_program_format_t format = PHAL_PROGRAM_FORMAT_HLO_TEXT;
+  uint32_t optimization_level = 3;
+  std::string source_name = "<program>";
+  if (options != nullptr) {
+    if (options->struct_size <
+        offsetof(phal_compile_options_t, source_name) + sizeof(const char*)) {
+      return InvalidArgument(
+          "options->struct_size is too small; set it to "
+          "sizeof(phal_compile_options_t)");
+    }
+    format = options->format;
+    if (options->optimization_level != 0) {
+      optimization_level = options->optimization_level;
+    }
+    if (options->source_name != nullptr) source_name = options->source_name;
+  }
+  if (optimization_level > 3) {
+    return InvalidArgument("optimization_level " +
+                           std::to_string(optimization_level) +
+                           " is out of range 0..3");
+  }
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
+                        ParseProgram(std::string_view(program, program_size),
+                                     format, source_name));
+  PHAL_RETURN_IF_ERROR(VerifyModule(*module));
+  PHAL_ASSIGN_OR_RETURN(
+      std::unique_ptr<Program> compiled,
+      CompileModule(std::move(module), CompilerOptionsFromEnvironment()));
+  PHAL_RETURN_IF_ERROR(CheckDeviceCapabilities(*compiled, device->properties,
+                                               device->properties.name));
+  auto executable = std::make_unique<phal_executable>();
+  executable->device = device;
+  for (const Shape& shape : compiled->parameter_shapes) {
+    executable->parameter_dims.push_back(shape.dims());
+  }
+  for (const Shape& shape : compiled->result_shapes) {
+    executable->result_dims.push_back(shape.dims());
+  }
+  phal_kernel_options_t kernel_options{};
+  kernel_options.struct_size = sizeof(kernel_options);
+  kernel_options.optimization_level = optimization_level;
+  PHAL_ASSIGN_OR_RETURN(executable->program,
+                        LoadedProgram::Load(std::move(compiled), device->api,
+                                            device->handle, &kernel_options));
+  *out_executable = executable.release();
+  return OkStatus();
+}
+
+Status CheckArgument(const phal_executable& executable, size_t index,
+                     const phal_buffer* argument) {
+  const std::string name = "arguments[" + std::to_string(index) + "]";
+  if (argument == nullptr) return NullArgument(name.c_str());
+  if (argument->device != executable.device) {
+    return InvalidArgument(name + " is on another device than the executable");
+  }
+  const Shape& shape = executable.program->program().parameter_shapes[index];
+  if (argument->element_type != shape.element_type() ||
+      argument->dims != shape.dims()) {
+    return InvalidArgument(
+        name + " is " +
+        Shape(argument->element_type, argument->dims).ToString() +
+        " but parameter " + std::to_string(index) + " is " + shape.ToString());
+  }
+  return OkStatus();
+}
+
+// A runtime buffer owning a plugin buffer the executor allocated.
+phal_buffer* WrapResult(phal_device* device, phal_plugin_buffer_t* handle,
+                        const Shape& shape) {
+  auto buffer = std::make_unique<phal_buffer>();
+  buffer->device = device;
+  buffer->handle = handle;
+  buffer->element_type = shape.element_type();
+  buffer->dims = shape.dims();
+  buffer->byte_size = static_cast<uint64_t>(shape.ByteSize());
+  device->client->Track(device->client->buffers, buffer.get());
+  return buffer.release();
+}
+
+Status Execute(phal_executable* executable, phal_buffer_t* const* arguments,
+               size_t argument_count, phal_buffer_t** out_results,
+               size_t result_count) {
+  if (executable == nullptr) return NullArgument("executable");
+  const Program& program = executable->program->program();
+  if (argument_count != program.parameter_shapes.size()) {
+    return InvalidArgument("the executable takes " +
+                           std::to_string(program.parameter_shapes.size()) +
+                           " arguments, got " + std::to_string(argument_count));
+  }
+  if (result_count != program.result_shapes.size()) {
+    return InvalidArgument(
+        "the executable has " + std::to_string(program.result_shapes.size()) +
+        " results, result_count is " + std::to_string(result_count));
+  }
+  if (argument_count > 0 && arguments == nullptr) {
+    return NullArgument("arguments");
+  }
+  if (result_count > 0 && out_results == nullptr) {
+    return NullArgument("out_results");
+  }
+  std::vector<phal_plugin_buffer_t*> handles;
+  for (size_t i = 0; i < argument_count; ++i) {
+    PHAL_RETURN_IF_ERROR(CheckArgument(*executable, i, arguments[i]));
+    // Work the application queued on its own streams must land first.
+    arguments[i]->WaitForStreamUsers();
+    handles.push_back(arguments[i]->handle);
+  }
+  {
+    std::lock_guard<std::mutex> lock(executable->mutex);
+    ++executable->running;
+  }
+  StatusOr<std::vector<phal_plugin_buffer_t*>> results =
+      executable->program->Execute(handles);
+  {
+    std::lock_guard<std::mutex> lock(executable->mutex);
+    --executable->running;
+  }
+  executable->idle.notify_all();
+  if (!results.ok()) return results.status();
+  for (size_t i = 0; i < result_count; ++i) {
+    out_results[i] =
+        WrapResult(executable->device, (*results)[i], program.result_shapes[i]);
+  }
+  return OkStatus();
+}
+
+Status CountOf(const phal_executable* executable, size_t* out_count,
+               bool parameters) {
+  if (executable == nullptr) return NullArgument("executable");
+  if (out_count == nullptr) return NullArgument("out_count");
+  *out_count = parameters ? executable->parameter_dims.size()
+                          : executable->result_dims.size();
+  return OkStatus();
+}
+
+Status DescOf(const phal_executable* executable, size_t index,
+              phal_buffer_desc_t* out, bool parameters) {
+  if (executable == nullptr) return NullArgument("executable");
+  if (out == nullptr) return NullArgument("out");
+  if (out->struct_size <
+      offsetof(phal_buffer_desc_t, memory_space) + sizeof(out->memory_space)) {
+    return InvalidArgument(
+        "out->struct_size is too small; set it to sizeof(phal_buffer_desc_t)");
+  }
+  const Program& program = executable->program->program();
+  const std::vector<Shape>& shapes =
+      parameters ? program.parameter_shapes : program.result_shapes;
+  if (index >= shapes.size()) {
+    return OutOfRange(std::string(parameters ? "parameter" : "result") +
+                      " index " + std::to_string(index) +
+                      " >= " + std::to_string(shapes.size()));
+  }
+  FillDesc(shapes[index],
+           parameters ? executable->parameter_dims[index]
+                      : executable->result_dims[index],
+           out);
+  return OkStatus();
+}
+
+}  // namespace
+}  // namespace phal
+
+using phal::GuardedCall;
+
+extern "C" {
+
+PHAL_API phal_status_t* phal_executable_compile(
+    phal_device_t* device, const char* program, size_t program_size,
+    const phal_compile_options_t* options, phal_executable_t** out_executable) {
+  return GuardedCall([&] {
+    return phal::Compile(device, program, program_size, options,
+                         out_executable);
+  });
+}
+
+PHAL_API void phal_executable_free(phal_executable_t* executable) {
+  if (executable == nullptr) return;
+  try {
+    std::unique_lock<std::mutex> lock(executable->mutex);
+    executable->idle.wait(lock, [&] { return executable->running == 0; });
+  } catch (...) {
+  }
+  delete executable;
+}
+
+PHAL_API phal_status_t* phal_executable_get_parameter_count(
+    const phal_executable_t* executable, size_t* out_count) {
+  return GuardedCall(
+      [&] { return phal::CountOf(executable, out_count, true); });
+}
+
+PHAL_API phal_status_t* phal_executable_get_result_count(
+    const phal_executable_t* executable, size_t* out_count) {
+  return GuardedCall(
+      [&] { return phal::CountOf(executable, out_count, false); });
+}
+
+PHAL_API phal_status_t* phal_executable_get_parameter_desc(
+    const phal_executable_t* executable, size_t index,
+    phal_buffer_desc_t* out) {
+  return GuardedCall(
+      [&] { return phal::DescOf(executable, index, out, true); });
+}
+
+PHAL_API phal_status_t* phal_executable_get_result_desc(
+    const phal_executable_t* executable, size_t index,
+    phal_buffer_desc_t* out) {
+  return GuardedCall(
+      [&] { return phal::DescOf(executable, index, out, false); });
+}
+
+PHAL_API phal_status_t* phal_executable_execute(phal_executable_t* executable,
+                                                phal_buffer_t* const* arguments,
+                                                size_t argument_count,
+                                                phal_buffer_t** out_results,
+                                                size_t result_count) {
+  return GuardedCall([&] {
+    return phal::Execute(executable, arguments, argument_count, out_results,
+                         result_count);
+  });
+}
+
+}  // extern "C"
