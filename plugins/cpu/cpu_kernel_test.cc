@@ -71,20 +71,21 @@ TEST_F(CpuKernelTest, DeviceReportsTheKernelKindsItCompiles) {
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT));
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER));
 }
 
 TEST_F(CpuKernelTest, UnclaimedKindFailsWithUnimplementedNamingTheKind) {
   LoopKernel holder;
-  phal_kir_gather_t gather{};
+  phal_kir_scatter_t scatter{};
   phal_kernel_desc_t desc = holder.Desc();
-  desc.kind = PHAL_KERNEL_KIND_GATHER;
-  desc.u.gather = &gather;
+  desc.kind = PHAL_KERNEL_KIND_SCATTER;
+  desc.u.scatter = &scatter;
   phal_plugin_kernel_t* kernel = nullptr;
   phal_status_t* status = api().kernel_emit(device_, &desc, nullptr, &kernel);
   ASSERT_NE(status, nullptr);
   EXPECT_EQ(status->code, PHAL_UNIMPLEMENTED);
-  EXPECT_NE(status->message.find("gather"), std::string::npos)
+  EXPECT_NE(status->message.find("scatter"), std::string::npos)
       << status->message;
   delete status;
 }
@@ -613,6 +614,110 @@ TEST_F(CpuKernelTest, SortOfAnEmptyDimensionRuns) {
   std::vector<std::vector<uint8_t>> buffers = {{}};
   Run(Emit(kernel.Desc()), buffers);
   EXPECT_TRUE(buffers[0].empty());
+}
+
+// out[n][d] = table[ids[n]][d]: an embedding lookup, with ids out of range
+// clamped into the table as StableHLO says.
+TEST_F(CpuKernelTest, GatherLooksUpRowsAndClampsOutOfRangeStarts) {
+  constexpr int64_t kVocabulary = 37, kWidth = 70, kLookups = 129;
+  GatherKernel kernel;
+  kernel.gather.operand = kernel.AddBuffer(kF32, {kVocabulary, kWidth});
+  kernel.gather.start_indices =
+      kernel.AddBuffer(PHAL_ELEMENT_TYPE_S64, {kLookups});
+  kernel.gather.output =
+      kernel.AddBuffer(kF32, {kLookups, kWidth}, PHAL_KIR_ACCESS_WRITE);
+  kernel.offset_dims = {1};
+  kernel.collapsed_slice_dims = {0};
+  kernel.start_index_map = {0};
+  kernel.gather.index_vector_dim = 1;
+  kernel.slice_sizes = {1, kWidth};
+  const std::vector<float> table = Iota(kVocabulary * kWidth, 0.77f, 0.0f);
+  std::vector<int64_t> ids(kLookups);
+  for (int64_t i = 0; i < kLookups; ++i) ids[i] = (i * 13) % 45 - 4;
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(table), ToBytes(ids),
+      ToBytes(std::vector<float>(kLookups * kWidth))};
+  Run(Emit(kernel.Desc()), buffers);
+  const std::vector<float> result = FromBytes<float>(buffers[2]);
+  for (int64_t n = 0; n < kLookups; ++n) {
+    const int64_t row = std::clamp<int64_t>(ids[n], 0, kVocabulary - 1);
+    for (int64_t d = 0; d < kWidth; ++d) {
+      ASSERT_EQ(result[n * kWidth + d], table[row * kWidth + d])
+          << "lookup " << n << " of id " << ids[n];
+    }
+  }
+}
+
+// Windows of 2 x 3 at (row, column) starts from an s32 [4, 2] index array
+// whose index vector is its last dimension; the window keeps both
+// dimensions (nothing collapsed) and starts are clamped to fit it.
+TEST_F(CpuKernelTest, GatherReadsClampedWindowsAtTwoDimensionalStarts) {
+  constexpr int64_t kRows = 6, kColumns = 7;
+  GatherKernel kernel;
+  kernel.gather.operand = kernel.AddBuffer(kS32, {kRows, kColumns});
+  kernel.gather.start_indices = kernel.AddBuffer(kS32, {4, 2});
+  kernel.gather.output =
+      kernel.AddBuffer(kS32, {4, 2, 3}, PHAL_KIR_ACCESS_WRITE);
+  kernel.offset_dims = {1, 2};
+  kernel.start_index_map = {0, 1};
+  kernel.gather.index_vector_dim = 1;
+  kernel.slice_sizes = {2, 3};
+  std::vector<int32_t> operand(kRows * kColumns);
+  for (int32_t i = 0; i < kRows * kColumns; ++i) operand[i] = i * 10;
+  const std::vector<int32_t> starts = {0, 0, 5, 1, -3, 6, 2, 100};
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(operand), ToBytes(starts), ToBytes(std::vector<int32_t>(24))};
+  Run(Emit(kernel.Desc()), buffers);
+  const std::vector<int32_t> result = FromBytes<int32_t>(buffers[2]);
+  for (int64_t b = 0; b < 4; ++b) {
+    const int64_t row = std::clamp<int64_t>(starts[2 * b], 0, kRows - 2);
+    const int64_t column =
+        std::clamp<int64_t>(starts[2 * b + 1], 0, kColumns - 3);
+    for (int64_t i = 0; i < 2; ++i) {
+      for (int64_t j = 0; j < 3; ++j) {
+        ASSERT_EQ(result[(b * 2 + i) * 3 + j],
+                  operand[(row + i) * kColumns + column + j])
+            << b << ", " << i << ", " << j;
+      }
+    }
+  }
+}
+
+// out[b][n][d] = operand[b][ids[b][n]][d]: batching dimensions pair the
+// operand's dimension 0 with the indices' dimension 0.
+TEST_F(CpuKernelTest, GatherWithBatchingDimensionsReadsEachBatchsOwnRows) {
+  constexpr int64_t kBatch = 3, kRows = 5, kWidth = 4, kLookups = 6;
+  GatherKernel kernel;
+  kernel.gather.operand = kernel.AddBuffer(kF32, {kBatch, kRows, kWidth});
+  kernel.gather.start_indices = kernel.AddBuffer(kS32, {kBatch, kLookups});
+  kernel.gather.output =
+      kernel.AddBuffer(kF32, {kBatch, kLookups, kWidth}, PHAL_KIR_ACCESS_WRITE);
+  kernel.offset_dims = {2};
+  kernel.collapsed_slice_dims = {1};
+  kernel.start_index_map = {1};
+  kernel.operand_batching_dims = {0};
+  kernel.start_indices_batching_dims = {0};
+  kernel.gather.index_vector_dim = 2;
+  kernel.slice_sizes = {1, 1, kWidth};
+  const std::vector<float> operand = Iota(kBatch * kRows * kWidth, 1.0f, 0.0f);
+  std::vector<int32_t> ids(kBatch * kLookups);
+  for (int64_t i = 0; i < kBatch * kLookups; ++i) {
+    ids[i] = static_cast<int32_t>((i * 3) % kRows);
+  }
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(operand), ToBytes(ids),
+      ToBytes(std::vector<float>(kBatch * kLookups * kWidth))};
+  Run(Emit(kernel.Desc()), buffers);
+  const std::vector<float> result = FromBytes<float>(buffers[2]);
+  for (int64_t b = 0; b < kBatch; ++b) {
+    for (int64_t n = 0; n < kLookups; ++n) {
+      for (int64_t d = 0; d < kWidth; ++d) {
+        ASSERT_EQ(result[(b * kLookups + n) * kWidth + d],
+                  operand[(b * kRows + ids[b * kLookups + n]) * kWidth + d])
+            << b << ", " << n << ", " << d;
+      }
+    }
+  }
 }
 
 // ---- serialization ----------------------------------------------------------

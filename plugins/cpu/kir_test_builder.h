@@ -208,6 +208,37 @@ class SortKernel : public KirKernel {
   phal_kernel_desc_t desc_{};
 };
 
+class GatherKernel : public KirKernel {
+ public:
+  phal_kir_gather_t gather{};
+  std::vector<int64_t> offset_dims, collapsed_slice_dims, start_index_map,
+      operand_batching_dims, start_indices_batching_dims, slice_sizes;
+
+  const phal_kernel_desc_t& Desc() {
+    gather.offset_dims_count = static_cast<uint32_t>(offset_dims.size());
+    gather.offset_dims = offset_dims.data();
+    gather.collapsed_slice_dims_count =
+        static_cast<uint32_t>(collapsed_slice_dims.size());
+    gather.collapsed_slice_dims = collapsed_slice_dims.data();
+    gather.start_index_map_count =
+        static_cast<uint32_t>(start_index_map.size());
+    gather.start_index_map = start_index_map.data();
+    gather.operand_batching_dims_count =
+        static_cast<uint32_t>(operand_batching_dims.size());
+    gather.operand_batching_dims = operand_batching_dims.data();
+    gather.start_indices_batching_dims_count =
+        static_cast<uint32_t>(start_indices_batching_dims.size());
+    gather.start_indices_batching_dims = start_indices_batching_dims.data();
+    gather.slice_sizes = slice_sizes.data();
+    desc_ = Describe(PHAL_KERNEL_KIND_GATHER);
+    desc_.u.gather = &gather;
+    return desc_;
+  }
+
+ private:
+  phal_kernel_desc_t desc_{};
+};
+
 class CopyKernel : public KirKernel {
  public:
   phal_kir_copy_t copy{};

@@ -86,6 +86,9 @@ class KernelBuilder {
       case PHAL_KERNEL_KIND_SORT:
         PHAL_RETURN_IF_ERROR(EmitSort(*kernel_.u.sort));
         break;
+      case PHAL_KERNEL_KIND_GATHER:
+        PHAL_RETURN_IF_ERROR(EmitGather(*kernel_.u.gather));
+        break;
       default:
         return Unimplemented(std::string("the LLVM emitter does not implement "
                                          "kernel kind ") +
@@ -654,6 +657,145 @@ class KernelBuilder {
     return OkStatus();
   }
 
+  // The operand index one output element of a gather reads, as the
+  // StableHLO specification computes it: start indices (clamped so the
+  // slice fits), batching indices, and offsets within the slice.
+  std::vector<llvm::Value*> GatherOperandIndex(
+      const phal_kir_gather_t& gather, const std::vector<llvm::Value*>& out) {
+    const phal_kir_buffer_t& operand = kernel_.buffers[gather.operand];
+    const phal_kir_buffer_t& indices = kernel_.buffers[gather.start_indices];
+    auto contains = [](const int64_t* values, uint32_t count, int64_t value) {
+      return std::find(values, values + count, value) != values + count;
+    };
+    std::vector<llvm::Value*> batch;  // output dimensions not in offset_dims
+    for (uint32_t d = 0; d < kernel_.buffers[gather.output].rank; ++d) {
+      if (!contains(gather.offset_dims, gather.offset_dims_count, d)) {
+        batch.push_back(out[d]);
+      }
+    }
+    // The start_indices position of batch index `batch` with `component`
+    // at index_vector_dim.
+    auto index_position = [&](llvm::Value* component) {
+      std::vector<llvm::Value*> position;
+      size_t next = 0;
+      for (uint32_t d = 0; d < indices.rank; ++d) {
+        position.push_back(static_cast<int64_t>(d) == gather.index_vector_dim
+                               ? component
+                               : batch[next++]);
+      }
+      return position;
+    };
+    llvm::Value* zero = builder_.getInt64(0);
+    std::vector<llvm::Value*> result(operand.rank, zero);
+    for (uint32_t k = 0; k < gather.start_index_map_count; ++k) {
+      const auto d = static_cast<size_t>(gather.start_index_map[k]);
+      const std::vector<llvm::Value*> position =
+          index_position(builder_.getInt64(k));
+      llvm::Value* linear = builder_.getInt64(0);
+      for (uint32_t i = 0; i < indices.rank; ++i) {
+        linear = builder_.CreateAdd(
+            builder_.CreateMul(linear, builder_.getInt64(indices.dims[i])),
+            position[i]);
+      }
+      const IrValue raw =
+          bodies_->Load(indices.element_type,
+                        bodies_->ElementAddress(gather.start_indices, linear));
+      llvm::Value* start =
+          builder_.CreateIntCast(raw.real, builder_.getInt64Ty(),
+                                 IsSignedInteger(indices.element_type));
+      llvm::Value* highest =
+          builder_.getInt64(operand.dims[d] - gather.slice_sizes[d]);
+      start = builder_.CreateBinaryIntrinsic(
+          llvm::Intrinsic::smin,
+          builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, start, zero),
+          highest);
+      result[d] = start;
+    }
+    for (uint32_t i = 0; i < gather.operand_batching_dims_count; ++i) {
+      const int64_t indices_dim = gather.start_indices_batching_dims[i];
+      const size_t component = static_cast<size_t>(
+          indices_dim < gather.index_vector_dim ? indices_dim
+                                                : indices_dim - 1);
+      const auto d = static_cast<size_t>(gather.operand_batching_dims[i]);
+      result[d] = builder_.CreateAdd(result[d], batch[component]);
+    }
+    uint32_t offset = 0;
+    for (uint32_t d = 0; d < operand.rank; ++d) {
+      if (contains(gather.collapsed_slice_dims,
+                   gather.collapsed_slice_dims_count, d) ||
+          contains(gather.operand_batching_dims,
+                   gather.operand_batching_dims_count, d)) {
+        continue;
+      }
+      const auto output_dim = static_cast<size_t>(gather.offset_dims[offset++]);
+      result[d] = builder_.CreateAdd(result[d], out[output_dim]);
+    }
+    return result;
+  }
+
+  Status CheckGather(const phal_kir_gather_t& gather) const {
+    if (gather.operand >= kernel_.buffer_count ||
+        gather.start_indices >= kernel_.buffer_count ||
+        gather.output >= kernel_.buffer_count) {
+      return InvalidArgument("a gather names a buffer that does not exist");
+    }
+    const phal_kir_buffer_t& operand = kernel_.buffers[gather.operand];
+    const phal_kir_buffer_t& indices = kernel_.buffers[gather.start_indices];
+    const phal_kir_buffer_t& output = kernel_.buffers[gather.output];
+    if (!IsSignedInteger(indices.element_type) &&
+        !IsUnsignedInteger(indices.element_type)) {
+      return InvalidArgument("gather start indices must be integers");
+    }
+    if (output.element_type != operand.element_type) {
+      return InvalidArgument("a gather's output and operand differ in type");
+    }
+    const uint32_t offset_operand_dims = operand.rank -
+                                         gather.collapsed_slice_dims_count -
+                                         gather.operand_batching_dims_count;
+    const uint32_t index_vector_rank = gather.index_vector_dim < indices.rank
+                                           ? indices.rank - 1
+                                           : indices.rank;
+    if (gather.offset_dims_count != offset_operand_dims ||
+        output.rank != gather.offset_dims_count + index_vector_rank ||
+        gather.index_vector_dim < 0 || gather.index_vector_dim > indices.rank) {
+      return InvalidArgument(
+          "a gather's offset, collapsed and batching dimensions do not fit "
+          "its buffers' ranks");
+    }
+    for (uint32_t k = 0; k < gather.start_index_map_count; ++k) {
+      if (gather.start_index_map[k] < 0 ||
+          gather.start_index_map[k] >= operand.rank) {
+        return InvalidArgument("a gather's start_index_map leaves the operand");
+      }
+    }
+    return OkStatus();
+  }
+
+  // A loop over the output; each element reads one operand element.
+  Status EmitGather(const phal_kir_gather_t& gather) {
+    PHAL_RETURN_IF_ERROR(CheckGather(gather));
+    const phal_kir_buffer_t& output = kernel_.buffers[gather.output];
+    const phal_kir_buffer_t& operand = kernel_.buffers[gather.operand];
+    const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
+    const std::vector<int64_t> operand_dims(operand.dims,
+                                            operand.dims + operand.rank);
+    plan_.split_extent = dims.empty() ? 1 : dims[0];
+    plan_.work_per_split =
+        dims.empty() ? 1 : Product(output.dims + 1, output.rank - 1);
+    std::vector<llvm::Value*> out(dims.size());
+    auto element = [&]() -> Status {
+      const std::vector<llvm::Value*> source = GatherOperandIndex(gather, out);
+      const IrValue value =
+          bodies_->Load(operand.element_type,
+                        bodies_->ElementAddress(gather.operand,
+                                                Linear(source, operand_dims)));
+      bodies_->Store(output.element_type, value,
+                     bodies_->ElementAddress(gather.output, Linear(out, dims)));
+      return OkStatus();
+    };
+    return dims.empty() ? Once(element) : Nest(dims, true, out, element);
+  }
+
   Status EmitCopy(const phal_kir_copy_t& copy) {
     if (copy.source >= kernel_.buffer_count ||
         copy.destination >= kernel_.buffer_count) {
@@ -746,7 +888,8 @@ uint64_t SupportedKernelKinds() {
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY) |
-         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT);
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER);
 }
 
 StatusOr<EmittedKernel> EmitKernel(const phal_kernel_desc_t& kernel,

@@ -75,6 +75,23 @@ void AddKind(Canonicaliser& out, const phal_kernel_desc_t& kernel) {
       out.AddBody(dot.epilogue);
       return;
     }
+    case PHAL_KERNEL_KIND_GATHER: {
+      const phal_kir_gather_t& gather = *kernel.u.gather;
+      out.Add(gather.operand);
+      out.Add(gather.start_indices);
+      out.Add(gather.output);
+      out.AddArray(gather.offset_dims, gather.offset_dims_count);
+      out.AddArray(gather.collapsed_slice_dims,
+                   gather.collapsed_slice_dims_count);
+      out.AddArray(gather.start_index_map, gather.start_index_map_count);
+      out.AddArray(gather.operand_batching_dims,
+                   gather.operand_batching_dims_count);
+      out.AddArray(gather.start_indices_batching_dims,
+                   gather.start_indices_batching_dims_count);
+      out.Add(gather.index_vector_dim);
+      out.AddArray(gather.slice_sizes, kernel.buffers[gather.operand].rank);
+      return;
+    }
     case PHAL_KERNEL_KIND_SORT: {
       const phal_kir_sort_t& sort = *kernel.u.sort;
       out.AddArray(sort.operands, sort.operand_count);
