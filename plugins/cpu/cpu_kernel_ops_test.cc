@@ -547,7 +547,7 @@ struct IntegerReference {
     if constexpr (std::is_signed_v<T>) {
       if (y < 0) {
         if (x != 1 && x != -1) return 0;
-        exponent = static_cast<uint64_t>(-static_cast<int64_t>(y));
+        exponent = uint64_t{0} - static_cast<uint64_t>(static_cast<int64_t>(y));
       }
     }
     uint64_t base = static_cast<uint64_t>(static_cast<int64_t>(x)), result = 1;
