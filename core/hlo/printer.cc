@@ -83,15 +83,6 @@ void AppendArrayText(const Literal& literal, std::size_t dimension,
   *out += innermost ? "}" : " }";
 }
 
-std::string IntsToText(const std::vector<int64_t>& values) {
-  std::string text = "{";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) text += ",";
-    text += std::to_string(values[i]);
-  }
-  return text + "}";
-}
-
 std::string ComputationRef(const HloComputation* computation) {
   return "%" + computation->name();
 }
@@ -102,7 +93,7 @@ class AttributeWriter {
     text_ += ", " + name + "=" + value;
   }
   void AddInts(const std::string& name, const std::vector<int64_t>& values) {
-    Add(name, IntsToText(values));
+    Add(name, IntListToText(values));
   }
   void AddIntsIfAny(const std::string& name,
                     const std::vector<int64_t>& values) {

@@ -149,7 +149,7 @@ std::string Shape::ToString(bool with_layout) const {
   if (with_layout || !HasRowMajorLayout()) {
     const std::vector<int64_t> layout =
         minor_to_major_.empty() ? DefaultMinorToMajor(rank()) : minor_to_major_;
-    text += "{" + JoinInts(layout) + "}";
+    text += IntListToText(layout);
   }
   return text;
 }
@@ -174,6 +174,10 @@ bool Shape::operator==(const Shape& other) const {
   }
   if (HasRowMajorLayout() && other.HasRowMajorLayout()) return true;
   return minor_to_major_ == other.minor_to_major_;
+}
+
+std::string IntListToText(const std::vector<int64_t>& values) {
+  return "{" + JoinInts(values) + "}";
 }
 
 std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {

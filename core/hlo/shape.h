@@ -80,6 +80,9 @@ class Shape {
   std::vector<Shape> tuple_shapes_;
 };
 
+// An integer list as HLO text writes dimension lists and layouts: "{1,0}".
+std::string IntListToText(const std::vector<int64_t>& values);
+
 // Row-major strides, in elements, of `dims`.
 std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims);
 

@@ -11,15 +11,6 @@ namespace {
 
 Status Fail(std::string message) { return InvalidArgument(std::move(message)); }
 
-std::string IntsText(const std::vector<int64_t>& values) {
-  std::string text = "{";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) text += ",";
-    text += std::to_string(values[i]);
-  }
-  return text + "}";
-}
-
 std::string TypeName(ElementType type) { return ElementTypeName(type); }
 
 Status ExpectArray(const Shape& shape, const std::string& what) {
@@ -53,16 +44,16 @@ Status ExpectDimensionList(const std::vector<int64_t>& dims, int64_t bound,
   std::set<int64_t> seen;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0 || dims[i] >= bound) {
-      return Fail(what + " " + IntsText(dims) + " has " +
+      return Fail(what + " " + IntListToText(dims) + " has " +
                   std::to_string(dims[i]) + ", out of range [0, " +
                   std::to_string(bound) + ")");
     }
     if (!seen.insert(dims[i]).second) {
-      return Fail(what + " " + IntsText(dims) + " repeats " +
+      return Fail(what + " " + IntListToText(dims) + " repeats " +
                   std::to_string(dims[i]));
     }
     if (sorted && i > 0 && dims[i] < dims[i - 1]) {
-      return Fail(what + " " + IntsText(dims) + " must be sorted");
+      return Fail(what + " " + IntListToText(dims) + " must be sorted");
     }
   }
   return OkStatus();
@@ -414,7 +405,7 @@ StatusOr<Shape> InferBroadcastShape(const Shape& operand, const Shape& stated,
   PHAL_RETURN_IF_ERROR(ExpectArray(operand, "the operand"));
   PHAL_RETURN_IF_ERROR(ExpectArray(stated, "the result"));
   if (static_cast<int64_t>(dimensions.size()) != operand.rank()) {
-    return Fail("dimensions " + IntsText(dimensions) +
+    return Fail("dimensions " + IntListToText(dimensions) +
                 " must have one entry "
                 "per operand dimension (" +
                 std::to_string(operand.rank()) + ")");
@@ -461,7 +452,7 @@ StatusOr<Shape> InferTransposeShape(const Shape& operand,
                                     const std::vector<int64_t>& permutation) {
   PHAL_RETURN_IF_ERROR(ExpectArray(operand, "the operand"));
   if (static_cast<int64_t>(permutation.size()) != operand.rank()) {
-    return Fail("dimensions " + IntsText(permutation) +
+    return Fail("dimensions " + IntListToText(permutation) +
                 " is not a permutation of the operand's " +
                 std::to_string(operand.rank()) + " dimensions");
   }
@@ -529,7 +520,7 @@ StatusOr<Shape> InferDynamicSliceShape(const std::vector<Shape>& operands,
       std::vector<Shape>(operands.begin() + 1, operands.end()),
       operand.rank()));
   if (static_cast<int64_t>(sizes.size()) != operand.rank()) {
-    return Fail("dynamic_slice_sizes " + IntsText(sizes) +
+    return Fail("dynamic_slice_sizes " + IntListToText(sizes) +
                 " must have one entry per operand dimension");
   }
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -920,7 +911,7 @@ StatusOr<Shape> InferGatherShape(const Shape& operand,
       AnalyzeIndices(start_indices, numbers.index_vector_dim));
   const int64_t rank = operand.rank();
   if (static_cast<int64_t>(slice_sizes.size()) != rank) {
-    return Fail("slice_sizes " + IntsText(slice_sizes) +
+    return Fail("slice_sizes " + IntListToText(slice_sizes) +
                 " must have one entry per operand dimension (" +
                 std::to_string(rank) + ")");
   }
@@ -959,7 +950,7 @@ StatusOr<Shape> InferGatherShape(const Shape& operand,
   }
   if (static_cast<int64_t>(numbers.start_index_map.size()) !=
       indices.index_vector_size) {
-    return Fail("start_index_map " + IntsText(numbers.start_index_map) +
+    return Fail("start_index_map " + IntListToText(numbers.start_index_map) +
                 " must have one entry per index vector element (" +
                 std::to_string(indices.index_vector_size) + ")");
   }
@@ -976,8 +967,8 @@ StatusOr<Shape> InferGatherShape(const Shape& operand,
     }
   }
   if (numbers.offset_dims.size() != offset_sizes.size()) {
-    return Fail("offset_dims " + IntsText(numbers.offset_dims) + " must have " +
-                std::to_string(offset_sizes.size()) +
+    return Fail("offset_dims " + IntListToText(numbers.offset_dims) +
+                " must have " + std::to_string(offset_sizes.size()) +
                 " entries (operand rank minus collapsed and batching dims)");
   }
   const auto output_rank =
@@ -1048,7 +1039,7 @@ StatusOr<Shape> InferScatterShape(const HloInstruction& scatter) {
   if (static_cast<int64_t>(numbers.scatter_dims_to_operand_dims.size()) !=
       indices.index_vector_size) {
     return Fail("scatter_dims_to_operand_dims " +
-                IntsText(numbers.scatter_dims_to_operand_dims) +
+                IntListToText(numbers.scatter_dims_to_operand_dims) +
                 " must have one entry per index vector element (" +
                 std::to_string(indices.index_vector_size) + ")");
   }
@@ -1179,7 +1170,7 @@ StatusOr<Shape> InferSortShape(const HloInstruction& sort) {
   }
   if (sort.dimensions().size() != 1 || sort.dimensions(0) < 0 ||
       sort.dimensions(0) >= operands[0].rank()) {
-    return Fail("dimensions " + IntsText(sort.dimensions()) +
+    return Fail("dimensions " + IntListToText(sort.dimensions()) +
                 " must name one dimension of " + operands[0].ToString());
   }
   const Shape pred(PHAL_ELEMENT_TYPE_PRED, {});
