@@ -72,21 +72,21 @@ TEST_F(CpuKernelTest, DeviceReportsTheKernelKindsItCompiles) {
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY) |
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER));
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER) |
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SCATTER));
 }
 
 TEST_F(CpuKernelTest, UnclaimedKindFailsWithUnimplementedNamingTheKind) {
   LoopKernel holder;
-  phal_kir_scatter_t scatter{};
+  phal_kir_conv_t conv{};
   phal_kernel_desc_t desc = holder.Desc();
-  desc.kind = PHAL_KERNEL_KIND_SCATTER;
-  desc.u.scatter = &scatter;
+  desc.kind = PHAL_KERNEL_KIND_CONV;
+  desc.u.conv = &conv;
   phal_plugin_kernel_t* kernel = nullptr;
   phal_status_t* status = api().kernel_emit(device_, &desc, nullptr, &kernel);
   ASSERT_NE(status, nullptr);
   EXPECT_EQ(status->code, PHAL_UNIMPLEMENTED);
-  EXPECT_NE(status->message.find("scatter"), std::string::npos)
-      << status->message;
+  EXPECT_NE(status->message.find("conv"), std::string::npos) << status->message;
   delete status;
 }
 
@@ -718,6 +718,85 @@ TEST_F(CpuKernelTest, GatherWithBatchingDimensionsReadsEachBatchsOwnRows) {
       }
     }
   }
+}
+
+// table[ids[n]][d] += grads[n][d] into a new buffer: repeated ids
+// accumulate, an id outside the table is skipped.
+TEST_F(CpuKernelTest, ScatterAddsRowsAccumulatingRepeatsAndSkippingOutOfRange) {
+  constexpr int64_t kRows = 9, kWidth = 33, kUpdates = 40;
+  ScatterKernel kernel;
+  kernel.scatter.operand = kernel.AddBuffer(kS32, {kRows, kWidth});
+  kernel.scatter.scatter_indices = kernel.AddBuffer(kS32, {kUpdates, 1});
+  kernel.scatter.updates = kernel.AddBuffer(kS32, {kUpdates, kWidth});
+  kernel.scatter.output =
+      kernel.AddBuffer(kS32, {kRows, kWidth}, PHAL_KIR_ACCESS_WRITE);
+  kernel.update_window_dims = {1};
+  kernel.inserted_window_dims = {0};
+  kernel.scatter_dims_to_operand_dims = {0};
+  kernel.scatter.index_vector_dim = 1;
+  KirBody& c = kernel.combiner;
+  c.Result(c.Node(PHAL_KIR_OP_ADD, kS32,
+                  {c.Parameter(kS32, 0), c.Parameter(kS32, 1)}));
+  std::vector<int32_t> table(kRows * kWidth), grads(kUpdates * kWidth);
+  for (int64_t i = 0; i < kRows * kWidth; ++i)
+    table[i] = static_cast<int32_t>(i);
+  for (int64_t i = 0; i < kUpdates * kWidth; ++i) {
+    grads[i] = static_cast<int32_t>(i % 13) - 6;
+  }
+  std::vector<int32_t> ids(kUpdates);
+  for (int64_t n = 0; n < kUpdates; ++n)
+    ids[n] = static_cast<int32_t>(n % 11) - 1;
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(table), ToBytes(ids), ToBytes(grads),
+      ToBytes(std::vector<int32_t>(kRows * kWidth))};
+  Run(Emit(kernel.Desc()), buffers);
+  std::vector<int32_t> expected = table;
+  for (int64_t n = 0; n < kUpdates; ++n) {
+    if (ids[n] < 0 || ids[n] >= kRows) continue;
+    for (int64_t d = 0; d < kWidth; ++d) {
+      expected[ids[n] * kWidth + d] += grads[n * kWidth + d];
+    }
+  }
+  EXPECT_EQ(FromBytes<int32_t>(buffers[3]), expected);
+  EXPECT_EQ(FromBytes<int32_t>(buffers[0]), table) << "the operand changed";
+}
+
+// In place (output and operand one buffer): 2 x 2 windows replace the
+// operand at 2-D starts; a window reaching past the edge writes only its
+// elements inside.
+TEST_F(CpuKernelTest, ScatterInPlaceReplacesWindowsElementByElement) {
+  constexpr int64_t kRows = 5, kColumns = 6;
+  ScatterKernel kernel;
+  const uint32_t operand =
+      kernel.AddBuffer(kF32, {kRows, kColumns}, PHAL_KIR_ACCESS_READ_WRITE);
+  kernel.scatter.operand = operand;
+  kernel.scatter.output = operand;
+  kernel.scatter.scatter_indices = kernel.AddBuffer(kS32, {3, 2});
+  kernel.scatter.updates = kernel.AddBuffer(kF32, {3, 2, 2});
+  kernel.update_window_dims = {1, 2};
+  kernel.scatter_dims_to_operand_dims = {0, 1};
+  kernel.scatter.index_vector_dim = 1;
+  kernel.combiner.Result(kernel.combiner.Parameter(kF32, 1));
+  kernel.combiner.Parameter(kF32, 0);
+  std::vector<float> field(kRows * kColumns, -1.0f);
+  const std::vector<int32_t> starts = {0, 0, 2, 3, 4, 5};
+  std::vector<float> updates(12);
+  for (int i = 0; i < 12; ++i) updates[i] = static_cast<float>(i + 1);
+  std::vector<std::vector<uint8_t>> buffers = {ToBytes(field), ToBytes(starts),
+                                               ToBytes(updates)};
+  Run(Emit(kernel.Desc()), buffers);
+  std::vector<float> expected = field;
+  for (int b = 0; b < 3; ++b) {
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 2; ++j) {
+        const int row = starts[2 * b] + i, column = starts[2 * b + 1] + j;
+        if (row < kRows && column < kColumns) {
+          expected[row * kColumns + column] = updates[(b * 2 + i) * 2 + j];
+        }
+      }
+    }
+  }
+  EXPECT_EQ(FromBytes<float>(buffers[0]), expected);
 }
 
 // ---- serialization ----------------------------------------------------------

@@ -239,6 +239,41 @@ class GatherKernel : public KirKernel {
   phal_kernel_desc_t desc_{};
 };
 
+class ScatterKernel : public KirKernel {
+ public:
+  phal_kir_scatter_t scatter{};
+  std::vector<int64_t> update_window_dims, inserted_window_dims,
+      scatter_dims_to_operand_dims, input_batching_dims,
+      scatter_indices_batching_dims;
+  KirBody combiner;
+
+  const phal_kernel_desc_t& Desc() {
+    scatter.update_window_dims_count =
+        static_cast<uint32_t>(update_window_dims.size());
+    scatter.update_window_dims = update_window_dims.data();
+    scatter.inserted_window_dims_count =
+        static_cast<uint32_t>(inserted_window_dims.size());
+    scatter.inserted_window_dims = inserted_window_dims.data();
+    scatter.scatter_dims_to_operand_dims_count =
+        static_cast<uint32_t>(scatter_dims_to_operand_dims.size());
+    scatter.scatter_dims_to_operand_dims = scatter_dims_to_operand_dims.data();
+    scatter.input_batching_dims_count =
+        static_cast<uint32_t>(input_batching_dims.size());
+    scatter.input_batching_dims = input_batching_dims.data();
+    scatter.scatter_indices_batching_dims_count =
+        static_cast<uint32_t>(scatter_indices_batching_dims.size());
+    scatter.scatter_indices_batching_dims =
+        scatter_indices_batching_dims.data();
+    scatter.combiner = combiner.View();
+    desc_ = Describe(PHAL_KERNEL_KIND_SCATTER);
+    desc_.u.scatter = &scatter;
+    return desc_;
+  }
+
+ private:
+  phal_kernel_desc_t desc_{};
+};
+
 class CopyKernel : public KirKernel {
  public:
   phal_kir_copy_t copy{};

@@ -89,6 +89,9 @@ class KernelBuilder {
       case PHAL_KERNEL_KIND_GATHER:
         PHAL_RETURN_IF_ERROR(EmitGather(*kernel_.u.gather));
         break;
+      case PHAL_KERNEL_KIND_SCATTER:
+        PHAL_RETURN_IF_ERROR(EmitScatter(*kernel_.u.scatter));
+        break;
       default:
         return Unimplemented(std::string("the LLVM emitter does not implement "
                                          "kernel kind ") +
@@ -796,6 +799,166 @@ class KernelBuilder {
     return dims.empty() ? Once(element) : Nest(dims, true, out, element);
   }
 
+  Status CheckScatter(const phal_kir_scatter_t& scatter) const {
+    if (scatter.operand >= kernel_.buffer_count ||
+        scatter.scatter_indices >= kernel_.buffer_count ||
+        scatter.updates >= kernel_.buffer_count ||
+        scatter.output >= kernel_.buffer_count) {
+      return InvalidArgument("a scatter names a buffer that does not exist");
+    }
+    const phal_kir_buffer_t& operand = kernel_.buffers[scatter.operand];
+    const phal_kir_buffer_t& indices = kernel_.buffers[scatter.scatter_indices];
+    const phal_kir_buffer_t& updates = kernel_.buffers[scatter.updates];
+    if (!IsSignedInteger(indices.element_type) &&
+        !IsUnsignedInteger(indices.element_type)) {
+      return InvalidArgument("scatter indices must be integers");
+    }
+    if (updates.element_type != operand.element_type) {
+      return InvalidArgument("a scatter's updates and operand differ in type");
+    }
+    PHAL_RETURN_IF_ERROR(CheckOutput(scatter.output, ElementCount(operand),
+                                     operand.element_type));
+    const uint32_t window_operand_dims = operand.rank -
+                                         scatter.inserted_window_dims_count -
+                                         scatter.input_batching_dims_count;
+    if (scatter.update_window_dims_count != window_operand_dims ||
+        scatter.index_vector_dim < 0 ||
+        scatter.index_vector_dim > indices.rank) {
+      return InvalidArgument(
+          "a scatter's window, inserted and batching dimensions do not fit "
+          "its buffers' ranks");
+    }
+    for (uint32_t k = 0; k < scatter.scatter_dims_to_operand_dims_count; ++k) {
+      if (scatter.scatter_dims_to_operand_dims[k] < 0 ||
+          scatter.scatter_dims_to_operand_dims[k] >= operand.rank) {
+        return InvalidArgument(
+            "a scatter's scatter_dims_to_operand_dims leaves the operand");
+      }
+    }
+    if (scatter.combiner.result_count != 1) {
+      return InvalidArgument("a scatter combiner must yield one value");
+    }
+    return OkStatus();
+  }
+
+  // The operand index one update element goes to, as the StableHLO
+  // specification computes it (no clamping: the caller skips indices out of
+  // bounds).
+  std::vector<llvm::Value*> ScatterResultIndex(
+      const phal_kir_scatter_t& scatter,
+      const std::vector<llvm::Value*>& update) {
+    const phal_kir_buffer_t& operand = kernel_.buffers[scatter.operand];
+    const phal_kir_buffer_t& indices = kernel_.buffers[scatter.scatter_indices];
+    auto contains = [](const int64_t* values, uint32_t count, int64_t value) {
+      return std::find(values, values + count, value) != values + count;
+    };
+    std::vector<llvm::Value*> batch;  // update dimensions not in the window
+    for (uint32_t d = 0; d < kernel_.buffers[scatter.updates].rank; ++d) {
+      if (!contains(scatter.update_window_dims,
+                    scatter.update_window_dims_count, d)) {
+        batch.push_back(update[d]);
+      }
+    }
+    llvm::Value* zero = builder_.getInt64(0);
+    std::vector<llvm::Value*> result(operand.rank, zero);
+    for (uint32_t k = 0; k < scatter.scatter_dims_to_operand_dims_count; ++k) {
+      llvm::Value* linear = builder_.getInt64(0);
+      size_t next = 0;
+      for (uint32_t d = 0; d < indices.rank; ++d) {
+        llvm::Value* position =
+            static_cast<int64_t>(d) == scatter.index_vector_dim
+                ? builder_.getInt64(k)
+                : batch[next++];
+        linear = builder_.CreateAdd(
+            builder_.CreateMul(linear, builder_.getInt64(indices.dims[d])),
+            position);
+      }
+      const IrValue raw = bodies_->Load(
+          indices.element_type,
+          bodies_->ElementAddress(scatter.scatter_indices, linear));
+      const auto d =
+          static_cast<size_t>(scatter.scatter_dims_to_operand_dims[k]);
+      result[d] = builder_.CreateIntCast(raw.real, builder_.getInt64Ty(),
+                                         IsSignedInteger(indices.element_type));
+    }
+    for (uint32_t i = 0; i < scatter.input_batching_dims_count; ++i) {
+      const int64_t indices_dim = scatter.scatter_indices_batching_dims[i];
+      const auto component = static_cast<size_t>(
+          indices_dim < scatter.index_vector_dim ? indices_dim
+                                                 : indices_dim - 1);
+      const auto d = static_cast<size_t>(scatter.input_batching_dims[i]);
+      result[d] = builder_.CreateAdd(result[d], batch[component]);
+    }
+    uint32_t window = 0;
+    for (uint32_t d = 0; d < operand.rank; ++d) {
+      if (contains(scatter.inserted_window_dims,
+                   scatter.inserted_window_dims_count, d) ||
+          contains(scatter.input_batching_dims,
+                   scatter.input_batching_dims_count, d)) {
+        continue;
+      }
+      const auto update_dim =
+          static_cast<size_t>(scatter.update_window_dims[window++]);
+      result[d] = builder_.CreateAdd(result[d], update[update_dim]);
+    }
+    return result;
+  }
+
+  // One unit of work, on one thread: updates to one element are applied in
+  // the order of the updates, and no two threads race on an element. The
+  // output starts as a copy of the operand unless they are one buffer.
+  Status EmitScatter(const phal_kir_scatter_t& scatter) {
+    PHAL_RETURN_IF_ERROR(CheckScatter(scatter));
+    const phal_kir_buffer_t& operand = kernel_.buffers[scatter.operand];
+    const phal_kir_buffer_t& updates = kernel_.buffers[scatter.updates];
+    const std::vector<int64_t> operand_dims(operand.dims,
+                                            operand.dims + operand.rank);
+    const std::vector<int64_t> update_dims(updates.dims,
+                                           updates.dims + updates.rank);
+    plan_.split_extent = 1;
+    plan_.work_per_split = ElementCount(operand) + ElementCount(updates);
+    return Once([&]() -> Status {
+      if (scatter.output != scatter.operand) {
+        builder_.CreateMemCpy(
+            bound_buffers_[scatter.output].base, llvm::MaybeAlign(1),
+            bound_buffers_[scatter.operand].base, llvm::MaybeAlign(1),
+            builder_.getInt64(ElementCount(operand) *
+                              StorageBytes(operand.element_type)));
+      }
+      std::vector<llvm::Value*> update(update_dims.size());
+      auto apply = [&]() -> Status {
+        const std::vector<llvm::Value*> target =
+            ScatterResultIndex(scatter, update);
+        llvm::Value* in_bounds = builder_.getTrue();
+        for (size_t d = 0; d < target.size(); ++d) {
+          in_bounds = builder_.CreateAnd(
+              in_bounds, builder_.CreateICmpULT(
+                             target[d], builder_.getInt64(operand_dims[d])));
+        }
+        llvm::LLVMContext& context = builder_.getContext();
+        auto* write = llvm::BasicBlock::Create(context, "write", function_);
+        auto* done = llvm::BasicBlock::Create(context, "done", function_);
+        builder_.CreateCondBr(in_bounds, write, done);
+        builder_.SetInsertPoint(write);
+        llvm::Value* address = bodies_->ElementAddress(
+            scatter.output, Linear(target, operand_dims));
+        const IrValue parameters[] = {
+            bodies_->Load(operand.element_type, address),
+            bodies_->Load(updates.element_type,
+                          bodies_->ElementAddress(
+                              scatter.updates, Linear(update, update_dims)))};
+        PHAL_ASSIGN_OR_RETURN(
+            std::vector<IrValue> combined,
+            bodies_->Emit(scatter.combiner, nullptr, parameters));
+        bodies_->Store(operand.element_type, combined[0], address);
+        builder_.CreateBr(done);
+        builder_.SetInsertPoint(done);
+        return OkStatus();
+      };
+      return Nest(update_dims, false, update, apply);
+    });
+  }
+
   Status EmitCopy(const phal_kir_copy_t& copy) {
     if (copy.source >= kernel_.buffer_count ||
         copy.destination >= kernel_.buffer_count) {
@@ -889,7 +1052,8 @@ uint64_t SupportedKernelKinds() {
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY) |
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
-         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER);
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER) |
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SCATTER);
 }
 
 StatusOr<EmittedKernel> EmitKernel(const phal_kernel_desc_t& kernel,

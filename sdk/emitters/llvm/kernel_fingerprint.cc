@@ -92,6 +92,27 @@ void AddKind(Canonicaliser& out, const phal_kernel_desc_t& kernel) {
       out.AddArray(gather.slice_sizes, kernel.buffers[gather.operand].rank);
       return;
     }
+    case PHAL_KERNEL_KIND_SCATTER: {
+      const phal_kir_scatter_t& scatter = *kernel.u.scatter;
+      out.Add(scatter.operand);
+      out.Add(scatter.scatter_indices);
+      out.Add(scatter.updates);
+      out.Add(scatter.output);
+      out.AddArray(scatter.update_window_dims,
+                   scatter.update_window_dims_count);
+      out.AddArray(scatter.inserted_window_dims,
+                   scatter.inserted_window_dims_count);
+      out.AddArray(scatter.scatter_dims_to_operand_dims,
+                   scatter.scatter_dims_to_operand_dims_count);
+      out.AddArray(scatter.input_batching_dims,
+                   scatter.input_batching_dims_count);
+      out.AddArray(scatter.scatter_indices_batching_dims,
+                   scatter.scatter_indices_batching_dims_count);
+      out.Add(scatter.unique_indices);
+      out.Add(scatter.index_vector_dim);
+      out.AddBody(scatter.combiner);
+      return;
+    }
     case PHAL_KERNEL_KIND_SORT: {
       const phal_kir_sort_t& sort = *kernel.u.sort;
       out.AddArray(sort.operands, sort.operand_count);
