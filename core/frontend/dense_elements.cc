@@ -93,8 +93,7 @@ class DenseLiteralBuilder {
           return OkStatus();
         }
         literal_.SetFromInt64(
-            index, scalar.negative ? -static_cast<int64_t>(scalar.integer_bits)
-                                   : static_cast<int64_t>(scalar.integer_bits));
+            index, SignedFromMagnitude(scalar.integer_bits, scalar.negative));
         return OkStatus();
       case DK::kFloat:
         if (!IsFloat(type) && !IsComplex(type)) {

@@ -558,9 +558,7 @@ Status MlirParser::ParseBracketSpec(MlirOperation* op) {
         return ErrorExpected("an integer");
       }
       Advance();
-      if (count < 3)
-        parts[count] = negative ? -static_cast<int64_t>(value)
-                                : static_cast<int64_t>(value);
+      if (count < 3) parts[count] = SignedFromMagnitude(value, negative);
       ++count;
       if (!ConsumeIf(Kind::kColon)) break;
       is_slice = true;
@@ -990,8 +988,7 @@ StatusOr<MlirAttribute> MlirParser::ParseAttributeValue(bool typed_scalars) {
     if (!ParseUnsigned(token_.text, &value))
       return Error("integer out of range");
     attribute.kind = AK::kInteger;
-    attribute.integer =
-        negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
+    attribute.integer = SignedFromMagnitude(value, negative);
     attribute.number = static_cast<double>(attribute.integer);
     Advance();
     if (typed_scalars)
@@ -1146,8 +1143,7 @@ Status MlirParser::ParseDenseArray(MlirAttribute* attribute) {
         uint64_t value = 0;
         if (!ParseUnsigned(token_.text, &value))
           return Error("integer out of range");
-        attribute->integers.push_back(negative ? -static_cast<int64_t>(value)
-                                               : static_cast<int64_t>(value));
+        attribute->integers.push_back(SignedFromMagnitude(value, negative));
       } else if (token_.Is(Kind::kFloat)) {
         const double value =
             std::strtod(std::string(token_.text).c_str(), nullptr);

@@ -34,6 +34,12 @@ struct DenseElements {
   std::size_t offset = 0;
 };
 
+// The integer written as `magnitude` with an optional leading '-', wrapped
+// to 64 bits (so -9223372036854775808 and 18446744073709551615 both fit).
+inline int64_t SignedFromMagnitude(uint64_t magnitude, bool negative) {
+  return static_cast<int64_t>(negative ? 0 - magnitude : magnitude);
+}
+
 struct MlirAttribute {
   enum class Kind {
     kUnit,           // a name without a value: {has_side_effect}

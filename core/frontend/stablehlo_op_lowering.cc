@@ -99,9 +99,8 @@ void FlattenDenseIntegers(const DenseElements& elements, IntList* out) {
       out->push_back(elements.boolean ? 1 : 0);
       return;
     case DenseElements::Kind::kInteger:
-      out->push_back(elements.negative
-                         ? -static_cast<int64_t>(elements.integer_bits)
-                         : static_cast<int64_t>(elements.integer_bits));
+      out->push_back(
+          SignedFromMagnitude(elements.integer_bits, elements.negative));
       return;
     default:
       return;

@@ -43,8 +43,7 @@ std::vector<Group> Rows(const MlirAttribute* attribute) {
       if (e.kind == DenseElements::Kind::kList) {
         for (const DenseElements& child : e.elements) self(child, self);
       } else if (e.kind == DenseElements::Kind::kInteger) {
-        flat.push_back(e.negative ? -static_cast<int64_t>(e.integer_bits)
-                                  : static_cast<int64_t>(e.integer_bits));
+        flat.push_back(SignedFromMagnitude(e.integer_bits, e.negative));
       }
     };
     collect(attribute->dense, collect);
