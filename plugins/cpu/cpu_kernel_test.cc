@@ -73,20 +73,22 @@ TEST_F(CpuKernelTest, DeviceReportsTheKernelKindsItCompiles) {
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY) |
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
                 PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SCATTER));
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SCATTER) |
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_CONV));
 }
 
-TEST_F(CpuKernelTest, UnclaimedKindFailsWithUnimplementedNamingTheKind) {
+TEST_F(CpuKernelTest, KindFromANewerAbiFailsWithUnimplemented) {
   LoopKernel holder;
-  phal_kir_conv_t conv{};
+  phal_kir_copy_t copy{};
   phal_kernel_desc_t desc = holder.Desc();
-  desc.kind = PHAL_KERNEL_KIND_CONV;
-  desc.u.conv = &conv;
+  desc.kind = static_cast<phal_kernel_kind_t>(42);  // from a newer ABI
+  desc.u.copy = &copy;
   phal_plugin_kernel_t* kernel = nullptr;
   phal_status_t* status = api().kernel_emit(device_, &desc, nullptr, &kernel);
   ASSERT_NE(status, nullptr);
   EXPECT_EQ(status->code, PHAL_UNIMPLEMENTED);
-  EXPECT_NE(status->message.find("conv"), std::string::npos) << status->message;
+  EXPECT_NE(status->message.find("kernel kind 42 (unknown)"), std::string::npos)
+      << status->message;
   delete status;
 }
 
@@ -797,6 +799,208 @@ TEST_F(CpuKernelTest, ScatterInPlaceReplacesWindowsElementByElement) {
     }
   }
   EXPECT_EQ(FromBytes<float>(buffers[0]), expected);
+}
+
+// StableHLO convolution computed directly from its definition, in double.
+std::vector<double> ReferenceConv(const ConvKernel& k,
+                                  const std::vector<double>& input,
+                                  const std::vector<double>& weights) {
+  const phal_kir_conv_t& c = k.conv;
+  const phal_kir_buffer_t& in = k.buffer(c.input);
+  const phal_kir_buffer_t& ker = k.buffer(c.kernel);
+  const phal_kir_buffer_t& out = k.buffer(c.output);
+  const size_t rank = in.rank, spatial = rank - 2;
+  auto linear = [](const phal_kir_buffer_t& buffer,
+                   const std::vector<int64_t>& index) {
+    int64_t l = 0;
+    for (size_t d = 0; d < buffer.rank; ++d) l = l * buffer.dims[d] + index[d];
+    return l;
+  };
+  int64_t count = 1;
+  for (size_t d = 0; d < rank; ++d) count *= out.dims[d];
+  const int64_t kernel_features = ker.dims[c.kernel_input_feature_dimension];
+  const int64_t output_features = ker.dims[c.kernel_output_feature_dimension];
+  std::vector<double> result(static_cast<size_t>(count));
+  std::vector<int64_t> o(rank), i(rank), w(rank);
+  for (int64_t l = 0; l < count; ++l) {
+    int64_t rest = l;
+    for (size_t d = rank; d-- > 0;) {
+      o[d] = rest % out.dims[d];
+      rest /= out.dims[d];
+    }
+    const int64_t feature = o[c.output_feature_dimension];
+    const int64_t group = feature / (output_features / c.feature_group_count);
+    const int64_t batch_group =
+        feature / (output_features / c.batch_group_count);
+    double sum = 0;
+    int64_t window = 1;
+    for (size_t s = 0; s < spatial; ++s)
+      window *= ker.dims[k.kernel_spatial[s]];
+    for (int64_t f = 0; f < kernel_features; ++f) {
+      for (int64_t tap = 0; tap < window; ++tap) {
+        int64_t tap_rest = tap;
+        bool valid = true;
+        for (size_t s = spatial; s-- > 0;) {
+          const int64_t size = ker.dims[k.kernel_spatial[s]];
+          const int64_t kk = tap_rest % size;
+          tap_rest /= size;
+          w[k.kernel_spatial[s]] = k.reversal[s] ? size - 1 - kk : kk;
+          const int64_t position = o[k.output_spatial[s]] * k.strides[s] +
+                                   kk * k.rhs_dilation[s] - k.padding[2 * s];
+          if (position < 0 || position % k.lhs_dilation[s] != 0 ||
+              position / k.lhs_dilation[s] >= in.dims[k.input_spatial[s]]) {
+            valid = false;
+          }
+          i[k.input_spatial[s]] = position / k.lhs_dilation[s];
+        }
+        if (!valid) continue;
+        i[c.input_batch_dimension] =
+            batch_group * out.dims[c.output_batch_dimension] +
+            o[c.output_batch_dimension];
+        i[c.input_feature_dimension] = group * kernel_features + f;
+        w[c.kernel_input_feature_dimension] = f;
+        w[c.kernel_output_feature_dimension] = feature;
+        sum += input[linear(in, i)] * weights[linear(ker, w)];
+      }
+    }
+    result[static_cast<size_t>(l)] = sum;
+  }
+  return result;
+}
+
+// Runs `kernel` (f32 or s32 buffers of its accumulation type) on small
+// integers, so every sum is exact, against ReferenceConv.
+void CheckConv(KernelTest& test, ConvKernel& kernel,
+               void (KernelTest::*run)(phal_plugin_kernel_t*,
+                                       std::vector<std::vector<uint8_t>>&),
+               phal_plugin_kernel_t* emitted) {
+  const phal_kir_conv_t& c = kernel.conv;
+  auto count = [&](uint32_t buffer) {
+    int64_t n = 1;
+    for (uint32_t d = 0; d < kernel.buffer(buffer).rank; ++d) {
+      n *= kernel.buffer(buffer).dims[d];
+    }
+    return n;
+  };
+  std::vector<double> input(static_cast<size_t>(count(c.input)));
+  std::vector<double> weights(static_cast<size_t>(count(c.kernel)));
+  for (size_t i = 0; i < input.size(); ++i) input[i] = double((i * 7) % 11) - 5;
+  for (size_t i = 0; i < weights.size(); ++i)
+    weights[i] = double((i * 5) % 7) - 3;
+  const std::vector<double> expected = ReferenceConv(kernel, input, weights);
+  const bool is_float = c.accumulation_type == kF32;
+  auto bytes = [&](const std::vector<double>& values) {
+    std::vector<float> floats(values.begin(), values.end());
+    std::vector<int32_t> ints(values.begin(), values.end());
+    return is_float ? ToBytes(floats) : ToBytes(ints);
+  };
+  std::vector<std::vector<uint8_t>> buffers = {
+      bytes(input), bytes(weights),
+      bytes(std::vector<double>(static_cast<size_t>(count(c.output))))};
+  (test.*run)(emitted, buffers);
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const double got = is_float ? FromBytes<float>(buffers[2])[i]
+                                : FromBytes<int32_t>(buffers[2])[i];
+    ASSERT_EQ(got, expected[i] + (is_float ? 0.5 : 0.0)) << "output " << i;
+  }
+}
+
+class ConvTest : public KernelTest {
+ protected:
+  void Check(ConvKernel& kernel) {
+    CheckConv(*this, kernel, &ConvTest::Run, Emit(kernel.Desc()));
+  }
+};
+
+// NHWC input, HWIO kernel, strides, asymmetric padding, kernel dilation and
+// an epilogue adding 0.5.
+TEST_F(ConvTest, TwoDimensionalConvWithStridesPaddingAndDilationMatches) {
+  ConvKernel kernel;
+  kernel.conv.input = kernel.AddBuffer(kF32, {2, 7, 8, 3});
+  kernel.conv.kernel = kernel.AddBuffer(kF32, {3, 2, 3, 4});
+  // Height: (7 + 2 - 3) / 2 + 1 = 4; width: (8 + 1 - 3) / 1 + 1 = 7.
+  kernel.conv.output =
+      kernel.AddBuffer(kF32, {2, 4, 7, 4}, PHAL_KIR_ACCESS_WRITE);
+  kernel.conv.accumulation_type = kF32;
+  kernel.conv.input_batch_dimension = 0;
+  kernel.conv.input_feature_dimension = 3;
+  kernel.input_spatial = {1, 2};
+  kernel.conv.kernel_input_feature_dimension = 2;
+  kernel.conv.kernel_output_feature_dimension = 3;
+  kernel.kernel_spatial = {0, 1};
+  kernel.conv.output_batch_dimension = 0;
+  kernel.conv.output_feature_dimension = 3;
+  kernel.output_spatial = {1, 2};
+  kernel.strides = {2, 1};
+  kernel.padding = {1, 1, 0, 1};
+  kernel.lhs_dilation = {1, 1};
+  kernel.rhs_dilation = {1, 2};
+  kernel.reversal = {0, 0};
+  kernel.conv.feature_group_count = 1;
+  kernel.conv.batch_group_count = 1;
+  KirBody& e = kernel.epilogue;
+  uint32_t half_bits;
+  const float half = 0.5f;
+  std::memcpy(&half_bits, &half, 4);
+  e.Result(e.Node(PHAL_KIR_OP_ADD, kF32,
+                  {e.Parameter(kF32, 0), e.Constant(kF32, half_bits)}));
+  Check(kernel);
+}
+
+// Depthwise (feature groups = channels) over [N, C, W] in s32, with input
+// dilation, padding and a reversed window.
+TEST_F(ConvTest, DepthwiseConvWithInputDilationAndReversalMatches) {
+  ConvKernel kernel;
+  kernel.conv.input = kernel.AddBuffer(kS32, {1, 4, 6});
+  kernel.conv.kernel = kernel.AddBuffer(kS32, {4, 1, 3});
+  // Dilated width 11, padded 14, window 3: 12 outputs.
+  kernel.conv.output =
+      kernel.AddBuffer(kS32, {1, 4, 12}, PHAL_KIR_ACCESS_WRITE);
+  kernel.conv.accumulation_type = kS32;
+  kernel.conv.input_batch_dimension = 0;
+  kernel.conv.input_feature_dimension = 1;
+  kernel.input_spatial = {2};
+  kernel.conv.kernel_output_feature_dimension = 0;
+  kernel.conv.kernel_input_feature_dimension = 1;
+  kernel.kernel_spatial = {2};
+  kernel.conv.output_batch_dimension = 0;
+  kernel.conv.output_feature_dimension = 1;
+  kernel.output_spatial = {2};
+  kernel.strides = {1};
+  kernel.padding = {2, 1};
+  kernel.lhs_dilation = {2};
+  kernel.rhs_dilation = {1};
+  kernel.reversal = {1};
+  kernel.conv.feature_group_count = 4;
+  kernel.conv.batch_group_count = 1;
+  Check(kernel);
+}
+
+// Batch groups: output feature f reads the input batches of group
+// f / (features / groups), as a weight-gradient convolution does.
+TEST_F(ConvTest, BatchGroupedConvMatches) {
+  ConvKernel kernel;
+  kernel.conv.input = kernel.AddBuffer(kS32, {4, 2, 5});
+  kernel.conv.kernel = kernel.AddBuffer(kS32, {2, 2, 2});
+  kernel.conv.output = kernel.AddBuffer(kS32, {2, 2, 4}, PHAL_KIR_ACCESS_WRITE);
+  kernel.conv.accumulation_type = kS32;
+  kernel.conv.input_batch_dimension = 0;
+  kernel.conv.input_feature_dimension = 1;
+  kernel.input_spatial = {2};
+  kernel.conv.kernel_output_feature_dimension = 0;
+  kernel.conv.kernel_input_feature_dimension = 1;
+  kernel.kernel_spatial = {2};
+  kernel.conv.output_batch_dimension = 0;
+  kernel.conv.output_feature_dimension = 1;
+  kernel.output_spatial = {2};
+  kernel.strides = {1};
+  kernel.padding = {0, 0};
+  kernel.lhs_dilation = {1};
+  kernel.rhs_dilation = {1};
+  kernel.reversal = {0};
+  kernel.conv.feature_group_count = 1;
+  kernel.conv.batch_group_count = 2;
+  Check(kernel);
 }
 
 // ---- serialization ----------------------------------------------------------

@@ -274,6 +274,34 @@ class ScatterKernel : public KirKernel {
   phal_kernel_desc_t desc_{};
 };
 
+class ConvKernel : public KirKernel {
+ public:
+  phal_kir_conv_t conv{};
+  std::vector<int64_t> input_spatial, kernel_spatial, output_spatial, strides,
+      padding, lhs_dilation, rhs_dilation;
+  std::vector<uint8_t> reversal;
+  KirBody epilogue;
+
+  const phal_kernel_desc_t& Desc() {
+    conv.spatial_count = static_cast<uint32_t>(input_spatial.size());
+    conv.input_spatial_dimensions = input_spatial.data();
+    conv.kernel_spatial_dimensions = kernel_spatial.data();
+    conv.output_spatial_dimensions = output_spatial.data();
+    conv.window_strides = strides.data();
+    conv.padding = padding.data();
+    conv.lhs_dilation = lhs_dilation.data();
+    conv.rhs_dilation = rhs_dilation.data();
+    conv.window_reversal = reversal.data();
+    conv.epilogue = epilogue.View();
+    desc_ = Describe(PHAL_KERNEL_KIND_CONV);
+    desc_.u.conv = &conv;
+    return desc_;
+  }
+
+ private:
+  phal_kernel_desc_t desc_{};
+};
+
 class CopyKernel : public KirKernel {
  public:
   phal_kir_copy_t copy{};

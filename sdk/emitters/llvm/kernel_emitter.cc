@@ -92,6 +92,9 @@ class KernelBuilder {
       case PHAL_KERNEL_KIND_SCATTER:
         PHAL_RETURN_IF_ERROR(EmitScatter(*kernel_.u.scatter));
         break;
+      case PHAL_KERNEL_KIND_CONV:
+        PHAL_RETURN_IF_ERROR(EmitConv(*kernel_.u.conv));
+        break;
       default:
         return Unimplemented(std::string("the LLVM emitter does not implement "
                                          "kernel kind ") +
@@ -959,6 +962,209 @@ class KernelBuilder {
     });
   }
 
+  Status CheckConv(const phal_kir_conv_t& conv) const {
+    if (conv.input >= kernel_.buffer_count ||
+        conv.kernel >= kernel_.buffer_count ||
+        conv.output >= kernel_.buffer_count) {
+      return InvalidArgument("a conv names a buffer that does not exist");
+    }
+    const phal_kir_buffer_t& input = kernel_.buffers[conv.input];
+    const phal_kir_buffer_t& weights = kernel_.buffers[conv.kernel];
+    const phal_kir_buffer_t& output = kernel_.buffers[conv.output];
+    const uint32_t rank = conv.spatial_count + 2;
+    if (input.rank != rank || weights.rank != rank || output.rank != rank) {
+      return InvalidArgument(
+          "a conv's buffers must have spatial_count + 2 "
+          "dimensions");
+    }
+    if (StorageBytes(conv.accumulation_type) == 0) {
+      return InvalidArgument("a conv needs a valid accumulation type");
+    }
+    const int64_t output_features =
+        weights.dims[conv.kernel_output_feature_dimension];
+    if (conv.feature_group_count < 1 || conv.batch_group_count < 1 ||
+        output_features % conv.feature_group_count != 0 ||
+        output_features % conv.batch_group_count != 0 ||
+        input.dims[conv.input_feature_dimension] !=
+            weights.dims[conv.kernel_input_feature_dimension] *
+                conv.feature_group_count) {
+      return InvalidArgument(
+          "a conv's feature and batch groups do not fit "
+          "its buffers");
+    }
+    if (conv.epilogue.result_count > 1) {
+      return InvalidArgument("a conv epilogue yields at most one value");
+    }
+    return OkStatus();
+  }
+
+  // One output element's sum: over the kernel's input features and spatial
+  // window, input positions in the padded, dilated input that fall on an
+  // input element.
+  StatusOr<IrValue> EmitConvSum(const phal_kir_conv_t& conv,
+                                const std::vector<llvm::Value*>& out) {
+    const phal_kir_buffer_t& input = kernel_.buffers[conv.input];
+    const phal_kir_buffer_t& weights = kernel_.buffers[conv.kernel];
+    const phal_element_type_t type = conv.accumulation_type;
+    llvm::Type* compute = bodies_->ComputeType(type);
+    llvm::Value* zero = llvm::Constant::getNullValue(compute);
+    llvm::IRBuilder<> entry(&function_->getEntryBlock(),
+                            function_->getEntryBlock().begin());
+    llvm::Value* real_slot = entry.CreateAlloca(compute);
+    llvm::Value* imag_slot =
+        IsComplex(type) ? entry.CreateAlloca(compute) : nullptr;
+    builder_.CreateStore(zero, real_slot);
+    if (imag_slot) builder_.CreateStore(zero, imag_slot);
+
+    const int64_t kernel_features =
+        weights.dims[conv.kernel_input_feature_dimension];
+    const int64_t output_features =
+        weights.dims[conv.kernel_output_feature_dimension];
+    const int64_t output_batch =
+        kernel_.buffers[conv.output].dims[conv.output_batch_dimension];
+    llvm::Value* feature =
+        out[static_cast<size_t>(conv.output_feature_dimension)];
+    llvm::Value* batch = out[static_cast<size_t>(conv.output_batch_dimension)];
+    // Feature group g reads input features [g * kernel_features, ...);
+    // batch group h reads input batch h * output_batch + batch.
+    llvm::Value* feature_group = builder_.CreateSDiv(
+        feature, builder_.getInt64(output_features / conv.feature_group_count));
+    llvm::Value* batch_group = builder_.CreateSDiv(
+        feature, builder_.getInt64(output_features / conv.batch_group_count));
+    llvm::Value* input_batch = builder_.CreateAdd(
+        builder_.CreateMul(batch_group, builder_.getInt64(output_batch)),
+        batch);
+
+    std::vector<int64_t> loop_extents = {kernel_features};
+    for (uint32_t s = 0; s < conv.spatial_count; ++s) {
+      loop_extents.push_back(weights.dims[conv.kernel_spatial_dimensions[s]]);
+    }
+    std::vector<llvm::Value*> loop(loop_extents.size());
+    auto accumulate = [&]() -> Status {
+      std::vector<llvm::Value*> input_index(input.rank),
+          kernel_index(weights.rank);
+      input_index[static_cast<size_t>(conv.input_batch_dimension)] =
+          input_batch;
+      input_index[static_cast<size_t>(conv.input_feature_dimension)] =
+          builder_.CreateAdd(
+              builder_.CreateMul(feature_group,
+                                 builder_.getInt64(kernel_features)),
+              loop[0]);
+      kernel_index[static_cast<size_t>(conv.kernel_input_feature_dimension)] =
+          loop[0];
+      kernel_index[static_cast<size_t>(conv.kernel_output_feature_dimension)] =
+          feature;
+      llvm::Value* valid = builder_.getTrue();
+      for (uint32_t s = 0; s < conv.spatial_count; ++s) {
+        const int64_t window = loop_extents[s + 1];
+        llvm::Value* k = loop[s + 1];
+        kernel_index[static_cast<size_t>(conv.kernel_spatial_dimensions[s])] =
+            conv.window_reversal != nullptr && conv.window_reversal[s] != 0
+                ? builder_.CreateSub(builder_.getInt64(window - 1), k)
+                : k;
+        // Position in the padded, lhs-dilated input.
+        llvm::Value* position = builder_.CreateSub(
+            builder_.CreateAdd(
+                builder_.CreateMul(
+                    out[static_cast<size_t>(conv.output_spatial_dimensions[s])],
+                    builder_.getInt64(conv.window_strides[s])),
+                builder_.CreateMul(k, builder_.getInt64(conv.rhs_dilation[s]))),
+            builder_.getInt64(conv.padding[2 * s]));
+        llvm::Value* dilation = builder_.getInt64(conv.lhs_dilation[s]);
+        llvm::Value* element = builder_.CreateSDiv(position, dilation);
+        const int64_t extent = input.dims[conv.input_spatial_dimensions[s]];
+        valid = builder_.CreateAnd(
+            valid,
+            builder_.CreateAnd(
+                builder_.CreateICmpSGE(position, builder_.getInt64(0)),
+                builder_.CreateAnd(builder_.CreateICmpEQ(
+                                       builder_.CreateSRem(position, dilation),
+                                       builder_.getInt64(0)),
+                                   builder_.CreateICmpSLT(
+                                       element, builder_.getInt64(extent)))));
+        input_index[static_cast<size_t>(conv.input_spatial_dimensions[s])] =
+            element;
+      }
+      llvm::LLVMContext& context = builder_.getContext();
+      auto* add = llvm::BasicBlock::Create(context, "tap", function_);
+      auto* next = llvm::BasicBlock::Create(context, "next", function_);
+      builder_.CreateCondBr(valid, add, next);
+      builder_.SetInsertPoint(add);
+      const std::vector<int64_t> input_dims(input.dims,
+                                            input.dims + input.rank);
+      const std::vector<int64_t> kernel_dims(weights.dims,
+                                             weights.dims + weights.rank);
+      IrValue x = bodies_->Load(
+          input.element_type,
+          bodies_->ElementAddress(conv.input, Linear(input_index, input_dims)));
+      IrValue w =
+          bodies_->Load(weights.element_type,
+                        bodies_->ElementAddress(
+                            conv.kernel, Linear(kernel_index, kernel_dims)));
+      PHAL_ASSIGN_OR_RETURN(IrValue x_wide,
+                            bodies_->Convert(x, input.element_type, type));
+      PHAL_ASSIGN_OR_RETURN(IrValue w_wide,
+                            bodies_->Convert(w, weights.element_type, type));
+      const IrValue sum{
+          builder_.CreateLoad(compute, real_slot),
+          imag_slot ? builder_.CreateLoad(compute, imag_slot) : nullptr};
+      PHAL_ASSIGN_OR_RETURN(IrValue total,
+                            MultiplyAdd(type, sum, x_wide, w_wide));
+      builder_.CreateStore(total.real, real_slot);
+      if (imag_slot) builder_.CreateStore(total.imag, imag_slot);
+      builder_.CreateBr(next);
+      builder_.SetInsertPoint(next);
+      return OkStatus();
+    };
+    PHAL_RETURN_IF_ERROR(Nest(loop_extents, false, loop, accumulate));
+    return IrValue{
+        builder_.CreateLoad(compute, real_slot),
+        imag_slot ? builder_.CreateLoad(compute, imag_slot) : nullptr};
+  }
+
+  // A loop over the output (split on its dimension 0); each element sums
+  // its window directly and applies the epilogue.
+  Status EmitConv(const phal_kir_conv_t& conv) {
+    PHAL_RETURN_IF_ERROR(CheckConv(conv));
+    const phal_kir_buffer_t& output = kernel_.buffers[conv.output];
+    const phal_kir_buffer_t& weights = kernel_.buffers[conv.kernel];
+    const phal_element_type_t type = conv.accumulation_type;
+    const bool has_epilogue = conv.epilogue.result_count > 0;
+    const phal_element_type_t output_type =
+        has_epilogue ? ResultType(conv.epilogue, 0) : type;
+    if (output.element_type != output_type) {
+      return InvalidArgument(
+          "a conv's output buffer is not of its result type");
+    }
+    const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
+    plan_.split_extent = dims[0];
+    plan_.work_per_split = std::max<int64_t>(
+        1, Product(output.dims + 1, output.rank - 1) * ElementCount(weights) /
+               std::max<int64_t>(
+                   1, weights.dims[conv.kernel_output_feature_dimension]));
+    std::vector<llvm::Value*> out(dims.size());
+    auto element = [&]() -> Status {
+      PHAL_ASSIGN_OR_RETURN(IrValue sum, EmitConvSum(conv, out));
+      llvm::Value* address =
+          bodies_->ElementAddress(conv.output, Linear(out, dims));
+      if (!has_epilogue) {
+        bodies_->Store(type, sum, address);
+        return OkStatus();
+      }
+      auto index = [&](int64_t d) -> llvm::Value* {
+        return d >= 0 && static_cast<size_t>(d) < out.size()
+                   ? out[static_cast<size_t>(d)]
+                   : nullptr;
+      };
+      const IrValue parameters[] = {sum};
+      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> results,
+                            bodies_->Emit(conv.epilogue, index, parameters));
+      bodies_->Store(output_type, results[0], address);
+      return OkStatus();
+    };
+    return Nest(dims, true, out, element);
+  }
+
   Status EmitCopy(const phal_kir_copy_t& copy) {
     if (copy.source >= kernel_.buffer_count ||
         copy.destination >= kernel_.buffer_count) {
@@ -1031,9 +1237,12 @@ const char* KernelKindName(phal_kernel_kind_t kind) {
 }
 
 Status CheckKernelHeader(const phal_kernel_desc_t& kernel) {
-  if ((SupportedKernelKinds() & PHAL_KERNEL_KIND_BIT(kernel.kind)) == 0) {
-    return Unimplemented(std::string("kernel kind ") +
-                         KernelKindName(kernel.kind) + " is not implemented");
+  // A kind of 64 or more has no bit: shifting by it is undefined.
+  if (static_cast<uint32_t>(kernel.kind) >= 64 ||
+      (SupportedKernelKinds() & PHAL_KERNEL_KIND_BIT(kernel.kind)) == 0) {
+    return Unimplemented(
+        "kernel kind " + std::to_string(static_cast<uint32_t>(kernel.kind)) +
+        " (" + KernelKindName(kernel.kind) + ") is not implemented");
   }
   // Every member of the union is a pointer to the kind's description.
   if (kernel.u.loop == nullptr) {
@@ -1053,7 +1262,8 @@ uint64_t SupportedKernelKinds() {
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY) |
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER) |
-         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SCATTER);
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SCATTER) |
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_CONV);
 }
 
 StatusOr<EmittedKernel> EmitKernel(const phal_kernel_desc_t& kernel,

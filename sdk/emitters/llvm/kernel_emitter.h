@@ -4,8 +4,8 @@
 // dimension is the function's [begin, end) range, so a runtime splits that
 // dimension over threads: LOOP splits dims[0]; REDUCE the first dimension it
 // keeps; DOT the rows batch * m; COPY 1 MiB chunks; SORT the slices along
-// the sorted dimension; GATHER the output's dimension 0; SCATTER runs as one
-// unit, so its updates never race. Inner loops are plain
+// the sorted dimension; GATHER and CONV the output's dimension 0; SCATTER
+// runs as one unit, so its updates never race. Inner loops are plain
 // counted loops that LLVM's vectoriser widens for the target's features.
 #ifndef POLYHAL_SDK_EMITTERS_LLVM_KERNEL_EMITTER_H_
 #define POLYHAL_SDK_EMITTERS_LLVM_KERNEL_EMITTER_H_

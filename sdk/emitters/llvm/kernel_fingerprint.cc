@@ -113,6 +113,34 @@ void AddKind(Canonicaliser& out, const phal_kernel_desc_t& kernel) {
       out.AddBody(scatter.combiner);
       return;
     }
+    case PHAL_KERNEL_KIND_CONV: {
+      const phal_kir_conv_t& conv = *kernel.u.conv;
+      const uint32_t count = conv.spatial_count;
+      out.Add(conv.input);
+      out.Add(conv.kernel);
+      out.Add(conv.output);
+      out.Add(conv.accumulation_type);
+      out.Add(conv.input_batch_dimension);
+      out.Add(conv.input_feature_dimension);
+      out.AddArray(conv.input_spatial_dimensions, count);
+      out.Add(conv.kernel_input_feature_dimension);
+      out.Add(conv.kernel_output_feature_dimension);
+      out.AddArray(conv.kernel_spatial_dimensions, count);
+      out.Add(conv.output_batch_dimension);
+      out.Add(conv.output_feature_dimension);
+      out.AddArray(conv.output_spatial_dimensions, count);
+      out.AddArray(conv.window_strides, count);
+      out.AddArray(conv.padding, 2 * count);
+      out.AddArray(conv.lhs_dilation, count);
+      out.AddArray(conv.rhs_dilation, count);
+      if (conv.window_reversal != nullptr) {
+        out.AddArray(conv.window_reversal, count);
+      }
+      out.Add(conv.feature_group_count);
+      out.Add(conv.batch_group_count);
+      out.AddBody(conv.epilogue);
+      return;
+    }
     case PHAL_KERNEL_KIND_SORT: {
       const phal_kir_sort_t& sort = *kernel.u.sort;
       out.AddArray(sort.operands, sort.operand_count);
