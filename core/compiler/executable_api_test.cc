@@ -2,13 +2,17 @@
 // table: compile, describe, execute (from 8 threads at once), refuse what
 // the device cannot run, and report errors as statuses.
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "core/compiler/compiler_test_util.h"
 #include "core/compiler/evaluator_device.h"
+#include "core/io/npy.h"
 #include "core/runtime/c_status.h"
 #include "core/runtime/client.h"
 #include "core/runtime/executable.h"
@@ -113,6 +117,45 @@ TEST_F(EvaluatorClient, CompilesDescribesAndExecutes) {
   for (phal_buffer_t* buffer : {x, w, outputs[0], outputs[1]}) {
     phal_buffer_free(buffer);
   }
+  phal_executable_free(executable);
+}
+
+TEST_F(EvaluatorClient, CompilesStableHloFromJax) {
+  const std::string base = std::string(PHAL_TEST_SOURCE_DIR) +
+                           "/core/frontend/testdata/stablehlo/jax_mlp";
+  std::ifstream file(base + ".mlir");
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string program = text.str();
+  phal_compile_options_t options{};
+  options.struct_size = sizeof(options);
+  options.format = PHAL_PROGRAM_FORMAT_STABLEHLO_TEXT;
+  phal_executable_t* executable = nullptr;
+  phal_status_t* status = phal_executable_compile(
+      &device_, program.data(), program.size(), &options, &executable);
+  ASSERT_EQ(status, nullptr) << phal_status_get_message(status);
+  std::vector<phal_buffer_t*> inputs;
+  for (int i = 0; i < 4; ++i) {
+    StatusOr<Literal> input =
+        ReadNpy(base + ".input_" + std::to_string(i) + ".npy");
+    ASSERT_TRUE(input.ok()) << input.status().ToString();
+    std::vector<float> values(input->data_as<float>(),
+                              input->data_as<float>() + input->ElementCount());
+    inputs.push_back(Upload(values, input->shape().dims()));
+  }
+  phal_buffer_t* output = nullptr;
+  status = phal_executable_execute(executable, inputs.data(), inputs.size(),
+                                   &output, 1);
+  ASSERT_EQ(status, nullptr) << phal_status_get_message(status);
+  StatusOr<Literal> expected = ReadNpy(base + ".expected_0.npy");
+  ASSERT_TRUE(expected.ok());
+  Literal actual(expected->shape());
+  ASSERT_EQ(
+      phal_buffer_copy_to_host(output, 0, actual.data(), actual.byte_size()),
+      nullptr);
+  EXPECT_TRUE(Matches(actual, *expected, 1e-5));
+  phal_buffer_free(output);
+  for (phal_buffer_t* input : inputs) phal_buffer_free(input);
   phal_executable_free(executable);
 }
 

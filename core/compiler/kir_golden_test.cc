@@ -38,6 +38,20 @@ TEST_P(KirGolden, DumpMatchesGolden) {
   EXPECT_EQ(dump, ReadFile(base + ".kir")) << "golden " << base << ".kir";
 }
 
+TEST_P(KirGolden, ProgramMatchesReference) {
+  const std::string text =
+      ReadFile(std::string(PHAL_TEST_SOURCE_DIR) + "/core/compiler/testdata/" +
+               GetParam() + ".hlo");
+  std::unique_ptr<Program> program = CompileText(text);
+  ASSERT_NE(program, nullptr);
+  std::vector<Literal> arguments;
+  int64_t seed = 0;
+  for (const Shape& shape : program->parameter_shapes) {
+    arguments.push_back(TestData(shape.element_type(), shape.dims(), seed++));
+  }
+  ExpectMatchesReference(text, arguments, 1e-6);
+}
+
 INSTANTIATE_TEST_SUITE_P(Compiler, KirGolden,
                          ::testing::Values("mlp", "softmax", "conv",
                                            "while_loop", "reduce_fused"));
