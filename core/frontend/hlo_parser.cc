@@ -106,6 +106,8 @@ std::vector<std::string_view> RequiredAttributes(HloOpcode opcode) {
       return {"direction"};
     case HloOpcode::kGetTupleElement:
       return {"index"};
+    case HloOpcode::kTopK:
+      return {"k"};
     case HloOpcode::kIota:
       return {"iota_dimension"};
     case HloOpcode::kReducePrecision:
@@ -166,10 +168,12 @@ constexpr NamedMember<void (HloInstruction::*)(int64_t)> kIntegerAttributes[] =
      {"batch_group_count", &HloInstruction::set_batch_group_count},
      {"exponent_bits", &HloInstruction::set_exponent_bits},
      {"mantissa_bits", &HloInstruction::set_mantissa_bits},
-     {"feature_index", &HloInstruction::set_feature_index}};
+     {"feature_index", &HloInstruction::set_feature_index},
+     {"k", &HloInstruction::set_top_k}};
 
 constexpr NamedMember<void (HloInstruction::*)(bool)> kBoolAttributes[] = {
     {"is_stable", &HloInstruction::set_is_stable},
+    {"largest", &HloInstruction::set_largest},
     {"indices_are_sorted", &HloInstruction::set_indices_are_sorted},
     {"unique_indices", &HloInstruction::set_unique_indices}};
 

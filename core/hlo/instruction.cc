@@ -79,7 +79,8 @@ bool HloInstruction::Identical(const HloInstruction& other) const {
          exponent_bits_ == other.exponent_bits_ &&
          mantissa_bits_ == other.mantissa_bits_ && epsilon_ == other.epsilon_ &&
          feature_index_ == other.feature_index_ &&
-         is_stable_ == other.is_stable_ && fusion_kind_ == other.fusion_kind_;
+         is_stable_ == other.is_stable_ && top_k_ == other.top_k_ &&
+         largest_ == other.largest_ && fusion_kind_ == other.fusion_kind_;
 }
 
 }  // namespace phal

@@ -222,6 +222,13 @@ class HloInstruction {
   bool is_stable() const { return is_stable_; }
   void set_is_stable(bool stable) { is_stable_ = stable; }
 
+  // topk: how many elements to keep along the last dimension, and whether
+  // the largest (true, the default) or the smallest are kept.
+  int64_t top_k() const { return top_k_; }
+  void set_top_k(int64_t k) { top_k_ = k; }
+  bool largest() const { return largest_; }
+  void set_largest(bool largest) { largest_ = largest; }
+
   // fusion: XLA's fusion kind ("kLoop", "kInput", "kOutput", "kCustom").
   // Informational; a fusion computes what calling to_apply() computes.
   const std::string& fusion_kind() const { return fusion_kind_; }
@@ -272,6 +279,8 @@ class HloInstruction {
   float epsilon_ = 0.0f;
   int64_t feature_index_ = 0;
   bool is_stable_ = false;
+  int64_t top_k_ = 0;
+  bool largest_ = true;
   std::string fusion_kind_;
 };
 

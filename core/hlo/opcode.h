@@ -88,6 +88,7 @@ namespace phal {
   X(kSubtract, "subtract")                           \
   X(kTan, "tan")                                     \
   X(kTanh, "tanh")                                   \
+  X(kTopK, "topk")                                   \
   X(kTranspose, "transpose")                         \
   X(kTuple, "tuple")                                 \
   X(kWhile, "while")                                 \

@@ -249,6 +249,10 @@ void AddOpcodeAttributes(const HloInstruction& instruction,
     case HloOpcode::kGetTupleElement:
       writer->Add("index", std::to_string(instruction.tuple_index()));
       return;
+    case HloOpcode::kTopK:
+      writer->Add("k", std::to_string(instruction.top_k()));
+      writer->Add("largest", instruction.largest() ? "true" : "false");
+      return;
     case HloOpcode::kIota:
       writer->Add("iota_dimension",
                   std::to_string(instruction.iota_dimension()));

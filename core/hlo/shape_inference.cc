@@ -1153,6 +1153,24 @@ StatusOr<Shape> InferSelectAndScatterShape(const HloInstruction& instruction) {
   return operand;
 }
 
+// topk: (values, s32 indices), both the operand's shape with the last
+// dimension cut to k.
+StatusOr<Shape> InferTopKShape(const HloInstruction& topk) {
+  if (topk.operand_count() != 1) return Fail("expects one operand");
+  const Shape& operand = topk.operand(0)->shape();
+  PHAL_RETURN_IF_ERROR(ExpectArray(operand, "the operand"));
+  if (operand.rank() == 0) return Fail("needs an operand of rank >= 1");
+  const int64_t last = operand.dim(operand.rank() - 1);
+  if (topk.top_k() < 0 || topk.top_k() > last) {
+    return Fail("k=" + std::to_string(topk.top_k()) + " must lie in [0, " +
+                std::to_string(last) + "]");
+  }
+  std::vector<int64_t> dims = operand.dims();
+  dims.back() = topk.top_k();
+  return Shape::Tuple({Shape(operand.element_type(), dims),
+                       Shape(PHAL_ELEMENT_TYPE_S32, dims)});
+}
+
 StatusOr<Shape> InferSortShape(const HloInstruction& sort) {
   if (sort.operand_count() == 0) return Fail("expects at least one operand");
   const std::vector<Shape> operands = OperandShapes(sort);
@@ -1438,6 +1456,8 @@ StatusOr<Shape> InferFromOperands(const HloInstruction& instruction) {
                                    stated.element_type());
     case HloOpcode::kSort:
       return InferSortShape(instruction);
+    case HloOpcode::kTopK:
+      return InferTopKShape(instruction);
     case HloOpcode::kWhile:
       return InferWhileShape(instruction);
     case HloOpcode::kConditional:

@@ -15,6 +15,7 @@
 #include "core/reference/reduce.h"
 #include "core/reference/scalar_function.h"
 #include "core/reference/sort.h"
+#include "core/reference/top_k.h"
 
 namespace phal {
 namespace reference {
@@ -196,6 +197,8 @@ StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvaluateScatter(instruction, operands, this);
     case HloOpcode::kSort:
       return EvaluateSort(instruction, operands, this);
+    case HloOpcode::kTopK:
+      return EvaluateTopK(instruction, *operands[0]);
     case HloOpcode::kBatchNormInference:
     case HloOpcode::kBatchNormTraining:
     case HloOpcode::kBatchNormGrad:

@@ -108,8 +108,8 @@ TEST_P(JaxModelTest, ReferenceMatchesXla) {
 INSTANTIATE_TEST_SUITE_P(Models, JaxModelTest,
                          ::testing::Values("mlp", "transformer_block",
                                            "convnet", "while_loop",
-                                           "integer_ops", "f64_ops",
-                                           "mixed_precision"));
+                                           "sort_gather", "integer_ops",
+                                           "f64_ops", "mixed_precision"));
 
 }  // namespace
 }  // namespace phal
