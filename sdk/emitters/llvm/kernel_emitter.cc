@@ -1,6 +1,7 @@
 #include "sdk/emitters/llvm/kernel_emitter.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
@@ -1237,12 +1238,14 @@ const char* KernelKindName(phal_kernel_kind_t kind) {
 }
 
 Status CheckKernelHeader(const phal_kernel_desc_t& kernel) {
-  // A kind of 64 or more has no bit: shifting by it is undefined.
-  if (static_cast<uint32_t>(kernel.kind) >= 64 ||
-      (SupportedKernelKinds() & PHAL_KERNEL_KIND_BIT(kernel.kind)) == 0) {
-    return Unimplemented(
-        "kernel kind " + std::to_string(static_cast<uint32_t>(kernel.kind)) +
-        " (" + KernelKindName(kernel.kind) + ") is not implemented");
+  // Read as a number: a kind from a newer ABI lies outside this enum's
+  // range, and a kind of 64 or more has no PHAL_KERNEL_KIND_BIT.
+  static_assert(sizeof(kernel.kind) == sizeof(uint32_t));
+  uint32_t kind = 0;
+  std::memcpy(&kind, &kernel.kind, sizeof(kind));
+  if (kind >= 64 || (SupportedKernelKinds() & (uint64_t{1} << kind)) == 0) {
+    return Unimplemented("kernel kind " + std::to_string(kind) +
+                         " is not implemented");
   }
   // Every member of the union is a pointer to the kind's description.
   if (kernel.u.loop == nullptr) {
