@@ -67,6 +67,8 @@ std::unique_ptr<HloInstruction> CloneInstruction(
   clone->set_epsilon(source.epsilon());
   clone->set_feature_index(source.feature_index());
   clone->set_is_stable(source.is_stable());
+  clone->set_top_k(source.top_k());
+  clone->set_largest(source.largest());
   clone->set_fusion_kind(source.fusion_kind());
   return clone;
 }
