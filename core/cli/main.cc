@@ -39,7 +39,8 @@ const std::map<std::string, Command>& Commands() {
         "                  [--random-inputs SEED] [--output-dir DIR] "
         "[--print]\n"
         "\n"
-        "Parses MODULE (XLA HLO text), verifies it, binds one .npy input per\n"
+        "Parses MODULE (XLA HLO text, or StableHLO text when it ends in\n"
+        ".mlir), verifies it, binds one .npy input per\n"
         "entry parameter in order, runs it and emits the root's leaves "
         "(tuples\n"
         "flattened in order) as DIR/output_0.npy, DIR/output_1.npy, ...\n"
@@ -51,6 +52,13 @@ const std::map<std::string, Command>& Commands() {
         "                         deterministically from SEED\n"
         "  --output-dir DIR       write output_<i>.npy files into DIR\n"
         "  --print                print each output as numpy would\n"}},
+      {"convert",
+       {&RunConvert, "print a StableHLO module as XLA HLO text",
+        "usage: polyhal convert FILE.mlir --to hlo\n"
+        "\n"
+        "Parses FILE.mlir (StableHLO MLIR text) into the HLO IR and prints it\n"
+        "as XLA HLO text, which 'polyhal run' and XLA read. A file of several\n"
+        "parts separated by '// -----' prints each part.\n"}},
       {"devices",
        {&RunDevices, "list the devices of every loaded plugin",
         "usage: polyhal devices [--json]\n"

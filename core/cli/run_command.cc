@@ -8,6 +8,14 @@
 namespace phal::cli {
 namespace {
 
+// StableHLO files are MLIR text; everything else is read as XLA HLO text.
+bool IsStableHloPath(const std::string& path) {
+  constexpr std::string_view kSuffix = ".mlir";
+  return path.size() >= kSuffix.size() &&
+         path.compare(path.size() - kSuffix.size(), kSuffix.size(), kSuffix) ==
+             0;
+}
+
 Status RunHlo(const RunOptions& options) {
   PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(options.module_path));
   PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
@@ -33,6 +41,7 @@ int RunModule(const Arguments& arguments) {
   RunOptions options;
   int parsed = ParseRunOptions(reader, &options);
   if (parsed != kExitSuccess) return parsed;
+  if (IsStableHloPath(options.module_path)) return RunStableHloFile(options);
   return RunHloFile(options);
 }
 
