@@ -50,7 +50,9 @@ typedef enum phal_kir_op {
   PHAL_KIR_OP_INDEX = 2,
   /* The element of buffer attributes[0] at the position given by the
    * operands, one s64 per buffer dimension (none for a rank-0 buffer). The
-   * core guarantees every index is in bounds when the node is evaluated. */
+   * core guarantees every index is in bounds at every iteration point,
+   * whichever way the body's selects go, so a plugin may evaluate both sides
+   * of a select (the core clamps indices a select would discard). */
   PHAL_KIR_OP_READ = 3,
   /* Parameter attributes[0] of a body that takes parameters (a reducer,
    * comparator, combiner, or an epilogue's incoming value). */
