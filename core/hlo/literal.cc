@@ -241,7 +241,12 @@ void Literal::SetFromDouble(int64_t index, double value) {
     case PHAL_ELEMENT_TYPE_U64:
       return Store(p, index, static_cast<uint64_t>(value));
     default:
-      return SetFromInt64(index, static_cast<int64_t>(value));
+      // Signed and narrower unsigned integers wrap like SetFromInt64; an
+      // invalid element type or a tuple has no elements to set.
+      if (IsIntegral(element_type())) {
+        SetFromInt64(index, static_cast<int64_t>(value));
+      }
+      return;
   }
 }
 
@@ -267,7 +272,10 @@ void Literal::SetFromInt64(int64_t index, int64_t value) {
     case PHAL_ELEMENT_TYPE_U64:
       return Store(p, index, static_cast<uint64_t>(value));
     default:
-      return SetFromDouble(index, static_cast<double>(value));
+      if (IsFloat(element_type()) || IsComplex(element_type())) {
+        SetFromDouble(index, static_cast<double>(value));
+      }
+      return;
   }
 }
 

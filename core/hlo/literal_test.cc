@@ -97,3 +97,16 @@ TEST(LiteralToStringTest, PrintsComplexAndTuples) {
 
 }  // namespace
 }  // namespace phal
+
+namespace phal {
+namespace {
+
+TEST(LiteralSetters, InvalidElementTypeIsIgnoredNotRecursedInto) {
+  Literal invalid;
+  invalid.SetFromInt64(0, 5);
+  invalid.SetFromDouble(0, 2.5);
+  EXPECT_EQ(invalid.byte_size(), 0u);
+}
+
+}  // namespace
+}  // namespace phal
