@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the default plugin: build, then list the plugins and
 # devices Polyhal finds, round-trip a buffer through the C API on every
-# device, and run a model on the reference interpreter.
+# device, and run a JAX model compiled for the cpu plugin, next to the
+# reference interpreter's answer.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$root/build"
@@ -12,5 +13,10 @@ echo "== polyhal devices"
 "$build/bin/polyhal" devices
 echo "== samples/c/hello_buffer (the C API)"
 "$build/bin/hello_buffer"
-echo "== polyhal run samples/models/mlp.hlo --plugin reference"
-"$build/bin/polyhal" run "$root/samples/models/mlp.hlo" --random-inputs 0 --print
+models="$root/samples/models/jax"
+inputs=()
+for input in "$models"/transformer_block.input_*.npy; do inputs+=(--input "$input"); done
+echo "== polyhal run samples/models/jax/transformer_block.hlo --plugin cpu"
+"$build/bin/polyhal" run "$models/transformer_block.hlo" "${inputs[@]}" --plugin cpu --print
+echo "== the same on the reference interpreter"
+"$build/bin/polyhal" run "$models/transformer_block.hlo" "${inputs[@]}" --plugin reference --print
