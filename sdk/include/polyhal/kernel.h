@@ -233,7 +233,8 @@ typedef struct phal_kir_reduce {
  * b*stride[0] + m*stride[1] + k*stride[2] (lhs) and b*stride[0] +
  * k*stride[1] + n*stride[2] (rhs), converted to `accumulation_type`, and
  * multiplied and summed in that type (in any order). The epilogue runs over
- * [batch, m, n] with parameter 0 the sum; its one result is written to
+ * [batch, m, n] with parameter 0 the sum; its one result (exactly one) is
+ * written to
  * buffer `output` (shape [batch, m, n] row-major, of the result's type).
  */
 typedef struct phal_kir_dot {
@@ -255,7 +256,7 @@ typedef struct phal_kir_dot {
  * input, kernel and output. Spatial arrays have spatial_count entries;
  * padding is [low, high] per spatial dimension. Products are accumulated in
  * `accumulation_type`; the epilogue (parameter 0 the sum, over the output
- * shape) produces the stored value.
+ * shape) produces the stored value as its one result (exactly one).
  */
 typedef struct phal_kir_conv {
   uint32_t input;
@@ -308,8 +309,9 @@ typedef struct phal_kir_gather {
 
 /*
  * SCATTER: StableHLO scatter. `output` starts as a copy of `operand` (the
- * core may bind the same buffer to both, with READ_WRITE access); updates
- * whose window is out of bounds are skipped. The combiner body takes
+ * core may bind the same buffer to both, with READ_WRITE access); update
+ * elements whose result index falls outside the operand are skipped, one by
+ * one, as the StableHLO specification says. The combiner body takes
  * parameter 0 the current value and 1 the update and yields the new value.
  * Updates to one element are applied in an unspecified order unless
  * `unique_indices` is set.
