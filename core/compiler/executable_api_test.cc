@@ -52,6 +52,13 @@ class EvaluatorClient : public ::testing::Test {
     device_.memory_spaces.push_back(space);
   }
 
+  // The evaluator device is a static object that is never closed; only the
+  // plugin streams the synchronous copies pooled are released.
+  ~EvaluatorClient() override {
+    device_.handle = nullptr;
+    device_.Close();
+  }
+
   phal_buffer_t* Upload(const std::vector<float>& values,
                         std::vector<int64_t> dims) {
     phal_buffer_desc_t desc{};

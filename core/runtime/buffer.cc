@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 
 #include "core/hlo/shape.h"
@@ -104,6 +105,15 @@ Status Allocate(phal_device* device, const phal_buffer_desc_t* desc,
     return InvalidArgument(
         "desc->struct_size is too small; set it to "
         "sizeof(phal_buffer_desc_t)");
+  }
+  // Read as a plain number: a value outside the enumeration is an error to
+  // report, and loading it as the enum type would be undefined behaviour.
+  uint32_t raw_type = 0;
+  std::memcpy(&raw_type, &desc->element_type, sizeof(raw_type));
+  if (raw_type <= PHAL_ELEMENT_TYPE_INVALID ||
+      raw_type >= PHAL_ELEMENT_TYPE_COUNT) {
+    return InvalidArgument("element type " + std::to_string(raw_type) +
+                           " is not a phal_element_type_t");
   }
   PHAL_ASSIGN_OR_RETURN(uint64_t bytes,
                         ByteSizeOf(desc->element_type, desc->rank, desc->dims));
