@@ -40,36 +40,7 @@ std::unique_ptr<HloInstruction> CloneInstruction(
   for (HloComputation* computation : called) {
     clone->AppendCalledComputation(computation);
   }
-  clone->set_parameter_number(source.parameter_number());
-  clone->set_literal(source.literal());
-  clone->set_tuple_index(source.tuple_index());
-  clone->set_dimensions(source.dimensions());
-  clone->set_iota_dimension(source.iota_dimension());
-  clone->set_slice(source.slice_starts(), source.slice_limits(),
-                   source.slice_strides());
-  clone->set_dynamic_slice_sizes(source.dynamic_slice_sizes());
-  clone->set_padding_config(source.padding_config());
-  clone->set_window(source.window());
-  clone->set_convolution_dimension_numbers(
-      source.convolution_dimension_numbers());
-  clone->set_feature_group_count(source.feature_group_count());
-  clone->set_batch_group_count(source.batch_group_count());
-  clone->set_dot_dimension_numbers(source.dot_dimension_numbers());
-  clone->set_gather_dimension_numbers(source.gather_dimension_numbers());
-  clone->set_gather_slice_sizes(source.gather_slice_sizes());
-  clone->set_scatter_dimension_numbers(source.scatter_dimension_numbers());
-  clone->set_indices_are_sorted(source.indices_are_sorted());
-  clone->set_unique_indices(source.unique_indices());
-  clone->set_comparison_direction(source.comparison_direction());
-  clone->set_comparison_type(source.comparison_type());
-  clone->set_exponent_bits(source.exponent_bits());
-  clone->set_mantissa_bits(source.mantissa_bits());
-  clone->set_epsilon(source.epsilon());
-  clone->set_feature_index(source.feature_index());
-  clone->set_is_stable(source.is_stable());
-  clone->set_top_k(source.top_k());
-  clone->set_largest(source.largest());
-  clone->set_fusion_kind(source.fusion_kind());
+  clone->CopyAttributesFrom(source);
   return clone;
 }
 

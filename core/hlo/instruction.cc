@@ -48,6 +48,39 @@ ComparisonType HloInstruction::EffectiveComparisonType() const {
   return DefaultComparisonType(operands_[0]->shape().element_type());
 }
 
+void HloInstruction::CopyAttributesFrom(const HloInstruction& source) {
+  parameter_number_ = source.parameter_number_;
+  literal_ = source.literal_;
+  tuple_index_ = source.tuple_index_;
+  dimensions_ = source.dimensions_;
+  iota_dimension_ = source.iota_dimension_;
+  slice_starts_ = source.slice_starts_;
+  slice_limits_ = source.slice_limits_;
+  slice_strides_ = source.slice_strides_;
+  dynamic_slice_sizes_ = source.dynamic_slice_sizes_;
+  padding_config_ = source.padding_config_;
+  window_ = source.window_;
+  convolution_dimension_numbers_ = source.convolution_dimension_numbers_;
+  feature_group_count_ = source.feature_group_count_;
+  batch_group_count_ = source.batch_group_count_;
+  dot_dimension_numbers_ = source.dot_dimension_numbers_;
+  gather_dimension_numbers_ = source.gather_dimension_numbers_;
+  gather_slice_sizes_ = source.gather_slice_sizes_;
+  scatter_dimension_numbers_ = source.scatter_dimension_numbers_;
+  indices_are_sorted_ = source.indices_are_sorted_;
+  unique_indices_ = source.unique_indices_;
+  comparison_direction_ = source.comparison_direction_;
+  comparison_type_ = source.comparison_type_;
+  exponent_bits_ = source.exponent_bits_;
+  mantissa_bits_ = source.mantissa_bits_;
+  epsilon_ = source.epsilon_;
+  feature_index_ = source.feature_index_;
+  is_stable_ = source.is_stable_;
+  top_k_ = source.top_k_;
+  largest_ = source.largest_;
+  fusion_kind_ = source.fusion_kind_;
+}
+
 bool HloInstruction::Identical(const HloInstruction& other) const {
   if (opcode_ != other.opcode_ || name_ != other.name_) return false;
   if (shape_ != other.shape_) return false;

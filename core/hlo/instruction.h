@@ -234,6 +234,11 @@ class HloInstruction {
   const std::string& fusion_kind() const { return fusion_kind_; }
   void set_fusion_kind(std::string kind) { fusion_kind_ = std::move(kind); }
 
+  // Copies every attribute (not opcode, name, shape, operands or called
+  // computations) from `source`, so a rewrite can clone an instruction
+  // without listing the attributes itself.
+  void CopyAttributesFrom(const HloInstruction& source);
+
   // True when opcode, name, shape (layout included), operands (by name),
   // called computations (by name) and every attribute are equal.
   bool Identical(const HloInstruction& other) const;
