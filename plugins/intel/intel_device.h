@@ -1,0 +1,80 @@
+// Devices: every OpenCL 1.2+ device of every platform the ICD loader knows,
+// GPUs first (Intel's first among them), then the others (PoCL's CPU
+// device, ...), each with its vendor shown. One OpenCL context per device.
+#ifndef POLYHAL_PLUGINS_INTEL_INTEL_DEVICE_H_
+#define POLYHAL_PLUGINS_INTEL_INTEL_DEVICE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/support/status.h"
+#include "plugins/intel/intel_opencl.h"
+#include "plugins/intel/intel_program_cache.h"
+#include "polyhal/plugin.h"
+#include "sdk/emitters/source/dialect.h"
+
+namespace phal::intel {
+
+// Immutable once opened: every method may run on many threads at once.
+class Device {
+ public:
+  static constexpr uint32_t kDeviceMemorySpace = 0;
+
+  Device(uint32_t ordinal, cl_platform_id platform, cl_device_id device,
+         cl_context context);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  Status GetProperties(phal_device_properties_t* out) const;
+  Status GetMemorySpace(uint32_t index, phal_memory_space_info_t* out) const;
+
+  cl_device_id id() const { return device_; }
+  cl_context context() const { return context_; }
+  uint64_t max_allocation_bytes() const { return max_allocation_bytes_; }
+  // What the source emitter needs to know of the device.
+  const source_emitter::DeviceFeatures& features() const { return features_; }
+  // Options every program is built with.
+  const std::string& build_options() const { return build_options_; }
+  // Names the compiler: device, driver and platform versions (program cache
+  // keys).
+  const std::string& compiler_identity() const { return compiler_identity_; }
+  ProgramCache& program_cache() const { return *program_cache_; }
+
+ private:
+  uint32_t ordinal_;
+  cl_device_id device_;
+  cl_context context_;
+  std::string name_, vendor_, driver_version_, extensions_;
+  phal_device_kind_t kind_ = PHAL_DEVICE_KIND_UNKNOWN;
+  uint32_t compute_units_ = 0;
+  uint64_t memory_bytes_ = 0;
+  uint64_t max_allocation_bytes_ = 0;
+  uint64_t min_alignment_ = 0;
+  bool unified_memory_ = false;
+  uint8_t uuid_[16] = {};
+  source_emitter::DeviceFeatures features_;
+  std::string build_options_;
+  std::string compiler_identity_;
+  std::unique_ptr<ProgramCache> program_cache_ =
+      std::make_unique<ProgramCache>();
+};
+
+phal_status_t* DeviceCount(size_t* out_count, const char** out_reason) noexcept;
+phal_status_t* DeviceOpen(size_t ordinal,
+                          phal_plugin_device_t** out_device) noexcept;
+void DeviceClose(phal_plugin_device_t* device) noexcept;
+phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
+                                   phal_device_properties_t* out) noexcept;
+phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
+                                    uint32_t index,
+                                    phal_memory_space_info_t* out) noexcept;
+
+}  // namespace phal::intel
+
+struct phal_plugin_device final : phal::intel::Device {
+  using Device::Device;
+};
+
+#endif  // POLYHAL_PLUGINS_INTEL_INTEL_DEVICE_H_

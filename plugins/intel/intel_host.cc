@@ -1,0 +1,89 @@
+#include "plugins/intel/intel_host.h"
+
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <new>
+#include <system_error>
+
+namespace phal::intel {
+namespace {
+
+// Set once by phal_plugin_entry and read by every thread afterwards.
+std::atomic<const phal_host_services_t*> g_host{nullptr};
+
+// A slot exists when the core's table is large enough to hold it and the
+// core filled it in (plugin.h: slots beyond struct_size count as NULL).
+template <typename Slot>
+bool HasSlot(const phal_host_services_t* host, std::size_t slot_offset,
+             Slot slot) {
+  return host->struct_size >= slot_offset + sizeof(Slot) && slot != nullptr;
+}
+
+bool HasStatusCreate(const phal_host_services_t* host) {
+  return HasSlot(host, offsetof(phal_host_services_t, status_create),
+                 host->status_create);
+}
+
+bool HasLog(const phal_host_services_t* host) {
+  return HasSlot(host, offsetof(phal_host_services_t, log), host->log);
+}
+
+bool HasHostAllocate(const phal_host_services_t* host) {
+  return HasSlot(host, offsetof(phal_host_services_t, host_allocate),
+                 host->host_allocate);
+}
+
+phal_status_t* MakeAbiStatus(phal_status_code_t code,
+                             const char* message) noexcept {
+  return g_host.load(std::memory_order_acquire)->status_create(code, message);
+}
+
+}  // namespace
+
+bool InstallHostServices(const phal_host_services_t* host) {
+  if (host == nullptr || !HasStatusCreate(host)) return false;
+  g_host.store(host, std::memory_order_release);
+  return true;
+}
+
+void UninstallHostServices() {
+  g_host.store(nullptr, std::memory_order_release);
+}
+
+phal_status_t* ToAbiStatus(const Status& status) noexcept {
+  if (status.ok()) return nullptr;
+  return MakeAbiStatus(status.code(), status.message().c_str());
+}
+
+void Log(phal_log_level_t level, const char* message) noexcept {
+  const phal_host_services_t* host = g_host.load(std::memory_order_acquire);
+  if (host != nullptr && HasLog(host)) host->log(level, message);
+}
+
+void* HostAllocate(size_t byte_size, size_t alignment) noexcept {
+  const phal_host_services_t* host = g_host.load(std::memory_order_acquire);
+  if (host == nullptr || !HasHostAllocate(host)) return nullptr;
+  return host->host_allocate(byte_size, alignment);
+}
+
+phal_status_t* AbiStatusFromCurrentException() noexcept {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return MakeAbiStatus(PHAL_RESOURCE_EXHAUSTED,
+                         "intel plugin: out of host memory");
+  } catch (const std::system_error& error) {
+    const bool exhausted =
+        error.code() == std::errc::resource_unavailable_try_again ||
+        error.code() == std::errc::not_enough_memory;
+    return MakeAbiStatus(exhausted ? PHAL_RESOURCE_EXHAUSTED : PHAL_INTERNAL,
+                         error.what());
+  } catch (const std::exception& error) {
+    return MakeAbiStatus(PHAL_INTERNAL, error.what());
+  } catch (...) {
+    return MakeAbiStatus(PHAL_INTERNAL, "intel plugin: unknown exception");
+  }
+}
+
+}  // namespace phal::intel

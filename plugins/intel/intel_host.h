@@ -1,0 +1,47 @@
+// The plugin's side of the ABI boundary: the host services the core passed to
+// phal_plugin_entry, the conversion of phal::Status into the core's
+// phal_status_t, and the fence that keeps exceptions from crossing the ABI.
+#ifndef POLYHAL_PLUGINS_INTEL_INTEL_HOST_H_
+#define POLYHAL_PLUGINS_INTEL_INTEL_HOST_H_
+
+#include "core/support/status.h"
+#include "polyhal/plugin.h"
+
+namespace phal::intel {
+
+// Keeps `host` for the plugin's lifetime. Returns false, keeping nothing,
+// when the table has no status_create: without it no error can be reported.
+bool InstallHostServices(const phal_host_services_t* host);
+// Forgets the host services; called by shutdown, after which the core makes
+// no further call.
+void UninstallHostServices();
+
+// NULL for OK, else a status made by the core, owned by the caller.
+phal_status_t* ToAbiStatus(const Status& status) noexcept;
+// Writes `message` to the core's log when the core offers one.
+void Log(phal_log_level_t level, const char* message) noexcept;
+
+// Host memory from the core's allocator (host_allocate), or NULL when the
+// core offers none or is out of memory. The core frees it.
+void* HostAllocate(size_t byte_size, size_t alignment) noexcept;
+
+// The status for the exception being handled: std::bad_alloc and
+// resource-unavailable system errors become PHAL_RESOURCE_EXHAUSTED, any
+// other exception PHAL_INTERNAL. Call only inside a catch block.
+phal_status_t* AbiStatusFromCurrentException() noexcept;
+
+// Runs `body`, which returns a Status, and hands its result to the core. An
+// exception escaping `body` becomes a status: the ABI forbids unwinding
+// into the core.
+template <typename Body>
+phal_status_t* RunAtAbiBoundary(Body&& body) noexcept {
+  try {
+    return ToAbiStatus(body());
+  } catch (...) {
+    return AbiStatusFromCurrentException();
+  }
+}
+
+}  // namespace phal::intel
+
+#endif  // POLYHAL_PLUGINS_INTEL_INTEL_HOST_H_

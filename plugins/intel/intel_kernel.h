@@ -1,0 +1,82 @@
+// Kernels: KIR printed as OpenCL C by the source emitter toolkit
+// (sdk/emitters/source), built with clBuildProgram through the program cache
+// (intel_program_cache.h), and launched with clEnqueueNDRangeKernel.
+#ifndef POLYHAL_PLUGINS_INTEL_INTEL_KERNEL_H_
+#define POLYHAL_PLUGINS_INTEL_INTEL_KERNEL_H_
+
+#include <mutex>
+#include <string>
+
+#include "core/support/status.h"
+#include "plugins/intel/intel_device.h"
+#include "plugins/intel/intel_stream.h"
+#include "polyhal/plugin.h"
+#include "sdk/emitters/source/source_emitter.h"
+
+namespace phal::intel {
+
+class Kernel {
+ public:
+  // Takes the references to `program` and `kernel`.
+  Kernel(const Device* device, std::string name, uint32_t buffer_count,
+         source_emitter::SourceKernel source, cl_program program,
+         cl_kernel kernel)
+      : device_(device),
+        name_(std::move(name)),
+        buffer_count_(buffer_count),
+        source_(std::move(source)),
+        program_(program),
+        kernel_(kernel) {}
+  ~Kernel();
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  // Builds `source` on `device` (through its program cache).
+  static StatusOr<std::unique_ptr<phal_plugin_kernel>> Build(
+      const Device& device, std::string name, uint32_t buffer_count,
+      source_emitter::SourceKernel source);
+
+  // Enqueues one run on `stream`. Setting a cl_kernel's arguments and
+  // enqueueing it is one critical section: launches from many threads
+  // serialise here and nowhere else.
+  Status Launch(const Stream& stream, phal_plugin_buffer_t* const* buffers,
+                uint32_t buffer_count) const;
+
+  const std::string& name() const { return name_; }
+  const source_emitter::SourceKernel& source() const { return source_; }
+  // The kernel_serialize bytes: the source and its launch shape (the
+  // program binary is the program cache's business).
+  std::string Serialize() const;
+
+ private:
+  const Device* device_;
+  std::string name_;
+  uint32_t buffer_count_;
+  source_emitter::SourceKernel source_;
+  cl_program program_;
+  cl_kernel kernel_;
+  mutable std::mutex launch_mutex_;
+};
+
+phal_status_t* KernelEmit(phal_plugin_device_t* device,
+                          const phal_kernel_desc_t* kernel,
+                          const phal_kernel_options_t* options,
+                          phal_plugin_kernel_t** out_kernel) noexcept;
+void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept;
+phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
+                               uint64_t* out_size) noexcept;
+phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
+                                 uint64_t size,
+                                 phal_plugin_kernel_t** out_kernel) noexcept;
+phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
+                            phal_plugin_kernel_t* kernel,
+                            phal_plugin_buffer_t* const* buffers,
+                            uint32_t buffer_count) noexcept;
+
+}  // namespace phal::intel
+
+struct phal_plugin_kernel final : phal::intel::Kernel {
+  using Kernel::Kernel;
+};
+
+#endif  // POLYHAL_PLUGINS_INTEL_INTEL_KERNEL_H_

@@ -1,0 +1,50 @@
+// Buffers: OpenCL buffer objects (clCreateBuffer) in the device's context.
+// Their contents are reached only through commands on a stream: the host
+// never dereferences them.
+#ifndef POLYHAL_PLUGINS_INTEL_INTEL_MEMORY_H_
+#define POLYHAL_PLUGINS_INTEL_INTEL_MEMORY_H_
+
+#include <cstdint>
+
+#include "core/support/status.h"
+#include "plugins/intel/intel_device.h"
+#include "polyhal/plugin.h"
+
+namespace phal::intel {
+
+// Immutable: a buffer may be used from many threads; its contents are
+// ordered by the streams that touch them.
+class Buffer {
+ public:
+  Buffer(const Device* device, cl_mem memory, uint64_t byte_size)
+      : device_(device), memory_(memory), byte_size_(byte_size) {}
+  ~Buffer() { Cl().ReleaseMemObject(memory_); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  const Device* device() const { return device_; }
+  cl_mem memory() const { return memory_; }
+  uint64_t byte_size() const { return byte_size_; }
+
+  // OK when [offset, offset + byte_size) lies inside the buffer (the core
+  // checked already; this turns a core bug into an error).
+  Status CheckRange(uint64_t offset, uint64_t byte_size) const;
+
+ private:
+  const Device* device_;
+  cl_mem memory_;
+  uint64_t byte_size_;
+};
+
+phal_status_t* BufferAllocate(phal_plugin_device_t* device,
+                              uint32_t memory_space, uint64_t byte_size,
+                              phal_plugin_buffer_t** out_buffer) noexcept;
+void BufferFree(phal_plugin_buffer_t* buffer) noexcept;
+
+}  // namespace phal::intel
+
+struct phal_plugin_buffer final : phal::intel::Buffer {
+  using Buffer::Buffer;
+};
+
+#endif  // POLYHAL_PLUGINS_INTEL_INTEL_MEMORY_H_

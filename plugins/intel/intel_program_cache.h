@@ -1,0 +1,60 @@
+// Built OpenCL programs kept for reuse: in memory for the device's
+// lifetime, and on disk as program binaries across processes. A program is
+// keyed by the hash of its source, the build options and the compiler's
+// identity (device name, driver and platform versions), so a driver update
+// never loads a stale binary. The disk cache lives in $PHAL_CACHE_DIR, else
+// $XDG_CACHE_HOME/polyhal, else ~/.cache/polyhal (as the cpu plugin's);
+// PHAL_CACHE_DIR=off disables it.
+#ifndef POLYHAL_PLUGINS_INTEL_INTEL_PROGRAM_CACHE_H_
+#define POLYHAL_PLUGINS_INTEL_INTEL_PROGRAM_CACHE_H_
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "core/support/status.h"
+#include "plugins/intel/intel_opencl.h"
+
+namespace phal::intel {
+
+// Thread-safe. Owns one reference to every program it holds.
+class ProgramCache {
+ public:
+  ProgramCache();
+  ~ProgramCache();
+  ProgramCache(const ProgramCache&) = delete;
+  ProgramCache& operator=(const ProgramCache&) = delete;
+
+  // A built program for `source` on `device`: from memory, from a disk
+  // binary, or compiled (and then written to disk). The caller receives its
+  // own reference (release it with clReleaseProgram). A failed build
+  // returns INTERNAL with the build log.
+  StatusOr<cl_program> Build(cl_context context, cl_device_id device,
+                             const std::string& source,
+                             const std::string& options,
+                             const std::string& compiler_identity);
+
+  // Empty when the disk cache is off.
+  const std::string& directory() const { return directory_; }
+  // Programs compiled from source (not found in either cache) so far.
+  uint64_t compiled_count() const;
+
+ private:
+  std::string PathFor(uint64_t key) const;
+  StatusOr<cl_program> Compile(cl_context context, cl_device_id device,
+                               const std::string& source,
+                               const std::string& options) const;
+  cl_program LoadBinary(cl_context context, cl_device_id device, uint64_t key,
+                        const std::string& options) const;
+  void StoreBinary(cl_program program, uint64_t key) const;
+
+  std::string directory_;
+  mutable std::mutex mutex_;
+  std::unordered_map<uint64_t, cl_program> programs_;
+  uint64_t compiled_count_ = 0;
+};
+
+}  // namespace phal::intel
+
+#endif  // POLYHAL_PLUGINS_INTEL_INTEL_PROGRAM_CACHE_H_

@@ -1,0 +1,812 @@
+#include "sdk/emitters/source/body_printer.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "core/support/float16.h"
+#include "sdk/emitters/source/source_emitter.h"
+
+namespace phal::source_emitter {
+namespace {
+
+std::string Hex(uint64_t value, const char* suffix) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "0x%" PRIx64 "%s", value, suffix);
+  return text;
+}
+
+uint32_t FloatBits(float value) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+// The name part of helpers on a real or complex type; f16 and bf16 compute
+// in f32 and share its helpers.
+std::string Suffix(phal_element_type_t type) {
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_F16:
+    case PHAL_ELEMENT_TYPE_BF16:
+    case PHAL_ELEMENT_TYPE_F32:
+      return "f32";
+    default:
+      return ElementTypeName(type);
+  }
+}
+
+std::string Call(const std::string& function, const std::string& a) {
+  return function + "(" + a + ")";
+}
+std::string Call(const std::string& function, const std::string& a,
+                 const std::string& b) {
+  return function + "(" + a + ", " + b + ")";
+}
+
+bool IsInteger(phal_element_type_t type) {
+  return IsSignedInteger(type) || IsUnsignedInteger(type);
+}
+
+// The real part type of a complex type.
+phal_element_type_t PartType(phal_element_type_t type) {
+  return type == PHAL_ELEMENT_TYPE_C64 ? PHAL_ELEMENT_TYPE_F32
+                                       : PHAL_ELEMENT_TYPE_F64;
+}
+
+const char* OpName(phal_kir_op_t op) {
+  switch (op) {
+    case PHAL_KIR_OP_ABS:
+      return "abs";
+    case PHAL_KIR_OP_NEGATE:
+      return "negate";
+    case PHAL_KIR_OP_SIGN:
+      return "sign";
+    case PHAL_KIR_OP_FLOOR:
+      return "floor";
+    case PHAL_KIR_OP_CEIL:
+      return "ceil";
+    case PHAL_KIR_OP_ROUND_NEAREST_AFZ:
+      return "round_nearest_afz";
+    case PHAL_KIR_OP_ROUND_NEAREST_EVEN:
+      return "round_nearest_even";
+    case PHAL_KIR_OP_EXP:
+      return "exp";
+    case PHAL_KIR_OP_EXPM1:
+      return "expm1";
+    case PHAL_KIR_OP_LOG:
+      return "log";
+    case PHAL_KIR_OP_LOG1P:
+      return "log1p";
+    case PHAL_KIR_OP_LOGISTIC:
+      return "logistic";
+    case PHAL_KIR_OP_SQRT:
+      return "sqrt";
+    case PHAL_KIR_OP_RSQRT:
+      return "rsqrt";
+    case PHAL_KIR_OP_CBRT:
+      return "cbrt";
+    case PHAL_KIR_OP_TANH:
+      return "tanh";
+    case PHAL_KIR_OP_SIN:
+      return "sin";
+    case PHAL_KIR_OP_COS:
+      return "cos";
+    case PHAL_KIR_OP_TAN:
+      return "tan";
+    case PHAL_KIR_OP_ERF:
+      return "erf";
+    case PHAL_KIR_OP_NOT:
+      return "not";
+    case PHAL_KIR_OP_POPCNT:
+      return "popcnt";
+    case PHAL_KIR_OP_CLZ:
+      return "clz";
+    case PHAL_KIR_OP_ADD:
+      return "add";
+    case PHAL_KIR_OP_SUBTRACT:
+      return "subtract";
+    case PHAL_KIR_OP_MULTIPLY:
+      return "multiply";
+    case PHAL_KIR_OP_DIVIDE:
+      return "divide";
+    case PHAL_KIR_OP_REMAINDER:
+      return "remainder";
+    case PHAL_KIR_OP_MAXIMUM:
+      return "maximum";
+    case PHAL_KIR_OP_MINIMUM:
+      return "minimum";
+    case PHAL_KIR_OP_POWER:
+      return "power";
+    case PHAL_KIR_OP_ATAN2:
+      return "atan2";
+    case PHAL_KIR_OP_AND:
+      return "and";
+    case PHAL_KIR_OP_OR:
+      return "or";
+    case PHAL_KIR_OP_XOR:
+      return "xor";
+    case PHAL_KIR_OP_SHIFT_LEFT:
+      return "shift_left";
+    case PHAL_KIR_OP_SHIFT_RIGHT_ARITHMETIC:
+      return "shift_right_arithmetic";
+    case PHAL_KIR_OP_SHIFT_RIGHT_LOGICAL:
+      return "shift_right_logical";
+    case PHAL_KIR_OP_COMPARE:
+      return "compare";
+    case PHAL_KIR_OP_CLAMP:
+      return "clamp";
+    case PHAL_KIR_OP_BITCAST_CONVERT:
+      return "bitcast_convert";
+    default:
+      return "op";
+  }
+}
+
+Status NotImplemented(phal_kir_op_t op, phal_element_type_t type) {
+  return Unimplemented(std::string("the source emitter does not implement ") +
+                       OpName(op) + " on " + ElementTypeName(type));
+}
+
+// The math functions of one operand and the name of their helpers.
+const char* MathName(phal_kir_op_t op) {
+  switch (op) {
+    case PHAL_KIR_OP_EXP:
+      return "exp";
+    case PHAL_KIR_OP_EXPM1:
+      return "expm1";
+    case PHAL_KIR_OP_LOG:
+      return "log";
+    case PHAL_KIR_OP_LOG1P:
+      return "log1p";
+    case PHAL_KIR_OP_LOGISTIC:
+      return "logistic";
+    case PHAL_KIR_OP_RSQRT:
+      return "rsqrt";
+    case PHAL_KIR_OP_CBRT:
+      return "cbrt";
+    case PHAL_KIR_OP_TANH:
+      return "tanh";
+    case PHAL_KIR_OP_SIN:
+      return "sin";
+    case PHAL_KIR_OP_COS:
+      return "cos";
+    case PHAL_KIR_OP_TAN:
+      return "tan";
+    case PHAL_KIR_OP_ERF:
+      return "erf";
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+bool IsFloat(phal_element_type_t type) {
+  return type == PHAL_ELEMENT_TYPE_F16 || type == PHAL_ELEMENT_TYPE_BF16 ||
+         type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_F64;
+}
+bool IsComplex(phal_element_type_t type) {
+  return type == PHAL_ELEMENT_TYPE_C64 || type == PHAL_ELEMENT_TYPE_C128;
+}
+bool IsSignedInteger(phal_element_type_t type) {
+  return type >= PHAL_ELEMENT_TYPE_S8 && type <= PHAL_ELEMENT_TYPE_S64;
+}
+bool IsUnsignedInteger(phal_element_type_t type) {
+  return type >= PHAL_ELEMENT_TYPE_U8 && type <= PHAL_ELEMENT_TYPE_U64;
+}
+
+int StorageBytes(phal_element_type_t type) {
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_PRED:
+    case PHAL_ELEMENT_TYPE_S8:
+    case PHAL_ELEMENT_TYPE_U8:
+      return 1;
+    case PHAL_ELEMENT_TYPE_S16:
+    case PHAL_ELEMENT_TYPE_U16:
+    case PHAL_ELEMENT_TYPE_F16:
+    case PHAL_ELEMENT_TYPE_BF16:
+      return 2;
+    case PHAL_ELEMENT_TYPE_S32:
+    case PHAL_ELEMENT_TYPE_U32:
+    case PHAL_ELEMENT_TYPE_F32:
+      return 4;
+    case PHAL_ELEMENT_TYPE_S64:
+    case PHAL_ELEMENT_TYPE_U64:
+    case PHAL_ELEMENT_TYPE_F64:
+    case PHAL_ELEMENT_TYPE_C64:
+      return 8;
+    case PHAL_ELEMENT_TYPE_C128:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+const char* ElementTypeName(phal_element_type_t type) {
+  static const char* kNames[] = {"invalid", "pred", "s8",  "s16", "s32", "s64",
+                                 "u8",      "u16",  "u32", "u64", "f16", "bf16",
+                                 "f32",     "f64",  "c64", "c128"};
+  uint32_t index = 0;
+  std::memcpy(&index, &type, sizeof(index));
+  return index < 16 ? kNames[index] : "invalid";
+}
+
+void BodyPrinter::Line(std::string_view text) {
+  lines_.append(static_cast<size_t>(indent_) * 2, ' ');
+  lines_.append(text);
+  lines_.push_back('\n');
+}
+
+void BodyPrinter::Open(std::string_view text) {
+  Line(std::string(text) + " {");
+  ++indent_;
+}
+
+void BodyPrinter::Close(std::string_view text) {
+  --indent_;
+  Line(text);
+}
+
+std::string BodyPrinter::Fresh(std::string_view prefix) {
+  return std::string(prefix) + std::to_string(counter_++);
+}
+
+std::string BodyPrinter::Use(std::string name) {
+  for (const std::string& known : helpers_) {
+    if (known == name) return name;
+  }
+  helpers_.push_back(name);
+  return name;
+}
+
+std::string BodyPrinter::BufferName(uint32_t buffer) {
+  return "b" + std::to_string(buffer);
+}
+
+std::string BodyPrinter::TakeLines() {
+  std::string lines = std::move(lines_);
+  lines_.clear();
+  return lines;
+}
+
+std::string BodyPrinter::LinearIndex(
+    uint32_t buffer, const std::vector<std::string>& position) const {
+  const phal_kir_buffer_t& desc = kernel_.buffers[buffer];
+  std::string linear;
+  int64_t stride = 1;
+  for (uint32_t d = desc.rank; d-- > 0;) {
+    const std::string term =
+        stride == 1 ? "(" + position[d] + ")"
+                    : "(" + position[d] + ") * " + std::to_string(stride) + "l";
+    linear = linear.empty() ? term : term + " + " + linear;
+    stride *= desc.dims[d];
+  }
+  return linear.empty() ? "0" : "(" + linear + ")";
+}
+
+std::string BodyPrinter::Zero(phal_element_type_t type) const {
+  if (IsComplex(type)) return dialect_.MakeComplex(type, "0", "0");
+  return dialect_.Cast(dialect_.ComputeType(type), "0");
+}
+
+std::string BodyPrinter::Round(phal_element_type_t type,
+                               const std::string& value) {
+  if (type == PHAL_ELEMENT_TYPE_F16) return Call(Use("phal_round_f16"), value);
+  if (type == PHAL_ELEMENT_TYPE_BF16) {
+    return Call(Use("phal_round_bf16"), value);
+  }
+  return value;
+}
+
+std::string BodyPrinter::Constant(const phal_kir_node_t& node) const {
+  const uint64_t word = node.constant[0];
+  switch (node.type) {
+    case PHAL_ELEMENT_TYPE_PRED:
+      return (word & 1) != 0 ? "((uchar)1)" : "((uchar)0)";
+    case PHAL_ELEMENT_TYPE_F16:
+      return dialect_.Bitcast(
+          "float",
+          Hex(FloatBits(HalfToFloat(static_cast<uint16_t>(word))), "u"));
+    case PHAL_ELEMENT_TYPE_BF16:
+      return dialect_.Bitcast("float", Hex((word & 0xffff) << 16, "u"));
+    case PHAL_ELEMENT_TYPE_F32:
+      return dialect_.Bitcast("float", Hex(word & 0xffffffffu, "u"));
+    case PHAL_ELEMENT_TYPE_F64:
+      return dialect_.Bitcast("double", Hex(word, "ul"));
+    case PHAL_ELEMENT_TYPE_C64:
+      return dialect_.MakeComplex(
+          node.type, dialect_.Bitcast("float", Hex(word & 0xffffffffu, "u")),
+          dialect_.Bitcast("float", Hex(word >> 32, "u")));
+    case PHAL_ELEMENT_TYPE_C128:
+      return dialect_.MakeComplex(
+          node.type, dialect_.Bitcast("double", Hex(word, "ul")),
+          dialect_.Bitcast("double", Hex(node.constant[1], "ul")));
+    default: {
+      const int bits = StorageBytes(node.type) * 8;
+      const uint64_t mask =
+          bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+      return dialect_.Cast(dialect_.ComputeType(node.type),
+                           Hex(word & mask, "ul"));
+    }
+  }
+}
+
+StatusOr<std::string> BodyPrinter::Convert(phal_element_type_t from,
+                                           phal_element_type_t to,
+                                           const std::string& value) {
+  if (from == to) return value;
+  const std::string to_type = dialect_.ComputeType(to);
+  if (to == PHAL_ELEMENT_TYPE_PRED) {
+    return IsComplex(from)
+               ? "((uchar)(" + value + ".x != 0 || " + value + ".y != 0))"
+               : "((uchar)(" + value + " != 0))";
+  }
+  if (from == PHAL_ELEMENT_TYPE_PRED) from = PHAL_ELEMENT_TYPE_U8;
+  if (IsComplex(from)) {
+    if (IsComplex(to)) return Call("convert_" + to_type, value);
+    return Convert(PartType(from), to, value + ".x");
+  }
+  if (IsComplex(to)) {
+    PHAL_ASSIGN_OR_RETURN(std::string real, Convert(from, PartType(to), value));
+    return dialect_.MakeComplex(to, real, "0");
+  }
+  const std::string wide_float = features_.fp64 ? "double" : "float";
+  if (IsFloat(from)) {
+    if (IsInteger(to)) return Call("convert_" + to_type + "_sat", value);
+    if (to == PHAL_ELEMENT_TYPE_F64) return dialect_.Cast("double", value);
+    if (to == PHAL_ELEMENT_TYPE_F32) {
+      return from == PHAL_ELEMENT_TYPE_F64 ? dialect_.Cast("float", value)
+                                           : value;
+    }
+    if (from == PHAL_ELEMENT_TYPE_F64) {
+      return Call(Use(to == PHAL_ELEMENT_TYPE_F16 ? "phal_f64_to_f16"
+                                                  : "phal_f64_to_bf16"),
+                  value);
+    }
+    return Round(to, value);
+  }
+  // From an integer.
+  if (IsInteger(to)) return dialect_.Cast(to_type, value);
+  if (to == PHAL_ELEMENT_TYPE_F32 || to == PHAL_ELEMENT_TYPE_F64) {
+    return Call("convert_" + to_type, value);
+  }
+  // Through f64 (exact up to 53 bits), rounded once.
+  return Call(
+      Use(to == PHAL_ELEMENT_TYPE_F16 ? "phal_f64_to_f16" : "phal_f64_to_bf16"),
+      Call("convert_" + wide_float, value));
+}
+
+StatusOr<std::string> BodyPrinter::Bitcast(phal_element_type_t from,
+                                           phal_element_type_t to,
+                                           const std::string& value) {
+  if (StorageBytes(from) != StorageBytes(to) ||
+      from == PHAL_ELEMENT_TYPE_PRED || to == PHAL_ELEMENT_TYPE_PRED ||
+      from == PHAL_ELEMENT_TYPE_C128 || to == PHAL_ELEMENT_TYPE_C128) {
+    return Unimplemented(std::string("the source emitter does not implement "
+                                     "bitcast_convert from ") +
+                         ElementTypeName(from) + " to " + ElementTypeName(to));
+  }
+  if (from == to) return value;
+  const int bytes = StorageBytes(from);
+  const std::string bits_type = bytes == 2   ? "ushort"
+                                : bytes == 4 ? "uint"
+                                : bytes == 8 ? "ulong"
+                                             : "uchar";
+  std::string bits;
+  if (from == PHAL_ELEMENT_TYPE_F16) {
+    bits = Call(Use("phal_f16_bits"), value);
+  } else if (from == PHAL_ELEMENT_TYPE_BF16) {
+    bits = "((ushort)(as_uint(" + value + ") >> 16))";
+  } else if (bytes == 1) {
+    bits = dialect_.Cast("uchar", value);
+  } else {
+    bits = dialect_.Bitcast(bits_type, value);
+  }
+  if (to == PHAL_ELEMENT_TYPE_F16) {
+    return Call(Use("phal_f16_from_bits"), bits);
+  }
+  if (to == PHAL_ELEMENT_TYPE_BF16) return "as_float((uint)" + bits + " << 16)";
+  if (bytes == 1) return dialect_.Cast(dialect_.ComputeType(to), bits);
+  return dialect_.Bitcast(dialect_.ComputeType(to), bits);
+}
+
+StatusOr<std::string> BodyPrinter::ReducePrecision(phal_element_type_t type,
+                                                   const std::string& value,
+                                                   int64_t exponent_bits,
+                                                   int64_t mantissa_bits) {
+  const std::string function = Use("phal_reduce_precision_bits");
+  const std::string targets =
+      std::to_string(exponent_bits) + ", " + std::to_string(mantissa_bits);
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_F32:
+      return "as_float((uint)" + function + "(as_uint(" + value +
+             "), 32, 23, " + targets + "))";
+    case PHAL_ELEMENT_TYPE_F64:
+      return "as_double(" + function + "(as_ulong(" + value + "), 64, 52, " +
+             targets + "))";
+    case PHAL_ELEMENT_TYPE_F16:
+      return Use("phal_f16_from_bits") + "((ushort)" + function + "(" +
+             Use("phal_f16_bits") + "(" + value + "), 16, 10, " + targets +
+             "))";
+    case PHAL_ELEMENT_TYPE_BF16:
+      return "as_float((uint)" + function + "(as_uint(" + value +
+             ") >> 16, 16, 7, " + targets + ") << 16)";
+    default:
+      return Unimplemented(std::string("the source emitter does not implement "
+                                       "reduce_precision on ") +
+                           ElementTypeName(type));
+  }
+}
+
+StatusOr<std::string> BodyPrinter::Unary(const phal_kir_node_t& node,
+                                         phal_element_type_t operand_type,
+                                         const std::string& a) {
+  const phal_element_type_t t = node.type;
+  const std::string type = dialect_.ComputeType(t);
+  const std::string cs = ElementTypeName(operand_type);
+  switch (node.op) {
+    case PHAL_KIR_OP_ABS:
+      if (IsComplex(operand_type)) return Call(Use("phal_cabs_" + cs), a);
+      if (IsFloat(t)) return Call("fabs", a);
+      if (IsSignedInteger(t)) {
+        const std::string w = dialect_.WrapType(t);
+        return dialect_.Cast(type, "(" + a + ") < 0 ? (" + w + ")0 - (" + w +
+                                       ")(" + a + ") : (" + w + ")(" + a + ")");
+      }
+      return a;
+    case PHAL_KIR_OP_NEGATE:
+      if (IsFloat(t) || IsComplex(t)) return "(-" + a + ")";
+      if (t == PHAL_ELEMENT_TYPE_PRED) return a;
+      return dialect_.Cast(type, "(" + dialect_.WrapType(t) + ")0 - (" +
+                                     dialect_.WrapType(t) + ")(" + a + ")");
+    case PHAL_KIR_OP_SIGN:
+      if (IsComplex(t)) return Call(Use("phal_csign_" + cs), a);
+      if (IsFloat(t)) {
+        return "(isnan(" + a + ") ? " + a + " : " + a + " > 0 ? (" + type +
+               ")1 : " + a + " < 0 ? (" + type + ")-1 : " + a + ")";
+      }
+      if (IsSignedInteger(t)) {
+        return dialect_.Cast(type, "(" + a + " > 0) - (" + a + " < 0)");
+      }
+      return dialect_.Cast(type, a + " != 0");
+    case PHAL_KIR_OP_FLOOR:
+    case PHAL_KIR_OP_CEIL:
+    case PHAL_KIR_OP_ROUND_NEAREST_AFZ:
+    case PHAL_KIR_OP_ROUND_NEAREST_EVEN: {
+      if (!IsFloat(t)) return NotImplemented(node.op, t);
+      const char* function = node.op == PHAL_KIR_OP_FLOOR  ? "floor"
+                             : node.op == PHAL_KIR_OP_CEIL ? "ceil"
+                             : node.op == PHAL_KIR_OP_ROUND_NEAREST_AFZ
+                                 ? "round"
+                                 : "rint";
+      return Call(function, a);
+    }
+    case PHAL_KIR_OP_SQRT:
+      if (IsComplex(t)) return Call(Use("phal_csqrt_" + cs), a);
+      if (!IsFloat(t)) return NotImplemented(node.op, t);
+      if (t == PHAL_ELEMENT_TYPE_F64 ||
+          features_.correctly_rounded_divide_sqrt || !features_.fp64) {
+        return Round(t, Call("sqrt", a));
+      }
+      return Round(t, Call(Use("phal_sqrt_f32"), a));
+    case PHAL_KIR_OP_NOT:
+      if (t == PHAL_ELEMENT_TYPE_PRED) return "((uchar)(" + a + " ^ 1))";
+      if (!IsSignedInteger(t) && !IsUnsignedInteger(t)) {
+        return NotImplemented(node.op, t);
+      }
+      return dialect_.Cast(type, "~" + a);
+    case PHAL_KIR_OP_POPCNT:
+    case PHAL_KIR_OP_CLZ:
+      if (!IsSignedInteger(t) && !IsUnsignedInteger(t)) {
+        return NotImplemented(node.op, t);
+      }
+      return Call(node.op == PHAL_KIR_OP_POPCNT ? "popcount" : "clz", a);
+    case PHAL_KIR_OP_IS_FINITE:
+      if (!IsFloat(operand_type)) return std::string("((uchar)1)");
+      return "((uchar)(isfinite(" + a + ") ? 1 : 0))";
+    case PHAL_KIR_OP_REAL:
+      return IsComplex(operand_type) ? a + ".x" : a;
+    case PHAL_KIR_OP_IMAG:
+      return IsComplex(operand_type) ? a + ".y" : Zero(t);
+    case PHAL_KIR_OP_CONVERT:
+      return Convert(operand_type, t, a);
+    case PHAL_KIR_OP_BITCAST_CONVERT:
+      return Bitcast(operand_type, t, a);
+    case PHAL_KIR_OP_REDUCE_PRECISION:
+      return ReducePrecision(t, a, node.attributes[0], node.attributes[1]);
+    default:
+      break;
+  }
+  const char* math = MathName(node.op);
+  if (math == nullptr) return NotImplemented(node.op, t);
+  if (IsComplex(t)) {
+    if (node.op == PHAL_KIR_OP_CBRT || node.op == PHAL_KIR_OP_ERF) {
+      return NotImplemented(node.op, t);
+    }
+    return Call(Use("phal_c" + std::string(math) + "_" + cs), a);
+  }
+  if (!IsFloat(t)) return NotImplemented(node.op, t);
+  return Round(t, Call(Use("phal_" + std::string(math) + "_" + Suffix(t)), a));
+}
+
+StatusOr<std::string> BodyPrinter::Compare(const phal_kir_node_t& node,
+                                           phal_element_type_t operand_type,
+                                           const std::string& a,
+                                           const std::string& b) {
+  static const char* kOperators[] = {"==", "!=", "<", "<=", ">", ">="};
+  const int64_t direction = node.attributes[0];
+  if (direction < 0 || direction > 5) {
+    return InvalidArgument("a compare has direction " +
+                           std::to_string(direction));
+  }
+  const std::string op = kOperators[direction];
+  if (IsComplex(operand_type)) {
+    if (direction > 1) return NotImplemented(node.op, operand_type);
+    const std::string equal =
+        "(" + a + ".x == " + b + ".x && " + a + ".y == " + b + ".y)";
+    return "((uchar)(" + std::string(direction == 0 ? "" : "!") + equal + "))";
+  }
+  if (IsFloat(operand_type) &&
+      node.attributes[1] == PHAL_KIR_COMPARISON_TOTALORDER) {
+    const std::string key = Use("phal_total_" + Suffix(operand_type));
+    return "((uchar)(" + Call(key, a) + " " + op + " " + Call(key, b) + "))";
+  }
+  return "((uchar)(" + a + " " + op + " " + b + "))";
+}
+
+StatusOr<std::string> BodyPrinter::Binary(const phal_kir_node_t& node,
+                                          phal_element_type_t operand_type,
+                                          const std::string& a,
+                                          const std::string& b) {
+  const phal_element_type_t t = node.type;
+  const std::string type = dialect_.ComputeType(t);
+  const std::string s = ElementTypeName(t);
+  const bool integer = IsSignedInteger(t) || IsUnsignedInteger(t);
+  const bool pred = t == PHAL_ELEMENT_TYPE_PRED;
+  const auto wrapped = [&](const char* op) {
+    const std::string w = dialect_.WrapType(t);
+    return dialect_.Cast(type,
+                         "(" + w + ")" + a + " " + op + " (" + w + ")" + b);
+  };
+  switch (node.op) {
+    case PHAL_KIR_OP_ADD:
+    case PHAL_KIR_OP_SUBTRACT:
+    case PHAL_KIR_OP_MULTIPLY: {
+      const char* op = node.op == PHAL_KIR_OP_ADD        ? "+"
+                       : node.op == PHAL_KIR_OP_SUBTRACT ? "-"
+                                                         : "*";
+      if (integer) return wrapped(op);
+      if (pred) {
+        if (node.op == PHAL_KIR_OP_SUBTRACT) return NotImplemented(node.op, t);
+        return "((uchar)(" + a + (node.op == PHAL_KIR_OP_ADD ? " | " : " & ") +
+               b + "))";
+      }
+      if (IsComplex(t) && node.op == PHAL_KIR_OP_MULTIPLY) {
+        return Call(Use("phal_cmul_" + s), a, b);
+      }
+      return Round(t, "(" + a + " " + op + " " + b + ")");
+    }
+    case PHAL_KIR_OP_DIVIDE:
+      if (integer) return Call(Use("phal_div_" + s), a, b);
+      if (IsComplex(t)) return Call(Use("phal_cdiv_" + s), a, b);
+      if (!IsFloat(t)) return NotImplemented(node.op, t);
+      if (t == PHAL_ELEMENT_TYPE_F64 ||
+          features_.correctly_rounded_divide_sqrt || !features_.fp64) {
+        return Round(t, "(" + a + " / " + b + ")");
+      }
+      return Round(t, Call(Use("phal_div_f32"), a, b));
+    case PHAL_KIR_OP_REMAINDER:
+      if (integer) return Call(Use("phal_rem_" + s), a, b);
+      if (!IsFloat(t)) return NotImplemented(node.op, t);
+      return Round(t, Call("fmod", a, b));
+    case PHAL_KIR_OP_MAXIMUM:
+    case PHAL_KIR_OP_MINIMUM: {
+      const bool max = node.op == PHAL_KIR_OP_MAXIMUM;
+      if (IsFloat(t)) {
+        return Call(
+            Use(std::string(max ? "phal_max_" : "phal_min_") + Suffix(t)), a,
+            b);
+      }
+      if (integer || pred) return Call(max ? "max" : "min", a, b);
+      return NotImplemented(node.op, t);
+    }
+    case PHAL_KIR_OP_POWER:
+      if (integer) return Call(Use("phal_pow_" + s), a, b);
+      if (IsComplex(t)) return Call(Use("phal_cpow_" + s), a, b);
+      if (!IsFloat(t)) return NotImplemented(node.op, t);
+      return Round(t, Call(Use("phal_pow_" + Suffix(t)), a, b));
+    case PHAL_KIR_OP_ATAN2:
+      if (!IsFloat(t)) return NotImplemented(node.op, t);
+      return Round(t, Call(Use("phal_atan2_" + Suffix(t)), a, b));
+    case PHAL_KIR_OP_AND:
+    case PHAL_KIR_OP_OR:
+    case PHAL_KIR_OP_XOR: {
+      if (!integer && !pred) return NotImplemented(node.op, t);
+      const char* op = node.op == PHAL_KIR_OP_AND  ? " & "
+                       : node.op == PHAL_KIR_OP_OR ? " | "
+                                                   : " ^ ";
+      return dialect_.Cast(type, a + op + b);
+    }
+    case PHAL_KIR_OP_SHIFT_LEFT:
+    case PHAL_KIR_OP_SHIFT_RIGHT_ARITHMETIC:
+    case PHAL_KIR_OP_SHIFT_RIGHT_LOGICAL: {
+      if (!integer) return NotImplemented(node.op, t);
+      const char* name = node.op == PHAL_KIR_OP_SHIFT_LEFT ? "phal_shl_"
+                         : node.op == PHAL_KIR_OP_SHIFT_RIGHT_ARITHMETIC
+                             ? "phal_sra_"
+                             : "phal_srl_";
+      return Call(Use(name + s), a, b);
+    }
+    case PHAL_KIR_OP_COMPLEX:
+      return dialect_.MakeComplex(t, a, b);
+    case PHAL_KIR_OP_COMPARE:
+      return Compare(node, operand_type, a, b);
+    default:
+      return NotImplemented(node.op, t);
+  }
+}
+
+StatusOr<std::string> BodyPrinter::MultiplyAdd(phal_element_type_t type,
+                                               const std::string& sum,
+                                               const std::string& a,
+                                               const std::string& b) {
+  const std::string t = dialect_.ComputeType(type);
+  if (type == PHAL_ELEMENT_TYPE_PRED) {
+    return "((uchar)(" + sum + " | (" + a + " & " + b + ")))";
+  }
+  if (IsSignedInteger(type) || IsUnsignedInteger(type)) {
+    const std::string w = dialect_.WrapType(type);
+    return dialect_.Cast(
+        t, "(" + w + ")" + sum + " + (" + w + ")" + a + " * (" + w + ")" + b);
+  }
+  if (IsComplex(type)) {
+    return "(" + sum + " + " +
+           Call(Use("phal_cmul_" + std::string(ElementTypeName(type))), a, b) +
+           ")";
+  }
+  return Round(
+      type, "(" + sum + " + " + Round(type, "(" + a + " * " + b + ")") + ")");
+}
+
+StatusOr<std::string> BodyPrinter::NodeExpression(
+    const phal_kir_body_t& body, const phal_kir_node_t& node,
+    const std::vector<std::string>& values, const IndexFn& index,
+    const std::vector<std::string>& params) {
+  std::vector<std::string> operands;
+  for (uint32_t k = 0; k < node.operand_count; ++k) {
+    operands.push_back(values[body.operands[node.operand_begin + k]]);
+  }
+  const auto operand_type = [&](uint32_t k) {
+    return body.nodes[body.operands[node.operand_begin + k]].type;
+  };
+  switch (node.op) {
+    case PHAL_KIR_OP_CONSTANT:
+      return Constant(node);
+    case PHAL_KIR_OP_INDEX: {
+      std::string expression = index ? index(node.attributes[0]) : "";
+      if (expression.empty()) {
+        return InvalidArgument("index " + std::to_string(node.attributes[0]) +
+                               " is outside the body's iteration space");
+      }
+      return expression;
+    }
+    case PHAL_KIR_OP_READ: {
+      const int64_t buffer = node.attributes[0];
+      if (buffer < 0 || buffer >= kernel_.buffer_count ||
+          kernel_.buffers[buffer].rank != node.operand_count) {
+        return InvalidArgument("a read names buffer " + std::to_string(buffer) +
+                               " with the wrong number of indices");
+      }
+      const auto b = static_cast<uint32_t>(buffer);
+      return dialect_.Load(kernel_.buffers[b].element_type, BufferName(b),
+                           LinearIndex(b, operands));
+    }
+    case PHAL_KIR_OP_PARAMETER: {
+      const int64_t p = node.attributes[0];
+      if (p < 0 || static_cast<size_t>(p) >= params.size()) {
+        return InvalidArgument("parameter " + std::to_string(p) +
+                               " does not exist");
+      }
+      return params[static_cast<size_t>(p)];
+    }
+    default:
+      break;
+  }
+  if (node.op == PHAL_KIR_OP_SELECT || node.op == PHAL_KIR_OP_CLAMP) {
+    if (operands.size() != 3) {
+      return InvalidArgument("select and clamp take three operands");
+    }
+    if (node.op == PHAL_KIR_OP_SELECT) {
+      return "(" + operands[0] + " ? " + operands[1] + " : " + operands[2] +
+             ")";
+    }
+    const phal_element_type_t t = node.type;
+    if (IsFloat(t)) {
+      return Call(Use("phal_min_" + Suffix(t)),
+                  Call(Use("phal_max_" + Suffix(t)), operands[1], operands[0]),
+                  operands[2]);
+    }
+    if (IsComplex(t)) return NotImplemented(node.op, t);
+    return Call("min", Call("max", operands[1], operands[0]), operands[2]);
+  }
+  if (operands.size() == 1) return Unary(node, operand_type(0), operands[0]);
+  if (operands.size() == 2) {
+    return Binary(node, operand_type(0), operands[0], operands[1]);
+  }
+  return InvalidArgument("node op " + std::to_string(node.op) + " with " +
+                         std::to_string(operands.size()) + " operands");
+}
+
+StatusOr<std::vector<std::string>> BodyPrinter::Print(
+    const phal_kir_body_t& body, const IndexFn& index,
+    const std::vector<std::string>& parameters) {
+  std::vector<std::string> values(body.node_count);
+  const std::string prefix = Fresh("v") + "_";
+  for (uint32_t n = 0; n < body.node_count; ++n) {
+    const phal_kir_node_t& node = body.nodes[n];
+    if (StorageBytes(node.type) == 0) {
+      return InvalidArgument("node " + std::to_string(n) +
+                             " has no valid element type");
+    }
+    if (!features_.fp64 && (node.type == PHAL_ELEMENT_TYPE_F64 ||
+                            node.type == PHAL_ELEMENT_TYPE_C128)) {
+      return Unimplemented(std::string("the device has no f64 (cl_khr_fp64) "
+                                       "for a node of type ") +
+                           ElementTypeName(node.type));
+    }
+    for (uint32_t k = 0; k < node.operand_count; ++k) {
+      const uint32_t operand_slot = node.operand_begin + k;
+      if (operand_slot >= body.operand_count ||
+          body.operands[operand_slot] >= n) {
+        return InvalidArgument("node " + std::to_string(n) +
+                               " has an operand that does not come before it");
+      }
+    }
+    PHAL_ASSIGN_OR_RETURN(
+        std::string expression,
+        NodeExpression(body, node, values, index, parameters));
+    values[n] = prefix + std::to_string(n);
+    Line("const " + dialect_.ComputeType(node.type) + " " + values[n] + " = " +
+         expression + ";");
+  }
+  std::vector<std::string> results;
+  for (uint32_t r = 0; r < body.result_count; ++r) {
+    if (body.results[r] >= body.node_count) {
+      return InvalidArgument("a body result names node " +
+                             std::to_string(body.results[r]) +
+                             ", which does not exist");
+    }
+    results.push_back(values[body.results[r]]);
+  }
+  return results;
+}
+
+Status BodyPrinter::AppendHelper(const std::string& name,
+                                 std::set<std::string>* done,
+                                 std::string* text) const {
+  if (!done->insert(name).second) return OkStatus();
+  PHAL_ASSIGN_OR_RETURN(HelperDefinition definition,
+                        dialect_.Helper(name, features_));
+  for (const std::string& dependency : definition.dependencies) {
+    PHAL_RETURN_IF_ERROR(AppendHelper(dependency, done, text));
+  }
+  *text += definition.text + "\n";
+  return OkStatus();
+}
+
+StatusOr<std::string> BodyPrinter::Finish(
+    const std::string& functions, const std::vector<std::string>& parameters) {
+  std::string text = dialect_.Preamble(features_) + "\n";
+  std::set<std::string> done;
+  for (const std::string& helper : helpers_) {
+    PHAL_RETURN_IF_ERROR(AppendHelper(helper, &done, &text));
+  }
+  text += functions;
+  text += dialect_.KernelSignature(kEntryName, parameters) + " {\n";
+  text += lines_;
+  text += "}\n";
+  return text;
+}
+
+}  // namespace phal::source_emitter

@@ -1,0 +1,870 @@
+// The kernel kinds as work-item programs:
+//
+//   LOOP     one work-item per element of the iteration space.
+//   REDUCE   one work-group per output element; its work-items reduce
+//            strided parts of the reduced space, then combine in shared
+//            memory as a tree (StableHLO leaves the association open).
+//   DOT      a tiled GEMM: 16x16 work-groups stage tiles of both operands
+//            in shared memory, converted to the accumulation type.
+//   CONV     one work-item per output element, summing its window.
+//   GATHER   one work-item per output element.
+//   SCATTER  one work-item: updates to one element apply in update order.
+//   SORT     one work-item per slice: a stable merge sort of a permutation
+//            in scratch memory, applied through copies of the slices (the
+//            outputs may be the operands).
+//   COPY     one work-item per byte.
+#include "sdk/emitters/source/source_emitter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sdk/emitters/source/body_printer.h"
+
+namespace phal::source_emitter {
+namespace {
+
+constexpr uint64_t kLoopGroup = 64;
+constexpr uint64_t kReduceGroup = 64;
+constexpr uint64_t kDotTile = 16;
+
+uint64_t RoundUp(uint64_t value, uint64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+int64_t Product(const int64_t* dims, uint32_t count) {
+  int64_t product = 1;
+  for (uint32_t i = 0; i < count; ++i) product *= dims[i];
+  return product;
+}
+
+std::string L(int64_t value) { return std::to_string(value) + "l"; }
+
+bool Contains(const int64_t* values, uint32_t count, int64_t value) {
+  return std::find(values, values + count, value) != values + count;
+}
+
+class KernelPrinter {
+ public:
+  KernelPrinter(const phal_kernel_desc_t& kernel, const Dialect& dialect,
+                const DeviceFeatures& features)
+      : kernel_(kernel), p_(kernel, dialect, features), d_(dialect) {}
+
+  StatusOr<SourceKernel> Emit() {
+    PHAL_RETURN_IF_ERROR(CheckBuffers());
+    switch (kernel_.kind) {
+      case PHAL_KERNEL_KIND_LOOP:
+        PHAL_RETURN_IF_ERROR(Loop(*kernel_.u.loop));
+        break;
+      case PHAL_KERNEL_KIND_REDUCE:
+        PHAL_RETURN_IF_ERROR(Reduce(*kernel_.u.reduce));
+        break;
+      case PHAL_KERNEL_KIND_DOT:
+        PHAL_RETURN_IF_ERROR(Dot(*kernel_.u.dot));
+        break;
+      case PHAL_KERNEL_KIND_CONV:
+        PHAL_RETURN_IF_ERROR(Conv(*kernel_.u.conv));
+        break;
+      case PHAL_KERNEL_KIND_GATHER:
+        PHAL_RETURN_IF_ERROR(Gather(*kernel_.u.gather));
+        break;
+      case PHAL_KERNEL_KIND_SCATTER:
+        PHAL_RETURN_IF_ERROR(Scatter(*kernel_.u.scatter));
+        break;
+      case PHAL_KERNEL_KIND_SORT:
+        PHAL_RETURN_IF_ERROR(Sort(*kernel_.u.sort));
+        break;
+      case PHAL_KERNEL_KIND_COPY:
+        PHAL_RETURN_IF_ERROR(Copy(*kernel_.u.copy));
+        break;
+    }
+    std::vector<std::string> parameters;
+    for (uint32_t b = 0; b < kernel_.buffer_count; ++b) {
+      parameters.push_back(
+          byte_buffers_ ? d_.ByteBufferParameter(BodyPrinter::BufferName(b))
+                        : d_.BufferParameter(kernel_.buffers[b].element_type,
+                                             BodyPrinter::BufferName(b)));
+    }
+    if (out_.launch.scratch_bytes > 0) {
+      parameters.push_back(d_.ByteBufferParameter("scratch"));
+    }
+    PHAL_ASSIGN_OR_RETURN(out_.source, p_.Finish(functions_, parameters));
+    return std::move(out_);
+  }
+
+ private:
+  Status CheckBuffers() const {
+    for (uint32_t b = 0; b < kernel_.buffer_count; ++b) {
+      const phal_element_type_t type = kernel_.buffers[b].element_type;
+      if (StorageBytes(type) == 0) {
+        return InvalidArgument("buffer " + std::to_string(b) +
+                               " has no valid element type");
+      }
+      if (!p_.features().fp64 &&
+          (type == PHAL_ELEMENT_TYPE_F64 || type == PHAL_ELEMENT_TYPE_C128)) {
+        return Unimplemented(std::string("the device has no f64 "
+                                         "(cl_khr_fp64) for buffer ") +
+                             std::to_string(b) + " of type " +
+                             ElementTypeName(type));
+      }
+    }
+    return OkStatus();
+  }
+
+  Status CheckBuffer(uint32_t buffer) const {
+    if (buffer >= kernel_.buffer_count) {
+      return InvalidArgument("the kernel names buffer " +
+                             std::to_string(buffer) + ", which does not exist");
+    }
+    return OkStatus();
+  }
+
+  const phal_kir_buffer_t& Buffer(uint32_t b) const {
+    return kernel_.buffers[b];
+  }
+
+  std::string Load(uint32_t b, const std::string& index) const {
+    return d_.Load(Buffer(b).element_type, BodyPrinter::BufferName(b), index);
+  }
+  std::string Store(uint32_t b, const std::string& index,
+                    const std::string& value) const {
+    return d_.Store(Buffer(b).element_type, BodyPrinter::BufferName(b), index,
+                    value);
+  }
+
+  // Launches `count` work-items in groups of `group` (one dimension).
+  void Launch1D(uint64_t count, uint64_t group) {
+    group = std::max<uint64_t>(
+        1, std::min<uint64_t>(group, p_.features().max_work_group_size));
+    out_.launch.dimensions = 1;
+    out_.launch.global_size[0] = count == 0 ? 0 : RoundUp(count, group);
+    out_.launch.local_size[0] = group;
+  }
+
+  // Declares `names[d]` as the position along dims[d] of `linear`
+  // (row-major), in the printer's current scope.
+  void Decompose(const std::string& linear, const std::vector<int64_t>& dims,
+                 std::vector<std::string>* names) {
+    names->assign(dims.size(), "");
+    if (dims.empty()) return;
+    const std::string rest = p_.Fresh("r");
+    p_.Line("long " + rest + " = " + linear + ";");
+    for (size_t d = dims.size(); d-- > 0;) {
+      (*names)[d] = p_.Fresh("i");
+      if (d == 0) {
+        p_.Line("const long " + (*names)[d] + " = " + rest + ";");
+      } else {
+        p_.Line("const long " + (*names)[d] + " = " + rest + " % " +
+                L(dims[d]) + ";");
+        p_.Line(rest + " /= " + L(dims[d]) + ";");
+      }
+    }
+  }
+
+  static BodyPrinter::IndexFn IndexOf(const std::vector<std::string>& names) {
+    return [names](int64_t d) -> std::string {
+      return d >= 0 && static_cast<size_t>(d) < names.size()
+                 ? names[static_cast<size_t>(d)]
+                 : "";
+    };
+  }
+
+  // Checks that body result `r` has the element type of buffer `b`.
+  Status CheckOutput(const phal_kir_body_t& body, uint32_t r,
+                     uint32_t b) const {
+    PHAL_RETURN_IF_ERROR(CheckBuffer(b));
+    if (r >= body.result_count || body.results[r] >= body.node_count ||
+        body.nodes[body.results[r]].type != Buffer(b).element_type) {
+      return InvalidArgument("output buffer " + std::to_string(b) +
+                             " is not of its result's type");
+    }
+    return OkStatus();
+  }
+
+  Status Loop(const phal_kir_loop_t& loop) {
+    if (loop.body.result_count != loop.output_count) {
+      return InvalidArgument("a loop needs one body result per output");
+    }
+    for (uint32_t i = 0; i < loop.output_count; ++i) {
+      PHAL_RETURN_IF_ERROR(CheckOutput(loop.body, i, loop.outputs[i]));
+    }
+    const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);
+    const int64_t total = Product(loop.dims, loop.rank);
+    Launch1D(static_cast<uint64_t>(total), kLoopGroup);
+    p_.Line("const long gid = " + d_.GlobalId(0) + ";");
+    p_.Line("if (gid >= " + L(total) + ") return;");
+    std::vector<std::string> index;
+    Decompose("gid", dims, &index);
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> results,
+                          p_.Print(loop.body, IndexOf(index), {}));
+    for (uint32_t i = 0; i < loop.output_count; ++i) {
+      p_.Line(Store(loop.outputs[i], "gid", results[i]));
+    }
+    return OkStatus();
+  }
+
+  static phal_element_type_t ResultType(const phal_kir_body_t& body,
+                                        uint32_t r) {
+    return body.nodes[body.results[r]].type;
+  }
+
+  // Prints the reducer over accumulators `acc` and values `values`,
+  // assigning the new accumulators to `target`.
+  Status Combine(const phal_kir_reduce_t& reduce,
+                 const std::vector<std::string>& acc,
+                 const std::vector<std::string>& values,
+                 const std::vector<std::string>& target) {
+    std::vector<std::string> parameters = acc;
+    parameters.insert(parameters.end(), values.begin(), values.end());
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> next,
+                          p_.Print(reduce.reducer, nullptr, parameters));
+    for (size_t j = 0; j < target.size(); ++j) {
+      p_.Line(target[j] + " = " + next[j] + ";");
+    }
+    return OkStatus();
+  }
+
+  Status Reduce(const phal_kir_reduce_t& reduce) {
+    const uint32_t n = reduce.accumulator_count;
+    if (reduce.init.result_count != n || reduce.values.result_count != n ||
+        reduce.reducer.result_count != n ||
+        reduce.epilogue.result_count != reduce.output_count) {
+      return InvalidArgument(
+          "a reduce's init, values and reducer must yield one result per "
+          "accumulator and its epilogue one per output");
+    }
+    for (uint32_t i = 0; i < reduce.output_count; ++i) {
+      PHAL_RETURN_IF_ERROR(CheckOutput(reduce.epilogue, i, reduce.outputs[i]));
+    }
+    std::vector<bool> reduced(reduce.rank, false);
+    for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
+      const int64_t d = reduce.reduced_dims[i];
+      if (d < 0 || d >= reduce.rank) {
+        return InvalidArgument("reduced dimension " + std::to_string(d) +
+                               " is outside the iteration space");
+      }
+      reduced[static_cast<size_t>(d)] = true;
+    }
+    std::vector<int64_t> kept_dims, reduced_dims;
+    for (uint32_t d = 0; d < reduce.rank; ++d) {
+      (reduced[d] ? reduced_dims : kept_dims).push_back(reduce.dims[d]);
+    }
+    int64_t outputs = 1, inner = 1;
+    for (int64_t e : kept_dims) outputs *= e;
+    for (int64_t e : reduced_dims) inner *= e;
+    uint64_t group = 1;
+    while (group * 2 <=
+           std::min<uint64_t>(
+               {kReduceGroup, p_.features().max_work_group_size,
+                static_cast<uint64_t>(std::max<int64_t>(1, inner))})) {
+      group *= 2;
+    }
+    out_.launch.dimensions = 1;
+    out_.launch.global_size[0] = static_cast<uint64_t>(outputs) * group;
+    out_.launch.local_size[0] = group;
+
+    std::vector<std::string> types;
+    for (uint32_t j = 0; j < n; ++j) {
+      types.push_back(d_.ComputeType(ResultType(reduce.init, j)));
+      if (ResultType(reduce.values, j) != ResultType(reduce.init, j)) {
+        return InvalidArgument(
+            "a reduce's values and init differ in element type");
+      }
+    }
+    std::vector<std::string> shared(n), acc(n);
+    for (uint32_t j = 0; j < n; ++j) {
+      shared[j] = "shared" + std::to_string(j);
+      acc[j] = "acc" + std::to_string(j);
+      p_.Line(d_.LocalArray(types[j], shared[j], group));
+    }
+    p_.Line(d_.LocalArray("uchar", "valid", group));
+    p_.Line("const long group = " + d_.GroupId(0) + ";");
+    p_.Line("const long lid = " + d_.LocalId(0) + ";");
+    std::vector<std::string> kept;
+    Decompose("group", kept_dims, &kept);
+    // Accumulators start as the init values so that they are defined even
+    // in work-items that reduce nothing (valid stays 0 there).
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> init,
+                          p_.Print(reduce.init, nullptr, {}));
+    for (uint32_t j = 0; j < n; ++j) {
+      p_.Line(types[j] + " " + acc[j] + " = " + init[j] + ";");
+    }
+    p_.Line("uchar have = 0;");
+    p_.Open("for (long q = lid; q < " + L(inner) +
+            "; q += " + L(static_cast<int64_t>(group)) + ")");
+    std::vector<std::string> inner_index;
+    Decompose("q", reduced_dims, &inner_index);
+    std::vector<std::string> full;
+    size_t next_kept = 0, next_inner = 0;
+    for (uint32_t d = 0; d < reduce.rank; ++d) {
+      full.push_back(reduced[d] ? inner_index[next_inner++]
+                                : kept[next_kept++]);
+    }
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> values,
+                          p_.Print(reduce.values, IndexOf(full), {}));
+    p_.Open("if (have)");
+    PHAL_RETURN_IF_ERROR(Combine(reduce, acc, values, acc));
+    p_.Close("} else {");
+    p_.Line("  have = 1;");
+    for (uint32_t j = 0; j < n; ++j) {
+      p_.Line("  " + acc[j] + " = " + values[j] + ";");
+    }
+    p_.Line("}");
+    p_.Close();
+    for (uint32_t j = 0; j < n; ++j) {
+      p_.Line(shared[j] + "[lid] = " + acc[j] + ";");
+    }
+    p_.Line("valid[lid] = have;");
+    p_.Line(d_.Barrier());
+    p_.Open("for (long s = " + L(static_cast<int64_t>(group / 2)) +
+            "; s > 0; s >>= 1)");
+    p_.Open("if (lid < s && valid[lid + s])");
+    p_.Open("if (valid[lid])");
+    std::vector<std::string> left, right;
+    for (uint32_t j = 0; j < n; ++j) {
+      left.push_back(shared[j] + "[lid]");
+      right.push_back(shared[j] + "[lid + s]");
+    }
+    // The reducer reads both sides before any is written.
+    std::vector<std::string> copies_left, copies_right;
+    for (uint32_t j = 0; j < n; ++j) {
+      copies_left.push_back(p_.Fresh("left"));
+      copies_right.push_back(p_.Fresh("right"));
+      p_.Line("const " + types[j] + " " + copies_left[j] + " = " + left[j] +
+              ";");
+      p_.Line("const " + types[j] + " " + copies_right[j] + " = " + right[j] +
+              ";");
+    }
+    PHAL_RETURN_IF_ERROR(Combine(reduce, copies_left, copies_right, left));
+    p_.Close("} else {");
+    for (uint32_t j = 0; j < n; ++j) {
+      p_.Line("  " + left[j] + " = " + right[j] + ";");
+    }
+    p_.Line("  valid[lid] = 1;");
+    p_.Line("}");
+    p_.Close();
+    p_.Line(d_.Barrier());
+    p_.Close();
+    p_.Open("if (lid == 0)");
+    std::vector<std::string> result(n);
+    for (uint32_t j = 0; j < n; ++j) {
+      result[j] = p_.Fresh("result");
+      p_.Line(types[j] + " " + result[j] + " = " + init[j] + ";");
+    }
+    p_.Open("if (valid[0])");
+    std::vector<std::string> combined;
+    for (uint32_t j = 0; j < n; ++j) combined.push_back(shared[j] + "[0]");
+    PHAL_RETURN_IF_ERROR(Combine(reduce, result, combined, result));
+    p_.Close();
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> stored,
+                          p_.Print(reduce.epilogue, IndexOf(kept), result));
+    for (uint32_t i = 0; i < reduce.output_count; ++i) {
+      p_.Line(Store(reduce.outputs[i], "group", stored[i]));
+    }
+    p_.Close();
+    return OkStatus();
+  }
+
+  // Stores `sum` through the one-result epilogue (or as it is, without one)
+  // at `linear` of buffer `output`.
+  Status Epilogue(const phal_kir_body_t& epilogue, uint32_t output,
+                  const std::vector<std::string>& index,
+                  phal_element_type_t accumulation, const std::string& sum,
+                  const std::string& linear) {
+    if (epilogue.result_count == 0) {
+      if (Buffer(output).element_type != accumulation) {
+        return InvalidArgument("the output is not of the accumulation type");
+      }
+      p_.Line(Store(output, linear, sum));
+      return OkStatus();
+    }
+    PHAL_RETURN_IF_ERROR(CheckOutput(epilogue, 0, output));
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> results,
+                          p_.Print(epilogue, IndexOf(index), {sum}));
+    p_.Line(Store(output, linear, results[0]));
+    return OkStatus();
+  }
+
+  Status Dot(const phal_kir_dot_t& dot) {
+    PHAL_RETURN_IF_ERROR(CheckBuffer(dot.lhs));
+    PHAL_RETURN_IF_ERROR(CheckBuffer(dot.rhs));
+    PHAL_RETURN_IF_ERROR(CheckBuffer(dot.output));
+    if (dot.epilogue.result_count > 1) {
+      return InvalidArgument("a dot epilogue yields one value");
+    }
+    const phal_element_type_t acc_type = dot.accumulation_type;
+    if (StorageBytes(acc_type) == 0) {
+      return InvalidArgument("a dot needs a valid accumulation type");
+    }
+    uint64_t tile = kDotTile;
+    while (tile > 1 && tile * tile > p_.features().max_work_group_size) {
+      tile /= 2;
+    }
+    const std::string t = d_.ComputeType(acc_type);
+    out_.launch.dimensions = 3;
+    out_.launch.global_size[0] = RoundUp(static_cast<uint64_t>(dot.n), tile);
+    out_.launch.global_size[1] = RoundUp(static_cast<uint64_t>(dot.m), tile);
+    out_.launch.global_size[2] = static_cast<uint64_t>(dot.batch);
+    out_.launch.local_size[0] = tile;
+    out_.launch.local_size[1] = tile;
+    out_.launch.local_size[2] = 1;
+    const std::string pitch = L(static_cast<int64_t>(tile + 1));
+    const std::string tl = L(static_cast<int64_t>(tile));
+    p_.Line(d_.LocalArray(t, "tile_a", tile * (tile + 1)));
+    p_.Line(d_.LocalArray(t, "tile_b", tile * (tile + 1)));
+    p_.Line("const long col = " + d_.GlobalId(0) + ";");
+    p_.Line("const long row = " + d_.GlobalId(1) + ";");
+    p_.Line("const long batch = " + d_.GlobalId(2) + ";");
+    p_.Line("const long lx = " + d_.LocalId(0) + ";");
+    p_.Line("const long ly = " + d_.LocalId(1) + ";");
+    p_.Line(t + " sum = " + p_.Zero(acc_type) + ";");
+    p_.Open("for (long k0 = 0; k0 < " + L(dot.k) + "; k0 += " + tl + ")");
+    const std::string a_index = "batch * " + L(dot.lhs_strides[0]) +
+                                " + row * " + L(dot.lhs_strides[1]) +
+                                " + (k0 + lx) * " + L(dot.lhs_strides[2]);
+    const std::string b_index = "batch * " + L(dot.rhs_strides[0]) +
+                                " + (k0 + ly) * " + L(dot.rhs_strides[1]) +
+                                " + col * " + L(dot.rhs_strides[2]);
+    PHAL_ASSIGN_OR_RETURN(std::string a,
+                          p_.Convert(Buffer(dot.lhs).element_type, acc_type,
+                                     Load(dot.lhs, a_index)));
+    PHAL_ASSIGN_OR_RETURN(std::string b,
+                          p_.Convert(Buffer(dot.rhs).element_type, acc_type,
+                                     Load(dot.rhs, b_index)));
+    p_.Line("tile_a[ly * " + pitch + " + lx] = row < " + L(dot.m) +
+            " && k0 + lx < " + L(dot.k) + " ? " + a + " : " +
+            p_.Zero(acc_type) + ";");
+    p_.Line("tile_b[ly * " + pitch + " + lx] = col < " + L(dot.n) +
+            " && k0 + ly < " + L(dot.k) + " ? " + b + " : " +
+            p_.Zero(acc_type) + ";");
+    p_.Line(d_.Barrier());
+    p_.Open("for (long kk = 0; kk < " + tl + "; ++kk)");
+    PHAL_ASSIGN_OR_RETURN(
+        std::string madd,
+        p_.MultiplyAdd(acc_type, "sum", "tile_a[ly * " + pitch + " + kk]",
+                       "tile_b[kk * " + pitch + " + lx]"));
+    p_.Line("sum = " + madd + ";");
+    p_.Close();
+    p_.Line(d_.Barrier());
+    p_.Close();
+    p_.Line("if (row >= " + L(dot.m) + " || col >= " + L(dot.n) + ") return;");
+    return Epilogue(
+        dot.epilogue, dot.output, {"batch", "row", "col"}, acc_type, "sum",
+        "(batch * " + L(dot.m) + " + row) * " + L(dot.n) + " + col");
+  }
+
+  Status Conv(const phal_kir_conv_t& conv) {
+    PHAL_RETURN_IF_ERROR(CheckBuffer(conv.input));
+    PHAL_RETURN_IF_ERROR(CheckBuffer(conv.kernel));
+    PHAL_RETURN_IF_ERROR(CheckBuffer(conv.output));
+    const phal_kir_buffer_t& input = Buffer(conv.input);
+    const phal_kir_buffer_t& weights = Buffer(conv.kernel);
+    const phal_kir_buffer_t& output = Buffer(conv.output);
+    const uint32_t rank = conv.spatial_count + 2;
+    if (input.rank != rank || weights.rank != rank || output.rank != rank ||
+        StorageBytes(conv.accumulation_type) == 0 ||
+        conv.feature_group_count < 1 || conv.batch_group_count < 1) {
+      return InvalidArgument("a conv's buffers, groups or type do not fit");
+    }
+    const phal_element_type_t type = conv.accumulation_type;
+    const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
+    const int64_t total = Product(output.dims, output.rank);
+    Launch1D(static_cast<uint64_t>(total), kLoopGroup);
+    p_.Line("const long gid = " + d_.GlobalId(0) + ";");
+    p_.Line("if (gid >= " + L(total) + ") return;");
+    std::vector<std::string> out;
+    Decompose("gid", dims, &out);
+    const int64_t kernel_features =
+        weights.dims[conv.kernel_input_feature_dimension];
+    const int64_t output_features =
+        weights.dims[conv.kernel_output_feature_dimension];
+    const int64_t output_batch = output.dims[conv.output_batch_dimension];
+    const std::string& feature = out[conv.output_feature_dimension];
+    const std::string& batch = out[conv.output_batch_dimension];
+    p_.Line("const long feature_group = " + feature + " / " +
+            L(output_features / conv.feature_group_count) + ";");
+    p_.Line("const long batch_group = " + feature + " / " +
+            L(output_features / conv.batch_group_count) + ";");
+    p_.Line("const long input_batch = batch_group * " + L(output_batch) +
+            " + " + batch + ";");
+    const std::string t = d_.ComputeType(type);
+    p_.Line(t + " sum = " + p_.Zero(type) + ";");
+    p_.Open("for (long f = 0; f < " + L(kernel_features) + "; ++f)");
+    std::vector<std::string> input_index(rank), kernel_index(rank);
+    input_index[conv.input_batch_dimension] = "input_batch";
+    input_index[conv.input_feature_dimension] =
+        "feature_group * " + L(kernel_features) + " + f";
+    kernel_index[conv.kernel_input_feature_dimension] = "f";
+    kernel_index[conv.kernel_output_feature_dimension] = feature;
+    std::string valid = "1";
+    for (uint32_t s = 0; s < conv.spatial_count; ++s) {
+      const int64_t window = weights.dims[conv.kernel_spatial_dimensions[s]];
+      const std::string k = "w" + std::to_string(s);
+      p_.Open("for (long " + k + " = 0; " + k + " < " + L(window) + "; ++" + k +
+              ")");
+      kernel_index[conv.kernel_spatial_dimensions[s]] =
+          conv.window_reversal != nullptr && conv.window_reversal[s] != 0
+              ? L(window - 1) + " - " + k
+              : k;
+      const std::string position = "position" + std::to_string(s);
+      p_.Line("const long " + position + " = " +
+              out[conv.output_spatial_dimensions[s]] + " * " +
+              L(conv.window_strides[s]) + " + " + k + " * " +
+              L(conv.rhs_dilation[s]) + " - " + L(conv.padding[2 * s]) + ";");
+      const std::string element = "element" + std::to_string(s);
+      p_.Line("const long " + element + " = " + position + " / " +
+              L(conv.lhs_dilation[s]) + ";");
+      valid += " && " + position + " >= 0 && " + position + " % " +
+               L(conv.lhs_dilation[s]) + " == 0 && " + element + " < " +
+               L(input.dims[conv.input_spatial_dimensions[s]]);
+      input_index[conv.input_spatial_dimensions[s]] = element;
+    }
+    p_.Open("if (" + valid + ")");
+    PHAL_ASSIGN_OR_RETURN(
+        std::string x,
+        p_.Convert(input.element_type, type,
+                   Load(conv.input, p_.LinearIndex(conv.input, input_index))));
+    PHAL_ASSIGN_OR_RETURN(
+        std::string w,
+        p_.Convert(
+            weights.element_type, type,
+            Load(conv.kernel, p_.LinearIndex(conv.kernel, kernel_index))));
+    p_.Line("const " + t + " x = " + x + ";");
+    p_.Line("const " + t + " w = " + w + ";");
+    PHAL_ASSIGN_OR_RETURN(std::string madd,
+                          p_.MultiplyAdd(type, "sum", "x", "w"));
+    p_.Line("sum = " + madd + ";");
+    p_.Close();
+    for (uint32_t s = 0; s < conv.spatial_count; ++s) p_.Close();
+    p_.Close();
+    return Epilogue(conv.epilogue, conv.output, out, type, "sum", "gid");
+  }
+
+  // The s64 expression of an integer element of buffer `b` at `linear`.
+  std::string IndexValue(uint32_t b, const std::string& linear) const {
+    return "((long)" + Load(b, linear) + ")";
+  }
+
+  Status Gather(const phal_kir_gather_t& gather) {
+    PHAL_RETURN_IF_ERROR(CheckBuffer(gather.operand));
+    PHAL_RETURN_IF_ERROR(CheckBuffer(gather.start_indices));
+    PHAL_RETURN_IF_ERROR(CheckBuffer(gather.output));
+    const phal_kir_buffer_t& operand = Buffer(gather.operand);
+    const phal_kir_buffer_t& indices = Buffer(gather.start_indices);
+    const phal_kir_buffer_t& output = Buffer(gather.output);
+    if (!IsSignedInteger(indices.element_type) &&
+        !IsUnsignedInteger(indices.element_type)) {
+      return InvalidArgument("gather start indices must be integers");
+    }
+    if (output.element_type != operand.element_type) {
+      return InvalidArgument("a gather's output and operand differ in type");
+    }
+    const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
+    const int64_t total = Product(output.dims, output.rank);
+    Launch1D(static_cast<uint64_t>(total), kLoopGroup);
+    p_.Line("const long gid = " + d_.GlobalId(0) + ";");
+    p_.Line("if (gid >= " + L(total) + ") return;");
+    std::vector<std::string> out;
+    Decompose("gid", dims, &out);
+    std::vector<std::string> batch;
+    for (uint32_t d = 0; d < output.rank; ++d) {
+      if (!Contains(gather.offset_dims, gather.offset_dims_count, d)) {
+        batch.push_back(out[d]);
+      }
+    }
+    std::vector<std::string> result(operand.rank, "0");
+    for (uint32_t k = 0; k < gather.start_index_map_count; ++k) {
+      std::vector<std::string> position;
+      size_t next = 0;
+      for (uint32_t d = 0; d < indices.rank; ++d) {
+        position.push_back(static_cast<int64_t>(d) == gather.index_vector_dim
+                               ? L(k)
+                               : batch[next++]);
+      }
+      const auto d = static_cast<size_t>(gather.start_index_map[k]);
+      const std::string start = p_.Fresh("start");
+      p_.Line("const long " + start + " = clamp(" +
+              IndexValue(gather.start_indices,
+                         p_.LinearIndex(gather.start_indices, position)) +
+              ", 0l, " + L(operand.dims[d] - gather.slice_sizes[d]) + ");");
+      result[d] = start;
+    }
+    for (uint32_t i = 0; i < gather.operand_batching_dims_count; ++i) {
+      const int64_t indices_dim = gather.start_indices_batching_dims[i];
+      const auto component = static_cast<size_t>(
+          indices_dim < gather.index_vector_dim ? indices_dim
+                                                : indices_dim - 1);
+      const auto d = static_cast<size_t>(gather.operand_batching_dims[i]);
+      result[d] = "(" + result[d] + " + " + batch[component] + ")";
+    }
+    uint32_t offset = 0;
+    for (uint32_t d = 0; d < operand.rank; ++d) {
+      if (Contains(gather.collapsed_slice_dims,
+                   gather.collapsed_slice_dims_count, d) ||
+          Contains(gather.operand_batching_dims,
+                   gather.operand_batching_dims_count, d)) {
+        continue;
+      }
+      const auto output_dim = static_cast<size_t>(gather.offset_dims[offset++]);
+      result[d] = "(" + result[d] + " + " + out[output_dim] + ")";
+    }
+    p_.Line(
+        Store(gather.output, "gid",
+              Load(gather.operand, p_.LinearIndex(gather.operand, result))));
+    return OkStatus();
+  }
+
+  Status Scatter(const phal_kir_scatter_t& scatter) {
+    PHAL_RETURN_IF_ERROR(CheckBuffer(scatter.operand));
+    PHAL_RETURN_IF_ERROR(CheckBuffer(scatter.scatter_indices));
+    PHAL_RETURN_IF_ERROR(CheckBuffer(scatter.updates));
+    PHAL_RETURN_IF_ERROR(CheckBuffer(scatter.output));
+    const phal_kir_buffer_t& operand = Buffer(scatter.operand);
+    const phal_kir_buffer_t& indices = Buffer(scatter.scatter_indices);
+    const phal_kir_buffer_t& updates = Buffer(scatter.updates);
+    if (!IsSignedInteger(indices.element_type) &&
+        !IsUnsignedInteger(indices.element_type)) {
+      return InvalidArgument("scatter indices must be integers");
+    }
+    if (updates.element_type != operand.element_type ||
+        scatter.combiner.result_count != 1) {
+      return InvalidArgument(
+          "a scatter's updates and operand differ in type, or its combiner "
+          "does not yield one value");
+    }
+    out_.launch.dimensions = 1;
+    out_.launch.global_size[0] = 1;
+    out_.launch.local_size[0] = 1;
+    const int64_t elements = Product(operand.dims, operand.rank);
+    if (scatter.output != scatter.operand) {
+      p_.Open("for (long e = 0; e < " + L(elements) + "; ++e)");
+      p_.Line(Store(scatter.output, "e", Load(scatter.operand, "e")));
+      p_.Close();
+    }
+    const std::vector<int64_t> update_dims(updates.dims,
+                                           updates.dims + updates.rank);
+    p_.Open("for (long u = 0; u < " + L(Product(updates.dims, updates.rank)) +
+            "; ++u)");
+    std::vector<std::string> update;
+    Decompose("u", update_dims, &update);
+    std::vector<std::string> batch;
+    for (uint32_t d = 0; d < updates.rank; ++d) {
+      if (!Contains(scatter.update_window_dims,
+                    scatter.update_window_dims_count, d)) {
+        batch.push_back(update[d]);
+      }
+    }
+    std::vector<std::string> target(operand.rank, "0");
+    for (uint32_t k = 0; k < scatter.scatter_dims_to_operand_dims_count; ++k) {
+      std::vector<std::string> position;
+      size_t next = 0;
+      for (uint32_t d = 0; d < indices.rank; ++d) {
+        position.push_back(static_cast<int64_t>(d) == scatter.index_vector_dim
+                               ? L(k)
+                               : batch[next++]);
+      }
+      const auto d =
+          static_cast<size_t>(scatter.scatter_dims_to_operand_dims[k]);
+      target[d] = IndexValue(scatter.scatter_indices,
+                             p_.LinearIndex(scatter.scatter_indices, position));
+    }
+    for (uint32_t i = 0; i < scatter.input_batching_dims_count; ++i) {
+      const int64_t indices_dim = scatter.scatter_indices_batching_dims[i];
+      const auto component = static_cast<size_t>(
+          indices_dim < scatter.index_vector_dim ? indices_dim
+                                                 : indices_dim - 1);
+      const auto d = static_cast<size_t>(scatter.input_batching_dims[i]);
+      target[d] = "(" + target[d] + " + " + batch[component] + ")";
+    }
+    uint32_t window = 0;
+    for (uint32_t d = 0; d < operand.rank; ++d) {
+      if (Contains(scatter.inserted_window_dims,
+                   scatter.inserted_window_dims_count, d) ||
+          Contains(scatter.input_batching_dims,
+                   scatter.input_batching_dims_count, d)) {
+        continue;
+      }
+      const auto update_dim =
+          static_cast<size_t>(scatter.update_window_dims[window++]);
+      target[d] = "(" + target[d] + " + " + update[update_dim] + ")";
+    }
+    std::string in_bounds = "1";
+    std::vector<std::string> names;
+    for (uint32_t d = 0; d < operand.rank; ++d) {
+      names.push_back(p_.Fresh("t"));
+      p_.Line("const long " + names[d] + " = " + target[d] + ";");
+      in_bounds += " && " + names[d] + " >= 0 && " + names[d] + " < " +
+                   L(operand.dims[d]);
+    }
+    p_.Line("if (!(" + in_bounds + ")) continue;");
+    const std::string at = p_.LinearIndex(scatter.output, names);
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<std::string> combined,
+        p_.Print(
+            scatter.combiner, nullptr,
+            {Load(scatter.output, at),
+             Load(scatter.updates, p_.LinearIndex(scatter.updates, update))}));
+    p_.Line(Store(scatter.output, at, combined[0]));
+    p_.Close();
+    return OkStatus();
+  }
+
+  Status Sort(const phal_kir_sort_t& sort) {
+    if (sort.operand_count == 0 || sort.comparator.result_count != 1) {
+      return InvalidArgument(
+          "a sort needs operands and a comparator with one result");
+    }
+    for (uint32_t k = 0; k < sort.operand_count; ++k) {
+      PHAL_RETURN_IF_ERROR(CheckBuffer(sort.operands[k]));
+      PHAL_RETURN_IF_ERROR(CheckBuffer(sort.outputs[k]));
+    }
+    const phal_kir_buffer_t& first = Buffer(sort.operands[0]);
+    if (sort.dimension < 0 || sort.dimension >= first.rank) {
+      return InvalidArgument("the sort dimension is outside the operands");
+    }
+    const int64_t length = first.dims[sort.dimension];
+    const int64_t stride =
+        Product(first.dims + sort.dimension + 1,
+                first.rank - static_cast<uint32_t>(sort.dimension) - 1);
+    const int64_t slices =
+        length == 0 ? 0 : Product(first.dims, first.rank) / length;
+    // Per slice: the permutation and its merge buffer (int each), then a
+    // copy of every operand's slice, each at a 16-byte boundary.
+    std::vector<int64_t> offsets;
+    int64_t bytes = static_cast<int64_t>(
+        RoundUp(static_cast<uint64_t>(2 * length * 4), 16));
+    for (uint32_t k = 0; k < sort.operand_count; ++k) {
+      offsets.push_back(bytes);
+      bytes += static_cast<int64_t>(RoundUp(
+          static_cast<uint64_t>(
+              length * StorageBytes(Buffer(sort.operands[k]).element_type)),
+          16));
+    }
+    Launch1D(static_cast<uint64_t>(slices), 1);
+    out_.launch.scratch_bytes =
+        static_cast<uint64_t>(std::max<int64_t>(1, slices * bytes));
+
+    // The comparator: true when element a sorts before element b.
+    std::vector<std::string> parameters;
+    for (uint32_t k = 0; k < sort.operand_count; ++k) {
+      const phal_element_type_t type = Buffer(sort.operands[k]).element_type;
+      const std::string copy = d_.TypedPointer(type, "slice", L(offsets[k]));
+      parameters.push_back(d_.Load(type, copy, "a"));
+      parameters.push_back(d_.Load(type, copy, "b"));
+    }
+    const std::string kernel_lines = p_.TakeLines();
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> less,
+                          p_.Print(sort.comparator, nullptr, parameters));
+    p_.Line("return " + less[0] + ";");
+    functions_ =
+        "uchar phal_sort_less(__global uchar* slice, long a, long b) "
+        "{\n" +
+        p_.TakeLines() + "}\n\n";
+    p_.Line(kernel_lines);
+
+    p_.Line("const long s = " + d_.GlobalId(0) + ";");
+    p_.Line("if (s >= " + L(slices) + ") return;");
+    p_.Line("const long base = s / " + L(stride) + " * " + L(length * stride) +
+            " + s % " + L(stride) + ";");
+    p_.Line("__global uchar* slice = scratch + s * " + L(bytes) + ";");
+    p_.Line("__global int* perm = (__global int*)slice;");
+    p_.Line("__global int* merged = perm + " + L(length) + ";");
+    p_.Open("for (long i = 0; i < " + L(length) + "; ++i)");
+    p_.Line("perm[i] = (int)i;");
+    for (uint32_t k = 0; k < sort.operand_count; ++k) {
+      const uint32_t b = sort.operands[k];
+      const phal_element_type_t type = Buffer(b).element_type;
+      p_.Line(d_.Store(type, d_.TypedPointer(type, "slice", L(offsets[k])), "i",
+                       Load(b, "base + i * " + L(stride))));
+    }
+    p_.Close();
+    p_.Open("for (long width = 1; width < " + L(length) + "; width *= 2)");
+    p_.Open("for (long lo = 0; lo < " + L(length) + "; lo += 2 * width)");
+    p_.Line("const long mid = min(lo + width, " + L(length) + ");");
+    p_.Line("const long hi = min(lo + 2 * width, " + L(length) + ");");
+    p_.Line("long i = lo, j = mid, k = lo;");
+    p_.Open("while (i < mid && j < hi)");
+    p_.Line(
+        "merged[k++] = phal_sort_less(slice, perm[j], perm[i]) ? perm[j++] "
+        ": perm[i++];");
+    p_.Close();
+    p_.Line("while (i < mid) merged[k++] = perm[i++];");
+    p_.Line("while (j < hi) merged[k++] = perm[j++];");
+    p_.Close();
+    p_.Line("__global int* swap = perm;");
+    p_.Line("perm = merged;");
+    p_.Line("merged = swap;");
+    p_.Close();
+    p_.Open("for (long i = 0; i < " + L(length) + "; ++i)");
+    for (uint32_t k = 0; k < sort.operand_count; ++k) {
+      const phal_element_type_t type = Buffer(sort.operands[k]).element_type;
+      if (Buffer(sort.outputs[k]).element_type != type) {
+        return InvalidArgument("a sort output differs from its operand's type");
+      }
+      p_.Line(Store(sort.outputs[k], "base + i * " + L(stride),
+                    d_.Load(type, d_.TypedPointer(type, "slice", L(offsets[k])),
+                            "perm[i]")));
+    }
+    p_.Close();
+    return OkStatus();
+  }
+
+  Status Copy(const phal_kir_copy_t& copy) {
+    PHAL_RETURN_IF_ERROR(CheckBuffer(copy.source));
+    PHAL_RETURN_IF_ERROR(CheckBuffer(copy.destination));
+    const phal_kir_buffer_t& source = Buffer(copy.source);
+    const phal_kir_buffer_t& destination = Buffer(copy.destination);
+    const int64_t bytes =
+        Product(source.dims, source.rank) * StorageBytes(source.element_type);
+    if (bytes != Product(destination.dims, destination.rank) *
+                     StorageBytes(destination.element_type)) {
+      return InvalidArgument("a copy's buffers differ in byte size");
+    }
+    byte_buffers_ = true;
+    Launch1D(static_cast<uint64_t>(bytes), kLoopGroup);
+    p_.Line("const long gid = " + d_.GlobalId(0) + ";");
+    p_.Line("if (gid >= " + L(bytes) + ") return;");
+    p_.Line(BodyPrinter::BufferName(copy.destination) +
+            "[gid] = " + BodyPrinter::BufferName(copy.source) + "[gid];");
+    return OkStatus();
+  }
+
+  const phal_kernel_desc_t& kernel_;
+  BodyPrinter p_;
+  const Dialect& d_;
+  SourceKernel out_;
+  std::string functions_;
+  bool byte_buffers_ = false;
+};
+
+}  // namespace
+
+uint64_t SupportedKernelKinds() {
+  uint64_t kinds = 0;
+  for (uint32_t kind = PHAL_KERNEL_KIND_LOOP; kind <= PHAL_KERNEL_KIND_COPY;
+       ++kind) {
+    kinds |= uint64_t{1} << kind;
+  }
+  return kinds;
+}
+
+StatusOr<SourceKernel> EmitSource(const phal_kernel_desc_t& kernel,
+                                  const Dialect& dialect,
+                                  const DeviceFeatures& features) {
+  // Read as a number: a kind from a newer ABI lies outside this enum.
+  uint32_t kind = 0;
+  std::memcpy(&kind, &kernel.kind, sizeof(kind));
+  if (kind >= 64 || (SupportedKernelKinds() & (uint64_t{1} << kind)) == 0) {
+    return Unimplemented("kernel kind " + std::to_string(kind) +
+                         " is not implemented by the source emitter");
+  }
+  if (kernel.u.loop == nullptr ||
+      (kernel.buffer_count > 0 && kernel.buffers == nullptr)) {
+    return InvalidArgument("the kernel has no description or no buffers");
+  }
+  KernelPrinter printer(kernel, dialect, features);
+  return printer.Emit();
+}
+
+}  // namespace phal::source_emitter
