@@ -1,5 +1,6 @@
 #include "core/compiler/compiler.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -27,8 +28,33 @@ Status DumpKernels(Program& program, const std::string& directory) {
   return OkStatus();
 }
 
-void NoteBodyTypes(const KirBody& body, std::set<ElementType>* types) {
-  for (const phal_kir_node_t& node : body.nodes()) types->insert(node.type);
+void NoteBodyTypesAndOps(const KirBody& body, std::set<ElementType>* types,
+                         std::set<phal_kir_op_t>* ops) {
+  for (const phal_kir_node_t& node : body.nodes()) {
+    types->insert(node.type);
+    ops->insert(node.op);
+  }
+}
+
+std::string VersionText(uint32_t version) {
+  return std::to_string(PHAL_VERSION_MAJOR(version)) + "." +
+         std::to_string(PHAL_VERSION_MINOR(version));
+}
+
+// "KIR ops [erf] need ABI 1.2 and the plugin negotiated ABI 1.1", or empty.
+std::string MissingOps(const std::set<phal_kir_op_t>& ops,
+                       uint32_t abi_version) {
+  std::string names;
+  uint32_t needed = abi_version;
+  for (phal_kir_op_t op : ops) {
+    const uint32_t version = KirOpAbiVersion(op);
+    if (version <= abi_version) continue;
+    names += std::string(names.empty() ? "" : ", ") + KirOpName(op);
+    needed = std::max(needed, version);
+  }
+  if (names.empty()) return names;
+  return " KIR ops [" + names + "] need ABI " + VersionText(needed) +
+         " and the plugin negotiated ABI " + VersionText(abi_version);
 }
 
 }  // namespace
@@ -62,11 +88,18 @@ StatusOr<std::unique_ptr<Program>> CompileModule(
   return program;
 }
 
+uint32_t KirOpAbiVersion(phal_kir_op_t op) {
+  return op == PHAL_KIR_OP_ERF ? PHAL_MAKE_VERSION(1, 2)
+                               : PHAL_MAKE_VERSION(1, 1);
+}
+
 Status CheckDeviceCapabilities(const Program& program,
                                const phal_device_properties_t& properties,
+                               uint32_t abi_version,
                                const std::string& device_name) {
   std::set<phal_kernel_kind_t> kinds;
   std::set<ElementType> types;
+  std::set<phal_kir_op_t> ops;
   for (const std::unique_ptr<KirKernel>& kernel : program.kernels) {
     kinds.insert(kernel->kind());
     for (const KirBuffer& buffer : kernel->buffers()) {
@@ -74,7 +107,7 @@ Status CheckDeviceCapabilities(const Program& program,
     }
     for (const KirBody* body :
          {&kernel->body, &kernel->init, &kernel->reducer, &kernel->epilogue}) {
-      NoteBodyTypes(*body, &types);
+      NoteBodyTypesAndOps(*body, &types, &ops);
     }
   }
   std::string missing_kinds;
@@ -91,15 +124,25 @@ Status CheckDeviceCapabilities(const Program& program,
                        ElementTypeName(type);
     }
   }
-  if (missing_kinds.empty() && missing_types.empty()) return OkStatus();
+  const std::string missing_ops = MissingOps(ops, abi_version);
+  if (missing_kinds.empty() && missing_types.empty() && missing_ops.empty()) {
+    return OkStatus();
+  }
   std::string message = "device '" + device_name + "' cannot run this program:";
-  if (!missing_kinds.empty())
+  if (!missing_kinds.empty()) {
     message += " kernel kinds [" + missing_kinds + "]";
+  }
   if (!missing_types.empty()) {
     message += std::string(missing_kinds.empty() ? "" : ";") +
                " element types [" + missing_types + "]";
   }
-  return Unimplemented(message + " are not supported");
+  if (!missing_kinds.empty() || !missing_types.empty()) {
+    message += " are not supported";
+  }
+  if (!missing_ops.empty()) {
+    message += std::string(message.back() == ':' ? "" : ";") + missing_ops;
+  }
+  return Unimplemented(message);
 }
 
 }  // namespace phal

@@ -30,11 +30,18 @@ StatusOr<std::unique_ptr<Program>> CompileModule(
     std::unique_ptr<HloModule> module, const CompilerOptions& options);
 
 // UNIMPLEMENTED, listing every kernel kind and element type `program` uses
-// that `properties` (kernel_kinds, element_types) does not report, when
-// there is any; `device_name` labels the message.
+// that `properties` (kernel_kinds, element_types) does not report, and
+// every KIR node op newer than the ABI version the device's plugin
+// negotiated (`abi_version`), when there is any; `device_name` labels the
+// message.
 Status CheckDeviceCapabilities(const Program& program,
                                const phal_device_properties_t& properties,
+                               uint32_t abi_version,
                                const std::string& device_name);
+
+// The ABI version that introduced KIR node op `op` (1.1 for the first
+// ones).
+uint32_t KirOpAbiVersion(phal_kir_op_t op);
 
 }  // namespace phal
 

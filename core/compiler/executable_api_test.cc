@@ -216,6 +216,28 @@ TEST_F(EvaluatorClient, RefusesProgramsNamingMissingKindsAndTypes) {
   phal_status_free(status);
 }
 
+TEST_F(EvaluatorClient, RefusesErfToAPluginThatNegotiatedAbi11) {
+  phal_plugin_api_t abi11 = *EvaluatorPluginApi();
+  abi11.abi_version = PHAL_MAKE_VERSION(1, 1);
+  device_.api = &abi11;
+  const std::string text =
+      "HloModule erf\nENTRY main {\n  x = f32[4] parameter(0)\n"
+      "  ROOT e = f32[4] erf(x)\n}\n";
+  phal_executable_t* executable = nullptr;
+  phal_status_t* status = phal_executable_compile(
+      &device_, text.data(), text.size(), nullptr, &executable);
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(phal_status_get_code(status), PHAL_UNIMPLEMENTED);
+  EXPECT_STREQ(phal_status_get_message(status),
+               "device 'evaluator' cannot run this program: KIR ops [erf] "
+               "need ABI 1.2 and the plugin negotiated ABI 1.1");
+  phal_status_free(status);
+  device_.api = EvaluatorPluginApi();
+  executable = Compile(text);
+  EXPECT_NE(executable, nullptr) << "an ABI 1.2 plugin takes erf";
+  phal_executable_free(executable);
+}
+
 TEST_F(EvaluatorClient, ReportsMalformedProgramsAndBadArguments) {
   phal_executable_t* executable = nullptr;
   const std::string bad =

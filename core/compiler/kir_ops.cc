@@ -25,6 +25,7 @@ constexpr std::pair<HloOpcode, phal_kir_op_t> kOpTable[] = {
     {HloOpcode::kSin, PHAL_KIR_OP_SIN},
     {HloOpcode::kCos, PHAL_KIR_OP_COS},
     {HloOpcode::kTan, PHAL_KIR_OP_TAN},
+    {HloOpcode::kErf, PHAL_KIR_OP_ERF},
     {HloOpcode::kNot, PHAL_KIR_OP_NOT},
     {HloOpcode::kPopulationCount, PHAL_KIR_OP_POPCNT},
     {HloOpcode::kClz, PHAL_KIR_OP_CLZ},

@@ -14,7 +14,7 @@
 namespace phal {
 
 // The KIR op computing what the elementwise HLO `opcode` computes; nullopt
-// for opcodes KIR has no node for (map, erf, and every non-elementwise op).
+// for opcodes KIR has no node for (map, and every non-elementwise op).
 std::optional<phal_kir_op_t> KirOpForOpcode(HloOpcode opcode);
 // The inverse, for ops other than the leaves (constant, index, read,
 // parameter).

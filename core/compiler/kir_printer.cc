@@ -224,6 +224,7 @@ const char* KirOpName(phal_kir_op_t op) {
     PHAL_KIR_OP_NAME(COMPARE, "compare")
     PHAL_KIR_OP_NAME(SELECT, "select")
     PHAL_KIR_OP_NAME(CLAMP, "clamp")
+    PHAL_KIR_OP_NAME(ERF, "erf")
 #undef PHAL_KIR_OP_NAME
     default:
       return "invalid";

@@ -72,15 +72,18 @@ std::string UnaryModule(const std::string& type) {
          "  lp = " +
          type +
          "[3,5] log-plus-one(a)\n"
+         "  er = " +
+         type +
+         "[3,5] erf(x)\n"
          "  fin = pred[3,5] is-finite(l)\n"
          "  ROOT out = (" +
          type + "[3,5], " + type + "[3,5], " + type + "[3,5], " + type +
          "[3,5], " + type + "[3,5], " + type + "[3,5], " + type + "[3,5], " +
          type + "[3,5], " + type + "[3,5], " + type + "[3,5], " + type +
          "[3,5], " + type + "[3,5], " + type + "[3,5], " + type + "[3,5], " +
-         type +
+         type + "[3,5], " + type +
          "[3,5], pred[3,5]) tuple(e, l, t, s, r, n, "
-         "f, c, g, sn, cs, rn, sg, em, lp, fin)\n}\n";
+         "f, c, g, sn, cs, rn, sg, em, lp, er, fin)\n}\n";
 }
 
 class FloatTypes : public ::testing::TestWithParam<ElementType> {};

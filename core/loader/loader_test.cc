@@ -84,8 +84,8 @@ TEST(Loader, LoadsTheCpuPluginFromItsManifest) {
   Load(dir.path(), &loaded);
   const phal_plugin_info_t& cpu = loaded.ByManifest("cpu.json");
   EXPECT_EQ(cpu.state, PHAL_PLUGIN_STATE_LOADED) << cpu.reason;
-  EXPECT_EQ(cpu.abi_version, PHAL_MAKE_VERSION(1, 1))
-      << "the cpu plugin and the core both speak ABI 1.1";
+  EXPECT_EQ(cpu.abi_version, PHAL_MAKE_VERSION(1, 2))
+      << "the cpu plugin and the core both speak ABI 1.2";
   EXPECT_EQ(cpu.device_count, 1u);
   EXPECT_STREQ(cpu.version, "9.9");
   EXPECT_STREQ(cpu.reason, "");
@@ -130,7 +130,7 @@ TEST(Loader, ManifestDeclaringAnotherAbiMajorIsSkipped) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("abi2.json").reason),
-              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.1"));
+              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.2"));
 }
 
 TEST(Loader, MissingLibraryIsReportedWithItsPath) {
@@ -177,7 +177,7 @@ TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
-              HasSubstr("no common ABI version: core speaks ABI 1.0-1.1, "
+              HasSubstr("no common ABI version: core speaks ABI 1.0-1.2, "
                         "plugin speaks ABI 2.0-2.3"));
 }
 
@@ -282,7 +282,7 @@ TEST(Loader, DebugLogTracesTheSearch) {
   for (const std::string& line : loaded.log) {
     found |= line.find("found manifest " + dir.path() + "/cpu.json") !=
              std::string::npos;
-    negotiated |= line.find("negotiated ABI 1.1") != std::string::npos;
+    negotiated |= line.find("negotiated ABI 1.2") != std::string::npos;
   }
   EXPECT_TRUE(found) << "the search was not traced";
   EXPECT_TRUE(negotiated) << "the negotiation was not traced";
@@ -366,7 +366,7 @@ TEST(LoaderCli, PluginsCommandListsBrokenPluginsAndSucceeds) {
   int status = pclose(pipe);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << output;
-  EXPECT_THAT(output, HasSubstr("loaded   ABI 1.1, 1 device(s)"));
+  EXPECT_THAT(output, HasSubstr("loaded   ABI 1.2, 1 device(s)"));
   EXPECT_THAT(output, HasSubstr("no common ABI version"));
   EXPECT_THAT(output, HasSubstr("does not exist"));
   EXPECT_THAT(output, HasSubstr("invalid JSON"));

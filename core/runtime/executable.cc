@@ -86,6 +86,7 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
       std::unique_ptr<Program> compiled,
       CompileModule(std::move(module), CompilerOptionsFromEnvironment()));
   PHAL_RETURN_IF_ERROR(CheckDeviceCapabilities(*compiled, device->properties,
+                                               device->api->abi_version,
                                                device->properties.name));
   auto executable = std::make_unique<phal_executable>();
   executable->device = device;

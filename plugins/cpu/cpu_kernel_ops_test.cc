@@ -391,6 +391,7 @@ const FloatUnary kFloatUnary[] = {
     {PHAL_KIR_OP_SIN, "sin", [](double x) { return std::sin(x); }, true},
     {PHAL_KIR_OP_COS, "cos", [](double x) { return std::cos(x); }, true},
     {PHAL_KIR_OP_TAN, "tan", [](double x) { return std::tan(x); }, true},
+    {PHAL_KIR_OP_ERF, "erf", [](double x) { return std::erf(x); }, true},
     {PHAL_KIR_OP_REAL, "real", [](double x) { return x; }, false},
     {PHAL_KIR_OP_IMAG, "imag", [](double) { return 0.0; }, false},
 };

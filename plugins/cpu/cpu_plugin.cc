@@ -1,6 +1,7 @@
-// The plugin's entry point and its function tables: ABI 1.1 with kernels,
-// and ABI 1.0 (the same table, ending where 1.0's does) for a core that
-// speaks only 1.0.
+// The plugin's entry point and its function tables: ABI 1.2 (KIR with the
+// 1.2 node ops) and 1.1 share one table, told apart by abi_version, which
+// tells the core which KIR ops it may hand over; ABI 1.0 is the same table
+// ending where 1.0's does, for a core that speaks only 1.0.
 #include <cstddef>
 
 #include "plugins/cpu/cpu_copy.h"
@@ -16,13 +17,14 @@ namespace phal::cpu {
 namespace {
 
 constexpr uint32_t kMinAbiVersion = PHAL_MAKE_VERSION(1, 0);
-constexpr uint32_t kMaxAbiVersion = PHAL_MAKE_VERSION(1, 1);
+constexpr uint32_t kKernelAbiVersion = PHAL_MAKE_VERSION(1, 1);
+constexpr uint32_t kMaxAbiVersion = PHAL_MAKE_VERSION(1, 2);
 
 // The plugin holds no global state beyond the host services: devices,
 // buffers, streams and events are owned by their handles.
 void Shutdown() { UninstallHostServices(); }
 
-constexpr phal_plugin_api_t kApi11 = {
+constexpr phal_plugin_api_t kApi12 = {
     .struct_size = sizeof(phal_plugin_api_t),
     .next = nullptr,
     .abi_version = kMaxAbiVersion,
@@ -55,10 +57,19 @@ constexpr phal_plugin_api_t kApi11 = {
     .stream_launch = StreamLaunch,
 };
 
+// ABI 1.2 added no slot after 1.1's: the table is 1.2's, and its version
+// keeps a 1.1 core from expecting 1.2's KIR ops to be understood.
+constexpr phal_plugin_api_t MakeAbi11Table() {
+  phal_plugin_api_t api = kApi12;
+  api.abi_version = kKernelAbiVersion;
+  return api;
+}
+constexpr phal_plugin_api_t kApi11 = MakeAbi11Table();
+
 // ABI 1.0's table is 1.1's cut where 1.0's ends; its kernel slots are
 // beyond struct_size, so a 1.0 core never sees them.
 constexpr phal_plugin_api_t MakeAbi10Table() {
-  phal_plugin_api_t api = kApi11;
+  phal_plugin_api_t api = kApi12;
   api.struct_size = offsetof(phal_plugin_api_t, kernel_emit);
   api.abi_version = kMinAbiVersion;
   api.kernel_emit = nullptr;
@@ -82,7 +93,7 @@ bool HasPluginVersionFields(const phal_plugin_negotiation_t* negotiation) {
 }  // namespace
 }  // namespace phal::cpu
 
-// The one exported symbol. The plugin speaks ABI 1.0 to 1.1: it answers
+// The one exported symbol. The plugin speaks ABI 1.0 to 1.2: it answers
 // with its range always, and with the table of the newest version both
 // sides speak when the ranges meet and the core offers status_create.
 extern "C" PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
@@ -100,6 +111,11 @@ extern "C" PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
     return nullptr;
   }
   if (!phal::cpu::InstallHostServices(negotiation->host)) return nullptr;
-  return negotiation->core_max_version >= kMaxAbiVersion ? &phal::cpu::kApi11
-                                                         : &phal::cpu::kApi10;
+  if (negotiation->core_max_version >= kMaxAbiVersion) {
+    return &phal::cpu::kApi12;
+  }
+  if (negotiation->core_max_version >= phal::cpu::kKernelAbiVersion) {
+    return &phal::cpu::kApi11;
+  }
+  return &phal::cpu::kApi10;
 }

@@ -42,18 +42,30 @@ const std::byte* BufferAddress(phal_plugin_buffer_t* buffer) {
 
 // ---- negotiation ---------------------------------------------------------
 
-TEST(CpuPluginNegotiationTest, ReturnsAbi11TableToACoreThatSpeaksIt) {
+TEST(CpuPluginNegotiationTest, ReturnsAbi12TableToACoreThatSpeaksIt) {
   phal_plugin_negotiation_t negotiation =
       Negotiation(kAbi10, PHAL_MAKE_VERSION(1, 7), &kHost);
   const phal_plugin_api_t* api = LoadedPlugin::entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi11);
-  EXPECT_EQ(api->abi_version, kAbi11);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
+  EXPECT_EQ(api->abi_version, kAbi12);
   EXPECT_EQ(api->struct_size, sizeof(phal_plugin_api_t))
-      << "the table should end where ABI 1.1's does";
+      << "the table should end where ABI 1.2's does";
   EXPECT_STREQ(api->name, "cpu");
   EXPECT_STRNE(api->version, "");
+}
+
+TEST(CpuPluginNegotiationTest, ReturnsAbi11TableToACoreThatSpeaksOnlyUpTo11) {
+  phal_plugin_negotiation_t negotiation = Negotiation(kAbi10, kAbi11, &kHost);
+  const phal_plugin_api_t* api = LoadedPlugin::entry()(&negotiation);
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
+  EXPECT_EQ(api->abi_version, kAbi11)
+      << "a 1.1 core must not be told the plugin takes 1.2's KIR ops";
+  EXPECT_EQ(api->struct_size, sizeof(phal_plugin_api_t))
+      << "ABI 1.2 appended no slot, so the 1.1 table is just as long";
+  EXPECT_NE(api->stream_launch, nullptr);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsAbi10TableToACoreThatSpeaksOnly10) {
@@ -61,14 +73,14 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi10TableToACoreThatSpeaksOnly10) {
   const phal_plugin_api_t* api = LoadedPlugin::entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi11);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
   EXPECT_EQ(api->abi_version, kAbi10);
   EXPECT_EQ(api->struct_size, offsetof(phal_plugin_api_t, kernel_emit))
       << "the table should end where ABI 1.0's does";
   EXPECT_NE(api->event_query, nullptr);
 }
 
-TEST(CpuPluginNegotiationTest, Abi11TableFillsEveryKernelSlot) {
+TEST(CpuPluginNegotiationTest, Abi12TableFillsEveryKernelSlot) {
   const phal_plugin_api_t& api = LoadedPlugin::api();
   EXPECT_NE(api.kernel_emit, nullptr);
   EXPECT_NE(api.kernel_destroy, nullptr);
@@ -111,7 +123,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToANewerCore) {
       Negotiation(PHAL_MAKE_VERSION(2, 0), PHAL_MAKE_VERSION(2, 3), &kHost);
   EXPECT_EQ(LoadedPlugin::entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi11);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
@@ -119,7 +131,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
       Negotiation(PHAL_MAKE_VERSION(0, 1), PHAL_MAKE_VERSION(0, 9), &kHost);
   EXPECT_EQ(LoadedPlugin::entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi11);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullWhenHostCannotCreateStatuses) {

@@ -104,7 +104,7 @@ void LoadedPlugin::SetUp() {
   entry_ = reinterpret_cast<phal_plugin_entry_fn>(
       dlsym(library_, PHAL_PLUGIN_ENTRY_SYMBOL));
   ASSERT_NE(entry_, nullptr) << dlerror();
-  phal_plugin_negotiation_t negotiation = Negotiation(kAbi10, kAbi11, &kHost);
+  phal_plugin_negotiation_t negotiation = Negotiation(kAbi10, kAbi12, &kHost);
   api_ = entry_(&negotiation);
   ASSERT_NE(api_, nullptr);
 }

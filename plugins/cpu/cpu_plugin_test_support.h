@@ -26,6 +26,7 @@ namespace phal::cpu::testing_support {
 
 inline constexpr uint32_t kAbi10 = PHAL_MAKE_VERSION(1, 0);
 inline constexpr uint32_t kAbi11 = PHAL_MAKE_VERSION(1, 1);
+inline constexpr uint32_t kAbi12 = PHAL_MAKE_VERSION(1, 2);
 inline constexpr uint64_t kMiB = uint64_t{1} << 20;
 
 // The host services the tests hand the plugin. Log lines at every level are
@@ -48,7 +49,7 @@ testing::AssertionResult HasCode(phal_status_t* status,
 phal_plugin_negotiation_t Negotiation(uint32_t core_min, uint32_t core_max,
                                       const phal_host_services_t* host);
 
-// The plugin library, negotiated at ABI 1.0-1.1 once for the whole run and
+// The plugin library, negotiated at ABI 1.0-1.2 once for the whole run and
 // shut down at exit, as the core would. The disk kernel cache points at a
 // fresh directory of the run's own ($PHAL_CACHE_DIR), removed at exit.
 class LoadedPlugin : public testing::Environment {

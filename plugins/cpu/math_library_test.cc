@@ -54,6 +54,7 @@ long double Sin(long double x) { return std::sin(x); }
 long double Cos(long double x) { return std::cos(x); }
 long double Tan(long double x) { return std::tan(x); }
 long double Cbrt(long double x) { return std::cbrt(x); }
+long double Erf(long double x) { return std::erf(x); }
 
 template <typename T>
 std::vector<T> EdgeValues() {
@@ -117,6 +118,7 @@ TEST(MathLibraryTest, UnaryFunctionsStayWithinTheirDocumentedUlpBounds) {
       {"sin", phal_math_sin_f32, phal_math_sin_f64, Sin, -100, 100, 0.5, 1},
       {"cos", phal_math_cos_f32, phal_math_cos_f64, Cos, -100, 100, 0.5, 1},
       {"tan", phal_math_tan_f32, phal_math_tan_f64, Tan, -1.5, 1.5, 0.5, 1},
+      {"erf", phal_math_erf_f32, phal_math_erf_f64, Erf, -6, 6, 0.5, 1},
       {"cbrt", phal_math_cbrt_f32, phal_math_cbrt_f64, Cbrt, -1e6, 1e6, 0.5,
        3.5},
       {"rsqrt", phal_math_rsqrt_f32, phal_math_rsqrt_f64, Rsqrt, 0, 1e6, 0.5,

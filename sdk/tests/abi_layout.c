@@ -1,5 +1,5 @@
 /*
- * Pins the layout of every ABI 1.0 and 1.1 struct and the value of every
+ * Pins the layout of every ABI 1.0, 1.1 and 1.2 struct and the value of every
  * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
  * only adds members at the end, so only sizes grow. It is compiled as strict
  * C11
@@ -193,7 +193,7 @@ PHAL_PIN_OFFSET(phal_kernel_desc_t, u, 40);
 
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010001u);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010002u);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);
@@ -269,6 +269,9 @@ PHAL_PIN_VALUE(PHAL_KIR_OP_SELECT, 96);
 PHAL_PIN_VALUE(PHAL_KIR_OP_CLAMP, 97);
 PHAL_PIN_VALUE(PHAL_KIR_COMPARE_GE, 5);
 PHAL_PIN_VALUE(PHAL_KIR_COMPARISON_UNSIGNED, 3);
+
+/* ABI 1.2 */
+PHAL_PIN_VALUE(PHAL_KIR_OP_ERF, 44);
 
 /* A C translation unit may not be empty under -pedantic. */
 int phal_abi_layout_checked(void) { return 1; }

@@ -111,6 +111,8 @@ const char* OpName(phal_kir_op_t op) {
       return "cosine";
     case PHAL_KIR_OP_TAN:
       return "tan";
+    case PHAL_KIR_OP_ERF:
+      return "erf";
     case PHAL_KIR_OP_NOT:
       return "not";
     case PHAL_KIR_OP_POPCNT:
@@ -691,6 +693,8 @@ StatusOr<IrValue> BodyEmitter::EmitFloatUnary(phal_kir_op_t op,
       return IrValue{CallMath("cos", type, arguments)};
     case PHAL_KIR_OP_TAN:
       return IrValue{CallMath("tan", type, arguments)};
+    case PHAL_KIR_OP_ERF:
+      return IrValue{CallMath("erf", type, arguments)};
     case PHAL_KIR_OP_IS_FINITE:
       return IrValue{builder_.CreateFCmpOLT(
           builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
@@ -1105,7 +1109,8 @@ StatusOr<IrValue> BodyEmitter::EmitNode(const NodeContext& context) {
   if (node.op >= PHAL_KIR_OP_CONSTANT && node.op <= PHAL_KIR_OP_PARAMETER) {
     return EmitLeaf(context);
   }
-  if (op >= PHAL_KIR_OP_ABS && op <= PHAL_KIR_OP_REDUCE_PRECISION) {
+  if ((op >= PHAL_KIR_OP_ABS && op <= PHAL_KIR_OP_REDUCE_PRECISION) ||
+      node.op == PHAL_KIR_OP_ERF) {
     PHAL_RETURN_IF_ERROR(expect_operands(1));
     return EmitUnary(context);
   }

@@ -255,6 +255,7 @@ const RuntimeSymbol kRuntimeSymbols[] = {
     PHAL_MATH_SYMBOLS(sin),
     PHAL_MATH_SYMBOLS(cos),
     PHAL_MATH_SYMBOLS(tan),
+    PHAL_MATH_SYMBOLS(erf),
     PHAL_MATH_SYMBOLS(cbrt),
     PHAL_MATH_SYMBOLS(rsqrt),
     PHAL_MATH_SYMBOLS(atan2),

@@ -1,6 +1,8 @@
 /*
- * Polyhal ABI 1.1 -- the kernel IR (KIR): what the core hands a plugin to
- * turn into device code.
+ * Polyhal ABI 1.1 and 1.2 -- the kernel IR (KIR): what the core hands a
+ * plugin to turn into device code. ABI 1.2 appended node ops (the block
+ * marked "ABI 1.2" below); the core never hands a kernel using them to a
+ * plugin that negotiated ABI 1.1.
  *
  * The core lowers an HLO module to row-major layouts and partitions it into
  * kernels of a few kinds (loop, reduce, dot, conv, gather, scatter, sort,
@@ -114,7 +116,11 @@ typedef enum phal_kir_op {
 
   /* -- ternary ------------------------------------------------------------- */
   PHAL_KIR_OP_SELECT = 96, /* (pred, on_true, on_false) */
-  PHAL_KIR_OP_CLAMP = 97   /* (min, operand, max) */
+  PHAL_KIR_OP_CLAMP = 97,  /* (min, operand, max) */
+
+  /* -- ABI 1.2 ------------------------------------------------------------- */
+  /* Unary: the Gauss error function, 2/sqrt(pi) * integral_0^x exp(-t^2). */
+  PHAL_KIR_OP_ERF = 44
 } phal_kir_op_t;
 
 typedef enum phal_kir_comparison_direction {

@@ -25,6 +25,7 @@ PHAL_MATH_DEFINE_UNARY(tanh, std::tanh)
 PHAL_MATH_DEFINE_UNARY(sin, std::sin)
 PHAL_MATH_DEFINE_UNARY(cos, std::cos)
 PHAL_MATH_DEFINE_UNARY(tan, std::tan)
+PHAL_MATH_DEFINE_UNARY(erf, std::erf)
 PHAL_MATH_DEFINE_UNARY(cbrt, std::cbrt)
 PHAL_MATH_DEFINE_UNARY(rsqrt, Rsqrt)
 

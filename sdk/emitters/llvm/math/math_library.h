@@ -24,6 +24,7 @@
 //   sin        0.500         0.514 (1)
 //   cos        0.500         0.515 (1)
 //   tan        0.500         0.539 (1)
+//   erf        0.500         0.938 (1)
 //   cbrt       0.500         3.150 (3.5)  glibc's cbrt is not correctly rounded
 //   rsqrt      0.500         1.485 (1.5)  1 / sqrt(x): two roundings
 //   atan2      0.500         0.516 (1)
@@ -61,6 +62,7 @@ PHAL_MATH_DECLARE_UNARY(tanh)
 PHAL_MATH_DECLARE_UNARY(sin)
 PHAL_MATH_DECLARE_UNARY(cos)
 PHAL_MATH_DECLARE_UNARY(tan)
+PHAL_MATH_DECLARE_UNARY(erf)
 PHAL_MATH_DECLARE_UNARY(cbrt)
 PHAL_MATH_DECLARE_UNARY(rsqrt)
 
