@@ -19,10 +19,11 @@ struct OpenCl {
 #define PHAL_OPENCL_ENTRY(name) decltype(&::cl##name) name = nullptr;
 #define PHAL_OPENCL_ENTRIES(X)                                               \
   X(GetPlatformIDs)                                                          \
-  X(GetPlatformInfo) X(GetDeviceIDs) X(GetDeviceInfo) X(CreateContext)       \
-      X(ReleaseContext) X(CreateCommandQueue) X(ReleaseCommandQueue)         \
-          X(CreateBuffer) X(ReleaseMemObject) X(EnqueueWriteBuffer)          \
-              X(EnqueueReadBuffer) X(EnqueueCopyBuffer) X(Finish) X(Flush)   \
+  X(GetPlatformInfo)                                                         \
+  X(GetDeviceIDs) X(GetDeviceInfo) X(CreateContext) X(ReleaseContext)        \
+      X(CreateCommandQueue) X(ReleaseCommandQueue) X(CreateBuffer)           \
+          X(ReleaseMemObject) X(EnqueueWriteBuffer) X(EnqueueReadBuffer)     \
+              X(EnqueueCopyBuffer) X(Finish) X(Flush)                        \
                   X(EnqueueMarkerWithWaitList) X(EnqueueBarrierWithWaitList) \
                       X(WaitForEvents) X(GetEventInfo) X(ReleaseEvent)       \
                           X(RetainEvent) X(CreateProgramWithSource)          \
