@@ -37,10 +37,8 @@ class BatchNormBuilder {
     return context_.AddNew(HloOpcode::kBroadcast, like, {constant});
   }
 
-  // Per-feature mean over every other dimension.
-  HloInstruction* FeatureMean(HloInstruction* value) {
-    const int64_t features =
-        dims_[static_cast<std::size_t>(source_.feature_index())];
+  // Per-feature sum over every other dimension.
+  HloInstruction* FeatureSum(HloInstruction* value) {
     std::vector<int64_t> reduced;
     for (int64_t d = 0; d < static_cast<int64_t>(dims_.size()); ++d) {
       if (d != source_.feature_index()) reduced.push_back(d);
@@ -49,15 +47,52 @@ class BatchNormBuilder {
     HloInstruction* zero = context_.AddNew(
         HloOpcode::kConstant, Shape(type_, {}), {},
         [&](HloInstruction& c) { c.set_literal(Literal::Scalar(type_, 0.0)); });
-    const Shape vector(type_, {features});
-    HloInstruction* sum = context_.AddNew(
-        HloOpcode::kReduce, vector, {value, zero}, [&](HloInstruction& r) {
-          r.set_dimensions(reduced);
-          r.AppendCalledComputation(add);
-        });
-    const double count = static_cast<double>(x_->shape().ElementCount()) /
-                         static_cast<double>(features == 0 ? 1 : features);
-    return Binary(HloOpcode::kDivide, sum, Scalar(count, vector));
+    return context_.AddNew(HloOpcode::kReduce, FeatureShape(), {value, zero},
+                           [&](HloInstruction& r) {
+                             r.set_dimensions(reduced);
+                             r.AppendCalledComputation(add);
+                           });
+  }
+
+  // Per-feature mean over every other dimension.
+  HloInstruction* FeatureMean(HloInstruction* value) {
+    return Binary(HloOpcode::kDivide, FeatureSum(value),
+                  Scalar(ElementsPerFeature(), FeatureShape()));
+  }
+
+  // The reference's gradients: grad_offset = sum(dy), grad_scale =
+  // sum(dy * (x - mean)) / sqrt(variance + epsilon), and grad_operand =
+  // scale / sqrt(variance + epsilon) / n * (dy * n - grad_offset -
+  // sum(dy * (x - mean)) * (x - mean) / (variance + epsilon)), n the
+  // elements per feature.
+  HloInstruction* Gradients(HloInstruction* scale, HloInstruction* mean,
+                            HloInstruction* variance, HloInstruction* dy) {
+    const Shape& shape = x_->shape();
+    HloInstruction* grad_offset = FeatureSum(dy);
+    HloInstruction* centered = Centered(mean);
+    HloInstruction* weighted =
+        FeatureSum(Binary(HloOpcode::kMultiply, dy, centered));
+    HloInstruction* shifted_variance = Binary(
+        HloOpcode::kAdd, variance, Scalar(source_.epsilon(), FeatureShape()));
+    HloInstruction* stddev =
+        context_.AddNew(HloOpcode::kSqrt, FeatureShape(), {shifted_variance});
+    HloInstruction* grad_scale = Binary(HloOpcode::kDivide, weighted, stddev);
+    HloInstruction* n = Scalar(ElementsPerFeature(), shape);
+    HloInstruction* correction =
+        Binary(HloOpcode::kDivide,
+               Binary(HloOpcode::kMultiply, Spread(weighted), centered),
+               Spread(shifted_variance));
+    HloInstruction* i6 =
+        Binary(HloOpcode::kSubtract,
+               Binary(HloOpcode::kSubtract, Binary(HloOpcode::kMultiply, dy, n),
+                      Spread(grad_offset)),
+               correction);
+    HloInstruction* factor =
+        Binary(HloOpcode::kDivide,
+               Binary(HloOpcode::kDivide, Spread(scale), Spread(stddev)), n);
+    HloInstruction* grad_operand = Binary(HloOpcode::kMultiply, factor, i6);
+    return context_.AddNew(HloOpcode::kTuple, source_.shape(),
+                           {grad_operand, grad_scale, grad_offset});
   }
 
   HloInstruction* Normalize(HloInstruction* scale, HloInstruction* offset,
@@ -99,6 +134,18 @@ class BatchNormBuilder {
     return context_.module()->AddComputation(std::move(computation));
   }
 
+  Shape FeatureShape() const {
+    return Shape(type_,
+                 {dims_[static_cast<std::size_t>(source_.feature_index())]});
+  }
+
+  double ElementsPerFeature() const {
+    const int64_t features =
+        dims_[static_cast<std::size_t>(source_.feature_index())];
+    return static_cast<double>(x_->shape().ElementCount()) /
+           static_cast<double>(features == 0 ? 1 : features);
+  }
+
   const HloInstruction& source_;
   RewriteContext& context_;
   HloInstruction* x_;
@@ -118,6 +165,11 @@ class BatchNormDecomposition : public HloPass {
       if (source.opcode() == HloOpcode::kBatchNormInference) {
         BatchNormBuilder builder(source, context, operands[0]);
         return builder.Normalize(operands[1], operands[2], operands[3],
+                                 operands[4]);
+      }
+      if (source.opcode() == HloOpcode::kBatchNormGrad) {
+        BatchNormBuilder builder(source, context, operands[0]);
+        return builder.Gradients(operands[1], operands[2], operands[3],
                                  operands[4]);
       }
       if (source.opcode() != HloOpcode::kBatchNormTraining) return nullptr;

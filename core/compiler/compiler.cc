@@ -77,8 +77,10 @@ StatusOr<std::unique_ptr<Program>> CompileModule(
                          ": " + error.message());
     }
   }
-  PHAL_ASSIGN_OR_RETURN(module, RunPasses(std::move(module), DefaultPipeline(),
-                                          options.dump_directory));
+  PHAL_ASSIGN_OR_RETURN(
+      module,
+      RunPasses(std::move(module), DefaultPipeline(options.max_folded_elements),
+                options.dump_directory));
   PHAL_ASSIGN_OR_RETURN(Program partitioned, Partition(*module));
   auto program = std::make_unique<Program>(std::move(partitioned));
   AssignBuffers(program.get());

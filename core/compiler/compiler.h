@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "core/compiler/hlo_pass.h"
 #include "core/compiler/program.h"
 #include "core/hlo/module.h"
 #include "core/support/status.h"
@@ -19,6 +20,9 @@ struct CompilerOptions {
   // Where to write the module after each pass ("NN-<pass>.hlo") and each
   // kernel's KIR ("kernel-NN-<name>.kir"); empty writes nothing.
   std::string dump_directory;
+  // The largest result constant folding computes at compile time; 0 keeps
+  // every instruction for the device (tests of a device's kernels use it).
+  int64_t max_folded_elements = kDefaultMaxFoldedElements;
 };
 
 // Options with dump_directory taken from the PHAL_DUMP environment

@@ -1,13 +1,19 @@
 // End to end on the real cpu plugin (loaded from the build tree): programs
 // compiled by the core, emitted by the plugin's LLVM kernels, executed
-// through the C API and compared with the reference interpreter. Skipped
-// when the cpu plugin is not part of the build.
+// through the C API and compared with the reference interpreter, and the
+// JAX models of samples/models/jax compared with the outputs XLA computed.
+// Skipped when the cpu plugin is not part of the build.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "core/compiler/compiler_test_util.h"
+#include "core/io/npy.h"
 #include "polyhal/runtime.h"
 
 namespace phal::testing {
@@ -36,6 +42,19 @@ class CpuPlugin : public ::testing::Test {
   void ExpectCpuMatchesReference(const std::string& text,
                                  const std::vector<Literal>& arguments,
                                  double tolerance) {
+    std::unique_ptr<HloModule> module = ParseVerified(text);
+    StatusOr<Literal> expected = Evaluate(*module, arguments);
+    ASSERT_TRUE(expected.ok());
+    std::vector<Literal> leaves;
+    FlattenLiteral(*expected, &leaves);
+    ExpectCpuComputes(text, arguments, leaves, tolerance);
+  }
+
+  // Runs `text` on the cpu device and compares its results with
+  // `expected`, within `tolerance` relative to max(1, |expected|).
+  void ExpectCpuComputes(const std::string& text,
+                         const std::vector<Literal>& arguments,
+                         const std::vector<Literal>& leaves, double tolerance) {
     phal_executable_t* executable = nullptr;
     phal_status_t* status = phal_executable_compile(
         device_, text.data(), text.size(), nullptr, &executable);
@@ -61,11 +80,6 @@ class CpuPlugin : public ::testing::Test {
     status = phal_executable_execute(executable, inputs.data(), inputs.size(),
                                      outputs.data(), outputs.size());
     ASSERT_EQ(status, nullptr) << phal_status_get_message(status);
-    std::unique_ptr<HloModule> module = ParseVerified(text);
-    StatusOr<Literal> expected = Evaluate(*module, arguments);
-    ASSERT_TRUE(expected.ok());
-    std::vector<Literal> leaves;
-    FlattenLiteral(*expected, &leaves);
     ASSERT_EQ(leaves.size(), result_count);
     for (size_t i = 0; i < result_count; ++i) {
       Literal actual(leaves[i].shape());
@@ -120,13 +134,13 @@ ENTRY main {
                             1e-5);
 }
 
-TEST_F(CpuPlugin, WhileLoopWithHostConditionMatchesReference) {
+TEST_F(CpuPlugin, WhileLoopOfThreeThousandIterationsMatchesReference) {
   ExpectCpuMatchesReference(R"(
 HloModule loop
 cond {
   p = (s32[], f32[4]) parameter(0)
   i = s32[] get-tuple-element(p), index=0
-  n = s32[] constant(500)
+  n = s32[] constant(3000)
   ROOT lt = pred[] compare(i, n), direction=LT
 }
 body {
@@ -150,6 +164,125 @@ ENTRY main {
 )",
                             {TestData(PHAL_ELEMENT_TYPE_F32, {4})}, 0.0);
 }
+
+TEST_F(CpuPlugin, EightThreadsExecuteOneExecutable) {
+  const std::string text = R"(
+HloModule affine
+ENTRY main {
+  x = f32[16,8] parameter(0)
+  w = f32[8,4] parameter(1)
+  d = f32[16,4] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT y = f32[16,4] tanh(d)
+}
+)";
+  const std::vector<Literal> arguments = {
+      TestData(PHAL_ELEMENT_TYPE_F32, {16, 8}, 0),
+      TestData(PHAL_ELEMENT_TYPE_F32, {8, 4}, 1)};
+  std::unique_ptr<HloModule> module = ParseVerified(text);
+  StatusOr<Literal> expected = Evaluate(*module, arguments);
+  ASSERT_TRUE(expected.ok());
+  phal_executable_t* executable = nullptr;
+  phal_status_t* status = phal_executable_compile(
+      device_, text.data(), text.size(), nullptr, &executable);
+  ASSERT_EQ(status, nullptr) << phal_status_get_message(status);
+  std::vector<phal_buffer_t*> inputs;
+  for (const Literal& argument : arguments) {
+    phal_buffer_desc_t desc{};
+    desc.struct_size = sizeof(desc);
+    desc.element_type = argument.element_type();
+    desc.rank = static_cast<uint32_t>(argument.shape().rank());
+    desc.dims = argument.shape().dims().data();
+    phal_buffer_t* buffer = nullptr;
+    ASSERT_EQ(phal_buffer_allocate(device_, &desc, &buffer), nullptr);
+    ASSERT_EQ(phal_buffer_copy_from_host(buffer, 0, argument.data(),
+                                         argument.byte_size()),
+              nullptr);
+    inputs.push_back(buffer);
+  }
+  constexpr int kThreads = 8;
+  constexpr int kRuns = 20;
+  std::vector<int> correct(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int run = 0; run < kRuns; ++run) {
+        phal_buffer_t* output = nullptr;
+        phal_status_t* failed = phal_executable_execute(
+            executable, inputs.data(), inputs.size(), &output, 1);
+        if (failed != nullptr) {
+          phal_status_free(failed);
+          continue;
+        }
+        Literal actual(expected->shape());
+        phal_status_free(phal_buffer_copy_to_host(output, 0, actual.data(),
+                                                  actual.byte_size()));
+        phal_buffer_free(output);
+        correct[t] += Matches(actual, *expected, 1e-6) ? 1 : 0;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(correct[t], kRuns) << "thread " << t << " got wrong results";
+  }
+  for (phal_buffer_t* buffer : inputs) phal_buffer_free(buffer);
+  phal_executable_free(executable);
+}
+
+// Absolute plus relative tolerance per element type, as the reference's
+// JAX model test allows XLA's fast transcendental approximations; 0 is
+// exact.
+double XlaTolerance(ElementType type) {
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_F64:
+      return 1e-12;
+    case PHAL_ELEMENT_TYPE_F32:
+    case PHAL_ELEMENT_TYPE_C64:
+      return 2e-5;
+    case PHAL_ELEMENT_TYPE_F16:
+      return 1e-3;
+    case PHAL_ELEMENT_TYPE_BF16:
+      return 8e-3;
+    default:
+      return 0;
+  }
+}
+
+class CpuJaxModel : public CpuPlugin,
+                    public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(CpuJaxModel, MatchesXla) {
+  const std::string base =
+      std::string(PHAL_TEST_SOURCE_DIR) + "/samples/models/jax/" + GetParam();
+  std::ifstream file(base + ".hlo", std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  std::vector<Literal> arguments;
+  for (int i = 0;; ++i) {
+    const std::string path = base + ".input_" + std::to_string(i) + ".npy";
+    if (!std::filesystem::exists(path)) break;
+    StatusOr<Literal> input = ReadNpy(path);
+    ASSERT_TRUE(input.ok()) << input.status().ToString();
+    arguments.push_back(std::move(*input));
+  }
+  std::vector<Literal> outputs;
+  double tolerance = 0;
+  for (int i = 0;; ++i) {
+    const std::string path = base + ".output_" + std::to_string(i) + ".npy";
+    if (!std::filesystem::exists(path)) break;
+    StatusOr<Literal> output = ReadNpy(path);
+    ASSERT_TRUE(output.ok()) << output.status().ToString();
+    tolerance = std::max(tolerance, XlaTolerance(output->element_type()));
+    outputs.push_back(std::move(*output));
+  }
+  ExpectCpuComputes(text.str(), arguments, outputs, tolerance);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, CpuJaxModel,
+                         ::testing::Values("mlp", "transformer_block",
+                                           "convnet", "while_loop",
+                                           "sort_gather", "integer_ops",
+                                           "f64_ops", "mixed_precision"));
 
 }  // namespace
 }  // namespace phal::testing

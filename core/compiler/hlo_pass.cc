@@ -9,14 +9,15 @@
 
 namespace phal {
 
-std::vector<std::unique_ptr<HloPass>> DefaultPipeline() {
-  constexpr int64_t kMaxFoldedElements = 1 << 16;
+std::vector<std::unique_ptr<HloPass>> DefaultPipeline(
+    int64_t max_folded_elements) {
   std::vector<std::unique_ptr<HloPass>> passes;
   passes.push_back(MakeFusionInliningPass());
   passes.push_back(MakeLayoutNormalizationPass());
   passes.push_back(MakeBatchNormDecompositionPass());
+  passes.push_back(MakeOpDecompositionPass());
   passes.push_back(MakeAlgebraicSimplificationPass());
-  passes.push_back(MakeConstantFoldingPass(kMaxFoldedElements));
+  passes.push_back(MakeConstantFoldingPass(max_folded_elements));
   passes.push_back(MakeAlgebraicSimplificationPass());
   passes.push_back(MakeCommonSubexpressionEliminationPass());
   passes.push_back(MakeDeadCodeEliminationPass());

@@ -21,7 +21,11 @@ class HloPass {
 };
 
 // The passes core/compiler runs, in order (docs/compiler.md explains each).
-std::vector<std::unique_ptr<HloPass>> DefaultPipeline();
+// Constant folding evaluates results of at most `max_folded_elements`
+// elements (0 folds nothing).
+inline constexpr int64_t kDefaultMaxFoldedElements = int64_t{1} << 16;
+std::vector<std::unique_ptr<HloPass>> DefaultPipeline(
+    int64_t max_folded_elements = kDefaultMaxFoldedElements);
 
 // Runs `passes` in order on `module`, verifying the module after each one
 // (a failure names the pass). When `dump_directory` is not empty, writes

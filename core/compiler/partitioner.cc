@@ -109,12 +109,12 @@ class Partitioner {
 
   StatusOr<Program> Run() {
     const HloComputation& entry = *module_.entry_computation();
+    // Tuple-shaped parameters are taken as their leaves, depth-first, the
+    // way results are returned.
     for (const HloInstruction* parameter : entry.parameter_instructions()) {
-      if (!parameter->shape().IsArray()) {
-        return Unimplemented("entry parameter %" + parameter->name() +
-                             " is a tuple; executables take arrays only");
+      for (Shape& shape : Flatten(parameter->shape())) {
+        program_.parameter_shapes.push_back(std::move(shape));
       }
-      program_.parameter_shapes.push_back(parameter->shape());
     }
     program_.result_shapes = Flatten(entry.ResultShape());
     PHAL_ASSIGN_OR_RETURN(program_.entry, Build(entry));

@@ -15,9 +15,15 @@ std::unique_ptr<HloPass> MakeFusionInliningPass();
 // ABI says so), and HLO values do not depend on layouts, so after this
 // pass every shape is row-major and no transposes are needed.
 std::unique_ptr<HloPass> MakeLayoutNormalizationPass();
-// batch-norm-inference and batch-norm-training into broadcasts,
-// elementwise ops and reduces.
+// batch-norm-inference, batch-norm-training and batch-norm-grad into
+// broadcasts, elementwise ops and reduces.
 std::unique_ptr<HloPass> MakeBatchNormDecompositionPass();
+// Ops without a kernel kind into ops that have one: topk into a stable
+// sort with an index operand and slices; bitcast-convert between widths
+// into shifts, converts and a sum; scatter of several operands into one
+// scatter per operand (when the update computation keeps them apart);
+// select-and-scatter into a reduce-window and a scatter.
+std::unique_ptr<HloPass> MakeOpDecompositionPass();
 // Identities that hold bit for bit, NaN and signed zeros included.
 std::unique_ptr<HloPass> MakeAlgebraicSimplificationPass();
 // Evaluates instructions whose operands are all constants with the

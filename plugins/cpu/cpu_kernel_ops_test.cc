@@ -763,6 +763,12 @@ TEST_F(IntegerOpsTest, PredOpsAreBooleanAlgebra) {
 // ---- complex
 // ------------------------------------------------------------------
 
+// The specification's order for complex maximum and minimum: by real part,
+// then by imaginary part.
+bool ComplexLess(Complex p, Complex q) {
+  return p.real() != q.real() ? p.real() < q.real() : p.imag() < q.imag();
+}
+
 class ComplexOpsTest : public OpsTest,
                        public testing::WithParamInterface<phal_element_type_t> {
 };
@@ -810,6 +816,17 @@ TEST_P(ComplexOpsTest, ComplexOpsMatchStdComplexInF64) {
        [](Complex p, Complex q) { return p / q; }},
       {PHAL_KIR_OP_POWER, "power",
        [](Complex p, Complex q) { return std::pow(p, q); }},
+      {PHAL_KIR_OP_ATAN2, "atan2",
+       [](Complex p, Complex q) {
+         const Complex i(0, 1);
+         return -i * std::log((q + i * p) / std::sqrt(q * q + p * p));
+       }},
+      {PHAL_KIR_OP_MAXIMUM, "maximum",
+       [](Complex p, Complex q) { return ComplexLess(p, q) ? q : p; }},
+      {PHAL_KIR_OP_MINIMUM, "minimum",
+       [](Complex p, Complex q) { return ComplexLess(q, p) ? q : p; }},
+      {PHAL_KIR_OP_CBRT, "cbrt",
+       [](Complex p, Complex) { return std::pow(p, 1.0 / 3); }},
       {PHAL_KIR_OP_NEGATE, "negate", [](Complex p, Complex) { return -p; }},
       {PHAL_KIR_OP_SIGN, "sign",
        [](Complex p, Complex) { return p / std::abs(p); }},

@@ -102,14 +102,14 @@ TEST_F(CpuKernelTest, UnsupportedOpFailsWithUnimplementedNamingOpAndType) {
   kernel.outputs = {out};
   const uint32_t value =
       kernel.body.Read(x, PHAL_ELEMENT_TYPE_C64, {kernel.body.Index(0)});
-  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_ATAN2, PHAL_ELEMENT_TYPE_C64,
-                                      {value, value}));
+  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_REMAINDER,
+                                      PHAL_ELEMENT_TYPE_C64, {value, value}));
   phal_plugin_kernel_t* emitted = nullptr;
   phal_status_t* status =
       api().kernel_emit(device_, &kernel.Desc(), nullptr, &emitted);
   ASSERT_NE(status, nullptr);
   EXPECT_EQ(status->code, PHAL_UNIMPLEMENTED);
-  EXPECT_NE(status->message.find("atan2 on c64"), std::string::npos)
+  EXPECT_NE(status->message.find("remainder on c64"), std::string::npos)
       << status->message;
   delete status;
 }

@@ -804,6 +804,8 @@ StatusOr<IrValue> BodyEmitter::EmitComplexUnary(phal_kir_op_t op,
       return CallComplexRuntime("cos", component, arguments);
     case PHAL_KIR_OP_TAN:
       return CallComplexRuntime("tan", component, arguments);
+    case PHAL_KIR_OP_CBRT:
+      return CallComplexRuntime("cbrt", component, arguments);
     default:
       return Unsupported(op, type);
   }
@@ -1006,6 +1008,21 @@ StatusOr<IrValue> BodyEmitter::EmitPredBinary(phal_kir_op_t op, llvm::Value* x,
   }
 }
 
+// The specification's order of complex values for maximum and minimum: by
+// real part, then by imaginary part (x.real != y.real ? x.real < y.real :
+// x.imag < y.imag, NaN comparing unequal and not less).
+llvm::Value* BodyEmitter::LexicographicLess(IrValue x, IrValue y) {
+  return builder_.CreateSelect(builder_.CreateFCmpUNE(x.real, y.real),
+                               builder_.CreateFCmpOLT(x.real, y.real),
+                               builder_.CreateFCmpOLT(x.imag, y.imag));
+}
+
+IrValue BodyEmitter::SelectComplex(llvm::Value* predicate, IrValue on_true,
+                                   IrValue on_false) {
+  return IrValue{builder_.CreateSelect(predicate, on_true.real, on_false.real),
+                 builder_.CreateSelect(predicate, on_true.imag, on_false.imag)};
+}
+
 StatusOr<IrValue> BodyEmitter::EmitComplexBinary(phal_kir_op_t op,
                                                  phal_element_type_t type,
                                                  IrValue x, IrValue y) {
@@ -1026,6 +1043,12 @@ StatusOr<IrValue> BodyEmitter::EmitComplexBinary(phal_kir_op_t op,
       return CallComplexRuntime("divide", ComponentType(type), arguments);
     case PHAL_KIR_OP_POWER:
       return CallComplexRuntime("power", ComponentType(type), arguments);
+    case PHAL_KIR_OP_ATAN2:
+      return CallComplexRuntime("atan2", ComponentType(type), arguments);
+    case PHAL_KIR_OP_MAXIMUM:
+      return SelectComplex(LexicographicLess(x, y), y, x);
+    case PHAL_KIR_OP_MINIMUM:
+      return SelectComplex(LexicographicLess(y, x), y, x);
     default:
       return Unsupported(op, type);
   }

@@ -97,6 +97,9 @@ class BodyEmitter {
                         std::span<llvm::Value* const> arguments);
   llvm::Value* CallRuntime(const char* name, llvm::Type* result,
                            std::span<llvm::Value* const> arguments);
+  llvm::Value* LexicographicLess(IrValue x, IrValue y);
+  IrValue SelectComplex(llvm::Value* predicate, IrValue on_true,
+                        IrValue on_false);
   IrValue CallComplexRuntime(const char* name, phal_element_type_t type,
                              std::span<const IrValue> arguments);
   llvm::Value* ToBits(IrValue value, phal_element_type_t type);

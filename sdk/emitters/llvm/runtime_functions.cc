@@ -165,6 +165,10 @@ void phal_rt_complex_cos(double real, double imag, double* out) {
 void phal_rt_complex_tan(double real, double imag, double* out) {
   ComplexUnary(real, imag, out, [](Complex z) { return std::tan(z); });
 }
+void phal_rt_complex_cbrt(double real, double imag, double* out) {
+  // The principal cube root, as the reference computes it.
+  ComplexUnary(real, imag, out, [](Complex z) { return std::pow(z, 1.0 / 3); });
+}
 void phal_rt_complex_divide(double a_real, double a_imag, double b_real,
                             double b_imag, double* out) {
   const Complex result = Complex(a_real, a_imag) / Complex(b_real, b_imag);
@@ -175,6 +179,15 @@ void phal_rt_complex_power(double a_real, double a_imag, double b_real,
                            double b_imag, double* out) {
   const Complex result =
       std::pow(Complex(a_real, a_imag), Complex(b_real, b_imag));
+  out[0] = result.real();
+  out[1] = result.imag();
+}
+void phal_rt_complex_atan2(double a_real, double a_imag, double b_real,
+                           double b_imag, double* out) {
+  const Complex y(a_real, a_imag);
+  const Complex x(b_real, b_imag);
+  const Complex i(0, 1);
+  const Complex result = -i * std::log((x + i * y) / std::sqrt(x * x + y * y));
   out[0] = result.real();
   out[1] = result.imag();
 }
@@ -286,6 +299,8 @@ const RuntimeSymbol kRuntimeSymbols[] = {
     PHAL_SYMBOL(phal_rt_complex_tan),
     PHAL_SYMBOL(phal_rt_complex_divide),
     PHAL_SYMBOL(phal_rt_complex_power),
+    PHAL_SYMBOL(phal_rt_complex_atan2),
+    PHAL_SYMBOL(phal_rt_complex_cbrt),
     PHAL_SYMBOL(phal_rt_sort),
     PHAL_SYMBOL(memcpy),
     PHAL_SYMBOL(memmove),

@@ -52,10 +52,15 @@ PHAL_RT_DECLARE_COMPLEX_UNARY(tanh)
 PHAL_RT_DECLARE_COMPLEX_UNARY(sin)
 PHAL_RT_DECLARE_COMPLEX_UNARY(cos)
 PHAL_RT_DECLARE_COMPLEX_UNARY(tan)
+PHAL_RT_DECLARE_COMPLEX_UNARY(cbrt)
 #undef PHAL_RT_DECLARE_COMPLEX_UNARY
 void phal_rt_complex_divide(double a_real, double a_imag, double b_real,
                             double b_imag, double* out);
 void phal_rt_complex_power(double a_real, double a_imag, double b_real,
+                           double b_imag, double* out);
+// atan2(y, x) = -i * log((x + i y) / sqrt(x^2 + y^2)), as the StableHLO
+// interpreter defines it; a is y, b is x.
+void phal_rt_complex_atan2(double a_real, double a_imag, double b_real,
                            double b_imag, double* out);
 
 // Sorts the slices [begin, end) of a SORT kernel. `description` is

@@ -290,8 +290,10 @@ PHAL_API phal_status_t* phal_executable_compile(
 /* Frees an executable; NULL is accepted. Waits for executions in flight. */
 PHAL_API void phal_executable_free(phal_executable_t* executable);
 
-/* Number of parameters of the entry computation, and of results: the leaves
- * of the entry's root, tuples flattened depth-first in order. */
+/* Number of parameters and of results, counted in arrays: the leaves of the
+ * entry computation's parameters and of its root, tuples flattened
+ * depth-first in order. A parameter of shape (f32[2], (s32[], f32[3])) is
+ * passed as three buffers, f32[2], s32[] and f32[3]. */
 PHAL_API phal_status_t* phal_executable_get_parameter_count(
     const phal_executable_t* executable, size_t* out_count);
 PHAL_API phal_status_t* phal_executable_get_result_count(

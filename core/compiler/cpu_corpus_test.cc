@@ -1,0 +1,280 @@
+// The StableHLO interpreter's corpus (PHAL_TEST_CORPUS_DIR/
+// stablehlo-interpret) compiled by the core without constant folding and
+// run on the real cpu plugin:
+// every test function that passes its checks on the reference interpreter
+// must pass them on cpu too. Skipped when the corpus or the cpu plugin is
+// absent. The functions the reference itself fails are in docs/stablehlo.md.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/compiler/compiler.h"
+#include "core/compiler/executor.h"
+#include "core/frontend/check_evaluator.h"
+#include "core/frontend/stablehlo_parser.h"
+#include "core/hlo/verifier.h"
+#include "core/reference/interpreter.h"
+#include "core/runtime/device.h"
+#include "polyhal/runtime.h"
+
+namespace phal {
+namespace {
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::string FirstLine(const std::string& message) {
+  return message.substr(0, message.find('\n'));
+}
+
+// A literal of `shape` whose leaves, depth-first, are taken from `leaves`.
+Literal Assemble(const Shape& shape, std::vector<Literal>& leaves,
+                 std::size_t* next) {
+  if (!shape.IsTuple()) return std::move(leaves[(*next)++]);
+  std::vector<Literal> elements;
+  for (const Shape& element : shape.tuple_shapes()) {
+    elements.push_back(Assemble(element, leaves, next));
+  }
+  return Literal::Tuple(std::move(elements));
+}
+
+// Empty when every check of `function` passed on `outputs`.
+std::string CheckOutputs(const StableHloFunction& function, Literal result) {
+  const std::vector<Literal> outputs =
+      SplitFunctionOutputs(function, std::move(result));
+  for (const CheckResult& check : EvaluateChecks(function, outputs)) {
+    if (check.skipped) return "check skipped: " + DescribeCheckResult(check);
+    if (!check.passed) return "check failed: " + DescribeCheckResult(check);
+  }
+  return "";
+}
+
+class CpuDevice {
+ public:
+  CpuDevice() {
+    const std::string path =
+        std::string(PHAL_TEST_BUILD_DIR) + "/share/polyhal/plugins.d";
+    phal_client_options_t options{};
+    options.struct_size = sizeof(options);
+    options.plugin_path = path.c_str();
+    options.plugin_filter = "cpu";
+    phal_status_free(phal_client_create(&options, &client_));
+    size_t count = 0;
+    if (client_ != nullptr) {
+      phal_status_free(phal_client_get_device_count(client_, &count));
+    }
+    if (count > 0)
+      phal_status_free(phal_client_get_device(client_, 0, &device_));
+  }
+  ~CpuDevice() { phal_client_destroy(client_); }
+
+  bool present() const { return device_ != nullptr; }
+
+  // Compiles the module with `function` as its entry, runs it on the cpu
+  // device and returns its result.
+  StatusOr<Literal> Run(std::unique_ptr<HloModule> module,
+                        const HloComputation& entry) {
+    const Shape result_shape = entry.ResultShape();
+    // Corpus inputs are constants: folding them would test the reference
+    // interpreter (which folds) instead of the plugin's kernels.
+    CompilerOptions compiler_options;
+    compiler_options.max_folded_elements = 0;
+    PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Program> program,
+                          CompileModule(std::move(module), compiler_options));
+    PHAL_RETURN_IF_ERROR(CheckDeviceCapabilities(*program, device_->properties,
+                                                 device_->api->abi_version,
+                                                 device_->properties.name));
+    phal_kernel_options_t options{};
+    options.struct_size = sizeof(options);
+    options.optimization_level = 3;
+    PHAL_ASSIGN_OR_RETURN(std::unique_ptr<LoadedProgram> loaded,
+                          LoadedProgram::Load(std::move(program), device_->api,
+                                              device_->handle, &options));
+    PHAL_ASSIGN_OR_RETURN(std::vector<phal_plugin_buffer_t*> buffers,
+                          loaded->Execute({}));
+    std::vector<Literal> leaves;
+    Status copied = Download(loaded->program().result_shapes, buffers, &leaves);
+    for (phal_plugin_buffer_t* buffer : buffers)
+      device_->api->buffer_free(buffer);
+    PHAL_RETURN_IF_ERROR(copied);
+    std::size_t next = 0;
+    return Assemble(result_shape, leaves, &next);
+  }
+
+ private:
+  Status Download(const std::vector<Shape>& shapes,
+                  const std::vector<phal_plugin_buffer_t*>& buffers,
+                  std::vector<Literal>* leaves) {
+    phal_plugin_stream_t* stream = nullptr;
+    PHAL_RETURN_IF_ERROR(device_->AcquireSyncStream(&stream));
+    Status status = OkStatus();
+    for (std::size_t i = 0; i < buffers.size() && status.ok(); ++i) {
+      leaves->emplace_back(shapes[i]);
+      Literal& leaf = leaves->back();
+      if (leaf.byte_size() == 0) continue;
+      status = device_->Check(device_->api->stream_copy_to_host(
+          stream, buffers[i], 0, leaf.data(), leaf.byte_size()));
+    }
+    if (status.ok()) {
+      status = device_->Check(device_->api->stream_synchronize(stream));
+    }
+    device_->ReleaseSyncStream(stream);
+    return status;
+  }
+
+  phal_client_t* client_ = nullptr;
+  phal_device_t* device_ = nullptr;
+};
+
+struct Outcome {
+  std::string function;
+  std::string reference_failure;  // empty: passed
+  std::string cpu_failure;
+};
+
+// The names of the functions a part declares, read from the text so that a
+// part that fails to parse still counts its functions.
+std::vector<std::string> DeclaredFunctions(std::string_view part) {
+  static const std::regex kDeclaration(
+      R"(func\.func\s+(?:public\s+|private\s+|nested\s+)?@([\w.$-]+))");
+  std::vector<std::string> names;
+  const std::string text(part);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kDeclaration);
+       it != std::sregex_iterator(); ++it) {
+    names.push_back((*it)[1].str());
+  }
+  return names;
+}
+
+// A test function: one without parameters that has its own computation.
+bool IsTest(const StableHloFunction& function) {
+  return function.computation != nullptr && function.parameter_count == 0;
+}
+
+// Runs a test function on the reference and on cpu.
+Outcome RunTest(const std::string& file, const SourceText& source,
+                const StableHloPart& part, StableHloModule& listing,
+                const StableHloFunction& function, CpuDevice& cpu) {
+  Outcome outcome{file + " @" + function.name, "", ""};
+  listing.module->set_entry_computation(function.computation);
+  StatusOr<Literal> expected = Evaluate(*listing.module, {});
+  outcome.reference_failure =
+      expected.ok() ? CheckOutputs(function, std::move(expected).value())
+                    : FirstLine(expected.status().message());
+  StatusOr<StableHloModule> program = ParseStableHloPart(source, part);
+  const StableHloFunction* copy = program->FindFunction(function.name);
+  program->module->set_entry_computation(copy->computation);
+  Status verified = VerifyModule(*program->module);
+  StatusOr<Literal> actual =
+      verified.ok() ? cpu.Run(std::move(program->module), *copy->computation)
+                    : StatusOr<Literal>(verified);
+  outcome.cpu_failure = actual.ok()
+                            ? CheckOutputs(*copy, std::move(actual).value())
+                            : FirstLine(actual.status().message());
+  return outcome;
+}
+
+// Every function of one part, counted as the reference's corpus test
+// counts them: a test runs; a function a test calls shares its outcome; a
+// part that does not parse, and a function with parameters that no test
+// calls, fail on both.
+void RunPart(const std::string& file, const SourceText& source,
+             const StableHloPart& part, CpuDevice& cpu,
+             std::vector<Outcome>* outcomes) {
+  StatusOr<StableHloModule> listing = ParseStableHloPart(source, part);
+  if (!listing.ok()) {
+    const std::string reason = FirstLine(listing.status().message());
+    for (const std::string& name : DeclaredFunctions(
+             source.text().substr(part.begin, part.end - part.begin))) {
+      outcomes->push_back({file + " @" + name, reason, reason});
+    }
+    return;
+  }
+  std::map<std::string, Outcome> tests;
+  std::map<std::string, std::string> caller_of;
+  for (const StableHloFunction& function : listing->functions) {
+    for (const std::string& callee : function.callees) {
+      caller_of.emplace(callee, function.name);
+    }
+    if (IsTest(function)) {
+      tests[function.name] =
+          RunTest(file, source, part, *listing, function, cpu);
+    }
+  }
+  for (const StableHloFunction& function : listing->functions) {
+    Outcome outcome{file + " @" + function.name, "", ""};
+    if (IsTest(function)) {
+      outcome = tests[function.name];
+    } else if (caller_of.count(function.name) > 0) {
+      const Outcome& caller = tests[caller_of[function.name]];
+      outcome.reference_failure = caller.reference_failure;
+      outcome.cpu_failure = caller.cpu_failure;
+    } else {
+      outcome.reference_failure = outcome.cpu_failure =
+          "takes arguments that the file supplies only on its RUN line";
+    }
+    outcomes->push_back(std::move(outcome));
+  }
+}
+
+TEST(CpuCorpusTest, CpuPassesEveryCorpusFunctionTheReferencePasses) {
+  const std::filesystem::path directory =
+      std::filesystem::path(PHAL_TEST_CORPUS_DIR) / "stablehlo-interpret";
+  if (!std::filesystem::is_directory(directory)) {
+    GTEST_SKIP() << "the StableHLO interpreter corpus is not at " << directory;
+  }
+  CpuDevice cpu;
+  if (!cpu.present()) GTEST_SKIP() << "no cpu plugin device in this build";
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    if (entry.path().extension() == ".mlir") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<Outcome> outcomes;
+  for (const std::filesystem::path& path : files) {
+    const std::string text = ReadFile(path);
+    const SourceText source(text, path.filename().string());
+    for (const StableHloPart& part : SplitStableHloParts(text)) {
+      RunPart(path.filename().string(), source, part, cpu, &outcomes);
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  int64_t reference_passed = 0;
+  int64_t cpu_passed = 0;
+  std::vector<const Outcome*> regressions;
+  for (const Outcome& outcome : outcomes) {
+    const bool reference_ok = outcome.reference_failure.empty();
+    const bool cpu_ok = outcome.cpu_failure.empty();
+    reference_passed += reference_ok ? 1 : 0;
+    cpu_passed += cpu_ok ? 1 : 0;
+    if (reference_ok && !cpu_ok) regressions.push_back(&outcome);
+  }
+  std::cout << "StableHLO corpus on cpu: " << outcomes.size()
+            << " functions, reference passes " << reference_passed
+            << ", cpu passes " << cpu_passed << " (" << seconds << " s)\n";
+  ASSERT_GT(outcomes.size(), 0u);
+  for (const Outcome* outcome : regressions) {
+    ADD_FAILURE() << outcome->function
+                  << " passes on the reference but not on cpu: "
+                  << outcome->cpu_failure;
+  }
+}
+
+}  // namespace
+}  // namespace phal

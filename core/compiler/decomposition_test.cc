@@ -1,0 +1,247 @@
+// The decompositions of ops no kernel kind computes (decompositions.h,
+// batch-norm-grad in batch_norm_decomposition.cc) and tuple-shaped entry
+// parameters: each program runs on the evaluator device and matches the
+// reference interpreter, edge values included.
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/compiler/compiler_test_util.h"
+
+namespace phal::testing {
+namespace {
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(TopKDecomposition, OrdersTotallyAndKeepsTiesInIndexOrder) {
+  const Literal x = Literal::FromValues<double>(
+      PHAL_ELEMENT_TYPE_F32, {3, 6},
+      {1, 3, 3, 2, 3, 0,                  // ties: indices 1, 2, 4 in that order
+       -0.0, 0.0, kNan, -kInf, kInf, -1,  // NaN above inf, -0 below +0
+       5, 5, 5, 5, 5, 5});
+  for (const char* largest : {"true", "false"}) {
+    ExpectMatchesReference(std::string(R"(
+HloModule topk
+ENTRY main {
+  x = f32[3,6] parameter(0)
+  t = (f32[3,4], s32[3,4]) topk(x), k=4, largest=)") +
+                               largest + R"(
+  v = f32[3,4] get-tuple-element(t), index=0
+  i = s32[3,4] get-tuple-element(t), index=1
+  ROOT out = (f32[3,4], s32[3,4]) tuple(v, i)
+}
+)",
+                           {x});
+  }
+}
+
+TEST(TopKDecomposition, IntegerValues) {
+  ExpectMatchesReference(
+      R"(
+HloModule topk
+ENTRY main {
+  x = s32[2,5] parameter(0)
+  ROOT t = (s32[2,2], s32[2,2]) topk(x), k=2, largest=true
+}
+)",
+      {Literal::FromValues<int64_t>(
+          PHAL_ELEMENT_TYPE_S32, {2, 5},
+          {-4, 7, 7, -2147483648, 2147483647, 0, 0, 0, 0, 0})});
+}
+
+TEST(BitcastConvertDecomposition, SplitsAndJoinsLittleEndianPieces) {
+  const Literal f32 = Literal::FromValues<double>(PHAL_ELEMENT_TYPE_F32, {4},
+                                                  {1.5, -0.0, kNan, -kInf});
+  ExpectMatchesReference(R"(
+HloModule split
+ENTRY main {
+  x = f32[4] parameter(0)
+  bytes = u8[4,4] bitcast-convert(x)
+  halves = s16[4,2] bitcast-convert(x)
+  back = f32[4] bitcast-convert(bytes)
+  ROOT out = (u8[4,4], s16[4,2], f32[4]) tuple(bytes, halves, back)
+}
+)",
+                         {f32});
+  ExpectMatchesReference(R"(
+HloModule join
+ENTRY main {
+  x = u8[3,8] parameter(0)
+  wide = f64[3] bitcast-convert(x)
+  pairs = s32[3,2] bitcast-convert(wide)
+  ROOT out = (f64[3], s32[3,2]) tuple(wide, pairs)
+}
+)",
+                         {TestData(PHAL_ELEMENT_TYPE_U8, {3, 8}, 5)});
+}
+
+TEST(BitcastConvertDecomposition, ComplexValuesAreTheirPartsInMemory) {
+  ExpectMatchesReference(
+      R"(
+HloModule complex
+ENTRY main {
+  x = f64[2,2] parameter(0)
+  z = c128[2] bitcast-convert(x)
+  narrow = c64[2,2] bitcast-convert(z)
+  wide = c128[2] bitcast-convert(narrow)
+  words = u32[2,2,2] bitcast-convert(narrow)
+  floats = f32[2,2,2] bitcast-convert(narrow)
+  ROOT out = (c128[2], c64[2,2], c128[2], u32[2,2,2], f32[2,2,2]) tuple(z, narrow, wide, words, floats)
+}
+)",
+      {Literal::FromValues<double>(PHAL_ELEMENT_TYPE_F64, {2, 2},
+                                   {1.25, -2.5, 1e300, -0.0})});
+}
+
+constexpr char kVariadicScatter[] = R"(
+HloModule scatter2
+combine {
+  a = f32[] parameter(0)
+  b = s32[] parameter(1)
+  u = f32[] parameter(2)
+  v = s32[] parameter(3)
+  s = f32[] add(a, u)
+  m = s32[] maximum(b, v)
+  ROOT t = (f32[], s32[]) tuple(s, m)
+}
+ENTRY main {
+  x = f32[5,2] parameter(0)
+  y = s32[5,2] parameter(1)
+  idx = s32[4,1] parameter(2)
+  ux = f32[4,2] parameter(3)
+  uy = s32[4,2] parameter(4)
+  ROOT s = (f32[5,2], s32[5,2]) scatter(x, y, idx, ux, uy), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=combine
+}
+)";
+
+TEST(VariadicScatterSplitting, ScattersEachOperandWithItsOwnCombiner) {
+  ExpectMatchesReference(
+      kVariadicScatter,
+      {TestData(PHAL_ELEMENT_TYPE_F32, {5, 2}, 0),
+       TestData(PHAL_ELEMENT_TYPE_S32, {5, 2}, 1),
+       Literal::FromValues<int64_t>(PHAL_ELEMENT_TYPE_S32, {4, 1},
+                                    {3, 0, 3, 7}),  // a collision, one outside
+       TestData(PHAL_ELEMENT_TYPE_F32, {4, 2}, 2),
+       TestData(PHAL_ELEMENT_TYPE_S32, {4, 2}, 3)});
+}
+
+TEST(VariadicScatterSplitting, RefusesACombinerThatMixesOperands) {
+  std::string text = kVariadicScatter;
+  const std::string mixed = "s = f32[] add(a, u)";
+  text.replace(text.find(mixed), mixed.size(),
+               "c = f32[] convert(v)\n  s = f32[] add(a, c)");
+  std::unique_ptr<HloModule> module = ParseVerified(text);
+  ASSERT_NE(module, nullptr);
+  StatusOr<std::unique_ptr<Program>> program =
+      CompileModule(std::move(module), CompilerOptions());
+  ASSERT_FALSE(program.ok());
+  EXPECT_EQ(program.status().code(), PHAL_UNIMPLEMENTED);
+  EXPECT_EQ(program.status().message(),
+            "scatter of several operands (instruction %s): result 0 of its "
+            "update computation reads parameter 3, so the operands cannot be "
+            "scattered one at a time");
+}
+
+TEST(BatchNormGradDecomposition, MatchesTheReferenceFormulas) {
+  ExpectMatchesReference(R"(
+HloModule bng
+ENTRY main {
+  x = f32[2,3,4] parameter(0)
+  scale = f32[3] parameter(1)
+  mean = f32[3] parameter(2)
+  var = f32[3] parameter(3)
+  dy = f32[2,3,4] parameter(4)
+  av = f32[3] abs(var)
+  ROOT g = (f32[2,3,4], f32[3], f32[3]) batch-norm-grad(x, scale, mean, av, dy), epsilon=0.001, feature_index=1
+}
+)",
+                         {TestData(PHAL_ELEMENT_TYPE_F32, {2, 3, 4}, 0),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {3}, 1),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {3}, 2),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {3}, 3),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {2, 3, 4}, 4)},
+                         1e-5);
+}
+
+std::string SelectAndScatter(const std::string& direction) {
+  return R"(
+HloModule sas
+select {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=)" +
+         direction + R"(
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4,6] parameter(0)
+  src = f32[2,3] parameter(1)
+  init = f32[] constant(0.5)
+  ROOT r = f32[4,6] select-and-scatter(x, src, init), window={size=2x3 stride=2x2 pad=0_0x1_1}, select=select, scatter=add
+}
+)";
+}
+
+TEST(SelectAndScatterDecomposition, SelectsFirstOnTiesSkipsPaddingAndAdds) {
+  // Ties inside windows, windows that overlap (size 3, stride 2) and
+  // padded windows at both edges.
+  const Literal x =
+      Literal::FromValues<double>(PHAL_ELEMENT_TYPE_F32, {4, 6},
+                                  {1,     1,     2,     2,     0,     0,  //
+                                   1,     1,     2,     2,     0,     0,  //
+                                   -1,    3,     3,     3,     7,     7,  //
+                                   -kInf, -kInf, -kInf, -kInf, -kInf, -kInf});
+  for (const char* direction : {"GE", "GT", "LE"}) {
+    ExpectMatchesReference(SelectAndScatter(direction),
+                           {x, TestData(PHAL_ELEMENT_TYPE_F32, {2, 3}, 1)});
+  }
+}
+
+TEST(TupleEntryParameters, AreTakenAsTheirLeavesDepthFirst) {
+  const std::string text = R"(
+HloModule tuple_parameter
+ENTRY main {
+  p = (f32[2], (s32[], f32[3])) parameter(0)
+  a = f32[2] get-tuple-element(p), index=0
+  inner = (s32[], f32[3]) get-tuple-element(p), index=1
+  n = s32[] get-tuple-element(inner), index=0
+  v = f32[3] get-tuple-element(inner), index=1
+  two = s32[] constant(2)
+  m = s32[] multiply(n, two)
+  ROOT out = (f32[3], s32[], f32[2]) tuple(v, m, a)
+}
+)";
+  std::vector<Literal> leaves = {TestData(PHAL_ELEMENT_TYPE_F32, {2}, 0),
+                                 Literal::Scalar(PHAL_ELEMENT_TYPE_S32, 21),
+                                 TestData(PHAL_ELEMENT_TYPE_F32, {3}, 1)};
+  std::vector<Literal> inner = {leaves[1], leaves[2]};
+  std::vector<Literal> outer = {leaves[0], Literal::Tuple(std::move(inner))};
+  const Literal parameter = Literal::Tuple(std::move(outer));
+  std::unique_ptr<HloModule> module = ParseVerified(text);
+  ASSERT_NE(module, nullptr);
+  StatusOr<Literal> expected = Evaluate(*module, {parameter});
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  std::unique_ptr<LoadedProgram> loaded = LoadText(text);
+  ASSERT_NE(loaded, nullptr);
+  ASSERT_EQ(loaded->program().parameter_shapes.size(), 3u)
+      << "one parameter per leaf of the tuple";
+  EXPECT_EQ(loaded->program().parameter_shapes[1].ToString(), "s32[]");
+  StatusOr<std::vector<Literal>> actual = RunOnDevice(*loaded, leaves);
+  ASSERT_TRUE(actual.ok()) << actual.status().ToString();
+  std::vector<Literal> expected_leaves;
+  FlattenLiteral(*expected, &expected_leaves);
+  ASSERT_EQ(actual->size(), expected_leaves.size());
+  for (std::size_t i = 0; i < expected_leaves.size(); ++i) {
+    EXPECT_TRUE(Matches((*actual)[i], expected_leaves[i], 0)) << "result " << i;
+  }
+}
+
+}  // namespace
+}  // namespace phal::testing

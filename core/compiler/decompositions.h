@@ -1,0 +1,49 @@
+// Rewrites of single HLO ops that no kernel kind computes into ops that
+// some kernel kind does; the `decompose-ops` pass (passes.h) applies them.
+// Each returns the instruction standing for `source` in the computation
+// being rebuilt, or null when `source` needs no rewrite; `operands` and
+// `called` are the already rewritten ones.
+#ifndef POLYHAL_CORE_COMPILER_DECOMPOSITIONS_H_
+#define POLYHAL_CORE_COMPILER_DECOMPOSITIONS_H_
+
+#include <functional>
+#include <vector>
+
+#include "core/compiler/hlo_rewriter.h"
+
+namespace phal {
+
+// topk(x), k, largest: a stable sort of (x, iota) along the last dimension
+// by x, descending (largest) or ascending in the total order, then the
+// first k of both. Equal values keep index order, as the reference's.
+StatusOr<HloInstruction*> DecomposeTopK(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context);
+
+// bitcast-convert between types of different widths: the wider element is
+// split into (or joined from) pieces along the narrower side's last
+// dimension, least significant piece first (little-endian memory order),
+// with shifts, integer converts and a sum.
+StatusOr<HloInstruction*> DecomposeBitcastConvert(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context);
+
+// scatter of N > 1 operands: one scatter per operand, each with the part of
+// the update computation that computes its result. UNIMPLEMENTED when a
+// result reads another operand's current value or update.
+StatusOr<HloInstruction*> SplitVariadicScatter(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    const std::vector<HloComputation*>& called, RewriteContext& context);
+
+// select-and-scatter: a reduce-window over (operand, flat index) pairs
+// selects each window's element with the select computation (padding never
+// selected; on a tie both ways the earlier element, as the specification's
+// scan keeps it), then a scatter of the source onto a flat array of the
+// init value at the selected indices applies the scatter computation.
+StatusOr<HloInstruction*> DecomposeSelectAndScatter(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    const std::vector<HloComputation*>& called, RewriteContext& context);
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_COMPILER_DECOMPOSITIONS_H_
