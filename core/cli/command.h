@@ -66,6 +66,8 @@ int RunHloFile(const RunOptions& options);
 int RunStableHloFile(const RunOptions& options);
 // `polyhal convert FILE.mlir --to hlo`.
 int RunConvert(const Arguments& arguments);
+// `polyhal conformance --plugin NAME|PATH ...` (docs/conformance.md).
+int RunConformance(const Arguments& arguments);
 
 }  // namespace phal::cli
 

@@ -59,6 +59,32 @@ const std::map<std::string, Command>& Commands() {
         "Parses FILE.mlir (StableHLO MLIR text) into the HLO IR and prints it\n"
         "as XLA HLO text, which 'polyhal run' and XLA read. A file of several\n"
         "parts separated by '// -----' prints each part.\n"}},
+      {"conformance",
+       {&RunConformance, "certify a plugin against the reference semantics",
+        "usage: polyhal conformance --plugin NAME|PATH [--tier 1|2|3]\n"
+        "                          [--filter GLOB[,GLOB...]] [--jobs N] "
+        "[--isolate]\n"
+        "                          [--timeout S] [--corpus DIR] [--report DIR] "
+        "[--list]\n"
+        "\n"
+        "Runs every conformance case of tiers 1..T on every device of the\n"
+        "plugin, compares with the reference interpreter under the tolerance\n"
+        "policy and writes DIR/report.json and DIR/report.html. Exits 0 only\n"
+        "when the plugin is certified at the tier. See docs/conformance.md.\n"
+        "\n"
+        "  --plugin NAME|PATH  a plugin name, a manifest .json, a directory of\n"
+        "                      manifests or a plugin library .so\n"
+        "  --tier T            certify at tier T (default 3)\n"
+        "  --filter GLOB       only cases whose id matches (repeatable)\n"
+        "  --jobs N            run N cases at once (default 1)\n"
+        "  --isolate           run each case in a child process, so a crash or\n"
+        "                      a hang costs one case\n"
+        "  --timeout S         a case running longer is a Timeout (--isolate;\n"
+        "                      default 120)\n"
+        "  --corpus DIR        also run the StableHLO files with checks in DIR\n"
+        "  --report DIR        where the report goes (default\n"
+        "                      conformance-report)\n"
+        "  --list              print the selected cases and exit\n"}},
       {"devices",
        {&RunDevices, "list the devices of every loaded plugin",
         "usage: polyhal devices [--json]\n"

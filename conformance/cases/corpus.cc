@@ -1,0 +1,16 @@
+#include "conformance/cases/corpus.h"
+
+namespace phal::conformance {
+
+std::vector<Case> BuiltInCases() {
+  std::vector<Case> cases = ApiCases();
+  for (auto family : {&ElementwiseCases, &DataMovementCases, &ReductionCases,
+                      &ControlFlowCases, &ModelCases}) {
+    std::vector<Case> more = family();
+    cases.insert(cases.end(), std::make_move_iterator(more.begin()),
+                 std::make_move_iterator(more.end()));
+  }
+  return cases;
+}
+
+}  // namespace phal::conformance

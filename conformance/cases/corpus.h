@@ -1,0 +1,37 @@
+// The conformance corpus: every case the suite can run, generated from the
+// compact specifications in the *_cases.cc files of this directory.
+#ifndef POLYHAL_CONFORMANCE_CASES_CORPUS_H_
+#define POLYHAL_CONFORMANCE_CASES_CORPUS_H_
+
+#include <string>
+#include <vector>
+
+#include "conformance/cases/case.h"
+#include "core/support/status.h"
+
+namespace phal::conformance {
+
+// Elementwise ops, compare, select, clamp, convert, bitcast-convert and
+// reduce-precision over every element type they take.
+std::vector<Case> ElementwiseCases();
+// broadcast, reshape, transpose, slice, concatenate, pad, reverse, iota,
+// copy, dynamic-slice, dynamic-update-slice, gather, scatter.
+std::vector<Case> DataMovementCases();
+// reduce, reduce-window, dot, convolution, batch norm, select-and-scatter.
+std::vector<Case> ReductionCases();
+// sort, topk, while, conditional, call, map.
+std::vector<Case> ControlFlowCases();
+// Whole models: an MLP, a transformer block, a conv net, long while loops,
+// modules with tuple outputs.
+std::vector<Case> ModelCases();
+// The API behaviours every plugin must show.
+std::vector<Case> ApiCases();
+// One case per .mlir file under `directory` (recursively, in path order).
+StatusOr<std::vector<Case>> StableHloCorpusCases(const std::string& directory);
+
+// Every built-in case, API cases first; ids are unique.
+std::vector<Case> BuiltInCases();
+
+}  // namespace phal::conformance
+
+#endif  // POLYHAL_CONFORMANCE_CASES_CORPUS_H_

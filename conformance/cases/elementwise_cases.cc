@@ -1,0 +1,362 @@
+// Elementwise ops: every op over every element type it takes, each type
+// over shape classes with random values, plus the type's edge values (for
+// binary ops every pair of them).
+#include "conformance/cases/case_builder.h"
+#include "conformance/cases/corpus.h"
+#include "conformance/cases/edge_values.h"
+#include "conformance/cases/hlo_text.h"
+
+namespace phal::conformance {
+namespace {
+
+constexpr int kExactOp = -1;
+
+struct ElementwiseOp {
+  const char* name;
+  int arity;
+  int tier;
+  std::vector<ElementType> types;
+  // Ulps allowed for f16/bf16 and for f32/f64; kExactOp for an exact op.
+  int narrow_ulps = kExactOp;
+  int wide_ulps = kExactOp;
+  // Complex results: accumulation bound over this many terms; 0 is exact.
+  int64_t complex_terms = 0;
+  // Random range of the first and second operand.
+  double low = -4, high = 4;
+  double second_low = -4, second_high = 4;
+};
+
+bool IsNarrowFloat(ElementType type) {
+  return type == PHAL_ELEMENT_TYPE_F16 || type == PHAL_ELEMENT_TYPE_BF16;
+}
+
+ToleranceSpec ToleranceFor(const ElementwiseOp& op, ElementType type) {
+  if (IsComplex(type)) {
+    return op.complex_terms == 0 ? Exact() : Accumulation(op.complex_terms);
+  }
+  if (!IsFloat(type) || op.wide_ulps == kExactOp) return Exact();
+  return Ulps(IsNarrowFloat(type) ? op.narrow_ulps : op.wide_ulps);
+}
+
+ElementType ResultType(const std::string& op, ElementType type) {
+  if (op == "is-finite") return PHAL_ELEMENT_TYPE_PRED;
+  if (IsComplex(type) && (op == "real" || op == "imag" || op == "abs")) {
+    return ComplexComponentType(type);
+  }
+  return type;
+}
+
+std::vector<ElementwiseOp> ElementwiseOps() {
+  const auto floats = FloatTypes();
+  const auto complex = ComplexTypes();
+  const auto ints = IntegerTypes();
+  const auto pred = std::vector<ElementType>{PHAL_ELEMENT_TYPE_PRED};
+  const auto real_and_complex = Join({floats, complex});
+  const auto numbers = Join({ints, floats, complex});
+  return {
+      {"abs", 1, 1, Join({floats, SignedTypes(), complex}), kExactOp, kExactOp,
+       2},
+      {"negate", 1, 1, numbers},
+      {"sign", 1, 1, Join({floats, SignedTypes(), complex}), kExactOp, kExactOp,
+       2},
+      {"floor", 1, 1, floats},
+      {"ceil", 1, 1, floats},
+      {"round-nearest-afz", 1, 1, floats},
+      {"round-nearest-even", 1, 1, floats},
+      {"exponential", 1, 1, real_and_complex, 1, 4, 8},
+      {"exponential-minus-one", 1, 1, real_and_complex, 1, 4, 8},
+      {"log", 1, 1, real_and_complex, 1, 4, 8, 0, 8},
+      {"log-plus-one", 1, 1, real_and_complex, 1, 4, 8, -1, 8},
+      {"logistic", 1, 1, real_and_complex, 1, 4, 8},
+      {"sqrt", 1, 1, real_and_complex, 1, 1, 4, 0, 8},
+      {"rsqrt", 1, 1, real_and_complex, 1, 2, 4, 0, 8},
+      {"tanh", 1, 1, real_and_complex, 1, 4, 8},
+      {"erf", 1, 1, floats, 1, 4},
+      {"sine", 1, 1, real_and_complex, 1, 4, 8},
+      {"cosine", 1, 1, real_and_complex, 1, 4, 8},
+      {"tan", 1, 3, real_and_complex, 1, 4, 8, -1.5, 1.5},
+      {"cbrt", 1, 3, floats, 1, 4},
+      {"is-finite", 1, 3, floats},
+      {"not", 1, 3, Join({pred, ints})},
+      {"popcnt", 1, 3, ints},
+      {"count-leading-zeros", 1, 3, ints},
+      {"real", 1, 3, complex},
+      {"imag", 1, 3, complex},
+      {"add", 2, 1, numbers},
+      {"subtract", 2, 1, numbers},
+      {"multiply", 2, 1, numbers, kExactOp, kExactOp, 2},
+      {"divide", 2, 1, numbers, 1, 1, 4},
+      {"maximum", 2, 1, Join({pred, ints, floats, complex})},
+      {"minimum", 2, 1, Join({pred, ints, floats, complex})},
+      {"power", 2, 1, Join({floats, ints, complex}), 1, 8, 16, 0, 4, -3, 3},
+      {"remainder", 2, 3, Join({ints, floats})},
+      {"atan2", 2, 3, real_and_complex, 1, 4, 8},
+      {"and", 2, 3, Join({pred, ints})},
+      {"or", 2, 3, Join({pred, ints})},
+      {"xor", 2, 3, Join({pred, ints})},
+      {"shift-left", 2, 3, ints},
+      {"shift-right-arithmetic", 2, 3, ints},
+      {"shift-right-logical", 2, 3, ints},
+  };
+}
+
+int TierOf(int op_tier, ElementType type) {
+  return IsComplex(type) ? 3 : op_tier;
+}
+
+std::vector<InputSpec> RandomInputs(const ElementwiseOp& op) {
+  std::vector<InputSpec> inputs = {RandomValues(op.low, op.high)};
+  if (op.arity == 2) {
+    inputs.push_back(RandomValues(op.second_low, op.second_high));
+  }
+  return inputs;
+}
+
+std::string ElementwiseModule(const std::string& id, const std::string& op,
+                              int arity, ElementType type,
+                              const std::vector<int64_t>& dims) {
+  std::vector<std::string> lines = {ParameterLine(0, type, dims)};
+  std::string operands = "p0";
+  if (arity == 2) {
+    lines.push_back(ParameterLine(1, type, dims));
+    operands += ", p1";
+  }
+  lines.push_back("ROOT r = " + ShapeText(ResultType(op, type), dims) + " " +
+                  op + "(" + operands + ")");
+  return ModuleText(id, {}, lines);
+}
+
+// lhs [33,65] against a [65] row broadcast along the first dimension.
+Case BroadcastCase(const ElementwiseOp& op, ElementType type) {
+  const std::string name = op.name;
+  std::vector<std::string> lines = {
+      ParameterLine(0, type, {33, 65}), ParameterLine(1, type, {65}),
+      "b = " + ShapeText(type, {33, 65}) + " broadcast(p1), dimensions={1}",
+      "ROOT r = " + ShapeText(ResultType(name, type), {33, 65}) + " " + name +
+          "(p0, b)"};
+  Case c = NumericCase(name, "", type, TierOf(op.tier, type), "broadcast",
+                       "random", "", RandomInputs(op), ToleranceFor(op, type));
+  c.module_text = ModuleText(c.id, {}, lines);
+  return c;
+}
+
+void AddOpCases(const ElementwiseOp& op, std::vector<Case>* cases) {
+  for (ElementType type : op.types) {
+    const int tier = TierOf(op.tier, type);
+    const auto& shapes = IsPrimaryType(type) ? ElementwiseShapeClasses()
+                                             : SecondaryShapeClasses();
+    for (const ShapeClass& shape : shapes) {
+      Case c = NumericCase(op.name, "", type, tier, shape.name, "random", "",
+                           RandomInputs(op), ToleranceFor(op, type));
+      c.module_text =
+          ElementwiseModule(c.id, op.name, op.arity, type, shape.dims);
+      cases->push_back(std::move(c));
+    }
+    if (op.arity == 2 && IsPrimaryType(type)) {
+      cases->push_back(BroadcastCase(op, type));
+    }
+    const int64_t edges = EdgeValueCount(type);
+    const int64_t count = op.arity == 2 ? edges * edges : edges;
+    std::vector<InputSpec> inputs = {EdgeValues(0)};
+    if (op.arity == 2) inputs.push_back(EdgeValues(1));
+    Case c = NumericCase(op.name, "", type, tier, "1d", "edge", "", inputs,
+                         ToleranceFor(op, type));
+    c.module_text = ElementwiseModule(c.id, op.name, op.arity, type, {count});
+    cases->push_back(std::move(c));
+  }
+}
+
+void AddCompareCases(std::vector<Case>* cases) {
+  const char* directions[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+  std::vector<ElementType> types = Join({IntegerTypes(), FloatTypes()});
+  types.push_back(PHAL_ELEMENT_TYPE_PRED);
+  for (ElementType type : Join({types, ComplexTypes()})) {
+    const bool complex = IsComplex(type);
+    std::vector<std::string> orders = {""};
+    if (IsFloat(type)) orders.push_back("TOTALORDER");
+    for (const std::string& order : orders) {
+      for (const char* direction : directions) {
+        const std::string dir = direction;
+        if (complex && dir != "EQ" && dir != "NE") continue;
+        const std::string variant = dir + (order.empty() ? "" : "_" + order);
+        const int64_t edges = EdgeValueCount(type);
+        for (const bool edge : {false, true}) {
+          const std::vector<int64_t> dims =
+              edge ? std::vector<int64_t>{edges * edges}
+                   : std::vector<int64_t>{7, 13};
+          std::vector<InputSpec> inputs =
+              edge ? std::vector<InputSpec>{EdgeValues(0), EdgeValues(1)}
+                   : std::vector<InputSpec>{RandomValues(-2, 2),
+                                            RandomValues(-2, 2)};
+          Case c = NumericCase("compare", variant, type, complex ? 3 : 1,
+                               edge ? "1d" : "odd", edge ? "edge" : "random",
+                               "", inputs, Exact());
+          c.module_text = ModuleText(
+              c.id, {},
+              {ParameterLine(0, type, dims), ParameterLine(1, type, dims),
+               "ROOT r = " + ShapeText(PHAL_ELEMENT_TYPE_PRED, dims) +
+                   " compare(p0, p1), direction=" + dir +
+                   (order.empty() ? "" : ", type=" + order)});
+          cases->push_back(std::move(c));
+        }
+      }
+    }
+  }
+}
+
+void AddSelectAndClampCases(std::vector<Case>* cases) {
+  const std::vector<int64_t> dims = {7, 13};
+  for (ElementType type : AllTypes()) {
+    Case c = NumericCase(
+        "select", "", type, IsComplex(type) ? 3 : 1, "odd", "random", "",
+        {RandomValues(), RandomValues(), RandomValues()}, Exact());
+    c.module_text = ModuleText(
+        c.id, {},
+        {ParameterLine(0, PHAL_ELEMENT_TYPE_PRED, dims),
+         ParameterLine(1, type, dims), ParameterLine(2, type, dims),
+         "ROOT r = " + ShapeText(type, dims) + " select(p0, p1, p2)"});
+    cases->push_back(std::move(c));
+  }
+  for (ElementType type : Join({IntegerTypes(), FloatTypes()})) {
+    for (const bool edge : {false, true}) {
+      const int64_t edges = EdgeValueCount(type);
+      const std::vector<int64_t> shape =
+          edge ? std::vector<int64_t>{edges * edges} : dims;
+      std::vector<InputSpec> inputs =
+          edge ? std::vector<InputSpec>{EdgeValues(0), EdgeValues(1),
+                                        RandomValues(-1, 1)}
+               : std::vector<InputSpec>{RandomValues(-2, 0), RandomValues(),
+                                        RandomValues(0, 2)};
+      Case c = NumericCase("clamp", "", type, 1, edge ? "1d" : "odd",
+                           edge ? "edge" : "random", "", inputs, Exact());
+      c.module_text = ModuleText(
+          c.id, {},
+          {ParameterLine(0, type, shape), ParameterLine(1, type, shape),
+           ParameterLine(2, type, shape),
+           "ROOT r = " + ShapeText(type, shape) + " clamp(p0, p1, p2)"});
+      cases->push_back(std::move(c));
+    }
+  }
+}
+
+// Every (from, to) pair, on random values wide enough to saturate the
+// narrow integers and on the source type's edge values.
+void AddConvertCases(std::vector<Case>* cases) {
+  for (ElementType from : AllTypes()) {
+    for (ElementType to : AllTypes()) {
+      if (from == to) continue;
+      if (IsComplex(from) && !IsComplex(to)) continue;
+      const int tier = IsComplex(from) || IsComplex(to) ? 3 : 1;
+      const std::string variant = std::string("from_") + ElementTypeName(from);
+      for (const bool edge : {false, true}) {
+        const std::vector<int64_t> dims =
+            edge ? std::vector<int64_t>{EdgeValueCount(from)}
+                 : std::vector<int64_t>{7, 13};
+        Case c = NumericCase("convert", variant, to, tier, edge ? "1d" : "odd",
+                             edge ? "edge" : "random", "",
+                             {edge ? EdgeValues() : RandomValues(-300, 300)},
+                             Exact());
+        c.module_text =
+            ModuleText(c.id, {},
+                       {ParameterLine(0, from, dims),
+                        "ROOT r = " + ShapeText(to, dims) + " convert(p0)"});
+        cases->push_back(std::move(c));
+      }
+    }
+  }
+}
+
+void AddBitcastConvertCases(std::vector<Case>* cases) {
+  struct Pair {
+    ElementType from;
+    ElementType to;
+    std::vector<int64_t> from_dims;
+    std::vector<int64_t> to_dims;
+  };
+  const std::vector<Pair> pairs = {
+      {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_S32, {20}, {20}},
+      {PHAL_ELEMENT_TYPE_U32, PHAL_ELEMENT_TYPE_F32, {20}, {20}},
+      {PHAL_ELEMENT_TYPE_F16, PHAL_ELEMENT_TYPE_U16, {20}, {20}},
+      {PHAL_ELEMENT_TYPE_BF16, PHAL_ELEMENT_TYPE_F16, {20}, {20}},
+      {PHAL_ELEMENT_TYPE_F64, PHAL_ELEMENT_TYPE_S64, {20}, {20}},
+      {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_U8, {20}, {20, 4}},
+      {PHAL_ELEMENT_TYPE_U16, PHAL_ELEMENT_TYPE_F32, {10, 2}, {10}},
+  };
+  for (const Pair& pair : pairs) {
+    Case c = NumericCase("bitcast-convert",
+                         std::string("from_") + ElementTypeName(pair.from),
+                         pair.to, 3, "1d", "edge", "", {EdgeValues()}, Exact());
+    c.module_text = ModuleText(c.id, {},
+                               {ParameterLine(0, pair.from, pair.from_dims),
+                                "ROOT r = " + ShapeText(pair.to, pair.to_dims) +
+                                    " bitcast-convert(p0)"});
+    cases->push_back(std::move(c));
+  }
+}
+
+void AddReducePrecisionCases(std::vector<Case>* cases) {
+  struct Format {
+    ElementType type;
+    int exponent_bits;
+    int mantissa_bits;
+  };
+  const std::vector<Format> formats = {{PHAL_ELEMENT_TYPE_F32, 5, 10},
+                                       {PHAL_ELEMENT_TYPE_F32, 8, 7},
+                                       {PHAL_ELEMENT_TYPE_F64, 8, 23},
+                                       {PHAL_ELEMENT_TYPE_F16, 4, 3}};
+  for (const Format& format : formats) {
+    const std::string variant = "e" + std::to_string(format.exponent_bits) +
+                                "m" + std::to_string(format.mantissa_bits);
+    for (const bool edge : {false, true}) {
+      const std::vector<int64_t> dims =
+          edge ? std::vector<int64_t>{EdgeValueCount(format.type)}
+               : std::vector<int64_t>{7, 13};
+      Case c =
+          NumericCase("reduce-precision", variant, format.type, 3,
+                      edge ? "1d" : "odd", edge ? "edge" : "random", "",
+                      {edge ? EdgeValues() : RandomValues(-1e5, 1e5)}, Exact());
+      c.module_text = ModuleText(
+          c.id, {},
+          {ParameterLine(0, format.type, dims),
+           "ROOT r = " + ShapeText(format.type, dims) +
+               " reduce-precision(p0), exponent_bits=" +
+               std::to_string(format.exponent_bits) +
+               ", mantissa_bits=" + std::to_string(format.mantissa_bits)});
+      cases->push_back(std::move(c));
+    }
+  }
+}
+
+void AddComplexConstructionCases(std::vector<Case>* cases) {
+  for (ElementType type : {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64}) {
+    const ElementType result = type == PHAL_ELEMENT_TYPE_F32
+                                   ? PHAL_ELEMENT_TYPE_C64
+                                   : PHAL_ELEMENT_TYPE_C128;
+    const int64_t edges = EdgeValueCount(type);
+    Case c = NumericCase("complex", "", result, 3, "1d", "edge", "",
+                         {EdgeValues(0), EdgeValues(1)}, Exact());
+    c.module_text =
+        ModuleText(c.id, {},
+                   {ParameterLine(0, type, {edges * edges}),
+                    ParameterLine(1, type, {edges * edges}),
+                    "ROOT r = " + ShapeText(result, {edges * edges}) +
+                        " complex(p0, p1)"});
+    cases->push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+std::vector<Case> ElementwiseCases() {
+  std::vector<Case> cases;
+  for (const ElementwiseOp& op : ElementwiseOps()) AddOpCases(op, &cases);
+  AddCompareCases(&cases);
+  AddSelectAndClampCases(&cases);
+  AddConvertCases(&cases);
+  AddBitcastConvertCases(&cases);
+  AddReducePrecisionCases(&cases);
+  AddComplexConstructionCases(&cases);
+  return cases;
+}
+
+}  // namespace phal::conformance
