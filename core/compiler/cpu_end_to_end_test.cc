@@ -229,6 +229,84 @@ ENTRY main {
   phal_executable_free(executable);
 }
 
+// Test data for each leaf of `shape`, depth-first; `seed` advances per leaf.
+void AppendLeafData(const Shape& shape, int64_t* seed,
+                    std::vector<Literal>* leaves) {
+  if (shape.IsTuple()) {
+    for (const Shape& element : shape.tuple_shapes()) {
+      AppendLeafData(element, seed, leaves);
+    }
+    return;
+  }
+  leaves->push_back(TestData(shape.element_type(), shape.dims(), (*seed)++));
+}
+
+// The literal of `shape` whose leaves, depth-first, come from `leaves`.
+Literal AssembleLeaves(const Shape& shape, const std::vector<Literal>& leaves,
+                       std::size_t* next) {
+  if (!shape.IsTuple()) return leaves[(*next)++];
+  std::vector<Literal> elements;
+  for (const Shape& element : shape.tuple_shapes()) {
+    elements.push_back(AssembleLeaves(element, leaves, next));
+  }
+  return Literal::Tuple(std::move(elements));
+}
+
+class CpuHloModule : public CpuPlugin,
+                     public ::testing::WithParamInterface<std::string> {};
+
+// The HLO modules of the tree's tests (XLA's compiled dumps included,
+// with their fusions, layouts and layout-changing bitcasts) agree with the
+// reference on deterministic inputs.
+TEST_P(CpuHloModule, MatchesReference) {
+  const std::string path = std::string(PHAL_TEST_SOURCE_DIR) + "/" + GetParam();
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  std::unique_ptr<HloModule> module = ParseVerified(text.str());
+  ASSERT_NE(module, nullptr) << path;
+  std::vector<Literal> leaves;
+  std::vector<Literal> arguments;
+  int64_t seed = 0;
+  for (const HloInstruction* parameter :
+       module->entry_computation()->parameter_instructions()) {
+    const std::size_t first = leaves.size();
+    AppendLeafData(parameter->shape(), &seed, &leaves);
+    std::vector<Literal> own(
+        leaves.begin() + static_cast<std::ptrdiff_t>(first), leaves.end());
+    std::size_t next = 0;
+    arguments.push_back(AssembleLeaves(parameter->shape(), own, &next));
+  }
+  StatusOr<Literal> expected = Evaluate(*module, arguments);
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  std::vector<Literal> expected_leaves;
+  FlattenLiteral(*expected, &expected_leaves);
+  ExpectCpuComputes(text.str(), leaves, expected_leaves, 1e-4);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    TreeModules, CpuHloModule,
+    ::testing::Values("core/compiler/testdata/conv.hlo",
+                      "core/compiler/testdata/mlp.hlo",
+                      "core/compiler/testdata/reduce_fused.hlo",
+                      "core/compiler/testdata/softmax.hlo",
+                      "core/compiler/testdata/while_loop.hlo",
+                      "core/frontend/testdata/every_op.hlo",
+                      "core/frontend/testdata/jax_cnn_grad.hlo",
+                      "core/frontend/testdata/jax_cnn_grad_compiled.hlo",
+                      "core/frontend/testdata/jax_control.hlo",
+                      "core/frontend/testdata/jax_control_compiled.hlo",
+                      "core/frontend/testdata/jax_conv.hlo",
+                      "core/frontend/testdata/jax_conv_compiled.hlo",
+                      "core/frontend/testdata/jax_misc.hlo",
+                      "core/frontend/testdata/jax_misc_compiled.hlo",
+                      "core/frontend/testdata/jax_mlp.hlo",
+                      "core/frontend/testdata/jax_mlp_compiled.hlo",
+                      "core/frontend/testdata/jax_rng.hlo",
+                      "core/frontend/testdata/jax_rng_compiled.hlo",
+                      "core/frontend/testdata/jax_transformer.hlo",
+                      "core/frontend/testdata/jax_transformer_compiled.hlo"));
+
 // Absolute plus relative tolerance per element type, as the reference's
 // JAX model test allows XLA's fast transcendental approximations; 0 is
 // exact.

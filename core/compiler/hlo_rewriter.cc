@@ -1,5 +1,6 @@
 #include "core/compiler/hlo_rewriter.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -27,6 +28,26 @@ void MarkCalled(const HloComputation* computation,
       MarkCalled(callee, called);
     }
   }
+}
+
+// One more than the largest N of the names "<opcode>.rw<N>" an earlier
+// rewrite gave, so that the names this rewrite gives stay unique.
+int64_t FirstFreeRewriteId(const HloModule& module) {
+  int64_t next = 0;
+  for (const HloComputation* computation : module.computations()) {
+    for (const HloInstruction* instruction : computation->instructions()) {
+      const std::string& name = instruction->name();
+      const std::size_t mark = name.rfind(".rw");
+      if (mark == std::string::npos || mark + 3 == name.size()) continue;
+      const std::string digits = name.substr(mark + 3);
+      if (digits.find_first_not_of("0123456789") != std::string::npos ||
+          digits.size() > 18) {
+        continue;
+      }
+      next = std::max<int64_t>(next, std::stoll(digits) + 1);
+    }
+  }
+  return next;
 }
 
 }  // namespace
@@ -68,7 +89,7 @@ StatusOr<std::unique_ptr<HloModule>> RewriteModule(const HloModule& module,
   std::set<const HloComputation*> called;
   MarkCalled(module.entry_computation(), &called);
   std::map<const HloComputation*, HloComputation*> computations;
-  int64_t next_id = 0;
+  int64_t next_id = FirstFreeRewriteId(module);
   for (const HloComputation* computation : module.computations()) {
     if (drop_dead && !called.count(computation)) continue;
     auto copy = std::make_unique<HloComputation>(computation->name());

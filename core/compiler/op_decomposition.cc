@@ -4,6 +4,27 @@
 namespace phal {
 namespace {
 
+// XLA's compiled HLO uses bitcast to reinterpret an element type as
+// another of the same width (bitcast.2 = s32[] bitcast(f32[] x)): that is
+// a bitcast-convert, then a reshape when the dimensions change too.
+StatusOr<HloInstruction*> RetypingBitcastAsBitcastConvert(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context) {
+  HloInstruction* x = operands[0];
+  const ElementType from = x->shape().element_type();
+  const ElementType to = source.shape().element_type();
+  if (!source.shape().IsArray() || from == to) return nullptr;
+  if (ElementTypeBitWidth(from) != ElementTypeBitWidth(to)) {
+    return Unimplemented("bitcast from " + x->shape().ToString() + " to " +
+                         source.shape().ToString() + " (instruction %" +
+                         source.name() + ") changes the element width");
+  }
+  HloInstruction* converted = context.AddNew(HloOpcode::kBitcastConvert,
+                                             Shape(to, x->shape().dims()), {x});
+  if (x->shape().dims() == source.shape().dims()) return converted;
+  return context.AddNew(HloOpcode::kReshape, source.shape(), {converted});
+}
+
 class OpDecomposition : public HloPass {
  public:
   const char* name() const override { return "decompose-ops"; }
@@ -18,6 +39,8 @@ class OpDecomposition : public HloPass {
           return DecomposeTopK(source, operands, context);
         case HloOpcode::kBitcastConvert:
           return DecomposeBitcastConvert(source, operands, context);
+        case HloOpcode::kBitcast:
+          return RetypingBitcastAsBitcastConvert(source, operands, context);
         case HloOpcode::kSelectAndScatter:
           return DecomposeSelectAndScatter(source, operands, called, context);
         case HloOpcode::kScatter:

@@ -13,7 +13,9 @@ namespace phal {
 std::unique_ptr<HloPass> MakeFusionInliningPass();
 // Drops explicit layouts: Polyhal buffers are always dense row-major (the
 // ABI says so), and HLO values do not depend on layouts, so after this
-// pass every shape is row-major and no transposes are needed.
+// pass every shape is row-major and no transposes are needed, but for a
+// bitcast between layouts, which reinterprets bytes in memory order and
+// becomes transposes around a row-major bitcast.
 std::unique_ptr<HloPass> MakeLayoutNormalizationPass();
 // batch-norm-inference, batch-norm-training and batch-norm-grad into
 // broadcasts, elementwise ops and reduces.

@@ -134,6 +134,24 @@ ENTRY main {
   ExpectMatchesReference(hlo, {TestData(PHAL_ELEMENT_TYPE_F32, {2, 3})});
 }
 
+TEST(LayoutNormalization, BitcastBetweenLayoutsReinterpretsMemoryOrder) {
+  // As XLA's compiled dumps write a transpose: the bytes of f32[2,3,4] in
+  // row-major order read as f32[4,2,3] in layout {0,2,1}, then the same
+  // bytes as f32[6,4] with layout {0,1}, and a retyping bitcast.
+  const std::string hlo = R"(
+HloModule m
+ENTRY main {
+  x = f32[2,3,4]{2,1,0} parameter(0)
+  b = f32[4,2,3]{0,2,1} bitcast(x)
+  c = f32[4,2,3]{2,1,0} copy(b)
+  y = f32[6,4]{0,1} bitcast(x)
+  z = s32[4,6]{1,0} bitcast(y)
+  ROOT out = (f32[4,2,3], f32[6,4], s32[4,6]) tuple(c, y, z)
+}
+)";
+  ExpectMatchesReference(hlo, {TestData(PHAL_ELEMENT_TYPE_F32, {2, 3, 4})});
+}
+
 TEST(PhalDump, WritesTheModuleAfterEachPassAndEveryKernel) {
   TempDir dir;
   CompilerOptions options;
