@@ -69,7 +69,7 @@ std::vector<int64_t> IntegerEdgeValues(ElementType type) {
     return {0,
             1,
             2,
-            7,
+            3,
             width - 1,
             width,
             static_cast<int64_t>(max),
@@ -81,7 +81,7 @@ std::vector<int64_t> IntegerEdgeValues(ElementType type) {
   const int64_t max = bits == 64 ? std::numeric_limits<int64_t>::max()
                                  : (int64_t{1} << (bits - 1)) - 1;
   const int64_t min = -max - 1;
-  return {0,     1,   -1,      2,   -2,      7,      width - 1,
+  return {0,     1,   -1,      2,   -2,      3,      width - 1,
           width, max, max - 1, min, min + 1, max / 3};
 }
 
@@ -91,7 +91,7 @@ std::vector<std::complex<double>> ComplexEdgeValues(ElementType type) {
   const double max = FloatEdgeValues(ComplexComponentType(type))[11];
   return {{0.0, 0.0},   {-0.0, 0.0}, {1.0, 0.0}, {0.0, 1.0},
           {-1.0, -1.0}, {0.5, -2.5}, {inf, 0.0}, {0.0, -inf},
-          {nan, 0.0},   {1.0, nan},  {max, max}, {3.0, 4.0}};
+          {nan, 0.0},   {1.0, nan},  {max, 1.0}, {3.0, 4.0}};
 }
 
 int64_t EdgeValueCount(ElementType type) {
