@@ -49,6 +49,11 @@ Verdict Judge(const std::vector<CaseResult>& results, int requested_tier) {
   verdict.certified = tier_certified && corpus_clean;
   if (verdict.all.Total() == 0) {
     verdict.summary = "no case ran: nothing is certified";
+  } else if (verdict.tiers.empty() ||
+             verdict.tiers.back().counts.Total() == 0) {
+    verdict.summary = "not certified: no case of tiers 1-" +
+                      std::to_string(requested_tier) +
+                      " ran; corpus files: " + ClosingLine(verdict.corpus);
   } else if (verdict.certified) {
     verdict.summary = "certified at tier " + std::to_string(requested_tier);
   } else if (!tier_certified) {

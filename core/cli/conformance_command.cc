@@ -203,6 +203,11 @@ int RunConformance(const Arguments& arguments) {
   report.target = run->target;
   report.results = std::move(run->results);
   report.verdict = conformance::Judge(report.results, options.tier);
+  if (!options.filters.empty()) {
+    report.verdict.summary += " (only the " + std::to_string(selected.size()) +
+                              " of " + std::to_string(cases.size()) +
+                              " cases --filter selected)";
+  }
   const Status written = conformance::WriteReport(report, report_dir);
   if (!written.ok()) {
     std::fprintf(stderr, "polyhal conformance: %s\n",
