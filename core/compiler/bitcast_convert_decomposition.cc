@@ -1,5 +1,7 @@
 #include "core/compiler/decompositions.h"
 
+#include <optional>
+
 namespace phal {
 namespace {
 

@@ -6,7 +6,6 @@
 #ifndef POLYHAL_CORE_COMPILER_DECOMPOSITIONS_H_
 #define POLYHAL_CORE_COMPILER_DECOMPOSITIONS_H_
 
-#include <functional>
 #include <vector>
 
 #include "core/compiler/hlo_rewriter.h"

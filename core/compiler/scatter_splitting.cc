@@ -1,7 +1,7 @@
+#include "core/compiler/decompositions.h"
+
 #include <map>
 #include <set>
-
-#include "core/compiler/decompositions.h"
 
 namespace phal {
 namespace {

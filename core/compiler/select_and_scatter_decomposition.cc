@@ -1,6 +1,7 @@
-#include <map>
-
 #include "core/compiler/decompositions.h"
+
+#include <functional>
+#include <map>
 
 namespace phal {
 namespace {
