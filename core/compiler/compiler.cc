@@ -91,8 +91,14 @@ StatusOr<std::unique_ptr<Program>> CompileModule(
 }
 
 uint32_t KirOpAbiVersion(phal_kir_op_t op) {
-  return op == PHAL_KIR_OP_ERF ? PHAL_MAKE_VERSION(1, 2)
-                               : PHAL_MAKE_VERSION(1, 1);
+  // Every op appended to phal_kir_op_t after ABI 1.1 is listed here, under
+  // the version that appended it.
+  switch (op) {
+    case PHAL_KIR_OP_ERF:
+      return PHAL_MAKE_VERSION(1, 2);
+    default:
+      return PHAL_MAKE_VERSION(1, 1);
+  }
 }
 
 Status CheckDeviceCapabilities(const Program& program,
