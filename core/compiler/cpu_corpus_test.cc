@@ -83,13 +83,14 @@ class CpuDevice {
 
   bool present() const { return device_ != nullptr; }
 
-  // Compiles the module with `function` as its entry, runs it on the cpu
-  // device and returns its result.
+  // Compiles `module`, whose entry computation is `entry`, runs it on the
+  // cpu device and returns the entry's result.
   StatusOr<Literal> Run(std::unique_ptr<HloModule> module,
                         const HloComputation& entry) {
     const Shape result_shape = entry.ResultShape();
-    // Corpus inputs are constants: folding them would test the reference
-    // interpreter (which folds) instead of the plugin's kernels.
+    // Corpus inputs are constants: constant folding would compute the
+    // programs with the reference interpreter at compile time, and the
+    // plugin's kernels would never run.
     CompilerOptions compiler_options;
     compiler_options.max_folded_elements = 0;
     PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Program> program,
