@@ -46,14 +46,18 @@ Verdict Judge(const std::vector<CaseResult>& results, int requested_tier) {
   const bool corpus_clean = verdict.corpus.Broken() == 0;
   const bool tier_certified =
       !verdict.tiers.empty() && verdict.tiers.back().certified;
-  verdict.certified = tier_certified && corpus_clean;
+  const bool corpus_only =
+      verdict.tiers.empty() || verdict.tiers.back().counts.Total() == 0;
+  verdict.certified = corpus_only ? corpus_clean && verdict.corpus.pass > 0
+                                  : tier_certified && corpus_clean;
   if (verdict.all.Total() == 0) {
     verdict.summary = "no case ran: nothing is certified";
-  } else if (verdict.tiers.empty() ||
-             verdict.tiers.back().counts.Total() == 0) {
-    verdict.summary = "not certified: no case of tiers 1-" +
-                      std::to_string(requested_tier) +
-                      " ran; corpus files: " + ClosingLine(verdict.corpus);
+  } else if (corpus_only) {
+    verdict.summary =
+        std::string(verdict.certified ? "the corpus files pass"
+                                      : "the corpus files fail") +
+        " (no case of tiers 1-" + std::to_string(requested_tier) +
+        " ran, so no tier is certified): " + ClosingLine(verdict.corpus);
   } else if (verdict.certified) {
     verdict.summary = "certified at tier " + std::to_string(requested_tier);
   } else if (!tier_certified) {

@@ -44,8 +44,10 @@ struct Verdict {
   std::vector<TierVerdict> tiers;  // 1..requested_tier
   StatusCounts corpus;             // --corpus files
   StatusCounts all;
-  bool certified = false;  // at requested_tier, and the corpus passed
-  std::string summary;     // one sentence
+  // At requested_tier, and the corpus passed; for a run of corpus files
+  // only, that they passed.
+  bool certified = false;
+  std::string summary;  // one sentence
 };
 
 Verdict Judge(const std::vector<CaseResult>& results, int requested_tier);

@@ -1,5 +1,6 @@
 #include "conformance/runner/target.h"
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -25,6 +26,18 @@ std::string TakeMessage(phal_status_t* status) {
       phal_status_get_message(status);
   phal_status_free(status);
   return message;
+}
+
+// "cpu" for libphal_plugin_cpu.so: the library's stem without the usual
+// prefixes.
+std::string PluginNameOf(const std::filesystem::path& library) {
+  std::string name = library.stem().string();
+  for (const char* prefix : {"lib", "phal_plugin_"}) {
+    if (name.rfind(prefix, 0) == 0 && name.size() > std::strlen(prefix)) {
+      name = name.substr(std::strlen(prefix));
+    }
+  }
+  return name;
 }
 
 // True on success; a failure's status is freed.
@@ -101,7 +114,7 @@ StatusOr<PluginLocation> LocatePlugin(const std::string& plugin,
   std::ofstream out(manifest);
   out << nlohmann::json{{"file_format_version", "1.0"},
                         {"plugin",
-                         {{"name", path.stem().string()},
+                         {{"name", PluginNameOf(path)},
                           {"library_path", path.string()},
                           {"abi_version", std::to_string(PHAL_VERSION_MAJOR(
                                               phal_get_abi_version())) +
@@ -148,19 +161,18 @@ StatusOr<std::unique_ptr<Target>> Target::Open(const PluginLocation& where) {
     if (info.state == PHAL_PLUGIN_STATE_LOADED && info.device_count > 0) {
       loaded.push_back(i);
       plugins.push_back(DescribePlugin(info));
-    } else if (info.state != PHAL_PLUGIN_STATE_LOADED ||
-               where.plugin_filter.empty() ||
-               where.plugin_filter == info.name) {
+    } else if (std::string(info.reason).rfind("not selected by", 0) != 0) {
       reasons += std::string("\n  ") + info.name + ": " +
                  (info.reason[0] != 0 ? info.reason : "no device");
     }
   }
   if (loaded.empty()) {
-    return NotFound("plugin '" + where.display_name + "' has no usable device" +
-                    (reasons.empty()
-                         ? std::string("; run 'polyhal plugins' to see "
-                                       "which plugins were found")
-                         : reasons));
+    return NotFound(
+        "plugin '" + where.display_name + "' has no usable device" +
+        (reasons.empty()
+             ? std::string(": no such plugin was found; run 'polyhal "
+                           "plugins' to see which were and why")
+             : reasons));
   }
   if (loaded.size() > 1) {
     return InvalidArgument("'" + where.display_name + "' reaches " +

@@ -67,5 +67,16 @@ TEST(Verdict, CorpusFilesAreJudgedApartFromTheTiers) {
   EXPECT_EQ(verdict.corpus.fail, 1);
 }
 
+TEST(Verdict, ARunOfCorpusFilesOnlyPassesWhenTheFilesPass) {
+  const Verdict clean = Judge({Result(kCorpusTier, CaseStatus::kPass),
+                               Result(kCorpusTier, CaseStatus::kNotSupported)},
+                              3);
+  EXPECT_TRUE(clean.certified);
+  EXPECT_EQ(clean.summary,
+            "the corpus files pass (no case of tiers 1-3 ran, so no tier is "
+            "certified): 1 passed, 0 failed, 1 skipped");
+  EXPECT_FALSE(Judge({Result(kCorpusTier, CaseStatus::kFail)}, 3).certified);
+}
+
 }  // namespace
 }  // namespace phal::conformance
