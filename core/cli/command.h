@@ -46,11 +46,11 @@ class ArgumentReader {
 // Options of `polyhal run`, shared by the HLO and StableHLO paths.
 struct RunOptions {
   std::string module_path;
-  std::string plugin = "reference";  // "reference" runs the interpreter
-  std::vector<std::string> inputs;   // .npy files bound to parameters
-  std::string output_dir;            // "" writes no files
-  bool print = false;                // print results as numpy would
-  bool random_inputs = false;        // fill missing inputs from `seed`
+  std::string plugin = "cpu";       // "reference" runs the interpreter
+  std::vector<std::string> inputs;  // .npy files bound to parameters
+  std::string output_dir;           // "" writes no files
+  bool print = false;               // print results as numpy would
+  bool random_inputs = false;       // fill missing inputs from `seed`
   uint64_t seed = 0;
 };
 
@@ -64,6 +64,8 @@ int RunDevices(const Arguments& arguments);
 int RunModule(const Arguments& arguments);
 int RunHloFile(const RunOptions& options);
 int RunStableHloFile(const RunOptions& options);
+// `polyhal bench MODULE`: compile, first-run and repeated-run times.
+int RunBench(const Arguments& arguments);
 // `polyhal convert FILE.mlir --to hlo`.
 int RunConvert(const Arguments& arguments);
 // `polyhal conformance --plugin NAME|PATH ...` (docs/conformance.md).

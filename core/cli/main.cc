@@ -45,13 +45,36 @@ const std::map<std::string, Command>& Commands() {
         "(tuples\n"
         "flattened in order) as DIR/output_0.npy, DIR/output_1.npy, ...\n"
         "\n"
-        "  --plugin NAME          where to run; 'reference' (the default) is\n"
+        "  --plugin NAME          where to run: a plugin's first device\n"
+        "                         ('cpu' is the default), or 'reference',\n"
         "                         the reference interpreter\n"
         "  --input FILE.npy       the next parameter's value (repeatable)\n"
         "  --random-inputs SEED   fill parameters without --input\n"
         "                         deterministically from SEED\n"
         "  --output-dir DIR       write output_<i>.npy files into DIR\n"
         "  --print                print each output as numpy would\n"}},
+      {"bench",
+       {&RunBench, "time compiling and running a module on a plugin",
+        "usage: polyhal bench MODULE [--plugin NAME] [--repeat N] [--json]\n"
+        "                    [--input FILE.npy]... [--random-inputs SEED]\n"
+        "\n"
+        "Parses MODULE (HLO text, or a one-module StableHLO .mlir file),\n"
+        "compiles it for the plugin's first device, uploads the inputs, runs\n"
+        "it once, then N more times, and prints the parse, compile, upload\n"
+        "and first-run times and the median, minimum, mean and maximum of\n"
+        "the N runs, in milliseconds of wall time. Each run is one blocking\n"
+        "execute, results left on the device. Parameters without --input\n"
+        "get deterministic random values (seed 0 unless --random-inputs).\n"
+        "\n"
+        "  --plugin NAME          a plugin ('cpu' is the default), or\n"
+        "                         'reference' for the interpreter\n"
+        "  --repeat N             timed runs after the first (default 10)\n"
+        "  --input FILE.npy       the next parameter's value (repeatable)\n"
+        "  --random-inputs SEED   the seed of the random inputs\n"
+        "  --json                 print a JSON document instead of text\n"
+        "\n"
+        "Kernel caches make compile times warm: PHAL_CACHE_DIR=off measures\n"
+        "the cpu plugin's cold compile.\n"}},
       {"convert",
        {&RunConvert, "print a StableHLO module as XLA HLO text",
         "usage: polyhal convert FILE.mlir --to hlo\n"

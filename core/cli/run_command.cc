@@ -8,14 +8,6 @@
 namespace phal::cli {
 namespace {
 
-// StableHLO files are MLIR text; everything else is read as XLA HLO text.
-bool IsStableHloPath(const std::string& path) {
-  constexpr std::string_view kSuffix = ".mlir";
-  return path.size() >= kSuffix.size() &&
-         path.compare(path.size() - kSuffix.size(), kSuffix.size(), kSuffix) ==
-             0;
-}
-
 Status RunHlo(const RunOptions& options) {
   PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(options.module_path));
   PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,

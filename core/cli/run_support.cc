@@ -7,7 +7,7 @@
 #include <random>
 #include <sstream>
 
-#include "core/hlo/printer.h"
+#include "core/cli/plugin_program.h"
 #include "core/io/npy.h"
 #include "core/reference/interpreter.h"
 
@@ -72,6 +72,13 @@ void Flatten(const Literal& literal, std::vector<const Literal*>* leaves) {
 }
 
 }  // namespace
+
+bool IsStableHloPath(const std::string& path) {
+  constexpr std::string_view kSuffix = ".mlir";
+  return path.size() >= kSuffix.size() &&
+         path.compare(path.size() - kSuffix.size(), kSuffix.size(), kSuffix) ==
+             0;
+}
 
 StatusOr<std::string> ReadTextFile(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -156,104 +163,19 @@ StatusOr<std::vector<Literal>> BindInputs(const HloComputation& entry,
 
 namespace {
 
-Status FromError(const Error& error) {
-  return error.ok() ? OkStatus() : Status(error.code(), error.message());
-}
-
-// The first device of the plugin named `name`.
-StatusOr<Device> FindPluginDevice(const Client& client,
-                                  const std::string& name) {
-  std::vector<phal_plugin_info_t> plugins = client.Plugins();
-  std::string known;
-  for (const Device& device : client.Devices()) {
-    size_t index = 0;
-    PHAL_RETURN_IF_ERROR(
-        FromError(Error(phal_device_get_plugin_index(device.get(), &index))));
-    if (index < plugins.size() && name == plugins[index].name) return device;
-  }
-  for (const phal_plugin_info_t& plugin : plugins) {
-    if (name != plugin.name) continue;
-    return NotFound(
-        "plugin '" + name + "' has no device" +
-        (plugin.reason[0] ? std::string(": ") + plugin.reason : std::string()));
-  }
-  return NotFound("no plugin named '" + name +
-                  "' was found; run 'polyhal plugins' to see which were and "
-                  "why others were skipped, or use --plugin reference");
-}
-
-struct ExecutableDeleter {
-  void operator()(phal_executable_t* executable) const {
-    phal_executable_free(executable);
-  }
-};
-using ExecutablePointer = std::unique_ptr<phal_executable_t, ExecutableDeleter>;
-
-StatusOr<Buffer> Upload(const Device& device, const Literal& literal) {
-  Result<Buffer> buffer =
-      Buffer::Allocate(device, literal.element_type(), literal.shape().dims());
-  PHAL_RETURN_IF_ERROR(FromError(buffer.error()));
-  PHAL_RETURN_IF_ERROR(
-      FromError(buffer->CopyFromHost(literal.data(), literal.byte_size())));
-  return std::move(buffer.value());
-}
-
-StatusOr<Literal> Download(phal_buffer_t* handle) {
-  Buffer buffer(handle);
-  phal_buffer_desc_t desc{};
-  desc.struct_size = sizeof(desc);
-  PHAL_RETURN_IF_ERROR(FromError(Error(phal_buffer_get_desc(handle, &desc))));
-  Literal literal(
-      Shape(desc.element_type,
-            std::vector<int64_t>(desc.dims, desc.dims + desc.rank)));
-  PHAL_RETURN_IF_ERROR(
-      FromError(buffer.CopyToHost(literal.data(), literal.byte_size())));
-  return literal;
-}
-
-// Compiles the module for the plugin's device through the public C API and
-// runs it once.
+// Compiles the module for the plugin's first device through the public C
+// API and runs it once.
 StatusOr<Literal> ExecuteOnPlugin(const HloModule& module,
                                   const std::vector<Literal>& arguments,
                                   const std::string& plugin) {
   Result<Client> client = Client::Create();
-  PHAL_RETURN_IF_ERROR(FromError(client.error()));
+  PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
   PHAL_ASSIGN_OR_RETURN(Device device, FindPluginDevice(*client, plugin));
-  std::string text = HloModuleToText(module);
-  phal_compile_options_t options{};
-  options.struct_size = sizeof(options);
-  options.format = PHAL_PROGRAM_FORMAT_HLO_TEXT;
-  options.source_name = module.name().c_str();
-  phal_executable_t* compiled = nullptr;
-  PHAL_RETURN_IF_ERROR(FromError(Error(phal_executable_compile(
-      device.get(), text.data(), text.size(), &options, &compiled))));
-  ExecutablePointer executable(compiled);
-  std::vector<Buffer> inputs;
-  std::vector<phal_buffer_t*> handles;
-  for (const Literal& argument : arguments) {
-    PHAL_ASSIGN_OR_RETURN(Buffer input, Upload(device, argument));
-    handles.push_back(input.get());
-    inputs.push_back(std::move(input));
-  }
-  size_t result_count = 0;
-  PHAL_RETURN_IF_ERROR(FromError(Error(
-      phal_executable_get_result_count(executable.get(), &result_count))));
-  std::vector<phal_buffer_t*> results(result_count, nullptr);
-  PHAL_RETURN_IF_ERROR(FromError(Error(
-      phal_executable_execute(executable.get(), handles.data(), handles.size(),
-                              results.data(), results.size()))));
-  std::vector<Literal> leaves;
-  Status downloaded = OkStatus();
-  for (phal_buffer_t* result : results) {
-    StatusOr<Literal> leaf = Download(result);
-    if (!leaf.ok() && downloaded.ok()) downloaded = leaf.status();
-    if (leaf.ok()) leaves.push_back(std::move(*leaf));
-  }
-  PHAL_RETURN_IF_ERROR(downloaded);
-  if (module.entry_computation()->root_instruction()->shape().IsTuple()) {
-    return Literal::Tuple(std::move(leaves));
-  }
-  return std::move(leaves.at(0));
+  PHAL_ASSIGN_OR_RETURN(PluginProgram program,
+                        PluginProgram::Compile(device, module));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, program.Upload(arguments));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program.Execute(inputs));
+  return program.Download(results);
 }
 
 }  // namespace

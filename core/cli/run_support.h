@@ -15,6 +15,10 @@
 
 namespace phal::cli {
 
+// StableHLO files are MLIR text (".mlir"); everything else is read as XLA
+// HLO text.
+bool IsStableHloPath(const std::string& path);
+
 // Reads a whole file; the error names it.
 StatusOr<std::string> ReadTextFile(const std::string& path);
 

@@ -1,0 +1,223 @@
+// `polyhal bench MODULE`: how long a module takes to parse, compile, run
+// the first time, and run again (median and minimum over --repeat runs),
+// on a plugin's first device or on the reference interpreter.
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "core/cli/plugin_program.h"
+#include "core/cli/run_support.h"
+#include "core/frontend/hlo_parser.h"
+#include "core/frontend/stablehlo_parser.h"
+#include "core/hlo/verifier.h"
+#include "core/reference/interpreter.h"
+
+namespace phal::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MillisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+struct BenchOptions {
+  RunOptions run;
+  int64_t repeat = 10;
+  bool json = false;
+};
+
+struct BenchFigures {
+  std::string device;
+  double parse_ms = 0;
+  std::optional<double> compile_ms;  // none for the reference
+  std::optional<double> upload_ms;
+  double first_run_ms = 0;
+  std::vector<double> run_ms;  // sorted
+};
+
+// The module of an HLO text file, or of a StableHLO file of one part.
+StatusOr<std::unique_ptr<HloModule>> LoadModule(const std::string& path) {
+  PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
+  std::unique_ptr<HloModule> module;
+  if (IsStableHloPath(path)) {
+    if (SplitStableHloParts(text).size() != 1) {
+      return InvalidArgument(path +
+                             ": holds several modules separated by "
+                             "'// -----'; bench takes one");
+    }
+    PHAL_ASSIGN_OR_RETURN(StableHloModule program, ParseStableHlo(text, path));
+    if (program.EntryFunction() == nullptr) {
+      return InvalidArgument(path +
+                             ": no entry function: name one @main or make "
+                             "exactly one function public");
+    }
+    module = std::move(program.module);
+  } else {
+    PHAL_ASSIGN_OR_RETURN(module, ParseHloText(text, path));
+  }
+  PHAL_RETURN_IF_ERROR(VerifyModule(*module));
+  return module;
+}
+
+Status BenchReference(const HloModule& module,
+                      const std::vector<Literal>& arguments, int64_t repeat,
+                      BenchFigures* figures) {
+  figures->device = "reference interpreter";
+  Clock::time_point start = Clock::now();
+  PHAL_RETURN_IF_ERROR(Evaluate(module, arguments).status());
+  figures->first_run_ms = MillisecondsSince(start);
+  for (int64_t i = 0; i < repeat; ++i) {
+    start = Clock::now();
+    PHAL_RETURN_IF_ERROR(Evaluate(module, arguments).status());
+    figures->run_ms.push_back(MillisecondsSince(start));
+  }
+  return OkStatus();
+}
+
+Status BenchPlugin(const HloModule& module,
+                   const std::vector<Literal>& arguments,
+                   const BenchOptions& options, BenchFigures* figures) {
+  Result<Client> client = Client::Create();
+  PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
+  PHAL_ASSIGN_OR_RETURN(Device device,
+                        FindPluginDevice(*client, options.run.plugin));
+  Result<phal_device_properties_t> properties = device.Properties();
+  PHAL_RETURN_IF_ERROR(StatusFromError(properties.error()));
+  figures->device = properties->name;
+  Clock::time_point start = Clock::now();
+  PHAL_ASSIGN_OR_RETURN(PluginProgram program,
+                        PluginProgram::Compile(device, module));
+  figures->compile_ms = MillisecondsSince(start);
+  start = Clock::now();
+  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, program.Upload(arguments));
+  figures->upload_ms = MillisecondsSince(start);
+  start = Clock::now();
+  PHAL_RETURN_IF_ERROR(program.Execute(inputs).status());
+  figures->first_run_ms = MillisecondsSince(start);
+  for (int64_t i = 0; i < options.repeat; ++i) {
+    start = Clock::now();
+    PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program.Execute(inputs));
+    figures->run_ms.push_back(MillisecondsSince(start));
+  }
+  return OkStatus();
+}
+
+double Median(const std::vector<double>& sorted) {
+  size_t middle = sorted.size() / 2;
+  if (sorted.size() % 2 == 1) return sorted[middle];
+  return (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+double Mean(const std::vector<double>& values) {
+  double sum = 0;
+  for (double value : values) sum += value;
+  return sum / static_cast<double>(values.size());
+}
+
+void PrintJson(const BenchOptions& options, const BenchFigures& figures) {
+  nlohmann::ordered_json document;
+  document["module"] = options.run.module_path;
+  document["plugin"] = options.run.plugin;
+  document["device"] = figures.device;
+  document["repeat"] = options.repeat;
+  document["parse_ms"] = figures.parse_ms;
+  document["compile_ms"] = figures.compile_ms
+                               ? nlohmann::ordered_json(*figures.compile_ms)
+                               : nlohmann::ordered_json(nullptr);
+  document["upload_ms"] = figures.upload_ms
+                              ? nlohmann::ordered_json(*figures.upload_ms)
+                              : nlohmann::ordered_json(nullptr);
+  document["first_run_ms"] = figures.first_run_ms;
+  document["median_ms"] = Median(figures.run_ms);
+  document["min_ms"] = figures.run_ms.front();
+  document["mean_ms"] = Mean(figures.run_ms);
+  document["max_ms"] = figures.run_ms.back();
+  document["runs_ms"] = figures.run_ms;
+  std::printf("%s\n", document.dump(2).c_str());
+}
+
+void PrintText(const BenchOptions& options, const BenchFigures& figures) {
+  std::printf("module      %s\n", options.run.module_path.c_str());
+  std::printf("plugin      %s (%s)\n", options.run.plugin.c_str(),
+              figures.device.c_str());
+  std::printf("parse       %10.3f ms\n", figures.parse_ms);
+  if (figures.compile_ms) {
+    std::printf("compile     %10.3f ms\n", *figures.compile_ms);
+  }
+  if (figures.upload_ms) {
+    std::printf("upload      %10.3f ms\n", *figures.upload_ms);
+  }
+  std::printf("first run   %10.3f ms\n", figures.first_run_ms);
+  std::printf("median      %10.3f ms  (%lld runs)\n", Median(figures.run_ms),
+              static_cast<long long>(options.repeat));
+  std::printf("min         %10.3f ms\n", figures.run_ms.front());
+  std::printf("mean        %10.3f ms\n", Mean(figures.run_ms));
+  std::printf("max         %10.3f ms\n", figures.run_ms.back());
+}
+
+Status Bench(const BenchOptions& options) {
+  BenchFigures figures;
+  Clock::time_point start = Clock::now();
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
+                        LoadModule(options.run.module_path));
+  figures.parse_ms = MillisecondsSince(start);
+  PHAL_ASSIGN_OR_RETURN(std::vector<Literal> arguments,
+                        BindInputs(*module->entry_computation(), options.run));
+  if (options.run.plugin == "reference") {
+    PHAL_RETURN_IF_ERROR(
+        BenchReference(*module, arguments, options.repeat, &figures));
+  } else {
+    PHAL_RETURN_IF_ERROR(BenchPlugin(*module, arguments, options, &figures));
+  }
+  std::sort(figures.run_ms.begin(), figures.run_ms.end());
+  if (options.json) {
+    PrintJson(options, figures);
+  } else {
+    PrintText(options, figures);
+  }
+  return OkStatus();
+}
+
+// Reads --repeat; returns kExitSuccess or the usage exit code.
+int ParseRepeat(ArgumentReader& reader, int64_t* repeat) {
+  std::string text = reader.Value("--repeat");
+  if (text.empty()) return kExitSuccess;
+  auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), *repeat);
+  if (error != std::errc() || end != text.data() + text.size() || *repeat < 1) {
+    return reader.UsageError("--repeat takes a positive integer, not '" + text +
+                             "'");
+  }
+  return kExitSuccess;
+}
+
+}  // namespace
+
+int RunBench(const Arguments& arguments) {
+  ArgumentReader reader("bench", arguments);
+  BenchOptions options;
+  options.json = reader.Flag("--json");
+  int parsed = ParseRepeat(reader, &options.repeat);
+  if (parsed != kExitSuccess) return parsed;
+  parsed = ParseRunOptions(reader, &options.run);
+  if (parsed != kExitSuccess) return parsed;
+  if (!options.run.output_dir.empty() || options.run.print) {
+    return reader.UsageError(
+        "bench writes no outputs: drop --output-dir and "
+        "--print (use 'polyhal run' for results)");
+  }
+  // Parameters without --input are filled from a seed: a benchmark needs
+  // values, not particular ones.
+  options.run.random_inputs = true;
+  Status status = Bench(options);
+  if (status.ok()) return kExitSuccess;
+  std::fprintf(stderr, "polyhal bench: %s\n", status.message().c_str());
+  return kExitFailure;
+}
+
+}  // namespace phal::cli

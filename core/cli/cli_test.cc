@@ -1,0 +1,126 @@
+// The polyhal tool as a user meets it: the built binary, run through a
+// shell, on the sample models and on bad input.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/io/npy.h"
+#include "core/testing/command_output.h"
+#include "core/testing/temp_dir.h"
+
+namespace phal {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::RunCommand;
+
+const std::string kPolyhal = std::string(PHAL_TEST_BUILD_DIR) + "/bin/polyhal";
+const std::string kModels =
+    std::string(PHAL_TEST_SOURCE_DIR) + "/samples/models/jax/";
+
+std::string MlpInputs() {
+  std::string flags;
+  for (int i = 0; i < 5; ++i) {
+    flags += " --input " + kModels + "mlp.input_" + std::to_string(i) + ".npy";
+  }
+  return flags;
+}
+
+// The largest |a - b| over two f32 arrays of the same shape.
+double MaxAbsoluteDifference(const Literal& a, const Literal& b) {
+  double worst = 0;
+  for (int64_t i = 0; i < a.ElementCount(); ++i) {
+    worst = std::max(worst, std::abs(a.GetAsDouble(i) - b.GetAsDouble(i)));
+  }
+  return worst;
+}
+
+TEST(PolyhalRun, RunsOnTheCpuPluginWhenNoPluginIsNamed) {
+  testing::TempDir out;
+  testing::CommandOutput run =
+      RunCommand(kPolyhal + " run " + kModels + "mlp.hlo" + MlpInputs() +
+                 " --output-dir " + out.path());
+  ASSERT_EQ(run.exit_code, 0) << run.text;
+  StatusOr<Literal> actual = ReadNpy(out.path() + "/output_0.npy");
+  StatusOr<Literal> expected = ReadNpy(kModels + "mlp.output_0.npy");
+  ASSERT_TRUE(actual.ok()) << actual.status().message();
+  ASSERT_TRUE(expected.ok()) << expected.status().message();
+  ASSERT_EQ(actual->shape().ToString(), expected->shape().ToString());
+  EXPECT_LT(MaxAbsoluteDifference(*actual, *expected), 1e-5);
+
+  // With the cpu plugin filtered out, the default has nowhere to run.
+  testing::CommandOutput filtered =
+      RunCommand("PHAL_PLUGINS=none " + kPolyhal + " run " + kModels +
+                 "mlp.hlo --random-inputs 1");
+  EXPECT_EQ(filtered.exit_code, 1);
+  EXPECT_THAT(
+      filtered.text,
+      HasSubstr("plugin 'cpu' has no device: not selected by PHAL_PLUGINS"));
+}
+
+TEST(PolyhalRun, NamesAMissingPluginAndFails) {
+  testing::CommandOutput run = RunCommand(kPolyhal + " run " + kModels +
+                                          "mlp.hlo --random-inputs 1 "
+                                          "--plugin no_such_plugin");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.text, HasSubstr("no plugin named 'no_such_plugin'"));
+}
+
+TEST(PolyhalBench, ReportsCompileAndRunTimesAsJson) {
+  testing::CommandOutput bench =
+      RunCommand(kPolyhal + " bench " + kModels + "mlp.hlo --repeat 3 --json");
+  ASSERT_EQ(bench.exit_code, 0) << bench.text;
+  nlohmann::json report = nlohmann::json::parse(bench.text, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << bench.text;
+  EXPECT_EQ(report["plugin"], "cpu");
+  EXPECT_EQ(report["repeat"], 3);
+  EXPECT_EQ(report["runs_ms"].size(), 3u);
+  EXPECT_GT(report["compile_ms"].get<double>(), 0.0);
+  EXPECT_GT(report["first_run_ms"].get<double>(), 0.0);
+  double minimum = report["min_ms"].get<double>();
+  EXPECT_GT(minimum, 0.0);
+  EXPECT_LE(minimum, report["median_ms"].get<double>());
+  EXPECT_LE(report["median_ms"].get<double>(), report["max_ms"].get<double>());
+}
+
+TEST(PolyhalBench, TimesTheReferenceWithoutACompileStep) {
+  testing::CommandOutput bench =
+      RunCommand(kPolyhal + " bench " + kModels +
+                 "mlp.mlir --plugin reference --repeat 2 --json" + MlpInputs());
+  ASSERT_EQ(bench.exit_code, 0) << bench.text;
+  nlohmann::json report = nlohmann::json::parse(bench.text, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << bench.text;
+  EXPECT_TRUE(report["compile_ms"].is_null());
+  EXPECT_EQ(report["device"], "reference interpreter");
+}
+
+TEST(PolyhalBench, RejectsANonPositiveRepeatAsAUsageError) {
+  testing::CommandOutput bench =
+      RunCommand(kPolyhal + " bench " + kModels + "mlp.hlo --repeat 0");
+  EXPECT_EQ(bench.exit_code, 2);
+  EXPECT_THAT(bench.text, HasSubstr("--repeat takes a positive integer"));
+}
+
+TEST(PolyhalBench, NamesTheFileAndPositionOfAParseError) {
+  testing::TempDir dir;
+  std::string path =
+      dir.Write("broken.hlo", "HloModule m\n\nENTRY e {\n  x = ");
+  testing::CommandOutput bench = RunCommand(kPolyhal + " bench " + path);
+  EXPECT_EQ(bench.exit_code, 1);
+  EXPECT_THAT(bench.text, HasSubstr("broken.hlo:4:"));
+}
+
+TEST(PolyhalBench, RefusesAFileOfSeveralStableHloModules) {
+  testing::TempDir dir;
+  std::string module =
+      "func.func @main(%a: tensor<f32>) -> tensor<f32> {\n"
+      "  func.return %a : tensor<f32>\n}\n";
+  std::string path = dir.Write("two.mlir", module + "// -----\n" + module);
+  testing::CommandOutput bench = RunCommand(kPolyhal + " bench " + path);
+  EXPECT_EQ(bench.exit_code, 1);
+  EXPECT_THAT(bench.text, HasSubstr("bench takes one"));
+}
+
+}  // namespace
+}  // namespace phal
