@@ -2,9 +2,10 @@
 
 #include <fnmatch.h>
 
-#include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "conformance/runner/case_execution.h"
@@ -31,33 +32,140 @@ std::vector<Task> MakeTasks(const std::vector<const Case*>& cases,
   return tasks;
 }
 
-// Runs the tasks on `jobs` threads sharing one client.
-std::vector<CaseResult> RunInProcess(const std::vector<Task>& tasks,
-                                     const Target& target,
-                                     const RunnerOptions& options) {
-  std::vector<CaseResult> results(tasks.size());
-  std::atomic<std::size_t> next{0};
+// State the in-process workers share. It lives on the heap and the
+// workers hold it, because a worker stuck in a hanging plugin outlives the
+// run that gave up on it.
+struct InProcessRun {
+  static constexpr std::size_t kIdle = ~std::size_t{0};
+  struct Slot {
+    std::size_t task = kIdle;
+    Clock::time_point start;
+    bool exited = false;
+  };
+  std::vector<Task> tasks;
+  std::vector<std::optional<CaseResult>> results;
+  std::vector<Slot> slots;
   std::mutex mutex;
+  std::size_t next = 0;
   std::size_t done = 0;
-  auto run = [&](std::size_t i) {
-    CaseResult result = RunCase(*tasks[i].c, target, tasks[i].device);
-    std::lock_guard<std::mutex> lock(mutex);
-    results[i] = std::move(result);
-    ++done;
-    if (options.on_result) options.on_result(results[i], done, tasks.size());
-  };
-  for (std::size_t i = 0; i < tasks.size(); ++i) {
-    if (tasks[i].c->exclusive) run(i);
-  }
-  auto worker = [&] {
-    for (std::size_t i = next++; i < tasks.size(); i = next++) {
-      if (!tasks[i].c->exclusive) run(i);
+  bool stop = false;
+};
+
+void Work(const std::shared_ptr<InProcessRun>& run, std::size_t slot,
+          const std::vector<std::size_t>& order, const Target& target,
+          const RunnerOptions& options) {
+  for (;;) {
+    std::size_t i = 0;
+    {
+      std::lock_guard<std::mutex> lock(run->mutex);
+      if (run->stop || run->next >= order.size()) {
+        run->slots[slot].exited = true;
+        return;
+      }
+      i = order[run->next++];
+      run->slots[slot].task = i;
+      run->slots[slot].start = Clock::now();
     }
-  };
+    CaseResult result = RunCase(*run->tasks[i].c, target, run->tasks[i].device);
+    std::lock_guard<std::mutex> lock(run->mutex);
+    run->slots[slot].task = InProcessRun::kIdle;
+    if (run->results[i].has_value()) continue;  // already judged a Timeout
+    run->results[i] = std::move(result);
+    ++run->done;
+    if (options.on_result) {
+      options.on_result(*run->results[i], run->done, run->tasks.size());
+    }
+  }
+}
+
+// Runs `order` on `jobs` threads and watches them: a case running longer
+// than the timeout becomes a Timeout, no further case starts, and threads
+// stuck in the plugin are abandoned. Returns false when that happened.
+bool RunPhase(const std::shared_ptr<InProcessRun>& run,
+              std::vector<std::size_t> order, int jobs, const Target& target,
+              const RunnerOptions& options) {
+  {
+    std::lock_guard<std::mutex> lock(run->mutex);
+    run->next = 0;
+    run->slots.assign(static_cast<std::size_t>(jobs), {});
+  }
+  auto shared_order =
+      std::make_shared<std::vector<std::size_t>>(std::move(order));
   std::vector<std::thread> threads;
-  for (int j = 1; j < options.jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (std::thread& thread : threads) thread.join();
+  for (int j = 0; j < jobs; ++j) {
+    threads.emplace_back([run, shared_order, j, &target, &options] {
+      Work(run, static_cast<std::size_t>(j), *shared_order, target, options);
+    });
+  }
+  const auto timeout = std::chrono::duration<double>(options.timeout_seconds);
+  bool abandoned = false;
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::lock_guard<std::mutex> lock(run->mutex);
+    bool all_settled = true;
+    for (InProcessRun::Slot& slot : run->slots) {
+      if (slot.exited) continue;
+      if (slot.task != InProcessRun::kIdle &&
+          Clock::now() - slot.start > timeout &&
+          !run->results[slot.task].has_value()) {
+        CaseResult result = PendingResult(*run->tasks[slot.task].c,
+                                          run->tasks[slot.task].device);
+        result.status = CaseStatus::kTimeout;
+        result.seconds =
+            std::chrono::duration<double>(Clock::now() - slot.start).count();
+        result.message =
+            "still running after " +
+            std::to_string(static_cast<int>(options.timeout_seconds)) +
+            " s; the run stops here (use --isolate to go on past it)";
+        run->results[slot.task] = std::move(result);
+        ++run->done;
+        if (options.on_result) {
+          options.on_result(*run->results[slot.task], run->done,
+                            run->tasks.size());
+        }
+        run->stop = true;
+        abandoned = true;
+      }
+      const bool stuck = slot.task != InProcessRun::kIdle &&
+                         run->results[slot.task].has_value();
+      all_settled = all_settled && stuck;
+    }
+    if (all_settled) break;
+  }
+  for (std::size_t j = 0; j < threads.size(); ++j) {
+    std::lock_guard<std::mutex> lock(run->mutex);
+    if (run->slots[j].exited) {
+      threads[j].join();
+    } else {
+      threads[j].detach();
+    }
+  }
+  return !abandoned;
+}
+
+// Runs the tasks in this process: exclusive cases alone first, then the
+// rest on `jobs` threads sharing one client.
+RunResults RunInProcess(const std::vector<Task>& tasks, const Target& target,
+                        const RunnerOptions& options) {
+  auto run = std::make_shared<InProcessRun>();
+  run->tasks = tasks;
+  run->results.resize(tasks.size());
+  std::vector<std::size_t> exclusive;
+  std::vector<std::size_t> shared;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    (tasks[i].c->exclusive ? exclusive : shared).push_back(i);
+  }
+  RunResults results;
+  results.abandoned = !RunPhase(run, exclusive, 1, target, options) ||
+                      !RunPhase(run, shared, options.jobs, target, options);
+  std::lock_guard<std::mutex> lock(run->mutex);
+  for (std::optional<CaseResult>& result : run->results) {
+    if (result.has_value()) {
+      results.results.push_back(*result);
+    } else {
+      ++results.not_run;
+    }
+  }
   return results;
 }
 
@@ -176,9 +284,12 @@ StatusOr<RunResults> RunCases(const std::vector<const Case*>& cases,
   } else {
     PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Target> target,
                           Target::Open(options.plugin));
+    run = RunInProcess(MakeTasks(cases, target->devices().size()), *target,
+                       options);
     run.target = target->description();
-    run.results = RunInProcess(MakeTasks(cases, target->devices().size()),
-                               *target, options);
+    // Threads stuck in the plugin still use the client: it must outlive
+    // this run, so it is left to the process's exit.
+    if (run.abandoned) static_cast<void>(target.release());
   }
   run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return run;

@@ -21,6 +21,8 @@ struct RunnerOptions {
   PluginLocation plugin;
   int jobs = 1;
   bool isolate = false;
+  // A case running longer is a Timeout (a child killed with --isolate; in
+  // process, the run stops there).
   double timeout_seconds = 120;
   // Called after each result, from the thread that runs the runner.
   std::function<void(const CaseResult&, std::size_t done, std::size_t total)>
@@ -31,6 +33,12 @@ struct RunResults {
   nlohmann::json target;  // Target::description()
   std::vector<CaseResult> results;
   double seconds = 0;
+  // Without --isolate, a case that outlives the timeout stops the run: it
+  // is a Timeout, later cases are not run (counted here), and the threads
+  // stuck in the plugin are abandoned, so the process must end without
+  // unloading the plugin (std::_Exit once the report is written).
+  bool abandoned = false;
+  std::size_t not_run = 0;
 };
 
 // Cases of tier <= `tier` whose id matches one of `filters` (shell globs,
