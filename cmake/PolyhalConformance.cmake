@@ -34,5 +34,5 @@ function(phal_add_conformance_test)
   add_test(NAME ${ARG_NAME} COMMAND ${command})
   set_tests_properties(${ARG_NAME} PROPERTIES
     ENVIRONMENT "PHAL_PLUGIN_PATH=${PHAL_MANIFEST_OUTPUT_DIRECTORY}"
-    LABELS conformance)
+    LABELS conformance TIMEOUT 1200)
 endfunction()
