@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -184,6 +186,9 @@ Device::Device(uint32_t ordinal, cl_platform_id platform, cl_device_id device,
   build_options_ = "-cl-std=CL1.2";
   if (features_.correctly_rounded_divide_sqrt) {
     build_options_ += " -cl-fp32-correctly-rounded-divide-sqrt";
+  }
+  if (const char* extra = std::getenv("PHAL_INTEL_BUILD_OPTIONS")) {
+    build_options_ += std::string(" ") + extra;
   }
   compiler_identity_ = name_ + "|" + driver_version_ + "|" +
                        PlatformString(platform, CL_PLATFORM_VERSION) + "|" +

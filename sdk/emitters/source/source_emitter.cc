@@ -1,9 +1,11 @@
 // The kernel kinds as work-item programs:
 //
 //   LOOP     one work-item per element of the iteration space.
-//   REDUCE   one work-group per output element; its work-items reduce
-//            strided parts of the reduced space, then combine in shared
-//            memory as a tree (StableHLO leaves the association open).
+//   REDUCE   short reductions (or many outputs): one work-item per output,
+//            in ascending order from the init value. Long ones: one
+//            work-group per output; its work-items reduce strided parts of
+//            the reduced space, then combine in shared memory as a tree
+//            (StableHLO leaves the association open).
 //   DOT      a tiled GEMM: 16x16 work-groups stage tiles of both operands
 //            in shared memory, converted to the accumulation type.
 //   CONV     one work-item per output element, summing its window.
@@ -28,6 +30,10 @@ namespace {
 constexpr uint64_t kLoopGroup = 64;
 constexpr uint64_t kReduceGroup = 64;
 constexpr uint64_t kDotTile = 16;
+// Reductions this short, or with this many outputs, run one work-item per
+// output (in the reference's order); others a work-group per output.
+constexpr int64_t kSequentialReduction = 256;
+constexpr int64_t kSequentialOutputs = 1024;
 
 uint64_t RoundUp(uint64_t value, uint64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
@@ -225,6 +231,50 @@ class KernelPrinter {
     return OkStatus();
   }
 
+  // One work-item per output point, reducing in ascending order from the
+  // init value: the reference's order, so short and edge-valued reductions
+  // agree with it exactly.
+  Status SequentialReduce(const phal_kir_reduce_t& reduce,
+                          const std::vector<bool>& reduced,
+                          const std::vector<int64_t>& kept_dims,
+                          const std::vector<int64_t>& reduced_dims,
+                          const std::vector<std::string>& types) {
+    int64_t outputs = 1, inner = 1;
+    for (int64_t e : kept_dims) outputs *= e;
+    for (int64_t e : reduced_dims) inner *= e;
+    Launch1D(static_cast<uint64_t>(outputs), kLoopGroup);
+    p_.Line("const long gid = " + d_.GlobalId(0) + ";");
+    p_.Line("if (gid >= " + L(outputs) + ") return;");
+    std::vector<std::string> kept;
+    Decompose("gid", kept_dims, &kept);
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> init,
+                          p_.Print(reduce.init, nullptr, {}));
+    std::vector<std::string> acc;
+    for (size_t j = 0; j < types.size(); ++j) {
+      acc.push_back("acc" + std::to_string(j));
+      p_.Line(types[j] + " " + acc[j] + " = " + init[j] + ";");
+    }
+    p_.Open("for (long q = 0; q < " + L(inner) + "; ++q)");
+    std::vector<std::string> inner_index;
+    Decompose("q", reduced_dims, &inner_index);
+    std::vector<std::string> full;
+    size_t next_kept = 0, next_inner = 0;
+    for (uint32_t d = 0; d < reduce.rank; ++d) {
+      full.push_back(reduced[d] ? inner_index[next_inner++]
+                                : kept[next_kept++]);
+    }
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> values,
+                          p_.Print(reduce.values, IndexOf(full), {}));
+    PHAL_RETURN_IF_ERROR(Combine(reduce, acc, values, acc));
+    p_.Close();
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> stored,
+                          p_.Print(reduce.epilogue, IndexOf(kept), acc));
+    for (uint32_t i = 0; i < reduce.output_count; ++i) {
+      p_.Line(Store(reduce.outputs[i], "gid", stored[i]));
+    }
+    return OkStatus();
+  }
+
   Status Reduce(const phal_kir_reduce_t& reduce) {
     const uint32_t n = reduce.accumulator_count;
     if (reduce.init.result_count != n || reduce.values.result_count != n ||
@@ -253,6 +303,17 @@ class KernelPrinter {
     int64_t outputs = 1, inner = 1;
     for (int64_t e : kept_dims) outputs *= e;
     for (int64_t e : reduced_dims) inner *= e;
+    std::vector<std::string> types;
+    for (uint32_t j = 0; j < n; ++j) {
+      types.push_back(d_.ComputeType(ResultType(reduce.init, j)));
+      if (ResultType(reduce.values, j) != ResultType(reduce.init, j)) {
+        return InvalidArgument(
+            "a reduce's values and init differ in element type");
+      }
+    }
+    if (inner <= kSequentialReduction || outputs >= kSequentialOutputs) {
+      return SequentialReduce(reduce, reduced, kept_dims, reduced_dims, types);
+    }
     uint64_t group = 1;
     while (group * 2 <=
            std::min<uint64_t>(
@@ -264,14 +325,6 @@ class KernelPrinter {
     out_.launch.global_size[0] = static_cast<uint64_t>(outputs) * group;
     out_.launch.local_size[0] = group;
 
-    std::vector<std::string> types;
-    for (uint32_t j = 0; j < n; ++j) {
-      types.push_back(d_.ComputeType(ResultType(reduce.init, j)));
-      if (ResultType(reduce.values, j) != ResultType(reduce.init, j)) {
-        return InvalidArgument(
-            "a reduce's values and init differ in element type");
-      }
-    }
     std::vector<std::string> shared(n), acc(n);
     for (uint32_t j = 0; j < n; ++j) {
       shared[j] = "shared" + std::to_string(j);

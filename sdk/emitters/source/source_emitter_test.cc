@@ -168,8 +168,8 @@ ENTRY main {
   EXPECT_TRUE(Contains(sources[0].source, "barrier(CLK_LOCAL_MEM_FENCE);"));
 }
 
-TEST(SourceEmitter, ReduceUsesAWorkGroupPerOutputAndSortUsesScratch) {
-  const auto reduce = Emit(R"(
+TEST(SourceEmitter, ShortReductionsRunInOrderLongOnesAsAWorkGroupTree) {
+  const char* kSum = R"(
 HloModule sum
 add {
   x = f32[] parameter(0)
@@ -177,15 +177,28 @@ add {
   ROOT s = f32[] add(x, y)
 }
 ENTRY main {
-  a = f32[3,100] parameter(0)
+  a = f32[3,@] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[3] reduce(a, z), dimensions={1}, to_apply=add
-})",
-                           PoclLikeDevice());
-  ASSERT_EQ(reduce.size(), 1u);
-  EXPECT_EQ(reduce[0].launch.local_size[0], 64u);
-  EXPECT_EQ(reduce[0].launch.global_size[0], 3u * 64u);
+})";
+  auto with_length = [&](const std::string& n) {
+    std::string text = kSum;
+    text.replace(text.find('@'), 1, n);
+    return Emit(text, PoclLikeDevice());
+  };
+  const auto short_sum = with_length("100");
+  ASSERT_EQ(short_sum.size(), 1u);
+  EXPECT_EQ(short_sum[0].launch.global_size[0], 64u) << "one work-item each";
+  EXPECT_TRUE(Contains(short_sum[0].source, "for (long q = 0; q < 100l; ++q)"))
+      << short_sum[0].source;
+  const auto long_sum = with_length("5000");
+  ASSERT_EQ(long_sum.size(), 1u);
+  EXPECT_EQ(long_sum[0].launch.local_size[0], 64u);
+  EXPECT_EQ(long_sum[0].launch.global_size[0], 3u * 64u)
+      << "one work-group per output";
+}
 
+TEST(SourceEmitter, SortMergesAPermutationInScratchMemory) {
   const auto sort = Emit(R"(
 HloModule sort
 less {
