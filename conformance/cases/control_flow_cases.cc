@@ -61,6 +61,31 @@ void AddSortCases(std::vector<Case>* cases) {
   }
 }
 
+// Descending order, and keys of one type carrying values of another.
+void AddSortVariants(std::vector<Case>* cases) {
+  const ElementType s32 = PHAL_ELEMENT_TYPE_S32;
+  Case descending = NumericCase("sort", "descending", s32, 3, "odd", "random",
+                                "", {RandomValues()}, Exact());
+  descending.module_text = ModuleText(
+      descending.id,
+      {BinaryComputation("greater", "compare", s32, ", direction=GT")},
+      {ParameterLine(0, s32, {7, 13}),
+       "ROOT r = s32[7,13] sort(p0), dimensions={1}, is_stable=true, "
+       "to_apply=greater"});
+  cases->push_back(std::move(descending));
+  Case mixed =
+      NumericCase("sort", "u16_keys_f64_values", PHAL_ELEMENT_TYPE_U16, 3, "1d",
+                  "random", "", {RandomValues(), RandomValues()}, Exact());
+  mixed.module_text = ModuleText(
+      mixed.id,
+      {KeyComparator(PHAL_ELEMENT_TYPE_U16, PHAL_ELEMENT_TYPE_F64, true)},
+      {ParameterLine(0, PHAL_ELEMENT_TYPE_U16, {101}),
+       ParameterLine(1, PHAL_ELEMENT_TYPE_F64, {101}),
+       "ROOT r = (u16[101], f64[101]) sort(p0, p1), dimensions={0}, "
+       "is_stable=true, to_apply=less"});
+  cases->push_back(std::move(mixed));
+}
+
 void AddTopKCases(std::vector<Case>* cases) {
   for (ElementType type :
        {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_BF16, PHAL_ELEMENT_TYPE_S32}) {
@@ -127,6 +152,31 @@ void AddControlFlowCases(std::vector<Case>* cases) {
     cases->push_back(std::move(c));
   }
 
+  // A trip count that depends on the data: double until the sum passes a
+  // bound given as a parameter.
+  Case data_loop =
+      NumericCase("while", "data_dependent", f32, 3, "1d", "random", "",
+                  {RandomValues(0.5, 1), RandomValues(100, 1000)}, Exact());
+  data_loop.module_text = ModuleText(
+      data_loop.id,
+      {BinaryComputation("sum", "add", f32),
+       "cond {\n  s = (f32[16], f32[]) parameter(0)\n"
+       "  x = f32[16] get-tuple-element(s), index=0\n"
+       "  bound = f32[] get-tuple-element(s), index=1\n"
+       "  zero = f32[] constant(0)\n"
+       "  total = f32[] reduce(x, zero), dimensions={0}, to_apply=sum\n"
+       "  ROOT lt = pred[] compare(total, bound), direction=LT\n}\n",
+       "body {\n  s = (f32[16], f32[]) parameter(0)\n"
+       "  x = f32[16] get-tuple-element(s), index=0\n"
+       "  bound = f32[] get-tuple-element(s), index=1\n"
+       "  y = f32[16] add(x, x)\n"
+       "  ROOT t = (f32[16], f32[]) tuple(y, bound)\n}\n"},
+      {ParameterLine(0, f32, {16}), ParameterLine(1, f32, {}),
+       "init = (f32[16], f32[]) tuple(p0, p1)",
+       "w = (f32[16], f32[]) while(init), condition=cond, body=body",
+       "ROOT r = f32[16] get-tuple-element(w), index=0"});
+  cases->push_back(std::move(data_loop));
+
   Case call = NumericCase("call", "", f32, 3, "odd", "random", "",
                           {RandomValues(), RandomValues()}, Exact());
   call.module_text = ModuleText(
@@ -154,6 +204,7 @@ void AddControlFlowCases(std::vector<Case>* cases) {
 std::vector<Case> ControlFlowCases() {
   std::vector<Case> cases;
   AddSortCases(&cases);
+  AddSortVariants(&cases);
   AddTopKCases(&cases);
   AddControlFlowCases(&cases);
   return cases;

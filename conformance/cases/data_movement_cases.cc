@@ -306,6 +306,55 @@ void AddShapeCases(std::vector<Case>* cases) {
   cases->push_back(std::move(concat));
 }
 
+// Start indices of other integer types, and scatter-add with duplicate
+// indices (accumulated in an unspecified order: float results get the
+// accumulation bound).
+void AddIndexingVariants(std::vector<Case>* cases) {
+  const ElementType f32 = PHAL_ELEMENT_TYPE_F32;
+  for (ElementType index :
+       {PHAL_ELEMENT_TYPE_S64, PHAL_ELEMENT_TYPE_U32, PHAL_ELEMENT_TYPE_S8}) {
+    const std::string variant = std::string("index_") + ElementTypeName(index);
+    Case c = NumericCase(
+        "dynamic-slice", variant, f32, 3, "odd", "random", "",
+        {RandomValues(), IndexValues(0, 12), IndexValues(0, 12)}, Exact());
+    c.module_text =
+        ModuleText(c.id, {},
+                   {ParameterLine(0, f32, {9, 11}), ParameterLine(1, index, {}),
+                    ParameterLine(2, index, {}),
+                    "ROOT r = f32[4,5] dynamic-slice(p0, p1, p2), "
+                    "dynamic_slice_sizes={4,5}"});
+    cases->push_back(std::move(c));
+  }
+  for (ElementType type :
+       {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_F16}) {
+    Case c =
+        NumericCase("scatter", "add_duplicates", type, 3, "odd", "random", "",
+                    {RandomValues(), IndexValues(-1, 10), RandomValues()},
+                    IsFloat(type) ? Accumulation(24) : Exact());
+    c.module_text = ModuleText(
+        c.id, {BinaryComputation("combine", "add", type)},
+        {ParameterLine(0, type, {10, 7}),
+         ParameterLine(1, PHAL_ELEMENT_TYPE_S32, {24, 1}),
+         ParameterLine(2, type, {24, 7}),
+         "ROOT r = " + ShapeText(type, {10, 7}) +
+             " scatter(p0, p1, p2), update_window_dims={1}, "
+             "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+             "index_vector_dim=1, to_apply=combine"});
+    cases->push_back(std::move(c));
+  }
+  Case gather =
+      NumericCase("gather", "random_indices", f32, 3, "large", "random", "",
+                  {RandomValues(), IndexValues(-5, 305)}, Exact());
+  gather.module_text = ModuleText(
+      gather.id, {},
+      {ParameterLine(0, f32, {300, 384}),
+       ParameterLine(1, PHAL_ELEMENT_TYPE_S32, {500, 1}),
+       "ROOT r = f32[500,384] gather(p0, p1), offset_dims={1}, "
+       "collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, "
+       "slice_sizes={1,384}"});
+  cases->push_back(std::move(gather));
+}
+
 }  // namespace
 
 std::vector<Case> DataMovementCases() {
@@ -315,6 +364,7 @@ std::vector<Case> DataMovementCases() {
   }
   AddIotaCases(&cases);
   AddShapeCases(&cases);
+  AddIndexingVariants(&cases);
   return cases;
 }
 

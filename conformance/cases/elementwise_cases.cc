@@ -140,6 +140,21 @@ Case BroadcastCase(const ElementwiseOp& op, ElementType type) {
   return c;
 }
 
+// A transposed lhs: the op fuses with a transposition, so its operands are
+// read at different strides.
+Case TransposedCase(const ElementwiseOp& op, ElementType type) {
+  const std::string name = op.name;
+  std::vector<std::string> lines = {
+      ParameterLine(0, type, {65, 33}), ParameterLine(1, type, {33, 65}),
+      "t = " + ShapeText(type, {33, 65}) + " transpose(p0), dimensions={1,0}",
+      "ROOT r = " + ShapeText(ResultType(name, type), {33, 65}) + " " + name +
+          "(t, p1)"};
+  Case c = NumericCase(name, "", type, TierOf(op.tier, type), "transposed",
+                       "random", "", RandomInputs(op), ToleranceFor(op, type));
+  c.module_text = ModuleText(c.id, {}, lines);
+  return c;
+}
+
 void AddOpCases(const ElementwiseOp& op, std::vector<Case>* cases) {
   for (ElementType type : op.types) {
     const int tier = TierOf(op.tier, type);
@@ -154,6 +169,7 @@ void AddOpCases(const ElementwiseOp& op, std::vector<Case>* cases) {
     }
     if (op.arity == 2 && IsPrimaryType(type)) {
       cases->push_back(BroadcastCase(op, type));
+      cases->push_back(TransposedCase(op, type));
     }
     const int64_t edges = EdgeValueCount(type);
     const int64_t count = op.arity == 2 ? edges * edges : edges;
