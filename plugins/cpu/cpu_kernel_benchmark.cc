@@ -218,8 +218,18 @@ void BM_Memcpy(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * int64_t(count) * 2 * 4);
 }
 
-BENCHMARK(BM_PluginDotF32)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
-BENCHMARK(BM_OpenBlasSgemm)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
+BENCHMARK(BM_PluginDotF32)
+    ->Arg(256)
+    ->Arg(512)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->UseRealTime();
+BENCHMARK(BM_OpenBlasSgemm)
+    ->Arg(256)
+    ->Arg(512)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->UseRealTime();
 BENCHMARK(BM_PluginDotF32EmittedLoops)
     ->Arg(256)
     ->Arg(512)
