@@ -283,6 +283,16 @@ void AddConvolutionCases(std::vector<Case>* cases) {
        {5, 3, 4},
        {2, 13, 4},
        "window={size=5}, dim_labels=b0f_0io->b0f"},
+      {"batch_grouped",
+       {4, 6, 6, 3},
+       {3, 3, 3, 6},
+       {2, 4, 4, 6},
+       "window={size=3x3}, dim_labels=b01f_01io->b01f, batch_group_count=2"},
+      {"asymmetric",
+       {1, 9, 9, 2},
+       {3, 3, 2, 3},
+       {1, 5, 4, 3},
+       "window={size=3x3 stride=2x2 pad=0_2x1_0}, dim_labels=b01f_01io->b01f"},
       {"large",
        {4, 32, 32, 16},
        {3, 3, 16, 32},
@@ -291,11 +301,6 @@ void AddConvolutionCases(std::vector<Case>* cases) {
   };
   for (ElementType type : FloatTypes()) {
     for (const Conv& conv : convs) {
-      if (type != PHAL_ELEMENT_TYPE_F32 &&
-          std::string(conv.variant) != "same" &&
-          std::string(conv.variant) != "grouped") {
-        continue;
-      }
       // Terms per output: the kernel's window times its input features.
       const int64_t terms = Product(conv.kernel) / conv.kernel.back();
       Case c = NumericCase(
@@ -312,7 +317,43 @@ void AddConvolutionCases(std::vector<Case>* cases) {
   }
 }
 
+// Average pooling as frameworks write it: a windowed sum, then a divide.
+void AddAveragePoolCases(std::vector<Case>* cases) {
+  for (ElementType type : FloatTypes()) {
+    const std::string t = ShapeText(type, {});
+    Case c = NumericCase("reduce-window", "avgpool", type, 2, "npot", "random",
+                         "", {RandomValues()}, Accumulation(9));
+    c.module_text = ModuleText(
+        c.id, {BinaryComputation("combine", "add", type)},
+        {ParameterLine(0, type, {2, 9, 9, 4}), "zero = " + t + " constant(0)",
+         "sum = " + ShapeText(type, {2, 4, 4, 4}) +
+             " reduce-window(p0, zero), window={size=1x3x3x1 stride=1x2x2x1}, "
+             "to_apply=combine",
+         "nine = " + t + " constant(9)",
+         "n = " + ShapeText(type, {2, 4, 4, 4}) +
+             " broadcast(nine), dimensions={}",
+         "ROOT r = " + ShapeText(type, {2, 4, 4, 4}) + " divide(sum, n)"});
+    cases->push_back(std::move(c));
+  }
+}
+
 void AddBatchNormCases(std::vector<Case>* cases) {
+  // Channels second (NCHW), as PyTorch lays them out.
+  for (ElementType type : {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F16}) {
+    const std::string x = ShapeText(type, {2, 6, 5, 5});
+    const std::string v = ShapeText(type, {6});
+    Case c = NumericCase(
+        "batch-norm-training", "nchw", type, 2, "npot", "random", "",
+        {RandomValues(), RandomValues(), RandomValues()}, Accumulation(50));
+    c.module_text =
+        ModuleText(c.id, {},
+                   {ParameterLine(0, type, {2, 6, 5, 5}),
+                    ParameterLine(1, type, {6}), ParameterLine(2, type, {6}),
+                    "ROOT r = (" + x + ", " + v + ", " + v +
+                        ") batch-norm-training(p0, p1, p2), epsilon=0.001, "
+                        "feature_index=1"});
+    cases->push_back(std::move(c));
+  }
   for (ElementType type : FloatTypes()) {
     const std::string x = ShapeText(type, {4, 5, 5, 6});
     const std::string v = ShapeText(type, {6});
@@ -358,6 +399,25 @@ void AddBatchNormCases(std::vector<Case>* cases) {
 }
 
 void AddSelectAndScatterCases(std::vector<Case>* cases) {
+  // Overlapping, padded windows: one operand element can be selected by
+  // several windows and receives their sum.
+  for (ElementType type : {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64}) {
+    Case c = NumericCase("select-and-scatter", "overlapping", type, 2, "odd",
+                         "random", "", {RandomValues(), RandomValues()},
+                         Accumulation(9));
+    c.module_text = ModuleText(
+        c.id,
+        {BinaryComputation("select", "compare", type, ", direction=GE"),
+         BinaryComputation("scatter", "add", type)},
+        {ParameterLine(0, type, {1, 9, 9, 2}),
+         ParameterLine(1, type, {1, 5, 5, 2}),
+         "zero = " + ShapeText(type, {}) + " constant(0)",
+         "ROOT r = " + ShapeText(type, {1, 9, 9, 2}) +
+             " select-and-scatter(p0, p1, zero), window={size=1x3x3x1 "
+             "stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, select=select, "
+             "scatter=scatter"});
+    cases->push_back(std::move(c));
+  }
   for (ElementType type : FloatTypes()) {
     Case c = NumericCase("select-and-scatter", "maxpool_grad", type, 2, "npot",
                          "random", "", {RandomValues(), RandomValues()},
@@ -384,6 +444,7 @@ std::vector<Case> ReductionCases() {
   AddReduceWindowCases(&cases);
   AddDotCases(&cases);
   AddConvolutionCases(&cases);
+  AddAveragePoolCases(&cases);
   AddBatchNormCases(&cases);
   AddSelectAndScatterCases(&cases);
   return cases;
