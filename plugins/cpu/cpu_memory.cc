@@ -1,10 +1,10 @@
 #include "plugins/cpu/cpu_memory.h"
 
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <utility>
 
+#include "plugins/cpu/cpu_block_cache.h"
 #include "plugins/cpu/cpu_host.h"
 
 namespace phal::cpu {
@@ -16,6 +16,8 @@ Status Exhausted(uint64_t byte_size, const char* why) {
 }
 
 }  // namespace
+
+Buffer::~Buffer() { BlockCache::Instance().Free(data_, block_bytes_); }
 
 Status Buffer::CheckRange(uint64_t offset, uint64_t byte_size) const {
   if (offset <= byte_size_ && byte_size <= byte_size_ - offset) {
@@ -44,11 +46,10 @@ phal_status_t* BufferAllocate(phal_plugin_device_t* device,
     const uint64_t rounded =
         byte_size == 0 ? alignment
                        : (byte_size + alignment - 1) & ~(alignment - 1);
-    AlignedBlock data(
-        static_cast<std::byte*>(std::aligned_alloc(alignment, rounded)));
+    std::byte* data = BlockCache::Instance().Allocate(rounded, alignment);
     if (data == nullptr) return Exhausted(byte_size, "out of host memory");
-    auto buffer = std::make_unique<phal_plugin_buffer>(device, std::move(data),
-                                                       byte_size);
+    auto buffer =
+        std::make_unique<phal_plugin_buffer>(device, data, byte_size, rounded);
     *out_buffer = buffer.release();
     return OkStatus();
   });

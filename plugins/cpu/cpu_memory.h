@@ -4,9 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <utility>
 
 #include "core/support/status.h"
 #include "plugins/cpu/cpu_device.h"
@@ -14,21 +11,23 @@
 
 namespace phal::cpu {
 
-// Memory from std::aligned_alloc, released with std::free.
-struct FreeDeleter {
-  void operator()(std::byte* block) const { std::free(block); }
-};
-using AlignedBlock = std::unique_ptr<std::byte, FreeDeleter>;
-
 // The size, block and device never change, so a buffer may be used from many
 // threads; its contents are ordered by the streams that touch them.
+// The block comes from BlockCache::Instance() and goes back there.
 class Buffer {
  public:
-  Buffer(const Device* device, AlignedBlock data, uint64_t byte_size)
-      : device_(device), data_(std::move(data)), byte_size_(byte_size) {}
+  Buffer(const Device* device, std::byte* data, uint64_t byte_size,
+         uint64_t block_bytes)
+      : device_(device),
+        data_(data),
+        byte_size_(byte_size),
+        block_bytes_(block_bytes) {}
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
 
   const Device* device() const { return device_; }
-  std::byte* data() const { return data_.get(); }
+  std::byte* data() const { return data_; }
   uint64_t byte_size() const { return byte_size_; }
 
   // OK when [offset, offset + byte_size) lies inside the buffer. The core
@@ -38,8 +37,9 @@ class Buffer {
 
  private:
   const Device* device_;
-  AlignedBlock data_;
+  std::byte* data_;
   uint64_t byte_size_;
+  uint64_t block_bytes_;  // byte_size_ rounded up to whole cache lines
 };
 
 phal_status_t* BufferAllocate(phal_plugin_device_t* device,

@@ -4,6 +4,7 @@
 // ending where 1.0's does, for a core that speaks only 1.0.
 #include <cstddef>
 
+#include "plugins/cpu/cpu_block_cache.h"
 #include "plugins/cpu/cpu_copy.h"
 #include "plugins/cpu/cpu_device.h"
 #include "plugins/cpu/cpu_event.h"
@@ -22,7 +23,10 @@ constexpr uint32_t kMaxAbiVersion = PHAL_MAKE_VERSION(1, 2);
 
 // The plugin holds no global state beyond the host services: devices,
 // buffers, streams and events are owned by their handles.
-void Shutdown() { UninstallHostServices(); }
+void Shutdown() {
+  BlockCache::Instance().Clear();
+  UninstallHostServices();
+}
 
 constexpr phal_plugin_api_t kApi12 = {
     .struct_size = sizeof(phal_plugin_api_t),
