@@ -21,7 +21,8 @@ constexpr uint32_t kMinAbiVersion = PHAL_MAKE_VERSION(1, 0);
 constexpr uint32_t kKernelAbiVersion = PHAL_MAKE_VERSION(1, 1);
 constexpr uint32_t kMaxAbiVersion = PHAL_MAKE_VERSION(1, 2);
 
-// The plugin holds no global state beyond the host services: devices,
+// The plugin holds no global state beyond the host services and the cache
+// of freed buffer memory (cpu_block_cache.h): devices,
 // buffers, streams and events are owned by their handles.
 void Shutdown() {
   BlockCache::Instance().Clear();
