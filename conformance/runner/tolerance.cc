@@ -120,7 +120,11 @@ double UlpDistance(const Literal& expected, const Literal& actual,
                    int64_t index, int part) {
   const int64_t e = OrderedBits(expected, index, part);
   const int64_t a = OrderedBits(actual, index, part);
-  return std::fabs(static_cast<double>(e) - static_cast<double>(a));
+  // In long double (64-bit mantissa on x86-64 and AArch64 Linux): f64 bit
+  // patterns reach 2^63, where doubles are 1024 apart and would turn one
+  // ulp into 1024.
+  return static_cast<double>(
+      std::fabs(static_cast<long double>(e) - static_cast<long double>(a)));
 }
 
 ElementError UlpError(const Literal& expected, const Literal& actual,
@@ -145,8 +149,19 @@ ElementError UlpError(const Literal& expected, const Literal& actual,
   return {distance, distance <= ulps, FormatNumber(distance) + " ulp"};
 }
 
+// The largest finite magnitude in `literal`, at least 1: the scale of the
+// terms an accumulation's absolute error is measured against.
+double ResultScale(const Literal& literal) {
+  double scale = 1;
+  for (int64_t i = 0; i < literal.ElementCount(); ++i) {
+    const double magnitude = std::abs(Component(literal, i));
+    if (std::isfinite(magnitude)) scale = std::max(scale, magnitude);
+  }
+  return scale;
+}
+
 ElementError AccumulationError(const Literal& expected, const Literal& actual,
-                               int64_t index, double tolerance) {
+                               int64_t index, double tolerance, double scale) {
   const std::complex<double> e = Component(expected, index);
   const std::complex<double> a = Component(actual, index);
   if (IsComplex(expected.element_type())) {
@@ -165,13 +180,14 @@ ElementError AccumulationError(const Literal& expected, const Literal& actual,
   const double absolute = std::abs(fa - fe);
   const double magnitude = std::abs(fe);
   const double relative = magnitude > 0 ? absolute / magnitude : absolute;
-  const double error = std::min(absolute, relative);
+  const double error = std::min(absolute / scale, relative);
   return {error, error <= tolerance,
           "abs " + FormatNumber(absolute) + " rel " + FormatNumber(relative)};
 }
 
 ElementError ElementErrorOf(const Literal& expected, const Literal& actual,
-                            int64_t index, const ToleranceSpec& tolerance) {
+                            int64_t index, const ToleranceSpec& tolerance,
+                            double scale) {
   const ElementType type = expected.element_type();
   const bool real_or_complex = IsFloat(type) || IsComplex(type);
   if (!real_or_complex || tolerance.kind == ToleranceKind::kExact) {
@@ -181,7 +197,7 @@ ElementError ElementErrorOf(const Literal& expected, const Literal& actual,
     return UlpError(expected, actual, index, tolerance.ulps);
   }
   return AccumulationError(expected, actual, index,
-                           AccumulationTolerance(tolerance, type));
+                           AccumulationTolerance(tolerance, type), scale);
 }
 
 }  // namespace
@@ -263,8 +279,10 @@ Comparison CompareResults(const std::vector<const Literal*>& expected,
                            e.shape().ToString();
       return comparison;
     }
+    const double scale =
+        tolerance.kind == ToleranceKind::kAccumulation ? ResultScale(e) : 1.0;
     for (int64_t i = 0; i < e.ElementCount(); ++i) {
-      const ElementError element = ElementErrorOf(e, a, i, tolerance);
+      const ElementError element = ElementErrorOf(e, a, i, tolerance, scale);
       if (tolerance.kind == ToleranceKind::kExact ||
           (!IsFloat(e.element_type()) && !IsComplex(e.element_type()))) {
         comparison.error += element.passed ? 0 : 1;

@@ -8,8 +8,12 @@
 //                 ...): at most N units in the last place of the result
 //                 type apart; +0 and -0 are 0 ulp apart.
 //   accumulation  reduce, dot, convolution, batch norm: per element, the
-//   over N terms  absolute or the relative error is at most (N + 2) eps of
-//                 the result type (eps of the component for complex).
+//   over N terms  relative error, or the absolute error divided by the
+//                 result's scale S (its largest finite magnitude, at least
+//                 1), is at most (N + 2) eps of the result type (of the
+//                 component for complex). Measuring near-zero elements
+//                 against S keeps cancellation in a sum from failing a
+//                 plugin that merely adds in another order.
 //
 // Under every bound NaN must meet NaN, an infinity must meet the same
 // infinity, and a finite expected value must meet a finite one. Under the
@@ -59,7 +63,7 @@ struct Comparison {
   // The bound in words: "exact", "4 ulp", "abs or rel 2.4e-05".
   std::string bound;
   // The worst error seen, in the bound's unit: differing elements for
-  // exact, ulps for ulp, min(abs, rel) for accumulation. A NaN or
+  // exact, ulps for ulp, min(abs / S, rel) for accumulation. A NaN or
   // infinity mismatch makes it infinite.
   double error = 0;
   // Why it failed when the shapes themselves differ; "" otherwise.

@@ -49,6 +49,17 @@ TEST(TolerancePolicy, UlpBoundCountsUnitsInTheLastPlaceOfTheResultType) {
       << "the smallest subnormals of both signs are 2 ulp apart";
 }
 
+TEST(TolerancePolicy, OneF64UlpIsOneUlpAtEveryMagnitude) {
+  for (double value : {1.0, 3.8733686117673183, 1e300, -2.5e-310}) {
+    const Literal expected =
+        Literal::FromValues(PHAL_ELEMENT_TYPE_F64, {1}, {value});
+    const Literal actual = Literal::FromValues(PHAL_ELEMENT_TYPE_F64, {1},
+                                               {std::nextafter(value, 0.0)});
+    EXPECT_TRUE(Compare(expected, actual, Ulps(1)).passed) << value;
+    EXPECT_FALSE(Compare(expected, actual, Ulps(0)).passed) << value;
+  }
+}
+
 TEST(TolerancePolicy, SpecialValuesMustMatchUnderEveryBound) {
   for (const ToleranceSpec& bound : {Ulps(1000), Accumulation(1000)}) {
     EXPECT_FALSE(Compare(F32({kNaN}), F32({1}), bound).passed);
@@ -73,6 +84,10 @@ TEST(TolerancePolicy, AccumulationBoundIsAbsoluteOrRelativeScaledByTerms) {
   EXPECT_TRUE(Compare(F32({1e6}), F32({1e6 + 10}), bound).passed)
       << "a relative error of 1e-5 on a large value is within the bound";
   EXPECT_FALSE(Compare(F32({1}), F32({1.001}), bound).passed);
+  EXPECT_TRUE(Compare(F32({1000, 1e-6}), F32({1000, 0.005}), bound).passed)
+      << "near zero, the absolute error is measured against the result's "
+         "largest magnitude (cancellation in a sum of large terms)";
+  EXPECT_FALSE(Compare(F32({1000, 1e-6}), F32({1000, 0.05}), bound).passed);
   EXPECT_FALSE(Compare(F32({1}), F32({1.0002}), Accumulation(10)).passed);
   EXPECT_TRUE(Compare(F32({1}), F32({1.0002}), Accumulation(2000)).passed);
 }
