@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -82,6 +83,13 @@ class Device {
     Error error(phal_device_get_properties(device_, &properties));
     if (!error.ok()) return error;
     return properties;
+  }
+  // Index of the device's plugin in Client::Plugins().
+  Result<size_t> PluginIndex() const {
+    size_t index = 0;
+    Error error(phal_device_get_plugin_index(device_, &index));
+    if (!error.ok()) return error;
+    return index;
   }
 
  private:
@@ -203,6 +211,91 @@ class Stream {
 
  private:
   phal_stream_t* stream_ = nullptr;
+};
+
+// A program compiled for one device (ABI 1.1). Must be destroyed before the
+// Client it came from.
+class Executable {
+ public:
+  Executable() = default;
+  explicit Executable(phal_executable_t* executable)
+      : executable_(executable) {}
+  Executable(Executable&& other) noexcept
+      : executable_(TakeHandle(other.executable_)) {}
+  Executable& operator=(Executable&& other) noexcept {
+    std::swap(executable_, other.executable_);
+    return *this;
+  }
+  ~Executable() { phal_executable_free(executable_); }
+  phal_executable_t* get() const { return executable_; }
+
+  // `source_name` names the program in error messages (file:line:column).
+  static Result<Executable> Compile(
+      const Device& device, std::string_view program,
+      phal_program_format_t format = PHAL_PROGRAM_FORMAT_HLO_TEXT,
+      const std::string& source_name = "") {
+    phal_compile_options_t options{};
+    options.struct_size = sizeof(options);
+    options.format = format;
+    options.source_name = source_name.empty() ? nullptr : source_name.c_str();
+    phal_executable_t* executable = nullptr;
+    Error error(phal_executable_compile(device.get(), program.data(),
+                                        program.size(), &options, &executable));
+    if (!error.ok()) return error;
+    return Executable(executable);
+  }
+
+  // The shapes of the parameters and results, tuples flattened. Their
+  // `dims` point into the executable and stay valid while it lives.
+  Result<std::vector<phal_buffer_desc_t>> ParameterDescs() const {
+    return Descs(&phal_executable_get_parameter_count,
+                 &phal_executable_get_parameter_desc);
+  }
+  Result<std::vector<phal_buffer_desc_t>> ResultDescs() const {
+    return Descs(&phal_executable_get_result_count,
+                 &phal_executable_get_result_desc);
+  }
+
+  // Runs once and returns when the results are ready: one new buffer per
+  // result, owned by the caller. The arguments are only read. Thread-safe.
+  Result<std::vector<Buffer>> Execute(const std::vector<Buffer>& arguments) {
+    size_t result_count = 0;
+    Error error(phal_executable_get_result_count(executable_, &result_count));
+    if (!error.ok()) return error;
+    std::vector<phal_buffer_t*> handles;
+    handles.reserve(arguments.size());
+    for (const Buffer& argument : arguments) handles.push_back(argument.get());
+    std::vector<phal_buffer_t*> results(result_count, nullptr);
+    error = Error(phal_executable_execute(executable_, handles.data(),
+                                          handles.size(), results.data(),
+                                          results.size()));
+    if (!error.ok()) return error;
+    std::vector<Buffer> buffers;
+    buffers.reserve(result_count);
+    for (phal_buffer_t* result : results) buffers.emplace_back(result);
+    return buffers;
+  }
+
+ private:
+  using CountFunction = phal_status_t* (*)(const phal_executable_t*, size_t*);
+  using DescFunction = phal_status_t* (*)(const phal_executable_t*, size_t,
+                                          phal_buffer_desc_t*);
+
+  Result<std::vector<phal_buffer_desc_t>> Descs(
+      CountFunction count_function, DescFunction desc_function) const {
+    size_t count = 0;
+    Error error(count_function(executable_, &count));
+    if (!error.ok()) return error;
+    std::vector<phal_buffer_desc_t> descs(count);
+    for (size_t i = 0; i < count; ++i) {
+      descs[i].struct_size = sizeof(phal_buffer_desc_t);
+      error = Error(desc_function(executable_, i, &descs[i]));
+      if (!error.ok()) return error;
+    }
+    return descs;
+  }
+
+  phal_executable_t* executable_ = nullptr;
 };
 
 class Client {
