@@ -2,7 +2,9 @@
 // summary, then per tier a matrix of op x dtype (each cell the cases of
 // that op and type, coloured by the worst status among them), then every
 // case that did not pass with its inputs and the worst elements.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -219,6 +221,29 @@ std::string Failures(const Report& report) {
          html;
 }
 
+// The ten slowest results: where a run's minutes go.
+std::string SlowestCases(const Report& report) {
+  std::vector<const CaseResult*> results;
+  for (const CaseResult& result : report.results) results.push_back(&result);
+  const std::size_t count = std::min<std::size_t>(10, results.size());
+  std::partial_sort(
+      results.begin(), results.begin() + static_cast<std::ptrdiff_t>(count),
+      results.end(), [](const CaseResult* a, const CaseResult* b) {
+        return a->seconds > b->seconds;
+      });
+  std::string html =
+      "<details><summary>Slowest cases</summary><table>"
+      "<tr><th>case</th><th>device</th><th>seconds</th></tr>\n";
+  for (std::size_t i = 0; i < count; ++i) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof(seconds), "%.3f", results[i]->seconds);
+    html += "<tr><td class=\"op\">" + Escape(results[i]->id) + "</td><td>" +
+            std::to_string(results[i]->device) + "</td><td>" + seconds +
+            "</td></tr>\n";
+  }
+  return html + "</table></details>\n";
+}
+
 }  // namespace
 
 std::string ReportToHtml(const Report& report) {
@@ -231,6 +256,7 @@ std::string ReportToHtml(const Report& report) {
   }
   html += Matrix(report, kCorpusTier);
   html += Failures(report);
+  html += SlowestCases(report);
   return html + "</body></html>\n";
 }
 
