@@ -146,7 +146,47 @@ Status CopyFittingMembers(const Struct& full, Struct* out) {
   return OkStatus();
 }
 
+// One OpenCL context per device for the whole process, made at the first
+// open and released at shutdown: a context is heavyweight, and drivers
+// (PoCL among them) keep the memory of a released context's buffers, so a
+// context per open grows the process with every client.
+struct Contexts {
+  std::mutex mutex;
+  std::vector<std::pair<cl_device_id, cl_context>> made;
+};
+
+Contexts& TheContexts() {
+  static Contexts* contexts = new Contexts;
+  return *contexts;
+}
+
+StatusOr<cl_context> SharedContext(const Entry& entry) {
+  Contexts& contexts = TheContexts();
+  std::lock_guard lock(contexts.mutex);
+  for (const auto& [device, context] : contexts.made) {
+    if (device == entry.device) return context;
+  }
+  const cl_context_properties properties[] = {
+      CL_CONTEXT_PLATFORM,
+      reinterpret_cast<cl_context_properties>(entry.platform), 0};
+  cl_int error = CL_SUCCESS;
+  cl_context context = Cl().CreateContext(properties, 1, &entry.device, nullptr,
+                                          nullptr, &error);
+  if (context == nullptr) return ClError("clCreateContext", error);
+  contexts.made.emplace_back(entry.device, context);
+  return context;
+}
+
 }  // namespace
+
+void ReleaseContexts() {
+  Contexts& contexts = TheContexts();
+  std::lock_guard lock(contexts.mutex);
+  for (const auto& [device, context] : contexts.made) {
+    Cl().ReleaseContext(context);
+  }
+  contexts.made.clear();
+}
 
 Device::Device(uint32_t ordinal, cl_platform_id platform, cl_device_id device,
                cl_context context)
@@ -195,7 +235,7 @@ Device::Device(uint32_t ordinal, cl_platform_id platform, cl_device_id device,
                        PHAL_PLUGIN_VERSION;
 }
 
-Device::~Device() { Cl().ReleaseContext(context_); }
+Device::~Device() = default;
 
 Status Device::GetProperties(phal_device_properties_t* out) const {
   uint64_t element_types = 0;
@@ -262,13 +302,7 @@ phal_status_t* DeviceOpen(size_t ordinal,
                              std::to_string(devices.devices.size()));
     }
     const Entry& entry = devices.devices[ordinal];
-    const cl_context_properties properties[] = {
-        CL_CONTEXT_PLATFORM,
-        reinterpret_cast<cl_context_properties>(entry.platform), 0};
-    cl_int error = CL_SUCCESS;
-    cl_context context = Cl().CreateContext(properties, 1, &entry.device,
-                                            nullptr, nullptr, &error);
-    if (context == nullptr) return ClError("clCreateContext", error);
+    PHAL_ASSIGN_OR_RETURN(cl_context context, SharedContext(entry));
     *out_device = std::make_unique<phal_plugin_device>(
                       static_cast<uint32_t>(ordinal), entry.platform,
                       entry.device, context)

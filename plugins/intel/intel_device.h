@@ -1,6 +1,7 @@
 // Devices: every OpenCL 1.2+ device of every platform the ICD loader knows,
 // GPUs first (Intel's first among them), then the others (PoCL's CPU
-// device, ...), each with its vendor shown. One OpenCL context per device.
+// device, ...), each with its vendor shown. One OpenCL context per device,
+// shared by every open of it.
 #ifndef POLYHAL_PLUGINS_INTEL_INTEL_DEVICE_H_
 #define POLYHAL_PLUGINS_INTEL_INTEL_DEVICE_H_
 
@@ -60,6 +61,10 @@ class Device {
   std::unique_ptr<ProgramCache> program_cache_ =
       std::make_unique<ProgramCache>();
 };
+
+// Releases the OpenCL contexts devices share (one per OpenCL device, kept
+// from its first open). Called by shutdown, after every device has closed.
+void ReleaseContexts();
 
 phal_status_t* DeviceCount(size_t* out_count, const char** out_reason) noexcept;
 phal_status_t* DeviceOpen(size_t ordinal,

@@ -1,6 +1,7 @@
 // Buffers: OpenCL buffer objects (clCreateBuffer) in the device's context.
 // Their contents are reached only through commands on a stream: the host
-// never dereferences them.
+// never dereferences them. Freed buffers are kept (up to 256 MiB) for reuse
+// by allocations of the same size.
 #ifndef POLYHAL_PLUGINS_INTEL_INTEL_MEMORY_H_
 #define POLYHAL_PLUGINS_INTEL_INTEL_MEMORY_H_
 
@@ -18,7 +19,9 @@ class Buffer {
  public:
   Buffer(const Device* device, cl_mem memory, uint64_t byte_size)
       : device_(device), memory_(memory), byte_size_(byte_size) {}
-  ~Buffer() { Cl().ReleaseMemObject(memory_); }
+  // Hands the cl_mem to the buffer cache (reused by an allocation of the
+  // same size) or releases it.
+  ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 
@@ -35,6 +38,10 @@ class Buffer {
   cl_mem memory_;
   uint64_t byte_size_;
 };
+
+// Releases the buffers the cache keeps. Called by shutdown, after every
+// buffer has been freed.
+void ReleaseCachedBuffers();
 
 phal_status_t* BufferAllocate(phal_plugin_device_t* device,
                               uint32_t memory_space, uint64_t byte_size,

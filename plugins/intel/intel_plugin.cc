@@ -20,9 +20,14 @@ constexpr uint32_t kMinAbiVersion = PHAL_MAKE_VERSION(1, 0);
 constexpr uint32_t kKernelAbiVersion = PHAL_MAKE_VERSION(1, 1);
 constexpr uint32_t kMaxAbiVersion = PHAL_MAKE_VERSION(1, 2);
 
-// The plugin holds no global state beyond the host services: devices,
-// buffers, streams and events are owned by their handles.
-void Shutdown() { UninstallHostServices(); }
+// Devices, buffers, streams and events are owned by their handles; the
+// OpenCL contexts the devices share, the freed buffers kept for reuse and
+// the host services are the global state.
+void Shutdown() {
+  ReleaseCachedBuffers();
+  ReleaseContexts();
+  UninstallHostServices();
+}
 
 constexpr phal_plugin_api_t kApi12 = {
     .struct_size = sizeof(phal_plugin_api_t),

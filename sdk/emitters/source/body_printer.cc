@@ -521,7 +521,7 @@ StatusOr<std::string> BodyPrinter::Unary(const phal_kir_node_t& node,
   const char* math = MathName(node.op);
   if (math == nullptr) return NotImplemented(node.op, t);
   if (IsComplex(t)) {
-    if (node.op == PHAL_KIR_OP_CBRT || node.op == PHAL_KIR_OP_ERF) {
+    if (node.op == PHAL_KIR_OP_ERF) {
       return NotImplemented(node.op, t);
     }
     return Call(Use("phal_c" + std::string(math) + "_" + cs), a);
@@ -609,7 +609,8 @@ StatusOr<std::string> BodyPrinter::Binary(const phal_kir_node_t& node,
             b);
       }
       if (integer || pred) return Call(max ? "max" : "min", a, b);
-      return NotImplemented(node.op, t);
+      return Call(Use(std::string(max ? "phal_cmax_" : "phal_cmin_") + s), a,
+                  b);
     }
     case PHAL_KIR_OP_POWER:
       if (integer) return Call(Use("phal_pow_" + s), a, b);
@@ -617,6 +618,7 @@ StatusOr<std::string> BodyPrinter::Binary(const phal_kir_node_t& node,
       if (!IsFloat(t)) return NotImplemented(node.op, t);
       return Round(t, Call(Use("phal_pow_" + Suffix(t)), a, b));
     case PHAL_KIR_OP_ATAN2:
+      if (IsComplex(t)) return Call(Use("phal_catan2_" + s), a, b);
       if (!IsFloat(t)) return NotImplemented(node.op, t);
       return Round(t, Call(Use("phal_atan2_" + Suffix(t)), a, b));
     case PHAL_KIR_OP_AND:

@@ -177,6 +177,44 @@ std::string ComplexHelper(std::string_view op) {
     return "$V $NAME($V a, $V b) {\n"
            "  return ($V)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);\n}\n";
   }
+  if (op == "cmulg") {
+    // With C99 Annex G's recovery of infinities, as glibc's cpow multiplies
+    // (the multiply op itself is the textbook formula, as the toolkit's).
+    return "$V $NAME($V u, $V v) {\n"
+           "  $T a = u.x, b = u.y, c = v.x, d = v.y;\n"
+           "  const $T ac = a * c, bd = b * d, ad = a * d, bc = b * c;\n"
+           "  $T x = ac - bd, y = ad + bc;\n"
+           "  if (isnan(x) && isnan(y)) {\n"
+           "    int again = 0;\n"
+           "    if (isinf(a) || isinf(b)) {\n"
+           "      a = copysign(isinf(a) ? ($T)1 : ($T)0, a);\n"
+           "      b = copysign(isinf(b) ? ($T)1 : ($T)0, b);\n"
+           "      if (isnan(c)) c = copysign(($T)0, c);\n"
+           "      if (isnan(d)) d = copysign(($T)0, d);\n"
+           "      again = 1;\n"
+           "    }\n"
+           "    if (isinf(c) || isinf(d)) {\n"
+           "      c = copysign(isinf(c) ? ($T)1 : ($T)0, c);\n"
+           "      d = copysign(isinf(d) ? ($T)1 : ($T)0, d);\n"
+           "      if (isnan(a)) a = copysign(($T)0, a);\n"
+           "      if (isnan(b)) b = copysign(($T)0, b);\n"
+           "      again = 1;\n"
+           "    }\n"
+           "    if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || "
+           "isinf(bc))) {\n"
+           "      if (isnan(a)) a = copysign(($T)0, a);\n"
+           "      if (isnan(b)) b = copysign(($T)0, b);\n"
+           "      if (isnan(c)) c = copysign(($T)0, c);\n"
+           "      if (isnan(d)) d = copysign(($T)0, d);\n"
+           "      again = 1;\n"
+           "    }\n"
+           "    if (again) {\n"
+           "      x = INFINITY * (a * c - b * d);\n"
+           "      y = INFINITY * (a * d + b * c);\n"
+           "    }\n"
+           "  }\n"
+           "  return ($V)(x, y);\n}\n";
+  }
   if (op == "cdiv") {
     // Smith's algorithm, with C99 Annex G's recovery of infinities.
     return "$V $NAME($V a, $V b) {\n"
@@ -218,9 +256,15 @@ std::string ComplexHelper(std::string_view op) {
            "  return ($V)(a.x / m, a.y / m);\n}\n";
   }
   if (op == "cexp") {
+    // exp(-inf + i y) is 0 whatever y is (C99 Annex G); near the overflow
+    // threshold exp(x - 1) * e keeps drivers' exp from overflowing early.
     return "$V $NAME($V a) {\n"
+           "  if (isinf(a.x) && a.x < 0 && !isfinite(a.y)) {\n"
+           "    return ($V)(0, copysign(($T)0, a.y));\n"
+           "  }\n"
            "  if (a.y == 0) return ($V)(exp(a.x), a.y);\n"
-           "  const $T e = exp(a.x);\n"
+           "  const $T e = a.x > 700 ? exp(a.x - 1) * ($T)2.718281828459045\n"
+           "                         : exp(a.x);\n"
            "  return ($V)(e * cos(a.y), e * sin(a.y));\n}\n";
   }
   if (op == "cexpm1") {
@@ -235,32 +279,53 @@ std::string ComplexHelper(std::string_view op) {
            "  return ($V)(log(hypot(a.x, a.y)), atan2(a.y, a.x));\n}\n";
   }
   if (op == "clog1p") {
+    // log|1 + z| through log1p of |1 + z|^2 - 1 = 2x + x^2 + y^2, as the
+    // reference computes it.
     return "$V $NAME($V a) {\n"
-           "  const $T m = hypot(a.x + 1, a.y);\n"
-           "  const $T re = m < 0.5 || m > 2 ? log(m)\n"
-           "      : 0.5 * log1p(a.x * (2 + a.x) + a.y * a.y);\n"
-           "  return ($V)(re, atan2(a.y, a.x + 1));\n}\n";
+           "  return ($V)(log1p(a.x * (2 + a.x) + a.y * a.y) / 2,\n"
+           "              atan2(a.y, 1 + a.x));\n}\n";
   }
   if (op == "csqrt") {
+    // Inputs near the largest finite value are scaled by 1/4 first, so
+    // |z| does not overflow.
     return "$V $NAME($V a) {\n"
            "  if (a.x == 0 && a.y == 0) return ($V)(0, a.y);\n"
            "  if (isinf(a.y)) return ($V)(INFINITY, a.y);\n"
+           "  $T scale = 1;\n"
+           "  if (fabs(a.x) > $BIG || fabs(a.y) > $BIG) {\n"
+           "    a *= ($T)0.25;\n"
+           "    scale = 2;\n"
+           "  }\n"
            "  const $T m = hypot(a.x, a.y);\n"
            "  if (a.x >= 0) {\n"
-           "    const $T t = sqrt((m + a.x) * 0.5);\n"
-           "    return ($V)(t, a.y / (2 * t));\n  }\n"
-           "  const $T t = sqrt((m - a.x) * 0.5);\n"
-           "  return ($V)(fabs(a.y) / (2 * t), copysign(t, a.y));\n}\n";
+           "    const $T t = sqrt((m + a.x) * ($T)0.5);\n"
+           "    return ($V)(t, a.y / (2 * t)) * scale;\n  }\n"
+           "  const $T t = sqrt((m - a.x) * ($T)0.5);\n"
+           "  return ($V)(fabs(a.y) / (2 * t), copysign(t, a.y)) * scale;\n}\n";
   }
   if (op == "ctanh") {
+    // (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y): no
+    // cancellation in the denominator near y = pi/2.
     return "$V $NAME($V a) {\n"
            "  if (fabs(a.x) > 20) {\n"
            "    const $T e = exp(-2 * fabs(a.x));\n"
            "    return ($V)(copysign(($T)1, a.x), 4 * sin(a.y) * cos(a.y) * "
            "e);\n"
            "  }\n"
-           "  const $T d = cosh(2 * a.x) + cos(2 * a.y);\n"
-           "  return ($V)(sinh(2 * a.x) / d, sin(2 * a.y) / d);\n}\n";
+           "  const $T sh = sinh(a.x), ch = cosh(a.x);\n"
+           "  const $T s = sin(a.y), c = cos(a.y);\n"
+           "  const $T d = sh * sh + c * c;\n"
+           "  return ($V)(sh * ch / d, s * c / d);\n}\n";
+  }
+  if (op == "cmax" || op == "cmin") {
+    // The specification's order: by real part, then imaginary part (a NaN
+    // part compares unequal and not less).
+    return std::string(op == "cmax" ? "$V $NAME($V a, $V b) {\n"
+                                      "  const $V x = a, y = b;\n"
+                                    : "$V $NAME($V a, $V b) {\n"
+                                      "  const $V x = b, y = a;\n") +
+           "  const int less = x.x != y.x ? x.x < y.x : x.y < y.y;\n"
+           "  return less ? b : a;\n}\n";
   }
   if (op == "csin") {
     return "$V $NAME($V a) {\n"
@@ -296,12 +361,22 @@ const ComposedComplex kComposedComplex[] = {
      {"cdiv", "cexp"}},
     {"cpow",
      "$V $NAME($V a, $V b) {\n"
-     "  if (a.x == 0 && a.y == 0) {\n"
-     "    if (b.x == 0 && b.y == 0) return ($V)(1, 0);\n"
-     "    if (b.y == 0 && b.x > 0) return ($V)(0, 0);\n"
-     "  }\n"
-     "  return phal_cexp_$S(phal_cmul_$S(b, phal_clog_$S(a)));\n}\n",
+     "  return phal_cexp_$S(phal_cmulg_$S(b, phal_clog_$S(a)));\n}\n",
      {"cexp", "cmul"}},
+    {"catan2",
+     "$V $NAME($V a, $V b) {\n"
+     "  const $V s = phal_csqrt_$S(phal_cmul_$S(b, b) + phal_cmul_$S(a, a));\n"
+     "  const $V l = phal_clog_$S(phal_cdiv_$S(($V)(b.x - a.y, b.y + a.x), "
+     "s));\n"
+     "  return ($V)(l.y, -l.x);\n}\n",
+     {"csqrt", "cdiv"}},
+    {"ccbrt",
+     "$V $NAME($V a) {\n"
+     "  if (a.y == 0 && a.x > 0) return ($V)(cbrt(a.x), 0);\n"
+     "  const $V l = phal_clog_$S(a);\n"
+     "  const $T m = exp(l.x / 3), t = l.y / 3;\n"
+     "  return ($V)(m * cos(t), m * sin(t));\n}\n",
+     {"clog", nullptr}},
 };
 
 StatusOr<HelperDefinition> ComplexDefinition(std::string_view op,
@@ -311,14 +386,17 @@ StatusOr<HelperDefinition> ComplexDefinition(std::string_view op,
   const std::string type = is_c64 ? "float" : "double";
   const std::string vector = type + "2";
   const auto fill = [&](std::string text) {
-    return Fill(std::move(text),
-                {{"$V", vector}, {"$T", type}, {"$S", suffix}});
+    return Fill(std::move(text), {{"$V", vector},
+                                  {"$T", type},
+                                  {"$S", suffix},
+                                  {"$BIG", is_c64 ? "0x1p124f" : "0x1p1020"}});
   };
   // c64 functions other than the exact ones run in c128 when f64 exists.
-  const bool exact = op == "cmul";
+  const bool exact = op == "cmul" || op == "cmax" || op == "cmin";
   if (is_c64 && features.fp64 && !exact) {
     HelperDefinition wide;
-    const bool binary = op == "cdiv" || op == "cpow";
+    const bool binary =
+        op == "cdiv" || op == "cpow" || op == "catan2" || op == "cmulg";
     const bool real_result = op == "cabs";
     wide.dependencies.push_back("phal_" + std::string(op) + "_c128");
     wide.text = Fill(binary        ? "float2 $NAME(float2 a, float2 b) {\n"
@@ -345,8 +423,10 @@ StatusOr<HelperDefinition> ComplexDefinition(std::string_view op,
                                           "_" + std::string(suffix));
       }
     }
-    if (op == "cpow") {
+    if (op == "cpow" || op == "catan2") {
       definition.dependencies.push_back("phal_clog_" + std::string(suffix));
+      definition.dependencies.push_back("phal_cmul_" + std::string(suffix));
+      definition.dependencies.push_back("phal_cmulg_" + std::string(suffix));
     }
     return definition;
   }
@@ -398,8 +478,16 @@ StatusOr<HelperDefinition> HalfDefinition(std::string_view name,
         {"phal_round_bf16"}};
   }
   if (name == "phal_f16_bits") {
+    // NaNs keep their sign and leading payload bits (drivers' vstore_half
+    // may write any NaN).
     return HelperDefinition{
         "ushort $NAME(float x) {\n"
+        "  if (isnan(x)) {\n"
+        "    const uint b = as_uint(x);\n"
+        "    const uint payload = (b & 0x007fffffu) >> 13;\n"
+        "    return (ushort)(((b >> 16) & 0x8000u) | 0x7c00u |\n"
+        "                    (payload != 0 ? payload : 0x200u));\n"
+        "  }\n"
         "  ushort h;\n"
         "  vstore_half_rte(x, 0, (half*)&h);\n"
         "  return h;\n}\n",
