@@ -191,6 +191,7 @@ const std::vector<std::string> kFloatUnary = {"abs",
                                               "sine",
                                               "cosine",
                                               "tan",
+                                              "erf",
                                               "is-finite"};
 const std::vector<std::string> kFloatBinary = {
     "add",     "subtract", "multiply", "divide", "remainder",
