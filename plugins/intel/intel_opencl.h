@@ -17,24 +17,41 @@ namespace phal::intel {
 // without the "cl" prefix. Filled once; immutable afterwards.
 struct OpenCl {
 #define PHAL_OPENCL_ENTRY(name) decltype(&::cl##name) name = nullptr;
-#define PHAL_OPENCL_ENTRIES(X)                                             \
-  X(GetPlatformIDs)                                                        \
-  X(GetPlatformInfo)                                                       \
-  X(GetDeviceIDs)                                                          \
-  X(GetDeviceInfo)                                                         \
-  X(CreateContext) X(ReleaseContext) X(CreateCommandQueue)                 \
-      X(ReleaseCommandQueue) X(CreateBuffer) X(ReleaseMemObject)           \
-          X(EnqueueWriteBuffer) X(EnqueueReadBuffer) X(EnqueueCopyBuffer)  \
-              X(Finish) X(Flush) X(EnqueueMarkerWithWaitList)              \
-                  X(EnqueueBarrierWithWaitList) X(WaitForEvents)           \
-                      X(GetEventInfo) X(ReleaseEvent) X(RetainEvent)       \
-                          X(CreateProgramWithSource)                       \
-                              X(CreateProgramWithBinary) X(BuildProgram)   \
-                                  X(GetProgramBuildInfo) X(GetProgramInfo) \
-                                      X(ReleaseProgram) X(RetainProgram)   \
-                                          X(CreateKernel) X(ReleaseKernel) \
-                                              X(SetKernelArg)              \
-                                                  X(EnqueueNDRangeKernel)
+// clang-format off
+#define PHAL_OPENCL_ENTRIES(X) \
+  X(GetPlatformIDs) \
+  X(GetPlatformInfo) \
+  X(GetDeviceIDs) \
+  X(GetDeviceInfo) \
+  X(CreateContext) \
+  X(ReleaseContext) \
+  X(CreateCommandQueue) \
+  X(ReleaseCommandQueue) \
+  X(CreateBuffer) \
+  X(ReleaseMemObject) \
+  X(EnqueueWriteBuffer) \
+  X(EnqueueReadBuffer) \
+  X(EnqueueCopyBuffer) \
+  X(Finish) \
+  X(Flush) \
+  X(EnqueueMarkerWithWaitList) \
+  X(EnqueueBarrierWithWaitList) \
+  X(WaitForEvents) \
+  X(GetEventInfo) \
+  X(ReleaseEvent) \
+  X(RetainEvent) \
+  X(CreateProgramWithSource) \
+  X(CreateProgramWithBinary) \
+  X(BuildProgram) \
+  X(GetProgramBuildInfo) \
+  X(GetProgramInfo) \
+  X(ReleaseProgram) \
+  X(RetainProgram) \
+  X(CreateKernel) \
+  X(ReleaseKernel) \
+  X(SetKernelArg) \
+  X(EnqueueNDRangeKernel)
+  // clang-format on
   PHAL_OPENCL_ENTRIES(PHAL_OPENCL_ENTRY)
 #undef PHAL_OPENCL_ENTRY
 };
