@@ -33,12 +33,13 @@ class Execution {
     if (stream_ != nullptr) {
       TakeCStatus(api_->stream_synchronize(stream_)).ok();
       FreeReleased();
-      api_->stream_destroy(stream_);
+      loaded_.ReleaseStream(stream_);
     }
   }
 
   Status Start() {
-    return TakeCStatus(api_->stream_create(loaded_.device_, &stream_));
+    PHAL_ASSIGN_OR_RETURN(stream_, loaded_.AcquireStream());
+    return OkStatus();
   }
 
   // A device buffer shared by the leaves that name it.
@@ -233,6 +234,9 @@ LoadedProgram::LoadedProgram(std::unique_ptr<Program> program,
     : program_(std::move(program)), api_(api), device_(device) {}
 
 LoadedProgram::~LoadedProgram() {
+  for (phal_plugin_stream_t* stream : idle_streams_) {
+    api_->stream_destroy(stream);
+  }
   for (phal_plugin_kernel_t* kernel : kernels_) api_->kernel_destroy(kernel);
   for (phal_plugin_buffer_t* buffer : constants_) api_->buffer_free(buffer);
 }
@@ -266,10 +270,29 @@ StatusOr<std::unique_ptr<LoadedProgram>> LoadedProgram::Load(
     if (!status.ok()) break;
   }
   Status synced = TakeCStatus(api->stream_synchronize(stream));
-  api->stream_destroy(stream);
+  loaded->ReleaseStream(stream);
   PHAL_RETURN_IF_ERROR(status);
   PHAL_RETURN_IF_ERROR(synced);
   return loaded;
+}
+
+StatusOr<phal_plugin_stream_t*> LoadedProgram::AcquireStream() const {
+  {
+    std::lock_guard lock(idle_streams_mutex_);
+    if (!idle_streams_.empty()) {
+      phal_plugin_stream_t* stream = idle_streams_.back();
+      idle_streams_.pop_back();
+      return stream;
+    }
+  }
+  phal_plugin_stream_t* stream = nullptr;
+  PHAL_RETURN_IF_ERROR(TakeCStatus(api_->stream_create(device_, &stream)));
+  return stream;
+}
+
+void LoadedProgram::ReleaseStream(phal_plugin_stream_t* stream) const {
+  std::lock_guard lock(idle_streams_mutex_);
+  idle_streams_.push_back(stream);
 }
 
 StatusOr<std::vector<phal_plugin_buffer_t*>> LoadedProgram::Execute(

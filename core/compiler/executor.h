@@ -8,6 +8,7 @@
 #define POLYHAL_CORE_COMPILER_EXECUTOR_H_
 
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -33,7 +34,9 @@ class LoadedProgram {
 
   const Program& program() const { return *program_; }
 
-  // Runs the entry computation once on a stream of its own and returns
+  // Runs the entry computation once on a stream of its own (taken from the
+  // program's idle streams, so a plugin whose streams own threads does not
+  // start one per execute) and returns
   // when the results are ready: one new plugin buffer per result leaf,
   // owned by the caller (free with api->buffer_free). `arguments` are
   // plugin buffers, one per entry parameter, whose sizes the caller has
@@ -46,11 +49,18 @@ class LoadedProgram {
   LoadedProgram(std::unique_ptr<Program> program, const phal_plugin_api_t* api,
                 phal_plugin_device_t* device);
 
+  // An idle stream of this program, or a new one.
+  StatusOr<phal_plugin_stream_t*> AcquireStream() const;
+  // Keeps a synchronised stream for the next execution.
+  void ReleaseStream(phal_plugin_stream_t* stream) const;
+
   std::unique_ptr<Program> program_;
   const phal_plugin_api_t* api_;
   phal_plugin_device_t* device_;
   std::vector<phal_plugin_kernel_t*> kernels_;
   std::vector<phal_plugin_buffer_t*> constants_;
+  mutable std::mutex idle_streams_mutex_;
+  mutable std::vector<phal_plugin_stream_t*> idle_streams_;
 };
 
 }  // namespace phal
