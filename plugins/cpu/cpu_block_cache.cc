@@ -27,8 +27,8 @@ uint64_t DefaultBudgetBytes() {
 }  // namespace
 
 BlockCache& BlockCache::Instance() {
-  static BlockCache* cache = new BlockCache(DefaultBudgetBytes());
-  return *cache;
+  static BlockCache cache(DefaultBudgetBytes());
+  return cache;
 }
 
 std::byte* BlockCache::Allocate(uint64_t byte_size, uint64_t alignment) {
