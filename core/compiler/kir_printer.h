@@ -1,6 +1,6 @@
-// The stable text dump of the kernel IR, documented in docs/kir.md. Golden
-// tests pin it, PHAL_DUMP writes it, and plugin authors read it in logs, so
-// its grammar changes only together with docs/kir.md.
+// The stable text dump of the kernel IR, documented in docs/kernel-ir.md.
+// Golden tests pin it, PHAL_DUMP writes it, and plugin authors read it in logs,
+// so its grammar changes only together with docs/kernel-ir.md.
 #ifndef POLYHAL_CORE_COMPILER_KIR_PRINTER_H_
 #define POLYHAL_CORE_COMPILER_KIR_PRINTER_H_
 

@@ -27,7 +27,7 @@
  * Ownership: every pointer in a kernel description is owned by the core and
  * valid only during the call that receives it; a plugin copies what it keeps.
  *
- * docs/kir.md documents every node and kind, and the stable text dump.
+ * docs/kernel-ir.md documents every node and kind, and the stable text dump.
  */
 #ifndef POLYHAL_KERNEL_H_
 #define POLYHAL_KERNEL_H_
