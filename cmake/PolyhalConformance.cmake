@@ -34,5 +34,8 @@ function(phal_add_conformance_test)
   add_test(NAME ${ARG_NAME} COMMAND ${command})
   set_tests_properties(${ARG_NAME} PROPERTIES
     ENVIRONMENT "PHAL_PLUGIN_PATH=${PHAL_MANIFEST_OUTPUT_DIRECTORY}"
-    LABELS conformance TIMEOUT 1200)
+    LABELS conformance TIMEOUT 1200
+    # Certification runs are the longest tests: started first, they overlap
+    # with the rest of the suite instead of running alone at its end.
+    COST 1000)
 endfunction()
