@@ -3,9 +3,9 @@
 #include <cstddef>
 #include <cstring>
 
-#include "plugins/cpu/cpu_host.h"
 #include "plugins/cpu/cpu_memory.h"
 #include "plugins/cpu/cpu_stream.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
 namespace {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <utility>
 
-#include "plugins/cpu/cpu_host.h"
 #include "plugins/cpu/cpu_kernel.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
 namespace {

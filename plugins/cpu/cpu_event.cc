@@ -3,8 +3,8 @@
 #include <memory>
 #include <utility>
 
-#include "plugins/cpu/cpu_host.h"
 #include "plugins/cpu/cpu_stream.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "plugins/cpu/cpu_features.h"
-#include "plugins/cpu/cpu_host.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
 namespace {

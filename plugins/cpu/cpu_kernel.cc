@@ -11,13 +11,13 @@
 
 #include "plugins/cpu/cpu_build_identity.h"
 #include "plugins/cpu/cpu_gemm.h"
-#include "plugins/cpu/cpu_host.h"
 #include "plugins/cpu/cpu_kernel_blob.h"
 #include "plugins/cpu/cpu_kernel_cache.h"
 #include "plugins/cpu/cpu_memory.h"
 #include "plugins/cpu/cpu_stream.h"
 #include "sdk/emitters/llvm/kernel_emitter.h"
 #include "sdk/emitters/llvm/kernel_fingerprint.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
 namespace {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "plugins/cpu/cpu_block_cache.h"
-#include "plugins/cpu/cpu_host.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
 namespace {

@@ -8,11 +8,11 @@
 #include "plugins/cpu/cpu_copy.h"
 #include "plugins/cpu/cpu_device.h"
 #include "plugins/cpu/cpu_event.h"
-#include "plugins/cpu/cpu_host.h"
 #include "plugins/cpu/cpu_kernel.h"
 #include "plugins/cpu/cpu_memory.h"
 #include "plugins/cpu/cpu_stream.h"
 #include "polyhal/plugin.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
 namespace {
@@ -115,7 +115,8 @@ extern "C" PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
       negotiation->core_max_version < kMinAbiVersion) {
     return nullptr;
   }
-  if (!phal::cpu::InstallHostServices(negotiation->host)) return nullptr;
+  if (!phal::InstallHostServices(negotiation->host, PHAL_PLUGIN_NAME))
+    return nullptr;
   if (negotiation->core_max_version >= kMaxAbiVersion) {
     return &phal::cpu::kApi12;
   }

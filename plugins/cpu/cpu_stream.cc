@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "plugins/cpu/cpu_host.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <vector>
 
-#include "plugins/intel/intel_host.h"
 #include "plugins/intel/intel_memory.h"
 #include "plugins/intel/intel_stream.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
 namespace {

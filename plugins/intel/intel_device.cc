@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "plugins/intel/intel_host.h"
 #include "sdk/emitters/source/source_emitter.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
 namespace {

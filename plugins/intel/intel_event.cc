@@ -2,8 +2,8 @@
 
 #include <memory>
 
-#include "plugins/intel/intel_host.h"
 #include "plugins/intel/intel_stream.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
 namespace {

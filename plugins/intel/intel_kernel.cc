@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "plugins/intel/intel_host.h"
 #include "plugins/intel/intel_memory.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/intel/intel_host.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
 namespace {

@@ -7,11 +7,11 @@
 #include "plugins/intel/intel_copy.h"
 #include "plugins/intel/intel_device.h"
 #include "plugins/intel/intel_event.h"
-#include "plugins/intel/intel_host.h"
 #include "plugins/intel/intel_kernel.h"
 #include "plugins/intel/intel_memory.h"
 #include "plugins/intel/intel_stream.h"
 #include "polyhal/plugin.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
 namespace {
@@ -115,7 +115,8 @@ extern "C" PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
       negotiation->core_max_version < kMinAbiVersion) {
     return nullptr;
   }
-  if (!phal::intel::InstallHostServices(negotiation->host)) return nullptr;
+  if (!phal::InstallHostServices(negotiation->host, PHAL_PLUGIN_NAME))
+    return nullptr;
   if (negotiation->core_max_version >= kMaxAbiVersion) {
     return &phal::intel::kApi12;
   }

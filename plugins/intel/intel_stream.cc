@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "plugins/intel/intel_host.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
 

@@ -1,17 +1,21 @@
-// The plugin's side of the ABI boundary: the host services the core passed to
-// phal_plugin_entry, the conversion of phal::Status into the core's
-// phal_status_t, and the fence that keeps exceptions from crossing the ABI.
-#ifndef POLYHAL_PLUGINS_INTEL_INTEL_HOST_H_
-#define POLYHAL_PLUGINS_INTEL_INTEL_HOST_H_
+// A plugin's side of the ABI boundary, shared by every plugin in the tree:
+// the host services the core passed to phal_plugin_entry, the conversion of
+// phal::Status into the core's phal_status_t, and the fence that keeps
+// exceptions from crossing the ABI. Each plugin links its own copy (a
+// static library), so each keeps its own host table.
+#ifndef POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_HOST_H_
+#define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_HOST_H_
 
 #include "core/support/status.h"
 #include "polyhal/plugin.h"
 
-namespace phal::intel {
+namespace phal {
 
-// Keeps `host` for the plugin's lifetime. Returns false, keeping nothing,
+// Keeps `host` for the plugin's lifetime, and the plugin's name (a static
+// string) for the messages of exceptions. Returns false, keeping nothing,
 // when the table has no status_create: without it no error can be reported.
-bool InstallHostServices(const phal_host_services_t* host);
+bool InstallHostServices(const phal_host_services_t* host,
+                         const char* plugin_name);
 // Forgets the host services; called by shutdown, after which the core makes
 // no further call.
 void UninstallHostServices();
@@ -42,6 +46,6 @@ phal_status_t* RunAtAbiBoundary(Body&& body) noexcept {
   }
 }
 
-}  // namespace phal::intel
+}  // namespace phal
 
-#endif  // POLYHAL_PLUGINS_INTEL_INTEL_HOST_H_
+#endif  // POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_HOST_H_

@@ -1,16 +1,18 @@
-#include "plugins/intel/intel_host.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 #include <atomic>
 #include <cstddef>
 #include <exception>
 #include <new>
+#include <string>
 #include <system_error>
 
-namespace phal::intel {
+namespace phal {
 namespace {
 
 // Set once by phal_plugin_entry and read by every thread afterwards.
 std::atomic<const phal_host_services_t*> g_host{nullptr};
+const char* g_plugin_name = "plugin";
 
 // A slot exists when the core's table is large enough to hold it and the
 // core filled it in (plugin.h: slots beyond struct_size count as NULL).
@@ -41,8 +43,10 @@ phal_status_t* MakeAbiStatus(phal_status_code_t code,
 
 }  // namespace
 
-bool InstallHostServices(const phal_host_services_t* host) {
+bool InstallHostServices(const phal_host_services_t* host,
+                         const char* plugin_name) {
   if (host == nullptr || !HasStatusCreate(host)) return false;
+  g_plugin_name = plugin_name;
   g_host.store(host, std::memory_order_release);
   return true;
 }
@@ -71,8 +75,9 @@ phal_status_t* AbiStatusFromCurrentException() noexcept {
   try {
     throw;
   } catch (const std::bad_alloc&) {
-    return MakeAbiStatus(PHAL_RESOURCE_EXHAUSTED,
-                         "intel plugin: out of host memory");
+    return MakeAbiStatus(
+        PHAL_RESOURCE_EXHAUSTED,
+        (std::string(g_plugin_name) + " plugin: out of host memory").c_str());
   } catch (const std::system_error& error) {
     const bool exhausted =
         error.code() == std::errc::resource_unavailable_try_again ||
@@ -82,8 +87,10 @@ phal_status_t* AbiStatusFromCurrentException() noexcept {
   } catch (const std::exception& error) {
     return MakeAbiStatus(PHAL_INTERNAL, error.what());
   } catch (...) {
-    return MakeAbiStatus(PHAL_INTERNAL, "intel plugin: unknown exception");
+    return MakeAbiStatus(
+        PHAL_INTERNAL,
+        (std::string(g_plugin_name) + " plugin: unknown exception").c_str());
   }
 }
 
-}  // namespace phal::intel
+}  // namespace phal
