@@ -19,6 +19,7 @@
 #include "core/support/float16.h"
 #include "plugins/cpu/cpu_plugin_test_support.h"
 #include "plugins/cpu/kir_test_builder.h"
+#include "sdk/emitters/element_types.h"
 
 namespace phal::cpu::testing_support {
 namespace {
@@ -27,41 +28,11 @@ using Complex = std::complex<double>;
 
 constexpr phal_element_type_t kPred = PHAL_ELEMENT_TYPE_PRED;
 
-int64_t StorageBytes(phal_element_type_t type) {
-  switch (type) {
-    case PHAL_ELEMENT_TYPE_PRED:
-    case PHAL_ELEMENT_TYPE_S8:
-    case PHAL_ELEMENT_TYPE_U8:
-      return 1;
-    case PHAL_ELEMENT_TYPE_S16:
-    case PHAL_ELEMENT_TYPE_U16:
-    case PHAL_ELEMENT_TYPE_F16:
-    case PHAL_ELEMENT_TYPE_BF16:
-      return 2;
-    case PHAL_ELEMENT_TYPE_S32:
-    case PHAL_ELEMENT_TYPE_U32:
-    case PHAL_ELEMENT_TYPE_F32:
-      return 4;
-    case PHAL_ELEMENT_TYPE_C128:
-      return 16;
-    default:
-      return 8;
-  }
-}
-
-bool IsFloat(phal_element_type_t type) {
-  return type == PHAL_ELEMENT_TYPE_F16 || type == PHAL_ELEMENT_TYPE_BF16 ||
-         type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_F64;
-}
-bool IsComplex(phal_element_type_t type) {
-  return type == PHAL_ELEMENT_TYPE_C64 || type == PHAL_ELEMENT_TYPE_C128;
-}
-bool IsSigned(phal_element_type_t type) {
-  return type >= PHAL_ELEMENT_TYPE_S8 && type <= PHAL_ELEMENT_TYPE_S64;
-}
-bool IsUnsigned(phal_element_type_t type) {
-  return type >= PHAL_ELEMENT_TYPE_U8 && type <= PHAL_ELEMENT_TYPE_U64;
-}
+using emitters::IsComplex;
+using emitters::IsFloat;
+using emitters::StorageBytes;
+constexpr auto IsSigned = emitters::IsSignedInteger;
+constexpr auto IsUnsigned = emitters::IsUnsignedInteger;
 
 // ---- real values in storage ---------------------------------------------
 

@@ -13,6 +13,7 @@
 
 #include "core/support/status.h"
 #include "polyhal/kernel.h"
+#include "sdk/emitters/element_types.h"
 
 namespace phal::llvm_emitter {
 
@@ -110,14 +111,12 @@ class BodyEmitter {
   std::vector<IrValue> values_;
 };
 
-// Element-type facts the emitters share.
-bool IsFloat(phal_element_type_t type);  // f16, bf16, f32, f64
-bool IsComplex(phal_element_type_t type);
-bool IsSignedInteger(phal_element_type_t type);
-bool IsUnsignedInteger(phal_element_type_t type);
-// Bytes of one element in a buffer.
-int64_t StorageBytes(phal_element_type_t type);
-const char* ElementTypeName(phal_element_type_t type);
+using emitters::ElementTypeName;
+using emitters::IsComplex;
+using emitters::IsFloat;
+using emitters::IsSignedInteger;
+using emitters::IsUnsignedInteger;
+using emitters::StorageBytes;
 const char* OpName(phal_kir_op_t op);
 
 }  // namespace phal::llvm_emitter

@@ -182,56 +182,6 @@ const char* MathName(phal_kir_op_t op) {
 
 }  // namespace
 
-bool IsFloat(phal_element_type_t type) {
-  return type == PHAL_ELEMENT_TYPE_F16 || type == PHAL_ELEMENT_TYPE_BF16 ||
-         type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_F64;
-}
-bool IsComplex(phal_element_type_t type) {
-  return type == PHAL_ELEMENT_TYPE_C64 || type == PHAL_ELEMENT_TYPE_C128;
-}
-bool IsSignedInteger(phal_element_type_t type) {
-  return type >= PHAL_ELEMENT_TYPE_S8 && type <= PHAL_ELEMENT_TYPE_S64;
-}
-bool IsUnsignedInteger(phal_element_type_t type) {
-  return type >= PHAL_ELEMENT_TYPE_U8 && type <= PHAL_ELEMENT_TYPE_U64;
-}
-
-int StorageBytes(phal_element_type_t type) {
-  switch (type) {
-    case PHAL_ELEMENT_TYPE_PRED:
-    case PHAL_ELEMENT_TYPE_S8:
-    case PHAL_ELEMENT_TYPE_U8:
-      return 1;
-    case PHAL_ELEMENT_TYPE_S16:
-    case PHAL_ELEMENT_TYPE_U16:
-    case PHAL_ELEMENT_TYPE_F16:
-    case PHAL_ELEMENT_TYPE_BF16:
-      return 2;
-    case PHAL_ELEMENT_TYPE_S32:
-    case PHAL_ELEMENT_TYPE_U32:
-    case PHAL_ELEMENT_TYPE_F32:
-      return 4;
-    case PHAL_ELEMENT_TYPE_S64:
-    case PHAL_ELEMENT_TYPE_U64:
-    case PHAL_ELEMENT_TYPE_F64:
-    case PHAL_ELEMENT_TYPE_C64:
-      return 8;
-    case PHAL_ELEMENT_TYPE_C128:
-      return 16;
-    default:
-      return 0;
-  }
-}
-
-const char* ElementTypeName(phal_element_type_t type) {
-  static const char* kNames[] = {"invalid", "pred", "s8",  "s16", "s32", "s64",
-                                 "u8",      "u16",  "u32", "u64", "f16", "bf16",
-                                 "f32",     "f64",  "c64", "c128"};
-  uint32_t index = 0;
-  std::memcpy(&index, &type, sizeof(index));
-  return index < 16 ? kNames[index] : "invalid";
-}
-
 void BodyPrinter::Line(std::string_view text) {
   lines_.append(static_cast<size_t>(indent_) * 2, ' ');
   lines_.append(text);

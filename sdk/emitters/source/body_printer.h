@@ -13,6 +13,7 @@
 
 #include "core/support/status.h"
 #include "polyhal/kernel.h"
+#include "sdk/emitters/element_types.h"
 #include "sdk/emitters/source/dialect.h"
 
 namespace phal::source_emitter {
@@ -109,13 +110,12 @@ class BodyPrinter {
   std::vector<std::string> helpers_;
 };
 
-// Element type predicates and names shared by the printer and the kinds.
-bool IsFloat(phal_element_type_t type);  // f16, bf16, f32, f64
-bool IsComplex(phal_element_type_t type);
-bool IsSignedInteger(phal_element_type_t type);
-bool IsUnsignedInteger(phal_element_type_t type);  // pred excluded
-int StorageBytes(phal_element_type_t type);        // 0 for invalid types
-const char* ElementTypeName(phal_element_type_t type);
+using emitters::ElementTypeName;
+using emitters::IsComplex;
+using emitters::IsFloat;
+using emitters::IsSignedInteger;
+using emitters::IsUnsignedInteger;
+using emitters::StorageBytes;
 
 }  // namespace phal::source_emitter
 
