@@ -310,7 +310,9 @@ I IntegerPower(I x, I y) {
   if constexpr (std::is_signed_v<I>) {
     if (y < 0) {
       if (x != 1 && x != -1) return 0;
-      exponent = Widen(static_cast<I>(-static_cast<int64_t>(y)));
+      // |y| in unsigned arithmetic: negating the most negative value of
+      // I (or of int64_t) overflows a signed type.
+      exponent = uint64_t{0} - static_cast<uint64_t>(static_cast<int64_t>(y));
     }
   }
   uint64_t base = Widen(x), result = 1;
