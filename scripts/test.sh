@@ -7,7 +7,11 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ "${1:-}" = "--sanitize" ]; then
   build="$root/build-sanitize"
   bash "$root/scripts/build.sh" "$build" -DPHAL_SANITIZE=ON
-  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  # handle_segv=0: the conformance suite's crash isolation must see a
+  # plugin's segfault as the signal it is. The suppressions name the
+  # process-lifetime allocations of the OpenCL driver stack (PoCL).
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:handle_segv=0
+  export LSAN_OPTIONS="suppressions=$root/plugins/intel/lsan_suppressions.txt"
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 else
   build="$root/build"
