@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "conformance/cases/case.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal::conformance {
 

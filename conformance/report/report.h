@@ -10,7 +10,7 @@
 
 #include "conformance/report/case_result.h"
 #include "conformance/report/verdict.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal::conformance {
 

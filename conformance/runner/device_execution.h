@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/hlo/literal.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/runtime.h"
 
 namespace phal::conformance {

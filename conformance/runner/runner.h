@@ -13,7 +13,7 @@
 #include "conformance/cases/case.h"
 #include "conformance/report/case_result.h"
 #include "conformance/runner/target.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal::conformance {
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/runtime.h"
 
 namespace phal::conformance {

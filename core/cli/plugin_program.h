@@ -11,7 +11,7 @@
 
 #include "core/hlo/literal.h"
 #include "core/hlo/module.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/polyhal.hpp"
 
 namespace phal::cli {

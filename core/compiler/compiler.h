@@ -11,7 +11,7 @@
 #include "core/compiler/hlo_pass.h"
 #include "core/compiler/program.h"
 #include "core/hlo/module.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/types.h"
 
 namespace phal {

@@ -18,7 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "core/compiler/compiler.h"
-#include "core/compiler/executor.h"
+#include "core/executor/executor.h"
 #include "core/frontend/check_evaluator.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/verifier.h"

@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/compiler/compiler_test_util.h"
+#include "core/testing/compiler_test_util.h"
 #include "core/io/npy.h"
 #include "polyhal/runtime.h"
 

@@ -10,10 +10,10 @@
 
 #include <gtest/gtest.h>
 
-#include "core/compiler/compiler_test_util.h"
-#include "core/compiler/evaluator_device.h"
+#include "core/testing/compiler_test_util.h"
+#include "core/testing/evaluator_device.h"
 #include "core/io/npy.h"
-#include "core/runtime/c_status.h"
+#include "core/loader/c_status.h"
 #include "core/runtime/client.h"
 #include "core/runtime/executable.h"
 #include "polyhal/runtime.h"

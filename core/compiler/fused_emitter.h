@@ -16,7 +16,7 @@
 #include "core/compiler/kir_kernel.h"
 #include "core/hlo/computation.h"
 #include "core/hlo/instruction.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/hlo/computation.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

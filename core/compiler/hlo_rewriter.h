@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/hlo/module.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/compiler/compiler_test_util.h"
+#include "core/testing/compiler_test_util.h"
 #include "core/compiler/kir_printer.h"
 
 namespace phal::testing {

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "core/hlo/shape.h"
-#include "core/support/float16.h"
+#include "sdk/base/float16.h"
 
 namespace phal {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "core/compiler/program.h"
 #include "core/hlo/module.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/compiler/compiler_test_util.h"
+#include "core/testing/compiler_test_util.h"
 #include "core/compiler/passes.h"
 #include "core/hlo/printer.h"
 #include "core/testing/temp_dir.h"

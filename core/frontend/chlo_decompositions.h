@@ -14,7 +14,7 @@
 
 #include "core/frontend/hlo_builder.h"
 #include "core/hlo/comparison.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

@@ -10,7 +10,7 @@
 #include "core/frontend/mlir_syntax.h"
 #include "core/frontend/source_text.h"
 #include "core/hlo/literal.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/hlo/literal.h"
-#include "core/support/float16.h"
+#include "sdk/base/float16.h"
 
 namespace phal {
 namespace {

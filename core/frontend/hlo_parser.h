@@ -10,7 +10,7 @@
 
 #include "core/hlo/module.h"
 #include "core/hlo/shape.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

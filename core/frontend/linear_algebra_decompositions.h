@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/frontend/hlo_builder.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

@@ -5,7 +5,7 @@
 
 #include "core/frontend/emulated_types.h"
 #include "core/frontend/hlo_builder.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

@@ -9,7 +9,7 @@
 #define POLYHAL_CORE_FRONTEND_NARROW_INTEGERS_H_
 
 #include "core/frontend/hlo_builder.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

@@ -12,7 +12,7 @@
 
 #include "core/frontend/source_text.h"
 #include "core/frontend/stablehlo_module.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

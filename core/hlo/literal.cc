@@ -6,7 +6,7 @@
 #include <limits>
 #include <utility>
 
-#include "core/support/float16.h"
+#include "sdk/base/float16.h"
 
 namespace phal {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "core/hlo/computation.h"
-#include "core/support/float16.h"
+#include "sdk/base/float16.h"
 
 namespace phal {
 namespace {

@@ -6,37 +6,6 @@
 namespace phal {
 namespace {
 
-struct ElementTypeInfo {
-  ElementType type;
-  const char* name;
-  std::size_t byte_size;
-};
-
-constexpr ElementTypeInfo kElementTypes[] = {
-    {PHAL_ELEMENT_TYPE_INVALID, "invalid", 0},
-    {PHAL_ELEMENT_TYPE_PRED, "pred", 1},
-    {PHAL_ELEMENT_TYPE_S8, "s8", 1},
-    {PHAL_ELEMENT_TYPE_S16, "s16", 2},
-    {PHAL_ELEMENT_TYPE_S32, "s32", 4},
-    {PHAL_ELEMENT_TYPE_S64, "s64", 8},
-    {PHAL_ELEMENT_TYPE_U8, "u8", 1},
-    {PHAL_ELEMENT_TYPE_U16, "u16", 2},
-    {PHAL_ELEMENT_TYPE_U32, "u32", 4},
-    {PHAL_ELEMENT_TYPE_U64, "u64", 8},
-    {PHAL_ELEMENT_TYPE_F16, "f16", 2},
-    {PHAL_ELEMENT_TYPE_BF16, "bf16", 2},
-    {PHAL_ELEMENT_TYPE_F32, "f32", 4},
-    {PHAL_ELEMENT_TYPE_F64, "f64", 8},
-    {PHAL_ELEMENT_TYPE_C64, "c64", 8},
-    {PHAL_ELEMENT_TYPE_C128, "c128", 16},
-};
-
-const ElementTypeInfo& InfoOf(ElementType type) {
-  const int index = static_cast<int>(type);
-  if (index <= 0 || index >= PHAL_ELEMENT_TYPE_COUNT) return kElementTypes[0];
-  return kElementTypes[index];
-}
-
 std::vector<int64_t> DefaultMinorToMajor(int64_t rank) {
   std::vector<int64_t> layout(static_cast<std::size_t>(rank));
   for (int64_t i = 0; i < rank; ++i) {
@@ -55,53 +24,6 @@ std::string JoinInts(const std::vector<int64_t>& values) {
 }
 
 }  // namespace
-
-std::size_t ElementTypeByteSize(ElementType type) {
-  return InfoOf(type).byte_size;
-}
-
-const char* ElementTypeName(ElementType type) { return InfoOf(type).name; }
-
-bool ParseElementTypeName(const std::string& name, ElementType* out) {
-  for (const ElementTypeInfo& info : kElementTypes) {
-    if (info.type != PHAL_ELEMENT_TYPE_INVALID && name == info.name) {
-      *out = info.type;
-      return true;
-    }
-  }
-  return false;
-}
-
-bool IsSigned(ElementType type) {
-  return type == PHAL_ELEMENT_TYPE_S8 || type == PHAL_ELEMENT_TYPE_S16 ||
-         type == PHAL_ELEMENT_TYPE_S32 || type == PHAL_ELEMENT_TYPE_S64;
-}
-
-bool IsUnsigned(ElementType type) {
-  return type == PHAL_ELEMENT_TYPE_U8 || type == PHAL_ELEMENT_TYPE_U16 ||
-         type == PHAL_ELEMENT_TYPE_U32 || type == PHAL_ELEMENT_TYPE_U64;
-}
-
-bool IsIntegral(ElementType type) { return IsSigned(type) || IsUnsigned(type); }
-
-bool IsFloat(ElementType type) {
-  return type == PHAL_ELEMENT_TYPE_F16 || type == PHAL_ELEMENT_TYPE_BF16 ||
-         type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_F64;
-}
-
-bool IsComplex(ElementType type) {
-  return type == PHAL_ELEMENT_TYPE_C64 || type == PHAL_ELEMENT_TYPE_C128;
-}
-
-int ElementTypeBitWidth(ElementType type) {
-  return static_cast<int>(ElementTypeByteSize(type) * 8);
-}
-
-ElementType ComplexComponentType(ElementType type) {
-  if (type == PHAL_ELEMENT_TYPE_C64) return PHAL_ELEMENT_TYPE_F32;
-  if (type == PHAL_ELEMENT_TYPE_C128) return PHAL_ELEMENT_TYPE_F64;
-  return type;
-}
 
 Shape::Shape(ElementType type, std::vector<int64_t> dims)
     : element_type_(type), dims_(std::move(dims)) {}

@@ -8,27 +8,9 @@
 #include <vector>
 
 #include "polyhal/types.h"
+#include "sdk/base/element_types.h"
 
 namespace phal {
-
-using ElementType = phal_element_type_t;
-
-// Size in bytes of one element; 0 for PHAL_ELEMENT_TYPE_INVALID.
-std::size_t ElementTypeByteSize(ElementType type);
-// The HLO spelling: "pred", "s32", "bf16", "c64", ...
-const char* ElementTypeName(ElementType type);
-// Parses an HLO spelling; returns false when `name` is not an element type.
-bool ParseElementTypeName(const std::string& name, ElementType* out);
-
-bool IsIntegral(ElementType type);  // s* and u*
-bool IsSigned(ElementType type);    // s*
-bool IsUnsigned(ElementType type);  // u*
-bool IsFloat(ElementType type);     // f16, bf16, f32, f64
-bool IsComplex(ElementType type);   // c64, c128
-// Bit width of the stored value (pred: 1 bit of meaning, 8 of storage -> 8).
-int ElementTypeBitWidth(ElementType type);
-// c64 -> f32, c128 -> f64; other types map to themselves.
-ElementType ComplexComponentType(ElementType type);
 
 class Shape {
  public:

@@ -12,7 +12,7 @@
 #include "core/hlo/instruction.h"
 #include "core/hlo/shape.h"
 #include "core/hlo/window.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

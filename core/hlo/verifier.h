@@ -4,7 +4,7 @@
 #define POLYHAL_CORE_HLO_VERIFIER_H_
 
 #include "core/hlo/module.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

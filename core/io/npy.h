@@ -21,7 +21,7 @@
 #include <string_view>
 
 #include "core/hlo/literal.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

@@ -4,7 +4,7 @@
 #include <mutex>
 #include <vector>
 
-#include "core/runtime/c_status.h"
+#include "core/loader/c_status.h"
 #include "polyhal/runtime.h"
 
 namespace phal {

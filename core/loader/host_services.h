@@ -5,7 +5,7 @@
 #ifndef POLYHAL_CORE_LOADER_HOST_SERVICES_H_
 #define POLYHAL_CORE_LOADER_HOST_SERVICES_H_
 
-#include "core/support/log.h"
+#include "sdk/base/log.h"
 #include "polyhal/plugin.h"
 
 namespace phal {

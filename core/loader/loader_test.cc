@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "core/loader/plugin_stubs.h"
-#include "core/runtime/c_status.h"
+#include "core/loader/c_status.h"
 #include "core/testing/temp_dir.h"
 #include "polyhal/runtime.h"
 

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

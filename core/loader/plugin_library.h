@@ -11,8 +11,8 @@
 #include <boost/dll/shared_library.hpp>
 
 #include "core/loader/manifest.h"
-#include "core/support/log.h"
-#include "core/support/status.h"
+#include "sdk/base/log.h"
+#include "sdk/base/status.h"
 #include "polyhal/plugin.h"
 
 namespace phal {

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "core/runtime/c_status.h"
+#include "core/loader/c_status.h"
 
 namespace phal {
 namespace {

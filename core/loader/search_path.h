@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/support/log.h"
-#include "core/support/status.h"
+#include "sdk/base/log.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

@@ -12,7 +12,7 @@
 
 #include "core/hlo/literal.h"
 #include "core/reference/element_types.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal::reference {
 

@@ -7,7 +7,7 @@
 
 #include "core/hlo/computation.h"
 #include "core/hlo/literal.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal::reference {
 

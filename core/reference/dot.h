@@ -4,7 +4,7 @@
 
 #include "core/hlo/instruction.h"
 #include "core/hlo/literal.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal::reference {
 

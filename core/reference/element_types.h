@@ -13,8 +13,8 @@
 #include <type_traits>
 
 #include "core/hlo/shape.h"
-#include "core/support/float16.h"
-#include "core/support/status.h"
+#include "sdk/base/float16.h"
+#include "sdk/base/status.h"
 
 namespace phal::reference {
 

@@ -13,7 +13,7 @@
 #include "core/hlo/computation.h"
 #include "core/hlo/literal.h"
 #include "core/reference/computation_runner.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal::reference {
 

@@ -7,7 +7,7 @@
 #include "core/hlo/instruction.h"
 #include "core/hlo/literal.h"
 #include "core/reference/computation_runner.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal::reference {
 

@@ -9,7 +9,7 @@
 #include <new>
 #include <string>
 
-#include "core/runtime/c_status.h"
+#include "core/loader/c_status.h"
 
 namespace phal {
 

@@ -13,7 +13,7 @@
 #include "core/runtime/buffer.h"
 #include "core/runtime/event.h"
 #include "core/runtime/stream.h"
-#include "core/support/log.h"
+#include "sdk/base/log.h"
 
 struct phal_client {
   explicit phal_client(const phal::Logger& log) : logger(log) {}

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/plugin.h"
 #include "polyhal/runtime.h"
 

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <vector>
 
-#include "core/compiler/executor.h"
+#include "core/executor/executor.h"
 #include "core/runtime/device.h"
 
 struct phal_executable {

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "plugins/cpu/cpu_info.h"
 #include "plugins/cpu/cpu_kernel_cache.h"
 #include "plugins/cpu/cpu_thread_pool.h"

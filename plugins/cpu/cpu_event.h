@@ -8,7 +8,7 @@
 #include <memory>
 #include <mutex>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/plugin.h"
 
 namespace phal::cpu {

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
 #include "sdk/emitters/llvm/launch_plan.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "plugins/cpu/cpu_device.h"
 #include "plugins/cpu/cpu_jit.h"
 #include "plugins/cpu/cpu_thread_pool.h"

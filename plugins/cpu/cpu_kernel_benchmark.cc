@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/cpu/kir_test_builder.h"
+#include "sdk/plugin_testing/kir_builder.h"
 #include "polyhal/plugin.h"
 
 struct phal_status {
@@ -23,9 +23,9 @@ struct phal_status {
 namespace phal::cpu {
 namespace {
 
-using testing_support::DotKernel;
-using testing_support::KirBody;
-using testing_support::LoopKernel;
+using plugin_testing::DotKernel;
+using plugin_testing::KirBody;
+using plugin_testing::LoopKernel;
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 

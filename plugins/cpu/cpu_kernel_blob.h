@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "plugins/cpu/cpu_jit.h"
 #include "sdk/emitters/llvm/launch_plan.h"
 

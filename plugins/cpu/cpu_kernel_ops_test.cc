@@ -16,23 +16,20 @@
 
 #include <gtest/gtest.h>
 
-#include "core/support/float16.h"
+#include "sdk/base/float16.h"
 #include "plugins/cpu/cpu_plugin_test_support.h"
-#include "plugins/cpu/kir_test_builder.h"
-#include "sdk/emitters/element_types.h"
+#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/base/element_types.h"
 
 namespace phal::cpu::testing_support {
 namespace {
+
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 using Complex = std::complex<double>;
 
 constexpr phal_element_type_t kPred = PHAL_ELEMENT_TYPE_PRED;
 
-using emitters::IsComplex;
-using emitters::IsFloat;
-using emitters::StorageBytes;
-constexpr auto IsSigned = emitters::IsSignedInteger;
-constexpr auto IsUnsigned = emitters::IsUnsignedInteger;
 
 // ---- real values in storage ---------------------------------------------
 

@@ -19,10 +19,12 @@
 #include <gtest/gtest.h>
 
 #include "plugins/cpu/cpu_plugin_test_support.h"
-#include "plugins/cpu/kir_test_builder.h"
+#include "sdk/plugin_testing/kir_builder.h"
 
 namespace phal::cpu::testing_support {
 namespace {
+
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;

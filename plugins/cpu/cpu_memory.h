@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "plugins/cpu/cpu_device.h"
 #include "polyhal/plugin.h"
 

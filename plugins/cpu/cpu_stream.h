@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/plugin.h"
 
 namespace phal::cpu {

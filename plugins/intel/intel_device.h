@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "plugins/intel/intel_opencl.h"
 #include "plugins/intel/intel_program_cache.h"
 #include "polyhal/plugin.h"

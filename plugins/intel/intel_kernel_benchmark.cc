@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/cpu/kir_test_builder.h"
+#include "sdk/plugin_testing/kir_builder.h"
 #include "polyhal/plugin.h"
 
 struct phal_status {
@@ -28,9 +28,9 @@ struct phal_status {
 namespace phal::intel {
 namespace {
 
-using cpu::testing_support::DotKernel;
-using cpu::testing_support::KirBody;
-using cpu::testing_support::LoopKernel;
+using plugin_testing::DotKernel;
+using plugin_testing::KirBody;
+using plugin_testing::LoopKernel;
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 

@@ -10,15 +10,15 @@
 
 #include <gtest/gtest.h>
 
-#include "core/runtime/c_status.h"
-#include "plugins/cpu/kir_test_builder.h"
+#include "core/loader/c_status.h"
+#include "sdk/plugin_testing/kir_builder.h"
 #include "polyhal/plugin.h"
 
 namespace phal::intel {
 namespace {
 
-using cpu::testing_support::KirBody;
-using cpu::testing_support::LoopKernel;
+using plugin_testing::KirBody;
+using plugin_testing::LoopKernel;
 
 void* HostAllocate(size_t size, size_t alignment) {
   void* pointer = nullptr;

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "plugins/intel/intel_device.h"
 #include "polyhal/plugin.h"
 

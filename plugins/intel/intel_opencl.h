@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal::intel {
 

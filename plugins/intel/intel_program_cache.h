@@ -13,7 +13,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "plugins/intel/intel_opencl.h"
 
 namespace phal::intel {

@@ -3,7 +3,7 @@
 #ifndef POLYHAL_PLUGINS_INTEL_INTEL_STREAM_H_
 #define POLYHAL_PLUGINS_INTEL_INTEL_STREAM_H_
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "plugins/intel/intel_device.h"
 #include "polyhal/plugin.h"
 

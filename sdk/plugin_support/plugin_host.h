@@ -6,7 +6,7 @@
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_HOST_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_HOST_H_
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/plugin.h"
 
 namespace phal {

@@ -7,7 +7,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
-#include "core/support/float16.h"
+#include "sdk/base/float16.h"
 
 namespace phal::llvm_emitter {
 
@@ -129,7 +129,7 @@ bool IsNarrowFloat(phal_element_type_t type) {
 }
 
 bool IsInteger(phal_element_type_t type) {
-  return IsSignedInteger(type) || IsUnsignedInteger(type);
+  return IsSigned(type) || IsUnsigned(type);
 }
 
 unsigned IntegerBits(phal_element_type_t type) {
@@ -457,11 +457,11 @@ StatusOr<IrValue> BodyEmitter::Convert(IrValue value, phal_element_type_t from,
     return IrValue{real.real, llvm::ConstantFP::get(target, 0.0)};
   }
   if (IsComplex(from)) return Convert({value.real}, ComponentType(from), to);
-  const bool from_signed = IsSignedInteger(from);
+  const bool from_signed = IsSigned(from);
   if (IsInteger(to)) {
     if (IsFloat(from)) {
       // Saturating, with NaN -> 0, as XLA converts.
-      const llvm::Intrinsic::ID id = IsSignedInteger(to)
+      const llvm::Intrinsic::ID id = IsSigned(to)
                                          ? llvm::Intrinsic::fptosi_sat
                                          : llvm::Intrinsic::fptoui_sat;
       return IrValue{builder_.CreateIntrinsic(
@@ -661,7 +661,7 @@ StatusOr<IrValue> BodyEmitter::EmitIntegerUnary(phal_kir_op_t op,
                                                 llvm::Value* x) {
   llvm::Type* compute = x->getType();
   llvm::Value* zero = llvm::ConstantInt::get(compute, 0);
-  const bool is_signed = IsSignedInteger(type);
+  const bool is_signed = IsSigned(type);
   switch (op) {
     case PHAL_KIR_OP_NOT:
       return IrValue{builder_.CreateNot(x)};
@@ -857,7 +857,7 @@ StatusOr<IrValue> BodyEmitter::EmitIntegerBinary(phal_kir_op_t op,
                                                  llvm::Value* y) {
   llvm::Type* compute = x->getType();
   const unsigned bits = IntegerBits(type);
-  const bool is_signed = IsSignedInteger(type);
+  const bool is_signed = IsSigned(type);
   llvm::Value* zero = llvm::ConstantInt::get(compute, 0);
   llvm::Value* all_ones = llvm::ConstantInt::getAllOnesValue(compute);
   llvm::Value* y_is_zero = builder_.CreateICmpEQ(y, zero);
@@ -1048,7 +1048,7 @@ StatusOr<IrValue> BodyEmitter::EmitCompare(const NodeContext& context,
   }
   const bool is_signed = comparison == PHAL_KIR_COMPARISON_SIGNED ||
                          (comparison != PHAL_KIR_COMPARISON_UNSIGNED &&
-                          IsSignedInteger(operand_type));
+                          IsSigned(operand_type));
   return IrValue{builder_.CreateICmp(is_signed ? kSigned[d] : kUnsigned[d],
                                      x.real, y.real)};
 }
@@ -1112,7 +1112,7 @@ StatusOr<IrValue> BodyEmitter::EmitNode(const NodeContext& context) {
     if (IsComplex(type) || type == PHAL_ELEMENT_TYPE_PRED) {
       return Unsupported(node.op, type);
     }
-    const bool is_signed = IsSignedInteger(type);
+    const bool is_signed = IsSigned(type);
     llvm::Value* raised = builder_.CreateBinaryIntrinsic(
         is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, x, low);
     return IrValue{builder_.CreateBinaryIntrinsic(

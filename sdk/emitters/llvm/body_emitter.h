@@ -11,9 +11,9 @@
 
 #include <llvm/IR/IRBuilder.h>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
-#include "sdk/emitters/element_types.h"
+#include "sdk/base/element_types.h"
 
 namespace phal::llvm_emitter {
 
@@ -111,12 +111,6 @@ class BodyEmitter {
   std::vector<IrValue> values_;
 };
 
-using emitters::ElementTypeName;
-using emitters::IsComplex;
-using emitters::IsFloat;
-using emitters::IsSignedInteger;
-using emitters::IsUnsignedInteger;
-using emitters::StorageBytes;
 const char* OpName(phal_kir_op_t op);
 
 }  // namespace phal::llvm_emitter

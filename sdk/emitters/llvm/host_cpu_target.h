@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "sdk/emitters/llvm/target_hooks.h"
 
 namespace llvm {

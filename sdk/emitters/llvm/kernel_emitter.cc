@@ -709,7 +709,7 @@ class KernelBuilder {
                         bodies_->ElementAddress(gather.start_indices, linear));
       llvm::Value* start =
           builder_.CreateIntCast(raw.real, builder_.getInt64Ty(),
-                                 IsSignedInteger(indices.element_type));
+                                 IsSigned(indices.element_type));
       llvm::Value* highest =
           builder_.getInt64(operand.dims[d] - gather.slice_sizes[d]);
       start = builder_.CreateBinaryIntrinsic(
@@ -749,8 +749,8 @@ class KernelBuilder {
     const phal_kir_buffer_t& operand = kernel_.buffers[gather.operand];
     const phal_kir_buffer_t& indices = kernel_.buffers[gather.start_indices];
     const phal_kir_buffer_t& output = kernel_.buffers[gather.output];
-    if (!IsSignedInteger(indices.element_type) &&
-        !IsUnsignedInteger(indices.element_type)) {
+    if (!IsSigned(indices.element_type) &&
+        !IsUnsigned(indices.element_type)) {
       return InvalidArgument("gather start indices must be integers");
     }
     if (output.element_type != operand.element_type) {
@@ -813,8 +813,8 @@ class KernelBuilder {
     const phal_kir_buffer_t& operand = kernel_.buffers[scatter.operand];
     const phal_kir_buffer_t& indices = kernel_.buffers[scatter.scatter_indices];
     const phal_kir_buffer_t& updates = kernel_.buffers[scatter.updates];
-    if (!IsSignedInteger(indices.element_type) &&
-        !IsUnsignedInteger(indices.element_type)) {
+    if (!IsSigned(indices.element_type) &&
+        !IsUnsigned(indices.element_type)) {
       return InvalidArgument("scatter indices must be integers");
     }
     if (updates.element_type != operand.element_type) {
@@ -883,7 +883,7 @@ class KernelBuilder {
       const auto d =
           static_cast<size_t>(scatter.scatter_dims_to_operand_dims[k]);
       result[d] = builder_.CreateIntCast(raw.real, builder_.getInt64Ty(),
-                                         IsSignedInteger(indices.element_type));
+                                         IsSigned(indices.element_type));
     }
     for (uint32_t i = 0; i < scatter.input_batching_dims_count; ++i) {
       const int64_t indices_dim = scatter.scatter_indices_batching_dims[i];

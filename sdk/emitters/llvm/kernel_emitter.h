@@ -12,7 +12,7 @@
 
 #include <memory>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
 #include "sdk/emitters/llvm/launch_plan.h"
 #include "sdk/emitters/llvm/target_hooks.h"

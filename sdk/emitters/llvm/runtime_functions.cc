@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "core/support/float16.h"
+#include "sdk/base/float16.h"
 #include "sdk/emitters/llvm/math/math_library.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/support/float16.h"
+#include "sdk/base/float16.h"
 #include "sdk/emitters/source/source_emitter.h"
 
 namespace phal::source_emitter {
@@ -45,7 +45,7 @@ std::string Call(const std::string& function, const std::string& a,
 }
 
 bool IsInteger(phal_element_type_t type) {
-  return IsSignedInteger(type) || IsUnsignedInteger(type);
+  return IsSigned(type) || IsUnsigned(type);
 }
 
 // The real part type of a complex type.
@@ -399,7 +399,7 @@ StatusOr<std::string> BodyPrinter::Unary(const phal_kir_node_t& node,
     case PHAL_KIR_OP_ABS:
       if (IsComplex(operand_type)) return Call(Use("phal_cabs_" + cs), a);
       if (IsFloat(t)) return Call("fabs", a);
-      if (IsSignedInteger(t)) {
+      if (IsSigned(t)) {
         const std::string w = dialect_.WrapType(t);
         return dialect_.Cast(type, "(" + a + ") < 0 ? (" + w + ")0 - (" + w +
                                        ")(" + a + ") : (" + w + ")(" + a + ")");
@@ -416,7 +416,7 @@ StatusOr<std::string> BodyPrinter::Unary(const phal_kir_node_t& node,
         return "(isnan(" + a + ") ? " + a + " : " + a + " > 0 ? (" + type +
                ")1 : " + a + " < 0 ? (" + type + ")-1 : " + a + ")";
       }
-      if (IsSignedInteger(t)) {
+      if (IsSigned(t)) {
         return dialect_.Cast(type, "(" + a + " > 0) - (" + a + " < 0)");
       }
       return dialect_.Cast(type, a + " != 0");
@@ -442,13 +442,13 @@ StatusOr<std::string> BodyPrinter::Unary(const phal_kir_node_t& node,
       return Round(t, Call(Use("phal_sqrt_f32"), a));
     case PHAL_KIR_OP_NOT:
       if (t == PHAL_ELEMENT_TYPE_PRED) return "((uchar)(" + a + " ^ 1))";
-      if (!IsSignedInteger(t) && !IsUnsignedInteger(t)) {
+      if (!IsSigned(t) && !IsUnsigned(t)) {
         return NotImplemented(node.op, t);
       }
       return dialect_.Cast(type, "~" + a);
     case PHAL_KIR_OP_POPCNT:
     case PHAL_KIR_OP_CLZ:
-      if (!IsSignedInteger(t) && !IsUnsignedInteger(t)) {
+      if (!IsSigned(t) && !IsUnsigned(t)) {
         return NotImplemented(node.op, t);
       }
       return Call(node.op == PHAL_KIR_OP_POPCNT ? "popcount" : "clz", a);
@@ -512,7 +512,7 @@ StatusOr<std::string> BodyPrinter::Binary(const phal_kir_node_t& node,
   const phal_element_type_t t = node.type;
   const std::string type = dialect_.ComputeType(t);
   const std::string s = ElementTypeName(t);
-  const bool integer = IsSignedInteger(t) || IsUnsignedInteger(t);
+  const bool integer = IsSigned(t) || IsUnsigned(t);
   const bool pred = t == PHAL_ELEMENT_TYPE_PRED;
   const auto wrapped = [&](const char* op) {
     const std::string w = dialect_.WrapType(t);
@@ -607,7 +607,7 @@ StatusOr<std::string> BodyPrinter::MultiplyAdd(phal_element_type_t type,
   if (type == PHAL_ELEMENT_TYPE_PRED) {
     return "((uchar)(" + sum + " | (" + a + " & " + b + ")))";
   }
-  if (IsSignedInteger(type) || IsUnsignedInteger(type)) {
+  if (IsSigned(type) || IsUnsigned(type)) {
     const std::string w = dialect_.WrapType(type);
     return dialect_.Cast(
         t, "(" + w + ")" + sum + " + (" + w + ")" + a + " * (" + w + ")" + b);

@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
-#include "sdk/emitters/element_types.h"
+#include "sdk/base/element_types.h"
 #include "sdk/emitters/source/dialect.h"
 
 namespace phal::source_emitter {
@@ -110,12 +110,6 @@ class BodyPrinter {
   std::vector<std::string> helpers_;
 };
 
-using emitters::ElementTypeName;
-using emitters::IsComplex;
-using emitters::IsFloat;
-using emitters::IsSignedInteger;
-using emitters::IsUnsignedInteger;
-using emitters::StorageBytes;
 
 }  // namespace phal::source_emitter
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/types.h"
 
 namespace phal::source_emitter {

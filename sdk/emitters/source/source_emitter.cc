@@ -606,8 +606,8 @@ class KernelPrinter {
     const phal_kir_buffer_t& operand = Buffer(gather.operand);
     const phal_kir_buffer_t& indices = Buffer(gather.start_indices);
     const phal_kir_buffer_t& output = Buffer(gather.output);
-    if (!IsSignedInteger(indices.element_type) &&
-        !IsUnsignedInteger(indices.element_type)) {
+    if (!IsSigned(indices.element_type) &&
+        !IsUnsigned(indices.element_type)) {
       return InvalidArgument("gather start indices must be integers");
     }
     if (output.element_type != operand.element_type) {
@@ -676,8 +676,8 @@ class KernelPrinter {
     const phal_kir_buffer_t& operand = Buffer(scatter.operand);
     const phal_kir_buffer_t& indices = Buffer(scatter.scatter_indices);
     const phal_kir_buffer_t& updates = Buffer(scatter.updates);
-    if (!IsSignedInteger(indices.element_type) &&
-        !IsUnsignedInteger(indices.element_type)) {
+    if (!IsSigned(indices.element_type) &&
+        !IsUnsigned(indices.element_type)) {
       return InvalidArgument("scatter indices must be integers");
     }
     if (updates.element_type != operand.element_type ||

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
 #include "sdk/emitters/source/dialect.h"
 

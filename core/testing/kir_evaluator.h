@@ -4,13 +4,13 @@
 // plugin author can compare an emitter with. Every scalar operation is
 // computed by the reference interpreter's implementation of the HLO op of
 // the same semantics, evaluated over all iteration points at once.
-#ifndef POLYHAL_CORE_COMPILER_KIR_EVALUATOR_H_
-#define POLYHAL_CORE_COMPILER_KIR_EVALUATOR_H_
+#ifndef POLYHAL_CORE_TESTING_KIR_EVALUATOR_H_
+#define POLYHAL_CORE_TESTING_KIR_EVALUATOR_H_
 
 #include <cstdint>
 #include <span>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
 
 namespace phal {
@@ -23,4 +23,4 @@ Status EvaluateKernel(const phal_kernel_desc_t& kernel,
 
 }  // namespace phal
 
-#endif  // POLYHAL_CORE_COMPILER_KIR_EVALUATOR_H_
+#endif  // POLYHAL_CORE_TESTING_KIR_EVALUATOR_H_

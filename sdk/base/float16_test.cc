@@ -1,4 +1,4 @@
-#include "core/support/float16.h"
+#include "sdk/base/float16.h"
 
 #include <bit>
 #include <cmath>

@@ -1,8 +1,7 @@
-// Hand-built KIR for the tests, until the core's compiler produces it: a
-// body builder and one holder per kernel kind, each owning the arrays its
-// phal_kernel_desc_t points into.
-#ifndef POLYHAL_PLUGINS_CPU_KIR_TEST_BUILDER_H_
-#define POLYHAL_PLUGINS_CPU_KIR_TEST_BUILDER_H_
+// Hand-built KIR for plugin tests: a body builder and one holder per kernel
+// kind, each owning the arrays its phal_kernel_desc_t points into.
+#ifndef POLYHAL_SDK_PLUGIN_TESTING_KIR_BUILDER_H_
+#define POLYHAL_SDK_PLUGIN_TESTING_KIR_BUILDER_H_
 
 #include <array>
 #include <cstdint>
@@ -12,7 +11,7 @@
 
 #include "polyhal/kernel.h"
 
-namespace phal::cpu::testing_support {
+namespace phal::plugin_testing {
 
 class KirBody {
  public:
@@ -316,6 +315,6 @@ class CopyKernel : public KirKernel {
   phal_kernel_desc_t desc_{};
 };
 
-}  // namespace phal::cpu::testing_support
+}  // namespace phal::plugin_testing
 
-#endif  // POLYHAL_PLUGINS_CPU_KIR_TEST_BUILDER_H_
+#endif  // POLYHAL_SDK_PLUGIN_TESTING_KIR_BUILDER_H_

@@ -1,8 +1,8 @@
 // Helpers for the compiler's tests: compile HLO text, run it on the
 // evaluator device through the executor, and compare with the reference
 // interpreter.
-#ifndef POLYHAL_CORE_COMPILER_COMPILER_TEST_UTIL_H_
-#define POLYHAL_CORE_COMPILER_COMPILER_TEST_UTIL_H_
+#ifndef POLYHAL_CORE_TESTING_COMPILER_TEST_UTIL_H_
+#define POLYHAL_CORE_TESTING_COMPILER_TEST_UTIL_H_
 
 #include <cmath>
 #include <cstring>
@@ -13,8 +13,8 @@
 #include <gtest/gtest.h>
 
 #include "core/compiler/compiler.h"
-#include "core/compiler/evaluator_device.h"
-#include "core/compiler/executor.h"
+#include "core/testing/evaluator_device.h"
+#include "core/executor/executor.h"
 #include "core/frontend/hlo_parser.h"
 #include "core/hlo/literal.h"
 #include "core/hlo/verifier.h"
@@ -168,4 +168,4 @@ inline Literal TestData(ElementType type, std::vector<int64_t> dims,
 
 }  // namespace phal::testing
 
-#endif  // POLYHAL_CORE_COMPILER_COMPILER_TEST_UTIL_H_
+#endif  // POLYHAL_CORE_TESTING_COMPILER_TEST_UTIL_H_

@@ -1,10 +1,10 @@
 // The ABI's status object and its conversion to and from phal::Status.
-#ifndef POLYHAL_CORE_RUNTIME_C_STATUS_H_
-#define POLYHAL_CORE_RUNTIME_C_STATUS_H_
+#ifndef POLYHAL_CORE_LOADER_C_STATUS_H_
+#define POLYHAL_CORE_LOADER_C_STATUS_H_
 
 #include <string>
 
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/types.h"
 
 struct phal_status {
@@ -26,4 +26,4 @@ phal_status_t* HostStatusCreate(phal_status_code_t code, const char* message);
 
 }  // namespace phal
 
-#endif  // POLYHAL_CORE_RUNTIME_C_STATUS_H_
+#endif  // POLYHAL_CORE_LOADER_C_STATUS_H_

@@ -4,8 +4,8 @@
 // stream copies; everything else is a launch. Every device operation goes
 // through the plugin table, so nothing here assumes device memory is host
 // memory.
-#ifndef POLYHAL_CORE_COMPILER_EXECUTOR_H_
-#define POLYHAL_CORE_COMPILER_EXECUTOR_H_
+#ifndef POLYHAL_CORE_EXECUTOR_EXECUTOR_H_
+#define POLYHAL_CORE_EXECUTOR_EXECUTOR_H_
 
 #include <memory>
 #include <mutex>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/compiler/program.h"
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 #include "polyhal/plugin.h"
 
 namespace phal {
@@ -65,4 +65,4 @@ class LoadedProgram {
 
 }  // namespace phal
 
-#endif  // POLYHAL_CORE_COMPILER_EXECUTOR_H_
+#endif  // POLYHAL_CORE_EXECUTOR_EXECUTOR_H_

@@ -1,4 +1,4 @@
-#include "core/runtime/c_status.h"
+#include "core/loader/c_status.h"
 
 #include <new>
 

@@ -1,8 +1,8 @@
 // Errors as values inside the core: Status (a code and a message, OK when
 // the code is PHAL_OK) and StatusOr<T> (a value or an error). They never
 // throw; conversion to the ABI's phal_status_t happens at the C boundary.
-#ifndef POLYHAL_CORE_SUPPORT_STATUS_H_
-#define POLYHAL_CORE_SUPPORT_STATUS_H_
+#ifndef POLYHAL_SDK_BASE_STATUS_H_
+#define POLYHAL_SDK_BASE_STATUS_H_
 
 #include <cassert>
 #include <optional>
@@ -103,4 +103,4 @@ class [[nodiscard]] StatusOr {
   if (!tmp.ok()) return tmp.status();               \
   lhs = std::move(tmp).value()
 
-#endif  // POLYHAL_CORE_SUPPORT_STATUS_H_
+#endif  // POLYHAL_SDK_BASE_STATUS_H_

@@ -1,4 +1,4 @@
-#include "core/support/status.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 

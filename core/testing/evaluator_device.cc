@@ -1,14 +1,14 @@
-#include "core/compiler/evaluator_device.h"
+#include "core/testing/evaluator_device.h"
 
 #include <atomic>
 #include <cstring>
 #include <memory>
 #include <vector>
 
-#include "core/compiler/kir_evaluator.h"
+#include "core/testing/kir_evaluator.h"
 #include "core/compiler/kir_kernel.h"
 #include "core/hlo/shape.h"
-#include "core/runtime/c_status.h"
+#include "core/loader/c_status.h"
 
 struct phal_plugin_buffer {
   std::vector<uint8_t> bytes;

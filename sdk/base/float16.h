@@ -7,8 +7,8 @@
 // infinity of the right sign, values below half the smallest subnormal give a
 // signed zero, and NaN stays a quiet NaN with its sign and the top bits of
 // its payload. Widening conversions are exact.
-#ifndef POLYHAL_CORE_SUPPORT_FLOAT16_H_
-#define POLYHAL_CORE_SUPPORT_FLOAT16_H_
+#ifndef POLYHAL_SDK_BASE_FLOAT16_H_
+#define POLYHAL_SDK_BASE_FLOAT16_H_
 
 #include <cstdint>
 
@@ -23,4 +23,4 @@ uint16_t DoubleToBFloat16(double value);
 
 }  // namespace phal
 
-#endif  // POLYHAL_CORE_SUPPORT_FLOAT16_H_
+#endif  // POLYHAL_SDK_BASE_FLOAT16_H_

@@ -2,8 +2,8 @@
 // kernels run on the KIR evaluator. It lets the compiler's tests exercise
 // the executor through the same plugin calls a real device receives, with
 // the evaluator as the oracle of kernel semantics.
-#ifndef POLYHAL_CORE_COMPILER_EVALUATOR_DEVICE_H_
-#define POLYHAL_CORE_COMPILER_EVALUATOR_DEVICE_H_
+#ifndef POLYHAL_CORE_TESTING_EVALUATOR_DEVICE_H_
+#define POLYHAL_CORE_TESTING_EVALUATOR_DEVICE_H_
 
 #include <cstdint>
 
@@ -20,4 +20,4 @@ int64_t LiveEvaluatorKernels();
 
 }  // namespace phal::testing
 
-#endif  // POLYHAL_CORE_COMPILER_EVALUATOR_DEVICE_H_
+#endif  // POLYHAL_CORE_TESTING_EVALUATOR_DEVICE_H_

@@ -1,10 +1,10 @@
-#include "core/compiler/executor.h"
+#include "core/executor/executor.h"
 
 #include <cstring>
 #include <set>
 #include <string>
 
-#include "core/runtime/c_status.h"
+#include "core/loader/c_status.h"
 
 namespace phal {
 

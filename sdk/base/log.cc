@@ -1,4 +1,4 @@
-#include "core/support/log.h"
+#include "sdk/base/log.h"
 
 #include <algorithm>
 #include <cctype>

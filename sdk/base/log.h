@@ -1,8 +1,8 @@
 // The core's log: messages with a level, sent to a sink (stderr or an
 // application callback) when the level is enabled. PHAL_LOG=error|warning|
 // info|debug sets the level; the default is warning.
-#ifndef POLYHAL_CORE_SUPPORT_LOG_H_
-#define POLYHAL_CORE_SUPPORT_LOG_H_
+#ifndef POLYHAL_SDK_BASE_LOG_H_
+#define POLYHAL_SDK_BASE_LOG_H_
 
 #include <string>
 
@@ -40,4 +40,4 @@ std::string GetEnv(const char* name);
 
 }  // namespace phal
 
-#endif  // POLYHAL_CORE_SUPPORT_LOG_H_
+#endif  // POLYHAL_SDK_BASE_LOG_H_

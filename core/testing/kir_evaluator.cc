@@ -1,4 +1,4 @@
-#include "core/compiler/kir_evaluator.h"
+#include "core/testing/kir_evaluator.h"
 
 #include <cstring>
 #include <memory>

@@ -1,0 +1,43 @@
+// Facts about the ABI's element types, the one table the core, the emitter
+// toolkits, the KIR interpreter and the plugins share: names, storage sizes
+// and classes.
+#ifndef POLYHAL_SDK_BASE_ELEMENT_TYPES_H_
+#define POLYHAL_SDK_BASE_ELEMENT_TYPES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "polyhal/types.h"
+
+namespace phal {
+
+using ElementType = phal_element_type_t;
+
+// Size in bytes of one stored element; 0 for an invalid type (any value
+// outside the enum included).
+std::size_t ElementTypeByteSize(ElementType type);
+// The same size as a signed count, for index arithmetic in bytes.
+inline int64_t StorageBytes(ElementType type) {
+  return static_cast<int64_t>(ElementTypeByteSize(type));
+}
+// The HLO and KIR spelling: "pred", "s32", "bf16", "c64", ...; "invalid" for
+// a value outside the enum, which is read as an integer first so that such
+// a value is never loaded as the enum.
+const char* ElementTypeName(ElementType type);
+// Parses an HLO spelling; returns false when `name` is not an element type.
+bool ParseElementTypeName(const std::string& name, ElementType* out);
+
+bool IsIntegral(ElementType type);  // s* and u*
+bool IsSigned(ElementType type);    // s*
+bool IsUnsigned(ElementType type);  // u*
+bool IsFloat(ElementType type);     // f16, bf16, f32, f64
+bool IsComplex(ElementType type);   // c64, c128
+// Bit width of the stored value (pred: 1 bit of meaning, 8 of storage -> 8).
+int ElementTypeBitWidth(ElementType type);
+// c64 -> f32, c128 -> f64; other types map to themselves.
+ElementType ComplexComponentType(ElementType type);
+
+}  // namespace phal
+
+#endif  // POLYHAL_SDK_BASE_ELEMENT_TYPES_H_
