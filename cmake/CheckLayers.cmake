@@ -1,0 +1,73 @@
+# cmake -DROOT=<checkout> -P CheckLayers.cmake
+#
+# Fails when a file includes a header of a layer it may not depend on
+# (docs/architecture.md, "Layers"): no file under sdk/ or plugins/ includes
+# a core/ header, and each part of the core includes only its own headers
+# and those of the parts it links. Tests, benchmarks and fuzzers of the
+# core are linked into the core's test binaries and may include any core
+# part; under sdk/ and plugins/ they follow the same rule as the code.
+
+# Each core part and the parts it links directly.
+set(deps_hlo "")
+set(deps_io hlo)
+set(deps_reference hlo)
+set(deps_frontend hlo)
+set(deps_compiler reference hlo)
+set(deps_loader "")
+set(deps_executor compiler loader)
+set(deps_runtime executor frontend compiler loader)
+set(deps_cli runtime io reference frontend compiler loader hlo)
+set(parts hlo io reference frontend compiler loader executor runtime cli)
+
+function(closure part out)
+  set(result ${part})
+  foreach(dep IN LISTS deps_${part})
+    closure(${dep} sub)
+    list(APPEND result ${sub})
+  endforeach()
+  list(REMOVE_DUPLICATES result)
+  set(${out} ${result} PARENT_SCOPE)
+endfunction()
+
+set(violations "")
+function(check_file file allowed_regex)
+  file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"core/")
+  foreach(line IN LISTS lines)
+    string(REGEX MATCH "\"core/([a-z_]+)/" match "${line}")
+    set(included ${CMAKE_MATCH_1})
+    if(NOT included MATCHES "${allowed_regex}")
+      file(RELATIVE_PATH relative ${ROOT} ${file})
+      string(STRIP "${line}" line)
+      list(APPEND violations "${relative}: ${line}")
+      set(violations ${violations} PARENT_SCOPE)
+    endif()
+  endforeach()
+endfunction()
+
+file(GLOB_RECURSE outside LIST_DIRECTORIES false
+  ${ROOT}/sdk/*.h ${ROOT}/sdk/*.hpp ${ROOT}/sdk/*.c ${ROOT}/sdk/*.cc
+  ${ROOT}/plugins/*.h ${ROOT}/plugins/*.c ${ROOT}/plugins/*.cc)
+foreach(file IN LISTS outside)
+  check_file(${file} "^$")
+endforeach()
+
+foreach(part IN LISTS parts)
+  closure(${part} allowed)
+  list(JOIN allowed "|" alternatives)
+  file(GLOB sources LIST_DIRECTORIES false
+    ${ROOT}/core/${part}/*.h ${ROOT}/core/${part}/*.cc)
+  foreach(file IN LISTS sources)
+    if(file MATCHES "_(test|benchmark|fuzzer)\\.cc$|_test_util\\.h$")
+      continue()
+    endif()
+    check_file(${file} "^(${alternatives})$")
+  endforeach()
+endforeach()
+
+if(violations)
+  list(LENGTH violations count)
+  list(JOIN violations "\n  " text)
+  message(FATAL_ERROR "${count} include(s) break the layers of "
+    "docs/architecture.md:\n  ${text}")
+endif()
+message(STATUS "layers: every include follows docs/architecture.md")
