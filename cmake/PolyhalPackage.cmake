@@ -19,6 +19,9 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/cmake/plugin-manifest.json.in
   DESTINATION ${phal_package_dir})
 
+# Relocatable: the prefix is found from where the .pc file lies.
+file(RELATIVE_PATH PHAL_PC_PREFIX_FROM_PCFILEDIR
+     ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 configure_file(${PROJECT_SOURCE_DIR}/cmake/polyhal.pc.in
                ${CMAKE_CURRENT_BINARY_DIR}/polyhal.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/polyhal.pc

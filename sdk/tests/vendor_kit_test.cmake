@@ -1,0 +1,70 @@
+# cmake -DBUILD=<build> -DSOURCE=<checkout> -DWORK=<dir> -DGENERATOR=<g>
+#       -P vendor_kit_test.cmake
+#
+# What a vendor outside the tree does, end to end: install Polyhal to a
+# fresh prefix, build plugins/template on its own against it with
+# find_package(Polyhal), load it with the installed polyhal command through
+# PHAL_PLUGIN_PATH and certify it at tier 3; and build a C application
+# against the installed libpolyhal with pkg-config.
+function(run)
+  cmake_parse_arguments(ARG "" "WHAT" "COMMAND;ENV" ${ARGN})
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ARG_ENV} ${ARG_COMMAND}
+    RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "${ARG_WHAT} failed (${result}):\n${output}")
+  endif()
+  set(output "${output}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${WORK})
+set(prefix ${WORK}/prefix)
+run(WHAT "cmake --install"
+    COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
+
+run(WHAT "configuring plugins/template against the installed package"
+    COMMAND ${CMAKE_COMMAND} -S ${SOURCE}/plugins/template
+      -B ${WORK}/template -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix}
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+run(WHAT "building plugins/template out of tree"
+    COMMAND ${CMAKE_COMMAND} --build ${WORK}/template)
+set(manifest ${WORK}/template/template.json)
+if(NOT EXISTS ${manifest})
+  message(FATAL_ERROR "the template's build wrote no manifest at ${manifest}")
+endif()
+
+set(polyhal ${prefix}/bin/polyhal)
+run(WHAT "polyhal plugins" COMMAND ${polyhal} plugins
+    ENV PHAL_PLUGIN_PATH=${manifest})
+if(NOT output MATCHES "template" OR output MATCHES "skipped")
+  message(FATAL_ERROR "the installed polyhal did not load the template "
+                      "from ${manifest}:\n${output}")
+endif()
+run(WHAT "certifying the out-of-tree template at tier 3"
+    COMMAND ${polyhal} conformance --plugin template --tier 3 --jobs 2
+      --report ${WORK}/report
+    ENV PHAL_PLUGIN_PATH=${manifest})
+message(STATUS "${output}")
+
+find_program(PKG_CONFIG pkg-config)
+file(GLOB_RECURSE pc_file ${prefix}/polyhal.pc)
+if(NOT pc_file)
+  message(FATAL_ERROR "cmake --install wrote no polyhal.pc under ${prefix}")
+endif()
+get_filename_component(pc_dir "${pc_file}" DIRECTORY)
+get_filename_component(lib_dir "${pc_dir}" DIRECTORY)
+if(PKG_CONFIG)
+  run(WHAT "pkg-config polyhal"
+      COMMAND ${PKG_CONFIG} --cflags --libs polyhal
+      ENV PKG_CONFIG_PATH=${pc_dir})
+  string(STRIP "${output}" flags)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  run(WHAT "compiling samples/c/hello_buffer.c with pkg-config's flags"
+      COMMAND cc -std=c11 -Wall -Wextra -Werror -pedantic
+        ${SOURCE}/samples/c/hello_buffer.c ${flags} -o ${WORK}/hello_buffer)
+  run(WHAT "hello_buffer against the installed libpolyhal"
+      COMMAND ${WORK}/hello_buffer
+      ENV LD_LIBRARY_PATH=${lib_dir} PHAL_PLUGIN_PATH=${manifest})
+  if(NOT output MATCHES "round-tripped")
+    message(FATAL_ERROR "hello_buffer did not round-trip a buffer:\n${output}")
+  endif()
+endif()
