@@ -2,8 +2,9 @@
 #       -P vendor_kit_test.cmake
 #
 # What a vendor outside the tree does, end to end: install Polyhal to a
-# fresh prefix, build plugins/template on its own against it with
-# find_package(Polyhal), load it with the installed polyhal command through
+# fresh prefix, copy the installed template and rename it, build the copy
+# on its own against the prefix with find_package(Polyhal), run its unit
+# tests, load it with the installed polyhal command through
 # PHAL_PLUGIN_PATH and certify it at tier 3; and build a C application
 # against the installed libpolyhal with pkg-config.
 function(run)
@@ -21,32 +22,53 @@ set(prefix ${WORK}/prefix)
 run(WHAT "cmake --install"
     COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
 
-run(WHAT "configuring plugins/template against the installed package"
-    COMMAND ${CMAKE_COMMAND} -S ${SOURCE}/plugins/template
-      -B ${WORK}/template -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix}
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo)
-run(WHAT "building plugins/template out of tree"
-    COMMAND ${CMAKE_COMMAND} --build ${WORK}/template)
-set(manifest ${WORK}/template/template.json)
-if(NOT EXISTS ${manifest})
-  message(FATAL_ERROR "the template's build wrote no manifest at ${manifest}")
+# A vendor's copy of the installed template, renamed as
+# docs/writing-a-plugin.md says ("Copy and rename").
+set(template_dir ${prefix}/share/polyhal/template)
+if(NOT EXISTS ${template_dir}/CMakeLists.txt)
+  message(FATAL_ERROR "cmake --install shipped no template plugin sources "
+                      "in ${template_dir}")
 endif()
+file(COPY ${template_dir}/ DESTINATION ${WORK}/acme)
+run(WHAT "renaming the template to acme"
+    COMMAND sh -c [[
+      cd "$0" || exit 1
+      for f in template_*; do mv "$f" "acme_${f#template_}"; done
+      sed -i 's/phal_plugin_template/phal_plugin_acme/g; s/template_/acme_/g;
+              s/TEMPLATE_/ACME_/g; s/NAME template/NAME acme/;
+              s/PLUGIN template/PLUGIN acme/; s/template plugin/acme plugin/g' *
+      ! grep -l 'template_' *]] ${WORK}/acme)
+
+run(WHAT "configuring the copy against the installed package"
+    COMMAND ${CMAKE_COMMAND} -S ${WORK}/acme -B ${WORK}/acme/out
+      -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix}
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+run(WHAT "building the copy out of the tree"
+    COMMAND ${CMAKE_COMMAND} --build ${WORK}/acme/out)
+set(manifest ${WORK}/acme/out/acme.json)
+if(NOT EXISTS ${manifest})
+  message(FATAL_ERROR "the copy's build wrote no manifest at ${manifest}")
+endif()
+run(WHAT "the copy's unit tests"
+    COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${WORK}/acme/out
+      --output-on-failure --no-tests=error -E conformance)
 
 set(polyhal ${prefix}/bin/polyhal)
 run(WHAT "polyhal plugins" COMMAND ${polyhal} plugins
     ENV PHAL_PLUGIN_PATH=${manifest})
-if(NOT output MATCHES "template" OR output MATCHES "skipped")
-  message(FATAL_ERROR "the installed polyhal did not load the template "
+if(NOT output MATCHES "acme" OR output MATCHES "skipped")
+  message(FATAL_ERROR "the installed polyhal did not load the copy "
                       "from ${manifest}:\n${output}")
 endif()
-run(WHAT "certifying the out-of-tree template at tier 3"
-    COMMAND ${polyhal} conformance --plugin template --tier 3 --jobs 2
+run(WHAT "certifying the copy at tier 3"
+    COMMAND ${polyhal} conformance --plugin acme --tier 3 --jobs 2
       --report ${WORK}/report
     ENV PHAL_PLUGIN_PATH=${manifest})
 message(STATUS "${output}")
 
 find_program(PKG_CONFIG pkg-config)
-file(GLOB_RECURSE pc_file ${prefix}/polyhal.pc)
+file(GLOB_RECURSE pc_file ${prefix}/*.pc)
+list(FILTER pc_file INCLUDE REGEX "/polyhal\\.pc$")
 if(NOT pc_file)
   message(FATAL_ERROR "cmake --install wrote no polyhal.pc under ${prefix}")
 endif()

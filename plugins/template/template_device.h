@@ -1,0 +1,52 @@
+// The device: what the plugin tells the core about the hardware it drives.
+// The template drives one device made of host memory and the host CPU.
+#ifndef POLYHAL_PLUGINS_TEMPLATE_TEMPLATE_DEVICE_H_
+#define POLYHAL_PLUGINS_TEMPLATE_TEMPLATE_DEVICE_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "polyhal/plugin.h"
+#include "sdk/base/status.h"
+
+namespace phal::template_plugin {
+
+// The one memory space of the device: host memory.
+inline constexpr uint32_t kHostMemorySpace = 0;
+inline constexpr uint32_t kMemorySpaceCount = 1;
+// Buffers are aligned to 64 bytes, a cache line.
+inline constexpr uint64_t kMinAlignment = 64;
+
+// Immutable once opened, so every method may be called from any thread.
+// TODO(vendor): hold your driver's device handle here and read the
+// properties below from it.
+class Device {
+ public:
+  Device();
+
+  Status GetProperties(phal_device_properties_t* out) const;
+  Status GetMemorySpace(uint32_t index, phal_memory_space_info_t* out) const;
+  uint64_t memory_bytes() const { return memory_bytes_; }
+
+ private:
+  uint64_t memory_bytes_;
+  uint32_t compute_units_;
+};
+
+// The table's device slots (plugin.h documents each).
+phal_status_t* DeviceCount(size_t* out_count, const char** out_reason) noexcept;
+phal_status_t* DeviceOpen(size_t ordinal,
+                          phal_plugin_device_t** out_device) noexcept;
+void DeviceClose(phal_plugin_device_t* device) noexcept;
+phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
+                                   phal_device_properties_t* out) noexcept;
+phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
+                                    uint32_t index,
+                                    phal_memory_space_info_t* out) noexcept;
+
+}  // namespace phal::template_plugin
+
+// The opaque handle plugin.h declares is the device itself.
+struct phal_plugin_device final : phal::template_plugin::Device {};
+
+#endif  // POLYHAL_PLUGINS_TEMPLATE_TEMPLATE_DEVICE_H_

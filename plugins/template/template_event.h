@@ -1,0 +1,44 @@
+// Events: points in a stream's queue that other streams and the host wait
+// for. Work on the template's streams has finished when it is queued, so a
+// record fires at once, carrying the error of the work before it.
+// TODO(vendor): map an event to your hardware's (a CUDA event, a Vulkan
+// timeline semaphore value); the cpu plugin's cpu_event.h keeps the
+// generation bookkeeping an asynchronous queue needs.
+#ifndef POLYHAL_PLUGINS_TEMPLATE_TEMPLATE_EVENT_H_
+#define POLYHAL_PLUGINS_TEMPLATE_TEMPLATE_EVENT_H_
+
+#include <mutex>
+
+#include "polyhal/plugin.h"
+#include "sdk/base/status.h"
+
+namespace phal::template_plugin {
+
+// Thread-safe.
+class Event {
+ public:
+  // The event fires carrying `status` (the error of the work it waited for).
+  void Fire(Status status);
+  // The error the latest record carried; OK for an event never recorded.
+  Status carried_status() const;
+
+ private:
+  mutable std::mutex mutex_;
+  Status status_;
+};
+
+phal_status_t* EventCreate(phal_plugin_device_t* device,
+                           phal_plugin_event_t** out_event) noexcept;
+void EventDestroy(phal_plugin_event_t* event) noexcept;
+phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
+                                 phal_plugin_event_t* event) noexcept;
+phal_status_t* StreamWaitEvent(phal_plugin_stream_t* stream,
+                               phal_plugin_event_t* event) noexcept;
+phal_status_t* EventSynchronize(phal_plugin_event_t* event) noexcept;
+phal_status_t* EventQuery(phal_plugin_event_t* event, int* out_done) noexcept;
+
+}  // namespace phal::template_plugin
+
+struct phal_plugin_event final : phal::template_plugin::Event {};
+
+#endif  // POLYHAL_PLUGINS_TEMPLATE_TEMPLATE_EVENT_H_
