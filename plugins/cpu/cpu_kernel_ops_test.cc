@@ -16,20 +16,22 @@
 
 #include <gtest/gtest.h>
 
-#include "sdk/base/float16.h"
-#include "plugins/cpu/cpu_plugin_test_support.h"
-#include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/base/element_types.h"
+#include "sdk/base/float16.h"
+#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/plugin_test.h"
 
-namespace phal::cpu::testing_support {
+namespace phal::cpu {
 namespace {
 
-using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
+using ::phal::plugin_testing::KirBody;
+using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::PluginTest;
+using ::phal::plugin_testing::ToBytes;
 
 using Complex = std::complex<double>;
 
 constexpr phal_element_type_t kPred = PHAL_ELEMENT_TYPE_PRED;
-
 
 // ---- real values in storage ---------------------------------------------
 
@@ -172,7 +174,7 @@ class OpBatch {
   }
 
   // Emits and runs the kernel over x and y (raw bytes of `type`).
-  void Run(KernelTest& test, std::vector<uint8_t> x, std::vector<uint8_t> y) {
+  void Run(PluginTest& test, std::vector<uint8_t> x, std::vector<uint8_t> y) {
     contents_ = {std::move(x), std::move(y)};
     for (phal_element_type_t type : types_) {
       contents_.emplace_back(static_cast<size_t>(count_ * StorageBytes(type)),
@@ -190,7 +192,7 @@ class OpBatch {
   }
   size_t output_count() const { return labels_.size(); }
 
-  using Runner = void (*)(KernelTest&, const phal_kernel_desc_t&,
+  using Runner = void (*)(PluginTest&, const phal_kernel_desc_t&,
                           std::vector<std::vector<uint8_t>>&);
   static inline Runner runner_ = nullptr;
 
@@ -204,11 +206,11 @@ class OpBatch {
   std::vector<std::vector<uint8_t>> contents_;
 };
 
-class OpsTest : public KernelTest {
+class OpsTest : public PluginTest {
  protected:
   void SetUp() override {
-    KernelTest::SetUp();
-    OpBatch::runner_ = [](KernelTest& test, const phal_kernel_desc_t& desc,
+    PluginTest::SetUp();
+    OpBatch::runner_ = [](PluginTest& test, const phal_kernel_desc_t& desc,
                           std::vector<std::vector<uint8_t>>& contents) {
       auto& self = static_cast<OpsTest&>(test);
       self.Run(self.Emit(desc), contents);
@@ -1131,4 +1133,4 @@ TEST_F(ConvertTest, ReducePrecisionRoundsToTheNarrowerFormat) {
 }
 
 }  // namespace
-}  // namespace phal::cpu::testing_support
+}  // namespace phal::cpu

@@ -18,13 +18,33 @@
 
 #include <gtest/gtest.h>
 
-#include "plugins/cpu/cpu_plugin_test_support.h"
+#include "sdk/plugin_testing/fake_host.h"
 #include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/plugin_environment.h"
+#include "sdk/plugin_testing/plugin_test.h"
+#include "sdk/plugin_testing/status_assertions.h"
 
-namespace phal::cpu::testing_support {
+namespace phal::cpu {
 namespace {
 
-using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
+using ::phal::plugin_testing::ClearRecordedLogLines;
+using ::phal::plugin_testing::ConvKernel;
+using ::phal::plugin_testing::CopyKernel;
+using ::phal::plugin_testing::DotKernel;
+using ::phal::plugin_testing::FakeHost;
+using ::phal::plugin_testing::FromBytes;
+using ::phal::plugin_testing::GatherKernel;
+using ::phal::plugin_testing::HasCode;
+using ::phal::plugin_testing::IsOk;
+using ::phal::plugin_testing::KirBody;
+using ::phal::plugin_testing::LogsContain;
+using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::PluginTest;
+using ::phal::plugin_testing::ReduceKernel;
+using ::phal::plugin_testing::ScatterKernel;
+using ::phal::plugin_testing::SortKernel;
+using ::phal::plugin_testing::TestedPlugin;
+using ::phal::plugin_testing::ToBytes;
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
@@ -43,13 +63,6 @@ std::vector<float> Iota(size_t count, float scale, float offset) {
   return values;
 }
 
-bool LogsContain(const std::string& text) {
-  for (const std::string& line : RecordedLogLines()) {
-    if (line.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
-
 // out[i] = x[i] + `addend` over [count]: a kernel whose code depends on
 // `addend`, so each test can make one no cache has seen.
 LoopKernel AddConstantKernel(int64_t count, float addend) {
@@ -65,7 +78,7 @@ LoopKernel AddConstantKernel(int64_t count, float addend) {
   return kernel;
 }
 
-using CpuKernelTest = KernelTest;
+using CpuKernelTest = PluginTest;
 
 TEST_F(CpuKernelTest, DeviceReportsTheKernelKindsItCompiles) {
   EXPECT_EQ(properties_.kernel_kinds,
@@ -86,13 +99,8 @@ TEST_F(CpuKernelTest, KindFromANewerAbiFailsWithUnimplemented) {
   desc.kind = static_cast<phal_kernel_kind_t>(9);  // from a newer ABI
   desc.u.copy = &copy;
   phal_plugin_kernel_t* kernel = nullptr;
-  phal_status_t* status = api().kernel_emit(device_, &desc, nullptr, &kernel);
-  ASSERT_NE(status, nullptr);
-  EXPECT_EQ(status->code, PHAL_UNIMPLEMENTED);
-  EXPECT_NE(status->message.find("kernel kind 9 is not implemented"),
-            std::string::npos)
-      << status->message;
-  delete status;
+  EXPECT_TRUE(HasCode(api().kernel_emit(device_, &desc, nullptr, &kernel),
+                      PHAL_UNIMPLEMENTED, "kernel kind 9 is not implemented"));
 }
 
 TEST_F(CpuKernelTest, UnsupportedOpFailsWithUnimplementedNamingOpAndType) {
@@ -107,13 +115,9 @@ TEST_F(CpuKernelTest, UnsupportedOpFailsWithUnimplementedNamingOpAndType) {
   kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_REMAINDER,
                                       PHAL_ELEMENT_TYPE_C64, {value, value}));
   phal_plugin_kernel_t* emitted = nullptr;
-  phal_status_t* status =
-      api().kernel_emit(device_, &kernel.Desc(), nullptr, &emitted);
-  ASSERT_NE(status, nullptr);
-  EXPECT_EQ(status->code, PHAL_UNIMPLEMENTED);
-  EXPECT_NE(status->message.find("remainder on c64"), std::string::npos)
-      << status->message;
-  delete status;
+  EXPECT_TRUE(
+      HasCode(api().kernel_emit(device_, &kernel.Desc(), nullptr, &emitted),
+              PHAL_UNIMPLEMENTED, "remainder on c64"));
 }
 
 TEST_F(CpuKernelTest, MalformedBodyFailsWithInvalidArgument) {
@@ -379,7 +383,7 @@ std::vector<float> ReferenceDot(const DotCase& c, const std::vector<float>& a,
   return out;
 }
 
-class DotTest : public KernelTest {
+class DotTest : public PluginTest {
  protected:
   void Check(const DotCase& c) {
     DotKernel kernel;
@@ -873,8 +877,8 @@ std::vector<double> ReferenceConv(const ConvKernel& k,
 
 // Runs `kernel` (f32 or s32 buffers of its accumulation type) on small
 // integers, so every sum is exact, against ReferenceConv.
-void CheckConv(KernelTest& test, ConvKernel& kernel,
-               void (KernelTest::*run)(phal_plugin_kernel_t*,
+void CheckConv(PluginTest& test, ConvKernel& kernel,
+               void (PluginTest::*run)(phal_plugin_kernel_t*,
                                        std::vector<std::vector<uint8_t>>&),
                phal_plugin_kernel_t* emitted) {
   const phal_kir_conv_t& c = kernel.conv;
@@ -908,7 +912,7 @@ void CheckConv(KernelTest& test, ConvKernel& kernel,
   }
 }
 
-class ConvTest : public KernelTest {
+class ConvTest : public PluginTest {
  protected:
   void Check(ConvKernel& kernel) {
     CheckConv(*this, kernel, &ConvTest::Run, Emit(kernel.Desc()));
@@ -1011,9 +1015,10 @@ TEST_F(ConvTest, BatchGroupedConvMatches) {
 std::string Serialize(phal_plugin_kernel_t* kernel) {
   void* data = nullptr;
   uint64_t size = 0;
-  EXPECT_TRUE(IsOk(LoadedPlugin::api().kernel_serialize(kernel, &data, &size)));
+  EXPECT_TRUE(
+      IsOk(TestedPlugin().api().kernel_serialize(kernel, &data, &size)));
   std::string bytes(static_cast<const char*>(data), size);
-  std::free(data);
+  FakeHost().host_free(data);
   return bytes;
 }
 
@@ -1063,22 +1068,31 @@ TEST_F(CpuKernelTest, DeserializeRejectsOtherVersionsTargetsAndGarbage) {
 
 // ---- caches -----------------------------------------------------------------
 
-std::string CacheFileContents() {
-  for (const auto& entry :
-       std::filesystem::directory_iterator(LoadedPlugin::cache_directory())) {
-    std::ifstream file(entry.path(), std::ios::binary);
-    std::ostringstream contents;
-    contents << file.rdbuf();
-    return contents.str();
+// The one kernel file under the cache directory, wherever the plugin files
+// it; empty when there is none.
+std::filesystem::path CacheFile() {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(
+           TestedPlugin().cache_directory(), error)) {
+    if (entry.is_regular_file()) return entry.path();
   }
-  return "";
+  return {};
 }
 
-class KernelCacheTest : public KernelTest {
+std::string CacheFileContents() {
+  const std::filesystem::path path = CacheFile();
+  if (path.empty()) return "";
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream contents;
+  contents << file.rdbuf();
+  return contents.str();
+}
+
+class KernelCacheTest : public PluginTest {
  protected:
   void SetUp() override {
-    std::filesystem::remove_all(LoadedPlugin::cache_directory());
-    KernelTest::SetUp();
+    std::filesystem::remove_all(TestedPlugin().cache_directory());
+    PluginTest::SetUp();
     ClearRecordedLogLines();
   }
   void ReopenDevice() {
@@ -1121,10 +1135,7 @@ TEST_F(KernelCacheTest, StaleDiskEntryIsRecompiledAndReplaced) {
   std::string stale = good;
   const std::string version = api().version;
   stale[stale.find(version) + version.size() - 1] ^= 1;
-  const auto path =
-      std::filesystem::directory_iterator(LoadedPlugin::cache_directory())
-          ->path();
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << stale;
+  std::ofstream(CacheFile(), std::ios::binary | std::ios::trunc) << stale;
   ReopenDevice();
   ASSERT_NE(Emit(kernel.Desc()), nullptr);
   EXPECT_TRUE(LogsContain("ignores the stale disk cache entry"));
@@ -1138,9 +1149,9 @@ TEST_F(KernelCacheTest, CacheDirOffKeepsKernelsOffTheDisk) {
   LoopKernel kernel = AddConstantKernel(16, 104.0f);
   EXPECT_NE(Emit(kernel.Desc()), nullptr);
   ASSERT_EQ(
-      setenv("PHAL_CACHE_DIR", LoadedPlugin::cache_directory().c_str(), 1), 0);
-  EXPECT_FALSE(std::filesystem::exists(LoadedPlugin::cache_directory()) &&
-               !std::filesystem::is_empty(LoadedPlugin::cache_directory()));
+      setenv("PHAL_CACHE_DIR", TestedPlugin().cache_directory().c_str(), 1), 0);
+  EXPECT_FALSE(std::filesystem::exists(TestedPlugin().cache_directory()) &&
+               !std::filesystem::is_empty(TestedPlugin().cache_directory()));
 }
 
 // ---- threads ----------------------------------------------------------------
@@ -1200,4 +1211,4 @@ TEST_F(CpuKernelTest, LaunchWithTheWrongBufferCountIsRejected) {
 }
 
 }  // namespace
-}  // namespace phal::cpu::testing_support
+}  // namespace phal::cpu

@@ -1,17 +1,13 @@
 // Drives the built cpu plugin's device, memory, stream and event slots
 // through its exported entry point and function table, as the core's loader
-// does (kernels: cpu_kernel_test.cc).
-#include <dlfcn.h>
-
+// does (kernels: cpu_kernel_test.cc and cpu_kernel_ops_test.cc). The plugin
+// is loaded here once for every test of phal_plugin_cpu_tests.
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -20,11 +16,29 @@
 #include <gtest/gtest.h>
 
 #include "plugins/cpu/cpu_memory.h"
-#include "plugins/cpu/cpu_plugin_test_support.h"
 #include "polyhal/plugin.h"
+#include "sdk/plugin_testing/fake_host.h"
+#include "sdk/plugin_testing/plugin_environment.h"
+#include "sdk/plugin_testing/plugin_test.h"
+#include "sdk/plugin_testing/status_assertions.h"
 
-namespace phal::cpu::testing_support {
+namespace phal::cpu {
 namespace {
+
+using ::phal::plugin_testing::FakeHost;
+using ::phal::plugin_testing::HasCode;
+using ::phal::plugin_testing::IsOk;
+using ::phal::plugin_testing::Negotiation;
+using ::phal::plugin_testing::PluginEnvironment;
+using ::phal::plugin_testing::PluginTest;
+
+const PluginEnvironment* const kCpuPlugin =
+    ::phal::plugin_testing::AddPluginEnvironment(PHAL_CPU_PLUGIN_PATH);
+
+constexpr uint32_t kAbi10 = PHAL_MAKE_VERSION(1, 0);
+constexpr uint32_t kAbi11 = PHAL_MAKE_VERSION(1, 1);
+constexpr uint32_t kAbi12 = PHAL_MAKE_VERSION(1, 2);
+constexpr uint64_t kMiB = uint64_t{1} << 20;
 
 std::vector<uint8_t> Pattern(size_t byte_size, uint8_t seed) {
   std::vector<uint8_t> bytes(byte_size);
@@ -40,12 +54,33 @@ const std::byte* BufferAddress(phal_plugin_buffer_t* buffer) {
   return static_cast<const phal::cpu::Buffer*>(buffer)->data();
 }
 
+class CpuPluginTest : public PluginTest {
+ protected:
+  // Queues copies that keep `stream` busy for tens of milliseconds, so that
+  // work queued after them is still pending when the test looks at it.
+  void QueueBusyWork(phal_plugin_stream_t* stream) {
+    constexpr uint64_t kBusyBytes = 128 * kMiB;
+    if (busy_source_ == nullptr) {
+      busy_source_ = Allocate(kBusyBytes);
+      busy_destination_ = Allocate(kBusyBytes);
+    }
+    for (int i = 0; i < 8; ++i) {
+      ASSERT_TRUE(IsOk(api().stream_copy_buffer(
+          stream, busy_source_, 0, busy_destination_, 0, kBusyBytes)));
+    }
+  }
+
+ private:
+  phal_plugin_buffer_t* busy_source_ = nullptr;
+  phal_plugin_buffer_t* busy_destination_ = nullptr;
+};
+
 // ---- negotiation ---------------------------------------------------------
 
 TEST(CpuPluginNegotiationTest, ReturnsAbi12TableToACoreThatSpeaksIt) {
   phal_plugin_negotiation_t negotiation =
-      Negotiation(kAbi10, PHAL_MAKE_VERSION(1, 7), &kHost);
-  const phal_plugin_api_t* api = LoadedPlugin::entry()(&negotiation);
+      Negotiation(kAbi10, PHAL_MAKE_VERSION(1, 7), &FakeHost());
+  const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
   EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
@@ -57,8 +92,9 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi12TableToACoreThatSpeaksIt) {
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsAbi11TableToACoreThatSpeaksOnlyUpTo11) {
-  phal_plugin_negotiation_t negotiation = Negotiation(kAbi10, kAbi11, &kHost);
-  const phal_plugin_api_t* api = LoadedPlugin::entry()(&negotiation);
+  phal_plugin_negotiation_t negotiation =
+      Negotiation(kAbi10, kAbi11, &FakeHost());
+  const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
   EXPECT_EQ(api->abi_version, kAbi11)
@@ -69,8 +105,9 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi11TableToACoreThatSpeaksOnlyUpTo11) {
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsAbi10TableToACoreThatSpeaksOnly10) {
-  phal_plugin_negotiation_t negotiation = Negotiation(kAbi10, kAbi10, &kHost);
-  const phal_plugin_api_t* api = LoadedPlugin::entry()(&negotiation);
+  phal_plugin_negotiation_t negotiation =
+      Negotiation(kAbi10, kAbi10, &FakeHost());
+  const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
   EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
@@ -81,7 +118,7 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi10TableToACoreThatSpeaksOnly10) {
 }
 
 TEST(CpuPluginNegotiationTest, Abi12TableFillsEveryKernelSlot) {
-  const phal_plugin_api_t& api = LoadedPlugin::api();
+  const phal_plugin_api_t& api = kCpuPlugin->api();
   EXPECT_NE(api.kernel_emit, nullptr);
   EXPECT_NE(api.kernel_destroy, nullptr);
   EXPECT_NE(api.kernel_serialize, nullptr);
@@ -90,7 +127,7 @@ TEST(CpuPluginNegotiationTest, Abi12TableFillsEveryKernelSlot) {
 }
 
 TEST(CpuPluginNegotiationTest, FillsEveryDeviceMemoryStreamAndEventSlot) {
-  const phal_plugin_api_t& api = LoadedPlugin::api();
+  const phal_plugin_api_t& api = kCpuPlugin->api();
   const void* slots[] = {
       reinterpret_cast<const void*>(api.shutdown),
       reinterpret_cast<const void*>(api.device_count),
@@ -119,28 +156,28 @@ TEST(CpuPluginNegotiationTest, FillsEveryDeviceMemoryStreamAndEventSlot) {
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToANewerCore) {
-  phal_plugin_negotiation_t negotiation =
-      Negotiation(PHAL_MAKE_VERSION(2, 0), PHAL_MAKE_VERSION(2, 3), &kHost);
-  EXPECT_EQ(LoadedPlugin::entry()(&negotiation), nullptr);
+  phal_plugin_negotiation_t negotiation = Negotiation(
+      PHAL_MAKE_VERSION(2, 0), PHAL_MAKE_VERSION(2, 3), &FakeHost());
+  EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
   EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
-  phal_plugin_negotiation_t negotiation =
-      Negotiation(PHAL_MAKE_VERSION(0, 1), PHAL_MAKE_VERSION(0, 9), &kHost);
-  EXPECT_EQ(LoadedPlugin::entry()(&negotiation), nullptr);
+  phal_plugin_negotiation_t negotiation = Negotiation(
+      PHAL_MAKE_VERSION(0, 1), PHAL_MAKE_VERSION(0, 9), &FakeHost());
+  EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
   EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullWhenHostCannotCreateStatuses) {
-  phal_host_services_t host = kHost;
+  phal_host_services_t host = FakeHost();
   host.status_create = nullptr;
   phal_plugin_negotiation_t negotiation = Negotiation(kAbi10, kAbi10, &host);
-  EXPECT_EQ(LoadedPlugin::entry()(&negotiation), nullptr);
+  EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   negotiation = Negotiation(kAbi10, kAbi10, nullptr);
-  EXPECT_EQ(LoadedPlugin::entry()(&negotiation), nullptr);
+  EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
 }
 
 // ---- device ----------------------------------------------------------------
@@ -529,4 +566,4 @@ TEST_F(CpuPluginTest, EightThreadsAllocateCopyAndFreeAtOnce) {
 }
 
 }  // namespace
-}  // namespace phal::cpu::testing_support
+}  // namespace phal::cpu
