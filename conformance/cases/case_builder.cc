@@ -1,19 +1,8 @@
 #include "conformance/cases/case_builder.h"
 
+#include "sdk/base/hash.h"
+
 namespace phal::conformance {
-namespace {
-
-// FNV-1a: a seed that depends on the case id only.
-uint64_t HashId(const std::string& id) {
-  uint64_t hash = 14695981039346656037ull;
-  for (char c : id) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
-
-}  // namespace
 
 const std::vector<ShapeClass>& ElementwiseShapeClasses() {
   static const std::vector<ShapeClass> classes = {
@@ -85,7 +74,7 @@ Case NumericCase(const std::string& op, const std::string& variant,
   c.kind = CaseKind::kNumeric;
   c.module_text = std::move(module_text);
   c.inputs = std::move(inputs);
-  c.seed = HashId(c.id);
+  c.seed = Fnv1a(c.id);  // depends on the case id only
   c.tolerance = tolerance;
   return c;
 }

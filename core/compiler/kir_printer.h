@@ -7,14 +7,12 @@
 #include <string>
 
 #include "polyhal/kernel.h"
+#include "sdk/base/kir_facts.h"
 
 namespace phal {
 
-// The dump's spelling of a node op: "add", "read", "round_nearest_even", ...
-// "invalid" for a value that is not a phal_kir_op_t.
-const char* KirOpName(phal_kir_op_t op);
-// "loop", "reduce", "dot", ...
-const char* KernelKindName(phal_kernel_kind_t kind);
+// Ops and kernel kinds are spelled by KirOpName and KernelKindName
+// (sdk/base/kir_facts.h).
 // The value of a CONSTANT node as the dump prints it.
 std::string KirConstantToText(const phal_kir_node_t& node);
 // The whole kernel, one line per buffer, parameter and node.

@@ -5,11 +5,10 @@
 
 #include <cstddef>
 #include <cstring>
-#include <exception>
-#include <new>
 #include <string>
 
 #include "core/loader/c_status.h"
+#include "sdk/base/exception_status.h"
 
 namespace phal {
 
@@ -17,12 +16,8 @@ template <typename Body>
 phal_status_t* GuardedCall(Body&& body) noexcept {
   try {
     return ToCStatus(body());
-  } catch (const std::bad_alloc&) {
-    return MakeCStatus(PHAL_RESOURCE_EXHAUSTED, "out of host memory");
-  } catch (const std::exception& error) {
-    return MakeCStatus(PHAL_INTERNAL, error.what());
   } catch (...) {
-    return MakeCStatus(PHAL_INTERNAL, "unknown exception inside libpolyhal");
+    return ToCStatus(StatusFromCurrentException("libpolyhal"));
   }
 }
 

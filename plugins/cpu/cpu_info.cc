@@ -14,6 +14,7 @@
 #include <string>
 
 #include "plugins/cpu/cpu_features.h"
+#include "sdk/base/hash.h"
 
 namespace phal::cpu {
 namespace {
@@ -188,21 +189,6 @@ uint64_t CacheLineBytes() {
   return std::bit_ceil(std::max<uint64_t>(64, static_cast<uint64_t>(line)));
 }
 
-uint64_t Fnv1a(const std::string& bytes, uint64_t hash) {
-  for (unsigned char byte : bytes) {
-    hash ^= byte;
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
-}
-
-// splitmix64's finaliser: spreads FNV's weak high bits over the whole word.
-uint64_t Mix(uint64_t value) {
-  value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9ull;
-  value = (value ^ (value >> 27)) * 0x94d049bb133111ebull;
-  return value ^ (value >> 31);
-}
-
 // A name-based UUID (RFC 9562 version 8) of the machine identity and CPU
 // model: stable across runs, distinct across machines that have a
 // machine-id. Without one, the model, core count and RAM stand in.
@@ -214,8 +200,8 @@ std::array<uint8_t, 16> DeriveUuid(const CpuInfo& info) {
                std::to_string(info.physical_memory_bytes);
   }
   identity += "\n" + info.model_name;
-  const uint64_t high = Mix(Fnv1a(identity, 0xcbf29ce484222325ull));
-  const uint64_t low = Mix(Fnv1a(identity, high));
+  const uint64_t high = MixBits(Fnv1a(identity));
+  const uint64_t low = MixBits(Fnv1a(identity, high));
   std::array<uint8_t, 16> uuid;
   for (int i = 0; i < 8; ++i) {
     uuid[i] = static_cast<uint8_t>(high >> (56 - 8 * i));

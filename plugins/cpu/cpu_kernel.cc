@@ -15,6 +15,7 @@
 #include "plugins/cpu/cpu_kernel_cache.h"
 #include "plugins/cpu/cpu_memory.h"
 #include "plugins/cpu/cpu_stream.h"
+#include "sdk/base/hash.h"
 #include "sdk/emitters/llvm/kernel_emitter.h"
 #include "sdk/emitters/llvm/kernel_fingerprint.h"
 #include "sdk/plugin_support/plugin_host.h"
@@ -37,10 +38,10 @@ void LogDebug(const std::string& message) {
 // optimisation level is a different kernel.
 uint64_t CacheKey(uint64_t fingerprint, const JitTarget& target,
                   unsigned optimization_level) {
-  uint64_t key = llvm_emitter::HashBytes(target.triple, fingerprint);
-  key = llvm_emitter::HashBytes(target.features, key);
-  key = llvm_emitter::HashBytes(PluginBuildIdentity(), key);
-  return llvm_emitter::HashBytes(std::to_string(optimization_level), key);
+  uint64_t key = Fnv1a(target.triple, fingerprint);
+  key = Fnv1a(target.features, key);
+  key = Fnv1a(PluginBuildIdentity(), key);
+  return Fnv1a(std::to_string(optimization_level), key);
 }
 
 StatusOr<std::unique_ptr<phal_plugin_kernel>> LoadBlob(
@@ -92,8 +93,8 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
     return InvalidArgument(
         "cpu plugin: kernel_emit needs a kernel and out_kernel");
   }
-  if (Status header = llvm_emitter::CheckKernelHeader(*kernel); !header.ok()) {
-    return Status(header.code(), "cpu plugin: " + header.message());
+  if (Status checked = llvm_emitter::CheckKernel(*kernel); !checked.ok()) {
+    return Status(checked.code(), "cpu plugin: " + checked.message());
   }
   unsigned optimization_level = 3;
   if (options != nullptr &&

@@ -2,17 +2,16 @@
 
 #include <atomic>
 #include <cstddef>
-#include <exception>
-#include <new>
-#include <string>
-#include <system_error>
+#include <cstdio>
+
+#include "sdk/base/exception_status.h"
 
 namespace phal {
 namespace {
 
-// Set once by phal_plugin_entry and read by every thread afterwards.
+// Set by phal_plugin_entry and read by every thread afterwards.
 std::atomic<const phal_host_services_t*> g_host{nullptr};
-const char* g_plugin_name = "plugin";
+std::atomic<const char*> g_plugin_name{"unnamed"};
 
 // A slot exists when the core's table is large enough to hold it and the
 // core filled it in (plugin.h: slots beyond struct_size count as NULL).
@@ -46,7 +45,7 @@ phal_status_t* MakeAbiStatus(phal_status_code_t code,
 bool InstallHostServices(const phal_host_services_t* host,
                          const char* plugin_name) {
   if (host == nullptr || !HasStatusCreate(host)) return false;
-  g_plugin_name = plugin_name;
+  g_plugin_name.store(plugin_name, std::memory_order_relaxed);
   g_host.store(host, std::memory_order_release);
   return true;
 }
@@ -72,25 +71,10 @@ void* HostAllocate(size_t byte_size, size_t alignment) noexcept {
 }
 
 phal_status_t* AbiStatusFromCurrentException() noexcept {
-  try {
-    throw;
-  } catch (const std::bad_alloc&) {
-    return MakeAbiStatus(
-        PHAL_RESOURCE_EXHAUSTED,
-        (std::string(g_plugin_name) + " plugin: out of host memory").c_str());
-  } catch (const std::system_error& error) {
-    const bool exhausted =
-        error.code() == std::errc::resource_unavailable_try_again ||
-        error.code() == std::errc::not_enough_memory;
-    return MakeAbiStatus(exhausted ? PHAL_RESOURCE_EXHAUSTED : PHAL_INTERNAL,
-                         error.what());
-  } catch (const std::exception& error) {
-    return MakeAbiStatus(PHAL_INTERNAL, error.what());
-  } catch (...) {
-    return MakeAbiStatus(
-        PHAL_INTERNAL,
-        (std::string(g_plugin_name) + " plugin: unknown exception").c_str());
-  }
+  char who[64];
+  std::snprintf(who, sizeof(who), "%.48s plugin",
+                g_plugin_name.load(std::memory_order_relaxed));
+  return ToAbiStatus(StatusFromCurrentException(who));
 }
 
 }  // namespace phal

@@ -1,13 +1,17 @@
-// A plugin's side of the ABI boundary, shared by every plugin in the tree:
-// the host services the core passed to phal_plugin_entry, the conversion of
+// A plugin's side of the ABI boundary, shared by every plugin: the host
+// services the core passed to phal_plugin_entry, the conversion of
 // phal::Status into the core's phal_status_t, and the fence that keeps
 // exceptions from crossing the ABI. Each plugin links its own copy (a
 // static library), so each keeps its own host table.
+//
+// Thread safety: every function may be called from any thread once the
+// entry point has installed the host services (plugin_entry.h does);
+// Install and Uninstall are for the entry point and shutdown.
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_HOST_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_HOST_H_
 
-#include "sdk/base/status.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 
@@ -16,8 +20,8 @@ namespace phal {
 // when the table has no status_create: without it no error can be reported.
 bool InstallHostServices(const phal_host_services_t* host,
                          const char* plugin_name);
-// Forgets the host services; called by shutdown, after which the core makes
-// no further call.
+// Forgets the host services; called after the plugin's shutdown
+// (ShutdownPlugin, plugin_entry.h), after which the core makes no call.
 void UninstallHostServices();
 
 // NULL for OK, else a status made by the core, owned by the caller.
@@ -29,9 +33,9 @@ void Log(phal_log_level_t level, const char* message) noexcept;
 // core offers none or is out of memory. The core frees it.
 void* HostAllocate(size_t byte_size, size_t alignment) noexcept;
 
-// The status for the exception being handled: std::bad_alloc and
-// resource-unavailable system errors become PHAL_RESOURCE_EXHAUSTED, any
-// other exception PHAL_INTERNAL. Call only inside a catch block.
+// The status for the exception being handled, as
+// StatusFromCurrentException (sdk/base/exception_status.h) names it, made
+// by the core. Call only inside a catch block.
 phal_status_t* AbiStatusFromCurrentException() noexcept;
 
 // Runs `body`, which returns a Status, and hands its result to the core. An

@@ -11,117 +11,6 @@
 
 namespace phal::llvm_emitter {
 
-const char* OpName(phal_kir_op_t op) {
-  switch (op) {
-    case PHAL_KIR_OP_CONSTANT:
-      return "constant";
-    case PHAL_KIR_OP_INDEX:
-      return "index";
-    case PHAL_KIR_OP_READ:
-      return "read";
-    case PHAL_KIR_OP_PARAMETER:
-      return "parameter";
-    case PHAL_KIR_OP_ABS:
-      return "abs";
-    case PHAL_KIR_OP_NEGATE:
-      return "negate";
-    case PHAL_KIR_OP_SIGN:
-      return "sign";
-    case PHAL_KIR_OP_FLOOR:
-      return "floor";
-    case PHAL_KIR_OP_CEIL:
-      return "ceil";
-    case PHAL_KIR_OP_ROUND_NEAREST_AFZ:
-      return "round_nearest_afz";
-    case PHAL_KIR_OP_ROUND_NEAREST_EVEN:
-      return "round_nearest_even";
-    case PHAL_KIR_OP_EXP:
-      return "exponential";
-    case PHAL_KIR_OP_EXPM1:
-      return "exponential_minus_one";
-    case PHAL_KIR_OP_LOG:
-      return "log";
-    case PHAL_KIR_OP_LOG1P:
-      return "log_plus_one";
-    case PHAL_KIR_OP_LOGISTIC:
-      return "logistic";
-    case PHAL_KIR_OP_SQRT:
-      return "sqrt";
-    case PHAL_KIR_OP_RSQRT:
-      return "rsqrt";
-    case PHAL_KIR_OP_CBRT:
-      return "cbrt";
-    case PHAL_KIR_OP_TANH:
-      return "tanh";
-    case PHAL_KIR_OP_SIN:
-      return "sine";
-    case PHAL_KIR_OP_COS:
-      return "cosine";
-    case PHAL_KIR_OP_TAN:
-      return "tan";
-    case PHAL_KIR_OP_ERF:
-      return "erf";
-    case PHAL_KIR_OP_NOT:
-      return "not";
-    case PHAL_KIR_OP_POPCNT:
-      return "popcnt";
-    case PHAL_KIR_OP_CLZ:
-      return "count_leading_zeros";
-    case PHAL_KIR_OP_IS_FINITE:
-      return "is_finite";
-    case PHAL_KIR_OP_REAL:
-      return "real";
-    case PHAL_KIR_OP_IMAG:
-      return "imag";
-    case PHAL_KIR_OP_CONVERT:
-      return "convert";
-    case PHAL_KIR_OP_BITCAST_CONVERT:
-      return "bitcast_convert";
-    case PHAL_KIR_OP_REDUCE_PRECISION:
-      return "reduce_precision";
-    case PHAL_KIR_OP_ADD:
-      return "add";
-    case PHAL_KIR_OP_SUBTRACT:
-      return "subtract";
-    case PHAL_KIR_OP_MULTIPLY:
-      return "multiply";
-    case PHAL_KIR_OP_DIVIDE:
-      return "divide";
-    case PHAL_KIR_OP_REMAINDER:
-      return "remainder";
-    case PHAL_KIR_OP_MAXIMUM:
-      return "maximum";
-    case PHAL_KIR_OP_MINIMUM:
-      return "minimum";
-    case PHAL_KIR_OP_POWER:
-      return "power";
-    case PHAL_KIR_OP_ATAN2:
-      return "atan2";
-    case PHAL_KIR_OP_AND:
-      return "and";
-    case PHAL_KIR_OP_OR:
-      return "or";
-    case PHAL_KIR_OP_XOR:
-      return "xor";
-    case PHAL_KIR_OP_SHIFT_LEFT:
-      return "shift_left";
-    case PHAL_KIR_OP_SHIFT_RIGHT_ARITHMETIC:
-      return "shift_right_arithmetic";
-    case PHAL_KIR_OP_SHIFT_RIGHT_LOGICAL:
-      return "shift_right_logical";
-    case PHAL_KIR_OP_COMPLEX:
-      return "complex";
-    case PHAL_KIR_OP_COMPARE:
-      return "compare";
-    case PHAL_KIR_OP_SELECT:
-      return "select";
-    case PHAL_KIR_OP_CLAMP:
-      return "clamp";
-    default:
-      return "invalid";
-  }
-}
-
 namespace {
 
 bool IsNarrowFloat(phal_element_type_t type) {
@@ -146,7 +35,7 @@ phal_element_type_t ComponentType(phal_element_type_t type) {
 
 Status Unsupported(phal_kir_op_t op, phal_element_type_t type) {
   return Unimplemented(std::string("the LLVM emitter does not implement ") +
-                       OpName(op) + " on " + ElementTypeName(type));
+                       KirOpName(op) + " on " + ElementTypeName(type));
 }
 
 }  // namespace
@@ -461,9 +350,8 @@ StatusOr<IrValue> BodyEmitter::Convert(IrValue value, phal_element_type_t from,
   if (IsInteger(to)) {
     if (IsFloat(from)) {
       // Saturating, with NaN -> 0, as XLA converts.
-      const llvm::Intrinsic::ID id = IsSigned(to)
-                                         ? llvm::Intrinsic::fptosi_sat
-                                         : llvm::Intrinsic::fptoui_sat;
+      const llvm::Intrinsic::ID id = IsSigned(to) ? llvm::Intrinsic::fptosi_sat
+                                                  : llvm::Intrinsic::fptoui_sat;
       return IrValue{builder_.CreateIntrinsic(
           id, {target, value.real->getType()}, {value.real})};
     }
@@ -531,22 +419,7 @@ IrValue BodyEmitter::EmitConstant(const phal_kir_node_t& node) {
 StatusOr<IrValue> BodyEmitter::EmitRead(const NodeContext& context) {
   const phal_kir_node_t& node = context.node;
   const int64_t buffer = node.attributes[0];
-  if (buffer < 0 || static_cast<size_t>(buffer) >= buffers_.size()) {
-    return InvalidArgument("read of buffer " + std::to_string(buffer) +
-                           ", but the kernel has " +
-                           std::to_string(buffers_.size()));
-  }
   const phal_kir_buffer_t& desc = *buffers_[static_cast<size_t>(buffer)].desc;
-  if (context.operands.size() != desc.rank) {
-    return InvalidArgument("read of buffer " + std::to_string(buffer) +
-                           " has " + std::to_string(context.operands.size()) +
-                           " indices for rank " + std::to_string(desc.rank));
-  }
-  if (desc.element_type != node.type) {
-    return InvalidArgument(std::string("read of a ") +
-                           ElementTypeName(desc.element_type) + " buffer as " +
-                           ElementTypeName(node.type));
-  }
   // Row-major linearisation: Horner's scheme over the dimensions.
   llvm::Value* linear = builder_.getInt64(0);
   for (uint32_t d = 0; d < desc.rank; ++d) {
@@ -1046,9 +919,9 @@ StatusOr<IrValue> BodyEmitter::EmitCompare(const NodeContext& context,
     }
     return IrValue{builder_.CreateFCmp(kFloat[d], x.real, y.real)};
   }
-  const bool is_signed = comparison == PHAL_KIR_COMPARISON_SIGNED ||
-                         (comparison != PHAL_KIR_COMPARISON_UNSIGNED &&
-                          IsSigned(operand_type));
+  const bool is_signed =
+      comparison == PHAL_KIR_COMPARISON_SIGNED ||
+      (comparison != PHAL_KIR_COMPARISON_UNSIGNED && IsSigned(operand_type));
   return IrValue{builder_.CreateICmp(is_signed ? kSigned[d] : kUnsigned[d],
                                      x.real, y.real)};
 }
@@ -1069,28 +942,18 @@ StatusOr<IrValue> BodyEmitter::EmitBinary(const NodeContext& context) {
 
 StatusOr<IrValue> BodyEmitter::EmitNode(const NodeContext& context) {
   const phal_kir_node_t& node = context.node;
-  const size_t operand_count = context.operands.size();
-  const auto expect_operands = [&](size_t count) -> Status {
-    if (operand_count == count) return OkStatus();
-    return InvalidArgument(std::string(OpName(node.op)) + " takes " +
-                           std::to_string(count) + " operands, not " +
-                           std::to_string(operand_count));
-  };
-  const auto op = static_cast<uint32_t>(node.op);
-  if (node.op >= PHAL_KIR_OP_CONSTANT && node.op <= PHAL_KIR_OP_PARAMETER) {
-    return EmitLeaf(context);
-  }
-  if ((op >= PHAL_KIR_OP_ABS && op <= PHAL_KIR_OP_REDUCE_PRECISION) ||
-      node.op == PHAL_KIR_OP_ERF) {
-    PHAL_RETURN_IF_ERROR(expect_operands(1));
-    return EmitUnary(context);
-  }
-  if (op >= PHAL_KIR_OP_ADD && op <= PHAL_KIR_OP_COMPARE) {
-    PHAL_RETURN_IF_ERROR(expect_operands(2));
-    return EmitBinary(context);
+  switch (KirOpClassOf(node.op)) {
+    case KirOpClass::kLeaf:
+      return EmitLeaf(context);
+    case KirOpClass::kUnary:
+      return EmitUnary(context);
+    case KirOpClass::kBinary:
+      return EmitBinary(context);
+    case KirOpClass::kTernary:
+    case KirOpClass::kUnknown:
+      break;
   }
   if (node.op == PHAL_KIR_OP_SELECT) {
-    PHAL_RETURN_IF_ERROR(expect_operands(3));
     const IrValue& on_true = context.operands[1];
     const IrValue& on_false = context.operands[2];
     llvm::Value* predicate = context.operands[0].real;
@@ -1103,7 +966,6 @@ StatusOr<IrValue> BodyEmitter::EmitNode(const NodeContext& context) {
     return result;
   }
   if (node.op == PHAL_KIR_OP_CLAMP) {
-    PHAL_RETURN_IF_ERROR(expect_operands(3));
     const phal_element_type_t type = context.operand_types[1];
     llvm::Value* low = context.operands[0].real;
     llvm::Value* x = context.operands[1].real;
@@ -1119,8 +981,8 @@ StatusOr<IrValue> BodyEmitter::EmitNode(const NodeContext& context) {
         is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, raised,
         high)};
   }
-  return Unimplemented("the LLVM emitter does not know KIR op " +
-                       std::to_string(op));
+  return Unimplemented(std::string("the LLVM emitter does not implement ") +
+                       KirOpName(node.op));
 }
 
 StatusOr<std::vector<IrValue>> BodyEmitter::Emit(
@@ -1131,25 +993,10 @@ StatusOr<std::vector<IrValue>> BodyEmitter::Emit(
   std::vector<phal_element_type_t> operand_types;
   for (uint32_t i = 0; i < body.node_count; ++i) {
     const phal_kir_node_t& node = body.nodes[i];
-    if (node.type <= PHAL_ELEMENT_TYPE_INVALID ||
-        node.type >= PHAL_ELEMENT_TYPE_COUNT) {
-      return InvalidArgument("node " + std::to_string(i) +
-                             " has no valid element type");
-    }
-    if (uint64_t{node.operand_begin} + node.operand_count >
-        body.operand_count) {
-      return InvalidArgument("node " + std::to_string(i) +
-                             " names operands past the body's operand array");
-    }
     operands.clear();
     operand_types.clear();
     for (uint32_t j = 0; j < node.operand_count; ++j) {
       const uint32_t operand = body.operands[node.operand_begin + j];
-      if (operand >= i) {
-        return InvalidArgument("node " + std::to_string(i) + " uses node " +
-                               std::to_string(operand) +
-                               ", which does not come before it");
-      }
       operands.push_back(values_[operand]);
       operand_types.push_back(body.nodes[operand].type);
     }
@@ -1158,10 +1005,6 @@ StatusOr<std::vector<IrValue>> BodyEmitter::Emit(
   }
   std::vector<IrValue> results;
   for (uint32_t i = 0; i < body.result_count; ++i) {
-    if (body.results[i] >= body.node_count) {
-      return InvalidArgument("result " + std::to_string(i) +
-                             " names a node past the body");
-    }
     results.push_back(values_[body.results[i]]);
   }
   return results;

@@ -11,9 +11,10 @@
 
 #include <llvm/IR/IRBuilder.h>
 
-#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
 #include "sdk/base/element_types.h"
+#include "sdk/base/kir_facts.h"
+#include "sdk/base/status.h"
 
 namespace phal::llvm_emitter {
 
@@ -41,10 +42,12 @@ class BodyEmitter {
   BodyEmitter(llvm::IRBuilder<>& builder, std::span<const BoundBuffer> buffers)
       : builder_(builder), buffers_(buffers) {}
 
-  // Emits `body` and returns its results in order. INDEX nodes ask `index`;
-  // PARAMETER i is parameters[i]. Fails with UNIMPLEMENTED naming the op and
-  // element type the emitter does not support, or INVALID_ARGUMENT for a
-  // malformed body.
+  // Emits `body`, which belongs to a kernel that passed
+  // CheckKernelStructure (sdk/base/kir_facts.h), and returns its results in
+  // order. INDEX nodes ask `index`; PARAMETER i is parameters[i]. Fails with
+  // UNIMPLEMENTED naming the op and element type the emitter does not
+  // support, or INVALID_ARGUMENT for an INDEX or PARAMETER the caller does
+  // not provide.
   StatusOr<std::vector<IrValue>> Emit(const phal_kir_body_t& body,
                                       const IndexSource& index,
                                       std::span<const IrValue> parameters);
@@ -110,8 +113,6 @@ class BodyEmitter {
   std::span<const BoundBuffer> buffers_;
   std::vector<IrValue> values_;
 };
-
-const char* OpName(phal_kir_op_t op);
 
 }  // namespace phal::llvm_emitter
 

@@ -70,7 +70,6 @@ class KernelBuilder {
   }
 
   StatusOr<EmittedKernel> Emit() {
-    PHAL_RETURN_IF_ERROR(CheckBuffers());
     switch (kernel_.kind) {
       case PHAL_KERNEL_KIND_LOOP:
         PHAL_RETURN_IF_ERROR(EmitLoop(*kernel_.u.loop));
@@ -109,40 +108,6 @@ class KernelBuilder {
 
  private:
   using Emitter = std::function<Status(llvm::Value*)>;
-
-  Status CheckBuffers() const {
-    for (uint32_t i = 0; i < kernel_.buffer_count; ++i) {
-      const phal_kir_buffer_t& buffer = kernel_.buffers[i];
-      if (StorageBytes(buffer.element_type) == 0) {
-        return InvalidArgument("buffer " + std::to_string(i) +
-                               " has no valid element type");
-      }
-      for (uint32_t d = 0; d < buffer.rank; ++d) {
-        if (buffer.dims[d] < 0) {
-          return InvalidArgument("buffer " + std::to_string(i) +
-                                 " has a negative dimension");
-        }
-      }
-    }
-    return OkStatus();
-  }
-
-  Status CheckOutput(uint32_t buffer, int64_t element_count,
-                     phal_element_type_t type) const {
-    if (buffer >= kernel_.buffer_count) {
-      return InvalidArgument("output buffer " + std::to_string(buffer) +
-                             " does not exist");
-    }
-    const phal_kir_buffer_t& desc = kernel_.buffers[buffer];
-    if (ElementCount(desc) != element_count || desc.element_type != type) {
-      return InvalidArgument(
-          "output buffer " + std::to_string(buffer) + " holds " +
-          std::to_string(ElementCount(desc)) + " " +
-          ElementTypeName(desc.element_type) + " elements; the kernel writes " +
-          std::to_string(element_count) + " " + ElementTypeName(type));
-    }
-    return OkStatus();
-  }
 
   // for (i = from; i < to; ++i) emit(i), leaving the builder after the loop.
   Status Loop(llvm::Value* from, llvm::Value* to, const Emitter& emit) {
@@ -211,14 +176,6 @@ class KernelBuilder {
 
   Status EmitLoop(const phal_kir_loop_t& loop) {
     const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);
-    if (loop.body.result_count != loop.output_count) {
-      return InvalidArgument("a loop body must yield one result per output");
-    }
-    const int64_t elements = Product(loop.dims, loop.rank);
-    for (uint32_t i = 0; i < loop.output_count; ++i) {
-      PHAL_RETURN_IF_ERROR(
-          CheckOutput(loop.outputs[i], elements, ResultType(loop.body, i)));
-    }
     plan_.split_extent = loop.rank == 0 ? 1 : dims[0];
     plan_.work_per_split =
         loop.rank == 0 ? 1 : Product(loop.dims + 1, loop.rank - 1);
@@ -239,33 +196,15 @@ class KernelBuilder {
 
   Status EmitReduce(const phal_kir_reduce_t& reduce) {
     const uint32_t n = reduce.accumulator_count;
-    if (reduce.init.result_count != n || reduce.values.result_count != n ||
-        reduce.reducer.result_count != n ||
-        reduce.epilogue.result_count != reduce.output_count) {
-      return InvalidArgument(
-          "a reduce's init, values and reducer must yield one result per "
-          "accumulator and its epilogue one per output");
-    }
     std::vector<bool> reduced(reduce.rank, false);
     for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
-      const int64_t d = reduce.reduced_dims[i];
-      if (d < 0 || d >= reduce.rank) {
-        return InvalidArgument("reduced dimension " + std::to_string(d) +
-                               " is outside the iteration space");
-      }
-      reduced[static_cast<size_t>(d)] = true;
+      reduced[static_cast<size_t>(reduce.reduced_dims[i])] = true;
     }
     std::vector<int64_t> kept_dims, reduced_dims;
     std::vector<size_t> kept_positions, reduced_positions;
     for (uint32_t d = 0; d < reduce.rank; ++d) {
       (reduced[d] ? reduced_dims : kept_dims).push_back(reduce.dims[d]);
       (reduced[d] ? reduced_positions : kept_positions).push_back(d);
-    }
-    int64_t output_elements = 1;
-    for (int64_t extent : kept_dims) output_elements *= extent;
-    for (uint32_t i = 0; i < reduce.output_count; ++i) {
-      PHAL_RETURN_IF_ERROR(CheckOutput(reduce.outputs[i], output_elements,
-                                       ResultType(reduce.epilogue, i)));
     }
     plan_.split_extent = kept_dims.empty() ? 1 : kept_dims[0];
     plan_.work_per_split = Product(reduce.dims, reduce.rank) /
@@ -496,22 +435,10 @@ class KernelBuilder {
   }
 
   Status EmitDot(const phal_kir_dot_t& dot) {
-    if (dot.lhs >= kernel_.buffer_count || dot.rhs >= kernel_.buffer_count) {
-      return InvalidArgument(
-          "a dot names an operand buffer that does not exist");
-    }
     const phal_element_type_t type = dot.accumulation_type;
-    if (StorageBytes(type) == 0) {
-      return InvalidArgument("a dot needs a valid accumulation type");
-    }
-    if (dot.batch < 0 || dot.m < 0 || dot.n < 0 || dot.k < 0) {
-      return InvalidArgument("a dot has a negative extent");
-    }
     const bool has_epilogue = dot.epilogue.result_count > 0;
     const phal_element_type_t output_type =
         has_epilogue ? ResultType(dot.epilogue, 0) : type;
-    PHAL_RETURN_IF_ERROR(
-        CheckOutput(dot.output, dot.batch * dot.m * dot.n, output_type));
     PlanGemm(dot);
     plan_.split_extent = dot.batch * dot.m;
     plan_.work_per_split =
@@ -546,37 +473,6 @@ class KernelBuilder {
                     return OkStatus();
                   });
     });
-  }
-
-  Status CheckSort(const phal_kir_sort_t& sort) const {
-    if (sort.operand_count == 0) {
-      return InvalidArgument("a sort needs at least one operand");
-    }
-    const phal_kir_buffer_t* first = nullptr;
-    for (uint32_t i = 0; i < sort.operand_count; ++i) {
-      if (sort.operands[i] >= kernel_.buffer_count ||
-          sort.outputs[i] >= kernel_.buffer_count) {
-        return InvalidArgument("a sort names a buffer that does not exist");
-      }
-      const phal_kir_buffer_t& operand = kernel_.buffers[sort.operands[i]];
-      if (first == nullptr) first = &operand;
-      if (operand.rank != first->rank ||
-          !std::equal(operand.dims, operand.dims + operand.rank, first->dims)) {
-        return InvalidArgument("a sort's operands differ in shape");
-      }
-      PHAL_RETURN_IF_ERROR(CheckOutput(sort.outputs[i], ElementCount(operand),
-                                       operand.element_type));
-    }
-    if (sort.dimension < 0 || sort.dimension >= first->rank) {
-      return InvalidArgument("sort dimension " +
-                             std::to_string(sort.dimension) +
-                             " is outside the operands' rank");
-    }
-    if (sort.comparator.result_count != 1 ||
-        ResultType(sort.comparator, 0) != PHAL_ELEMENT_TYPE_PRED) {
-      return InvalidArgument("a sort comparator must yield one pred");
-    }
-    return OkStatus();
   }
 
   // The comparator as a function of its own,
@@ -625,7 +521,6 @@ class KernelBuilder {
   // Slices along `dimension` are split over the range; each is sorted by
   // phal_rt_sort (runtime_functions.h) with the emitted comparator.
   Status EmitSort(const phal_kir_sort_t& sort) {
-    PHAL_RETURN_IF_ERROR(CheckSort(sort));
     const phal_kir_buffer_t& shape = kernel_.buffers[sort.operands[0]];
     const auto dimension = static_cast<uint32_t>(sort.dimension);
     const int64_t length = shape.dims[dimension];
@@ -707,9 +602,8 @@ class KernelBuilder {
       const IrValue raw =
           bodies_->Load(indices.element_type,
                         bodies_->ElementAddress(gather.start_indices, linear));
-      llvm::Value* start =
-          builder_.CreateIntCast(raw.real, builder_.getInt64Ty(),
-                                 IsSigned(indices.element_type));
+      llvm::Value* start = builder_.CreateIntCast(
+          raw.real, builder_.getInt64Ty(), IsSigned(indices.element_type));
       llvm::Value* highest =
           builder_.getInt64(operand.dims[d] - gather.slice_sizes[d]);
       start = builder_.CreateBinaryIntrinsic(
@@ -740,47 +634,8 @@ class KernelBuilder {
     return result;
   }
 
-  Status CheckGather(const phal_kir_gather_t& gather) const {
-    if (gather.operand >= kernel_.buffer_count ||
-        gather.start_indices >= kernel_.buffer_count ||
-        gather.output >= kernel_.buffer_count) {
-      return InvalidArgument("a gather names a buffer that does not exist");
-    }
-    const phal_kir_buffer_t& operand = kernel_.buffers[gather.operand];
-    const phal_kir_buffer_t& indices = kernel_.buffers[gather.start_indices];
-    const phal_kir_buffer_t& output = kernel_.buffers[gather.output];
-    if (!IsSigned(indices.element_type) &&
-        !IsUnsigned(indices.element_type)) {
-      return InvalidArgument("gather start indices must be integers");
-    }
-    if (output.element_type != operand.element_type) {
-      return InvalidArgument("a gather's output and operand differ in type");
-    }
-    const uint32_t offset_operand_dims = operand.rank -
-                                         gather.collapsed_slice_dims_count -
-                                         gather.operand_batching_dims_count;
-    const uint32_t index_vector_rank = gather.index_vector_dim < indices.rank
-                                           ? indices.rank - 1
-                                           : indices.rank;
-    if (gather.offset_dims_count != offset_operand_dims ||
-        output.rank != gather.offset_dims_count + index_vector_rank ||
-        gather.index_vector_dim < 0 || gather.index_vector_dim > indices.rank) {
-      return InvalidArgument(
-          "a gather's offset, collapsed and batching dimensions do not fit "
-          "its buffers' ranks");
-    }
-    for (uint32_t k = 0; k < gather.start_index_map_count; ++k) {
-      if (gather.start_index_map[k] < 0 ||
-          gather.start_index_map[k] >= operand.rank) {
-        return InvalidArgument("a gather's start_index_map leaves the operand");
-      }
-    }
-    return OkStatus();
-  }
-
   // A loop over the output; each element reads one operand element.
   Status EmitGather(const phal_kir_gather_t& gather) {
-    PHAL_RETURN_IF_ERROR(CheckGather(gather));
     const phal_kir_buffer_t& output = kernel_.buffers[gather.output];
     const phal_kir_buffer_t& operand = kernel_.buffers[gather.operand];
     const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
@@ -801,48 +656,6 @@ class KernelBuilder {
       return OkStatus();
     };
     return dims.empty() ? Once(element) : Nest(dims, true, out, element);
-  }
-
-  Status CheckScatter(const phal_kir_scatter_t& scatter) const {
-    if (scatter.operand >= kernel_.buffer_count ||
-        scatter.scatter_indices >= kernel_.buffer_count ||
-        scatter.updates >= kernel_.buffer_count ||
-        scatter.output >= kernel_.buffer_count) {
-      return InvalidArgument("a scatter names a buffer that does not exist");
-    }
-    const phal_kir_buffer_t& operand = kernel_.buffers[scatter.operand];
-    const phal_kir_buffer_t& indices = kernel_.buffers[scatter.scatter_indices];
-    const phal_kir_buffer_t& updates = kernel_.buffers[scatter.updates];
-    if (!IsSigned(indices.element_type) &&
-        !IsUnsigned(indices.element_type)) {
-      return InvalidArgument("scatter indices must be integers");
-    }
-    if (updates.element_type != operand.element_type) {
-      return InvalidArgument("a scatter's updates and operand differ in type");
-    }
-    PHAL_RETURN_IF_ERROR(CheckOutput(scatter.output, ElementCount(operand),
-                                     operand.element_type));
-    const uint32_t window_operand_dims = operand.rank -
-                                         scatter.inserted_window_dims_count -
-                                         scatter.input_batching_dims_count;
-    if (scatter.update_window_dims_count != window_operand_dims ||
-        scatter.index_vector_dim < 0 ||
-        scatter.index_vector_dim > indices.rank) {
-      return InvalidArgument(
-          "a scatter's window, inserted and batching dimensions do not fit "
-          "its buffers' ranks");
-    }
-    for (uint32_t k = 0; k < scatter.scatter_dims_to_operand_dims_count; ++k) {
-      if (scatter.scatter_dims_to_operand_dims[k] < 0 ||
-          scatter.scatter_dims_to_operand_dims[k] >= operand.rank) {
-        return InvalidArgument(
-            "a scatter's scatter_dims_to_operand_dims leaves the operand");
-      }
-    }
-    if (scatter.combiner.result_count != 1) {
-      return InvalidArgument("a scatter combiner must yield one value");
-    }
-    return OkStatus();
   }
 
   // The operand index one update element goes to, as the StableHLO
@@ -912,7 +725,6 @@ class KernelBuilder {
   // the order of the updates, and no two threads race on an element. The
   // output starts as a copy of the operand unless they are one buffer.
   Status EmitScatter(const phal_kir_scatter_t& scatter) {
-    PHAL_RETURN_IF_ERROR(CheckScatter(scatter));
     const phal_kir_buffer_t& operand = kernel_.buffers[scatter.operand];
     const phal_kir_buffer_t& updates = kernel_.buffers[scatter.updates];
     const std::vector<int64_t> operand_dims(operand.dims,
@@ -961,42 +773,6 @@ class KernelBuilder {
       };
       return Nest(update_dims, false, update, apply);
     });
-  }
-
-  Status CheckConv(const phal_kir_conv_t& conv) const {
-    if (conv.input >= kernel_.buffer_count ||
-        conv.kernel >= kernel_.buffer_count ||
-        conv.output >= kernel_.buffer_count) {
-      return InvalidArgument("a conv names a buffer that does not exist");
-    }
-    const phal_kir_buffer_t& input = kernel_.buffers[conv.input];
-    const phal_kir_buffer_t& weights = kernel_.buffers[conv.kernel];
-    const phal_kir_buffer_t& output = kernel_.buffers[conv.output];
-    const uint32_t rank = conv.spatial_count + 2;
-    if (input.rank != rank || weights.rank != rank || output.rank != rank) {
-      return InvalidArgument(
-          "a conv's buffers must have spatial_count + 2 "
-          "dimensions");
-    }
-    if (StorageBytes(conv.accumulation_type) == 0) {
-      return InvalidArgument("a conv needs a valid accumulation type");
-    }
-    const int64_t output_features =
-        weights.dims[conv.kernel_output_feature_dimension];
-    if (conv.feature_group_count < 1 || conv.batch_group_count < 1 ||
-        output_features % conv.feature_group_count != 0 ||
-        output_features % conv.batch_group_count != 0 ||
-        input.dims[conv.input_feature_dimension] !=
-            weights.dims[conv.kernel_input_feature_dimension] *
-                conv.feature_group_count) {
-      return InvalidArgument(
-          "a conv's feature and batch groups do not fit "
-          "its buffers");
-    }
-    if (conv.epilogue.result_count > 1) {
-      return InvalidArgument("a conv epilogue yields at most one value");
-    }
-    return OkStatus();
   }
 
   // One output element's sum: over the kernel's input features and spatial
@@ -1126,17 +902,12 @@ class KernelBuilder {
   // A loop over the output (split on its dimension 0); each element sums
   // its window directly and applies the epilogue.
   Status EmitConv(const phal_kir_conv_t& conv) {
-    PHAL_RETURN_IF_ERROR(CheckConv(conv));
     const phal_kir_buffer_t& output = kernel_.buffers[conv.output];
     const phal_kir_buffer_t& weights = kernel_.buffers[conv.kernel];
     const phal_element_type_t type = conv.accumulation_type;
     const bool has_epilogue = conv.epilogue.result_count > 0;
     const phal_element_type_t output_type =
         has_epilogue ? ResultType(conv.epilogue, 0) : type;
-    if (output.element_type != output_type) {
-      return InvalidArgument(
-          "a conv's output buffer is not of its result type");
-    }
     const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
     plan_.split_extent = dims[0];
     plan_.work_per_split = std::max<int64_t>(
@@ -1167,18 +938,9 @@ class KernelBuilder {
   }
 
   Status EmitCopy(const phal_kir_copy_t& copy) {
-    if (copy.source >= kernel_.buffer_count ||
-        copy.destination >= kernel_.buffer_count) {
-      return InvalidArgument("a copy names a buffer that does not exist");
-    }
     const phal_kir_buffer_t& source = kernel_.buffers[copy.source];
-    const phal_kir_buffer_t& destination = kernel_.buffers[copy.destination];
     const int64_t bytes =
         ElementCount(source) * StorageBytes(source.element_type);
-    if (bytes !=
-        ElementCount(destination) * StorageBytes(destination.element_type)) {
-      return InvalidArgument("a copy's source and destination differ in size");
-    }
     plan_.split_extent = (bytes + kCopyChunkBytes - 1) / kCopyChunkBytes;
     plan_.work_per_split = kCopyChunkBytes / 8;
     llvm::Value* source_base = bound_buffers_[copy.source].base;
@@ -1214,48 +976,10 @@ class KernelBuilder {
 
 }  // namespace
 
-const char* KernelKindName(phal_kernel_kind_t kind) {
-  switch (kind) {
-    case PHAL_KERNEL_KIND_LOOP:
-      return "loop";
-    case PHAL_KERNEL_KIND_REDUCE:
-      return "reduce";
-    case PHAL_KERNEL_KIND_DOT:
-      return "dot";
-    case PHAL_KERNEL_KIND_CONV:
-      return "conv";
-    case PHAL_KERNEL_KIND_GATHER:
-      return "gather";
-    case PHAL_KERNEL_KIND_SCATTER:
-      return "scatter";
-    case PHAL_KERNEL_KIND_SORT:
-      return "sort";
-    case PHAL_KERNEL_KIND_COPY:
-      return "copy";
-    default:
-      return "unknown";
-  }
-}
-
-Status CheckKernelHeader(const phal_kernel_desc_t& kernel) {
-  // Read as a number: a kind from a newer ABI lies outside this enum's
-  // range, and a kind of 64 or more has no PHAL_KERNEL_KIND_BIT.
-  static_assert(sizeof(kernel.kind) == sizeof(uint32_t));
-  uint32_t kind = 0;
-  std::memcpy(&kind, &kernel.kind, sizeof(kind));
-  if (kind >= 64 || (SupportedKernelKinds() & (uint64_t{1} << kind)) == 0) {
-    return Unimplemented("kernel kind " + std::to_string(kind) +
-                         " is not implemented");
-  }
-  // Every member of the union is a pointer to the kind's description.
-  if (kernel.u.loop == nullptr) {
-    return InvalidArgument(std::string("the ") + KernelKindName(kernel.kind) +
-                           " kernel has no description");
-  }
-  if (kernel.buffer_count > 0 && kernel.buffers == nullptr) {
-    return InvalidArgument("the kernel has buffers but no descriptions");
-  }
-  return OkStatus();
+Status CheckKernel(const phal_kernel_desc_t& kernel) {
+  PHAL_RETURN_IF_ERROR(
+      CheckKernelKind(kernel, SupportedKernelKinds(), "the LLVM emitter"));
+  return CheckKernelStructure(kernel);
 }
 
 uint64_t SupportedKernelKinds() {
@@ -1272,7 +996,7 @@ uint64_t SupportedKernelKinds() {
 StatusOr<EmittedKernel> EmitKernel(const phal_kernel_desc_t& kernel,
                                    const TargetHooks& target,
                                    llvm::LLVMContext& context) {
-  PHAL_RETURN_IF_ERROR(CheckKernelHeader(kernel));
+  PHAL_RETURN_IF_ERROR(CheckKernel(kernel));
   KernelBuilder builder(kernel, target, context);
   return builder.Emit();
 }

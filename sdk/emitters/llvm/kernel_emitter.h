@@ -12,8 +12,9 @@
 
 #include <memory>
 
-#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
+#include "sdk/base/kir_facts.h"
+#include "sdk/base/status.h"
 #include "sdk/emitters/llvm/launch_plan.h"
 #include "sdk/emitters/llvm/target_hooks.h"
 
@@ -27,13 +28,11 @@ namespace phal::llvm_emitter {
 // The kernel kinds EmitKernel implements, as a PHAL_KERNEL_KIND_BIT mask.
 uint64_t SupportedKernelKinds();
 
-// "loop", "reduce", ...: for messages.
-const char* KernelKindName(phal_kernel_kind_t kind);
-
-// The checks that make `kernel` safe to read at all: a supported kind
-// (UNIMPLEMENTED naming it otherwise) whose description is present, and
-// buffer descriptions when it has buffers (INVALID_ARGUMENT).
-Status CheckKernelHeader(const phal_kernel_desc_t& kernel);
+// The checks EmitKernel makes before it reads `kernel`, for callers that
+// read it first (to fingerprint it, say): a kind EmitKernel implements
+// (UNIMPLEMENTED naming it otherwise) and a well-formed description
+// (CheckKernelStructure, sdk/base/kir_facts.h; INVALID_ARGUMENT).
+Status CheckKernel(const phal_kernel_desc_t& kernel);
 
 struct EmittedKernel {
   std::unique_ptr<llvm::Module> module;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "sdk/base/hash.h"
+
 namespace phal::llvm_emitter {
 namespace {
 
@@ -161,14 +163,6 @@ void AddKind(Canonicaliser& out, const phal_kernel_desc_t& kernel) {
 
 }  // namespace
 
-uint64_t HashBytes(std::string_view bytes, uint64_t hash) {
-  for (const char byte : bytes) {
-    hash ^= static_cast<unsigned char>(byte);
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
-}
-
 uint64_t KernelFingerprint(const phal_kernel_desc_t& kernel) {
   Canonicaliser out;
   out.Add(kernel.kind);
@@ -180,7 +174,7 @@ uint64_t KernelFingerprint(const phal_kernel_desc_t& kernel) {
     out.AddArray(buffer.dims, buffer.rank);
   }
   AddKind(out, kernel);
-  return HashBytes(out.bytes());
+  return Fnv1a(out.bytes());
 }
 
 }  // namespace phal::llvm_emitter

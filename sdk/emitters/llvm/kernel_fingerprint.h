@@ -5,19 +5,16 @@
 #define POLYHAL_SDK_EMITTERS_LLVM_KERNEL_FINGERPRINT_H_
 
 #include <cstdint>
-#include <string_view>
 
 #include "polyhal/kernel.h"
 
 namespace phal::llvm_emitter {
 
 // The kernel's name is left out: it labels logs, not code. Covers the kinds
-// SupportedKernelKinds() names; other kinds hash their kind only.
+// SupportedKernelKinds() names; other kinds hash their kind only. `kernel`
+// must have passed CheckKernel (kernel_emitter.h). The hash is FNV-1a
+// (sdk/base/hash.h): callers extend it into a cache key with Fnv1a.
 uint64_t KernelFingerprint(const phal_kernel_desc_t& kernel);
-
-// FNV-1a over `bytes`, continuing from `hash`.
-uint64_t HashBytes(std::string_view bytes,
-                   uint64_t hash = 0xcbf29ce484222325ull);
 
 }  // namespace phal::llvm_emitter
 

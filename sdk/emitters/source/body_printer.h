@@ -11,9 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
 #include "sdk/base/element_types.h"
+#include "sdk/base/kir_facts.h"
+#include "sdk/base/status.h"
 #include "sdk/emitters/source/dialect.h"
 
 namespace phal::source_emitter {
@@ -43,7 +44,8 @@ class BodyPrinter {
 
   // Prints `body`'s nodes as constants and returns the expressions of its
   // results. `parameters` are the expressions of its parameters (of the
-  // compute type of their element type).
+  // compute type of their element type). The kernel has passed
+  // CheckKernelStructure (sdk/base/kir_facts.h).
   StatusOr<std::vector<std::string>> Print(
       const phal_kir_body_t& body, const IndexFn& index,
       const std::vector<std::string>& parameters);
@@ -109,7 +111,6 @@ class BodyPrinter {
   int counter_ = 0;
   std::vector<std::string> helpers_;
 };
-
 
 }  // namespace phal::source_emitter
 

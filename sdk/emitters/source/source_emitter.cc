@@ -58,7 +58,7 @@ class KernelPrinter {
       : kernel_(kernel), p_(kernel, dialect, features), d_(dialect) {}
 
   StatusOr<SourceKernel> Emit() {
-    PHAL_RETURN_IF_ERROR(CheckBuffers());
+    PHAL_RETURN_IF_ERROR(CheckFp64());
     switch (kernel_.kind) {
       case PHAL_KERNEL_KIND_LOOP:
         PHAL_RETURN_IF_ERROR(Loop(*kernel_.u.loop));
@@ -100,13 +100,9 @@ class KernelPrinter {
   }
 
  private:
-  Status CheckBuffers() const {
+  Status CheckFp64() const {
     for (uint32_t b = 0; b < kernel_.buffer_count; ++b) {
       const phal_element_type_t type = kernel_.buffers[b].element_type;
-      if (StorageBytes(type) == 0) {
-        return InvalidArgument("buffer " + std::to_string(b) +
-                               " has no valid element type");
-      }
       if (!p_.features().fp64 &&
           (type == PHAL_ELEMENT_TYPE_F64 || type == PHAL_ELEMENT_TYPE_C128)) {
         return Unimplemented(std::string("the device has no f64 "
@@ -114,14 +110,6 @@ class KernelPrinter {
                              std::to_string(b) + " of type " +
                              ElementTypeName(type));
       }
-    }
-    return OkStatus();
-  }
-
-  Status CheckBuffer(uint32_t buffer) const {
-    if (buffer >= kernel_.buffer_count) {
-      return InvalidArgument("the kernel names buffer " +
-                             std::to_string(buffer) + ", which does not exist");
     }
     return OkStatus();
   }
@@ -176,25 +164,7 @@ class KernelPrinter {
     };
   }
 
-  // Checks that body result `r` has the element type of buffer `b`.
-  Status CheckOutput(const phal_kir_body_t& body, uint32_t r,
-                     uint32_t b) const {
-    PHAL_RETURN_IF_ERROR(CheckBuffer(b));
-    if (r >= body.result_count || body.results[r] >= body.node_count ||
-        body.nodes[body.results[r]].type != Buffer(b).element_type) {
-      return InvalidArgument("output buffer " + std::to_string(b) +
-                             " is not of its result's type");
-    }
-    return OkStatus();
-  }
-
   Status Loop(const phal_kir_loop_t& loop) {
-    if (loop.body.result_count != loop.output_count) {
-      return InvalidArgument("a loop needs one body result per output");
-    }
-    for (uint32_t i = 0; i < loop.output_count; ++i) {
-      PHAL_RETURN_IF_ERROR(CheckOutput(loop.body, i, loop.outputs[i]));
-    }
     const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);
     const int64_t total = Product(loop.dims, loop.rank);
     Launch1D(static_cast<uint64_t>(total), kLoopGroup);
@@ -277,24 +247,9 @@ class KernelPrinter {
 
   Status Reduce(const phal_kir_reduce_t& reduce) {
     const uint32_t n = reduce.accumulator_count;
-    if (reduce.init.result_count != n || reduce.values.result_count != n ||
-        reduce.reducer.result_count != n ||
-        reduce.epilogue.result_count != reduce.output_count) {
-      return InvalidArgument(
-          "a reduce's init, values and reducer must yield one result per "
-          "accumulator and its epilogue one per output");
-    }
-    for (uint32_t i = 0; i < reduce.output_count; ++i) {
-      PHAL_RETURN_IF_ERROR(CheckOutput(reduce.epilogue, i, reduce.outputs[i]));
-    }
     std::vector<bool> reduced(reduce.rank, false);
     for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
-      const int64_t d = reduce.reduced_dims[i];
-      if (d < 0 || d >= reduce.rank) {
-        return InvalidArgument("reduced dimension " + std::to_string(d) +
-                               " is outside the iteration space");
-      }
-      reduced[static_cast<size_t>(d)] = true;
+      reduced[static_cast<size_t>(reduce.reduced_dims[i])] = true;
     }
     std::vector<int64_t> kept_dims, reduced_dims;
     for (uint32_t d = 0; d < reduce.rank; ++d) {
@@ -306,10 +261,6 @@ class KernelPrinter {
     std::vector<std::string> types;
     for (uint32_t j = 0; j < n; ++j) {
       types.push_back(d_.ComputeType(ResultType(reduce.init, j)));
-      if (ResultType(reduce.values, j) != ResultType(reduce.init, j)) {
-        return InvalidArgument(
-            "a reduce's values and init differ in element type");
-      }
     }
     if (inner <= kSequentialReduction || outputs >= kSequentialOutputs) {
       return SequentialReduce(reduce, reduced, kept_dims, reduced_dims, types);
@@ -422,17 +373,12 @@ class KernelPrinter {
   // Stores `sum` through the one-result epilogue (or as it is, without one)
   // at `linear` of buffer `output`.
   Status Epilogue(const phal_kir_body_t& epilogue, uint32_t output,
-                  const std::vector<std::string>& index,
-                  phal_element_type_t accumulation, const std::string& sum,
+                  const std::vector<std::string>& index, const std::string& sum,
                   const std::string& linear) {
     if (epilogue.result_count == 0) {
-      if (Buffer(output).element_type != accumulation) {
-        return InvalidArgument("the output is not of the accumulation type");
-      }
       p_.Line(Store(output, linear, sum));
       return OkStatus();
     }
-    PHAL_RETURN_IF_ERROR(CheckOutput(epilogue, 0, output));
     PHAL_ASSIGN_OR_RETURN(std::vector<std::string> results,
                           p_.Print(epilogue, IndexOf(index), {sum}));
     p_.Line(Store(output, linear, results[0]));
@@ -440,16 +386,7 @@ class KernelPrinter {
   }
 
   Status Dot(const phal_kir_dot_t& dot) {
-    PHAL_RETURN_IF_ERROR(CheckBuffer(dot.lhs));
-    PHAL_RETURN_IF_ERROR(CheckBuffer(dot.rhs));
-    PHAL_RETURN_IF_ERROR(CheckBuffer(dot.output));
-    if (dot.epilogue.result_count > 1) {
-      return InvalidArgument("a dot epilogue yields one value");
-    }
     const phal_element_type_t acc_type = dot.accumulation_type;
-    if (StorageBytes(acc_type) == 0) {
-      return InvalidArgument("a dot needs a valid accumulation type");
-    }
     uint64_t tile = kDotTile;
     while (tile > 1 && tile * tile > p_.features().max_work_group_size) {
       tile /= 2;
@@ -503,23 +440,15 @@ class KernelPrinter {
     p_.Close();
     p_.Line("if (row >= " + L(dot.m) + " || col >= " + L(dot.n) + ") return;");
     return Epilogue(
-        dot.epilogue, dot.output, {"batch", "row", "col"}, acc_type, "sum",
+        dot.epilogue, dot.output, {"batch", "row", "col"}, "sum",
         "(batch * " + L(dot.m) + " + row) * " + L(dot.n) + " + col");
   }
 
   Status Conv(const phal_kir_conv_t& conv) {
-    PHAL_RETURN_IF_ERROR(CheckBuffer(conv.input));
-    PHAL_RETURN_IF_ERROR(CheckBuffer(conv.kernel));
-    PHAL_RETURN_IF_ERROR(CheckBuffer(conv.output));
     const phal_kir_buffer_t& input = Buffer(conv.input);
     const phal_kir_buffer_t& weights = Buffer(conv.kernel);
     const phal_kir_buffer_t& output = Buffer(conv.output);
     const uint32_t rank = conv.spatial_count + 2;
-    if (input.rank != rank || weights.rank != rank || output.rank != rank ||
-        StorageBytes(conv.accumulation_type) == 0 ||
-        conv.feature_group_count < 1 || conv.batch_group_count < 1) {
-      return InvalidArgument("a conv's buffers, groups or type do not fit");
-    }
     const phal_element_type_t type = conv.accumulation_type;
     const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
     const int64_t total = Product(output.dims, output.rank);
@@ -591,7 +520,7 @@ class KernelPrinter {
     p_.Close();
     for (uint32_t s = 0; s < conv.spatial_count; ++s) p_.Close();
     p_.Close();
-    return Epilogue(conv.epilogue, conv.output, out, type, "sum", "gid");
+    return Epilogue(conv.epilogue, conv.output, out, "sum", "gid");
   }
 
   // The s64 expression of an integer element of buffer `b` at `linear`.
@@ -600,19 +529,9 @@ class KernelPrinter {
   }
 
   Status Gather(const phal_kir_gather_t& gather) {
-    PHAL_RETURN_IF_ERROR(CheckBuffer(gather.operand));
-    PHAL_RETURN_IF_ERROR(CheckBuffer(gather.start_indices));
-    PHAL_RETURN_IF_ERROR(CheckBuffer(gather.output));
     const phal_kir_buffer_t& operand = Buffer(gather.operand);
     const phal_kir_buffer_t& indices = Buffer(gather.start_indices);
     const phal_kir_buffer_t& output = Buffer(gather.output);
-    if (!IsSigned(indices.element_type) &&
-        !IsUnsigned(indices.element_type)) {
-      return InvalidArgument("gather start indices must be integers");
-    }
-    if (output.element_type != operand.element_type) {
-      return InvalidArgument("a gather's output and operand differ in type");
-    }
     const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
     const int64_t total = Product(output.dims, output.rank);
     Launch1D(static_cast<uint64_t>(total), kLoopGroup);
@@ -669,23 +588,9 @@ class KernelPrinter {
   }
 
   Status Scatter(const phal_kir_scatter_t& scatter) {
-    PHAL_RETURN_IF_ERROR(CheckBuffer(scatter.operand));
-    PHAL_RETURN_IF_ERROR(CheckBuffer(scatter.scatter_indices));
-    PHAL_RETURN_IF_ERROR(CheckBuffer(scatter.updates));
-    PHAL_RETURN_IF_ERROR(CheckBuffer(scatter.output));
     const phal_kir_buffer_t& operand = Buffer(scatter.operand);
     const phal_kir_buffer_t& indices = Buffer(scatter.scatter_indices);
     const phal_kir_buffer_t& updates = Buffer(scatter.updates);
-    if (!IsSigned(indices.element_type) &&
-        !IsUnsigned(indices.element_type)) {
-      return InvalidArgument("scatter indices must be integers");
-    }
-    if (updates.element_type != operand.element_type ||
-        scatter.combiner.result_count != 1) {
-      return InvalidArgument(
-          "a scatter's updates and operand differ in type, or its combiner "
-          "does not yield one value");
-    }
     out_.launch.dimensions = 1;
     out_.launch.global_size[0] = 1;
     out_.launch.local_size[0] = 1;
@@ -764,18 +669,7 @@ class KernelPrinter {
   }
 
   Status Sort(const phal_kir_sort_t& sort) {
-    if (sort.operand_count == 0 || sort.comparator.result_count != 1) {
-      return InvalidArgument(
-          "a sort needs operands and a comparator with one result");
-    }
-    for (uint32_t k = 0; k < sort.operand_count; ++k) {
-      PHAL_RETURN_IF_ERROR(CheckBuffer(sort.operands[k]));
-      PHAL_RETURN_IF_ERROR(CheckBuffer(sort.outputs[k]));
-    }
     const phal_kir_buffer_t& first = Buffer(sort.operands[0]);
-    if (sort.dimension < 0 || sort.dimension >= first.rank) {
-      return InvalidArgument("the sort dimension is outside the operands");
-    }
     const int64_t length = first.dims[sort.dimension];
     const int64_t stride =
         Product(first.dims + sort.dimension + 1,
@@ -852,9 +746,6 @@ class KernelPrinter {
     p_.Open("for (long i = 0; i < " + L(length) + "; ++i)");
     for (uint32_t k = 0; k < sort.operand_count; ++k) {
       const phal_element_type_t type = Buffer(sort.operands[k]).element_type;
-      if (Buffer(sort.outputs[k]).element_type != type) {
-        return InvalidArgument("a sort output differs from its operand's type");
-      }
       p_.Line(Store(sort.outputs[k], "base + i * " + L(stride),
                     d_.Load(type, d_.TypedPointer(type, "slice", L(offsets[k])),
                             "perm[i]")));
@@ -864,16 +755,9 @@ class KernelPrinter {
   }
 
   Status Copy(const phal_kir_copy_t& copy) {
-    PHAL_RETURN_IF_ERROR(CheckBuffer(copy.source));
-    PHAL_RETURN_IF_ERROR(CheckBuffer(copy.destination));
     const phal_kir_buffer_t& source = Buffer(copy.source);
-    const phal_kir_buffer_t& destination = Buffer(copy.destination);
     const int64_t bytes =
         Product(source.dims, source.rank) * StorageBytes(source.element_type);
-    if (bytes != Product(destination.dims, destination.rank) *
-                     StorageBytes(destination.element_type)) {
-      return InvalidArgument("a copy's buffers differ in byte size");
-    }
     byte_buffers_ = true;
     Launch1D(static_cast<uint64_t>(bytes), kLoopGroup);
     p_.Line("const long gid = " + d_.GlobalId(0) + ";");
@@ -905,17 +789,9 @@ uint64_t SupportedKernelKinds() {
 StatusOr<SourceKernel> EmitSource(const phal_kernel_desc_t& kernel,
                                   const Dialect& dialect,
                                   const DeviceFeatures& features) {
-  // Read as a number: a kind from a newer ABI lies outside this enum.
-  uint32_t kind = 0;
-  std::memcpy(&kind, &kernel.kind, sizeof(kind));
-  if (kind >= 64 || (SupportedKernelKinds() & (uint64_t{1} << kind)) == 0) {
-    return Unimplemented("kernel kind " + std::to_string(kind) +
-                         " is not implemented by the source emitter");
-  }
-  if (kernel.u.loop == nullptr ||
-      (kernel.buffer_count > 0 && kernel.buffers == nullptr)) {
-    return InvalidArgument("the kernel has no description or no buffers");
-  }
+  PHAL_RETURN_IF_ERROR(
+      CheckKernelKind(kernel, SupportedKernelKinds(), "the source emitter"));
+  PHAL_RETURN_IF_ERROR(CheckKernelStructure(kernel));
   KernelPrinter printer(kernel, dialect, features);
   return printer.Emit();
 }

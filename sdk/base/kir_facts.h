@@ -1,0 +1,69 @@
+// Facts about the kernel IR (polyhal/kernel.h) that the core, the emitter
+// toolkits and the plugins share: the spelling of node ops and kernel kinds,
+// how many operands each op takes, and the structural checks that make a
+// kernel description safe to read (buffer indices in range, valid element
+// types, bodies in topological order, the result counts each kind needs).
+//
+// Every function is pure and thread-safe. The checks read only what the
+// kernel description points at, during the call.
+#ifndef POLYHAL_SDK_BASE_KIR_FACTS_H_
+#define POLYHAL_SDK_BASE_KIR_FACTS_H_
+
+#include <cstdint>
+#include <string_view>
+
+#include "polyhal/kernel.h"
+#include "sdk/base/status.h"
+
+namespace phal {
+
+// The shape of an op's operand list.
+enum class KirOpClass {
+  kUnknown,  // not an op of this ABI (a newer one, or garbage)
+  kLeaf,     // CONSTANT, INDEX, PARAMETER: none; READ: one per buffer dim
+  kUnary,
+  kBinary,
+  kTernary,
+};
+
+// The spelling of the text dump (docs/kernel-ir.md) and of messages: "add",
+// "read", "round_nearest_even", ...; "invalid" for a value that is not a
+// phal_kir_op_t of this ABI. Any 32-bit value is safe to pass.
+const char* KirOpName(phal_kir_op_t op);
+KirOpClass KirOpClassOf(phal_kir_op_t op);
+
+// "loop", "reduce", "dot", ...; "invalid" for a value that is not a
+// phal_kernel_kind_t of this ABI. Any 32-bit value is safe to pass.
+const char* KernelKindName(phal_kernel_kind_t kind);
+// The kind as a number, read without loading a value outside the enum into
+// it (a kernel from a newer ABI may carry one).
+uint32_t KernelKindValue(const phal_kernel_desc_t& kernel);
+
+// UNIMPLEMENTED ("kernel kind 9 is not implemented by the LLVM emitter")
+// unless the kernel's kind has its PHAL_KERNEL_KIND_BIT in
+// `supported_kinds`. `implementer` names who lacks it.
+Status CheckKernelKind(const phal_kernel_desc_t& kernel,
+                       uint64_t supported_kinds, std::string_view implementer);
+
+// INVALID_ARGUMENT, naming the kernel and the buffer, body, node or member
+// at fault, unless the kernel of a known kind is well-formed: its
+// description and arrays are present; its buffers have valid element types
+// and non-negative dimensions; every buffer index it names exists; every
+// body is well-formed (CheckKirBody) and yields the results its kind needs,
+// of the types of the buffers they are written to; dimension numbers lie
+// inside the ranks they index. UNIMPLEMENTED for a node op of a newer ABI.
+// What a kind leaves to the implementation (for instance the iteration
+// space an INDEX node names) is not checked here.
+Status CheckKernelStructure(const phal_kernel_desc_t& kernel);
+
+// One body of `kernel`, named `body_name` in messages ("epilogue node 4 uses
+// node 7, which does not come before it"): valid element types, operand
+// ranges inside the operand array, operands before the node that uses them,
+// each op's operand count, READ nodes naming an existing buffer of their
+// type with one index per dimension, and results naming existing nodes.
+Status CheckKirBody(const phal_kernel_desc_t& kernel,
+                    const phal_kir_body_t& body, std::string_view body_name);
+
+}  // namespace phal
+
+#endif  // POLYHAL_SDK_BASE_KIR_FACTS_H_
