@@ -1,9 +1,9 @@
 // Compiled kernels kept for reuse, keyed by the KIR fingerprint, the target
-// and the plugin version: in memory for the device's lifetime, and on disk
-// across processes. The disk cache lives in $PHAL_CACHE_DIR, else
-// $XDG_CACHE_HOME/polyhal, else ~/.cache/polyhal; PHAL_CACHE_DIR=off
-// disables it. Entries are kernel blobs (cpu_kernel_blob.h); one that does
-// not decode for this target and version is ignored and replaced.
+// and the plugin build: in memory for the device's lifetime, and across
+// processes in the plugin's disk cache (sdk/plugin_support/disk_cache.h:
+// where it lives, its size limit, PHAL_CACHE_DIR=off). Entries are kernel
+// blobs (cpu_kernel_blob.h); the caller ignores one that does not decode
+// for this target and version and stores the recompiled kernel over it.
 #ifndef POLYHAL_PLUGINS_CPU_CPU_KERNEL_CACHE_H_
 #define POLYHAL_PLUGINS_CPU_CPU_KERNEL_CACHE_H_
 
@@ -14,6 +14,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "sdk/plugin_support/disk_cache.h"
+
 namespace phal::cpu {
 
 // Thread-safe.
@@ -23,19 +25,17 @@ class KernelCache {
   KernelCache();
 
   std::shared_ptr<const std::string> FindInMemory(uint64_t key) const;
-  std::optional<std::string> FindOnDisk(uint64_t key) const;
-  // Keeps `blob` in memory and, when the disk cache is on, writes it there
-  // (atomically: a reader never sees half a file). Disk errors are ignored:
-  // the cache is an optimisation.
+  std::optional<std::string> FindOnDisk(uint64_t key) const {
+    return disk_.Load(key);
+  }
+  // Keeps `blob` in memory and, with `write_to_disk`, in the disk cache.
   std::shared_ptr<const std::string> Store(uint64_t key, std::string blob,
                                            bool write_to_disk);
-
-  // Empty when the disk cache is off.
-  const std::string& directory() const { return directory_; }
-  std::string PathFor(uint64_t key) const;
+  // The disk cache's file for `key`, for messages.
+  std::string PathFor(uint64_t key) const { return disk_.PathFor(key); }
 
  private:
-  std::string directory_;
+  DiskCache disk_;
   mutable std::mutex mutex_;
   std::unordered_map<uint64_t, std::shared_ptr<const std::string>> memory_;
 };

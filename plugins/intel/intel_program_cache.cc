@@ -1,41 +1,16 @@
 #include "plugins/intel/intel_program_cache.h"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
+#include <string_view>
 #include <vector>
+
+#include "sdk/base/hash.h"
 
 namespace phal::intel {
 namespace {
 
 // The longest build log an error carries.
 constexpr size_t kMaxLogBytes = 8192;
-
-std::string CacheDirectoryFromEnvironment() {
-  const char* configured = std::getenv("PHAL_CACHE_DIR");
-  if (configured != nullptr && *configured != '\0') {
-    return std::string(configured) == "off" ? "" : configured;
-  }
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg != nullptr && *xdg != '\0') return std::string(xdg) + "/polyhal";
-  const char* home = std::getenv("HOME");
-  if (home != nullptr && *home != '\0') {
-    return std::string(home) + "/.cache/polyhal";
-  }
-  return "";
-}
-
-// FNV-1a, continuing from `hash`.
-uint64_t Hash(const std::string& bytes, uint64_t hash) {
-  for (unsigned char byte : bytes) {
-    hash = (hash ^ byte) * 0x100000001b3ull;
-  }
-  return hash;
-}
 
 std::string BuildLog(cl_program program, cl_device_id device) {
   size_t size = 0;
@@ -53,22 +28,10 @@ std::string BuildLog(cl_program program, cl_device_id device) {
 
 }  // namespace
 
-ProgramCache::ProgramCache() : directory_(CacheDirectoryFromEnvironment()) {}
+ProgramCache::ProgramCache() : disk_(DiskCacheConfigFromEnvironment("intel")) {}
 
 ProgramCache::~ProgramCache() {
   for (auto& [key, program] : programs_) Cl().ReleaseProgram(program);
-}
-
-uint64_t ProgramCache::compiled_count() const {
-  std::lock_guard lock(mutex_);
-  return compiled_count_;
-}
-
-std::string ProgramCache::PathFor(uint64_t key) const {
-  char name[40];
-  std::snprintf(name, sizeof(name), "intel-%016llx.bin",
-                static_cast<unsigned long long>(key));
-  return directory_ + "/" + name;
 }
 
 StatusOr<cl_program> ProgramCache::Compile(cl_context context,
@@ -95,15 +58,10 @@ StatusOr<cl_program> ProgramCache::Compile(cl_context context,
 cl_program ProgramCache::LoadBinary(cl_context context, cl_device_id device,
                                     uint64_t key,
                                     const std::string& options) const {
-  if (directory_.empty()) return nullptr;
-  std::ifstream file(PathFor(key), std::ios::binary);
-  if (!file) return nullptr;
-  std::ostringstream contents;
-  contents << file.rdbuf();
-  const std::string binary = std::move(contents).str();
-  if (binary.empty()) return nullptr;
-  const auto* bytes = reinterpret_cast<const unsigned char*>(binary.data());
-  const size_t size = binary.size();
+  const std::optional<std::string> binary = disk_.Load(key);
+  if (!binary.has_value() || binary->empty()) return nullptr;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(binary->data());
+  const size_t size = binary->size();
   cl_int status = CL_SUCCESS, error = CL_SUCCESS;
   cl_program program = Cl().CreateProgramWithBinary(context, 1, &device, &size,
                                                     &bytes, &status, &error);
@@ -118,7 +76,7 @@ cl_program ProgramCache::LoadBinary(cl_context context, cl_device_id device,
 }
 
 void ProgramCache::StoreBinary(cl_program program, uint64_t key) const {
-  if (directory_.empty()) return;
+  if (!disk_.enabled()) return;
   size_t size = 0;
   if (Cl().GetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size,
                           nullptr) != CL_SUCCESS ||
@@ -131,24 +89,8 @@ void ProgramCache::StoreBinary(cl_program program, uint64_t key) const {
                           &pointer, nullptr) != CL_SUCCESS) {
     return;
   }
-  std::error_code error;
-  std::filesystem::create_directories(directory_, error);
-  if (error) return;
-  const std::string path = PathFor(key);
-  const std::string temporary =
-      path + ".tmp" + std::to_string(::getpid()) + "-" +
-      std::to_string(reinterpret_cast<uintptr_t>(binary.data()));
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    file.write(reinterpret_cast<const char*>(binary.data()),
-               static_cast<std::streamsize>(binary.size()));
-    if (!file) {
-      std::filesystem::remove(temporary, error);
-      return;
-    }
-  }
-  std::filesystem::rename(temporary, path, error);
-  if (error) std::filesystem::remove(temporary, error);
+  disk_.Store(key, std::string_view(reinterpret_cast<const char*>(pointer),
+                                    binary.size()));
 }
 
 StatusOr<cl_program> ProgramCache::Build(cl_context context,
@@ -156,9 +98,7 @@ StatusOr<cl_program> ProgramCache::Build(cl_context context,
                                          const std::string& source,
                                          const std::string& options,
                                          const std::string& compiler_identity) {
-  uint64_t key = Hash(source, 0xcbf29ce484222325ull);
-  key = Hash(options, key);
-  key = Hash(compiler_identity, key);
+  const uint64_t key = Fnv1a(compiler_identity, Fnv1a(options, Fnv1a(source)));
   {
     std::lock_guard lock(mutex_);
     auto found = programs_.find(key);
@@ -171,8 +111,6 @@ StatusOr<cl_program> ProgramCache::Build(cl_context context,
   if (program == nullptr) {
     PHAL_ASSIGN_OR_RETURN(program, Compile(context, device, source, options));
     StoreBinary(program, key);
-    std::lock_guard lock(mutex_);
-    ++compiled_count_;
   }
   std::lock_guard lock(mutex_);
   auto [slot, inserted] = programs_.emplace(key, program);

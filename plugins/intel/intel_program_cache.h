@@ -1,10 +1,10 @@
 // Built OpenCL programs kept for reuse: in memory for the device's
-// lifetime, and on disk as program binaries across processes. A program is
-// keyed by the hash of its source, the build options and the compiler's
-// identity (device name, driver and platform versions), so a driver update
-// never loads a stale binary. The disk cache lives in $PHAL_CACHE_DIR, else
-// $XDG_CACHE_HOME/polyhal, else ~/.cache/polyhal (as the cpu plugin's);
-// PHAL_CACHE_DIR=off disables it.
+// lifetime, and across processes as program binaries in the plugin's disk
+// cache (sdk/plugin_support/disk_cache.h: where it lives, its size limit,
+// PHAL_CACHE_DIR=off). A program is keyed by the hash of its source, the
+// build options and the compiler's identity (device name, driver and
+// platform versions), so a driver update never loads a stale binary; a
+// binary the driver refuses is rebuilt from source and replaced.
 #ifndef POLYHAL_PLUGINS_INTEL_INTEL_PROGRAM_CACHE_H_
 #define POLYHAL_PLUGINS_INTEL_INTEL_PROGRAM_CACHE_H_
 
@@ -13,8 +13,9 @@
 #include <string>
 #include <unordered_map>
 
-#include "sdk/base/status.h"
 #include "plugins/intel/intel_opencl.h"
+#include "sdk/base/status.h"
+#include "sdk/plugin_support/disk_cache.h"
 
 namespace phal::intel {
 
@@ -35,13 +36,7 @@ class ProgramCache {
                              const std::string& options,
                              const std::string& compiler_identity);
 
-  // Empty when the disk cache is off.
-  const std::string& directory() const { return directory_; }
-  // Programs compiled from source (not found in either cache) so far.
-  uint64_t compiled_count() const;
-
  private:
-  std::string PathFor(uint64_t key) const;
   StatusOr<cl_program> Compile(cl_context context, cl_device_id device,
                                const std::string& source,
                                const std::string& options) const;
@@ -49,10 +44,9 @@ class ProgramCache {
                         const std::string& options) const;
   void StoreBinary(cl_program program, uint64_t key) const;
 
-  std::string directory_;
-  mutable std::mutex mutex_;
+  DiskCache disk_;
+  std::mutex mutex_;
   std::unordered_map<uint64_t, cl_program> programs_;
-  uint64_t compiled_count_ = 0;
 };
 
 }  // namespace phal::intel

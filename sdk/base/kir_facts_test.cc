@@ -1,0 +1,230 @@
+// The KIR facts: names the dump prints, and the structural checks every
+// emitter and plugin relies on before it reads a kernel.
+#include "sdk/base/kir_facts.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sdk/plugin_testing/kir_builder.h"
+
+namespace phal {
+namespace {
+
+using plugin_testing::DotKernel;
+using plugin_testing::LoopKernel;
+using plugin_testing::SortKernel;
+
+constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
+
+// out[i] = in[i] + in[i] over 8 f32 elements.
+LoopKernel DoublingLoop() {
+  LoopKernel kernel;
+  kernel.name = "double_it";
+  const uint32_t in = kernel.AddBuffer(kF32, {8});
+  const uint32_t out = kernel.AddBuffer(kF32, {8}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {8};
+  kernel.outputs = {out};
+  const uint32_t x = kernel.body.Read(in, kF32, {kernel.body.Index(0)});
+  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_ADD, kF32, {x, x}));
+  return kernel;
+}
+
+::testing::AssertionResult FailsWith(const Status& status,
+                                     phal_status_code_t code,
+                                     const std::string& text) {
+  if (status.code() == code &&
+      status.message().find(text) != std::string::npos) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << "expected " << StatusCodeName(code) << " containing '" << text
+         << "', got " << status.ToString();
+}
+
+TEST(KirFactsTest, NamesOpsAsTheDumpSpellsThem) {
+  EXPECT_STREQ(KirOpName(PHAL_KIR_OP_ROUND_NEAREST_EVEN), "round_nearest_even");
+  EXPECT_STREQ(KirOpName(PHAL_KIR_OP_ERF), "erf");
+  EXPECT_STREQ(KirOpName(static_cast<phal_kir_op_t>(5)), "invalid");
+  EXPECT_STREQ(KirOpName(static_cast<phal_kir_op_t>(100000)), "invalid");
+  EXPECT_STREQ(KernelKindName(PHAL_KERNEL_KIND_SCATTER), "scatter");
+  EXPECT_STREQ(KernelKindName(static_cast<phal_kernel_kind_t>(9)), "invalid");
+}
+
+TEST(KirFactsTest, ClassifiesOpsByOperandCount) {
+  EXPECT_EQ(KirOpClassOf(PHAL_KIR_OP_READ), KirOpClass::kLeaf);
+  EXPECT_EQ(KirOpClassOf(PHAL_KIR_OP_ERF), KirOpClass::kUnary);
+  EXPECT_EQ(KirOpClassOf(PHAL_KIR_OP_COMPARE), KirOpClass::kBinary);
+  EXPECT_EQ(KirOpClassOf(PHAL_KIR_OP_CLAMP), KirOpClass::kTernary);
+  EXPECT_EQ(KirOpClassOf(PHAL_KIR_OP_INVALID), KirOpClass::kUnknown);
+}
+
+TEST(KirFactsTest, KindOutsideTheSupportedSetIsUnimplemented) {
+  constexpr uint64_t kLoopOnly = PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP);
+  LoopKernel kernel = DoublingLoop();
+  phal_kernel_desc_t desc = kernel.Desc();
+  EXPECT_TRUE(CheckKernelKind(desc, kLoopOnly, "the test emitter").ok());
+  desc.kind = static_cast<phal_kernel_kind_t>(9);
+  EXPECT_TRUE(FailsWith(
+      CheckKernelKind(desc, kLoopOnly, "the test emitter"), PHAL_UNIMPLEMENTED,
+      "kernel kind 9 is not implemented by the test emitter"));
+  desc.kind = static_cast<phal_kernel_kind_t>(70);
+  EXPECT_TRUE(FailsWith(CheckKernelKind(desc, ~uint64_t{0}, "the test emitter"),
+                        PHAL_UNIMPLEMENTED, "kernel kind 70"));
+}
+
+TEST(KirFactsTest, WellFormedLoopPasses) {
+  LoopKernel kernel = DoublingLoop();
+  const Status status = CheckKernelStructure(kernel.Desc());
+  EXPECT_TRUE(status.ok()) << status.ToString();
+}
+
+TEST(KirFactsTest, OperandAfterItsUserNamesKernelBodyAndNode) {
+  LoopKernel kernel = DoublingLoop();
+  kernel.body = {};
+  const uint32_t index = kernel.body.Index(0);
+  kernel.body.Node(PHAL_KIR_OP_NEGATE, kF32, {2});
+  kernel.body.Result(kernel.body.Read(0, kF32, {index}));
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "kernel 'double_it': body node 1 uses node 2, which "
+                        "does not come before it"));
+}
+
+TEST(KirFactsTest, WrongOperandCountIsInvalid) {
+  LoopKernel kernel = DoublingLoop();
+  kernel.body = {};
+  const uint32_t x = kernel.body.Read(0, kF32, {kernel.body.Index(0)});
+  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_ADD, kF32, {x}));
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "node 2 (add) takes 2 operands, not 1"));
+}
+
+TEST(KirFactsTest, ReadsAreCheckedAgainstTheirBuffer) {
+  LoopKernel kernel = DoublingLoop();
+  kernel.body = {};
+  kernel.body.Result(kernel.body.Read(5, kF32, {kernel.body.Index(0)}));
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "node 1 reads buffer 5, which does not exist"));
+  kernel.body = {};
+  kernel.body.Result(kernel.body.Read(0, kF32, {}));
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "reads buffer 0 of rank 1 with 0 indices"));
+  kernel.body = {};
+  kernel.body.Result(
+      kernel.body.Read(0, PHAL_ELEMENT_TYPE_S32, {kernel.body.Index(0)}));
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT, "reads a f32 buffer as s32"));
+}
+
+TEST(KirFactsTest, NodeOfNoElementTypeOrUnknownOpIsRefused) {
+  LoopKernel kernel = DoublingLoop();
+  kernel.body = {};
+  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_CONSTANT,
+                                      static_cast<phal_element_type_t>(99)));
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "node 0 has no valid element type"));
+  kernel.body = {};
+  kernel.body.Result(
+      kernel.body.Node(static_cast<phal_kir_op_t>(120), kF32, {}));
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()), PHAL_UNIMPLEMENTED,
+                        "has KIR op 120"));
+}
+
+TEST(KirFactsTest, LoopNeedsOneResultPerOutputOfItsType) {
+  LoopKernel kernel = DoublingLoop();
+  kernel.body.Result(0);
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "the body yields 2 results, not 1"));
+  kernel = DoublingLoop();
+  kernel.outputs = {3};
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "the loop's output 0 names buffer 3, which does not "
+                        "exist; the kernel has 2 buffers"));
+  kernel = DoublingLoop();
+  kernel.dims = {4};
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "output buffer 1 holds 8 f32 elements; the kernel "
+                        "writes 4 f32"));
+}
+
+TEST(KirFactsTest, ResultNamingNoNodeIsInvalid) {
+  LoopKernel kernel = DoublingLoop();
+  kernel.body = {};
+  kernel.body.Index(0);
+  kernel.body.Result(4);
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "body result 0 names node 4; the body has 1 node"));
+}
+
+TEST(KirFactsTest, BufferWithNegativeDimensionIsInvalid) {
+  LoopKernel kernel = DoublingLoop();
+  kernel.AddBuffer(kF32, {2, -1});
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "buffer 2 has a negative dimension"));
+}
+
+TEST(KirFactsTest, DotChecksItsBuffersAndAccumulationType) {
+  DotKernel kernel;
+  kernel.name = "matmul";
+  kernel.dot.lhs = kernel.AddBuffer(kF32, {2, 3});
+  kernel.dot.rhs = kernel.AddBuffer(kF32, {3, 4});
+  kernel.dot.output = kernel.AddBuffer(kF32, {2, 4}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dot.accumulation_type = kF32;
+  kernel.dot.batch = 1;
+  kernel.dot.m = 2;
+  kernel.dot.n = 4;
+  kernel.dot.k = 3;
+  EXPECT_TRUE(CheckKernelStructure(kernel.Desc()).ok());
+  kernel.dot.rhs = 9;
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "kernel 'matmul': the dot's rhs names buffer 9"));
+  kernel.dot.rhs = 1;
+  kernel.dot.accumulation_type = PHAL_ELEMENT_TYPE_INVALID;
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "a dot needs a valid accumulation type"));
+}
+
+TEST(KirFactsTest, SortComparatorMustYieldOnePred) {
+  SortKernel kernel;
+  kernel.name = "sort";
+  kernel.operands = {kernel.AddBuffer(kF32, {5})};
+  kernel.outputs = {kernel.AddBuffer(kF32, {5}, PHAL_KIR_ACCESS_WRITE)};
+  const uint32_t left = kernel.comparator.Parameter(kF32, 0);
+  const uint32_t right = kernel.comparator.Parameter(kF32, 1);
+  kernel.comparator.Result(
+      kernel.comparator.Node(PHAL_KIR_OP_ADD, kF32, {left, right}));
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
+                        PHAL_INVALID_ARGUMENT,
+                        "the sort's comparator must yield a pred"));
+}
+
+TEST(KirFactsTest, KernelOfAnUnknownKindHasNothingToCheck) {
+  LoopKernel kernel = DoublingLoop();
+  phal_kernel_desc_t desc = kernel.Desc();
+  desc.kind = static_cast<phal_kernel_kind_t>(9);
+  desc.u.loop = nullptr;
+  EXPECT_TRUE(CheckKernelStructure(desc).ok());
+}
+
+TEST(KirFactsTest, MissingDescriptionIsInvalid) {
+  LoopKernel kernel = DoublingLoop();
+  phal_kernel_desc_t desc = kernel.Desc();
+  desc.u.loop = nullptr;
+  EXPECT_TRUE(FailsWith(CheckKernelStructure(desc), PHAL_INVALID_ARGUMENT,
+                        "the loop kernel has no description"));
+}
+
+}  // namespace
+}  // namespace phal

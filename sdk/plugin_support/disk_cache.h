@@ -1,0 +1,75 @@
+// A plugin's cache of compiled code on disk, shared between processes: one
+// file per entry, named by a 64-bit key the plugin derives from everything
+// that decides the bytes (a content hash, sdk/base/hash.h, of the kernel,
+// the target and the compiler's identity).
+//
+// The cache is an optimisation, never a source of errors: a failing disk
+// (missing directory, full disk, permissions) only makes lookups miss and
+// stores vanish, each logged at debug level through the host's log. A
+// reader never sees half an entry: entries are written to a temporary file
+// and renamed into place. The directory is kept under a size limit by
+// evicting the entries used longest ago (a hit counts as a use).
+//
+// The cache cannot tell a stale entry (another plugin build, another
+// driver) from a good one: the plugin checks what it loads and stores a
+// fresh entry over one it rejects.
+#ifndef POLYHAL_SDK_PLUGIN_SUPPORT_DISK_CACHE_H_
+#define POLYHAL_SDK_PLUGIN_SUPPORT_DISK_CACHE_H_
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace phal {
+
+struct DiskCacheConfig {
+  // The plugin's own directory; empty disables the cache.
+  std::string directory;
+  // The most bytes the directory's entries may hold together.
+  uint64_t max_bytes = uint64_t{1} << 30;
+};
+
+// The configuration the environment gives plugin `plugin_name`: the
+// directory $PHAL_CACHE_DIR/<plugin>, else $XDG_CACHE_HOME/polyhal/<plugin>,
+// else $HOME/.cache/polyhal/<plugin>; PHAL_CACHE_DIR=off disables the
+// cache. PHAL_CACHE_MAX_BYTES sets the limit in bytes, with an optional K,
+// M or G suffix (binary units); 1 GiB by default. Thread-safe if nothing
+// changes the environment meanwhile.
+DiskCacheConfig DiskCacheConfigFromEnvironment(std::string_view plugin_name);
+
+// Thread-safe: any number of threads (and processes) may load and store at
+// once. The directory is created on the first store.
+class DiskCache {
+ public:
+  explicit DiskCache(DiskCacheConfig config);
+
+  bool enabled() const { return !config_.directory.empty(); }
+  // Empty when the cache is disabled.
+  const std::string& directory() const { return config_.directory; }
+  uint64_t max_bytes() const { return config_.max_bytes; }
+  // The file of `key`'s entry, for messages.
+  std::string PathFor(uint64_t key) const;
+
+  // The bytes stored under `key`, or nullopt when there are none (or the
+  // cache is disabled, or the file cannot be read). A hit marks the entry
+  // as just used.
+  std::optional<std::string> Load(uint64_t key) const;
+  // Stores `bytes` under `key`, replacing any entry, then evicts the
+  // entries used longest ago until the directory fits max_bytes. An entry
+  // larger than max_bytes is not stored.
+  void Store(uint64_t key, std::string_view bytes) const;
+
+ private:
+  void Evict() const;
+
+  DiskCacheConfig config_;
+  // Serialises this process's eviction scans; other processes may scan at
+  // the same time, and every step tolerates files vanishing under it.
+  mutable std::mutex eviction_mutex_;
+};
+
+}  // namespace phal
+
+#endif  // POLYHAL_SDK_PLUGIN_SUPPORT_DISK_CACHE_H_
