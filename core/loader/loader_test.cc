@@ -12,8 +12,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "core/loader/plugin_stubs.h"
 #include "core/loader/c_status.h"
+#include "core/loader/plugin_stubs.h"
 #include "core/testing/temp_dir.h"
 #include "polyhal/runtime.h"
 
@@ -85,7 +85,7 @@ TEST(Loader, LoadsTheCpuPluginFromItsManifest) {
   const phal_plugin_info_t& cpu = loaded.ByManifest("cpu.json");
   EXPECT_EQ(cpu.state, PHAL_PLUGIN_STATE_LOADED) << cpu.reason;
   EXPECT_EQ(cpu.abi_version, PHAL_MAKE_VERSION(1, 2))
-      << "the cpu plugin and the core both speak ABI 1.2";
+      << "the cpu plugin speaks ABI 1.0-1.2: a 1.3 core negotiates 1.2";
   EXPECT_EQ(cpu.device_count, 1u);
   EXPECT_STREQ(cpu.version, "9.9");
   EXPECT_STREQ(cpu.reason, "");
@@ -130,7 +130,7 @@ TEST(Loader, ManifestDeclaringAnotherAbiMajorIsSkipped) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("abi2.json").reason),
-              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.2"));
+              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.3"));
 }
 
 TEST(Loader, MissingLibraryIsReportedWithItsPath) {
@@ -177,8 +177,49 @@ TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
-              HasSubstr("no common ABI version: core speaks ABI 1.0-1.2, "
+              HasSubstr("no common ABI version: core speaks ABI 1.0-1.3, "
                         "plugin speaks ABI 2.0-2.3"));
+}
+
+TEST(Loader, PluginOfANewerMinorNegotiatesTheCoresNewestVersion) {
+  testing::TempDir dir;
+  dir.Write("newer.json", Manifest("newer_minor", TestPlugin("newer_minor")));
+  setenv("PHAL_LOG", "debug", 1);
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  unsetenv("PHAL_LOG");
+  const phal_plugin_info_t& newer = loaded.ByManifest("newer.json");
+  EXPECT_EQ(newer.state, PHAL_PLUGIN_STATE_LOADED) << newer.reason;
+  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 3))
+      << "a plugin of ABI 1.0-1.5 answers a 1.0-1.3 core with 1.3";
+  bool traced = false;
+  for (const std::string& line : loaded.log) {
+    traced |= line.find("negotiated ABI 1.3") != std::string::npos &&
+              line.find("core speaks ABI 1.0-1.3, plugin speaks ABI 1.0-1.5") !=
+                  std::string::npos;
+  }
+  EXPECT_TRUE(traced) << "the negotiation was not traced with both ranges";
+}
+
+TEST(Loader, PluginsOfEveryMinorVersionLoadSideBySide) {
+  testing::TempDir dir;
+  dir.Write("minimal.json", Manifest("minimal", TestPlugin("minimal")));
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.2"));
+  dir.Write("newer.json", Manifest("newer_minor", TestPlugin("newer_minor")));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  EXPECT_EQ(loaded.ByManifest("minimal.json").abi_version,
+            PHAL_MAKE_VERSION(1, 0));
+  EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 2));
+  EXPECT_EQ(loaded.ByManifest("newer.json").abi_version,
+            PHAL_MAKE_VERSION(1, 3));
+  for (const phal_plugin_info_t& info : loaded.plugins) {
+    EXPECT_EQ(info.state, PHAL_PLUGIN_STATE_LOADED)
+        << info.name << ": " << info.reason;
+  }
+  size_t devices = 0;
+  ASSERT_EQ(phal_client_get_device_count(loaded.client, &devices), nullptr);
+  EXPECT_EQ(devices, 1u) << "the cpu device; the test plugins have none";
 }
 
 TEST(Loader, TooSmallFunctionTableIsReported) {

@@ -50,13 +50,17 @@ PHAL_API phal_status_t* phal_event_create(phal_device_t* device,
   return GuardedCall([&] { return phal::CreateEvent(device, out_event); });
 }
 
-PHAL_API void phal_event_free(phal_event_t* event) {
+PHAL_API void phal_event_destroy(phal_event_t* event) {
   if (event == nullptr) return;
   try {
     event->device->client->Untrack(event->device->client->events, event);
     phal::DestroyEvent(event);
   } catch (...) {
   }
+}
+
+PHAL_API void phal_event_free(phal_event_t* event) {
+  phal_event_destroy(event);
 }
 
 PHAL_API phal_status_t* phal_stream_record_event(phal_stream_t* stream,

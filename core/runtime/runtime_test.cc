@@ -392,20 +392,38 @@ void Capture(void* user_data, phal_log_level_t, const char* message) {
   static_cast<std::vector<std::string>*>(user_data)->push_back(message);
 }
 
-TEST(RuntimeLifetime, DestroyingAClientReclaimsLeakedObjects) {
-  testing::TempDir dir;
-  dir.Write("cpu.json", CpuManifest("cpu", PHAL_CPU_PLUGIN_PATH));
-  std::vector<std::string> log;
-  phal_client_options_t options{};
-  options.struct_size = sizeof(options);
-  std::string path = dir.path();
-  options.plugin_path = path.c_str();
-  options.log_callback = Capture;
-  options.log_user_data = &log;
-  phal_client_t* client = nullptr;
-  ASSERT_EQ(phal_client_create(&options, &client), nullptr);
-  phal_device_t* device = nullptr;
-  ASSERT_EQ(phal_client_get_device(client, 0, &device), nullptr);
+// A client of the cpu plugin whose log is kept, and its device.
+class RuntimeLifetime : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_.Write("cpu.json", CpuManifest("cpu", PHAL_CPU_PLUGIN_PATH));
+    const std::string path = dir_.path();
+    phal_client_options_t options{};
+    options.struct_size = sizeof(options);
+    options.plugin_path = path.c_str();
+    options.log_callback = Capture;
+    options.log_user_data = &log_;
+    ASSERT_EQ(phal_client_create(&options, &client_), nullptr);
+    ASSERT_EQ(phal_client_get_device(client_, 0, &device_), nullptr);
+  }
+  void TearDown() override { phal_client_destroy(client_); }
+
+  // Destroys the client; returns every line it logged.
+  std::string DestroyClient() {
+    phal_client_destroy(client_);
+    client_ = nullptr;
+    std::string all;
+    for (const std::string& line : log_) all += line + "\n";
+    return all;
+  }
+
+  testing::TempDir dir_;
+  std::vector<std::string> log_;
+  phal_client_t* client_ = nullptr;
+  phal_device_t* device_ = nullptr;
+};
+
+TEST_F(RuntimeLifetime, DestroyingAClientReclaimsLeakedObjects) {
   int64_t dims[] = {1024};
   phal_buffer_desc_t desc{};
   desc.struct_size = sizeof(desc);
@@ -415,20 +433,59 @@ TEST(RuntimeLifetime, DestroyingAClientReclaimsLeakedObjects) {
   phal_buffer_t* buffer = nullptr;
   phal_stream_t* stream = nullptr;
   phal_event_t* event = nullptr;
-  ASSERT_EQ(phal_buffer_allocate(device, &desc, &buffer), nullptr);
-  ASSERT_EQ(phal_stream_create(device, &stream), nullptr);
-  ASSERT_EQ(phal_event_create(device, &event), nullptr);
+  ASSERT_EQ(phal_buffer_allocate(device_, &desc, &buffer), nullptr);
+  ASSERT_EQ(phal_stream_create(device_, &stream), nullptr);
+  ASSERT_EQ(phal_event_create(device_, &event), nullptr);
   ASSERT_EQ(phal_stream_record_event(stream, event), nullptr);
-  phal_client_destroy(client);
-  std::string all;
-  for (const auto& line : log) all += line + "\n";
+  const std::string all = DestroyClient();
   EXPECT_THAT(all, HasSubstr("1 buffer(s) not freed"));
   EXPECT_THAT(all, HasSubstr("1 stream(s) not freed"));
   EXPECT_THAT(all, HasSubstr("1 event(s) not freed"));
 }
 
+// phal_event_destroy (ABI 1.3) and its 1.0 name phal_event_free release an
+// event alike: neither leaves anything for the client to reclaim, both
+// drop a pending record, and both accept NULL.
+TEST_F(RuntimeLifetime, EventDestroyAndItsAbi10NameFreeFreeAnEventAlike) {
+  phal_stream_t* stream = nullptr;
+  ASSERT_EQ(phal_stream_create(device_, &stream), nullptr);
+  phal_event_t* destroyed = nullptr;
+  phal_event_t* freed = nullptr;
+  ASSERT_EQ(phal_event_create(device_, &destroyed), nullptr);
+  ASSERT_EQ(phal_event_create(device_, &freed), nullptr);
+  ASSERT_EQ(phal_stream_record_event(stream, destroyed), nullptr);
+  ASSERT_EQ(phal_stream_record_event(stream, freed), nullptr);
+  phal_event_destroy(destroyed);
+  phal_event_free(freed);
+  phal_event_destroy(nullptr);
+  phal_event_free(nullptr);
+  phal_stream_destroy(stream);
+  EXPECT_THAT(DestroyClient(), ::testing::Not(HasSubstr("event(s) not freed")));
+}
+
+// extension.h's walker: the first element of a type, past elements of
+// types it does not know; NULL for an empty chain, an absent type and the
+// reserved type 0.
+TEST(ExtensionChain, FindReturnsTheFirstElementOfATypeAndSkipsTheRest) {
+  phal_extension_base_t last{sizeof(phal_extension_base_t), 7, nullptr};
+  phal_extension_base_t repeated{sizeof(phal_extension_base_t), 7, &last};
+  phal_extension_base_t unknown{sizeof(phal_extension_base_t), 0x7fff0001u,
+                                &repeated};
+  phal_extension_base_t reserved{sizeof(phal_extension_base_t),
+                                 PHAL_EXTENSION_TYPE_NONE, &unknown};
+  phal_device_properties_t properties{};
+  properties.struct_size = sizeof(properties);
+  properties.next = &reserved;
+  EXPECT_EQ(phal_extension_find(properties.next, 7), &repeated);
+  EXPECT_EQ(phal_extension_find(properties.next, 0x7fff0001u), &unknown);
+  EXPECT_EQ(phal_extension_find(properties.next, 8), nullptr);
+  EXPECT_EQ(phal_extension_find(properties.next, PHAL_EXTENSION_TYPE_NONE),
+            nullptr);
+  EXPECT_EQ(phal_extension_find(nullptr, 7), nullptr);
+}
+
 TEST(RuntimeLibrary, VersionAndElementTypeFacts) {
-  EXPECT_EQ(phal_get_abi_version(), PHAL_MAKE_VERSION(1, 2));
+  EXPECT_EQ(phal_get_abi_version(), PHAL_MAKE_VERSION(1, 3));
   EXPECT_STRNE(phal_get_version_string(), "");
   EXPECT_STREQ(phal_element_type_name(PHAL_ELEMENT_TYPE_BF16), "bf16");
   EXPECT_STREQ(phal_element_type_name(static_cast<phal_element_type_t>(77)),

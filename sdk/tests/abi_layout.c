@@ -1,13 +1,13 @@
 /*
- * Pins the layout of every ABI 1.0, 1.1 and 1.2 struct and the value of every
+ * Pins the layout of every ABI 1.0 to 1.3 struct and the value of every
  * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
  * only adds members at the end, so only sizes grow. It is compiled as strict
- * C11
- * (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the public
- * headers are valid C; a change that moves a member fails the build.
+ * C11 (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the
+ * public headers are valid C; a change that moves a member fails the build.
  */
 #include <stddef.h>
 
+#include "polyhal/extension.h"
 #include "polyhal/kernel.h"
 #include "polyhal/plugin.h"
 #include "polyhal/runtime.h"
@@ -92,6 +92,9 @@ PHAL_PIN_OFFSET(phal_plugin_api_t, kernel_deserialize, 224);
 PHAL_PIN_OFFSET(phal_plugin_api_t, stream_launch, 232);
 _Static_assert(PHAL_PLUGIN_API_MIN_STRUCT_SIZE == 40,
                "the minimal plugin table header changed");
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_0, 200);
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_1, 240);
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_2, 240);
 
 PHAL_PIN_SIZE(phal_plugin_negotiation_t, 40);
 PHAL_PIN_OFFSET(phal_plugin_negotiation_t, struct_size, 0);
@@ -191,9 +194,16 @@ PHAL_PIN_OFFSET(phal_kernel_desc_t, buffer_count, 28);
 PHAL_PIN_OFFSET(phal_kernel_desc_t, buffers, 32);
 PHAL_PIN_OFFSET(phal_kernel_desc_t, u, 40);
 
+/* ABI 1.3 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_3, 240);
+PHAL_PIN_SIZE(phal_extension_base_t, 16);
+PHAL_PIN_OFFSET(phal_extension_base_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_extension_base_t, type, 4);
+PHAL_PIN_OFFSET(phal_extension_base_t, next, 8);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010002u);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010003u);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);
@@ -272,6 +282,9 @@ PHAL_PIN_VALUE(PHAL_KIR_COMPARISON_UNSIGNED, 3);
 
 /* ABI 1.2 */
 PHAL_PIN_VALUE(PHAL_KIR_OP_ERF, 44);
+
+/* ABI 1.3 */
+PHAL_PIN_VALUE(PHAL_EXTENSION_TYPE_NONE, 0);
 
 /* A C translation unit may not be empty under -pedantic. */
 int phal_abi_layout_checked(void) { return 1; }

@@ -5,6 +5,10 @@
  *                                devices with a reason; every other slot is
  *                                left to the core's stubs.
  *   PHAL_TEST_PLUGIN_FUTURE_ABI  speaks ABI 2.0-2.3 only.
+ *   PHAL_TEST_PLUGIN_NEWER_MINOR speaks ABI 1.0-1.5, as a plugin built
+ *                                against a later minor release does, and
+ *                                answers with the newest version the core
+ *                                speaks, in a table of that version's size.
  *   PHAL_TEST_PLUGIN_TINY_TABLE  returns a table smaller than the header.
  *   PHAL_TEST_PLUGIN_NO_ENTRY    exports no phal_plugin_entry.
  */
@@ -44,6 +48,47 @@ PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
   negotiation->plugin_min_version = PHAL_MAKE_VERSION(2, 0);
   negotiation->plugin_max_version = PHAL_MAKE_VERSION(2, 3);
   return NULL;
+}
+
+#elif defined(PHAL_TEST_PLUGIN_NEWER_MINOR)
+
+static phal_status_t* DeviceCount(size_t* out_count, const char** out_reason) {
+  *out_count = 0;
+  *out_reason = "a plugin of a later minor release";
+  return NULL;
+}
+
+static uint32_t TableSize(uint32_t version) {
+  switch (PHAL_VERSION_MINOR(version)) {
+    case 0:
+      return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_0;
+    case 1:
+      return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_1;
+    case 2:
+      return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_2;
+    default:
+      return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_3;
+  }
+}
+
+PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
+    phal_plugin_negotiation_t* negotiation) {
+  static phal_plugin_api_t table;
+  const uint32_t newest = PHAL_MAKE_VERSION(1, 5);
+  uint32_t version = negotiation->core_max_version;
+  negotiation->plugin_min_version = PHAL_MAKE_VERSION(1, 0);
+  negotiation->plugin_max_version = newest;
+  if (version > newest) version = newest;
+  if (version < PHAL_MAKE_VERSION(1, 0) ||
+      version < negotiation->core_min_version) {
+    return NULL;
+  }
+  table.struct_size = TableSize(version);
+  table.abi_version = version;
+  table.name = "newer_minor";
+  table.version = "1.5.0";
+  table.device_count = DeviceCount;
+  return &table;
 }
 
 #elif defined(PHAL_TEST_PLUGIN_TINY_TABLE)

@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.1 -- the interface a backend plugin implements.
+ * Polyhal ABI 1.3 (1.0-1.3) -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -213,6 +213,18 @@ typedef struct phal_plugin_api {
 /* The smallest table the core accepts: the header up to and including
  * `version`. Every slot after it may be absent (struct_size smaller). */
 #define PHAL_PLUGIN_API_MIN_STRUCT_SIZE offsetof(phal_plugin_api_t, shutdown)
+
+/* The struct_size of a complete table of each ABI version: where that
+ * version's last slot ends. A plugin that negotiated an older version
+ * returns a table of that version's size, so the core never calls a slot
+ * the version did not have. A minor version that appends no slot has the
+ * size of the version before it. Append-only: one line per version. */
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_0 offsetof(phal_plugin_api_t, kernel_emit)
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_1         \
+  (offsetof(phal_plugin_api_t, stream_launch) + \
+   sizeof(((phal_plugin_api_t*)0)->stream_launch))
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_2 PHAL_PLUGIN_API_STRUCT_SIZE_1_1
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_3 PHAL_PLUGIN_API_STRUCT_SIZE_1_2
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the

@@ -1,4 +1,5 @@
-// Header-only C++17 RAII wrapper over polyhal/runtime.h.
+// Polyhal ABI 1.3 (1.0-1.3) -- header-only C++17 RAII wrapper over
+// polyhal/runtime.h.
 //
 // Every object owns its C handle and releases it in its destructor; objects
 // are movable, not copyable. Errors are values: functions return

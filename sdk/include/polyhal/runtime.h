@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.1 -- the application interface of libpolyhal.
+ * Polyhal ABI 1.3 (1.0-1.3) -- the application interface of libpolyhal.
  *
  * A framework creates a client, which discovers and loads plugins (see
  * docs/plugins.md for the search order), lists their devices, allocates
@@ -240,7 +240,11 @@ PHAL_API phal_status_t* phal_stream_copy_buffer(phal_stream_t* stream,
 /* Creates an event on `device`, initially signalled. */
 PHAL_API phal_status_t* phal_event_create(phal_device_t* device,
                                           phal_event_t** out_event);
-/* Frees an event; a pending record is dropped safely. NULL is accepted. */
+/* Destroys an event; a pending record is dropped safely. NULL is accepted.
+ * ABI 1.3: named as phal_stream_destroy is, the pair of phal_event_create. */
+PHAL_API void phal_event_destroy(phal_event_t* event);
+/* The ABI 1.0 name of phal_event_destroy: the same function, which stays for
+ * applications that must also run on a libpolyhal older than 1.3. */
 PHAL_API void phal_event_free(phal_event_t* event);
 /* Unsignals `event` and signals it once all work queued on `stream` so far
  * has finished. Event and stream must belong to one plugin. */

@@ -1,13 +1,14 @@
 /*
- * Polyhal ABI 1.0 -- types shared by applications (runtime.h) and plugins
- * (plugin.h).
+ * Polyhal ABI 1.3 (1.0-1.3) -- types shared by applications (runtime.h) and
+ * plugins (plugin.h).
  *
  * Rules that hold for every declaration under sdk/include/polyhal:
  *   - Everything is plain C11; no C++ type, STL object or exception crosses
  *     the ABI.
  *   - Every extensible struct starts with `uint32_t struct_size`, set by
  *     whoever fills the struct in, and (where growth is expected) a
- *     `const void* next` extension chain, which must be NULL in ABI 1.0.
+ *     `const void* next` extension chain: NULL, or typed extension structs
+ *     built and walked as extension.h says (ABI 1.3; NULL before).
  *   - Structs and enums are append-only: a minor version adds members at the
  *     end; only a major version removes or reorders. docs/abi.md has the full
  *     compatibility rules.
@@ -17,6 +18,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "polyhal/extension.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,7 +33,7 @@ extern "C" {
 
 /* The ABI version these headers describe. */
 #define PHAL_ABI_VERSION_MAJOR 1
-#define PHAL_ABI_VERSION_MINOR 2
+#define PHAL_ABI_VERSION_MINOR 3
 #define PHAL_ABI_VERSION \
   PHAL_MAKE_VERSION(PHAL_ABI_VERSION_MAJOR, PHAL_ABI_VERSION_MINOR)
 
