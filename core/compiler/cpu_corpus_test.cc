@@ -24,6 +24,7 @@
 #include "core/hlo/verifier.h"
 #include "core/reference/interpreter.h"
 #include "core/runtime/device.h"
+#include "core/testing/compiler_test_util.h"
 #include "polyhal/runtime.h"
 
 namespace phal {
@@ -64,24 +65,10 @@ std::string CheckOutputs(const StableHloFunction& function, Literal result) {
 
 class CpuDevice {
  public:
-  CpuDevice() {
-    const std::string path =
-        std::string(PHAL_TEST_BUILD_DIR) + "/share/polyhal/plugins.d";
-    phal_client_options_t options{};
-    options.struct_size = sizeof(options);
-    options.plugin_path = path.c_str();
-    options.plugin_filter = "cpu";
-    phal_status_free(phal_client_create(&options, &client_));
-    size_t count = 0;
-    if (client_ != nullptr) {
-      phal_status_free(phal_client_get_device_count(client_, &count));
-    }
-    if (count > 0)
-      phal_status_free(phal_client_get_device(client_, 0, &device_));
-  }
-  ~CpuDevice() { phal_client_destroy(client_); }
+  CpuDevice() : plugin_("cpu"), device_(plugin_.device()) {}
 
   bool present() const { return device_ != nullptr; }
+  const std::string& absence() const { return plugin_.absence(); }
 
   // Compiles `module`, whose entry computation is `entry`, runs it on the
   // cpu device and returns the entry's result.
@@ -136,8 +123,8 @@ class CpuDevice {
     return status;
   }
 
-  phal_client_t* client_ = nullptr;
-  phal_device_t* device_ = nullptr;
+  testing::PluginDevice plugin_;
+  phal_device_t* device_;
 };
 
 struct Outcome {
@@ -238,7 +225,7 @@ TEST(CpuCorpusTest, CpuPassesEveryCorpusFunctionTheReferencePasses) {
     GTEST_SKIP() << "the StableHLO interpreter corpus is not at " << directory;
   }
   CpuDevice cpu;
-  if (!cpu.present()) GTEST_SKIP() << "no cpu plugin device in this build";
+  if (!cpu.present()) GTEST_SKIP() << cpu.absence();
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(directory)) {
     if (entry.path().extension() == ".mlir") files.push_back(entry.path());

@@ -1,6 +1,6 @@
 // Helpers for the compiler's tests: compile HLO text, run it on the
-// evaluator device through the executor, and compare with the reference
-// interpreter.
+// evaluator device through the executor or on a plugin's device through the
+// C API, and compare with the reference interpreter.
 #ifndef POLYHAL_CORE_TESTING_COMPILER_TEST_UTIL_H_
 #define POLYHAL_CORE_TESTING_COMPILER_TEST_UTIL_H_
 
@@ -13,12 +13,13 @@
 #include <gtest/gtest.h>
 
 #include "core/compiler/compiler.h"
-#include "core/testing/evaluator_device.h"
 #include "core/executor/executor.h"
 #include "core/frontend/hlo_parser.h"
 #include "core/hlo/literal.h"
 #include "core/hlo/verifier.h"
 #include "core/reference/interpreter.h"
+#include "core/testing/evaluator_device.h"
+#include "polyhal/runtime.h"
 
 namespace phal::testing {
 
@@ -165,6 +166,57 @@ inline Literal TestData(ElementType type, std::vector<int64_t> dims,
   }
   return literal;
 }
+
+// A client of the build tree's plugin manifests that keeps only `plugin`,
+// and that plugin's first device. Where there is none (the plugin is not in
+// this build, was skipped, or finds no device on this machine) device() is
+// NULL and absence() says why.
+class PluginDevice {
+ public:
+  explicit PluginDevice(const std::string& plugin) {
+    const std::string path =
+        std::string(PHAL_TEST_BUILD_DIR) + "/share/polyhal/plugins.d";
+    phal_client_options_t options{};
+    options.struct_size = sizeof(options);
+    options.plugin_path = path.c_str();
+    options.plugin_filter = plugin.c_str();
+    phal_status_t* status = phal_client_create(&options, &client_);
+    if (status != nullptr) {
+      absence_ = std::string("no client: ") + phal_status_get_message(status);
+      phal_status_free(status);
+      return;
+    }
+    absence_ = "plugin '" + plugin + "' is not in this build";
+    size_t plugins = 0;
+    phal_status_free(phal_client_get_plugin_count(client_, &plugins));
+    for (size_t i = 0; i < plugins; ++i) {
+      phal_plugin_info_t info{};
+      info.struct_size = sizeof(info);
+      phal_status_free(phal_client_get_plugin_info(client_, i, &info));
+      if (plugin != info.name) continue;
+      absence_ = "plugin '" + plugin + "' " +
+                 (info.state == PHAL_PLUGIN_STATE_SKIPPED ? "was skipped: "
+                                                          : "has no device: ") +
+                 info.reason;
+    }
+    size_t devices = 0;
+    phal_status_free(phal_client_get_device_count(client_, &devices));
+    if (devices == 0) return;
+    phal_status_free(phal_client_get_device(client_, 0, &device_));
+    if (device_ != nullptr) absence_.clear();
+  }
+  ~PluginDevice() { phal_client_destroy(client_); }
+  PluginDevice(const PluginDevice&) = delete;
+  PluginDevice& operator=(const PluginDevice&) = delete;
+
+  phal_device_t* device() const { return device_; }
+  const std::string& absence() const { return absence_; }
+
+ private:
+  phal_client_t* client_ = nullptr;
+  phal_device_t* device_ = nullptr;
+  std::string absence_;
+};
 
 }  // namespace phal::testing
 

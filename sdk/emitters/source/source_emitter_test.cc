@@ -1,22 +1,30 @@
 // The source emitter's printed OpenCL C, pinned by structure: what each
 // kernel kind launches, which helpers the StableHLO integer and float
 // semantics pull into the prelude, and what a device without f64 refuses.
-// Whether the text compiles and computes the right values is what the intel
-// plugin's end-to-end tests check on PoCL.
+// The kernels are built by hand (sdk/plugin_testing/kir_builder.h) as the
+// core partitions the equivalent HLO. Whether the text compiles and computes
+// the right values is what the intel plugin's tests and the core's
+// end-to-end tests check on PoCL.
 #include "sdk/emitters/source/source_emitter.h"
 
-#include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "core/testing/compiler_test_util.h"
+#include "sdk/plugin_testing/kir_builder.h"
 
 namespace phal::source_emitter {
 namespace {
 
-using ::phal::testing::CompileText;
+using ::phal::plugin_testing::DotKernel;
+using ::phal::plugin_testing::KirBody;
+using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::ReduceKernel;
+using ::phal::plugin_testing::SortKernel;
+
+constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 
 DeviceFeatures PoclLikeDevice() {
   DeviceFeatures features;
@@ -26,19 +34,62 @@ DeviceFeatures PoclLikeDevice() {
   return features;
 }
 
-// The sources of every kernel `hlo` compiles to.
-std::vector<SourceKernel> Emit(const std::string& hlo,
-                               const DeviceFeatures& features) {
-  std::unique_ptr<Program> program = CompileText(hlo);
-  std::vector<SourceKernel> sources;
-  if (program == nullptr) return sources;
-  for (const auto& kernel : program->kernels) {
-    StatusOr<SourceKernel> source =
-        EmitSource(kernel->Desc(), OpenClDialect(), features);
-    EXPECT_TRUE(source.ok()) << source.status().ToString();
-    if (source.ok()) sources.push_back(*source);
+DeviceFeatures DeviceWithoutF64() {
+  DeviceFeatures features = PoclLikeDevice();
+  features.fp64 = false;
+  return features;
+}
+
+// A loop over `type`[dims] reading `arity` input buffers at the loop's own
+// index and writing one output, as the core emits an elementwise op; the
+// test builds the result from the values read.
+class Elementwise {
+ public:
+  Elementwise(phal_element_type_t type, std::vector<int64_t> dims, int arity)
+      : type_(type) {
+    for (int i = 0; i < arity; ++i)
+      inputs_.push_back(kernel_.AddBuffer(type, dims));
+    const uint32_t out = kernel_.AddBuffer(type, dims, PHAL_KIR_ACCESS_WRITE);
+    kernel_.dims = dims;
+    kernel_.outputs = {out};
+    std::vector<uint32_t> indices;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      indices.push_back(body().Index(static_cast<int64_t>(d)));
+    }
+    for (uint32_t input : inputs_) {
+      values_.push_back(body().Read(input, type, indices));
+    }
   }
-  return sources;
+
+  KirBody& body() { return kernel_.body; }
+  uint32_t value(size_t input) const { return values_[input]; }
+  uint32_t Apply(phal_kir_op_t op, std::vector<uint32_t> operands) {
+    return body().Node(op, type_, std::move(operands));
+  }
+
+  const phal_kernel_desc_t& Finish(uint32_t result) {
+    body().Result(result);
+    return kernel_.Desc();
+  }
+
+ private:
+  phal_element_type_t type_;
+  LoopKernel kernel_;
+  std::vector<uint32_t> inputs_;
+  std::vector<uint32_t> values_;
+};
+
+// `op` applied to one or two operands of `type`[dims].
+SourceKernel EmitElementwise(phal_kir_op_t op, phal_element_type_t type,
+                             std::vector<int64_t> dims, int arity,
+                             const DeviceFeatures& features) {
+  Elementwise loop(type, std::move(dims), arity);
+  std::vector<uint32_t> operands;
+  for (int i = 0; i < arity; ++i) operands.push_back(loop.value(i));
+  StatusOr<SourceKernel> source = EmitSource(
+      loop.Finish(loop.Apply(op, operands)), OpenClDialect(), features);
+  EXPECT_TRUE(source.ok()) << source.status().ToString();
+  return source.ok() ? *source : SourceKernel{};
 }
 
 bool Contains(const std::string& text, const std::string& part) {
@@ -46,16 +97,8 @@ bool Contains(const std::string& text, const std::string& part) {
 }
 
 TEST(SourceEmitter, LoopIsOneWorkItemPerElementWithAGuard) {
-  const auto sources = Emit(R"(
-HloModule add
-ENTRY main {
-  a = f32[3,5] parameter(0)
-  b = f32[3,5] parameter(1)
-  ROOT c = f32[3,5] add(a, b)
-})",
-                            PoclLikeDevice());
-  ASSERT_EQ(sources.size(), 1u);
-  const SourceKernel& loop = sources[0];
+  const SourceKernel loop =
+      EmitElementwise(PHAL_KIR_OP_ADD, kF32, {3, 5}, 2, PoclLikeDevice());
   EXPECT_EQ(loop.launch.dimensions, 1u);
   EXPECT_EQ(loop.launch.global_size[0], 64u) << "15 work-items in groups of 64";
   EXPECT_EQ(loop.launch.local_size[0], 64u);
@@ -67,20 +110,17 @@ ENTRY main {
 }
 
 TEST(SourceEmitter, IntegerDivisionShiftsAndPowerUseTheirStableHloHelpers) {
-  const auto sources = Emit(R"(
-HloModule ints
-ENTRY main {
-  a = s32[8] parameter(0)
-  b = s32[8] parameter(1)
-  d = s32[8] divide(a, b)
-  r = s32[8] remainder(a, b)
-  s = s32[8] shift-left(d, r)
-  t = s32[8] shift-right-arithmetic(s, b)
-  ROOT p = s32[8] power(t, a)
-})",
-                            PoclLikeDevice());
-  ASSERT_FALSE(sources.empty());
-  const std::string& text = sources[0].source;
+  Elementwise loop(PHAL_ELEMENT_TYPE_S32, {8}, 2);
+  const uint32_t a = loop.value(0), b = loop.value(1);
+  const uint32_t d = loop.Apply(PHAL_KIR_OP_DIVIDE, {a, b});
+  const uint32_t r = loop.Apply(PHAL_KIR_OP_REMAINDER, {a, b});
+  const uint32_t s = loop.Apply(PHAL_KIR_OP_SHIFT_LEFT, {d, r});
+  const uint32_t t = loop.Apply(PHAL_KIR_OP_SHIFT_RIGHT_ARITHMETIC, {s, b});
+  StatusOr<SourceKernel> source =
+      EmitSource(loop.Finish(loop.Apply(PHAL_KIR_OP_POWER, {t, a})),
+                 OpenClDialect(), PoclLikeDevice());
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  const std::string& text = source->source;
   for (const char* helper :
        {"int phal_div_s32(int a, int b)", "int phal_rem_s32(int a, int b)",
         "int phal_shl_s32(int a, int b)", "int phal_sra_s32(int a, int b)",
@@ -94,34 +134,21 @@ ENTRY main {
 }
 
 TEST(SourceEmitter, F32TranscendentalsComputeInF64WhenTheDeviceHasIt) {
-  const std::string hlo = R"(
-HloModule exp
-ENTRY main {
-  a = f32[4] parameter(0)
-  ROOT e = f32[4] exponential(a)
-})";
-  const auto wide = Emit(hlo, PoclLikeDevice());
-  ASSERT_FALSE(wide.empty());
-  EXPECT_TRUE(Contains(wide[0].source, "double x = v;")) << wide[0].source;
-  DeviceFeatures narrow = PoclLikeDevice();
-  narrow.fp64 = false;
-  const auto plain = Emit(hlo, narrow);
-  ASSERT_FALSE(plain.empty());
-  EXPECT_FALSE(Contains(plain[0].source, "double")) << plain[0].source;
-  EXPECT_FALSE(Contains(plain[0].source, "cl_khr_fp64"));
+  const SourceKernel wide =
+      EmitElementwise(PHAL_KIR_OP_EXP, kF32, {4}, 1, PoclLikeDevice());
+  EXPECT_TRUE(Contains(wide.source, "double x = v;")) << wide.source;
+  const SourceKernel plain =
+      EmitElementwise(PHAL_KIR_OP_EXP, kF32, {4}, 1, DeviceWithoutF64());
+  ASSERT_FALSE(plain.source.empty());
+  EXPECT_FALSE(Contains(plain.source, "double")) << plain.source;
+  EXPECT_FALSE(Contains(plain.source, "cl_khr_fp64"));
 }
 
 TEST(SourceEmitter, HalfPrecisionIsStoredWithVloadHalfAndRoundedPerNode) {
-  const auto sources = Emit(R"(
-HloModule half
-ENTRY main {
-  a = f16[4] parameter(0)
-  b = f16[4] parameter(1)
-  ROOT c = f16[4] multiply(a, b)
-})",
-                            PoclLikeDevice());
-  ASSERT_FALSE(sources.empty());
-  const std::string& text = sources[0].source;
+  const std::string text =
+      EmitElementwise(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_F16, {4}, 2,
+                      PoclLikeDevice())
+          .source;
   EXPECT_TRUE(Contains(text, "__global half* b0")) << text;
   EXPECT_TRUE(Contains(text, "vload_half(")) << text;
   EXPECT_TRUE(Contains(text, "vstore_half_rte(")) << text;
@@ -129,94 +156,98 @@ ENTRY main {
 }
 
 TEST(SourceEmitter, F64IsRefusedWithoutClKhrFp64) {
-  std::unique_ptr<Program> program = CompileText(R"(
-HloModule wide
-ENTRY main {
-  a = f64[4] parameter(0)
-  ROOT n = f64[4] negate(a)
-})");
-  ASSERT_NE(program, nullptr);
-  ASSERT_FALSE(program->kernels.empty());
-  DeviceFeatures narrow = PoclLikeDevice();
-  narrow.fp64 = false;
+  Elementwise loop(PHAL_ELEMENT_TYPE_F64, {4}, 1);
   StatusOr<SourceKernel> source =
-      EmitSource(program->kernels[0]->Desc(), OpenClDialect(), narrow);
+      EmitSource(loop.Finish(loop.Apply(PHAL_KIR_OP_NEGATE, {loop.value(0)})),
+                 OpenClDialect(), DeviceWithoutF64());
   ASSERT_FALSE(source.ok());
   EXPECT_EQ(source.status().code(), PHAL_UNIMPLEMENTED);
   EXPECT_TRUE(Contains(source.status().message(), "cl_khr_fp64"))
       << source.status().message();
 }
 
+// c[b] = a[b] x w[b] over f32[2,33,20] x f32[2,20,17], row-major.
 TEST(SourceEmitter, DotIsATiledGemmInSharedMemory) {
-  const auto sources = Emit(R"(
-HloModule dot
-ENTRY main {
-  a = f32[2,33,20] parameter(0)
-  b = f32[2,20,17] parameter(1)
-  ROOT c = f32[2,33,17] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0},
-      lhs_contracting_dims={2}, rhs_contracting_dims={1}
-})",
-                            PoclLikeDevice());
-  ASSERT_EQ(sources.size(), 1u);
-  const LaunchShape& launch = sources[0].launch;
+  DotKernel kernel;
+  phal_kir_dot_t& dot = kernel.dot;
+  dot.lhs = kernel.AddBuffer(kF32, {2, 33, 20});
+  dot.rhs = kernel.AddBuffer(kF32, {2, 20, 17});
+  dot.output = kernel.AddBuffer(kF32, {2, 33, 17}, PHAL_KIR_ACCESS_WRITE);
+  dot.accumulation_type = kF32;
+  dot.batch = 2;
+  dot.m = 33;
+  dot.n = 17;
+  dot.k = 20;
+  const int64_t lhs_strides[3] = {33 * 20, 20, 1};
+  const int64_t rhs_strides[3] = {20 * 17, 17, 1};
+  for (int d = 0; d < 3; ++d) {
+    dot.lhs_strides[d] = lhs_strides[d];
+    dot.rhs_strides[d] = rhs_strides[d];
+  }
+  kernel.epilogue.Result(kernel.epilogue.Parameter(kF32, 0));
+  StatusOr<SourceKernel> source =
+      EmitSource(kernel.Desc(), OpenClDialect(), PoclLikeDevice());
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  const LaunchShape& launch = source->launch;
   EXPECT_EQ(launch.dimensions, 3u);
   EXPECT_EQ(launch.global_size[0], 32u) << "n = 17 rounded up to tiles of 16";
   EXPECT_EQ(launch.global_size[1], 48u) << "m = 33 rounded up to tiles of 16";
   EXPECT_EQ(launch.global_size[2], 2u) << "one layer per batch";
   EXPECT_EQ(launch.local_size[0], 16u);
-  EXPECT_TRUE(Contains(sources[0].source, "__local float tile_a[272];"));
-  EXPECT_TRUE(Contains(sources[0].source, "barrier(CLK_LOCAL_MEM_FENCE);"));
+  EXPECT_TRUE(Contains(source->source, "__local float tile_a[272];"));
+  EXPECT_TRUE(Contains(source->source, "barrier(CLK_LOCAL_MEM_FENCE);"));
+}
+
+// Row sums of f32[3, length].
+SourceKernel EmitRowSum(int64_t length) {
+  ReduceKernel kernel;
+  const uint32_t input = kernel.AddBuffer(kF32, {3, length});
+  const uint32_t out = kernel.AddBuffer(kF32, {3}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {3, length};
+  kernel.reduced_dims = {1};
+  kernel.outputs = {out};
+  kernel.init.Result(kernel.init.Constant(kF32, 0));
+  KirBody& v = kernel.values;
+  v.Result(v.Read(input, kF32, {v.Index(0), v.Index(1)}));
+  KirBody& r = kernel.reducer;
+  r.Result(r.Node(PHAL_KIR_OP_ADD, kF32,
+                  {r.Parameter(kF32, 0), r.Parameter(kF32, 1)}));
+  kernel.epilogue.Result(kernel.epilogue.Parameter(kF32, 0));
+  StatusOr<SourceKernel> source =
+      EmitSource(kernel.Desc(), OpenClDialect(), PoclLikeDevice());
+  EXPECT_TRUE(source.ok()) << source.status().ToString();
+  return source.ok() ? *source : SourceKernel{};
 }
 
 TEST(SourceEmitter, ShortReductionsRunInOrderLongOnesAsAWorkGroupTree) {
-  const char* kSum = R"(
-HloModule sum
-add {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT s = f32[] add(x, y)
-}
-ENTRY main {
-  a = f32[3,@] parameter(0)
-  z = f32[] constant(0)
-  ROOT r = f32[3] reduce(a, z), dimensions={1}, to_apply=add
-})";
-  auto with_length = [&](const std::string& n) {
-    std::string text = kSum;
-    text.replace(text.find('@'), 1, n);
-    return Emit(text, PoclLikeDevice());
-  };
-  const auto short_sum = with_length("100");
-  ASSERT_EQ(short_sum.size(), 1u);
-  EXPECT_EQ(short_sum[0].launch.global_size[0], 64u) << "one work-item each";
-  EXPECT_TRUE(Contains(short_sum[0].source, "for (long q = 0; q < 100l; ++q)"))
-      << short_sum[0].source;
-  const auto long_sum = with_length("5000");
-  ASSERT_EQ(long_sum.size(), 1u);
-  EXPECT_EQ(long_sum[0].launch.local_size[0], 64u);
-  EXPECT_EQ(long_sum[0].launch.global_size[0], 3u * 64u)
+  const SourceKernel short_sum = EmitRowSum(100);
+  EXPECT_EQ(short_sum.launch.global_size[0], 64u) << "one work-item each";
+  EXPECT_TRUE(Contains(short_sum.source, "for (long q = 0; q < 100l; ++q)"))
+      << short_sum.source;
+  const SourceKernel long_sum = EmitRowSum(5000);
+  EXPECT_EQ(long_sum.launch.local_size[0], 64u);
+  EXPECT_EQ(long_sum.launch.global_size[0], 3u * 64u)
       << "one work-group per output";
 }
 
+// Each row of f32[4,10] sorted in place by a < b.
 TEST(SourceEmitter, SortMergesAPermutationInScratchMemory) {
-  const auto sort = Emit(R"(
-HloModule sort
-less {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT lt = pred[] compare(a, b), direction=LT
-}
-ENTRY main {
-  x = f32[4,10] parameter(0)
-  ROOT s = f32[4,10] sort(x), dimensions={1}, to_apply=less
-})",
-                         PoclLikeDevice());
-  ASSERT_FALSE(sort.empty());
-  const SourceKernel& sorted = sort.back();
-  EXPECT_GT(sorted.launch.scratch_bytes, 0u);
-  EXPECT_TRUE(Contains(sorted.source, "uchar phal_sort_less("))
-      << sorted.source;
-  EXPECT_TRUE(Contains(sorted.source, "__global uchar* scratch)"));
+  SortKernel kernel;
+  const uint32_t keys =
+      kernel.AddBuffer(kF32, {4, 10}, PHAL_KIR_ACCESS_READ_WRITE);
+  kernel.operands = {keys};
+  kernel.outputs = {keys};
+  kernel.dimension = 1;
+  KirBody& c = kernel.comparator;
+  c.Result(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_FLOAT,
+                     c.Parameter(kF32, 0), c.Parameter(kF32, 1)));
+  StatusOr<SourceKernel> sorted =
+      EmitSource(kernel.Desc(), OpenClDialect(), PoclLikeDevice());
+  ASSERT_TRUE(sorted.ok()) << sorted.status().ToString();
+  EXPECT_GT(sorted->launch.scratch_bytes, 0u);
+  EXPECT_TRUE(Contains(sorted->source, "uchar phal_sort_less("))
+      << sorted->source;
+  EXPECT_TRUE(Contains(sorted->source, "__global uchar* scratch)"));
 }
 
 }  // namespace

@@ -1,0 +1,791 @@
+// End to end on each plugin of the build tree, loaded by its manifest:
+// programs compiled by the core, emitted by the plugin (LLVM kernels on cpu,
+// OpenCL C on intel), executed through the phal_executable_* C API and
+// compared with the reference interpreter; every node op on every element
+// type it is defined for, every kernel kind, the tree's HLO modules and the
+// sample models; and the JAX models of samples/models/jax compared with the
+// outputs XLA computed. A plugin not in the build, or with no device here
+// (intel without an OpenCL device), is skipped with its reason.
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/io/npy.h"
+#include "core/testing/compiler_test_util.h"
+#include "polyhal/runtime.h"
+
+namespace phal::testing {
+namespace {
+
+// The plugins these tests run on, by manifest name.
+const std::vector<std::string> kPlugins = {"cpu", "intel"};
+
+// How far a result may be from the expected one, relative to
+// max(1, |expected|), per element type.
+using Tolerance = std::function<double(ElementType)>;
+
+Tolerance Flat(double bound) {
+  return [bound](ElementType) { return bound; };
+}
+
+// Float results of single ops are correctly rounded but for near-ties, or
+// within an ulp or two of their type after the dot, reduce and model
+// chains: that bound times `scale`.
+Tolerance UlpsOfTheType(double scale) {
+  return [scale](ElementType type) {
+    switch (type) {
+      case PHAL_ELEMENT_TYPE_F16:
+        return 2e-3 * scale;
+      case PHAL_ELEMENT_TYPE_BF16:
+        return 1.6e-2 * scale;
+      case PHAL_ELEMENT_TYPE_F32:
+      case PHAL_ELEMENT_TYPE_C64:
+        return 2e-6 * scale;
+      case PHAL_ELEMENT_TYPE_F64:
+      case PHAL_ELEMENT_TYPE_C128:
+        return 1e-13 * scale;
+      default:
+        return 0.0;
+    }
+  };
+}
+
+// As the reference's JAX model test allows XLA's fast transcendental
+// approximations; 0 is exact.
+double XlaTolerance(ElementType type) {
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_F64:
+      return 1e-12;
+    case PHAL_ELEMENT_TYPE_F32:
+    case PHAL_ELEMENT_TYPE_C64:
+      return 2e-5;
+    case PHAL_ELEMENT_TYPE_F16:
+      return 1e-3;
+    case PHAL_ELEMENT_TYPE_BF16:
+      return 8e-3;
+    default:
+      return 0;
+  }
+}
+
+// The expected result leaves of `text` on `arguments`, by the reference.
+std::vector<Literal> ReferenceLeaves(const std::string& text,
+                                     const std::vector<Literal>& arguments) {
+  std::vector<Literal> leaves;
+  std::unique_ptr<HloModule> module = ParseVerified(text);
+  if (module == nullptr) return leaves;
+  StatusOr<Literal> expected = Evaluate(*module, arguments);
+  EXPECT_TRUE(expected.ok()) << expected.status().ToString();
+  if (expected.ok()) FlattenLiteral(*expected, &leaves);
+  return leaves;
+}
+
+// Device 0 of one plugin, and programs run on it through the C API.
+class OnPluginDevice : public ::testing::Test {
+ protected:
+  void Open(const std::string& plugin) {
+    plugin_ = std::make_unique<PluginDevice>(plugin);
+    device_ = plugin_->device();
+    if (device_ == nullptr) GTEST_SKIP() << plugin_->absence();
+  }
+
+  bool Supports(ElementType type) const {
+    phal_device_properties_t properties{};
+    properties.struct_size = sizeof(properties);
+    phal_status_free(phal_device_get_properties(device_, &properties));
+    return (properties.element_types & PHAL_ELEMENT_TYPE_BIT(type)) != 0;
+  }
+
+  // The first element type of `literals` the device lacks, or INVALID.
+  ElementType FirstUnsupported(const std::vector<Literal>& literals) const {
+    for (const Literal& literal : literals) {
+      if (!Supports(literal.element_type())) return literal.element_type();
+    }
+    return PHAL_ELEMENT_TYPE_INVALID;
+  }
+
+  // Buffers on the device holding `arguments`, which the caller frees.
+  std::vector<phal_buffer_t*> Upload(const std::vector<Literal>& arguments) {
+    std::vector<phal_buffer_t*> buffers;
+    for (const Literal& argument : arguments) {
+      phal_buffer_desc_t desc{};
+      desc.struct_size = sizeof(desc);
+      desc.element_type = argument.element_type();
+      desc.rank = static_cast<uint32_t>(argument.shape().rank());
+      desc.dims = argument.shape().dims().data();
+      phal_buffer_t* buffer = nullptr;
+      phal_status_t* status = phal_buffer_allocate(device_, &desc, &buffer);
+      EXPECT_EQ(status, nullptr) << phal_status_get_message(status);
+      phal_status_free(status);
+      if (buffer == nullptr) continue;
+      EXPECT_EQ(phal_buffer_copy_from_host(buffer, 0, argument.data(),
+                                           argument.byte_size()),
+                nullptr);
+      buffers.push_back(buffer);
+    }
+    return buffers;
+  }
+
+  phal_executable_t* Compile(const std::string& text) {
+    phal_executable_t* executable = nullptr;
+    phal_status_t* status = phal_executable_compile(
+        device_, text.data(), text.size(), nullptr, &executable);
+    EXPECT_EQ(status, nullptr) << phal_status_get_message(status) << "\n"
+                               << text;
+    phal_status_free(status);
+    return executable;
+  }
+
+  // Runs `text` on the device and compares its results with `expected`,
+  // leaf by leaf, each within `tolerance` of its element type.
+  void ExpectComputes(const std::string& text,
+                      const std::vector<Literal>& arguments,
+                      const std::vector<Literal>& expected,
+                      const Tolerance& tolerance) {
+    phal_executable_t* executable = Compile(text);
+    ASSERT_NE(executable, nullptr);
+    std::vector<phal_buffer_t*> inputs = Upload(arguments);
+    size_t result_count = 0;
+    phal_status_free(
+        phal_executable_get_result_count(executable, &result_count));
+    std::vector<phal_buffer_t*> outputs(result_count, nullptr);
+    phal_status_t* status =
+        phal_executable_execute(executable, inputs.data(), inputs.size(),
+                                outputs.data(), outputs.size());
+    EXPECT_EQ(status, nullptr) << phal_status_get_message(status);
+    phal_status_free(status);
+    EXPECT_EQ(expected.size(), result_count);
+    for (size_t i = 0; i < result_count && i < expected.size(); ++i) {
+      if (outputs[i] == nullptr) continue;
+      Literal actual(expected[i].shape());
+      EXPECT_EQ(phal_buffer_copy_to_host(outputs[i], 0, actual.data(),
+                                         actual.byte_size()),
+                nullptr);
+      EXPECT_TRUE(
+          Matches(actual, expected[i], tolerance(expected[i].element_type())))
+          << "result " << i << " of\n"
+          << text;
+    }
+    for (phal_buffer_t* buffer : outputs) phal_buffer_free(buffer);
+    for (phal_buffer_t* buffer : inputs) phal_buffer_free(buffer);
+    phal_executable_free(executable);
+  }
+
+  void ExpectMatchesReference(const std::string& text,
+                              const std::vector<Literal>& arguments,
+                              const Tolerance& tolerance) {
+    const std::vector<Literal> expected = ReferenceLeaves(text, arguments);
+    ASSERT_FALSE(expected.empty());
+    ExpectComputes(text, arguments, expected, tolerance);
+  }
+
+  std::unique_ptr<PluginDevice> plugin_;
+  phal_device_t* device_ = nullptr;
+};
+
+class PluginEndToEnd : public OnPluginDevice,
+                       public ::testing::WithParamInterface<std::string> {
+ protected:
+  void SetUp() override { Open(GetParam()); }
+};
+
+INSTANTIATE_TEST_SUITE_P(Plugins, PluginEndToEnd, ::testing::ValuesIn(kPlugins),
+                         [](const auto& info) { return info.param; });
+
+std::string ReadText(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+Literal Data(ElementType type, std::vector<int64_t> dims, int64_t seed) {
+  return TestData(type, std::move(dims), seed);
+}
+
+// ---- single ops ------------------------------------------------------------
+
+// One module applying every op of `unary` and `binary` to parameters a and
+// b of `type`[n]: a tuple of the results, so the core fuses them into few
+// kernels and the plugin compiles few programs.
+std::string ElementwiseModule(const std::string& type, int n,
+                              const std::vector<std::string>& unary,
+                              const std::vector<std::string>& binary) {
+  std::ostringstream text;
+  const std::string shape = type + "[" + std::to_string(n) + "]";
+  const std::string pred = "pred[" + std::to_string(n) + "]";
+  text << "HloModule elementwise_" << type << "\nENTRY main {\n  a = " << shape
+       << " parameter(0)\n  b = " << shape << " parameter(1)\n";
+  std::vector<std::string> names, shapes;
+  for (size_t i = 0; i < unary.size(); ++i) {
+    const std::string name = "u" + std::to_string(i);
+    const std::string out = unary[i] == "is-finite" ? pred : shape;
+    text << "  " << name << " = " << out << " " << unary[i] << "(a)\n";
+    names.push_back(name);
+    shapes.push_back(out);
+  }
+  for (size_t i = 0; i < binary.size(); ++i) {
+    const std::string name = "b" + std::to_string(i);
+    text << "  " << name << " = " << shape << " " << binary[i] << "(a, b)\n";
+    names.push_back(name);
+    shapes.push_back(shape);
+  }
+  for (const char* direction : {"LT", "EQ", "GE"}) {
+    const std::string name = std::string("c") + direction;
+    text << "  " << name << " = " << pred
+         << " compare(a, b), direction=" << direction << "\n";
+    names.push_back(name);
+    shapes.push_back(pred);
+  }
+  text << "  ROOT t = (";
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    text << (i ? ", " : "") << shapes[i];
+  }
+  text << ") tuple(";
+  for (size_t i = 0; i < names.size(); ++i) {
+    text << (i ? ", " : "") << names[i];
+  }
+  text << ")\n}\n";
+  return text.str();
+}
+
+const std::vector<std::string> kFloatUnary = {"abs",
+                                              "negate",
+                                              "sign",
+                                              "floor",
+                                              "ceil",
+                                              "round-nearest-afz",
+                                              "round-nearest-even",
+                                              "exponential",
+                                              "exponential-minus-one",
+                                              "log",
+                                              "log-plus-one",
+                                              "logistic",
+                                              "sqrt",
+                                              "rsqrt",
+                                              "cbrt",
+                                              "tanh",
+                                              "sine",
+                                              "cosine",
+                                              "tan",
+                                              "erf",
+                                              "is-finite"};
+const std::vector<std::string> kFloatBinary = {
+    "add",     "subtract", "multiply", "divide", "remainder",
+    "maximum", "minimum",  "power",    "atan2"};
+const std::vector<std::string> kIntegerUnary = {
+    "abs", "negate", "sign", "not", "popcnt", "count-leading-zeros"};
+const std::vector<std::string> kIntegerBinary = {"add",
+                                                 "subtract",
+                                                 "multiply",
+                                                 "divide",
+                                                 "remainder",
+                                                 "maximum",
+                                                 "minimum",
+                                                 "and",
+                                                 "or",
+                                                 "xor",
+                                                 "shift-left",
+                                                 "shift-right-arithmetic",
+                                                 "shift-right-logical",
+                                                 "power"};
+
+// A plugin and an element type.
+class PluginAndType : public OnPluginDevice,
+                      public ::testing::WithParamInterface<
+                          std::tuple<std::string, ElementType>> {
+ protected:
+  void SetUp() override { Open(std::get<0>(GetParam())); }
+  ElementType type() const { return std::get<1>(GetParam()); }
+};
+
+std::string PluginAndTypeName(
+    const ::testing::TestParamInfo<std::tuple<std::string, ElementType>>&
+        info) {
+  return std::get<0>(info.param) + "_" +
+         ElementTypeName(std::get<1>(info.param));
+}
+
+using FloatOps = PluginAndType;
+
+TEST_P(FloatOps, EveryFloatOpMatchesTheReference) {
+  if (!Supports(type())) {
+    GTEST_SKIP() << "the device has no " << ElementTypeName(type());
+  }
+  ExpectMatchesReference(
+      ElementwiseModule(ElementTypeName(type()), 33, kFloatUnary, kFloatBinary),
+      {Data(type(), {33}, 0), Data(type(), {33}, 1)}, UlpsOfTheType(1));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Types, FloatOps,
+    ::testing::Combine(::testing::ValuesIn(kPlugins),
+                       ::testing::Values(PHAL_ELEMENT_TYPE_F32,
+                                         PHAL_ELEMENT_TYPE_F16,
+                                         PHAL_ELEMENT_TYPE_BF16,
+                                         PHAL_ELEMENT_TYPE_F64)),
+    PluginAndTypeName);
+
+using IntegerOps = PluginAndType;
+
+TEST_P(IntegerOps, EveryIntegerOpMatchesTheReferenceBitForBit) {
+  // abs, negate and sign are defined on signed integers only.
+  const std::vector<std::string> unary =
+      IsUnsigned(type())
+          ? std::vector<std::string>{"not", "popcnt", "count-leading-zeros"}
+          : kIntegerUnary;
+  ExpectMatchesReference(
+      ElementwiseModule(ElementTypeName(type()), 40, unary, kIntegerBinary),
+      {Data(type(), {40}, 0), Data(type(), {40}, 3)}, Flat(0));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Types, IntegerOps,
+    ::testing::Combine(
+        ::testing::ValuesIn(kPlugins),
+        ::testing::Values(PHAL_ELEMENT_TYPE_S8, PHAL_ELEMENT_TYPE_S16,
+                          PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S64,
+                          PHAL_ELEMENT_TYPE_U8, PHAL_ELEMENT_TYPE_U32,
+                          PHAL_ELEMENT_TYPE_U64)),
+    PluginAndTypeName);
+
+TEST_P(PluginEndToEnd, IntegerEdgeCasesFollowStableHlo) {
+  Literal a(Shape(PHAL_ELEMENT_TYPE_S32, {6}));
+  Literal b(Shape(PHAL_ELEMENT_TYPE_S32, {6}));
+  const int64_t lhs[] = {7, -7, INT32_MIN, INT32_MIN, 1, -1};
+  const int64_t rhs[] = {0, 0, -1, 33, 32, 40};
+  for (int i = 0; i < 6; ++i) {
+    a.SetFromInt64(i, lhs[i]);
+    b.SetFromInt64(i, rhs[i]);
+  }
+  ExpectMatchesReference(R"(
+HloModule edges
+ENTRY main {
+  a = s32[6] parameter(0)
+  b = s32[6] parameter(1)
+  d = s32[6] divide(a, b)
+  r = s32[6] remainder(a, b)
+  l = s32[6] shift-left(a, b)
+  s = s32[6] shift-right-arithmetic(a, b)
+  u = s32[6] shift-right-logical(a, b)
+  f = f32[6] convert(a)
+  ROOT t = (s32[6], s32[6], s32[6], s32[6], s32[6], f32[6]) tuple(d, r, l, s, u, f)
+})",
+                         {a, b}, UlpsOfTheType(1));
+}
+
+TEST_P(PluginEndToEnd, ConversionsBetweenEveryFamilyMatchTheReference) {
+  ExpectMatchesReference(R"(
+HloModule converts
+ENTRY main {
+  a = f32[20] parameter(0)
+  i = s32[20] convert(a)
+  u = u8[20] convert(a)
+  h = f16[20] convert(a)
+  b = bf16[20] convert(a)
+  w = f64[20] convert(h)
+  p = pred[20] convert(a)
+  c = c64[20] convert(a)
+  back = f32[20] convert(i)
+  bits = s32[20] bitcast-convert(a)
+  hb = s16[20] bitcast-convert(h)
+  ROOT t = (s32[20], u8[20], f16[20], bf16[20], f64[20], pred[20], c64[20], f32[20], s32[20], s16[20]) tuple(i, u, h, b, w, p, c, back, bits, hb)
+})",
+                         {Data(PHAL_ELEMENT_TYPE_F32, {20}, 2)},
+                         UlpsOfTheType(1));
+}
+
+TEST_P(PluginEndToEnd, ComplexArithmeticAndFunctionsMatchTheReference) {
+  ExpectMatchesReference(
+      R"(
+HloModule complex
+ENTRY main {
+  x = f32[12] parameter(0)
+  y = f32[12] parameter(1)
+  a = c64[12] complex(x, y)
+  b = c64[12] complex(y, x)
+  s = c64[12] add(a, b)
+  m = c64[12] multiply(a, b)
+  d = c64[12] divide(a, b)
+  e = c64[12] exponential(a)
+  l = c64[12] log(a)
+  q = c64[12] sqrt(a)
+  h = c64[12] tanh(a)
+  n = f32[12] abs(a)
+  r = f32[12] real(m)
+  ROOT t = (c64[12], c64[12], c64[12], c64[12], c64[12], c64[12], c64[12], f32[12], f32[12]) tuple(s, m, d, e, l, q, h, n, r)
+})",
+      {Data(PHAL_ELEMENT_TYPE_F32, {12}, 4),
+       Data(PHAL_ELEMENT_TYPE_F32, {12}, 5)},
+      UlpsOfTheType(4));
+}
+
+// ---- kernel kinds and control flow ----------------------------------------
+
+TEST_P(PluginEndToEnd, DenseLayerWithSoftmaxMatchesTheReference) {
+  ExpectMatchesReference(R"(
+HloModule mlp_softmax
+max_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[37,70] parameter(0)
+  w = f32[70,19] parameter(1)
+  b = f32[19] parameter(2)
+  h = f32[37,19] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = f32[37,19] broadcast(b), dimensions={1}
+  z = f32[37,19] add(h, bb)
+  ninf = f32[] constant(-inf)
+  m = f32[37] reduce(z, ninf), dimensions={1}, to_apply=max_f32
+  mb = f32[37,19] broadcast(m), dimensions={0}
+  d = f32[37,19] subtract(z, mb)
+  e = f32[37,19] exponential(d)
+  zero = f32[] constant(0)
+  s = f32[37] reduce(e, zero), dimensions={1}, to_apply=add_f32
+  sb = f32[37,19] broadcast(s), dimensions={0}
+  ROOT y = f32[37,19] divide(e, sb)
+})",
+                         {Data(PHAL_ELEMENT_TYPE_F32, {37, 70}, 0),
+                          Data(PHAL_ELEMENT_TYPE_F32, {70, 19}, 1),
+                          Data(PHAL_ELEMENT_TYPE_F32, {19}, 2)},
+                         UlpsOfTheType(10));
+}
+
+TEST_P(PluginEndToEnd, GatherScatterAndSortMatchTheReference) {
+  Literal indices(Shape(PHAL_ELEMENT_TYPE_S32, {5, 1}));
+  const int64_t rows[] = {3, 0, 9, -2, 3};  // out of bounds are clamped/skipped
+  for (int i = 0; i < 5; ++i) indices.SetFromInt64(i, rows[i]);
+  ExpectMatchesReference(R"(
+HloModule gather_scatter_sort
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+ENTRY main {
+  table = f32[6,4] parameter(0)
+  idx = s32[5,1] parameter(1)
+  upd = f32[5,4] parameter(2)
+  g = f32[5,4] gather(table, idx), offset_dims={1}, collapsed_slice_dims={0},
+      start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}
+  s = f32[6,4] scatter(table, idx, upd), update_window_dims={1},
+      inserted_window_dims={0}, scatter_dims_to_operand_dims={0},
+      index_vector_dim=1, to_apply=add
+  iota = s32[6,4] iota(), iota_dimension=0
+  sorted = (f32[6,4], s32[6,4]) sort(table, iota), dimensions={0}, is_stable=true, to_apply=less
+  k = f32[6,4] get-tuple-element(sorted), index=0
+  v = s32[6,4] get-tuple-element(sorted), index=1
+  ROOT t = (f32[5,4], f32[6,4], f32[6,4], s32[6,4]) tuple(g, s, k, v)
+})",
+                         {Data(PHAL_ELEMENT_TYPE_F32, {6, 4}, 0), indices,
+                          Data(PHAL_ELEMENT_TYPE_F32, {5, 4}, 1)},
+                         UlpsOfTheType(1));
+}
+
+TEST_P(PluginEndToEnd,
+       ConvolutionWithPaddingStridesAndGroupsMatchesTheReference) {
+  ExpectMatchesReference(R"(
+HloModule conv
+ENTRY main {
+  x = f32[2,9,9,4] parameter(0)
+  w = f32[3,3,2,6] parameter(1)
+  ROOT c = f32[2,5,5,6] convolution(x, w), window={size=3x3 stride=2x2 pad=1_1x1_1},
+      dim_labels=b01f_01io->b01f, feature_group_count=2
+})",
+                         {Data(PHAL_ELEMENT_TYPE_F32, {2, 9, 9, 4}, 0),
+                          Data(PHAL_ELEMENT_TYPE_F32, {3, 3, 2, 6}, 1)},
+                         UlpsOfTheType(10));
+}
+
+// Every iteration reads the predicate back from the device; the sums of
+// quarters stay exact.
+TEST_P(PluginEndToEnd, WhileLoopOfThreeThousandIterationsMatchesTheReference) {
+  ExpectMatchesReference(R"(
+HloModule loop
+cond {
+  p = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(3000)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  p = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  v = f32[4] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  h = f32[] constant(0.25)
+  hb = f32[4] broadcast(h), dimensions={}
+  w = f32[4] add(v, hb)
+  ROOT t = (s32[], f32[4]) tuple(next, w)
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4]) tuple(zero, x)
+  r = (s32[], f32[4]) while(init), condition=cond, body=body
+  ROOT out = f32[4] get-tuple-element(r), index=1
+})",
+                         {Data(PHAL_ELEMENT_TYPE_F32, {4}, 0)}, Flat(0));
+}
+
+// ---- threads ---------------------------------------------------------------
+
+TEST_P(PluginEndToEnd, EightThreadsExecuteOneExecutable) {
+  const std::string text = R"(
+HloModule affine
+ENTRY main {
+  x = f32[16,8] parameter(0)
+  w = f32[8,4] parameter(1)
+  d = f32[16,4] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT y = f32[16,4] tanh(d)
+}
+)";
+  const std::vector<Literal> arguments = {
+      Data(PHAL_ELEMENT_TYPE_F32, {16, 8}, 0),
+      Data(PHAL_ELEMENT_TYPE_F32, {8, 4}, 1)};
+  const std::vector<Literal> expected = ReferenceLeaves(text, arguments);
+  ASSERT_EQ(expected.size(), 1u);
+  phal_executable_t* executable = Compile(text);
+  ASSERT_NE(executable, nullptr);
+  std::vector<phal_buffer_t*> inputs = Upload(arguments);
+  constexpr int kThreads = 8;
+  constexpr int kRuns = 20;
+  std::vector<int> correct(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int run = 0; run < kRuns; ++run) {
+        phal_buffer_t* output = nullptr;
+        phal_status_t* failed = phal_executable_execute(
+            executable, inputs.data(), inputs.size(), &output, 1);
+        if (failed != nullptr) {
+          phal_status_free(failed);
+          continue;
+        }
+        Literal actual(expected[0].shape());
+        phal_status_free(phal_buffer_copy_to_host(output, 0, actual.data(),
+                                                  actual.byte_size()));
+        phal_buffer_free(output);
+        correct[t] += Matches(actual, expected[0], 1e-6) ? 1 : 0;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(correct[t], kRuns) << "thread " << t << " got wrong results";
+  }
+  for (phal_buffer_t* buffer : inputs) phal_buffer_free(buffer);
+  phal_executable_free(executable);
+}
+
+// ---- modules ---------------------------------------------------------------
+
+// Test data for each leaf of `shape`, depth-first; `seed` advances per leaf.
+void AppendLeafData(const Shape& shape, int64_t* seed,
+                    std::vector<Literal>* leaves) {
+  if (shape.IsTuple()) {
+    for (const Shape& element : shape.tuple_shapes()) {
+      AppendLeafData(element, seed, leaves);
+    }
+    return;
+  }
+  leaves->push_back(Data(shape.element_type(), shape.dims(), (*seed)++));
+}
+
+// The literal of `shape` whose leaves, depth-first, come from `leaves`.
+Literal AssembleLeaves(const Shape& shape, const std::vector<Literal>& leaves,
+                       std::size_t* next) {
+  if (!shape.IsTuple()) return leaves[(*next)++];
+  std::vector<Literal> elements;
+  for (const Shape& element : shape.tuple_shapes()) {
+    elements.push_back(AssembleLeaves(element, leaves, next));
+  }
+  return Literal::Tuple(std::move(elements));
+}
+
+// A plugin and a file of the source tree.
+class PluginAndFile : public OnPluginDevice,
+                      public ::testing::WithParamInterface<
+                          std::tuple<std::string, std::string>> {
+ protected:
+  void SetUp() override { Open(std::get<0>(GetParam())); }
+  std::filesystem::path file() const {
+    return std::filesystem::path(PHAL_TEST_SOURCE_DIR) /
+           std::get<1>(GetParam());
+  }
+};
+
+std::string PluginAndFileName(
+    const ::testing::TestParamInfo<std::tuple<std::string, std::string>>&
+        info) {
+  std::string name =
+      std::get<0>(info.param) + "_" +
+      std::filesystem::path(std::get<1>(info.param)).stem().string();
+  std::replace_if(
+      name.begin(), name.end(),
+      [](unsigned char c) { return !std::isalnum(c); }, '_');
+  return name;
+}
+
+using HloModuleOnPlugin = PluginAndFile;
+
+// The HLO modules of the tree's tests (XLA's compiled dumps included,
+// with their fusions, layouts and layout-changing bitcasts) agree with the
+// reference on deterministic inputs.
+TEST_P(HloModuleOnPlugin, MatchesTheReference) {
+  const std::string text = ReadText(file());
+  std::unique_ptr<HloModule> module = ParseVerified(text);
+  ASSERT_NE(module, nullptr) << file();
+  std::vector<Literal> leaves;
+  std::vector<Literal> arguments;
+  int64_t seed = 0;
+  for (const HloInstruction* parameter :
+       module->entry_computation()->parameter_instructions()) {
+    const std::size_t first = leaves.size();
+    AppendLeafData(parameter->shape(), &seed, &leaves);
+    std::vector<Literal> own(
+        leaves.begin() + static_cast<std::ptrdiff_t>(first), leaves.end());
+    std::size_t next = 0;
+    arguments.push_back(AssembleLeaves(parameter->shape(), own, &next));
+  }
+  StatusOr<Literal> expected = Evaluate(*module, arguments);
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  std::vector<Literal> expected_leaves;
+  FlattenLiteral(*expected, &expected_leaves);
+  for (const std::vector<Literal>* literals : {&leaves, &expected_leaves}) {
+    const ElementType missing = FirstUnsupported(*literals);
+    if (missing != PHAL_ELEMENT_TYPE_INVALID) {
+      GTEST_SKIP() << "the device has no " << ElementTypeName(missing);
+    }
+  }
+  ExpectComputes(text, leaves, expected_leaves, Flat(1e-4));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    TreeModules, HloModuleOnPlugin,
+    ::testing::Combine(
+        ::testing::ValuesIn(kPlugins),
+        ::testing::Values(
+            "core/compiler/testdata/conv.hlo", "core/compiler/testdata/mlp.hlo",
+            "core/compiler/testdata/reduce_fused.hlo",
+            "core/compiler/testdata/softmax.hlo",
+            "core/compiler/testdata/while_loop.hlo",
+            "core/frontend/testdata/every_op.hlo",
+            "core/frontend/testdata/jax_cnn_grad.hlo",
+            "core/frontend/testdata/jax_cnn_grad_compiled.hlo",
+            "core/frontend/testdata/jax_control.hlo",
+            "core/frontend/testdata/jax_control_compiled.hlo",
+            "core/frontend/testdata/jax_conv.hlo",
+            "core/frontend/testdata/jax_conv_compiled.hlo",
+            "core/frontend/testdata/jax_misc.hlo",
+            "core/frontend/testdata/jax_misc_compiled.hlo",
+            "core/frontend/testdata/jax_mlp.hlo",
+            "core/frontend/testdata/jax_mlp_compiled.hlo",
+            "core/frontend/testdata/jax_rng.hlo",
+            "core/frontend/testdata/jax_rng_compiled.hlo",
+            "core/frontend/testdata/jax_transformer.hlo",
+            "core/frontend/testdata/jax_transformer_compiled.hlo")),
+    PluginAndFileName);
+
+// Every sample model, with the deterministic test data as its inputs.
+TEST_P(PluginEndToEnd, EverySampleModelMatchesTheReference) {
+  const std::filesystem::path samples =
+      std::filesystem::path(PHAL_TEST_SOURCE_DIR) / "samples" / "models";
+  std::vector<std::filesystem::path> files;
+  for (const auto& directory : {samples, samples / "jax"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+      if (entry.path().extension() == ".hlo") files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  ASSERT_FALSE(files.empty());
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.string());
+    const std::string text = ReadText(file);
+    std::unique_ptr<HloModule> module = ParseVerified(text);
+    ASSERT_NE(module, nullptr);
+    std::vector<Literal> arguments;
+    bool wide = false;
+    for (const HloInstruction* parameter :
+         module->entry_computation()->parameter_instructions()) {
+      const Shape& shape = parameter->shape();
+      wide = wide || shape.element_type() == PHAL_ELEMENT_TYPE_F64;
+      arguments.push_back(Data(shape.element_type(), shape.dims(),
+                               static_cast<int64_t>(arguments.size())));
+    }
+    if (wide && !Supports(PHAL_ELEMENT_TYPE_F64)) continue;
+    ExpectMatchesReference(text, arguments, UlpsOfTheType(50));
+  }
+}
+
+using JaxModelOnPlugin = PluginAndFile;
+
+// The model's inputs and XLA's outputs, saved beside it as .npy files.
+TEST_P(JaxModelOnPlugin, MatchesXla) {
+  const std::string base = file().string();
+  std::vector<Literal> arguments;
+  for (int i = 0;; ++i) {
+    const std::string path = base + ".input_" + std::to_string(i) + ".npy";
+    if (!std::filesystem::exists(path)) break;
+    StatusOr<Literal> input = ReadNpy(path);
+    ASSERT_TRUE(input.ok()) << input.status().ToString();
+    arguments.push_back(std::move(*input));
+  }
+  std::vector<Literal> outputs;
+  double tolerance = 0;
+  for (int i = 0;; ++i) {
+    const std::string path = base + ".output_" + std::to_string(i) + ".npy";
+    if (!std::filesystem::exists(path)) break;
+    StatusOr<Literal> output = ReadNpy(path);
+    ASSERT_TRUE(output.ok()) << output.status().ToString();
+    tolerance = std::max(tolerance, XlaTolerance(output->element_type()));
+    outputs.push_back(std::move(*output));
+  }
+  for (const std::vector<Literal>* literals : {&arguments, &outputs}) {
+    const ElementType missing = FirstUnsupported(*literals);
+    if (missing != PHAL_ELEMENT_TYPE_INVALID) {
+      GTEST_SKIP() << "the device has no " << ElementTypeName(missing);
+    }
+  }
+  ExpectComputes(ReadText(base + ".hlo"), arguments, outputs, Flat(tolerance));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, JaxModelOnPlugin,
+    ::testing::Combine(::testing::ValuesIn(kPlugins),
+                       ::testing::Values("samples/models/jax/mlp",
+                                         "samples/models/jax/transformer_block",
+                                         "samples/models/jax/convnet",
+                                         "samples/models/jax/while_loop",
+                                         "samples/models/jax/sort_gather",
+                                         "samples/models/jax/integer_ops",
+                                         "samples/models/jax/f64_ops",
+                                         "samples/models/jax/mixed_precision")),
+    PluginAndFileName);
+
+}  // namespace
+}  // namespace phal::testing
