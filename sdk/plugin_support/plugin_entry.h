@@ -29,9 +29,9 @@
 // The header of `api` (struct_size, next, abi_version, name, version) is
 // filled by the helper; leave it zero. (A designated initializer naming
 // only some members of `api` does the same, but GCC's -Wextra warns about
-// the members it leaves out.) The tables live as long as the
-// library. The entry point may be called from any thread, any number of
-// times; each call installs the host services it is given.
+// the members it leaves out.) The tables live as long as the library. The
+// entry point may be called from any thread, any number of times; each
+// call installs the host services it is given.
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_ENTRY_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_ENTRY_H_
 
@@ -84,8 +84,9 @@ struct PluginDefinition {
   phal_plugin_api_t api;
 };
 
-// The tables of one plugin, one per known ABI version inside its range,
-// built once. Thread-safe after construction.
+// The tables of one plugin, one per ABI version of kPluginAbiVersions,
+// built once; Negotiate hands out those inside the plugin's range.
+// Thread-safe after construction.
 class PluginEntry {
  public:
   // `shutdown` fills every table's shutdown slot: a function that calls
