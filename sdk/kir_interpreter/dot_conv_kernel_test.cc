@@ -1,0 +1,257 @@
+// DOT and CONV kernels: strides, accumulation types, epilogues, windows and
+// groups.
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sdk/kir_interpreter/kir_interpreter_test_util.h"
+
+namespace phal::kir_interpreter {
+namespace {
+
+using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
+using plugin_testing::ConvKernel;
+using plugin_testing::DotKernel;
+using plugin_testing::KirBody;
+
+constexpr phal_element_type_t kPred = PHAL_ELEMENT_TYPE_PRED;
+constexpr phal_element_type_t kS8 = PHAL_ELEMENT_TYPE_S8;
+constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
+constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
+constexpr phal_element_type_t kF64 = PHAL_ELEMENT_TYPE_F64;
+
+// A [1, m, k] x [1, k, n] dot of dense row-major operands of `type`
+// accumulating in `accumulation`, written as `accumulation`.
+void BuildDot(DotKernel& dot, phal_element_type_t type,
+              phal_element_type_t accumulation, int64_t m, int64_t n,
+              int64_t k) {
+  dot.dot.lhs = dot.AddBuffer(type, {m, k});
+  dot.dot.rhs = dot.AddBuffer(type, {k, n});
+  dot.dot.output = dot.AddBuffer(accumulation, {m, n}, PHAL_KIR_ACCESS_WRITE);
+  dot.dot.accumulation_type = accumulation;
+  dot.dot.batch = 1;
+  dot.dot.m = m;
+  dot.dot.n = n;
+  dot.dot.k = k;
+  dot.dot.lhs_strides[1] = k;
+  dot.dot.lhs_strides[2] = 1;
+  dot.dot.rhs_strides[1] = n;
+  dot.dot.rhs_strides[2] = 1;
+  dot.epilogue.Result(dot.epilogue.Parameter(accumulation, 0));
+}
+
+TEST(DotKernel, MultipliesThroughStridesAndAddsAnEpilogueBias) {
+  DotKernel dot;
+  BuildDot(dot, kF32, kF32, 2, 2, 3);
+  // The rhs is stored transposed, [n, k]: B[k, n] is at n * 3 + k.
+  dot.dot.rhs_strides[1] = 1;
+  dot.dot.rhs_strides[2] = 3;
+  const uint32_t bias = dot.AddBuffer(kF32, {2});
+  dot.epilogue = KirBody();
+  KirBody& e = dot.epilogue;
+  const uint32_t sum = e.Parameter(kF32, 0);
+  e.Result(
+      e.Node(PHAL_KIR_OP_ADD, kF32, {sum, e.Read(bias, kF32, {e.Index(2)})}));
+  StatusOr<Kernel> kernel = Kernel::Create(dot.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  buffers.Set<float>(dot.dot.lhs, {1, 2, 3, 4, 5, 6});
+  buffers.Set<float>(dot.dot.rhs, {1, 0, 1, 0, 1, 1});
+  buffers.Set<float>(bias, {10, 20});
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  EXPECT_EQ(buffers.Get<float>(dot.dot.output),
+            (std::vector<float>{14, 25, 20, 31}));
+}
+
+TEST(DotKernel, RunsEveryBatch) {
+  DotKernel dot;
+  dot.dot.lhs = dot.AddBuffer(kS32, {3, 1, 2});
+  dot.dot.rhs = dot.AddBuffer(kS32, {3, 2, 1});
+  dot.dot.output = dot.AddBuffer(kS32, {3, 1, 1}, PHAL_KIR_ACCESS_WRITE);
+  dot.dot.accumulation_type = kS32;
+  dot.dot.batch = 3;
+  dot.dot.m = 1;
+  dot.dot.n = 1;
+  dot.dot.k = 2;
+  // lhs [b, m, k] at 2b + 2m + k, rhs [b, k, n] at 2b + k + n.
+  const int64_t lhs_strides[3] = {2, 2, 1}, rhs_strides[3] = {2, 1, 1};
+  for (int i = 0; i < 3; ++i) {
+    dot.dot.lhs_strides[i] = lhs_strides[i];
+    dot.dot.rhs_strides[i] = rhs_strides[i];
+  }
+  dot.epilogue.Result(dot.epilogue.Parameter(kS32, 0));
+  StatusOr<Kernel> kernel = Kernel::Create(dot.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  buffers.Set<int32_t>(dot.dot.lhs, {1, 2, 3, 4, 5, 6});
+  buffers.Set<int32_t>(dot.dot.rhs, {1, 1, 2, 2, 3, 3});
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  EXPECT_EQ(buffers.Get<int32_t>(dot.dot.output),
+            (std::vector<int32_t>{3, 14, 33}));
+}
+
+TEST(DotKernel, IntegersWrapInTheAccumulationType) {
+  DotKernel dot;
+  BuildDot(dot, kS8, kS8, 1, 1, 2);
+  StatusOr<Kernel> kernel = Kernel::Create(dot.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  buffers.Set<int8_t>(dot.dot.lhs, {100, 100});
+  buffers.Set<int8_t>(dot.dot.rhs, {2, 2});
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  EXPECT_EQ(buffers.Get<int8_t>(dot.dot.output),
+            (std::vector<int8_t>{400 - 512}));
+}
+
+TEST(DotKernel, OperandsAreRoundedToTheAccumulationTypeFirst) {
+  // As f32, 1 + 2^-25 is 1, so the f32 sum is 1 + 2^-24, a tie that rounds
+  // to 1. Summing the unrounded f64 operands would give 1 + 2^-23.
+  DotKernel dot;
+  BuildDot(dot, kF64, kF32, 1, 1, 2);
+  StatusOr<Kernel> kernel = Kernel::Create(dot.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  buffers.Set<double>(dot.dot.lhs,
+                      {1 + std::ldexp(1.0, -25), std::ldexp(1.0, -24)});
+  buffers.Set<double>(dot.dot.rhs, {1, 1});
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  EXPECT_EQ(buffers.Get<float>(dot.dot.output), (std::vector<float>{1.0f}));
+}
+
+TEST(DotKernel, PredDotIsAnOrOfAnds) {
+  DotKernel dot;
+  BuildDot(dot, kPred, kPred, 2, 1, 2);
+  StatusOr<Kernel> kernel = Kernel::Create(dot.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  buffers.Set<uint8_t>(dot.dot.lhs, {0, 1, 1, 0});
+  buffers.Set<uint8_t>(dot.dot.rhs, {1, 0});
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  EXPECT_EQ(buffers.Get<uint8_t>(dot.dot.output), (std::vector<uint8_t>{0, 1}));
+}
+
+// A one-dimensional convolution of `type` operands and output accumulating
+// in f32, layouts [batch, feature, width] (input and output) and
+// [output feature, input feature, width] (kernel).
+void BuildConv1d(ConvKernel& conv, std::vector<int64_t> input_dims,
+                 std::vector<int64_t> kernel_dims,
+                 std::vector<int64_t> output_dims,
+                 phal_element_type_t type = kF32) {
+  conv.conv.input = conv.AddBuffer(type, input_dims);
+  conv.conv.kernel = conv.AddBuffer(type, kernel_dims);
+  conv.conv.output = conv.AddBuffer(type, output_dims, PHAL_KIR_ACCESS_WRITE);
+  conv.conv.accumulation_type = kF32;
+  conv.conv.input_batch_dimension = 0;
+  conv.conv.input_feature_dimension = 1;
+  conv.conv.kernel_output_feature_dimension = 0;
+  conv.conv.kernel_input_feature_dimension = 1;
+  conv.conv.output_batch_dimension = 0;
+  conv.conv.output_feature_dimension = 1;
+  conv.input_spatial = {2};
+  conv.kernel_spatial = {2};
+  conv.output_spatial = {2};
+  conv.strides = {1};
+  conv.padding = {0, 0};
+  conv.lhs_dilation = {1};
+  conv.rhs_dilation = {1};
+  conv.reversal = {0};
+  conv.conv.feature_group_count = 1;
+  conv.conv.batch_group_count = 1;
+  conv.epilogue.Result(conv.epilogue.Parameter(kF32, 0));
+}
+
+std::vector<float> RunConv(ConvKernel& conv, const std::vector<float>& input,
+                           const std::vector<float>& weights) {
+  StatusOr<Kernel> kernel = Kernel::Create(conv.Desc());
+  EXPECT_TRUE(IsOk(kernel.status()));
+  if (!kernel.ok()) return {};
+  HostBuffers buffers(*kernel);
+  buffers.Set(conv.conv.input, input);
+  buffers.Set(conv.conv.kernel, weights);
+  EXPECT_TRUE(IsOk(buffers.Run(*kernel)));
+  return buffers.Get<float>(conv.conv.output);
+}
+
+TEST(ConvKernel, PadsAndStrides) {
+  // Windows of 3 over [0, 1, 2, 3, 4, 5, 0] at stride 2.
+  ConvKernel conv;
+  BuildConv1d(conv, {1, 1, 5}, {1, 1, 3}, {1, 1, 3});
+  conv.strides = {2};
+  conv.padding = {1, 1};
+  EXPECT_EQ(RunConv(conv, {1, 2, 3, 4, 5}, {1, 1, 1}),
+            (std::vector<float>{3, 9, 9}));
+}
+
+TEST(ConvKernel, DilatesTheInput) {
+  // The input dilated by 2 is [1, 0, 2, 0, 3].
+  ConvKernel conv;
+  BuildConv1d(conv, {1, 1, 3}, {1, 1, 2}, {1, 1, 4});
+  conv.lhs_dilation = {2};
+  EXPECT_EQ(RunConv(conv, {1, 2, 3}, {1, 1}), (std::vector<float>{1, 2, 2, 3}));
+}
+
+TEST(ConvKernel, DilatesTheWindow) {
+  ConvKernel conv;
+  BuildConv1d(conv, {1, 1, 5}, {1, 1, 2}, {1, 1, 3});
+  conv.rhs_dilation = {2};
+  EXPECT_EQ(RunConv(conv, {1, 2, 3, 4, 5}, {1, 10}),
+            (std::vector<float>{31, 42, 53}));
+}
+
+TEST(ConvKernel, ReversesTheWindow) {
+  ConvKernel conv;
+  BuildConv1d(conv, {1, 1, 3}, {1, 1, 2}, {1, 1, 2});
+  EXPECT_EQ(RunConv(conv, {1, 2, 3}, {1, 2}), (std::vector<float>{5, 8}));
+  conv.reversal = {1};
+  EXPECT_EQ(RunConv(conv, {1, 2, 3}, {1, 2}), (std::vector<float>{4, 7}));
+}
+
+TEST(ConvKernel, FeatureGroupsConvolveTheirOwnFeatures) {
+  // Two groups of one input feature and one output feature each.
+  ConvKernel conv;
+  BuildConv1d(conv, {1, 2, 1}, {2, 1, 1}, {1, 2, 1});
+  conv.conv.feature_group_count = 2;
+  EXPECT_EQ(RunConv(conv, {3, 5}, {2, 10}), (std::vector<float>{6, 50}));
+}
+
+TEST(ConvKernel, BatchGroupsSplitTheBatchOverOutputFeatures) {
+  // Batch 2 in two groups: output feature o convolves batch element o.
+  ConvKernel conv;
+  BuildConv1d(conv, {2, 1, 1}, {2, 1, 1}, {1, 2, 1});
+  conv.conv.batch_group_count = 2;
+  EXPECT_EQ(RunConv(conv, {3, 5}, {2, 10}), (std::vector<float>{6, 50}));
+}
+
+TEST(ConvKernel, RefusesGroupCountsThatDoNotDivideTheFeatures) {
+  ConvKernel conv;
+  BuildConv1d(conv, {1, 3, 1}, {2, 1, 1}, {1, 2, 1});
+  conv.conv.feature_group_count = 2;
+  conv.name = "bad_groups";
+  EXPECT_TRUE(HasError(Kernel::Create(conv.Desc()).status(),
+                       PHAL_INVALID_ARGUMENT,
+                       {"kernel bad_groups", "feature_group_count 2"}));
+}
+
+TEST(ConvKernel, HalfOperandsAccumulateInF32AndTheEpilogueRounds) {
+  ConvKernel conv;
+  BuildConv1d(conv, {1, 1, 2}, {1, 1, 2}, {1, 1, 1}, PHAL_ELEMENT_TYPE_F16);
+  conv.epilogue = KirBody();
+  conv.epilogue.Result(conv.epilogue.Node(PHAL_KIR_OP_CONVERT,
+                                          PHAL_ELEMENT_TYPE_F16,
+                                          {conv.epilogue.Parameter(kF32, 0)}));
+  StatusOr<Kernel> kernel = Kernel::Create(conv.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  const std::vector<uint16_t> input = Halves({0.1, 0.2});
+  buffers.Set(conv.conv.input, input);
+  buffers.Set(conv.conv.kernel, Halves({1, 1}));
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  const double exact_sum = HalfToFloat(input[0]) + HalfToFloat(input[1]);
+  EXPECT_EQ(buffers.Get<uint16_t>(conv.conv.output),
+            (std::vector<uint16_t>{DoubleToHalf(exact_sum)}));
+}
+
+}  // namespace
+}  // namespace phal::kir_interpreter

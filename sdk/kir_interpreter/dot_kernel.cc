@@ -1,0 +1,167 @@
+// DOT: C[b, m, n] = sum_k A[b, m, k] * B[b, k, n] with operands read
+// through their strides, then the epilogue over [batch, m, n]. Sums run
+// over k in increasing order from zero in the accumulation domain, as the
+// reference's dot does.
+#include <algorithm>
+#include <cstring>
+
+#include "sdk/base/element_types.h"
+#include "sdk/kir_interpreter/accumulation.h"
+#include "sdk/kir_interpreter/body.h"
+#include "sdk/kir_interpreter/compiled_kernel.h"
+#include "sdk/kir_interpreter/kernel_checks.h"
+
+namespace phal::kir_interpreter {
+namespace {
+
+class DotKernel final : public CompiledKernel {
+ public:
+  DotKernel(const phal_kernel_desc_t& kernel, CompiledBody epilogue)
+      : kernel_(kernel), dot_(*kernel.u.dot), epilogue_(std::move(epilogue)) {
+    inputs_ = epilogue_.read_buffers();
+    inputs_.push_back(dot_.lhs);
+    inputs_.push_back(dot_.rhs);
+  }
+
+  Status Run(std::span<uint8_t* const> buffers) const override {
+    const int64_t points = dot_.batch * dot_.m * dot_.n;
+    if (points == 0) return OkStatus();
+    const int64_t acc_size =
+        static_cast<int64_t>(ElementTypeByteSize(dot_.accumulation_type));
+    std::vector<uint8_t> sums(static_cast<std::size_t>(points * acc_size));
+    DispatchElementType(dot_.accumulation_type, [&](auto acc) {
+      Multiply<decltype(acc)>(buffers, sums.data());
+      return 0;
+    });
+    OutputTargets targets(kernel_, buffers, {&dot_.output, 1}, inputs_);
+    const int64_t dims[] = {dot_.batch, dot_.m, dot_.n};
+    const int64_t batch = std::min(points, kMaxBatch);
+    BodyFrame frame(epilogue_, batch);
+    std::vector<int64_t> index_storage(static_cast<std::size_t>(3 * batch));
+    int64_t* indices[] = {index_storage.data(), index_storage.data() + batch,
+                          index_storage.data() + 2 * batch};
+    const int64_t* index_views[] = {indices[0], indices[1], indices[2]};
+    const int64_t out_size =
+        static_cast<int64_t>(ElementTypeByteSize(epilogue_.result_type(0)));
+    for (int64_t start = 0; start < points; start += batch) {
+      const int64_t count = std::min(batch, points - start);
+      FillRowMajorIndices(dims, start, count, indices);
+      const uint8_t* sum[] = {sums.data() + start * acc_size};
+      PHAL_RETURN_IF_ERROR(frame.Evaluate(buffers, count, index_views, sum));
+      std::memcpy(targets[dot_.output] + start * out_size, frame.result(0),
+                  static_cast<std::size_t>(count * out_size));
+    }
+    targets.Commit();
+    return OkStatus();
+  }
+
+ private:
+  // The sums, rounded to Acc, into `out`: operands packed as [b, m, k] and
+  // [b, k, n] in Acc's domain, then multiplied in i-k-j order so the inner
+  // loop streams rows of B and C.
+  template <typename Acc>
+  void Multiply(std::span<uint8_t* const> buffers, uint8_t* out) const {
+    using D = Domain<Acc>;
+    const int64_t batches = dot_.batch, m = dot_.m, n = dot_.n, k = dot_.k;
+    std::vector<D> a(static_cast<std::size_t>(batches * m * k));
+    std::vector<D> b(static_cast<std::size_t>(batches * k * n));
+    const int64_t* ls = dot_.lhs_strides;
+    const int64_t* rs = dot_.rhs_strides;
+    LoadIntoDomain<Acc>(
+        kernel_.buffers[dot_.lhs].element_type, buffers[dot_.lhs],
+        batches * m * k,
+        [&](int64_t i) {
+          return (i / (m * k)) * ls[0] + (i / k % m) * ls[1] + (i % k) * ls[2];
+        },
+        a.data());
+    LoadIntoDomain<Acc>(
+        kernel_.buffers[dot_.rhs].element_type, buffers[dot_.rhs],
+        batches * k * n,
+        [&](int64_t i) {
+          return (i / (k * n)) * rs[0] + (i / n % k) * rs[1] + (i % n) * rs[2];
+        },
+        b.data());
+    std::vector<D> c(static_cast<std::size_t>(batches * m * n), D{});
+    for (int64_t batch = 0; batch < batches; ++batch) {
+      const D* a_batch = a.data() + batch * m * k;
+      const D* b_batch = b.data() + batch * k * n;
+      D* c_batch = c.data() + batch * m * n;
+      for (int64_t i = 0; i < m; ++i) {
+        D* c_row = c_batch + i * n;
+        for (int64_t p = 0; p < k; ++p) {
+          const D a_value = a_batch[i * k + p];
+          const D* b_row = b_batch + p * n;
+          for (int64_t j = 0; j < n; ++j) {
+            c_row[j] = MultiplyAdd(c_row[j], a_value, b_row[j]);
+          }
+        }
+      }
+    }
+    auto* sums = reinterpret_cast<typename Acc::Storage*>(out);
+    for (std::size_t i = 0; i < c.size(); ++i) sums[i] = FromDomain<Acc>(c[i]);
+  }
+
+  const phal_kernel_desc_t& kernel_;
+  const phal_kir_dot_t& dot_;
+  CompiledBody epilogue_;
+  std::vector<uint32_t> inputs_;
+};
+
+// Checks that every offset b*s0 + i*s1 + j*s2 with b, i, j below `sizes`
+// lies inside buffer `index`.
+Status CheckStridedReads(const phal_kernel_desc_t& kernel, uint32_t index,
+                         const int64_t (&sizes)[3], const int64_t* strides,
+                         const char* role) {
+  if (sizes[0] == 0 || sizes[1] == 0 || sizes[2] == 0) return OkStatus();
+  __int128 lowest = 0, highest = 0;
+  for (int d = 0; d < 3; ++d) {
+    const __int128 extent = static_cast<__int128>(sizes[d] - 1) * strides[d];
+    (extent < 0 ? lowest : highest) += extent;
+  }
+  const int64_t elements = ElementCount(BufferDims(kernel.buffers[index]));
+  if (lowest >= 0 && highest < elements) return OkStatus();
+  return KernelError(kernel, std::string("dot ") + role + " strides " +
+                                 DimsText({strides, 3}) + " over " +
+                                 DimsText(sizes) + " reach outside buf" +
+                                 std::to_string(index) + " " +
+                                 DimsText(BufferDims(kernel.buffers[index])));
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<CompiledKernel>> CompileDotKernel(
+    const phal_kernel_desc_t& kernel) {
+  const phal_kir_dot_t& dot = *kernel.u.dot;
+  PHAL_RETURN_IF_ERROR(CheckBufferIndex(kernel, dot.lhs, "dot lhs"));
+  PHAL_RETURN_IF_ERROR(CheckBufferIndex(kernel, dot.rhs, "dot rhs"));
+  PHAL_RETURN_IF_ERROR(CheckOutputBuffer(kernel, dot.output, "dot output"));
+  PHAL_RETURN_IF_ERROR(
+      CheckElementType(kernel, dot.accumulation_type, "dot accumulation type"));
+  const int64_t shape[] = {dot.batch, dot.m, dot.n, dot.k};
+  PHAL_RETURN_IF_ERROR(CheckDims(kernel, shape, "dot [batch, m, n, k]"));
+  const int64_t lhs_sizes[] = {dot.batch, dot.m, dot.k};
+  const int64_t rhs_sizes[] = {dot.batch, dot.k, dot.n};
+  PHAL_RETURN_IF_ERROR(CheckDims(kernel, lhs_sizes, "dot lhs [batch, m, k]"));
+  PHAL_RETURN_IF_ERROR(CheckDims(kernel, rhs_sizes, "dot rhs [batch, k, n]"));
+  PHAL_RETURN_IF_ERROR(
+      CheckStridedReads(kernel, dot.lhs, lhs_sizes, dot.lhs_strides, "lhs"));
+  PHAL_RETURN_IF_ERROR(
+      CheckStridedReads(kernel, dot.rhs, rhs_sizes, dot.rhs_strides, "rhs"));
+  const int64_t points = dot.batch * dot.m * dot.n;
+  const phal_kir_buffer_t& output = kernel.buffers[dot.output];
+  if (ElementCount(BufferDims(output)) != points) {
+    return KernelError(
+        kernel, "dot output buf" + std::to_string(dot.output) + " " +
+                    DimsText(BufferDims(output)) +
+                    " does not hold [batch, m, n] = " + DimsText({shape, 3}));
+  }
+  BodySignature signature{"epilogue", 3, {dot.accumulation_type}, 1};
+  PHAL_ASSIGN_OR_RETURN(CompiledBody epilogue,
+                        CompiledBody::Compile(kernel, dot.epilogue, signature));
+  PHAL_RETURN_IF_ERROR(epilogue.CheckResultType(
+      0, output.element_type, "dot output buf" + std::to_string(dot.output)));
+  return std::unique_ptr<CompiledKernel>(
+      new DotKernel(kernel, std::move(epilogue)));
+}
+
+}  // namespace phal::kir_interpreter

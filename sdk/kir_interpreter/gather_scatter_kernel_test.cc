@@ -1,0 +1,168 @@
+// GATHER and SCATTER kernels: slices, clamped starts, skipped updates, the
+// order in which updates to one element combine.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sdk/kir_interpreter/kir_interpreter_test_util.h"
+
+namespace phal::kir_interpreter {
+namespace {
+
+using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
+using plugin_testing::GatherKernel;
+using plugin_testing::KirBody;
+using plugin_testing::ScatterKernel;
+
+constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
+constexpr phal_element_type_t kU64 = PHAL_ELEMENT_TYPE_U64;
+
+// Rows of a [3, 2] s32 operand picked by `count` indices of `index_type`.
+void BuildRowGather(GatherKernel& gather, phal_element_type_t index_type,
+                    int64_t count) {
+  gather.gather.operand = gather.AddBuffer(kS32, {3, 2});
+  gather.gather.start_indices = gather.AddBuffer(index_type, {count});
+  gather.gather.output =
+      gather.AddBuffer(kS32, {count, 2}, PHAL_KIR_ACCESS_WRITE);
+  gather.offset_dims = {1};
+  gather.collapsed_slice_dims = {0};
+  gather.start_index_map = {0};
+  gather.gather.index_vector_dim = 1;
+  gather.slice_sizes = {1, 2};
+}
+
+TEST(GatherKernel, TakesRowsAndClampsStartsIntoTheOperand) {
+  GatherKernel gather;
+  BuildRowGather(gather, kS32, 4);
+  StatusOr<Kernel> kernel = Kernel::Create(gather.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  buffers.Set<int32_t>(gather.gather.operand, {0, 1, 2, 3, 4, 5});
+  buffers.Set<int32_t>(gather.gather.start_indices, {2, 0, 7, -3});
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  EXPECT_EQ(buffers.Get<int32_t>(gather.gather.output),
+            (std::vector<int32_t>{4, 5, 0, 1, 4, 5, 0, 1}));
+}
+
+TEST(GatherKernel, UnsignedIndicesAboveInt64MaxAreClampedHigh) {
+  GatherKernel gather;
+  BuildRowGather(gather, kU64, 2);
+  StatusOr<Kernel> kernel = Kernel::Create(gather.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  buffers.Set<int32_t>(gather.gather.operand, {0, 1, 2, 3, 4, 5});
+  buffers.Set<uint64_t>(gather.gather.start_indices,
+                        {std::numeric_limits<uint64_t>::max(), 1});
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  EXPECT_EQ(buffers.Get<int32_t>(gather.gather.output),
+            (std::vector<int32_t>{4, 5, 2, 3}));
+}
+
+TEST(GatherKernel, RefusesIndexVectorsOfTheWrongLength) {
+  GatherKernel gather;
+  BuildRowGather(gather, kS32, 2);
+  gather.start_index_map = {0, 1};
+  gather.name = "short_vectors";
+  EXPECT_TRUE(HasError(
+      Kernel::Create(gather.Desc()).status(), PHAL_INVALID_ARGUMENT,
+      {"kernel short_vectors", "start_index_map", "index vectors of 1"}));
+}
+
+// Scatters `count` s32 updates into a [4] s32 operand at indices
+// (index_vector_dim implicit), combining with `combiner`.
+void BuildElementScatter(ScatterKernel& scatter, int64_t count) {
+  scatter.scatter.operand = scatter.AddBuffer(kS32, {4});
+  scatter.scatter.scatter_indices = scatter.AddBuffer(kS32, {count});
+  scatter.scatter.updates = scatter.AddBuffer(kS32, {count});
+  scatter.scatter.output = scatter.AddBuffer(kS32, {4}, PHAL_KIR_ACCESS_WRITE);
+  scatter.inserted_window_dims = {0};
+  scatter.scatter_dims_to_operand_dims = {0};
+  scatter.scatter.index_vector_dim = 1;
+}
+
+TEST(ScatterKernel, CombinesUpdatesToOneElementInUpdateOrder) {
+  // current * 10 + update is not commutative: the result shows the order.
+  ScatterKernel scatter;
+  BuildElementScatter(scatter, 5);
+  KirBody& c = scatter.combiner;
+  const uint32_t scaled = c.Node(PHAL_KIR_OP_MULTIPLY, kS32,
+                                 {c.Parameter(kS32, 0), c.Constant(kS32, 10)});
+  c.Result(c.Node(PHAL_KIR_OP_ADD, kS32, {scaled, c.Parameter(kS32, 1)}));
+  StatusOr<Kernel> kernel = Kernel::Create(scatter.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  buffers.Set<int32_t>(scatter.scatter.operand, {0, 0, 7, 0});
+  // Index 9 is outside the operand: that update is skipped.
+  buffers.Set<int32_t>(scatter.scatter.scatter_indices, {1, 3, 1, 9, 1});
+  buffers.Set<int32_t>(scatter.scatter.updates, {1, 2, 3, 4, 5});
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  EXPECT_EQ(buffers.Get<int32_t>(scatter.scatter.output),
+            (std::vector<int32_t>{0, 135, 7, 2}));
+}
+
+TEST(ScatterKernel, UpdatesItsOperandInPlace) {
+  ScatterKernel scatter;
+  BuildElementScatter(scatter, 3000);
+  // The output is the operand itself.
+  scatter.scatter.output = scatter.scatter.operand;
+  KirBody& c = scatter.combiner;
+  c.Result(c.Node(PHAL_KIR_OP_ADD, kS32,
+                  {c.Parameter(kS32, 0), c.Parameter(kS32, 1)}));
+  StatusOr<Kernel> kernel = Kernel::Create(scatter.Desc());
+  // The operand must be writable for that.
+  EXPECT_TRUE(HasError(kernel.status(), PHAL_INVALID_ARGUMENT,
+                       {"scatter output", "read-only"}));
+
+  ScatterKernel in_place;
+  in_place.scatter.operand =
+      in_place.AddBuffer(kS32, {4}, PHAL_KIR_ACCESS_READ_WRITE);
+  in_place.scatter.scatter_indices = in_place.AddBuffer(kS32, {3000});
+  in_place.scatter.updates = in_place.AddBuffer(kS32, {3000});
+  in_place.scatter.output = in_place.scatter.operand;
+  in_place.inserted_window_dims = {0};
+  in_place.scatter_dims_to_operand_dims = {0};
+  in_place.scatter.index_vector_dim = 1;
+  in_place.combiner = scatter.combiner;
+  kernel = Kernel::Create(in_place.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  buffers.Set<int32_t>(0, {100, 200, 300, 400});
+  std::vector<int32_t> indices(3000), ones(3000, 1);
+  for (int i = 0; i < 3000; ++i) indices[i] = i % 4;
+  buffers.Set(1, indices);
+  buffers.Set(2, ones);
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  EXPECT_EQ(buffers.Get<int32_t>(0),
+            (std::vector<int32_t>{850, 950, 1050, 1150}));
+}
+
+TEST(ScatterKernel, ScattersWindowsOfRows) {
+  // Rows of a [2, 3] update into a [4, 3] operand at rows 3 and 0.
+  ScatterKernel scatter;
+  scatter.scatter.operand = scatter.AddBuffer(kS32, {4, 3});
+  scatter.scatter.scatter_indices = scatter.AddBuffer(kS32, {2, 1});
+  scatter.scatter.updates = scatter.AddBuffer(kS32, {2, 3});
+  scatter.scatter.output =
+      scatter.AddBuffer(kS32, {4, 3}, PHAL_KIR_ACCESS_WRITE);
+  scatter.update_window_dims = {1};
+  scatter.inserted_window_dims = {0};
+  scatter.scatter_dims_to_operand_dims = {0};
+  scatter.scatter.index_vector_dim = 1;
+  KirBody& c = scatter.combiner;
+  c.Parameter(kS32, 0);
+  c.Result(c.Parameter(kS32, 1));
+  StatusOr<Kernel> kernel = Kernel::Create(scatter.Desc());
+  ASSERT_TRUE(IsOk(kernel.status()));
+  HostBuffers buffers(*kernel);
+  buffers.Set<int32_t>(0, std::vector<int32_t>(12, 0));
+  buffers.Set<int32_t>(1, {3, 0});
+  buffers.Set<int32_t>(2, {1, 2, 3, 4, 5, 6});
+  ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
+  EXPECT_EQ(buffers.Get<int32_t>(3),
+            (std::vector<int32_t>{4, 5, 6, 0, 0, 0, 0, 0, 0, 1, 2, 3}));
+}
+
+}  // namespace
+}  // namespace phal::kir_interpreter
