@@ -2,13 +2,11 @@
 
 #include <atomic>
 #include <cstring>
-#include <memory>
+#include <utility>
 #include <vector>
 
-#include "core/testing/kir_evaluator.h"
-#include "core/compiler/kir_kernel.h"
-#include "core/hlo/shape.h"
 #include "core/loader/c_status.h"
+#include "sdk/kir_interpreter/kir_interpreter.h"
 
 struct phal_plugin_buffer {
   std::vector<uint8_t> bytes;
@@ -17,9 +15,8 @@ struct phal_plugin_stream {
   int unused = 0;
 };
 struct phal_plugin_kernel {
-  std::unique_ptr<phal::KirKernel> kernel;
-  // Built once at emission: launches from many threads only read it.
-  const phal_kernel_desc_t* desc = nullptr;
+  // Immutable once emitted: launches from many threads only run it.
+  phal::kir_interpreter::Kernel kernel;
 };
 struct phal_plugin_device {
   int unused = 0;
@@ -86,9 +83,10 @@ phal_status_t* KernelEmit(phal_plugin_device_t*,
                           const phal_kernel_desc_t* kernel,
                           const phal_kernel_options_t*,
                           phal_plugin_kernel_t** out_kernel) {
-  auto emitted = new phal_plugin_kernel{KirKernel::Copy(*kernel), nullptr};
-  emitted->desc = &emitted->kernel->Desc();
-  *out_kernel = emitted;
+  StatusOr<kir_interpreter::Kernel> emitted =
+      kir_interpreter::Kernel::Create(*kernel);
+  if (!emitted.ok()) return ToCStatus(emitted.status());
+  *out_kernel = new phal_plugin_kernel{std::move(emitted).value()};
   ++live_kernels;
   return nullptr;
 }
@@ -103,19 +101,12 @@ phal_status_t* Launch(phal_plugin_stream_t*, phal_plugin_kernel_t* kernel,
                       uint32_t buffer_count) {
   std::vector<uint8_t*> data;
   for (uint32_t i = 0; i < buffer_count; ++i) {
-    data.push_back(buffers[i]->bytes.data());
-  }
-  const phal_kernel_desc_t& desc = *kernel->desc;
-  for (uint32_t i = 0; i < buffer_count && i < desc.buffer_count; ++i) {
-    const phal_kir_buffer_t& b = desc.buffers[i];
-    uint64_t bytes = ElementTypeByteSize(b.element_type);
-    for (uint32_t d = 0; d < b.rank; ++d)
-      bytes *= static_cast<uint64_t>(b.dims[d]);
-    if (bytes != buffers[i]->bytes.size()) {
+    if (buffers[i]->bytes.size() != kernel->kernel.BufferByteSize(i)) {
       return MakeCStatus(PHAL_INVALID_ARGUMENT, "buffer size mismatch");
     }
+    data.push_back(buffers[i]->bytes.data());
   }
-  return ToCStatus(EvaluateKernel(desc, data));
+  return ToCStatus(kernel->kernel.Run(data));
 }
 
 phal_plugin_api_t MakeApi() {

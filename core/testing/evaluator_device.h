@@ -1,7 +1,8 @@
 // A plugin table for tests whose one device is host memory and whose
-// kernels run on the KIR evaluator. It lets the compiler's tests exercise
-// the executor through the same plugin calls a real device receives, with
-// the evaluator as the oracle of kernel semantics.
+// kernels run on the SDK's KIR interpreter (sdk/kir_interpreter), which
+// computes what the reference interpreter does. It lets the compiler's
+// tests exercise the executor through the same plugin calls a real device
+// receives, with the interpreter as the oracle of kernel semantics.
 #ifndef POLYHAL_CORE_TESTING_EVALUATOR_DEVICE_H_
 #define POLYHAL_CORE_TESTING_EVALUATOR_DEVICE_H_
 
