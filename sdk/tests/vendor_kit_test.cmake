@@ -30,14 +30,18 @@ if(NOT EXISTS ${template_dir}/CMakeLists.txt)
                       "in ${template_dir}")
 endif()
 file(COPY ${template_dir}/ DESTINATION ${WORK}/acme)
+# The commands of docs/writing-a-plugin.md, as a vendor types them (a
+# script, so CMake's list separator never meets their semicolons).
+file(WRITE ${WORK}/rename.sh [[
+cd "$1" || exit 1
+for f in template_*; do mv "$f" "acme_${f#template_}"; done
+sed -i 's/phal_plugin_template/phal_plugin_acme/g; s/template_/acme_/g;
+        s/TEMPLATE_/ACME_/g; s/NAME template/NAME acme/;
+        s/PLUGIN template/PLUGIN acme/; s/template plugin/acme plugin/g' *
+! grep -l 'template_' *
+]])
 run(WHAT "renaming the template to acme"
-    COMMAND sh -c [[
-      cd "$0" || exit 1
-      for f in template_*; do mv "$f" "acme_${f#template_}"; done
-      sed -i 's/phal_plugin_template/phal_plugin_acme/g; s/template_/acme_/g;
-              s/TEMPLATE_/ACME_/g; s/NAME template/NAME acme/;
-              s/PLUGIN template/PLUGIN acme/; s/template plugin/acme plugin/g' *
-      ! grep -l 'template_' *]] ${WORK}/acme)
+    COMMAND sh ${WORK}/rename.sh ${WORK}/acme)
 
 run(WHAT "configuring the copy against the installed package"
     COMMAND ${CMAKE_COMMAND} -S ${WORK}/acme -B ${WORK}/acme/out
