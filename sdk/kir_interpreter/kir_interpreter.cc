@@ -1,6 +1,8 @@
 #include "sdk/kir_interpreter/kir_interpreter.h"
 
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "sdk/kir_interpreter/compiled_kernel.h"

@@ -36,126 +36,137 @@ class IndexArrays {
   std::vector<const int64_t*> views_;
 };
 
-class ReduceKernel final : public CompiledKernel {
- public:
-  struct Bodies {
-    CompiledBody init, values, reducer, epilogue;
-  };
+struct ReduceBodies {
+  CompiledBody init, values, reducer, epilogue;
+};
 
-  ReduceKernel(const phal_kernel_desc_t& kernel, Bodies bodies)
-      : kernel_(kernel), reduce_(*kernel.u.reduce), bodies_(std::move(bodies)) {
-    reduced_.assign(reduce_.rank, false);
-    for (uint32_t i = 0; i < reduce_.reduced_count; ++i) {
-      reduced_[static_cast<std::size_t>(reduce_.reduced_dims[i])] = true;
+// What a reduce kernel knows once compiled: its bodies and its geometry.
+struct ReducePlan {
+  ReducePlan(const phal_kernel_desc_t& kernel, ReduceBodies bodies)
+      : kernel(kernel), reduce(*kernel.u.reduce), bodies(std::move(bodies)) {
+    reduced.assign(reduce.rank, false);
+    for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
+      reduced[static_cast<std::size_t>(reduce.reduced_dims[i])] = true;
     }
-    for (uint32_t d = 0; d < reduce_.rank; ++d) {
-      (reduced_[d] ? reduced_sizes_ : output_dims_).push_back(reduce_.dims[d]);
+    for (uint32_t d = 0; d < reduce.rank; ++d) {
+      (reduced[d] ? reduced_sizes : output_dims).push_back(reduce.dims[d]);
     }
-    for (uint32_t k = 0; k < reduce_.accumulator_count; ++k) {
-      accumulator_sizes_.push_back(static_cast<int64_t>(
-          ElementTypeByteSize(bodies_.init.result_type(k))));
-      value_sizes_.push_back(static_cast<int64_t>(
-          ElementTypeByteSize(bodies_.values.result_type(k))));
+    for (uint32_t k = 0; k < reduce.accumulator_count; ++k) {
+      accumulator_sizes.push_back(static_cast<int64_t>(
+          ElementTypeByteSize(this->bodies.init.result_type(k))));
+      value_sizes.push_back(static_cast<int64_t>(
+          ElementTypeByteSize(this->bodies.values.result_type(k))));
     }
-    for (const CompiledBody* body : {&bodies_.init, &bodies_.values,
-                                     &bodies_.reducer, &bodies_.epilogue}) {
-      inputs_.insert(inputs_.end(), body->read_buffers().begin(),
-                     body->read_buffers().end());
+    for (const CompiledBody* body :
+         {&this->bodies.init, &this->bodies.values, &this->bodies.reducer,
+          &this->bodies.epilogue}) {
+      inputs.insert(inputs.end(), body->read_buffers().begin(),
+                    body->read_buffers().end());
     }
   }
 
-  Status Run(std::span<uint8_t* const> buffers) const override {
-    const int64_t outputs = ElementCount(output_dims_);
-    const int64_t steps = ElementCount(reduced_sizes_);
-    if (outputs == 0) return OkStatus();
-    const std::span<const uint32_t> output_buffers(reduce_.outputs,
-                                                   reduce_.output_count);
-    OutputTargets targets(kernel_, buffers, output_buffers, inputs_);
-    const uint32_t n = reduce_.accumulator_count;
+  const phal_kernel_desc_t& kernel;
+  const phal_kir_reduce_t& reduce;
+  ReduceBodies bodies;
+  std::vector<bool> reduced;
+  std::vector<int64_t> output_dims, reduced_sizes;
+  std::vector<int64_t> accumulator_sizes, value_sizes;
+  std::vector<uint32_t> inputs;
+};
 
-    BodyFrame init(bodies_.init, 1);
-    PHAL_RETURN_IF_ERROR(init.Evaluate(buffers, 1, {}, {}));
-
-    const int64_t output_batch = std::min(outputs, kMaxBatch);
-    const int64_t step_batch =
-        std::max<int64_t>(1, std::min(steps, kMaxBatch / output_batch));
-    BodyFrame values(bodies_.values, output_batch * step_batch);
-    BodyFrame reducer(bodies_.reducer, output_batch);
-    BodyFrame epilogue(bodies_.epilogue, output_batch);
-
-    std::vector<std::vector<uint8_t>> accumulators(n);
-    std::vector<const uint8_t*> accumulator_views(n);
-    for (uint32_t k = 0; k < n; ++k) {
-      accumulators[k].resize(
-          static_cast<std::size_t>(output_batch * accumulator_sizes_[k]));
-      accumulator_views[k] = accumulators[k].data();
+// The scratch of one run: frames for the bodies, the accumulators of a
+// batch of output points, and the index arrays the bodies read.
+class ReduceRun {
+ public:
+  ReduceRun(const ReducePlan& plan, std::span<uint8_t* const> buffers,
+            int64_t outputs, int64_t steps)
+      : plan_(plan),
+        buffers_(buffers),
+        steps_(steps),
+        output_batch_(std::min(outputs, kMaxBatch)),
+        step_batch_(
+            std::max<int64_t>(1, std::min(steps, kMaxBatch / output_batch_))),
+        init_(plan.bodies.init, 1),
+        values_(plan.bodies.values, output_batch_ * step_batch_),
+        reducer_(plan.bodies.reducer, output_batch_),
+        epilogue_(plan.bodies.epilogue, output_batch_),
+        output_index_(plan.output_dims.size(), output_batch_),
+        reduced_index_(plan.reduced_sizes.size(), step_batch_),
+        values_index_(plan.reduced.size(), output_batch_ * step_batch_),
+        parameters_(2 * plan.reduce.accumulator_count) {
+    for (int64_t size : plan.accumulator_sizes) {
+      accumulators_.emplace_back(
+          static_cast<std::size_t>(output_batch_ * size));
+      accumulator_views_.push_back(accumulators_.back().data());
     }
-    const IndexArrays output_index(output_dims_.size(), output_batch);
-    const IndexArrays reduced_index(reduced_sizes_.size(), step_batch);
-    const IndexArrays values_index(reduced_.size(), output_batch * step_batch);
-    std::vector<const uint8_t*> parameters(2 * n);
+  }
 
-    for (int64_t first = 0; first < outputs; first += output_batch) {
-      const int64_t count = std::min(output_batch, outputs - first);
-      for (uint32_t k = 0; k < n; ++k) {
-        const auto size = static_cast<std::size_t>(accumulator_sizes_[k]);
-        for (int64_t i = 0; i < count; ++i) {
-          std::memcpy(accumulators[k].data() + i * size, init.result(k), size);
-        }
-      }
-      FillRowMajorIndices(output_dims_, first, count, output_index.pointers());
-      for (int64_t step = 0; step < steps; step += step_batch) {
-        const int64_t step_count = std::min(step_batch, steps - step);
-        FillRowMajorIndices(reduced_sizes_, step, step_count,
-                            reduced_index.pointers());
-        FillValuesIndices(output_index, count, reduced_index, step_count,
-                          values_index);
-        PHAL_RETURN_IF_ERROR(values.Evaluate(buffers, count * step_count,
-                                             values_index.views(), {}));
-        for (int64_t j = 0; j < step_count; ++j) {
-          for (uint32_t k = 0; k < n; ++k) {
-            parameters[k] = accumulators[k].data();
-            parameters[n + k] = values.result(k) + j * count * value_sizes_[k];
-          }
-          PHAL_RETURN_IF_ERROR(
-              reducer.Evaluate(buffers, count, {}, parameters));
-          for (uint32_t k = 0; k < n; ++k) {
-            std::memmove(
-                accumulators[k].data(), reducer.result(k),
-                static_cast<std::size_t>(count * accumulator_sizes_[k]));
-          }
-        }
-      }
-      PHAL_RETURN_IF_ERROR(epilogue.Evaluate(
-          buffers, count, output_index.views(), accumulator_views));
-      for (uint32_t r = 0; r < reduce_.output_count; ++r) {
-        const auto size = static_cast<int64_t>(
-            ElementTypeByteSize(bodies_.epilogue.result_type(r)));
-        std::memcpy(targets[output_buffers[r]] + first * size,
-                    epilogue.result(r), static_cast<std::size_t>(count * size));
+  int64_t output_batch() const { return output_batch_; }
+
+  Status EvaluateInit() { return init_.Evaluate(buffers_, 1, {}, {}); }
+
+  // Reduces output points [first, first + count) and leaves the epilogue's
+  // results in the epilogue frame.
+  Status ReduceOutputs(int64_t first, int64_t count) {
+    for (std::size_t k = 0; k < accumulators_.size(); ++k) {
+      const auto size = static_cast<std::size_t>(plan_.accumulator_sizes[k]);
+      for (int64_t i = 0; i < count; ++i) {
+        std::memcpy(accumulators_[k].data() + i * size, init_.result(k), size);
       }
     }
-    targets.Commit();
+    FillRowMajorIndices(plan_.output_dims, first, count,
+                        output_index_.pointers());
+    for (int64_t step = 0; step < steps_; step += step_batch_) {
+      PHAL_RETURN_IF_ERROR(
+          FoldSteps(step, std::min(step_batch_, steps_ - step), count));
+    }
+    return epilogue_.Evaluate(buffers_, count, output_index_.views(),
+                              accumulator_views_);
+  }
+
+  const uint8_t* result(uint32_t r) const { return epilogue_.result(r); }
+
+ private:
+  // Evaluates the values body at reduced points [step, step + step_count)
+  // of every output point of the batch, then applies the reducer once per
+  // reduced point, in order.
+  Status FoldSteps(int64_t step, int64_t step_count, int64_t count) {
+    FillRowMajorIndices(plan_.reduced_sizes, step, step_count,
+                        reduced_index_.pointers());
+    FillValuesIndices(count, step_count);
+    PHAL_RETURN_IF_ERROR(values_.Evaluate(buffers_, count * step_count,
+                                          values_index_.views(), {}));
+    const std::size_t n = accumulators_.size();
+    for (int64_t j = 0; j < step_count; ++j) {
+      for (std::size_t k = 0; k < n; ++k) {
+        parameters_[k] = accumulators_[k].data();
+        parameters_[n + k] = values_.result(static_cast<uint32_t>(k)) +
+                             j * count * plan_.value_sizes[k];
+      }
+      PHAL_RETURN_IF_ERROR(reducer_.Evaluate(buffers_, count, {}, parameters_));
+      for (std::size_t k = 0; k < n; ++k) {
+        std::memmove(
+            accumulators_[k].data(), reducer_.result(static_cast<uint32_t>(k)),
+            static_cast<std::size_t>(count * plan_.accumulator_sizes[k]));
+      }
+    }
     return OkStatus();
   }
 
- private:
-  // INDEX d of the values body at point (j, i) = j * output_count + i: the
-  // j-th reduced position's index for a reduced d, the i-th output
-  // position's for a kept one.
-  void FillValuesIndices(const IndexArrays& output_index, int64_t count,
-                         const IndexArrays& reduced_index, int64_t step_count,
-                         const IndexArrays& values_index) const {
+  // INDEX d of the values body at point (j, i) = j * count + i: the j-th
+  // reduced position's index for a reduced d, the i-th output position's
+  // for a kept one.
+  void FillValuesIndices(int64_t count, int64_t step_count) {
     std::size_t kept = 0, reduced = 0;
-    for (std::size_t d = 0; d < reduced_.size(); ++d) {
-      int64_t* out = values_index[d];
-      if (reduced_[d]) {
-        const int64_t* source = reduced_index[reduced++];
+    for (std::size_t d = 0; d < plan_.reduced.size(); ++d) {
+      int64_t* out = values_index_[d];
+      if (plan_.reduced[d]) {
+        const int64_t* source = reduced_index_[reduced++];
         for (int64_t j = 0; j < step_count; ++j) {
           std::fill(out + j * count, out + (j + 1) * count, source[j]);
         }
       } else {
-        const int64_t* source = output_index[kept++];
+        const int64_t* source = output_index_[kept++];
         for (int64_t j = 0; j < step_count; ++j) {
           std::copy(source, source + count, out + j * count);
         }
@@ -163,13 +174,45 @@ class ReduceKernel final : public CompiledKernel {
     }
   }
 
-  const phal_kernel_desc_t& kernel_;
-  const phal_kir_reduce_t& reduce_;
-  Bodies bodies_;
-  std::vector<bool> reduced_;
-  std::vector<int64_t> output_dims_, reduced_sizes_;
-  std::vector<int64_t> accumulator_sizes_, value_sizes_;
-  std::vector<uint32_t> inputs_;
+  const ReducePlan& plan_;
+  std::span<uint8_t* const> buffers_;
+  int64_t steps_, output_batch_, step_batch_;
+  BodyFrame init_, values_, reducer_, epilogue_;
+  IndexArrays output_index_, reduced_index_, values_index_;
+  std::vector<std::vector<uint8_t>> accumulators_;
+  std::vector<const uint8_t*> accumulator_views_;
+  std::vector<const uint8_t*> parameters_;
+};
+
+class ReduceKernel final : public CompiledKernel {
+ public:
+  ReduceKernel(const phal_kernel_desc_t& kernel, ReduceBodies bodies)
+      : plan_(kernel, std::move(bodies)) {}
+
+  Status Run(std::span<uint8_t* const> buffers) const override {
+    const int64_t outputs = ElementCount(plan_.output_dims);
+    if (outputs == 0) return OkStatus();
+    const std::span<const uint32_t> output_buffers(plan_.reduce.outputs,
+                                                   plan_.reduce.output_count);
+    OutputTargets targets(plan_.kernel, buffers, output_buffers, plan_.inputs);
+    ReduceRun run(plan_, buffers, outputs, ElementCount(plan_.reduced_sizes));
+    PHAL_RETURN_IF_ERROR(run.EvaluateInit());
+    for (int64_t first = 0; first < outputs; first += run.output_batch()) {
+      const int64_t count = std::min(run.output_batch(), outputs - first);
+      PHAL_RETURN_IF_ERROR(run.ReduceOutputs(first, count));
+      for (uint32_t r = 0; r < plan_.reduce.output_count; ++r) {
+        const auto size = static_cast<int64_t>(
+            ElementTypeByteSize(plan_.bodies.epilogue.result_type(r)));
+        std::memcpy(targets[output_buffers[r]] + first * size, run.result(r),
+                    static_cast<std::size_t>(count * size));
+      }
+    }
+    targets.Commit();
+    return OkStatus();
+  }
+
+ private:
+  ReducePlan plan_;
 };
 
 }  // namespace
@@ -229,8 +272,8 @@ StatusOr<std::unique_ptr<CompiledKernel>> CompileReduceKernel(
                                  role + " buf" + std::to_string(buffer)));
   }
   return std::unique_ptr<CompiledKernel>(new ReduceKernel(
-      kernel, ReduceKernel::Bodies{std::move(init), std::move(values),
-                                   std::move(reducer), std::move(epilogue)}));
+      kernel, ReduceBodies{std::move(init), std::move(values),
+                           std::move(reducer), std::move(epilogue)}));
 }
 
 }  // namespace phal::kir_interpreter

@@ -978,19 +978,17 @@ StatusOr<ScalarOp> SelectScalarOp(const phal_kir_node_t& node,
     return InvalidArgument(std::string(KirOpName(op)) + " is not a scalar op");
   }
   PHAL_RETURN_IF_ERROR(CheckTypes(node, op, operand_types));
-  ScalarOp scalar_op = nullptr;
   if (op == PHAL_KIR_OP_CONVERT) {
-    scalar_op = ConvertOp(operand_types[0], node.type);
-  } else if (op == PHAL_KIR_OP_BITCAST_CONVERT) {
-    scalar_op = &BitcastLoop;
-  } else {
-    const ElementType type = operand_types[op == PHAL_KIR_OP_SELECT ? 1 : 0];
-    scalar_op = TypedOp(node, op, type);
+    return ConvertOp(operand_types[0], node.type);
   }
+  if (op == PHAL_KIR_OP_BITCAST_CONVERT) return &BitcastLoop;
+  // The element type the op computes in: select's values, not its predicate.
+  const ElementType type = operand_types[op == PHAL_KIR_OP_SELECT ? 1 : 0];
+  const ScalarOp scalar_op = TypedOp(node, op, type);
   if (scalar_op == nullptr) {
     return Unimplemented(std::string(KirOpName(op)) +
                          " is not defined for element type " +
-                         ElementTypeName(operand_types[0]));
+                         ElementTypeName(type));
   }
   return scalar_op;
 }
