@@ -157,11 +157,14 @@ void DiskCache::Store(uint64_t key, std::string_view bytes) const {
     fs::remove(temporary, error);
     return;
   }
-  Evict();
+  Evict(bytes.size());
 }
 
-void DiskCache::Evict() const {
+void DiskCache::Evict(uint64_t stored_bytes) const {
   std::lock_guard lock(eviction_mutex_);
+  estimated_bytes_ += stored_bytes;
+  if (scanned_ && estimated_bytes_ <= config_.max_bytes) return;
+  scanned_ = true;
   std::error_code error;
   std::vector<EntryFile> entries;
   uint64_t total = 0;
@@ -186,6 +189,7 @@ void DiskCache::Evict() const {
     LogDebug("cannot list " + config_.directory + ": " + error.message());
     return;
   }
+  estimated_bytes_ = total;
   if (total <= config_.max_bytes) return;
   std::sort(entries.begin(), entries.end(),
             [](const EntryFile& a, const EntryFile& b) {
@@ -199,6 +203,7 @@ void DiskCache::Evict() const {
       continue;
     }
     total -= entry.size;
+    estimated_bytes_ = total;
     LogDebug("evicted " + entry.path.string() + " (" +
              std::to_string(entry.size) + " bytes)");
   }

@@ -62,12 +62,20 @@ class DiskCache {
   void Store(uint64_t key, std::string_view bytes) const;
 
  private:
-  void Evict() const;
+  // Records `stored_bytes` more and, when the directory may have grown past
+  // max_bytes, scans it and removes the entries used longest ago.
+  void Evict(uint64_t stored_bytes) const;
 
   DiskCacheConfig config_;
   // Serialises this process's eviction scans; other processes may scan at
   // the same time, and every step tolerates files vanishing under it.
   mutable std::mutex eviction_mutex_;
+  // The directory's size at the last scan plus what this process stored
+  // since, guarded by eviction_mutex_: a store scans the directory only
+  // when this may exceed max_bytes (or on the first store), so filling a
+  // cache of n entries costs O(n) directory reads, not O(n^2).
+  mutable uint64_t estimated_bytes_ = 0;
+  mutable bool scanned_ = false;
 };
 
 }  // namespace phal
