@@ -10,8 +10,11 @@ build="$root/build"
 # Only what the demo runs is built, in the same folder as scripts/test.sh
 # and with whatever options it last configured there, so either command
 # may run first.
+# Every plugin is built, so that `polyhal plugins` finds a library behind
+# each manifest the configure step wrote.
 bash "$root/scripts/build.sh" "$build" -DPHAL_SANITIZE=OFF --target \
-  polyhal_cli phal_plugin_cpu hello_buffer run_model run_model_cpp
+  polyhal_cli phal_plugin_cpu phal_plugin_intel phal_plugin_template \
+  hello_buffer run_model run_model_cpp
 echo "== polyhal plugins"
 "$build/bin/polyhal" plugins
 echo "== polyhal devices"
