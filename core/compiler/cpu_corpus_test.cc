@@ -7,11 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,17 +23,11 @@
 #include "core/reference/interpreter.h"
 #include "core/runtime/device.h"
 #include "core/testing/compiler_test_util.h"
+#include "core/testing/source_files.h"
 #include "polyhal/runtime.h"
 
 namespace phal {
 namespace {
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 std::string FirstLine(const std::string& message) {
   return message.substr(0, message.find('\n'));
@@ -234,7 +226,7 @@ TEST(CpuCorpusTest, CpuPassesEveryCorpusFunctionTheReferencePasses) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<Outcome> outcomes;
   for (const std::filesystem::path& path : files) {
-    const std::string text = ReadFile(path);
+    const std::string text = testing::ReadTextFile(path);
     const SourceText source(text, path.filename().string());
     for (const StableHloPart& part : SplitStableHloParts(text)) {
       RunPart(path.filename().string(), source, part, cpu, &outcomes);

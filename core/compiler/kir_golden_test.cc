@@ -3,30 +3,23 @@
 // the goldens after an intended change, and review the diff.
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "core/testing/compiler_test_util.h"
 #include "core/compiler/kir_printer.h"
+#include "core/testing/compiler_test_util.h"
+#include "core/testing/source_files.h"
 
 namespace phal::testing {
 namespace {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 class KirGolden : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(KirGolden, DumpMatchesGolden) {
-  const std::string base = std::string(PHAL_TEST_SOURCE_DIR) +
-                           "/core/compiler/testdata/" + GetParam();
-  std::unique_ptr<Program> program = CompileText(ReadFile(base + ".hlo"));
+  const std::string base =
+      SourceFile(std::string("core/compiler/testdata/") + GetParam()).string();
+  std::unique_ptr<Program> program = CompileText(ReadTextFile(base + ".hlo"));
   ASSERT_NE(program, nullptr);
   std::string dump;
   for (const auto& kernel : program->kernels) {
@@ -35,13 +28,12 @@ TEST_P(KirGolden, DumpMatchesGolden) {
   if (std::getenv("PHAL_UPDATE_GOLDENS") != nullptr) {
     std::ofstream(base + ".kir") << dump;
   }
-  EXPECT_EQ(dump, ReadFile(base + ".kir")) << "golden " << base << ".kir";
+  EXPECT_EQ(dump, ReadTextFile(base + ".kir")) << "golden " << base << ".kir";
 }
 
 TEST_P(KirGolden, ProgramMatchesReference) {
-  const std::string text =
-      ReadFile(std::string(PHAL_TEST_SOURCE_DIR) + "/core/compiler/testdata/" +
-               GetParam() + ".hlo");
+  const std::string text = ReadTextFile(
+      SourceFile(std::string("core/compiler/testdata/") + GetParam() + ".hlo"));
   std::unique_ptr<Program> program = CompileText(text);
   ASSERT_NE(program, nullptr);
   std::vector<Literal> arguments;

@@ -468,38 +468,8 @@ ENTRY main {
 }
 
 TEST(Partitioner, GatherScatterAndSortKernels) {
-  ExpectMatchesReference(R"(
-HloModule gss
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-less {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  c = s32[] parameter(2)
-  d = s32[] parameter(3)
-  ROOT lt = pred[] compare(a, b), direction=LT
-}
-ENTRY main {
-  x = f32[5,3] parameter(0)
-  idx = s32[4,1] parameter(1)
-  upd = f32[4,3] parameter(2)
-  g = f32[4,3] gather(x, idx), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}
-  s = f32[5,3] scatter(x, idx, upd), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
-  k = f32[5,3] negate(x)
-  v = s32[5,3] iota(), iota_dimension=0
-  sorted = (f32[5,3], s32[5,3]) sort(k, v), dimensions={0}, is_stable=true, to_apply=less
-  sk = f32[5,3] get-tuple-element(sorted), index=0
-  sv = s32[5,3] get-tuple-element(sorted), index=1
-  ROOT out = (f32[4,3], f32[5,3], f32[5,3], s32[5,3]) tuple(g, s, sk, sv)
-}
-)",
-                         {TestData(PHAL_ELEMENT_TYPE_F32, {5, 3}, 0),
-                          Literal::FromValues<int64_t>(PHAL_ELEMENT_TYPE_S32,
-                                                       {4, 1}, {4, 0, 9, 2}),
-                          TestData(PHAL_ELEMENT_TYPE_F32, {4, 3}, 2)});
+  ExpectMatchesReference(kGatherScatterSortModule,
+                         GatherScatterSortArguments());
 }
 
 TEST(Partitioner, MapIsInlinedAndBatchNormIsDecomposed) {

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -19,8 +18,10 @@
 
 #include <gtest/gtest.h>
 
-#include "core/io/npy.h"
 #include "core/testing/compiler_test_util.h"
+#include "core/testing/elementwise_ops.h"
+#include "core/testing/jax_models.h"
+#include "core/testing/source_files.h"
 #include "polyhal/runtime.h"
 
 namespace phal::testing {
@@ -57,36 +58,6 @@ Tolerance UlpsOfTheType(double scale) {
         return 0.0;
     }
   };
-}
-
-// As the reference's JAX model test allows XLA's fast transcendental
-// approximations; 0 is exact.
-double XlaTolerance(ElementType type) {
-  switch (type) {
-    case PHAL_ELEMENT_TYPE_F64:
-      return 1e-12;
-    case PHAL_ELEMENT_TYPE_F32:
-    case PHAL_ELEMENT_TYPE_C64:
-      return 2e-5;
-    case PHAL_ELEMENT_TYPE_F16:
-      return 1e-3;
-    case PHAL_ELEMENT_TYPE_BF16:
-      return 8e-3;
-    default:
-      return 0;
-  }
-}
-
-// The expected result leaves of `text` on `arguments`, by the reference.
-std::vector<Literal> ReferenceLeaves(const std::string& text,
-                                     const std::vector<Literal>& arguments) {
-  std::vector<Literal> leaves;
-  std::unique_ptr<HloModule> module = ParseVerified(text);
-  if (module == nullptr) return leaves;
-  StatusOr<Literal> expected = Evaluate(*module, arguments);
-  EXPECT_TRUE(expected.ok()) << expected.status().ToString();
-  if (expected.ok()) FlattenLiteral(*expected, &leaves);
-  return leaves;
 }
 
 // Device 0 of one plugin, and programs run on it through the C API.
@@ -201,17 +172,6 @@ class PluginEndToEnd : public OnPluginDevice,
 INSTANTIATE_TEST_SUITE_P(Plugins, PluginEndToEnd, ::testing::ValuesIn(kPlugins),
                          [](const auto& info) { return info.param; });
 
-std::string ReadText(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-Literal Data(ElementType type, std::vector<int64_t> dims, int64_t seed) {
-  return TestData(type, std::move(dims), seed);
-}
-
 // ---- single ops ------------------------------------------------------------
 
 // One module applying every op of `unary` and `binary` to parameters a and
@@ -258,47 +218,6 @@ std::string ElementwiseModule(const std::string& type, int n,
   return text.str();
 }
 
-const std::vector<std::string> kFloatUnary = {"abs",
-                                              "negate",
-                                              "sign",
-                                              "floor",
-                                              "ceil",
-                                              "round-nearest-afz",
-                                              "round-nearest-even",
-                                              "exponential",
-                                              "exponential-minus-one",
-                                              "log",
-                                              "log-plus-one",
-                                              "logistic",
-                                              "sqrt",
-                                              "rsqrt",
-                                              "cbrt",
-                                              "tanh",
-                                              "sine",
-                                              "cosine",
-                                              "tan",
-                                              "erf",
-                                              "is-finite"};
-const std::vector<std::string> kFloatBinary = {
-    "add",     "subtract", "multiply", "divide", "remainder",
-    "maximum", "minimum",  "power",    "atan2"};
-const std::vector<std::string> kIntegerUnary = {
-    "abs", "negate", "sign", "not", "popcnt", "count-leading-zeros"};
-const std::vector<std::string> kIntegerBinary = {"add",
-                                                 "subtract",
-                                                 "multiply",
-                                                 "divide",
-                                                 "remainder",
-                                                 "maximum",
-                                                 "minimum",
-                                                 "and",
-                                                 "or",
-                                                 "xor",
-                                                 "shift-left",
-                                                 "shift-right-arithmetic",
-                                                 "shift-right-logical",
-                                                 "power"};
-
 // A plugin and an element type.
 class PluginAndType : public OnPluginDevice,
                       public ::testing::WithParamInterface<
@@ -321,9 +240,10 @@ TEST_P(FloatOps, EveryFloatOpMatchesTheReference) {
   if (!Supports(type())) {
     GTEST_SKIP() << "the device has no " << ElementTypeName(type());
   }
-  ExpectMatchesReference(
-      ElementwiseModule(ElementTypeName(type()), 33, kFloatUnary, kFloatBinary),
-      {Data(type(), {33}, 0), Data(type(), {33}, 1)}, UlpsOfTheType(1));
+  ExpectMatchesReference(ElementwiseModule(ElementTypeName(type()), 33,
+                                           kFloatUnaryOps, kFloatBinaryOps),
+                         {TestData(type(), {33}, 0), TestData(type(), {33}, 1)},
+                         UlpsOfTheType(1));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -342,10 +262,10 @@ TEST_P(IntegerOps, EveryIntegerOpMatchesTheReferenceBitForBit) {
   const std::vector<std::string> unary =
       IsUnsigned(type())
           ? std::vector<std::string>{"not", "popcnt", "count-leading-zeros"}
-          : kIntegerUnary;
+          : kIntegerUnaryOps;
   ExpectMatchesReference(
-      ElementwiseModule(ElementTypeName(type()), 40, unary, kIntegerBinary),
-      {Data(type(), {40}, 0), Data(type(), {40}, 3)}, Flat(0));
+      ElementwiseModule(ElementTypeName(type()), 40, unary, kIntegerBinaryOps),
+      {TestData(type(), {40}, 0), TestData(type(), {40}, 3)}, Flat(0));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -400,7 +320,7 @@ ENTRY main {
   hb = s16[20] bitcast-convert(h)
   ROOT t = (s32[20], u8[20], f16[20], bf16[20], f64[20], pred[20], c64[20], f32[20], s32[20], s16[20]) tuple(i, u, h, b, w, p, c, back, bits, hb)
 })",
-                         {Data(PHAL_ELEMENT_TYPE_F32, {20}, 2)},
+                         {TestData(PHAL_ELEMENT_TYPE_F32, {20}, 2)},
                          UlpsOfTheType(1));
 }
 
@@ -424,8 +344,8 @@ ENTRY main {
   r = f32[12] real(m)
   ROOT t = (c64[12], c64[12], c64[12], c64[12], c64[12], c64[12], c64[12], f32[12], f32[12]) tuple(s, m, d, e, l, q, h, n, r)
 })",
-      {Data(PHAL_ELEMENT_TYPE_F32, {12}, 4),
-       Data(PHAL_ELEMENT_TYPE_F32, {12}, 5)},
+      {TestData(PHAL_ELEMENT_TYPE_F32, {12}, 4),
+       TestData(PHAL_ELEMENT_TYPE_F32, {12}, 5)},
       UlpsOfTheType(4));
 }
 
@@ -461,47 +381,14 @@ ENTRY main {
   sb = f32[37,19] broadcast(s), dimensions={0}
   ROOT y = f32[37,19] divide(e, sb)
 })",
-                         {Data(PHAL_ELEMENT_TYPE_F32, {37, 70}, 0),
-                          Data(PHAL_ELEMENT_TYPE_F32, {70, 19}, 1),
-                          Data(PHAL_ELEMENT_TYPE_F32, {19}, 2)},
+                         {TestData(PHAL_ELEMENT_TYPE_F32, {37, 70}, 0),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {70, 19}, 1),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {19}, 2)},
                          UlpsOfTheType(10));
 }
 
 TEST_P(PluginEndToEnd, GatherScatterAndSortMatchTheReference) {
-  Literal indices(Shape(PHAL_ELEMENT_TYPE_S32, {5, 1}));
-  const int64_t rows[] = {3, 0, 9, -2, 3};  // out of bounds are clamped/skipped
-  for (int i = 0; i < 5; ++i) indices.SetFromInt64(i, rows[i]);
-  ExpectMatchesReference(R"(
-HloModule gather_scatter_sort
-add {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT s = f32[] add(x, y)
-}
-less {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  i = s32[] parameter(2)
-  j = s32[] parameter(3)
-  ROOT lt = pred[] compare(a, b), direction=LT
-}
-ENTRY main {
-  table = f32[6,4] parameter(0)
-  idx = s32[5,1] parameter(1)
-  upd = f32[5,4] parameter(2)
-  g = f32[5,4] gather(table, idx), offset_dims={1}, collapsed_slice_dims={0},
-      start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}
-  s = f32[6,4] scatter(table, idx, upd), update_window_dims={1},
-      inserted_window_dims={0}, scatter_dims_to_operand_dims={0},
-      index_vector_dim=1, to_apply=add
-  iota = s32[6,4] iota(), iota_dimension=0
-  sorted = (f32[6,4], s32[6,4]) sort(table, iota), dimensions={0}, is_stable=true, to_apply=less
-  k = f32[6,4] get-tuple-element(sorted), index=0
-  v = s32[6,4] get-tuple-element(sorted), index=1
-  ROOT t = (f32[5,4], f32[6,4], f32[6,4], s32[6,4]) tuple(g, s, k, v)
-})",
-                         {Data(PHAL_ELEMENT_TYPE_F32, {6, 4}, 0), indices,
-                          Data(PHAL_ELEMENT_TYPE_F32, {5, 4}, 1)},
+  ExpectMatchesReference(kGatherScatterSortModule, GatherScatterSortArguments(),
                          UlpsOfTheType(1));
 }
 
@@ -515,41 +402,14 @@ ENTRY main {
   ROOT c = f32[2,5,5,6] convolution(x, w), window={size=3x3 stride=2x2 pad=1_1x1_1},
       dim_labels=b01f_01io->b01f, feature_group_count=2
 })",
-                         {Data(PHAL_ELEMENT_TYPE_F32, {2, 9, 9, 4}, 0),
-                          Data(PHAL_ELEMENT_TYPE_F32, {3, 3, 2, 6}, 1)},
+                         {TestData(PHAL_ELEMENT_TYPE_F32, {2, 9, 9, 4}, 0),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {3, 3, 2, 6}, 1)},
                          UlpsOfTheType(10));
 }
 
-// Every iteration reads the predicate back from the device; the sums of
-// quarters stay exact.
 TEST_P(PluginEndToEnd, WhileLoopOfThreeThousandIterationsMatchesTheReference) {
-  ExpectMatchesReference(R"(
-HloModule loop
-cond {
-  p = (s32[], f32[4]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  n = s32[] constant(3000)
-  ROOT lt = pred[] compare(i, n), direction=LT
-}
-body {
-  p = (s32[], f32[4]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  v = f32[4] get-tuple-element(p), index=1
-  one = s32[] constant(1)
-  next = s32[] add(i, one)
-  h = f32[] constant(0.25)
-  hb = f32[4] broadcast(h), dimensions={}
-  w = f32[4] add(v, hb)
-  ROOT t = (s32[], f32[4]) tuple(next, w)
-}
-ENTRY main {
-  x = f32[4] parameter(0)
-  zero = s32[] constant(0)
-  init = (s32[], f32[4]) tuple(zero, x)
-  r = (s32[], f32[4]) while(init), condition=cond, body=body
-  ROOT out = f32[4] get-tuple-element(r), index=1
-})",
-                         {Data(PHAL_ELEMENT_TYPE_F32, {4}, 0)}, Flat(0));
+  ExpectMatchesReference(kCountingLoopModule,
+                         {TestData(PHAL_ELEMENT_TYPE_F32, {4}, 0)}, Flat(0));
 }
 
 // ---- threads ---------------------------------------------------------------
@@ -565,8 +425,8 @@ ENTRY main {
 }
 )";
   const std::vector<Literal> arguments = {
-      Data(PHAL_ELEMENT_TYPE_F32, {16, 8}, 0),
-      Data(PHAL_ELEMENT_TYPE_F32, {8, 4}, 1)};
+      TestData(PHAL_ELEMENT_TYPE_F32, {16, 8}, 0),
+      TestData(PHAL_ELEMENT_TYPE_F32, {8, 4}, 1)};
   const std::vector<Literal> expected = ReferenceLeaves(text, arguments);
   ASSERT_EQ(expected.size(), 1u);
   phal_executable_t* executable = Compile(text);
@@ -613,7 +473,7 @@ void AppendLeafData(const Shape& shape, int64_t* seed,
     }
     return;
   }
-  leaves->push_back(Data(shape.element_type(), shape.dims(), (*seed)++));
+  leaves->push_back(TestData(shape.element_type(), shape.dims(), (*seed)++));
 }
 
 // The literal of `shape` whose leaves, depth-first, come from `leaves`.
@@ -627,19 +487,17 @@ Literal AssembleLeaves(const Shape& shape, const std::vector<Literal>& leaves,
   return Literal::Tuple(std::move(elements));
 }
 
-// A plugin and a file of the source tree.
-class PluginAndFile : public OnPluginDevice,
+// A plugin and a name: a file of the source tree, or a JAX model's.
+class PluginAndName : public OnPluginDevice,
                       public ::testing::WithParamInterface<
                           std::tuple<std::string, std::string>> {
  protected:
   void SetUp() override { Open(std::get<0>(GetParam())); }
-  std::filesystem::path file() const {
-    return std::filesystem::path(PHAL_TEST_SOURCE_DIR) /
-           std::get<1>(GetParam());
-  }
+  const std::string& name() const { return std::get<1>(GetParam()); }
 };
 
-std::string PluginAndFileName(
+// The plugin and the name's stem, as an identifier.
+std::string PluginAndNameName(
     const ::testing::TestParamInfo<std::tuple<std::string, std::string>>&
         info) {
   std::string name =
@@ -651,15 +509,15 @@ std::string PluginAndFileName(
   return name;
 }
 
-using HloModuleOnPlugin = PluginAndFile;
+using HloModuleOnPlugin = PluginAndName;
 
 // The HLO modules of the tree's tests (XLA's compiled dumps included,
 // with their fusions, layouts and layout-changing bitcasts) agree with the
 // reference on deterministic inputs.
 TEST_P(HloModuleOnPlugin, MatchesTheReference) {
-  const std::string text = ReadText(file());
+  const std::string text = ReadTextFile(SourceFile(name()));
   std::unique_ptr<HloModule> module = ParseVerified(text);
-  ASSERT_NE(module, nullptr) << file();
+  ASSERT_NE(module, nullptr) << name();
   std::vector<Literal> leaves;
   std::vector<Literal> arguments;
   int64_t seed = 0;
@@ -709,12 +567,11 @@ INSTANTIATE_TEST_SUITE_P(
             "core/frontend/testdata/jax_rng_compiled.hlo",
             "core/frontend/testdata/jax_transformer.hlo",
             "core/frontend/testdata/jax_transformer_compiled.hlo")),
-    PluginAndFileName);
+    PluginAndNameName);
 
 // Every sample model, with the deterministic test data as its inputs.
 TEST_P(PluginEndToEnd, EverySampleModelMatchesTheReference) {
-  const std::filesystem::path samples =
-      std::filesystem::path(PHAL_TEST_SOURCE_DIR) / "samples" / "models";
+  const std::filesystem::path samples = SourceFile("samples/models");
   std::vector<std::filesystem::path> files;
   for (const auto& directory : {samples, samples / "jax"}) {
     for (const auto& entry : std::filesystem::directory_iterator(directory)) {
@@ -725,7 +582,7 @@ TEST_P(PluginEndToEnd, EverySampleModelMatchesTheReference) {
   ASSERT_FALSE(files.empty());
   for (const auto& file : files) {
     SCOPED_TRACE(file.string());
-    const std::string text = ReadText(file);
+    const std::string text = ReadTextFile(file);
     std::unique_ptr<HloModule> module = ParseVerified(text);
     ASSERT_NE(module, nullptr);
     std::vector<Literal> arguments;
@@ -734,58 +591,39 @@ TEST_P(PluginEndToEnd, EverySampleModelMatchesTheReference) {
          module->entry_computation()->parameter_instructions()) {
       const Shape& shape = parameter->shape();
       wide = wide || shape.element_type() == PHAL_ELEMENT_TYPE_F64;
-      arguments.push_back(Data(shape.element_type(), shape.dims(),
-                               static_cast<int64_t>(arguments.size())));
+      arguments.push_back(TestData(shape.element_type(), shape.dims(),
+                                   static_cast<int64_t>(arguments.size())));
     }
     if (wide && !Supports(PHAL_ELEMENT_TYPE_F64)) continue;
     ExpectMatchesReference(text, arguments, UlpsOfTheType(50));
   }
 }
 
-using JaxModelOnPlugin = PluginAndFile;
+using JaxModelOnPlugin = PluginAndName;
 
 // The model's inputs and XLA's outputs, saved beside it as .npy files.
 TEST_P(JaxModelOnPlugin, MatchesXla) {
-  const std::string base = file().string();
-  std::vector<Literal> arguments;
-  for (int i = 0;; ++i) {
-    const std::string path = base + ".input_" + std::to_string(i) + ".npy";
-    if (!std::filesystem::exists(path)) break;
-    StatusOr<Literal> input = ReadNpy(path);
-    ASSERT_TRUE(input.ok()) << input.status().ToString();
-    arguments.push_back(std::move(*input));
-  }
-  std::vector<Literal> outputs;
+  StatusOr<JaxModel> model = ReadJaxModel(name());
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
   double tolerance = 0;
-  for (int i = 0;; ++i) {
-    const std::string path = base + ".output_" + std::to_string(i) + ".npy";
-    if (!std::filesystem::exists(path)) break;
-    StatusOr<Literal> output = ReadNpy(path);
-    ASSERT_TRUE(output.ok()) << output.status().ToString();
-    tolerance = std::max(tolerance, XlaTolerance(output->element_type()));
-    outputs.push_back(std::move(*output));
+  for (const Literal& result : model->results) {
+    tolerance = std::max(tolerance, XlaTolerance(result.element_type()));
   }
-  for (const std::vector<Literal>* literals : {&arguments, &outputs}) {
+  for (const std::vector<Literal>* literals :
+       {&model->arguments, &model->results}) {
     const ElementType missing = FirstUnsupported(*literals);
     if (missing != PHAL_ELEMENT_TYPE_INVALID) {
       GTEST_SKIP() << "the device has no " << ElementTypeName(missing);
     }
   }
-  ExpectComputes(ReadText(base + ".hlo"), arguments, outputs, Flat(tolerance));
+  ExpectComputes(model->text, model->arguments, model->results,
+                 Flat(tolerance));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Models, JaxModelOnPlugin,
-    ::testing::Combine(::testing::ValuesIn(kPlugins),
-                       ::testing::Values("samples/models/jax/mlp",
-                                         "samples/models/jax/transformer_block",
-                                         "samples/models/jax/convnet",
-                                         "samples/models/jax/while_loop",
-                                         "samples/models/jax/sort_gather",
-                                         "samples/models/jax/integer_ops",
-                                         "samples/models/jax/f64_ops",
-                                         "samples/models/jax/mixed_precision")),
-    PluginAndFileName);
+INSTANTIATE_TEST_SUITE_P(Models, JaxModelOnPlugin,
+                         ::testing::Combine(::testing::ValuesIn(kPlugins),
+                                            ::testing::ValuesIn(kJaxModels)),
+                         PluginAndNameName);
 
 }  // namespace
 }  // namespace phal::testing

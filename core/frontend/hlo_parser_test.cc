@@ -4,22 +4,18 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "core/hlo/printer.h"
+#include "core/testing/source_files.h"
 
 namespace phal {
 namespace {
 
 std::string ReadTestData(const std::string& name) {
-  std::ifstream file(std::string(PHAL_TEST_SOURCE_DIR) +
-                     "/core/frontend/testdata/" + name);
-  std::stringstream contents;
-  contents << file.rdbuf();
-  return contents.str();
+  return testing::ReadTextFile(
+      testing::SourceFile("core/frontend/testdata/" + name));
 }
 
 std::unique_ptr<HloModule> ParseOrDie(std::string_view text) {

@@ -4,11 +4,9 @@
 // evaluated. docs/stablehlo.md lists the functions that do not pass and why.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +15,7 @@
 #include "core/frontend/check_evaluator.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/reference/interpreter.h"
+#include "core/testing/source_files.h"
 
 namespace phal {
 namespace {
@@ -27,13 +26,6 @@ struct FunctionOutcome {
   bool passed = false;
   std::string reason;
 };
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 // The names of the functions a part declares, read from the text so that a
 // part that fails to parse still counts its functions.
@@ -131,7 +123,7 @@ TEST(StableHloCorpusTest, RunsEveryFunctionOfTheInterpreterCorpus) {
   std::sort(files.begin(), files.end());
   std::vector<FunctionOutcome> outcomes;
   for (const std::filesystem::path& path : files) {
-    const std::string text = ReadFile(path);
+    const std::string text = testing::ReadTextFile(path);
     const SourceText source(text, path.filename().string());
     for (const StableHloPart& part : SplitStableHloParts(text)) {
       RunPart(path.filename().string(), source, part, &outcomes);

@@ -4,8 +4,6 @@
 #ifndef POLYHAL_CORE_TESTING_COMPILER_TEST_UTIL_H_
 #define POLYHAL_CORE_TESTING_COMPILER_TEST_UTIL_H_
 
-#include <cmath>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +17,7 @@
 #include "core/hlo/verifier.h"
 #include "core/reference/interpreter.h"
 #include "core/testing/evaluator_device.h"
+#include "core/testing/literal_comparison.h"
 #include "polyhal/runtime.h"
 
 namespace phal::testing {
@@ -77,53 +76,29 @@ inline StatusOr<std::vector<Literal>> RunOnDevice(
   return values;
 }
 
-inline void FlattenLiteral(const Literal& literal, std::vector<Literal>* out) {
-  if (!literal.IsTuple()) {
-    out->push_back(literal);
-    return;
-  }
-  for (const Literal& element : literal.tuple_elements()) {
-    FlattenLiteral(element, out);
-  }
+// The result leaves of `text` on `arguments` by the reference interpreter;
+// none, after a test failure, when it does not parse or evaluate.
+inline std::vector<Literal> ReferenceLeaves(
+    const std::string& text, const std::vector<Literal>& arguments) {
+  std::vector<Literal> leaves;
+  std::unique_ptr<HloModule> module = ParseVerified(text);
+  if (module == nullptr) return leaves;
+  StatusOr<Literal> expected = Evaluate(*module, arguments);
+  EXPECT_TRUE(expected.ok()) << expected.status().ToString();
+  if (expected.ok()) FlattenLiteral(*expected, &leaves);
+  return leaves;
 }
 
-// Equal bit for bit (any NaN matching any NaN), or for floating types
-// within `tolerance` relative to max(1, |expected|).
-inline ::testing::AssertionResult Matches(const Literal& actual,
-                                          const Literal& expected,
-                                          double tolerance) {
-  if (!actual.shape().Compatible(expected.shape())) {
-    return ::testing::AssertionFailure()
-           << "shape " << actual.shape().ToString() << " vs "
-           << expected.shape().ToString();
+// Each result leaf of `text` matches the expected one within `tolerance`.
+inline void ExpectLeavesMatch(const std::vector<Literal>& actual,
+                              const std::vector<Literal>& expected,
+                              double tolerance, const std::string& text) {
+  ASSERT_EQ(actual.size(), expected.size()) << "result leaves of\n" << text;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_TRUE(Matches(actual[i], expected[i], tolerance))
+        << "result " << i << " of\n"
+        << text;
   }
-  const ElementType type = expected.element_type();
-  const bool numeric_compare = IsFloat(type) || IsComplex(type);
-  for (int64_t i = 0; i < expected.ElementCount(); ++i) {
-    if (!numeric_compare) {
-      const std::size_t size = ElementTypeByteSize(type);
-      if (std::memcmp(actual.data() + i * size, expected.data() + i * size,
-                      size) != 0) {
-        return ::testing::AssertionFailure()
-               << "element " << i << ": " << actual.GetAsInt64(i) << " vs "
-               << expected.GetAsInt64(i) << "\nactual " << actual.ToString()
-               << "\nexpected " << expected.ToString();
-      }
-      continue;
-    }
-    const std::complex<double> a = actual.GetAsComplex(i);
-    const std::complex<double> e = expected.GetAsComplex(i);
-    for (auto [x, y] :
-         {std::pair{a.real(), e.real()}, std::pair{a.imag(), e.imag()}}) {
-      if (std::isnan(x) && std::isnan(y)) continue;
-      if (x == y) continue;
-      if (std::abs(x - y) <= tolerance * std::max(1.0, std::abs(y))) continue;
-      return ::testing::AssertionFailure()
-             << "element " << i << ": " << x << " vs " << y << "\nactual "
-             << actual.ToString() << "\nexpected " << expected.ToString();
-    }
-  }
-  return ::testing::AssertionSuccess();
 }
 
 // Compiles `text`, runs it on the evaluator device and compares every
@@ -131,22 +106,13 @@ inline ::testing::AssertionResult Matches(const Literal& actual,
 inline void ExpectMatchesReference(const std::string& text,
                                    const std::vector<Literal>& arguments,
                                    double tolerance = 0.0) {
-  std::unique_ptr<HloModule> reference_module = ParseVerified(text);
-  ASSERT_NE(reference_module, nullptr);
-  StatusOr<Literal> expected = Evaluate(*reference_module, arguments);
-  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  const std::vector<Literal> expected = ReferenceLeaves(text, arguments);
+  ASSERT_FALSE(expected.empty());
   std::unique_ptr<LoadedProgram> loaded = LoadText(text);
   ASSERT_NE(loaded, nullptr);
   StatusOr<std::vector<Literal>> actual = RunOnDevice(*loaded, arguments);
   ASSERT_TRUE(actual.ok()) << actual.status().ToString();
-  std::vector<Literal> expected_leaves;
-  FlattenLiteral(*expected, &expected_leaves);
-  ASSERT_EQ(actual->size(), expected_leaves.size());
-  for (std::size_t i = 0; i < expected_leaves.size(); ++i) {
-    EXPECT_TRUE(Matches((*actual)[i], expected_leaves[i], tolerance))
-        << "result " << i << " of\n"
-        << text;
-  }
+  ExpectLeavesMatch(*actual, expected, tolerance, text);
 }
 
 // Deterministic test data: small integers for integer types, values in
@@ -165,6 +131,81 @@ inline Literal TestData(ElementType type, std::vector<int64_t> dims,
     }
   }
   return literal;
+}
+
+// A while loop of 3000 iterations adding 0.25 to each element of its
+// f32[4] argument: the host reads the predicate back once per iteration,
+// and sums of quarters stay exact.
+inline constexpr char kCountingLoopModule[] = R"(
+HloModule loop
+cond {
+  p = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(3000)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  p = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  v = f32[4] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  h = f32[] constant(0.25)
+  hb = f32[4] broadcast(h), dimensions={}
+  w = f32[4] add(v, hb)
+  ROOT t = (s32[], f32[4]) tuple(next, w)
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4]) tuple(zero, x)
+  r = (s32[], f32[4]) while(init), condition=cond, body=body
+  ROOT out = f32[4] get-tuple-element(r), index=1
+}
+)";
+
+// One kernel of each of the gather, scatter and sort kinds: rows of a
+// table gathered, and scatter-added, at repeated and out-of-bounds indices
+// (clamped by the gather, skipped by the scatter), and the table's
+// negation sorted stably along with an iota. Its arguments are
+// GatherScatterSortArguments().
+inline constexpr char kGatherScatterSortModule[] = R"(
+HloModule gather_scatter_sort
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+ENTRY main {
+  table = f32[6,4] parameter(0)
+  idx = s32[5,1] parameter(1)
+  upd = f32[5,4] parameter(2)
+  g = f32[5,4] gather(table, idx), offset_dims={1}, collapsed_slice_dims={0},
+      start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}
+  s = f32[6,4] scatter(table, idx, upd), update_window_dims={1},
+      inserted_window_dims={0}, scatter_dims_to_operand_dims={0},
+      index_vector_dim=1, to_apply=add
+  k = f32[6,4] negate(table)
+  iota = s32[6,4] iota(), iota_dimension=0
+  sorted = (f32[6,4], s32[6,4]) sort(k, iota), dimensions={0}, is_stable=true, to_apply=less
+  sk = f32[6,4] get-tuple-element(sorted), index=0
+  sv = s32[6,4] get-tuple-element(sorted), index=1
+  ROOT t = (f32[5,4], f32[6,4], f32[6,4], s32[6,4]) tuple(g, s, sk, sv)
+}
+)";
+
+inline std::vector<Literal> GatherScatterSortArguments() {
+  return {TestData(PHAL_ELEMENT_TYPE_F32, {6, 4}, 0),
+          Literal::FromValues<int64_t>(PHAL_ELEMENT_TYPE_S32, {5, 1},
+                                       {3, 0, 9, -2, 3}),
+          TestData(PHAL_ELEMENT_TYPE_F32, {5, 4}, 1)};
 }
 
 // A client of the build tree's plugin manifests that keeps only `plugin`,

@@ -1,0 +1,75 @@
+// The JAX models of samples/models/jax: each NAME.hlo saved beside the
+// arguments it was run on (NAME.input_<i>.npy) and the results XLA:CPU
+// computed (NAME.output_<i>.npy). The reference and every plugin are
+// compared with XLA on them.
+#ifndef POLYHAL_CORE_TESTING_JAX_MODELS_H_
+#define POLYHAL_CORE_TESTING_JAX_MODELS_H_
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/hlo/literal.h"
+#include "core/io/npy.h"
+#include "core/testing/source_files.h"
+#include "sdk/base/status.h"
+
+namespace phal::testing {
+
+// The NAME of every model.
+inline const std::vector<std::string> kJaxModels = {
+    "mlp",         "transformer_block", "convnet", "while_loop",
+    "sort_gather", "integer_ops",       "f64_ops", "mixed_precision"};
+
+struct JaxModel {
+  std::string text;                // the HLO module
+  std::vector<Literal> arguments;  // in parameter order
+  std::vector<Literal> results;    // XLA's, one per result leaf
+};
+
+// NAME.<kind>_0.npy, NAME.<kind>_1.npy, ... while they exist.
+inline StatusOr<std::vector<Literal>> ReadNpySequence(const std::string& base,
+                                                      const std::string& kind) {
+  std::vector<Literal> literals;
+  for (int i = 0;; ++i) {
+    const std::string path =
+        base + "." + kind + "_" + std::to_string(i) + ".npy";
+    if (!std::filesystem::exists(path)) return literals;
+    StatusOr<Literal> literal = ReadNpy(path);
+    if (!literal.ok()) return literal.status();
+    literals.push_back(std::move(literal).value());
+  }
+}
+
+inline StatusOr<JaxModel> ReadJaxModel(const std::string& name) {
+  const std::string base = SourceFile("samples/models/jax/" + name).string();
+  JaxModel model;
+  model.text = ReadTextFile(base + ".hlo");
+  if (model.text.empty()) return NotFound("cannot read " + base + ".hlo");
+  PHAL_ASSIGN_OR_RETURN(model.arguments, ReadNpySequence(base, "input"));
+  PHAL_ASSIGN_OR_RETURN(model.results, ReadNpySequence(base, "output"));
+  return model;
+}
+
+// How far XLA's results may be from ours, relative to max(1, |expected|):
+// XLA:CPU uses fast approximations of the transcendental functions. 0 is
+// exact.
+inline double XlaTolerance(ElementType type) {
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_F64:
+      return 1e-12;
+    case PHAL_ELEMENT_TYPE_F32:
+    case PHAL_ELEMENT_TYPE_C64:
+      return 2e-5;
+    case PHAL_ELEMENT_TYPE_F16:
+      return 1e-3;
+    case PHAL_ELEMENT_TYPE_BF16:
+      return 8e-3;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace phal::testing
+
+#endif  // POLYHAL_CORE_TESTING_JAX_MODELS_H_
