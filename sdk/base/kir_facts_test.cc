@@ -7,11 +7,18 @@
 #include <string>
 
 #include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/kir_builder_kernels.h"
+#include "sdk/plugin_testing/status_assertions.h"
 
 namespace phal {
 namespace {
 
+using plugin_testing::BuildMatmul;
+using plugin_testing::BuildSort;
 using plugin_testing::DotKernel;
+using plugin_testing::HasCode;
+using plugin_testing::IsOk;
+using plugin_testing::KirBody;
 using plugin_testing::LoopKernel;
 using plugin_testing::SortKernel;
 
@@ -28,18 +35,6 @@ LoopKernel DoublingLoop() {
   const uint32_t x = kernel.body.Read(in, kF32, {kernel.body.Index(0)});
   kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_ADD, kF32, {x, x}));
   return kernel;
-}
-
-::testing::AssertionResult FailsWith(const Status& status,
-                                     phal_status_code_t code,
-                                     const std::string& text) {
-  if (status.code() == code &&
-      status.message().find(text) != std::string::npos) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure()
-         << "expected " << StatusCodeName(code) << " containing '" << text
-         << "', got " << status.ToString();
 }
 
 TEST(KirFactsTest, NamesOpsAsTheDumpSpellsThem) {
@@ -63,20 +58,19 @@ TEST(KirFactsTest, KindOutsideTheSupportedSetIsUnimplemented) {
   constexpr uint64_t kLoopOnly = PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP);
   LoopKernel kernel = DoublingLoop();
   phal_kernel_desc_t desc = kernel.Desc();
-  EXPECT_TRUE(CheckKernelKind(desc, kLoopOnly, "the test emitter").ok());
+  EXPECT_TRUE(IsOk(CheckKernelKind(desc, kLoopOnly, "the test emitter")));
   desc.kind = static_cast<phal_kernel_kind_t>(9);
-  EXPECT_TRUE(FailsWith(
+  EXPECT_TRUE(HasCode(
       CheckKernelKind(desc, kLoopOnly, "the test emitter"), PHAL_UNIMPLEMENTED,
-      "kernel kind 9 is not implemented by the test emitter"));
+      {"kernel kind 9 is not implemented by the test emitter"}));
   desc.kind = static_cast<phal_kernel_kind_t>(70);
-  EXPECT_TRUE(FailsWith(CheckKernelKind(desc, ~uint64_t{0}, "the test emitter"),
-                        PHAL_UNIMPLEMENTED, "kernel kind 70"));
+  EXPECT_TRUE(HasCode(CheckKernelKind(desc, ~uint64_t{0}, "the test emitter"),
+                      PHAL_UNIMPLEMENTED, {"kernel kind 70"}));
 }
 
 TEST(KirFactsTest, WellFormedLoopPasses) {
   LoopKernel kernel = DoublingLoop();
-  const Status status = CheckKernelStructure(kernel.Desc());
-  EXPECT_TRUE(status.ok()) << status.ToString();
+  EXPECT_TRUE(IsOk(CheckKernelStructure(kernel.Desc())));
 }
 
 TEST(KirFactsTest, OperandAfterItsUserNamesKernelBodyAndNode) {
@@ -85,10 +79,10 @@ TEST(KirFactsTest, OperandAfterItsUserNamesKernelBodyAndNode) {
   const uint32_t index = kernel.body.Index(0);
   kernel.body.Node(PHAL_KIR_OP_NEGATE, kF32, {2});
   kernel.body.Result(kernel.body.Read(0, kF32, {index}));
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "kernel 'double_it': body node 1 uses node 2, which "
-                        "does not come before it"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"kernel 'double_it': body node 1 uses node 2, which "
+                       "does not come before it"}));
 }
 
 TEST(KirFactsTest, WrongOperandCountIsInvalid) {
@@ -96,28 +90,28 @@ TEST(KirFactsTest, WrongOperandCountIsInvalid) {
   kernel.body = {};
   const uint32_t x = kernel.body.Read(0, kF32, {kernel.body.Index(0)});
   kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_ADD, kF32, {x}));
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "node 2 (add) takes 2 operands, not 1"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"node 2 (add) takes 2 operands, not 1"}));
 }
 
 TEST(KirFactsTest, ReadsAreCheckedAgainstTheirBuffer) {
   LoopKernel kernel = DoublingLoop();
   kernel.body = {};
   kernel.body.Result(kernel.body.Read(5, kF32, {kernel.body.Index(0)}));
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "node 1 reads buffer 5, which does not exist"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"node 1 reads buffer 5, which does not exist"}));
   kernel.body = {};
   kernel.body.Result(kernel.body.Read(0, kF32, {}));
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "reads buffer 0 of rank 1 with 0 indices"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"reads buffer 0 of rank 1 with 0 indices"}));
   kernel.body = {};
   kernel.body.Result(
       kernel.body.Read(0, PHAL_ELEMENT_TYPE_S32, {kernel.body.Index(0)}));
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT, "reads a f32 buffer as s32"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT, {"reads a f32 buffer as s32"}));
 }
 
 TEST(KirFactsTest, NodeOfNoElementTypeOrUnknownOpIsRefused) {
@@ -125,34 +119,34 @@ TEST(KirFactsTest, NodeOfNoElementTypeOrUnknownOpIsRefused) {
   kernel.body = {};
   kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_CONSTANT,
                                       static_cast<phal_element_type_t>(99)));
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "node 0 has no valid element type"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"node 0 has no valid element type"}));
   kernel.body = {};
   kernel.body.Result(
       kernel.body.Node(static_cast<phal_kir_op_t>(120), kF32, {}));
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()), PHAL_UNIMPLEMENTED,
-                        "has KIR op 120"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()), PHAL_UNIMPLEMENTED,
+                      {"has KIR op 120"}));
 }
 
 TEST(KirFactsTest, LoopNeedsOneResultPerOutputOfItsType) {
   LoopKernel kernel = DoublingLoop();
   kernel.body.Result(0);
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "the body yields 2 results, not 1"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the body yields 2 results, not 1"}));
   kernel = DoublingLoop();
   kernel.outputs = {3};
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "the loop's output 0 names buffer 3, which does not "
-                        "exist; the kernel has 2 buffers"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the loop's output 0 names buffer 3, which does not "
+                       "exist; the kernel has 2 buffers"}));
   kernel = DoublingLoop();
   kernel.dims = {4};
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "output buffer 1 holds 8 f32 elements; the kernel "
-                        "writes 4 f32"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"output buffer 1 holds 8 f32 elements; the kernel "
+                       "writes 4 f32"}));
 }
 
 TEST(KirFactsTest, ResultNamingNoNodeIsInvalid) {
@@ -160,54 +154,47 @@ TEST(KirFactsTest, ResultNamingNoNodeIsInvalid) {
   kernel.body = {};
   kernel.body.Index(0);
   kernel.body.Result(4);
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "body result 0 names node 4; the body has 1 node"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"body result 0 names node 4; the body has 1 node"}));
 }
 
 TEST(KirFactsTest, BufferWithNegativeDimensionIsInvalid) {
   LoopKernel kernel = DoublingLoop();
   kernel.AddBuffer(kF32, {2, -1});
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "buffer 2 has a negative dimension"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"buffer 2 has a negative dimension"}));
 }
 
 TEST(KirFactsTest, DotChecksItsBuffersAndAccumulationType) {
   DotKernel kernel;
   kernel.name = "matmul";
-  kernel.dot.lhs = kernel.AddBuffer(kF32, {2, 3});
-  kernel.dot.rhs = kernel.AddBuffer(kF32, {3, 4});
-  kernel.dot.output = kernel.AddBuffer(kF32, {2, 4}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dot.accumulation_type = kF32;
-  kernel.dot.batch = 1;
-  kernel.dot.m = 2;
-  kernel.dot.n = 4;
-  kernel.dot.k = 3;
-  EXPECT_TRUE(CheckKernelStructure(kernel.Desc()).ok());
+  BuildMatmul(kernel, kF32, kF32, 2, 4, 3);
+  EXPECT_TRUE(IsOk(CheckKernelStructure(kernel.Desc())));
   kernel.dot.rhs = 9;
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "kernel 'matmul': the dot's rhs names buffer 9"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"kernel 'matmul': the dot's rhs names buffer 9"}));
   kernel.dot.rhs = 1;
   kernel.dot.accumulation_type = PHAL_ELEMENT_TYPE_INVALID;
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "a dot needs a valid accumulation type"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"a dot needs a valid accumulation type"}));
 }
 
 TEST(KirFactsTest, SortComparatorMustYieldOnePred) {
   SortKernel kernel;
   kernel.name = "sort";
-  kernel.operands = {kernel.AddBuffer(kF32, {5})};
-  kernel.outputs = {kernel.AddBuffer(kF32, {5}, PHAL_KIR_ACCESS_WRITE)};
+  BuildSort(kernel, {kF32}, {5}, 0);
+  kernel.comparator = KirBody();
   const uint32_t left = kernel.comparator.Parameter(kF32, 0);
   const uint32_t right = kernel.comparator.Parameter(kF32, 1);
   kernel.comparator.Result(
       kernel.comparator.Node(PHAL_KIR_OP_ADD, kF32, {left, right}));
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(kernel.Desc()),
-                        PHAL_INVALID_ARGUMENT,
-                        "the sort's comparator must yield a pred"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the sort's comparator must yield a pred"}));
 }
 
 TEST(KirFactsTest, KernelOfAnUnknownKindHasNothingToCheck) {
@@ -215,15 +202,15 @@ TEST(KirFactsTest, KernelOfAnUnknownKindHasNothingToCheck) {
   phal_kernel_desc_t desc = kernel.Desc();
   desc.kind = static_cast<phal_kernel_kind_t>(9);
   desc.u.loop = nullptr;
-  EXPECT_TRUE(CheckKernelStructure(desc).ok());
+  EXPECT_TRUE(IsOk(CheckKernelStructure(desc)));
 }
 
 TEST(KirFactsTest, MissingDescriptionIsInvalid) {
   LoopKernel kernel = DoublingLoop();
   phal_kernel_desc_t desc = kernel.Desc();
   desc.u.loop = nullptr;
-  EXPECT_TRUE(FailsWith(CheckKernelStructure(desc), PHAL_INVALID_ARGUMENT,
-                        "the loop kernel has no description"));
+  EXPECT_TRUE(HasCode(CheckKernelStructure(desc), PHAL_INVALID_ARGUMENT,
+                      {"the loop kernel has no description"}));
 }
 
 }  // namespace

@@ -12,26 +12,6 @@ namespace phal::kir_interpreter {
 namespace {
 
 using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
-using plugin_testing::GatherKernel;
-using plugin_testing::KirBody;
-using plugin_testing::ScatterKernel;
-
-constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr phal_element_type_t kU64 = PHAL_ELEMENT_TYPE_U64;
-
-// Rows of a [3, 2] s32 operand picked by `count` indices of `index_type`.
-void BuildRowGather(GatherKernel& gather, phal_element_type_t index_type,
-                    int64_t count) {
-  gather.gather.operand = gather.AddBuffer(kS32, {3, 2});
-  gather.gather.start_indices = gather.AddBuffer(index_type, {count});
-  gather.gather.output =
-      gather.AddBuffer(kS32, {count, 2}, PHAL_KIR_ACCESS_WRITE);
-  gather.offset_dims = {1};
-  gather.collapsed_slice_dims = {0};
-  gather.start_index_map = {0};
-  gather.gather.index_vector_dim = 1;
-  gather.slice_sizes = {1, 2};
-}
 
 TEST(GatherKernel, TakesRowsAndClampsStartsIntoTheOperand) {
   GatherKernel gather;
@@ -65,7 +45,7 @@ TEST(GatherKernel, RefusesIndexVectorsOfTheWrongLength) {
   BuildRowGather(gather, kS32, 2);
   gather.start_index_map = {0, 1};
   gather.name = "short_vectors";
-  EXPECT_TRUE(HasError(
+  EXPECT_TRUE(HasCode(
       Kernel::Create(gather.Desc()).status(), PHAL_INVALID_ARGUMENT,
       {"kernel short_vectors", "start_index_map", "index vectors of 1"}));
 }
@@ -107,13 +87,11 @@ TEST(ScatterKernel, UpdatesItsOperandInPlace) {
   BuildElementScatter(scatter, 3000);
   // The output is the operand itself.
   scatter.scatter.output = scatter.scatter.operand;
-  KirBody& c = scatter.combiner;
-  c.Result(c.Node(PHAL_KIR_OP_ADD, kS32,
-                  {c.Parameter(kS32, 0), c.Parameter(kS32, 1)}));
+  BuildAddition(scatter.combiner, kS32);
   StatusOr<Kernel> kernel = Kernel::Create(scatter.Desc());
   // The operand must be writable for that.
-  EXPECT_TRUE(HasError(kernel.status(), PHAL_INVALID_ARGUMENT,
-                       {"scatter output", "read-only"}));
+  EXPECT_TRUE(HasCode(kernel.status(), PHAL_INVALID_ARGUMENT,
+                      {"scatter output", "read-only"}));
 
   ScatterKernel in_place;
   in_place.scatter.operand =

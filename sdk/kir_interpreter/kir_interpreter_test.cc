@@ -20,18 +20,6 @@ namespace phal::kir_interpreter {
 namespace {
 
 using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
-using plugin_testing::CopyKernel;
-using plugin_testing::DotKernel;
-using plugin_testing::GatherKernel;
-using plugin_testing::KirBody;
-using plugin_testing::LoopKernel;
-using plugin_testing::ReduceKernel;
-using plugin_testing::ScatterKernel;
-using plugin_testing::SortKernel;
-
-constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr phal_element_type_t kS64 = PHAL_ELEMENT_TYPE_S64;
-constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 
 // out[i] = in[i] * 2 + 1 over [n] s32.
 void BuildAffine(LoopKernel& loop, int64_t n) {
@@ -86,8 +74,8 @@ TEST(Kernel, RunRefusesAWrongNumberOfBuffers) {
   ASSERT_TRUE(IsOk(kernel.status()));
   std::vector<int32_t> memory(2);
   uint8_t* one[] = {reinterpret_cast<uint8_t*>(memory.data())};
-  EXPECT_TRUE(HasError(kernel->Run(one), PHAL_INVALID_ARGUMENT,
-                       {"kernel affine", "takes 2 buffers, got 1"}));
+  EXPECT_TRUE(HasCode(kernel->Run(one), PHAL_INVALID_ARGUMENT,
+                      {"kernel affine", "takes 2 buffers, got 1"}));
 }
 
 TEST(Kernel, ReadOutOfBoundsIsAnErrorNotAWildRead) {
@@ -104,10 +92,9 @@ TEST(Kernel, ReadOutOfBoundsIsAnErrorNotAWildRead) {
   StatusOr<Kernel> kernel = Kernel::Create(loop.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
-  EXPECT_TRUE(
-      HasError(buffers.Run(*kernel), PHAL_OUT_OF_RANGE,
-               {"kernel overrun", "loop body", "node %3 (read)",
-                "index 4 is out of bounds in dimension 0 of buf0 [4]"}));
+  EXPECT_TRUE(HasCode(buffers.Run(*kernel), PHAL_OUT_OF_RANGE,
+                      {"kernel overrun", "loop body", "node %3 (read)",
+                       "index 4 is out of bounds in dimension 0 of buf0 [4]"}));
 }
 
 TEST(Kernel, RunsOnSeveralThreadsAtOnce) {
@@ -165,40 +152,15 @@ std::vector<std::string> EncodedKernelsOfEveryKind() {
   add(loop.Desc());
 
   ReduceKernel reduce;
-  const uint32_t in = reduce.AddBuffer(kF32, {2, 3});
-  reduce.outputs = {reduce.AddBuffer(kF32, {2}, PHAL_KIR_ACCESS_WRITE)};
-  reduce.dims = {2, 3};
-  reduce.reduced_dims = {1};
-  reduce.init.Result(reduce.init.Constant(kF32, 0));
-  reduce.values.Result(reduce.values.Read(
-      in, kF32, {reduce.values.Index(0), reduce.values.Index(1)}));
-  reduce.reducer.Result(reduce.reducer.Node(
-      PHAL_KIR_OP_ADD, kF32,
-      {reduce.reducer.Parameter(kF32, 0), reduce.reducer.Parameter(kF32, 1)}));
-  reduce.epilogue.Result(reduce.epilogue.Parameter(kF32, 0));
+  BuildSum(reduce, kF32, {2, 3}, {1});
   add(reduce.Desc());
 
   DotKernel dot;
-  dot.dot.lhs = dot.AddBuffer(kF32, {2, 2});
-  dot.dot.rhs = dot.AddBuffer(kF32, {2, 2});
-  dot.dot.output = dot.AddBuffer(kF32, {2, 2}, PHAL_KIR_ACCESS_WRITE);
-  dot.dot.accumulation_type = kF32;
-  dot.dot.batch = 1;
-  dot.dot.m = dot.dot.n = dot.dot.k = 2;
-  dot.dot.lhs_strides[1] = dot.dot.rhs_strides[1] = 2;
-  dot.dot.lhs_strides[2] = dot.dot.rhs_strides[2] = 1;
-  dot.epilogue.Result(dot.epilogue.Parameter(kF32, 0));
+  BuildMatmul(dot, kF32, kF32, 2, 2, 2);
   add(dot.Desc());
 
   GatherKernel gather;
-  gather.gather.operand = gather.AddBuffer(kS32, {3, 2});
-  gather.gather.start_indices = gather.AddBuffer(kS32, {2});
-  gather.gather.output = gather.AddBuffer(kS32, {2, 2}, PHAL_KIR_ACCESS_WRITE);
-  gather.offset_dims = {1};
-  gather.collapsed_slice_dims = {0};
-  gather.start_index_map = {0};
-  gather.gather.index_vector_dim = 1;
-  gather.slice_sizes = {1, 2};
+  BuildRowGather(gather, kS32, 2);
   add(gather.Desc());
 
   ScatterKernel scatter;
@@ -209,18 +171,12 @@ std::vector<std::string> EncodedKernelsOfEveryKind() {
   scatter.inserted_window_dims = {0};
   scatter.scatter_dims_to_operand_dims = {0};
   scatter.scatter.index_vector_dim = 1;
-  scatter.combiner.Result(
-      scatter.combiner.Node(PHAL_KIR_OP_ADD, kS32,
-                            {scatter.combiner.Parameter(kS32, 0),
-                             scatter.combiner.Parameter(kS32, 1)}));
+  BuildAddition(scatter.combiner, kS32);
   add(scatter.Desc());
 
   SortKernel sort;
-  sort.operands = {sort.AddBuffer(kF32, {5})};
-  sort.outputs = {sort.AddBuffer(kF32, {5}, PHAL_KIR_ACCESS_WRITE)};
-  sort.comparator.Result(sort.comparator.Compare(
-      PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_TOTALORDER,
-      sort.comparator.Parameter(kF32, 0), sort.comparator.Parameter(kF32, 1)));
+  BuildSort(sort, {kF32}, {5}, 0, PHAL_KIR_COMPARE_LT,
+            PHAL_KIR_COMPARISON_TOTALORDER);
   add(sort.Desc());
 
   CopyKernel copy;
@@ -253,19 +209,19 @@ TEST(Serialization, ADecodedKernelComputesWhatTheOriginalDoes) {
 }
 
 TEST(Serialization, RefusesBytesThatAreNotAKernel) {
-  EXPECT_TRUE(HasError(Kernel::Deserialize("").status(), PHAL_INVALID_ARGUMENT,
-                       {"not a serialized KIR kernel"}));
-  EXPECT_TRUE(HasError(Kernel::Deserialize("hello, world").status(),
-                       PHAL_INVALID_ARGUMENT, {"not a serialized KIR kernel"}));
+  EXPECT_TRUE(HasCode(Kernel::Deserialize("").status(), PHAL_INVALID_ARGUMENT,
+                      {"not a serialized KIR kernel"}));
+  EXPECT_TRUE(HasCode(Kernel::Deserialize("hello, world").status(),
+                      PHAL_INVALID_ARGUMENT, {"not a serialized KIR kernel"}));
   StatusOr<Kernel> kernel = AffineKernel(3);
   ASSERT_TRUE(IsOk(kernel.status()));
   std::string bytes = kernel->Serialize();
   std::string other_version = bytes;
   other_version[4] = 99;
-  EXPECT_TRUE(HasError(Kernel::Deserialize(other_version).status(),
-                       PHAL_INVALID_ARGUMENT, {"format version 99"}));
-  EXPECT_TRUE(HasError(Kernel::Deserialize(bytes + "x").status(),
-                       PHAL_DATA_LOSS, {"1 bytes after its last field"}));
+  EXPECT_TRUE(HasCode(Kernel::Deserialize(other_version).status(),
+                      PHAL_INVALID_ARGUMENT, {"format version 99"}));
+  EXPECT_TRUE(HasCode(Kernel::Deserialize(bytes + "x").status(), PHAL_DATA_LOSS,
+                      {"1 bytes after its last field"}));
 }
 
 TEST(Serialization, RefusesEveryTruncation) {
@@ -356,7 +312,7 @@ using Operands = std::vector<uint32_t>;
 using Buffers = std::vector<phal_kir_buffer_t>;
 
 TEST(Validation, OperandsMustBeEarlierNodes) {
-  EXPECT_TRUE(HasError(
+  EXPECT_TRUE(HasCode(
       CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&, Nodes& nodes,
                           Operands& operands,
                           Buffers&) { operands[nodes[3].operand_begin] = 5; }),
@@ -366,82 +322,83 @@ TEST(Validation, OperandsMustBeEarlierNodes) {
 }
 
 TEST(Validation, OperandRangesStayInsideTheBody) {
-  EXPECT_TRUE(HasError(
-      CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&, Nodes& nodes,
-                          Operands&,
-                          Buffers&) { nodes[5].operand_begin = 1000; }),
-      PHAL_INVALID_ARGUMENT, {"node %5 (add)", "run past the body"}));
+  EXPECT_TRUE(
+      HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                  Nodes& nodes, Operands&,
+                                  Buffers&) { nodes[5].operand_begin = 1000; }),
+              PHAL_INVALID_ARGUMENT, {"node %5 (add)", "run past the body"}));
 }
 
 TEST(Validation, ReadsNameAnExistingBufferOfTheirTypeAndRank) {
-  EXPECT_TRUE(HasError(
+  EXPECT_TRUE(HasCode(
       CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&, Nodes& nodes,
                           Operands&, Buffers&) { nodes[1].attributes[0] = 7; }),
       PHAL_INVALID_ARGUMENT,
       {"node %1 (read)",
        "buffer 7 does not exist (the kernel has 2 buffers)"}));
-  EXPECT_TRUE(HasError(
-      CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&, Nodes& nodes,
-                          Operands&,
-                          Buffers&) { nodes[1].type = PHAL_ELEMENT_TYPE_F32; }),
-      PHAL_INVALID_ARGUMENT, {"node %1 (read)", "reads f32 from buf0 of s32"}));
-  EXPECT_TRUE(
-      HasError(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
-                                   Nodes&, Operands&,
-                                   Buffers& buffers) { buffers[0].rank = 0; }),
-               PHAL_INVALID_ARGUMENT,
-               {"node %1 (read)", "has 1 indices for buf0 of rank 0"}));
+  EXPECT_TRUE(HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                          Nodes& nodes, Operands&, Buffers&) {
+                        nodes[1].type = PHAL_ELEMENT_TYPE_F32;
+                      }),
+                      PHAL_INVALID_ARGUMENT,
+                      {"node %1 (read)", "reads f32 from buf0 of s32"}));
+  EXPECT_TRUE(HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                          Nodes&, Operands&, Buffers& buffers) {
+                        buffers[0].rank = 0;
+                      }),
+                      PHAL_INVALID_ARGUMENT,
+                      {"node %1 (read)", "has 1 indices for buf0 of rank 0"}));
 }
 
 TEST(Validation, IndexAndParameterLeavesMustExistInTheBody) {
-  EXPECT_TRUE(HasError(
+  EXPECT_TRUE(HasCode(
       CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&, Nodes& nodes,
                           Operands&, Buffers&) { nodes[0].attributes[0] = 1; }),
       PHAL_INVALID_ARGUMENT,
       {"node %0 (index)", "dimension 1 is outside",
        "iteration space of rank 1"}));
-  EXPECT_TRUE(HasError(
-      CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&, Nodes& nodes,
-                          Operands&,
-                          Buffers&) { nodes[2].op = PHAL_KIR_OP_PARAMETER; }),
-      PHAL_INVALID_ARGUMENT, {"node %2 (parameter)", "the loop body takes 0"}));
+  EXPECT_TRUE(HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                          Nodes& nodes, Operands&, Buffers&) {
+                        nodes[2].op = PHAL_KIR_OP_PARAMETER;
+                      }),
+                      PHAL_INVALID_ARGUMENT,
+                      {"node %2 (parameter)", "the loop body takes 0"}));
 }
 
 TEST(Validation, OperandTypesFollowTheOpsRules) {
-  EXPECT_TRUE(HasError(
-      CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&, Nodes& nodes,
-                          Operands&,
-                          Buffers&) { nodes[2].type = PHAL_ELEMENT_TYPE_F32; }),
-      PHAL_INVALID_ARGUMENT,
-      {"node %3 (multiply)",
-       "operands of different element types s32 and f32"}));
+  EXPECT_TRUE(HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                          Nodes& nodes, Operands&, Buffers&) {
+                        nodes[2].type = PHAL_ELEMENT_TYPE_F32;
+                      }),
+                      PHAL_INVALID_ARGUMENT,
+                      {"node %3 (multiply)",
+                       "operands of different element types s32 and f32"}));
   EXPECT_TRUE(
-      HasError(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
-                                   Nodes& nodes, Operands&, Buffers&) {
-                 nodes[3].op = PHAL_KIR_OP_COMPARE;
-                 nodes[3].attributes[0] = 9;
-               }),
-               PHAL_INVALID_ARGUMENT,
-               {"node %3 (compare)", "the result element type must be pred"}));
+      HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                  Nodes& nodes, Operands&, Buffers&) {
+                nodes[3].op = PHAL_KIR_OP_COMPARE;
+                nodes[3].attributes[0] = 9;
+              }),
+              PHAL_INVALID_ARGUMENT,
+              {"node %3 (compare)", "the result element type must be pred"}));
 }
 
 TEST(Validation, UnknownOpsKindsAndTypesAreNamed) {
-  EXPECT_TRUE(
-      HasError(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
-                                   Nodes& nodes, Operands&, Buffers&) {
-                 const uint32_t unknown = 200;
-                 std::memcpy(&nodes[3].op, &unknown, sizeof(unknown));
-               }),
-               PHAL_UNIMPLEMENTED,
-               {"node %3 (invalid)", "op 200 is not a KIR node op"}));
-  EXPECT_TRUE(HasError(
-      CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&, Nodes& nodes,
-                          Operands&, Buffers&) {
-        const uint32_t unknown = 99;
-        std::memcpy(&nodes[2].type, &unknown, sizeof(unknown));
-      }),
-      PHAL_INVALID_ARGUMENT, {"node %2 (constant)", "element type 99"}));
-  EXPECT_TRUE(HasError(
+  EXPECT_TRUE(HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                          Nodes& nodes, Operands&, Buffers&) {
+                        const uint32_t unknown = 200;
+                        std::memcpy(&nodes[3].op, &unknown, sizeof(unknown));
+                      }),
+                      PHAL_UNIMPLEMENTED,
+                      {"node %3 (invalid)", "op 200 is not a KIR node op"}));
+  EXPECT_TRUE(HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                          Nodes& nodes, Operands&, Buffers&) {
+                        const uint32_t unknown = 99;
+                        std::memcpy(&nodes[2].type, &unknown, sizeof(unknown));
+                      }),
+                      PHAL_INVALID_ARGUMENT,
+                      {"node %2 (constant)", "element type 99"}));
+  EXPECT_TRUE(HasCode(
       CreateBrokenLoop([](phal_kernel_desc_t& desc, phal_kir_loop_t&, Nodes&,
                           Operands&, Buffers&) {
         const uint32_t unknown = 42;
@@ -451,87 +408,72 @@ TEST(Validation, UnknownOpsKindsAndTypesAreNamed) {
 }
 
 TEST(Validation, OutputsMatchTheResultsAndTheIterationSpace) {
-  EXPECT_TRUE(HasError(
+  EXPECT_TRUE(HasCode(
       CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t& loop, Nodes&,
                           Operands&, Buffers&) { loop.output_count = 0; }),
       PHAL_INVALID_ARGUMENT,
       {"loop body", "has 1 results; the kernel needs 0"}));
-  EXPECT_TRUE(
-      HasError(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
-                                   Nodes&, Operands&, Buffers& buffers) {
-                 static const int64_t kFive[] = {5};
-                 buffers[1].dims = kFive;
-               }),
-               PHAL_INVALID_ARGUMENT, {"loop output 0 buf1 is [5], not [4]"}));
-  EXPECT_TRUE(
-      HasError(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
-                                   Nodes&, Operands&, Buffers& buffers) {
-                 buffers[1].element_type = PHAL_ELEMENT_TYPE_S64;
-               }),
-               PHAL_INVALID_ARGUMENT,
-               {"loop body: result 0 (node %5) is s32", "buf1 is s64"}));
-  EXPECT_TRUE(
-      HasError(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
-                                   Nodes&, Operands&, Buffers& buffers) {
-                 buffers[1].access = PHAL_KIR_ACCESS_READ;
-               }),
-               PHAL_INVALID_ARGUMENT, {"loop output 0 buf1 is read-only"}));
+  EXPECT_TRUE(HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                          Nodes&, Operands&, Buffers& buffers) {
+                        static const int64_t kFive[] = {5};
+                        buffers[1].dims = kFive;
+                      }),
+                      PHAL_INVALID_ARGUMENT,
+                      {"loop output 0 buf1 is [5], not [4]"}));
+  EXPECT_TRUE(HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                          Nodes&, Operands&, Buffers& buffers) {
+                        buffers[1].element_type = PHAL_ELEMENT_TYPE_S64;
+                      }),
+                      PHAL_INVALID_ARGUMENT,
+                      {"loop body: result 0 (node %5) is s32", "buf1 is s64"}));
+  EXPECT_TRUE(HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                          Nodes&, Operands&, Buffers& buffers) {
+                        buffers[1].access = PHAL_KIR_ACCESS_READ;
+                      }),
+                      PHAL_INVALID_ARGUMENT,
+                      {"loop output 0 buf1 is read-only"}));
 }
 
 TEST(Validation, ArraysMustBePresentForTheirCounts) {
-  EXPECT_TRUE(HasError(
+  EXPECT_TRUE(HasCode(
       CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t& loop, Nodes&,
                           Operands&, Buffers&) { loop.body.nodes = nullptr; }),
       PHAL_INVALID_ARGUMENT,
       {"kernel broken", "loop body nodes is NULL but has 6 entries"}));
-  EXPECT_TRUE(HasError(
+  EXPECT_TRUE(HasCode(
       CreateBrokenLoop([](phal_kernel_desc_t& desc, phal_kir_loop_t&, Nodes&,
                           Operands&, Buffers&) { desc.u.loop = nullptr; }),
       PHAL_INVALID_ARGUMENT, {"loop description is NULL"}));
 }
 
 TEST(Validation, BufferDimsMustBeNonNegative) {
-  EXPECT_TRUE(HasError(
-      CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&, Nodes&,
-                          Operands&, Buffers& buffers) {
-        static const int64_t kNegative[] = {-4};
-        buffers[0].dims = kNegative;
-      }),
-      PHAL_INVALID_ARGUMENT, {"buf0 dims [-4] has a negative dimension"}));
+  EXPECT_TRUE(HasCode(CreateBrokenLoop([](phal_kernel_desc_t&, phal_kir_loop_t&,
+                                          Nodes&, Operands&, Buffers& buffers) {
+                        static const int64_t kNegative[] = {-4};
+                        buffers[0].dims = kNegative;
+                      }),
+                      PHAL_INVALID_ARGUMENT,
+                      {"buf0 dims [-4] has a negative dimension"}));
 }
 
 TEST(Validation, DotStridesMustStayInsideTheOperands) {
   DotKernel dot;
   dot.name = "strided";
-  dot.dot.lhs = dot.AddBuffer(kF32, {2, 2});
-  dot.dot.rhs = dot.AddBuffer(kF32, {2, 2});
-  dot.dot.output = dot.AddBuffer(kF32, {2, 2}, PHAL_KIR_ACCESS_WRITE);
-  dot.dot.accumulation_type = kF32;
-  dot.dot.batch = 1;
-  dot.dot.m = dot.dot.n = dot.dot.k = 2;
+  BuildMatmul(dot, kF32, kF32, 2, 2, 2);
   dot.dot.lhs_strides[1] = 3;
-  dot.dot.lhs_strides[2] = 1;
-  dot.dot.rhs_strides[1] = 2;
-  dot.dot.rhs_strides[2] = 1;
-  dot.epilogue.Result(dot.epilogue.Parameter(kF32, 0));
-  EXPECT_TRUE(HasError(Kernel::Create(dot.Desc()).status(),
-                       PHAL_INVALID_ARGUMENT,
-                       {"kernel strided", "dot lhs strides [0,3,1]",
-                        "reach outside buf0 [2,2]"}));
+  EXPECT_TRUE(HasCode(Kernel::Create(dot.Desc()).status(),
+                      PHAL_INVALID_ARGUMENT,
+                      {"kernel strided", "dot lhs strides [0,3,1]",
+                       "reach outside buf0 [2,2]"}));
 }
 
 TEST(Validation, SortDimensionMustBeInsideTheOperands) {
   SortKernel sort;
   sort.name = "sort_axis";
-  sort.operands = {sort.AddBuffer(kS32, {4})};
-  sort.outputs = {sort.AddBuffer(kS32, {4}, PHAL_KIR_ACCESS_WRITE)};
-  sort.dimension = 1;
-  sort.comparator.Result(sort.comparator.Compare(
-      PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_SIGNED,
-      sort.comparator.Parameter(kS32, 0), sort.comparator.Parameter(kS32, 1)));
-  EXPECT_TRUE(HasError(Kernel::Create(sort.Desc()).status(),
-                       PHAL_INVALID_ARGUMENT,
-                       {"kernel sort_axis", "sort dimension 1 is outside"}));
+  BuildSort(sort, {kS32}, {4}, 1);
+  EXPECT_TRUE(HasCode(Kernel::Create(sort.Desc()).status(),
+                      PHAL_INVALID_ARGUMENT,
+                      {"kernel sort_axis", "sort dimension 1 is outside"}));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// What the interpreter's tests share: host memory for a kernel's buffers,
-// element values as raw bits, status assertions, and one-node kernels that
+// What the interpreter's tests share: the KIR builders and status
+// assertions of sdk/plugin_testing under short names, host memory for a
+// kernel's buffers, element values as raw bits, and one-node kernels that
 // apply a single op elementwise.
 #ifndef POLYHAL_SDK_KIR_INTERPRETER_KIR_INTERPRETER_TEST_UTIL_H_
 #define POLYHAL_SDK_KIR_INTERPRETER_KIR_INTERPRETER_TEST_UTIL_H_
@@ -7,8 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <string>
-#include <string_view>
+#include <initializer_list>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -19,30 +19,44 @@
 #include "sdk/base/status.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
 #include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/kir_builder_kernels.h"
+#include "sdk/plugin_testing/plugin_test.h"
+#include "sdk/plugin_testing/status_assertions.h"
 
 namespace phal::kir_interpreter::testing {
 
-inline ::testing::AssertionResult IsOk(const Status& status) {
-  if (status.ok()) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << status.ToString();
-}
+using plugin_testing::BuildAddition;
+using plugin_testing::BuildMatmul;
+using plugin_testing::BuildSort;
+using plugin_testing::BuildSum;
+using plugin_testing::ConvKernel;
+using plugin_testing::CopyKernel;
+using plugin_testing::DotKernel;
+using plugin_testing::FromBytes;
+using plugin_testing::GatherKernel;
+using plugin_testing::HasCode;
+using plugin_testing::IsOk;
+using plugin_testing::KirBody;
+using plugin_testing::LoopKernel;
+using plugin_testing::ReduceKernel;
+using plugin_testing::ScatterKernel;
+using plugin_testing::SortKernel;
+using plugin_testing::ToBytes;
 
-// Succeeds when `status` has `code` and a message containing every part.
-inline ::testing::AssertionResult HasError(
-    const Status& status, phal_status_code_t code,
-    std::initializer_list<std::string_view> parts) {
-  if (status.code() != code) {
-    return ::testing::AssertionFailure() << "expected " << StatusCodeName(code)
-                                         << ", got " << status.ToString();
-  }
-  for (std::string_view part : parts) {
-    if (status.message().find(part) == std::string::npos) {
-      return ::testing::AssertionFailure() << "message \"" << status.message()
-                                           << "\" lacks \"" << part << "\"";
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
+constexpr phal_element_type_t kPred = PHAL_ELEMENT_TYPE_PRED;
+constexpr phal_element_type_t kS8 = PHAL_ELEMENT_TYPE_S8;
+constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
+constexpr phal_element_type_t kS64 = PHAL_ELEMENT_TYPE_S64;
+constexpr phal_element_type_t kU8 = PHAL_ELEMENT_TYPE_U8;
+constexpr phal_element_type_t kU16 = PHAL_ELEMENT_TYPE_U16;
+constexpr phal_element_type_t kU32 = PHAL_ELEMENT_TYPE_U32;
+constexpr phal_element_type_t kU64 = PHAL_ELEMENT_TYPE_U64;
+constexpr phal_element_type_t kF16 = PHAL_ELEMENT_TYPE_F16;
+constexpr phal_element_type_t kBF16 = PHAL_ELEMENT_TYPE_BF16;
+constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
+constexpr phal_element_type_t kF64 = PHAL_ELEMENT_TYPE_F64;
+constexpr phal_element_type_t kC64 = PHAL_ELEMENT_TYPE_C64;
+constexpr phal_element_type_t kC128 = PHAL_ELEMENT_TYPE_C128;
 
 // The bits of `value` as a KIR constant's first word.
 template <typename T>
@@ -50,20 +64,6 @@ uint64_t Bits(T value) {
   uint64_t bits = 0;
   std::memcpy(&bits, &value, sizeof(value));
   return bits;
-}
-
-template <typename T>
-std::vector<uint8_t> Bytes(const std::vector<T>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
-template <typename T>
-std::vector<T> As(const std::vector<uint8_t>& bytes) {
-  std::vector<T> values(bytes.size() / sizeof(T));
-  if (!values.empty()) std::memcpy(values.data(), bytes.data(), bytes.size());
-  return values;
 }
 
 // f16 and bf16 values as their bits, and back.
@@ -97,11 +97,11 @@ class HostBuffers {
   void Set(uint32_t buffer, const std::vector<T>& values) {
     ASSERT_EQ(values.size() * sizeof(T), bytes_[buffer].size())
         << "values for buf" << buffer;
-    bytes_[buffer] = Bytes(values);
+    bytes_[buffer] = ToBytes(values);
   }
   template <typename T>
   std::vector<T> Get(uint32_t buffer) const {
-    return As<T>(bytes_[buffer]);
+    return FromBytes<T>(bytes_[buffer]);
   }
   std::vector<uint8_t>& bytes(uint32_t buffer) { return bytes_[buffer]; }
 
@@ -115,6 +115,21 @@ class HostBuffers {
   std::vector<std::vector<uint8_t>> bytes_;
 };
 
+// Rows of a [3, 2] s32 operand (buffer 0) picked by `count` indices of
+// `index_type` (buffer 1) into buffer 2.
+inline void BuildRowGather(GatherKernel& gather, phal_element_type_t index_type,
+                           int64_t count) {
+  gather.gather.operand = gather.AddBuffer(kS32, {3, 2});
+  gather.gather.start_indices = gather.AddBuffer(index_type, {count});
+  gather.gather.output =
+      gather.AddBuffer(kS32, {count, 2}, PHAL_KIR_ACCESS_WRITE);
+  gather.offset_dims = {1};
+  gather.collapsed_slice_dims = {0};
+  gather.start_index_map = {0};
+  gather.gather.index_vector_dim = 1;
+  gather.slice_sizes = {1, 2};
+}
+
 // An operand of an elementwise test: its element type and raw elements.
 struct Operand {
   phal_element_type_t type;
@@ -123,7 +138,7 @@ struct Operand {
 
 template <typename T>
 Operand Values(phal_element_type_t type, const std::vector<T>& values) {
-  return {type, Bytes(values)};
+  return {type, ToBytes(values)};
 }
 
 // Applies `op` (with `attributes`) elementwise to the operands, all of one
@@ -134,7 +149,7 @@ inline std::vector<uint8_t> ApplyOp(phal_kir_op_t op,
                                     std::array<int64_t, 4> attributes = {}) {
   const int64_t count = static_cast<int64_t>(
       operands[0].bytes.size() / ElementTypeByteSize(operands[0].type));
-  plugin_testing::LoopKernel loop;
+  LoopKernel loop;
   loop.name = "apply";
   loop.dims = {count};
   std::vector<uint32_t> reads;

@@ -12,12 +12,6 @@ namespace phal::kir_interpreter {
 namespace {
 
 using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
-using plugin_testing::KirBody;
-using plugin_testing::LoopKernel;
-
-constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr phal_element_type_t kS64 = PHAL_ELEMENT_TYPE_S64;
-constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 
 TEST(LoopKernel, ReadsThroughIndexArithmetic) {
   // out[i, j] = in[j, i]: a transpose is a READ at swapped indices.

@@ -14,35 +14,6 @@ namespace phal::kir_interpreter {
 namespace {
 
 using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
-using plugin_testing::KirBody;
-using plugin_testing::SortKernel;
-
-constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
-
-// Sorts operands of `types` and shape `dims` along `dimension`, comparing
-// operand 0 with `direction` and `ordering`.
-void BuildSort(
-    SortKernel& sort, std::vector<phal_element_type_t> types,
-    std::vector<int64_t> dims, int64_t dimension,
-    phal_kir_comparison_direction_t direction = PHAL_KIR_COMPARE_LT,
-    phal_kir_comparison_type_t ordering = PHAL_KIR_COMPARISON_SIGNED) {
-  for (phal_element_type_t type : types) {
-    sort.operands.push_back(sort.AddBuffer(type, dims));
-  }
-  for (phal_element_type_t type : types) {
-    sort.outputs.push_back(sort.AddBuffer(type, dims, PHAL_KIR_ACCESS_WRITE));
-  }
-  sort.dimension = dimension;
-  KirBody& c = sort.comparator;
-  std::vector<uint32_t> parameters;
-  for (std::size_t k = 0; k < types.size(); ++k) {
-    parameters.push_back(c.Parameter(types[k], static_cast<uint32_t>(2 * k)));
-    parameters.push_back(
-        c.Parameter(types[k], static_cast<uint32_t>(2 * k + 1)));
-  }
-  c.Result(c.Compare(direction, ordering, parameters[0], parameters[1]));
-}
 
 TEST(SortKernel, SortsEverySliceAlongTheDimension) {
   SortKernel rows;
@@ -89,8 +60,8 @@ TEST(SortKernel, TotalOrderPlacesNegativeNanFirstAndNanLast) {
   HostBuffers buffers(*kernel);
   buffers.Set<float>(0, {nan, 1.0f, -nan, -inf, 0.0f, -0.0f});
   ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
-  EXPECT_EQ(Bytes(buffers.Get<float>(1)),
-            Bytes(std::vector<float>{-nan, -inf, -0.0f, 0.0f, 1.0f, nan}));
+  EXPECT_EQ(ToBytes(buffers.Get<float>(1)),
+            ToBytes(std::vector<float>{-nan, -inf, -0.0f, 0.0f, 1.0f, nan}));
 }
 
 TEST(SortKernel, MatchesAStableSortOnLargeInputs) {
@@ -142,7 +113,7 @@ TEST(SortKernel, ComparatorMustYieldPred) {
   sort.comparator.Parameter(kS32, 0);
   sort.comparator.Result(sort.comparator.Parameter(kS32, 1));
   sort.name = "int_comparator";
-  EXPECT_TRUE(HasError(
+  EXPECT_TRUE(HasCode(
       Kernel::Create(sort.Desc()).status(), PHAL_INVALID_ARGUMENT,
       {"kernel int_comparator", "comparator body", "result 0", "is s32"}));
 }

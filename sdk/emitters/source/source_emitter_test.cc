@@ -14,10 +14,12 @@
 #include <gtest/gtest.h>
 
 #include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/kir_builder_kernels.h"
 
 namespace phal::source_emitter {
 namespace {
 
+using ::phal::plugin_testing::BuildSum;
 using ::phal::plugin_testing::DotKernel;
 using ::phal::plugin_testing::KirBody;
 using ::phal::plugin_testing::LoopKernel;
@@ -201,18 +203,7 @@ TEST(SourceEmitter, DotIsATiledGemmInSharedMemory) {
 // Row sums of f32[3, length].
 SourceKernel EmitRowSum(int64_t length) {
   ReduceKernel kernel;
-  const uint32_t input = kernel.AddBuffer(kF32, {3, length});
-  const uint32_t out = kernel.AddBuffer(kF32, {3}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dims = {3, length};
-  kernel.reduced_dims = {1};
-  kernel.outputs = {out};
-  kernel.init.Result(kernel.init.Constant(kF32, 0));
-  KirBody& v = kernel.values;
-  v.Result(v.Read(input, kF32, {v.Index(0), v.Index(1)}));
-  KirBody& r = kernel.reducer;
-  r.Result(r.Node(PHAL_KIR_OP_ADD, kF32,
-                  {r.Parameter(kF32, 0), r.Parameter(kF32, 1)}));
-  kernel.epilogue.Result(kernel.epilogue.Parameter(kF32, 0));
+  BuildSum(kernel, kF32, {3, length}, {1});
   StatusOr<SourceKernel> source =
       EmitSource(kernel.Desc(), OpenClDialect(), PoclLikeDevice());
   EXPECT_TRUE(source.ok()) << source.status().ToString();

@@ -1,0 +1,98 @@
+// Kernels that the tests of the KIR facts, the interpreter, the emitters and
+// the plugins' benchmarks all need, each built in one place with the
+// holders of kir_builder.h.
+#ifndef POLYHAL_SDK_PLUGIN_TESTING_KIR_BUILDER_KERNELS_H_
+#define POLYHAL_SDK_PLUGIN_TESTING_KIR_BUILDER_KERNELS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "polyhal/kernel.h"
+#include "sdk/plugin_testing/kir_builder.h"
+
+namespace phal::plugin_testing {
+
+// Makes `body` the computation (x, y) -> x + y of `type`: a sum's reducer,
+// or the combiner of a scatter that adds.
+inline void BuildAddition(KirBody& body, phal_element_type_t type) {
+  body.Result(body.Node(PHAL_KIR_OP_ADD, type,
+                        {body.Parameter(type, 0), body.Parameter(type, 1)}));
+}
+
+// C = A B: A [m, k] (buffer 0) and B [k, n] (buffer 1) of `type`, row-major,
+// summed in `accumulation` and written as C [m, n] of it (buffer 2) by an
+// identity epilogue. A `lhs_column_stride` above 1 spreads A's columns
+// apart (A's buffer is [m, k * lhs_column_stride]), so no GEMM library can
+// read A and a plugin must run its own loops.
+inline void BuildMatmul(DotKernel& dot, phal_element_type_t type,
+                        phal_element_type_t accumulation, int64_t m, int64_t n,
+                        int64_t k, int64_t lhs_column_stride = 1) {
+  dot.dot.lhs = dot.AddBuffer(type, {m, k * lhs_column_stride});
+  dot.dot.rhs = dot.AddBuffer(type, {k, n});
+  dot.dot.output = dot.AddBuffer(accumulation, {m, n}, PHAL_KIR_ACCESS_WRITE);
+  dot.dot.accumulation_type = accumulation;
+  dot.dot.batch = 1;
+  dot.dot.m = m;
+  dot.dot.n = n;
+  dot.dot.k = k;
+  dot.dot.lhs_strides[1] = k * lhs_column_stride;
+  dot.dot.lhs_strides[2] = lhs_column_stride;
+  dot.dot.rhs_strides[1] = n;
+  dot.dot.rhs_strides[2] = 1;
+  dot.epilogue.Result(dot.epilogue.Parameter(accumulation, 0));
+}
+
+// The sum from 0 of `type`[dims] (buffer 0) over `reduced_dims`, written by
+// an identity epilogue to buffer 1, of the dimensions that remain.
+inline void BuildSum(ReduceKernel& reduce, phal_element_type_t type,
+                     const std::vector<int64_t>& dims,
+                     const std::vector<int64_t>& reduced_dims) {
+  std::vector<int64_t> output_dims;
+  for (int64_t d = 0; d < static_cast<int64_t>(dims.size()); ++d) {
+    bool reduced = false;
+    for (int64_t r : reduced_dims) reduced |= r == d;
+    if (!reduced) output_dims.push_back(dims[static_cast<std::size_t>(d)]);
+  }
+  const uint32_t input = reduce.AddBuffer(type, dims);
+  reduce.outputs = {reduce.AddBuffer(type, output_dims, PHAL_KIR_ACCESS_WRITE)};
+  reduce.dims = dims;
+  reduce.reduced_dims = reduced_dims;
+  reduce.init.Result(reduce.init.Constant(type, 0));
+  std::vector<uint32_t> indices;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    indices.push_back(reduce.values.Index(static_cast<int64_t>(d)));
+  }
+  reduce.values.Result(reduce.values.Read(input, type, indices));
+  BuildAddition(reduce.reducer, type);
+  reduce.epilogue.Result(reduce.epilogue.Parameter(type, 0));
+}
+
+// Sorts operands of `types`, each of shape `dims` (buffers 0, 1, ...),
+// along `dimension` into outputs of the same types and shape (the buffers
+// after them), comparing operand 0 by `direction` and `comparison`; the
+// other operands are permuted alike.
+inline void BuildSort(
+    SortKernel& sort, const std::vector<phal_element_type_t>& types,
+    const std::vector<int64_t>& dims, int64_t dimension,
+    phal_kir_comparison_direction_t direction = PHAL_KIR_COMPARE_LT,
+    phal_kir_comparison_type_t comparison = PHAL_KIR_COMPARISON_SIGNED) {
+  for (phal_element_type_t type : types) {
+    sort.operands.push_back(sort.AddBuffer(type, dims));
+  }
+  for (phal_element_type_t type : types) {
+    sort.outputs.push_back(sort.AddBuffer(type, dims, PHAL_KIR_ACCESS_WRITE));
+  }
+  sort.dimension = dimension;
+  KirBody& c = sort.comparator;
+  std::vector<uint32_t> parameters;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    parameters.push_back(c.Parameter(types[i], static_cast<uint32_t>(2 * i)));
+    parameters.push_back(
+        c.Parameter(types[i], static_cast<uint32_t>(2 * i + 1)));
+  }
+  c.Result(c.Compare(direction, comparison, parameters[0], parameters[1]));
+}
+
+}  // namespace phal::plugin_testing
+
+#endif  // POLYHAL_SDK_PLUGIN_TESTING_KIR_BUILDER_KERNELS_H_
