@@ -1,224 +1,32 @@
 // Throughput of the cpu plugin's kernels, driven through its ABI as the
 // core drives it, with baselines measured in the same run: OpenBLAS sgemm
-// for dots, memcpy for an elementwise chain. Figures: docs/performance.md.
-// Not run by CTest.
+// for dots, memcpy for an elementwise chain (sdk/plugin_testing/
+// kernel_benchmarks.h). Figures: docs/performance.md. Not run by CTest.
+//
+// The plugin is the library named by PHAL_BENCHMARK_CPU_PLUGIN, else the
+// build's.
 #include <benchmark/benchmark.h>
-#include <cblas.h>
-#include <dlfcn.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
-#include <vector>
-
-#include "sdk/plugin_testing/kir_builder.h"
-#include "polyhal/plugin.h"
-
-struct phal_status {
-  phal_status_code_t code;
-  std::string message;
-};
+#include "sdk/plugin_testing/kernel_benchmarks.h"
 
 namespace phal::cpu {
 namespace {
 
-using plugin_testing::DotKernel;
-using plugin_testing::KirBody;
-using plugin_testing::LoopKernel;
+using plugin_testing::BenchmarkDevice;
+using plugin_testing::BM_Dot;
+using plugin_testing::BM_ElementwiseChain;
+using plugin_testing::BM_Memcpy;
+using plugin_testing::BM_OpenBlasSgemm;
 
-constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
-
-phal_status_t* CreateStatus(phal_status_code_t code, const char* message) {
-  return new phal_status{code, message != nullptr ? message : ""};
+BenchmarkDevice* Cpu() {
+  static BenchmarkDevice* device =
+      new BenchmarkDevice("PHAL_BENCHMARK_CPU_PLUGIN", PHAL_CPU_PLUGIN_PATH);
+  return device;
 }
 
-void* Allocate(size_t size, size_t alignment) {
-  void* pointer = nullptr;
-  return posix_memalign(&pointer,
-                        alignment < sizeof(void*) ? sizeof(void*) : alignment,
-                        size) == 0
-             ? pointer
-             : nullptr;
-}
-
-const phal_host_services_t kHost = {
-    .struct_size = sizeof(phal_host_services_t),
-    .next = nullptr,
-    .status_create = CreateStatus,
-    .log = nullptr,
-    .host_allocate = Allocate,
-    .host_free = std::free,
-    .status_free = nullptr,
-};
-
-// Aborts the benchmark run with the plugin's message: a benchmark of a
-// failing kernel measures nothing.
-void Check(phal_status_t* status, const char* what) {
-  if (status == nullptr) return;
-  std::fprintf(stderr, "%s failed: %s\n", what, status->message.c_str());
-  std::exit(1);
-}
-
-// The plugin, its device and one stream, for the whole run.
-struct Plugin {
-  Plugin() {
-    void* library = dlopen(PHAL_CPU_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      std::fprintf(stderr, "%s\n", dlerror());
-      std::exit(1);
-    }
-    auto entry = reinterpret_cast<phal_plugin_entry_fn>(
-        dlsym(library, PHAL_PLUGIN_ENTRY_SYMBOL));
-    phal_plugin_negotiation_t negotiation{};
-    negotiation.struct_size = sizeof(negotiation);
-    negotiation.core_min_version = PHAL_MAKE_VERSION(1, 1);
-    negotiation.core_max_version = PHAL_MAKE_VERSION(1, 1);
-    negotiation.host = &kHost;
-    api = entry(&negotiation);
-    if (api == nullptr) std::exit(1);
-    Check(api->device_open(0, &device), "device_open");
-    Check(api->stream_create(device, &stream), "stream_create");
-  }
-
-  phal_plugin_buffer_t* Upload(const std::vector<float>& values) {
-    phal_plugin_buffer_t* buffer = nullptr;
-    const uint64_t bytes = values.size() * sizeof(float);
-    Check(api->buffer_allocate(device, 0, bytes, &buffer), "buffer_allocate");
-    Check(api->stream_copy_from_host(stream, values.data(), buffer, 0, bytes),
-          "copy");
-    Check(api->stream_synchronize(stream), "synchronize");
-    return buffer;
-  }
-
-  void Launch(phal_plugin_kernel_t* kernel,
-              std::vector<phal_plugin_buffer_t*>& buffers) {
-    Check(api->stream_launch(stream, kernel, buffers.data(),
-                             static_cast<uint32_t>(buffers.size())),
-          "stream_launch");
-    Check(api->stream_synchronize(stream), "synchronize");
-  }
-
-  const phal_plugin_api_t* api = nullptr;
-  phal_plugin_device_t* device = nullptr;
-  phal_plugin_stream_t* stream = nullptr;
-};
-
-Plugin& ThePlugin() {
-  static Plugin* plugin = new Plugin;
-  return *plugin;
-}
-
-std::vector<float> Values(size_t count) {
-  std::vector<float> values(count);
-  for (size_t i = 0; i < count; ++i)
-    values[i] = static_cast<float>(i % 97) / 97;
-  return values;
-}
-
-// C = A B for n x n f32 matrices; `lhs_column_stride` 2 spreads A's
-// columns so no GEMM library can read it, and the emitted loops compute it.
-void RunPluginDot(benchmark::State& state, int64_t lhs_column_stride) {
-  const int64_t n = state.range(0);
-  Plugin& plugin = ThePlugin();
-  DotKernel kernel;
-  phal_kir_dot_t& dot = kernel.dot;
-  dot.batch = 1;
-  dot.m = dot.n = dot.k = n;
-  dot.accumulation_type = kF32;
-  dot.lhs_strides[0] = n * n * lhs_column_stride;
-  dot.lhs_strides[1] = n * lhs_column_stride;
-  dot.lhs_strides[2] = lhs_column_stride;
-  dot.rhs_strides[0] = n * n;
-  dot.rhs_strides[1] = n;
-  dot.rhs_strides[2] = 1;
-  dot.lhs = kernel.AddBuffer(kF32, {n * n * lhs_column_stride});
-  dot.rhs = kernel.AddBuffer(kF32, {n * n});
-  dot.output = kernel.AddBuffer(kF32, {1, n, n}, PHAL_KIR_ACCESS_WRITE);
-  kernel.epilogue.Result(kernel.epilogue.Parameter(kF32, 0));
-  phal_plugin_kernel_t* emitted = nullptr;
-  Check(
-      plugin.api->kernel_emit(plugin.device, &kernel.Desc(), nullptr, &emitted),
-      "kernel_emit");
-  std::vector<phal_plugin_buffer_t*> buffers = {
-      plugin.Upload(Values(n * n * lhs_column_stride)),
-      plugin.Upload(Values(n * n)), plugin.Upload(std::vector<float>(n * n))};
-  for (auto _ : state) plugin.Launch(emitted, buffers);
-  state.counters["GFLOPS"] = benchmark::Counter(
-      2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate,
-      benchmark::Counter::kIs1000);
-  for (phal_plugin_buffer_t* buffer : buffers) plugin.api->buffer_free(buffer);
-  plugin.api->kernel_destroy(emitted);
-}
-
-void BM_PluginDotF32(benchmark::State& state) { RunPluginDot(state, 1); }
-void BM_PluginDotF32EmittedLoops(benchmark::State& state) {
-  RunPluginDot(state, 2);
-}
-
-void BM_OpenBlasSgemm(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  const std::vector<float> a = Values(size_t(n) * n), b = Values(size_t(n) * n);
-  std::vector<float> c(size_t(n) * n);
-  for (auto _ : state) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
-                a.data(), n, b.data(), n, 0.0f, c.data(), n);
-    benchmark::DoNotOptimize(c.data());
-  }
-  state.counters["GFLOPS"] = benchmark::Counter(
-      2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate,
-      benchmark::Counter::kIs1000);
-}
-
-// out = max(x * 1.5 + 0.25, 0) * x - 2: a fused elementwise chain reading
-// one f32 and writing one, so it moves the bytes a memcpy of x moves.
-void BM_PluginElementwiseChain(benchmark::State& state) {
-  const int64_t count = state.range(0);
-  Plugin& plugin = ThePlugin();
-  LoopKernel kernel;
-  const uint32_t x = kernel.AddBuffer(kF32, {count});
-  const uint32_t out = kernel.AddBuffer(kF32, {count}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dims = {count};
-  kernel.outputs = {out};
-  KirBody& b = kernel.body;
-  auto constant = [&](float value) {
-    uint32_t bits;
-    std::memcpy(&bits, &value, 4);
-    return b.Constant(kF32, bits);
-  };
-  const uint32_t value = b.Read(x, kF32, {b.Index(0)});
-  const uint32_t scaled =
-      b.Node(PHAL_KIR_OP_MULTIPLY, kF32, {value, constant(1.5f)});
-  const uint32_t shifted =
-      b.Node(PHAL_KIR_OP_ADD, kF32, {scaled, constant(0.25f)});
-  const uint32_t relu =
-      b.Node(PHAL_KIR_OP_MAXIMUM, kF32, {shifted, constant(0.0f)});
-  const uint32_t product = b.Node(PHAL_KIR_OP_MULTIPLY, kF32, {relu, value});
-  b.Result(b.Node(PHAL_KIR_OP_SUBTRACT, kF32, {product, constant(2.0f)}));
-  phal_plugin_kernel_t* emitted = nullptr;
-  Check(
-      plugin.api->kernel_emit(plugin.device, &kernel.Desc(), nullptr, &emitted),
-      "kernel_emit");
-  std::vector<phal_plugin_buffer_t*> buffers = {
-      plugin.Upload(Values(count)), plugin.Upload(std::vector<float>(count))};
-  for (auto _ : state) plugin.Launch(emitted, buffers);
-  state.SetBytesProcessed(state.iterations() * count * 2 * 4);
-  for (phal_plugin_buffer_t* buffer : buffers) plugin.api->buffer_free(buffer);
-  plugin.api->kernel_destroy(emitted);
-}
-
-void BM_Memcpy(benchmark::State& state) {
-  const size_t count = static_cast<size_t>(state.range(0));
-  const std::vector<float> source = Values(count);
-  std::vector<float> destination(count);
-  for (auto _ : state) {
-    std::memcpy(destination.data(), source.data(), count * sizeof(float));
-    benchmark::DoNotOptimize(destination.data());
-  }
-  state.SetBytesProcessed(state.iterations() * int64_t(count) * 2 * 4);
-}
-
-BENCHMARK(BM_PluginDotF32)
+// Dots whose operands a GEMM can read run on OpenBLAS's sums; the emitted
+// loops are the plugin's own, for every other dot.
+BENCHMARK_CAPTURE(BM_Dot, cpu, Cpu)
     ->Arg(256)
     ->Arg(512)
     ->Arg(1024)
@@ -230,12 +38,15 @@ BENCHMARK(BM_OpenBlasSgemm)
     ->Arg(1024)
     ->Arg(2048)
     ->UseRealTime();
-BENCHMARK(BM_PluginDotF32EmittedLoops)
+BENCHMARK_CAPTURE(BM_Dot, cpu_emitted_loops, Cpu, 2)
     ->Arg(256)
     ->Arg(512)
     ->Arg(1024)
     ->UseRealTime();
-BENCHMARK(BM_PluginElementwiseChain)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
+BENCHMARK_CAPTURE(BM_ElementwiseChain, cpu, Cpu)
+    ->Arg(1 << 16)
+    ->Arg(1 << 24)
+    ->UseRealTime();
 BENCHMARK(BM_Memcpy)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include "sdk/plugin_support/plugin_host.h"
 #include "sdk/plugin_testing/fake_host.h"
-#include "sdk/plugin_testing/plugin_environment.h"
+#include "sdk/plugin_testing/plugin_library.h"
 
 namespace phal {
 namespace {

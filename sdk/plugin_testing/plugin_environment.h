@@ -1,7 +1,6 @@
 // A plugin library loaded for a whole test run as the core's loader loads
-// it: dlopen, phal_plugin_entry negotiated with the fake host services
-// (fake_host.h), shutdown and unload at the end. Any plugin, by the path of
-// its library; a test binary registers the one it tests once:
+// it (plugin_library.h), shut down and unloaded at the end. Any plugin, by
+// the path of its library; a test binary registers the one it tests once:
 //
 //   const auto* const kPlugin = ::phal::plugin_testing::AddPluginEnvironment(
 //       PHAL_MY_PLUGIN_PATH);
@@ -11,17 +10,15 @@
 #define POLYHAL_SDK_PLUGIN_TESTING_PLUGIN_ENVIRONMENT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "polyhal/plugin.h"
+#include "sdk/plugin_testing/plugin_library.h"
 
 namespace phal::plugin_testing {
-
-// A negotiation record offering ABI core_min..core_max and `host`.
-phal_plugin_negotiation_t Negotiation(uint32_t core_min, uint32_t core_max,
-                                      const phal_host_services_t* host);
 
 class PluginEnvironment : public ::testing::Environment {
  public:
@@ -39,20 +36,19 @@ class PluginEnvironment : public ::testing::Environment {
 
   const std::string& library_path() const { return library_path_; }
   // Valid between SetUp and TearDown.
-  phal_plugin_entry_fn entry() const { return entry_; }
-  const phal_plugin_api_t& api() const { return *api_; }
+  phal_plugin_entry_fn entry() const { return library_->entry(); }
+  const phal_plugin_api_t& api() const { return *library_->api(); }
   // The record as the plugin left it: its own version range included.
-  const phal_plugin_negotiation_t& negotiation() const { return negotiation_; }
+  const phal_plugin_negotiation_t& negotiation() const {
+    return library_->negotiation();
+  }
   const std::string& cache_directory() const { return cache_directory_; }
 
  private:
   std::string library_path_;
   uint32_t core_min_;
   uint32_t core_max_;
-  void* library_ = nullptr;
-  phal_plugin_entry_fn entry_ = nullptr;
-  const phal_plugin_api_t* api_ = nullptr;
-  phal_plugin_negotiation_t negotiation_{};
+  std::unique_ptr<PluginLibrary> library_;
   std::string cache_directory_;
 };
 
