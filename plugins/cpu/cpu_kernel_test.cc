@@ -20,6 +20,7 @@
 
 #include "sdk/plugin_testing/fake_host.h"
 #include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
@@ -27,6 +28,7 @@
 namespace phal::cpu {
 namespace {
 
+using ::phal::plugin_testing::BuildMatmul;
 using ::phal::plugin_testing::ClearRecordedLogLines;
 using ::phal::plugin_testing::ConvKernel;
 using ::phal::plugin_testing::CopyKernel;
@@ -468,22 +470,7 @@ TEST_F(DotTest, DotsWithAnEmptyExtentRun) {
 TEST_F(CpuKernelTest, IntegerDotWithConvertedOperandsIsExact) {
   constexpr int64_t kM = 21, kN = 34, kK = 55;
   DotKernel kernel;
-  phal_kir_dot_t& dot = kernel.dot;
-  dot.batch = 1;
-  dot.m = kM;
-  dot.n = kN;
-  dot.k = kK;
-  dot.accumulation_type = kS32;
-  dot.lhs_strides[0] = kM * kK;
-  dot.lhs_strides[1] = kK;
-  dot.lhs_strides[2] = 1;
-  dot.rhs_strides[0] = kK * kN;
-  dot.rhs_strides[1] = kN;
-  dot.rhs_strides[2] = 1;
-  dot.lhs = kernel.AddBuffer(PHAL_ELEMENT_TYPE_S8, {kM, kK});
-  dot.rhs = kernel.AddBuffer(PHAL_ELEMENT_TYPE_S8, {kK, kN});
-  dot.output = kernel.AddBuffer(kS32, {1, kM, kN}, PHAL_KIR_ACCESS_WRITE);
-  kernel.epilogue.Result(kernel.epilogue.Parameter(kS32, 0));
+  BuildMatmul(kernel, PHAL_ELEMENT_TYPE_S8, kS32, kM, kN, kK);
   std::vector<int8_t> a(kM * kK), b(kK * kN);
   for (size_t i = 0; i < a.size(); ++i)
     a[i] = static_cast<int8_t>(i * 37 - 100);
