@@ -6,6 +6,7 @@
 
 #include "core/reference/accumulation.h"
 #include "core/reference/strided_copy.h"
+#include "sdk/element_semantics/accumulation.h"
 
 namespace phal::reference {
 namespace {
@@ -73,33 +74,16 @@ StatusOr<PackedOperand> Pack(const Literal& operand,
   return packed;
 }
 
-// C[b, m, n] = sum_k A[b, m, k] * B[b, k, n], in i-k-j order so the inner
-// loop streams rows of B and C.
+// C[b, m, n] = sum_k A[b, m, k] * B[b, k, n] in domain D.
 template <typename D>
 Status MultiplyPacked(const PackedOperand& lhs, const PackedOperand& rhs,
                       Literal* result) {
   std::vector<D> a, b;
   PHAL_RETURN_IF_ERROR(LoadInto(lhs.literal, &a));
   PHAL_RETURN_IF_ERROR(LoadInto(rhs.literal, &b));
-  const int64_t batches = lhs.batch, m = lhs.free, k = lhs.contracting,
-                n = rhs.free;
-  std::vector<D> c(static_cast<std::size_t>(batches * m * n), D{});
-  for (int64_t batch = 0; batch < batches; ++batch) {
-    const D* a_batch = a.data() + batch * m * k;
-    const D* b_batch = b.data() + batch * k * n;
-    D* c_batch = c.data() + batch * m * n;
-    for (int64_t i = 0; i < m; ++i) {
-      D* c_row = c_batch + i * n;
-      for (int64_t p = 0; p < k; ++p) {
-        const D a_value = a_batch[i * k + p];
-        const D* b_row = b_batch + p * n;
-        for (int64_t j = 0; j < n; ++j) {
-          c_row[j] = MultiplyAdd(c_row[j], a_value, b_row[j]);
-        }
-      }
-    }
-  }
-  return StoreFrom(c, result);
+  return StoreFrom(element_semantics::MultiplyBatched<D>(
+                       a, b, lhs.batch, lhs.free, lhs.contracting, rhs.free),
+                   result);
 }
 
 }  // namespace
@@ -145,8 +129,8 @@ StatusOr<Literal> EvaluateDot(const HloInstruction& instruction,
                            lhs.shape().ToString() + " and " +
                            rhs.shape().ToString());
   }
-  PHAL_RETURN_IF_ERROR(
-      DispatchAccumulationDomain(result.element_type(), [&](auto domain) {
+  PHAL_RETURN_IF_ERROR(element_semantics::DispatchAccumulationDomain(
+      result.element_type(), [&](auto domain) {
         return MultiplyPacked<decltype(domain)>(packed_lhs, packed_rhs,
                                                 &result);
       }));

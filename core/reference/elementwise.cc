@@ -1,26 +1,33 @@
 #include "core/reference/elementwise.h"
 
-#include <bit>
-#include <cmath>
-#include <complex>
 #include <cstring>
-#include <limits>
-#include <type_traits>
+#include <string>
+#include <string_view>
 
 #include "core/hlo/comparison.h"
-#include "core/reference/element_types.h"
+#include "sdk/element_semantics/comparison.h"
+#include "sdk/element_semantics/complex_functions.h"
+#include "sdk/element_semantics/convert.h"
+#include "sdk/element_semantics/element_traits.h"
+#include "sdk/element_semantics/integer_functions.h"
+#include "sdk/element_semantics/real_functions.h"
+#include "sdk/element_semantics/reduce_precision.h"
 
 namespace phal::reference {
 namespace {
 
-using Complex = std::complex<double>;
+using namespace ::phal::element_semantics;  // NOLINT(build/namespaces)
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// The error for an element type an operation does not accept.
+Status UnsupportedElementType(std::string_view operation, ElementType type) {
+  return Unimplemented(std::string(operation) +
+                       " does not support element type " +
+                       ElementTypeName(type));
+}
 
 // ---------------------------------------------------------------------------
 // Loops. Each reads operands through their traits, applies `fn` to the
-// computed values and stores through the result's traits. A null stride
-// operand (`broadcast` true) is a scalar read for every element.
+// computed values and stores through the result's traits.
 
 template <typename In, typename Out, typename Fn>
 Status MapUnary(const Literal& operand, Literal* result, Fn fn) {
@@ -47,79 +54,58 @@ Status MapBinary(const Literal& lhs, const Literal& rhs, Literal* result,
 }
 
 // ---------------------------------------------------------------------------
-// Real floating-point semantics (values in double).
-
-// IEEE 754-2019 maximum/minimum: NaN propagates and -0 < +0.
-double FloatMaximum(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) return kNaN;
-  if (a == b) return std::signbit(a) ? b : a;
-  return a > b ? a : b;
-}
-
-double FloatMinimum(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) return kNaN;
-  if (a == b) return std::signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-
-double FloatSign(double x) {
-  if (std::isnan(x) || x == 0.0) return x;
-  return x > 0.0 ? 1.0 : -1.0;
-}
-
-double Logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+// Real floating-point ops (values in double).
 
 template <typename T>
 Status FloatUnary(HloOpcode opcode, const Literal& in, Literal* out) {
   auto map = [&](auto fn) { return MapUnary<T, T>(in, out, fn); };
   switch (opcode) {
     case HloOpcode::kAbs:
-      return map([](double x) { return std::fabs(x); });
+      return map(FloatAbs);
     case HloOpcode::kCbrt:
-      return map([](double x) { return std::cbrt(x); });
+      return map(FloatCbrt);
     case HloOpcode::kCeil:
-      return map([](double x) { return std::ceil(x); });
+      return map(FloatCeil);
     case HloOpcode::kCos:
-      return map([](double x) { return std::cos(x); });
+      return map(FloatCos);
     case HloOpcode::kErf:
-      return map([](double x) { return std::erf(x); });
+      return map(FloatErf);
     case HloOpcode::kExp:
-      return map([](double x) { return std::exp(x); });
+      return map(FloatExp);
     case HloOpcode::kExpm1:
-      return map([](double x) { return std::expm1(x); });
+      return map(FloatExpm1);
     case HloOpcode::kFloor:
-      return map([](double x) { return std::floor(x); });
+      return map(FloatFloor);
     case HloOpcode::kImag:
-      return map([](double) { return 0.0; });
+      return map(FloatImag);
     case HloOpcode::kIsFinite:
-      return MapUnary<T, PredTraits>(in, out,
-                                     [](double x) { return std::isfinite(x); });
+      return MapUnary<T, PredTraits>(in, out, FloatIsFinite);
     case HloOpcode::kLog:
-      return map([](double x) { return std::log(x); });
+      return map(FloatLog);
     case HloOpcode::kLog1p:
-      return map([](double x) { return std::log1p(x); });
+      return map(FloatLog1p);
     case HloOpcode::kLogistic:
-      return map(Logistic);
+      return map(FloatLogistic);
     case HloOpcode::kNegate:
-      return map([](double x) { return -x; });
+      return map(FloatNegate);
     case HloOpcode::kReal:
-      return map([](double x) { return x; });
+      return map(FloatReal);
     case HloOpcode::kRoundNearestAfz:
-      return map([](double x) { return std::round(x); });
+      return map(FloatRoundAfz);
     case HloOpcode::kRoundNearestEven:
-      return map([](double x) { return std::nearbyint(x); });
+      return map(FloatRoundEven);
     case HloOpcode::kRsqrt:
-      return map([](double x) { return 1.0 / std::sqrt(x); });
+      return map(FloatRsqrt);
     case HloOpcode::kSign:
       return map(FloatSign);
     case HloOpcode::kSin:
-      return map([](double x) { return std::sin(x); });
+      return map(FloatSin);
     case HloOpcode::kSqrt:
-      return map([](double x) { return std::sqrt(x); });
+      return map(FloatSqrt);
     case HloOpcode::kTan:
-      return map([](double x) { return std::tan(x); });
+      return map(FloatTan);
     case HloOpcode::kTanh:
-      return map([](double x) { return std::tanh(x); });
+      return map(FloatTanh);
     default:
       return UnsupportedElementType(HloOpcodeName(opcode), T::kElementType);
   }
@@ -131,65 +117,34 @@ Status FloatBinary(HloOpcode opcode, const Literal& a, const Literal& b,
   auto map = [&](auto fn) { return MapBinary<T, T>(a, b, out, fn); };
   switch (opcode) {
     case HloOpcode::kAdd:
-      return map([](double x, double y) { return x + y; });
+      return map(FloatAdd);
     case HloOpcode::kSubtract:
-      return map([](double x, double y) { return x - y; });
+      return map(FloatSubtract);
     case HloOpcode::kMultiply:
-      return map([](double x, double y) { return x * y; });
+      return map(FloatMultiply);
     case HloOpcode::kDivide:
-      return map([](double x, double y) { return x / y; });
+      return map(FloatDivide);
     case HloOpcode::kRemainder:
-      return map([](double x, double y) { return std::fmod(x, y); });
+      return map(FloatRemainder);
     case HloOpcode::kMaximum:
       return map(FloatMaximum);
     case HloOpcode::kMinimum:
       return map(FloatMinimum);
     case HloOpcode::kPower:
-      return map([](double x, double y) { return std::pow(x, y); });
+      return map(FloatPower);
     case HloOpcode::kAtan2:
-      return map([](double y, double x) { return std::atan2(y, x); });
+      return map(FloatAtan2);
+    case HloOpcode::kComplex:
+      return out->element_type() == PHAL_ELEMENT_TYPE_C64
+                 ? MapBinary<T, C64Traits>(a, b, out, MakeComplex)
+                 : MapBinary<T, C128Traits>(a, b, out, MakeComplex);
     default:
       return UnsupportedElementType(HloOpcodeName(opcode), T::kElementType);
   }
 }
 
 // ---------------------------------------------------------------------------
-// Complex semantics (values in std::complex<double>).
-
-// exp(z) - 1 without cancellation for small |z|:
-// re = expm1(x) cos(y) - 2 sin^2(y / 2), im = exp(x) sin(y).
-Complex ComplexExpm1(Complex z) {
-  const double half_sin = std::sin(z.imag() / 2);
-  return {std::expm1(z.real()) * std::cos(z.imag()) - 2 * half_sin * half_sin,
-          std::exp(z.real()) * std::sin(z.imag())};
-}
-
-// log(1 + z) without cancellation for small |z|:
-// re = log1p(x (2 + x) + y^2) / 2, im = atan2(y, 1 + x).
-Complex ComplexLog1p(Complex z) {
-  const double x = z.real(), y = z.imag();
-  return {0.5 * std::log1p(x * (2 + x) + y * y), std::atan2(y, 1 + x)};
-}
-
-// atan2 of complex numbers as the StableHLO interpreter defines it:
-// -i * log((x + i y) / sqrt(x^2 + y^2)).
-Complex ComplexAtan2(Complex y, Complex x) {
-  const Complex i(0, 1);
-  return -i * std::log((x + i * y) / std::sqrt(x * x + y * y));
-}
-
-// The specification's order for complex maximum and minimum: by real part,
-// then by imaginary part.
-bool LexicographicLess(Complex x, Complex y) {
-  if (x.real() != y.real()) return x.real() < y.real();
-  return x.imag() < y.imag();
-}
-
-Complex ComplexSign(Complex z) {
-  if (std::isnan(z.real()) || std::isnan(z.imag())) return {kNaN, kNaN};
-  const double magnitude = std::abs(z);
-  return magnitude == 0 ? Complex(0, 0) : z / magnitude;
-}
+// Complex ops (values in std::complex<double>).
 
 template <typename T>
 Status ComplexUnary(HloOpcode opcode, const Literal& in, Literal* out) {
@@ -197,37 +152,37 @@ Status ComplexUnary(HloOpcode opcode, const Literal& in, Literal* out) {
   auto map = [&](auto fn) { return MapUnary<T, T>(in, out, fn); };
   switch (opcode) {
     case HloOpcode::kAbs:
-      return MapUnary<T, Part>(in, out, [](Complex z) { return std::abs(z); });
+      return MapUnary<T, Part>(in, out, ComplexAbs);
     case HloOpcode::kReal:
-      return MapUnary<T, Part>(in, out, [](Complex z) { return z.real(); });
+      return MapUnary<T, Part>(in, out, ComplexReal);
     case HloOpcode::kImag:
-      return MapUnary<T, Part>(in, out, [](Complex z) { return z.imag(); });
+      return MapUnary<T, Part>(in, out, ComplexImag);
     case HloOpcode::kNegate:
-      return map([](Complex z) { return -z; });
+      return map(ComplexNegate);
     case HloOpcode::kExp:
-      return map([](Complex z) { return std::exp(z); });
+      return map(ComplexExp);
     case HloOpcode::kExpm1:
       return map(ComplexExpm1);
     case HloOpcode::kLog:
-      return map([](Complex z) { return std::log(z); });
+      return map(ComplexLog);
     case HloOpcode::kLog1p:
       return map(ComplexLog1p);
     case HloOpcode::kLogistic:
-      return map([](Complex z) { return 1.0 / (1.0 + std::exp(-z)); });
+      return map(ComplexLogistic);
     case HloOpcode::kSqrt:
-      return map([](Complex z) { return std::sqrt(z); });
+      return map(ComplexSqrt);
     case HloOpcode::kRsqrt:
-      return map([](Complex z) { return 1.0 / std::sqrt(z); });
+      return map(ComplexRsqrt);
     case HloOpcode::kCbrt:
-      return map([](Complex z) { return std::pow(z, 1.0 / 3); });
+      return map(ComplexCbrt);
     case HloOpcode::kSin:
-      return map([](Complex z) { return std::sin(z); });
+      return map(ComplexSin);
     case HloOpcode::kCos:
-      return map([](Complex z) { return std::cos(z); });
+      return map(ComplexCos);
     case HloOpcode::kTan:
-      return map([](Complex z) { return std::tan(z); });
+      return map(ComplexTan);
     case HloOpcode::kTanh:
-      return map([](Complex z) { return std::tanh(z); });
+      return map(ComplexTanh);
     case HloOpcode::kSign:
       return map(ComplexSign);
     default:
@@ -241,150 +196,44 @@ Status ComplexBinary(HloOpcode opcode, const Literal& a, const Literal& b,
   auto map = [&](auto fn) { return MapBinary<T, T>(a, b, out, fn); };
   switch (opcode) {
     case HloOpcode::kAdd:
-      return map([](Complex x, Complex y) { return x + y; });
+      return map(ComplexAdd);
     case HloOpcode::kSubtract:
-      return map([](Complex x, Complex y) { return x - y; });
+      return map(ComplexSubtract);
     case HloOpcode::kMultiply:
-      return map([](Complex x, Complex y) { return x * y; });
+      return map(ComplexMultiply);
     case HloOpcode::kDivide:
-      return map([](Complex x, Complex y) { return x / y; });
+      return map(ComplexDivide);
     case HloOpcode::kPower:
-      return map([](Complex x, Complex y) { return std::pow(x, y); });
+      return map(ComplexPower);
     case HloOpcode::kAtan2:
       return map(ComplexAtan2);
     case HloOpcode::kMaximum:
-      return map(
-          [](Complex x, Complex y) { return LexicographicLess(x, y) ? y : x; });
+      return map(ComplexMaximum);
     case HloOpcode::kMinimum:
-      return map(
-          [](Complex x, Complex y) { return LexicographicLess(y, x) ? y : x; });
+      return map(ComplexMinimum);
     default:
       return UnsupportedElementType(HloOpcodeName(opcode), T::kElementType);
   }
 }
 
 // ---------------------------------------------------------------------------
-// Integer semantics. Arithmetic wraps modulo 2^bits: it is done in uint64_t
-// and truncated, which avoids signed overflow and the promotion of narrow
-// unsigned operands to int.
-
-template <typename I>
-I Wrap(uint64_t value) {
-  return static_cast<I>(value);
-}
-
-template <typename I>
-uint64_t Widen(I value) {
-  return static_cast<uint64_t>(value);
-}
-
-template <typename I>
-constexpr int kBits = static_cast<int>(sizeof(I) * 8);
-
-// XLA's choices where C++ is undefined: x / 0 = -1 (all ones), and for
-// signed types INT_MIN / -1 = INT_MIN.
-template <typename I>
-I IntegerDivide(I x, I y) {
-  if (y == 0) return static_cast<I>(-1);
-  if constexpr (std::is_signed_v<I>) {
-    if (x == std::numeric_limits<I>::min() && y == -1) return x;
-  }
-  return static_cast<I>(x / y);
-}
-
-// XLA's choices: x % 0 = x, and INT_MIN % -1 = 0. The sign follows x.
-template <typename I>
-I IntegerRemainder(I x, I y) {
-  if (y == 0) return x;
-  if constexpr (std::is_signed_v<I>) {
-    if (x == std::numeric_limits<I>::min() && y == -1) return 0;
-  }
-  return static_cast<I>(x % y);
-}
-
-// StableHLO: a negative exponent gives 0 unless |x| == 1, when it is
-// x^|y|. Square-and-multiply with wraparound otherwise.
-template <typename I>
-I IntegerPower(I x, I y) {
-  uint64_t exponent = Widen(y);
-  if constexpr (std::is_signed_v<I>) {
-    if (y < 0) {
-      if (x != 1 && x != -1) return 0;
-      // |y| in unsigned arithmetic: negating the most negative value of
-      // I (or of int64_t) overflows a signed type.
-      exponent = uint64_t{0} - static_cast<uint64_t>(static_cast<int64_t>(y));
-    }
-  }
-  uint64_t base = Widen(x), result = 1;
-  while (exponent != 0) {
-    if ((exponent & 1) != 0) result *= base;
-    base *= base;
-    exponent >>= 1;
-  }
-  return Wrap<I>(result);
-}
-
-// The shift amount is read as unsigned; amounts >= the bit width shift
-// everything out (sign fill for arithmetic right shifts).
-template <typename I>
-bool ShiftOutOfRange(I amount) {
-  return static_cast<std::make_unsigned_t<I>>(amount) >=
-         static_cast<unsigned>(kBits<I>);
-}
-
-template <typename I>
-I ShiftLeft(I x, I amount) {
-  if (ShiftOutOfRange(amount)) return 0;
-  return Wrap<I>(Widen(x) << static_cast<int>(amount));
-}
-
-template <typename I>
-I ShiftRightLogical(I x, I amount) {
-  using U = std::make_unsigned_t<I>;
-  if (ShiftOutOfRange(amount)) return 0;
-  return static_cast<I>(static_cast<U>(x) >> static_cast<int>(amount));
-}
-
-template <typename I>
-I ShiftRightArithmetic(I x, I amount) {
-  using S = std::make_signed_t<I>;
-  const S value = static_cast<S>(x);
-  if (ShiftOutOfRange(amount)) return static_cast<I>(value < 0 ? -1 : 0);
-  return static_cast<I>(value >> static_cast<int>(amount));
-}
-
-template <typename I>
-I IntegerSign(I x) {
-  if constexpr (std::is_signed_v<I>) {
-    if (x < 0) return -1;
-  }
-  return x == 0 ? 0 : 1;
-}
-
-template <typename I>
-I IntegerAbs(I x) {
-  if constexpr (std::is_signed_v<I>) {
-    if (x < 0) return Wrap<I>(0 - Widen(x));
-  }
-  return x;
-}
+// Integer and pred ops.
 
 template <typename T>
 Status IntegerUnary(HloOpcode opcode, const Literal& in, Literal* out) {
   using I = typename T::Value;
-  using U = std::make_unsigned_t<I>;
   auto map = [&](auto fn) { return MapUnary<T, T>(in, out, fn); };
   switch (opcode) {
     case HloOpcode::kAbs:
       return map(IntegerAbs<I>);
     case HloOpcode::kNegate:
-      return map([](I x) { return Wrap<I>(0 - Widen(x)); });
+      return map(IntegerNegate<I>);
     case HloOpcode::kNot:
-      return map([](I x) { return static_cast<I>(~x); });
+      return map(IntegerNot<I>);
     case HloOpcode::kPopulationCount:
-      return map([](I x) { return static_cast<I>(std::popcount(U(x))); });
+      return map(PopulationCount<I>);
     case HloOpcode::kClz:
-      return map([](I x) { return static_cast<I>(std::countl_zero(U(x))); });
+      return map(CountLeadingZeros<I>);
     case HloOpcode::kSign:
       return map(IntegerSign<I>);
     default:
@@ -399,27 +248,27 @@ Status IntegerBinary(HloOpcode opcode, const Literal& a, const Literal& b,
   auto map = [&](auto fn) { return MapBinary<T, T>(a, b, out, fn); };
   switch (opcode) {
     case HloOpcode::kAdd:
-      return map([](I x, I y) { return Wrap<I>(Widen(x) + Widen(y)); });
+      return map(IntegerAdd<I>);
     case HloOpcode::kSubtract:
-      return map([](I x, I y) { return Wrap<I>(Widen(x) - Widen(y)); });
+      return map(IntegerSubtract<I>);
     case HloOpcode::kMultiply:
-      return map([](I x, I y) { return Wrap<I>(Widen(x) * Widen(y)); });
+      return map(IntegerMultiply<I>);
     case HloOpcode::kDivide:
       return map(IntegerDivide<I>);
     case HloOpcode::kRemainder:
       return map(IntegerRemainder<I>);
     case HloOpcode::kMaximum:
-      return map([](I x, I y) { return x > y ? x : y; });
+      return map(IntegerMaximum<I>);
     case HloOpcode::kMinimum:
-      return map([](I x, I y) { return x < y ? x : y; });
+      return map(IntegerMinimum<I>);
     case HloOpcode::kPower:
       return map(IntegerPower<I>);
     case HloOpcode::kAnd:
-      return map([](I x, I y) { return static_cast<I>(x & y); });
+      return map(IntegerAnd<I>);
     case HloOpcode::kOr:
-      return map([](I x, I y) { return static_cast<I>(x | y); });
+      return map(IntegerOr<I>);
     case HloOpcode::kXor:
-      return map([](I x, I y) { return static_cast<I>(x ^ y); });
+      return map(IntegerXor<I>);
     case HloOpcode::kShiftLeft:
       return map(ShiftLeft<I>);
     case HloOpcode::kShiftRightLogical:
@@ -431,13 +280,12 @@ Status IntegerBinary(HloOpcode opcode, const Literal& a, const Literal& b,
   }
 }
 
-// pred is the one-bit unsigned integer: max is or, min is and.
 Status PredUnary(HloOpcode opcode, const Literal& in, Literal* out) {
   if (opcode != HloOpcode::kNot) {
     return UnsupportedElementType(HloOpcodeName(opcode),
                                   PHAL_ELEMENT_TYPE_PRED);
   }
-  return MapUnary<PredTraits, PredTraits>(in, out, [](bool x) { return !x; });
+  return MapUnary<PredTraits, PredTraits>(in, out, PredNot);
 }
 
 Status PredBinary(HloOpcode opcode, const Literal& a, const Literal& b,
@@ -449,14 +297,14 @@ Status PredBinary(HloOpcode opcode, const Literal& a, const Literal& b,
     case HloOpcode::kAnd:
     case HloOpcode::kMinimum:
     case HloOpcode::kMultiply:
-      return map([](bool x, bool y) { return x && y; });
+      return map(PredAnd);
     case HloOpcode::kOr:
     case HloOpcode::kMaximum:
     case HloOpcode::kAdd:
-      return map([](bool x, bool y) { return x || y; });
+      return map(PredOr);
     case HloOpcode::kXor:
     case HloOpcode::kSubtract:
-      return map([](bool x, bool y) { return x != y; });
+      return map(PredXor);
     default:
       return UnsupportedElementType(HloOpcodeName(opcode),
                                     PHAL_ELEMENT_TYPE_PRED);
@@ -476,102 +324,66 @@ Status EvaluateUnary(const HloInstruction& instruction, const Literal& in,
 }
 
 // ---------------------------------------------------------------------------
-// Compare.
+// Compare, by the keys and relations of comparison.h.
 
-bool Holds(ComparisonDirection direction, int order) {
-  switch (direction) {
-    case ComparisonDirection::kEq:
-      return order == 0;
-    case ComparisonDirection::kNe:
-      return order != 0;
-    case ComparisonDirection::kLt:
-      return order < 0;
-    case ComparisonDirection::kLe:
-      return order <= 0;
-    case ComparisonDirection::kGt:
-      return order > 0;
-    case ComparisonDirection::kGe:
-      return order >= 0;
+// StableHLO's directions are numbered as the ABI's, which DispatchRelation
+// takes.
+static_assert(
+    static_cast<uint32_t>(ComparisonDirection::kEq) == PHAL_KIR_COMPARE_EQ &&
+    static_cast<uint32_t>(ComparisonDirection::kNe) == PHAL_KIR_COMPARE_NE &&
+    static_cast<uint32_t>(ComparisonDirection::kLt) == PHAL_KIR_COMPARE_LT &&
+    static_cast<uint32_t>(ComparisonDirection::kLe) == PHAL_KIR_COMPARE_LE &&
+    static_cast<uint32_t>(ComparisonDirection::kGt) == PHAL_KIR_COMPARE_GT &&
+    static_cast<uint32_t>(ComparisonDirection::kGe) == PHAL_KIR_COMPARE_GE);
+
+template <typename T, typename Relation, typename Key>
+Status CompareKeys(const Literal& a, const Literal& b, Literal* out, Key key) {
+  const auto* x = a.data_as<typename T::Storage>();
+  const auto* y = b.data_as<typename T::Storage>();
+  auto* result = out->data_as<uint8_t>();
+  for (int64_t i = 0; i < out->ElementCount(); ++i) {
+    result[i] = Relation{}(key(x[i]), key(y[i])) ? 1 : 0;
   }
-  return false;
+  return OkStatus();
 }
 
-template <typename V>
-int ThreeWay(V a, V b) {
-  return a < b ? -1 : (b < a ? 1 : 0);
-}
-
-// IEEE comparison: every relation with a NaN is false except NE.
-bool FloatHolds(ComparisonDirection direction, double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) {
-    return direction == ComparisonDirection::kNe;
-  }
-  return Holds(direction, ThreeWay(a, b));
-}
-
-// The totalOrder key: the bits as a signed integer, with the magnitude bits
-// of negative values flipped so that -NaN < -inf < ... < -0 < +0 < ... < NaN.
-template <typename Bits, typename Storage>
-Bits TotalOrderKey(Storage value) {
-  Bits bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits < 0 ? static_cast<Bits>(bits ^ std::numeric_limits<Bits>::max())
-                  : bits;
-}
-
-template <typename T>
-Status CompareTyped(ComparisonDirection direction, ComparisonType type,
-                    const Literal& a, const Literal& b, Literal* out) {
-  auto map = [&](auto fn) { return MapBinary<T, PredTraits>(a, b, out, fn); };
-  using V = typename T::Value;
+// Floats compare by totalOrder or as IEEE values (any other type), complex
+// values lexicographically whatever the type, integers by their bits read
+// as signed or unsigned (or in their own signedness for FLOAT and
+// TOTALORDER), pred as false < true.
+template <typename T, typename Relation>
+Status CompareTyped(ComparisonType type, const Literal& a, const Literal& b,
+                    Literal* out) {
   if constexpr (kIsFloat<T>) {
     if (type == ComparisonType::kTotalOrder) {
-      using Bits = typename T::Bits;
-      const auto* x = a.data_as<typename T::Storage>();
-      const auto* y = b.data_as<typename T::Storage>();
-      auto* result = out->data_as<uint8_t>();
-      for (int64_t i = 0; i < out->ElementCount(); ++i) {
-        result[i] = Holds(direction, ThreeWay(TotalOrderKey<Bits>(x[i]),
-                                              TotalOrderKey<Bits>(y[i])));
-      }
-      return OkStatus();
+      return CompareKeys<T, Relation>(a, b, out, TotalOrderKey<T>);
     }
-    return map([direction](double x, double y) {
-      return FloatHolds(direction, x, y);
-    });
+    return CompareKeys<T, Relation>(a, b, out, ValueKey<T>);
   } else if constexpr (kIsComplex<T>) {
-    // Lexicographic on (real, imaginary); NaN parts compare as unordered.
-    return map([direction](Complex x, Complex y) {
-      if (x.real() != y.real() || std::isnan(x.real()) ||
-          std::isnan(y.real())) {
-        return FloatHolds(direction, x.real(), y.real());
-      }
-      return FloatHolds(direction, x.imag(), y.imag());
-    });
+    return MapBinary<T, PredTraits>(a, b, out, ComplexHolds<Relation>);
+  } else if constexpr (kIsPred<T>) {
+    return CompareKeys<T, Relation>(a, b, out, ValueKey<T>);
   } else {
-    if (type == ComparisonType::kSigned || type == ComparisonType::kUnsigned) {
-      using Signed =
-          std::make_signed_t<std::conditional_t<kIsPred<T>, uint8_t, V>>;
-      using Unsigned = std::make_unsigned_t<Signed>;
-      const bool is_signed = type == ComparisonType::kSigned && !kIsPred<T>;
-      return map([direction, is_signed](V x, V y) {
-        return is_signed ? Holds(direction, ThreeWay(static_cast<Signed>(x),
-                                                     static_cast<Signed>(y)))
-                         : Holds(direction, ThreeWay(static_cast<Unsigned>(x),
-                                                     static_cast<Unsigned>(y)));
-      });
+    if (type == ComparisonType::kSigned) {
+      return CompareKeys<T, Relation>(a, b, out, SignedKey<T>);
     }
-    return map(
-        [direction](V x, V y) { return Holds(direction, ThreeWay(x, y)); });
+    if (type == ComparisonType::kUnsigned) {
+      return CompareKeys<T, Relation>(a, b, out, UnsignedKey<T>);
+    }
+    return CompareKeys<T, Relation>(a, b, out, ValueKey<T>);
   }
 }
 
 Status EvaluateCompare(const HloInstruction& instruction, const Literal& a,
                        const Literal& b, Literal* out) {
+  const ComparisonType type = instruction.EffectiveComparisonType();
   return DispatchElementType(a.element_type(), [&](auto traits) {
-    return CompareTyped<decltype(traits)>(instruction.comparison_direction(),
-                                          instruction.EffectiveComparisonType(),
-                                          a, b, out);
+    return DispatchRelation(
+        static_cast<uint32_t>(instruction.comparison_direction()),
+        [&](auto relation) {
+          return CompareTyped<decltype(traits), decltype(relation)>(type, a, b,
+                                                                    out);
+        });
   });
 }
 
@@ -583,18 +395,7 @@ Status EvaluateBinary(const HloInstruction& instruction, const Literal& a,
   }
   return DispatchElementType(a.element_type(), [&](auto traits) -> Status {
     using T = decltype(traits);
-    if constexpr (kIsFloat<T>) {
-      if (opcode == HloOpcode::kComplex) {
-        return out->element_type() == PHAL_ELEMENT_TYPE_C64
-                   ? MapBinary<T, C64Traits>(
-                         a, b, out,
-                         [](double re, double im) { return Complex(re, im); })
-                   : MapBinary<T, C128Traits>(
-                         a, b, out,
-                         [](double re, double im) { return Complex(re, im); });
-      }
-      return FloatBinary<T>(opcode, a, b, out);
-    }
+    if constexpr (kIsFloat<T>) return FloatBinary<T>(opcode, a, b, out);
     if constexpr (kIsComplex<T>) return ComplexBinary<T>(opcode, a, b, out);
     if constexpr (kIsInteger<T>) return IntegerBinary<T>(opcode, a, b, out);
     if constexpr (kIsPred<T>) return PredBinary(opcode, a, b, out);
@@ -617,17 +418,6 @@ Status EvaluateSelect(const Literal& predicate, const Literal& on_true,
                 source + i * static_cast<int64_t>(size), size);
   }
   return OkStatus();
-}
-
-template <typename T>
-typename T::Value ClampValue(typename T::Value low, typename T::Value x,
-                             typename T::Value high) {
-  if constexpr (kIsFloat<T>) {
-    return FloatMinimum(FloatMaximum(x, low), high);
-  } else {
-    const auto raised = x < low ? low : x;
-    return high < raised ? high : raised;
-  }
 }
 
 Status EvaluateClamp(const Literal& low, const Literal& operand,
@@ -653,83 +443,7 @@ Status EvaluateClamp(const Literal& low, const Literal& operand,
 }
 
 // ---------------------------------------------------------------------------
-// Convert.
-
-// An integer as a double rounded to odd at 53 bits: converting that double
-// to a narrower float rounds exactly as converting the integer directly
-// would (round-to-odd at p + 2 or more bits cannot cause double rounding).
-template <typename I>
-double IntegerToDoubleRoundedToOdd(I value) {
-  const bool negative = value < 0;
-  uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(value)
-                                : static_cast<uint64_t>(value);
-  const int excess = 64 - std::countl_zero(magnitude) - 53;
-  if (excess <= 0) {
-    const double exact = static_cast<double>(magnitude);
-    return negative ? -exact : exact;
-  }
-  const bool sticky = (magnitude & ((uint64_t{1} << excess) - 1)) != 0;
-  magnitude = (magnitude >> excess) | (sticky ? 1 : 0);
-  const double rounded = std::ldexp(static_cast<double>(magnitude), excess);
-  return negative ? -rounded : rounded;
-}
-
-// The value of integer `x` in To's computation type, rounded once to To.
-template <typename To, typename I>
-double IntegerToFloat(I x) {
-  if constexpr (std::is_same_v<To, Float64Traits> ||
-                std::is_same_v<To, C128Traits>) {
-    return static_cast<double>(x);
-  } else if constexpr (std::is_same_v<To, Float32Traits> ||
-                       std::is_same_v<To, C64Traits>) {
-    return static_cast<float>(x);
-  } else {
-    return IntegerToDoubleRoundedToOdd(x);
-  }
-}
-
-// Float to integer as XLA converts: truncation toward zero, saturating at
-// the type's bounds, NaN to 0.
-template <typename I>
-I FloatToInteger(double x) {
-  if (std::isnan(x)) return 0;
-  constexpr I kMin = std::numeric_limits<I>::min();
-  constexpr I kMax = std::numeric_limits<I>::max();
-  // Both bounds are powers of two (or zero) as doubles, hence exact.
-  if (x <= static_cast<double>(kMin)) return kMin;
-  if (x >= static_cast<double>(kMax)) return kMax;
-  return static_cast<I>(x);
-}
-
-template <typename From, typename To>
-typename To::Value ConvertValue(typename From::Value x) {
-  using V = typename To::Value;
-  if constexpr (kIsPred<To>) {
-    if constexpr (kIsComplex<From>) {
-      return x != Complex(0, 0);
-    } else {
-      return x != 0;
-    }
-  } else if constexpr (kIsPred<From>) {
-    return static_cast<V>(x ? 1 : 0);
-  } else if constexpr (kIsComplex<From>) {
-    if constexpr (kIsComplex<To>) {
-      return x;
-    } else {
-      return ConvertValue<typename From::Part, To>(x.real());
-    }
-  } else if constexpr (kIsFloat<From>) {
-    if constexpr (kIsInteger<To>) {
-      return FloatToInteger<V>(x);
-    } else {
-      return V(x);
-    }
-  } else if constexpr (kIsInteger<To>) {
-    return static_cast<V>(x);
-  } else {
-    return V(IntegerToFloat<To>(x));
-  }
-}
+// Convert and reduce-precision.
 
 Status EvaluateConvert(const Literal& in, Literal* out) {
   return DispatchElementType(in.element_type(), [&](auto from) {
@@ -739,50 +453,6 @@ Status EvaluateConvert(const Literal& in, Literal* out) {
       return MapUnary<From, To>(in, out, ConvertValue<From, To>);
     });
   });
-}
-
-// ---------------------------------------------------------------------------
-// Reduce-precision, as XLA does it on the bits of the operand's type:
-// round the mantissa to nearest even, then values whose exponent does not
-// fit become infinities (overflow) or signed zeros (underflow, so results
-// that would be subnormal in the reduced format flush to zero). NaN stays
-// NaN, except with no mantissa bits where it becomes +infinity.
-
-template <typename Storage, typename Uint>
-Storage ReducePrecisionBits(Storage input, int total_bits, int mantissa_bits,
-                            int target_exponent_bits, int target_mantissa_bits,
-                            bool is_nan) {
-  const int exponent_bits = total_bits - 1 - mantissa_bits;
-  Uint bits;
-  std::memcpy(&bits, &input, sizeof(bits));
-  if (target_mantissa_bits < mantissa_bits) {
-    const int dropped = mantissa_bits - target_mantissa_bits;
-    const Uint last_kept_bit = Uint{1} << dropped;
-    const Uint base_bias = (last_kept_bit >> 1) - 1;
-    const Uint bias =
-        static_cast<Uint>(((bits & last_kept_bit) >> dropped) + base_bias);
-    bits = static_cast<Uint>((bits + bias) & ~(last_kept_bit - 1));
-  }
-  const Uint sign = bits & (Uint{1} << (total_bits - 1));
-  const Uint exponent_mask =
-      static_cast<Uint>(((Uint{1} << exponent_bits) - 1) << mantissa_bits);
-  if (target_exponent_bits < exponent_bits) {
-    const Uint bias = (Uint{1} << (exponent_bits - 1)) - 1;
-    const Uint target_bias = (Uint{1} << (target_exponent_bits - 1)) - 1;
-    const Uint exponent = bits & exponent_mask;
-    if (exponent > ((bias + target_bias) << mantissa_bits)) {
-      bits = sign | exponent_mask;
-    } else if (exponent <= ((bias - target_bias) << mantissa_bits)) {
-      bits = sign;
-    }
-  }
-  if (is_nan) {
-    if (target_mantissa_bits > 0) return input;
-    bits = exponent_mask;
-  }
-  Storage output;
-  std::memcpy(&output, &bits, sizeof(bits));
-  return output;
 }
 
 Status EvaluateReducePrecision(const HloInstruction& instruction,
@@ -799,15 +469,10 @@ Status EvaluateReducePrecision(const HloInstruction& instruction,
     if constexpr (!kIsFloat<T>) {
       return UnsupportedElementType("reduce-precision", T::kElementType);
     } else {
-      using Storage = typename T::Storage;
-      using Uint = std::make_unsigned_t<typename T::Bits>;
-      constexpr int kTotalBits = static_cast<int>(sizeof(Storage) * 8);
-      const Storage* x = in.data_as<Storage>();
-      Storage* result = out->data_as<Storage>();
+      const auto* x = in.data_as<typename T::Storage>();
+      auto* result = out->data_as<typename T::Storage>();
       for (int64_t i = 0; i < out->ElementCount(); ++i) {
-        result[i] = ReducePrecisionBits<Storage, Uint>(
-            x[i], kTotalBits, T::kMantissaBits, exponent_bits, mantissa_bits,
-            std::isnan(T::Load(x[i])));
+        result[i] = ReducePrecision<T>(x[i], exponent_bits, mantissa_bits);
       }
       return OkStatus();
     }

@@ -167,7 +167,7 @@ StatusOr<Literal> EvaluateScatter(const HloInstruction& instruction,
   std::vector<const uint8_t*> arguments(2 * n);
   std::vector<int64_t> update_index(update_dims.size(), 0);
   std::vector<int64_t> scatter_index, input_index(At(input_rank));
-  if (ElementCountOf(update_dims) == 0) {
+  if (ElementCount(update_dims) == 0) {
     return n == 1 ? std::move(results[0]) : Literal::Tuple(std::move(results));
   }
   int64_t update_linear = 0;

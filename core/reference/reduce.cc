@@ -127,7 +127,7 @@ StatusOr<Literal> EvaluateReduce(const HloInstruction& instruction,
       kept_strides.push_back(input_view.strides[d]);
     }
   }
-  if (ElementCountOf(kept_dims) != results[0].ElementCount()) {
+  if (ElementCount(kept_dims) != results[0].ElementCount()) {
     return InvalidArgument("the result shape " +
                            instruction.shape().ToString() +
                            " does not match reducing dimensions of " +
@@ -138,7 +138,7 @@ StatusOr<Literal> EvaluateReduce(const HloInstruction& instruction,
   std::vector<const uint8_t*> elements(n);
   std::vector<int64_t> kept_index(kept_dims.size(), 0);
   std::vector<int64_t> reduced_index(reduced_dims.size(), 0);
-  const int64_t reduced_count = ElementCountOf(reduced_dims);
+  const int64_t reduced_count = ElementCount(reduced_dims);
   for (int64_t out = 0; out < results[0].ElementCount(); ++out) {
     int64_t base = 0;
     for (std::size_t d = 0; d < kept_dims.size(); ++d) {
@@ -211,8 +211,8 @@ Status ForEachWindowElement(const Window& window,
   for (const WindowDimension& dimension : window.dimensions) {
     window_dims.push_back(dimension.size);
   }
-  const int64_t window_count = ElementCountOf(window_dims);
-  const int64_t output_count = ElementCountOf(output_dims);
+  const int64_t window_count = ElementCount(window_dims);
+  const int64_t output_count = ElementCount(output_dims);
   std::vector<int64_t> output_index(rank, 0);
   std::vector<int64_t> window_index(rank, 0);
   for (int64_t out = 0; out < output_count; ++out) {

@@ -103,7 +103,7 @@ StatusOr<Literal> EvaluateSort(const HloInstruction& instruction,
   SliceComparator comparator(operands, &function);
   std::vector<int64_t> order(static_cast<std::size_t>(length));
   std::vector<int64_t> outer_index(dims.size(), 0);
-  if (ElementCountOf(dims) == 0) {
+  if (ElementCount(dims) == 0) {
     return results.size() == 1 ? std::move(results[0])
                                : Literal::Tuple(std::move(results));
   }

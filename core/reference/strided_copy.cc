@@ -49,24 +49,10 @@ StridedView RowMajorView(const std::vector<int64_t>& dims) {
   return view;
 }
 
-int64_t ElementCountOf(const std::vector<int64_t>& dims) {
-  int64_t count = 1;
-  for (int64_t dim : dims) count *= dim;
-  return count;
-}
-
-bool NextIndex(const std::vector<int64_t>& dims, std::vector<int64_t>& index) {
-  for (std::size_t d = dims.size(); d-- > 0;) {
-    if (++index[d] < dims[d]) return true;
-    index[d] = 0;
-  }
-  return false;
-}
-
 void StridedCopy(const std::vector<int64_t>& dims, std::size_t element_size,
                  const uint8_t* source, const StridedView& source_view,
                  uint8_t* destination, const StridedView& destination_view) {
-  if (ElementCountOf(dims) == 0) return;
+  if (ElementCount(dims) == 0) return;
   const auto size = static_cast<int64_t>(element_size);
   if (dims.empty()) {
     std::memcpy(destination + destination_view.offset * size,

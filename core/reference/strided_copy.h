@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sdk/element_semantics/row_major.h"
+
 namespace phal::reference {
 
 // A view of elements: the element at index i is at element offset
@@ -27,12 +29,8 @@ void StridedCopy(const std::vector<int64_t>& dims, std::size_t element_size,
                  const uint8_t* source, const StridedView& source_view,
                  uint8_t* destination, const StridedView& destination_view);
 
-// Advances `index` to the next index of `dims` in row-major order; returns
-// false after the last one (and leaves `index` all zero).
-bool NextIndex(const std::vector<int64_t>& dims, std::vector<int64_t>& index);
-
-// Number of elements of `dims`.
-int64_t ElementCountOf(const std::vector<int64_t>& dims);
+using element_semantics::ElementCount;
+using element_semantics::NextIndex;
 
 }  // namespace phal::reference
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <initializer_list>
 #include <string>
 
@@ -85,17 +84,7 @@ constexpr std::array<int8_t, kOpValueLimit> kOpRow = [] {
   return rows;
 }();
 
-// Read as numbers: a value from a newer ABI lies outside these enums.
-template <typename Enum>
-uint32_t ValueOf(const Enum& value) {
-  static_assert(sizeof(Enum) == sizeof(uint32_t));
-  uint32_t number = 0;
-  std::memcpy(&number, &value, sizeof(number));
-  return number;
-}
-
-const KirOpFacts* FindOp(const phal_kir_op_t& op) {
-  const uint32_t value = ValueOf(op);
+const KirOpFacts* FindOp(uint32_t value) {
   if (value >= kOpValueLimit || kOpRow[value] < 0) return nullptr;
   return &kKirOps[kOpRow[value]];
 }
@@ -572,7 +561,7 @@ Status CheckNode(const phal_kernel_desc_t& kernel, const phal_kir_body_t& body,
   const KirOpClass op_class = KirOpClassOf(node.op);
   if (op_class == KirOpClass::kUnknown) {
     return Unimplemented(fail(at + " has KIR op " +
-                              std::to_string(ValueOf(node.op)) +
+                              std::to_string(EnumValue(node.op)) +
                               ", which this ABI does not define")
                              .message());
   }
@@ -605,10 +594,7 @@ Status CheckNode(const phal_kernel_desc_t& kernel, const phal_kir_body_t& body,
     }
     return OkStatus();
   }
-  const uint32_t expected = op_class == KirOpClass::kUnary     ? 1
-                            : op_class == KirOpClass::kBinary  ? 2
-                            : op_class == KirOpClass::kTernary ? 3
-                                                               : 0;
+  const uint32_t expected = KirOperandCount(op_class);
   if (node.operand_count == expected) return OkStatus();
   return fail(at + " (" + KirOpName(node.op) + ") takes " +
               Count(expected, "operand", "operands") + ", not " +
@@ -617,24 +603,46 @@ Status CheckNode(const phal_kernel_desc_t& kernel, const phal_kir_body_t& body,
 
 }  // namespace
 
-const char* KirOpName(phal_kir_op_t op) {
+const char* KirOpName(phal_kir_op_t op) { return KirOpName(EnumValue(op)); }
+
+const char* KirOpName(uint32_t op) {
   const KirOpFacts* facts = FindOp(op);
   return facts != nullptr ? facts->name : "invalid";
 }
 
 KirOpClass KirOpClassOf(phal_kir_op_t op) {
+  return KirOpClassOf(EnumValue(op));
+}
+
+KirOpClass KirOpClassOf(uint32_t op) {
   const KirOpFacts* facts = FindOp(op);
   return facts != nullptr ? facts->op_class : KirOpClass::kUnknown;
 }
 
+uint32_t KirOperandCount(KirOpClass op_class) {
+  switch (op_class) {
+    case KirOpClass::kUnary:
+      return 1;
+    case KirOpClass::kBinary:
+      return 2;
+    case KirOpClass::kTernary:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
 const char* KernelKindName(phal_kernel_kind_t kind) {
-  const uint32_t value = ValueOf(kind);
-  return value < std::size(kKernelKindNames) ? kKernelKindNames[value]
-                                             : "invalid";
+  return KernelKindName(EnumValue(kind));
+}
+
+const char* KernelKindName(uint32_t kind) {
+  return kind < std::size(kKernelKindNames) ? kKernelKindNames[kind]
+                                            : "invalid";
 }
 
 uint32_t KernelKindValue(const phal_kernel_desc_t& kernel) {
-  return ValueOf(kernel.kind);
+  return EnumValue(kernel.kind);
 }
 
 Status CheckKernelKind(const phal_kernel_desc_t& kernel,

@@ -10,6 +10,7 @@
 #define POLYHAL_SDK_BASE_KIR_FACTS_H_
 
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "polyhal/kernel.h"
@@ -26,15 +27,35 @@ enum class KirOpClass {
   kTernary,
 };
 
+// The number stored in an enum field of a kernel description, read without
+// loading it as the enum: a kernel from a newer ABI, or decoded bytes, may
+// hold a value outside it.
+template <typename Enum>
+uint32_t EnumValue(const Enum& field) {
+  static_assert(sizeof(Enum) == sizeof(uint32_t), "ABI enums are 32-bit");
+  uint32_t value;
+  std::memcpy(&value, &field, sizeof(value));
+  return value;
+}
+
 // The spelling of the text dump (docs/kernel-ir.md) and of messages: "add",
 // "read", "round_nearest_even", ...; "invalid" for a value that is not a
-// phal_kir_op_t of this ABI. Any 32-bit value is safe to pass.
+// phal_kir_op_t of this ABI. Any 32-bit value is safe to pass, as the enum
+// or as the number EnumValue reads.
 const char* KirOpName(phal_kir_op_t op);
+const char* KirOpName(uint32_t op);
 KirOpClass KirOpClassOf(phal_kir_op_t op);
+KirOpClass KirOpClassOf(uint32_t op);
+
+// The operands an op of `op_class` takes: 1, 2 or 3 for unary, binary and
+// ternary ops; 0 for leaves (of which READ takes one index per dimension of
+// its buffer instead) and for unknown ops.
+uint32_t KirOperandCount(KirOpClass op_class);
 
 // "loop", "reduce", "dot", ...; "invalid" for a value that is not a
 // phal_kernel_kind_t of this ABI. Any 32-bit value is safe to pass.
 const char* KernelKindName(phal_kernel_kind_t kind);
+const char* KernelKindName(uint32_t kind);
 // The kind as a number, read without loading a value outside the enum into
 // it (a kernel from a newer ABI may carry one).
 uint32_t KernelKindValue(const phal_kernel_desc_t& kernel);

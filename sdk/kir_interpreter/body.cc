@@ -4,8 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "sdk/base/kir_facts.h"
 #include "sdk/kir_interpreter/kernel_checks.h"
-#include "sdk/kir_interpreter/kir_ops.h"
 
 namespace phal::kir_interpreter {
 namespace {
@@ -75,10 +75,10 @@ StatusOr<CompiledBody> CompiledBody::Compile(const phal_kernel_desc_t& kernel,
 
 Status CompiledBody::NodeError(uint32_t index,
                                const std::string& message) const {
-  return KernelError(*kernel_, role_ + " body: node %" + std::to_string(index) +
-                                   " (" +
-                                   KirOpName(RawEnum(body_->nodes[index].op)) +
-                                   "): " + message);
+  return KernelError(*kernel_,
+                     role_ + " body: node %" + std::to_string(index) + " (" +
+                         KirOpName(EnumValue(body_->nodes[index].op)) +
+                         "): " + message);
 }
 
 Status CompiledBody::CheckResultType(uint32_t result, ElementType expected,
@@ -95,11 +95,11 @@ Status CompiledBody::CheckResultType(uint32_t result, ElementType expected,
 Status CompiledBody::CompileNode(uint32_t index,
                                  const BodySignature& signature) {
   const phal_kir_node_t& n = body_->nodes[index];
-  const uint32_t op = RawEnum(n.op);
-  const uint32_t type = RawEnum(n.type);
+  const uint32_t op = EnumValue(n.op);
+  const uint32_t type = EnumValue(n.type);
   Node& node = nodes_[index];
   node.node = &n;
-  if (KirOpArity(op) == -1 && op != PHAL_KIR_OP_READ) {
+  if (KirOpClassOf(op) == KirOpClass::kUnknown) {
     return Status(
         PHAL_UNIMPLEMENTED,
         NodeError(index, "op " + std::to_string(op) + " is not a KIR node op")
@@ -181,7 +181,7 @@ Status CompiledBody::CompileNode(uint32_t index,
                                     " buffers)");
       }
       const phal_kir_buffer_t& buffer = kernel_->buffers[attribute];
-      if (RawEnum(buffer.element_type) != type) {
+      if (EnumValue(buffer.element_type) != type) {
         return NodeError(index, std::string("reads ") +
                                     ElementTypeName(n.type) + " from buf" +
                                     std::to_string(attribute) + " of " +
@@ -211,8 +211,8 @@ Status CompiledBody::CompileNode(uint32_t index,
     default:
       break;
   }
-  const int arity = KirOpArity(op);
-  if (n.operand_count != static_cast<uint32_t>(arity)) {
+  const uint32_t arity = KirOperandCount(KirOpClassOf(op));
+  if (n.operand_count != arity) {
     return NodeError(index, "takes " + std::to_string(arity) +
                                 " operands, has " +
                                 std::to_string(n.operand_count));

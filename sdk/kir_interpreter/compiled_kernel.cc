@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "sdk/base/element_types.h"
+#include "sdk/base/kir_facts.h"
 #include "sdk/kir_interpreter/kernel_checks.h"
-#include "sdk/kir_interpreter/kir_ops.h"
 
 namespace phal::kir_interpreter {
 namespace {
@@ -16,7 +16,7 @@ Status CheckBuffer(const phal_kernel_desc_t& kernel, uint32_t index) {
   const std::string what = "buf" + std::to_string(index);
   PHAL_RETURN_IF_ERROR(
       CheckElementType(kernel, buffer.element_type, what + " element type"));
-  const uint32_t access = RawEnum(buffer.access);
+  const uint32_t access = EnumValue(buffer.access);
   if (access < PHAL_KIR_ACCESS_READ || access > PHAL_KIR_ACCESS_READ_WRITE) {
     return KernelError(kernel,
                        what + " has invalid access " + std::to_string(access));
@@ -37,7 +37,7 @@ StatusOr<std::unique_ptr<CompiledKernel>> CompileKernel(
   for (uint32_t i = 0; i < kernel.buffer_count; ++i) {
     PHAL_RETURN_IF_ERROR(CheckBuffer(kernel, i));
   }
-  switch (RawEnum(kernel.kind)) {
+  switch (EnumValue(kernel.kind)) {
     case PHAL_KERNEL_KIND_LOOP:
       return CompileLoopKernel(kernel);
     case PHAL_KERNEL_KIND_REDUCE:
@@ -57,7 +57,7 @@ StatusOr<std::unique_ptr<CompiledKernel>> CompileKernel(
     default:
       return Unimplemented(
           KernelError(kernel, "kernel kind " +
-                                  std::to_string(RawEnum(kernel.kind)) +
+                                  std::to_string(EnumValue(kernel.kind)) +
                                   " is unknown")
               .message());
   }
@@ -71,7 +71,7 @@ uint64_t BufferByteSize(const phal_kir_buffer_t& buffer) {
 Status CheckElementType(const phal_kernel_desc_t& kernel,
                         const phal_element_type_t& type,
                         const std::string& what) {
-  const uint32_t value = RawEnum(type);
+  const uint32_t value = EnumValue(type);
   if (value > PHAL_ELEMENT_TYPE_INVALID && value < PHAL_ELEMENT_TYPE_COUNT) {
     return OkStatus();
   }
@@ -93,7 +93,7 @@ Status CheckOutputBuffer(const phal_kernel_desc_t& kernel, uint32_t index,
                          std::optional<std::span<const int64_t>> dims) {
   PHAL_RETURN_IF_ERROR(CheckBufferIndex(kernel, index, role));
   const phal_kir_buffer_t& buffer = kernel.buffers[index];
-  if ((RawEnum(buffer.access) & PHAL_KIR_ACCESS_WRITE) == 0) {
+  if ((EnumValue(buffer.access) & PHAL_KIR_ACCESS_WRITE) == 0) {
     return KernelError(kernel,
                        role + " buf" + std::to_string(index) + " is read-only");
   }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sdk/base/element_types.h"
+#include "sdk/element_semantics/convolution.h"
 #include "sdk/kir_interpreter/accumulation.h"
 #include "sdk/kir_interpreter/body.h"
 #include "sdk/kir_interpreter/compiled_kernel.h"
@@ -15,24 +16,11 @@
 namespace phal::kir_interpreter {
 namespace {
 
-// Sizes and strides of a convolution, resolved once from the dimension
-// numbers.
-struct Geometry {
-  int64_t batch = 0, input_features = 0, output_features = 0;
-  int64_t kernel_input_features = 0;
-  int64_t output_batch = 0;
-  int64_t feature_groups = 1, batch_groups = 1;
-  int64_t lhs_batch_stride = 0, lhs_feature_stride = 0;
-  int64_t rhs_input_stride = 0, rhs_output_stride = 0;
-  int64_t out_batch_stride = 0, out_feature_stride = 0;
-  std::vector<int64_t> input_spatial, kernel_spatial, output_spatial;
-  std::vector<int64_t> lhs_spatial_strides, rhs_spatial_strides,
-      out_spatial_strides;
-};
+using element_semantics::ConvolutionGeometry;
 
 class ConvKernel final : public CompiledKernel {
  public:
-  ConvKernel(const phal_kernel_desc_t& kernel, Geometry geometry,
+  ConvKernel(const phal_kernel_desc_t& kernel, ConvolutionGeometry geometry,
              CompiledBody epilogue)
       : kernel_(kernel),
         conv_(*kernel.u.conv),
@@ -51,10 +39,11 @@ class ConvKernel final : public CompiledKernel {
     const auto acc_size =
         static_cast<int64_t>(ElementTypeByteSize(conv_.accumulation_type));
     std::vector<uint8_t> sums(static_cast<std::size_t>(points * acc_size));
-    DispatchElementType(conv_.accumulation_type, [&](auto acc) {
-      Convolve<decltype(acc)>(buffers, points, sums.data());
-      return 0;
-    });
+    element_semantics::DispatchElementType(
+        conv_.accumulation_type, [&](auto acc) {
+          Convolve<decltype(acc)>(buffers, points, sums.data());
+          return 0;
+        });
     OutputTargets targets(kernel_, buffers, {&conv_.output, 1}, inputs_);
     const int64_t batch = std::min(points, kMaxBatch);
     BodyFrame frame(epilogue_, batch);
@@ -81,42 +70,10 @@ class ConvKernel final : public CompiledKernel {
   }
 
  private:
-  // For one output spatial position, the (lhs spatial offset, rhs spatial
-  // offset) pairs of kernel taps that land on input elements (not on
-  // padding or lhs-dilation holes).
-  void CollectTaps(const std::vector<int64_t>& output_position,
-                   std::vector<std::pair<int64_t, int64_t>>& taps) const {
-    const Geometry& g = geometry_;
-    taps.clear();
-    const std::size_t spatial = g.kernel_spatial.size();
-    if (ElementCount(g.kernel_spatial) == 0) return;
-    std::vector<int64_t> tap(spatial, 0);
-    do {
-      int64_t lhs_offset = 0, rhs_offset = 0;
-      bool inside = true;
-      for (std::size_t d = 0; d < spatial && inside; ++d) {
-        const int64_t dilated = output_position[d] * conv_.window_strides[d] -
-                                conv_.padding[2 * d] +
-                                tap[d] * conv_.rhs_dilation[d];
-        const int64_t base_dilation = conv_.lhs_dilation[d];
-        const int64_t source = dilated / base_dilation;
-        inside = dilated >= 0 && dilated % base_dilation == 0 &&
-                 source < g.input_spatial[d];
-        const int64_t kernel_index = conv_.window_reversal[d] != 0
-                                         ? g.kernel_spatial[d] - 1 - tap[d]
-                                         : tap[d];
-        lhs_offset += source * g.lhs_spatial_strides[d];
-        rhs_offset += kernel_index * g.rhs_spatial_strides[d];
-      }
-      if (inside) taps.emplace_back(lhs_offset, rhs_offset);
-    } while (NextIndex(g.kernel_spatial, tap));
-  }
-
   template <typename Acc>
   void Convolve(std::span<uint8_t* const> buffers, int64_t points,
                 uint8_t* out) const {
     using D = Domain<Acc>;
-    const Geometry& g = geometry_;
     auto load = [&](uint32_t buffer) {
       const phal_kir_buffer_t& b = kernel_.buffers[buffer];
       std::vector<D> values(
@@ -126,55 +83,15 @@ class ConvKernel final : public CompiledKernel {
           [](int64_t i) { return i; }, values.data());
       return values;
     };
-    const std::vector<D> l = load(conv_.input);
-    const std::vector<D> r = load(conv_.kernel);
-    std::vector<D> sums(static_cast<std::size_t>(points), D{});
-    const int64_t features_per_group = g.output_features / g.feature_groups;
-    const int64_t features_per_batch_group = g.output_features / g.batch_groups;
-    std::vector<std::pair<int64_t, int64_t>> taps;
-    std::vector<int64_t> position(g.output_spatial.size(), 0);
-    if (ElementCount(g.output_spatial) > 0) {
-      do {
-        CollectTaps(position, taps);
-        int64_t out_spatial = 0;
-        for (std::size_t d = 0; d < position.size(); ++d) {
-          out_spatial += position[d] * g.out_spatial_strides[d];
-        }
-        for (int64_t b = 0; b < g.output_batch; ++b) {
-          for (int64_t o = 0; o < g.output_features; ++o) {
-            const int64_t first_input_feature =
-                (o / features_per_group) * g.kernel_input_features;
-            const int64_t input_batch =
-                (o / features_per_batch_group) * g.output_batch + b;
-            const int64_t lhs_base = input_batch * g.lhs_batch_stride +
-                                     first_input_feature * g.lhs_feature_stride;
-            const int64_t rhs_base = o * g.rhs_output_stride;
-            D sum{};
-            for (const auto& [lhs_tap, rhs_tap] : taps) {
-              for (int64_t c = 0; c < g.kernel_input_features; ++c) {
-                sum = MultiplyAdd(
-                    sum,
-                    l[static_cast<std::size_t>(lhs_base + lhs_tap +
-                                               c * g.lhs_feature_stride)],
-                    r[static_cast<std::size_t>(rhs_base + rhs_tap +
-                                               c * g.rhs_input_stride)]);
-              }
-            }
-            sums[static_cast<std::size_t>(out_spatial + b * g.out_batch_stride +
-                                          o * g.out_feature_stride)] = sum;
-          }
-        }
-      } while (NextIndex(g.output_spatial, position));
-    }
-    auto* stored = reinterpret_cast<typename Acc::Storage*>(out);
-    for (std::size_t i = 0; i < sums.size(); ++i) {
-      stored[i] = FromDomain<Acc>(sums[i]);
-    }
+    StoreFromDomain<Acc>(
+        element_semantics::Convolve<D>(geometry_, load(conv_.input),
+                                       load(conv_.kernel), points),
+        out);
   }
 
   const phal_kernel_desc_t& kernel_;
   const phal_kir_conv_t& conv_;
-  Geometry geometry_;
+  ConvolutionGeometry geometry_;
   CompiledBody epilogue_;
   std::vector<uint32_t> inputs_;
 };
@@ -213,7 +130,7 @@ Status CheckConvDimensionNumbers(const phal_kernel_desc_t& kernel,
 
 // Window attributes the tap arithmetic divides by or multiplies with.
 Status CheckWindow(const phal_kernel_desc_t& kernel,
-                   const phal_kir_conv_t& conv, const Geometry& g) {
+                   const phal_kir_conv_t& conv, const ConvolutionGeometry& g) {
   // Keeps position * stride - padding + tap * dilation far inside int64_t.
   constexpr int64_t kLimit = int64_t{1} << 30;
   for (std::size_t d = 0; d < conv.spatial_count; ++d) {
@@ -238,15 +155,15 @@ Status CheckWindow(const phal_kernel_desc_t& kernel,
   return OkStatus();
 }
 
-StatusOr<Geometry> ResolveGeometry(const phal_kernel_desc_t& kernel,
-                                   const phal_kir_conv_t& conv) {
+StatusOr<ConvolutionGeometry> ResolveGeometry(const phal_kernel_desc_t& kernel,
+                                              const phal_kir_conv_t& conv) {
   const phal_kir_buffer_t& lhs = kernel.buffers[conv.input];
   const phal_kir_buffer_t& rhs = kernel.buffers[conv.kernel];
   const phal_kir_buffer_t& out = kernel.buffers[conv.output];
   const std::vector<int64_t> lhs_strides = RowMajorStrides(BufferDims(lhs));
   const std::vector<int64_t> rhs_strides = RowMajorStrides(BufferDims(rhs));
   const std::vector<int64_t> out_strides = RowMajorStrides(BufferDims(out));
-  Geometry g;
+  ConvolutionGeometry g;
   g.batch = lhs.dims[conv.input_batch_dimension];
   g.input_features = lhs.dims[conv.input_feature_dimension];
   g.kernel_input_features = rhs.dims[conv.kernel_input_feature_dimension];
@@ -287,6 +204,11 @@ StatusOr<Geometry> ResolveGeometry(const phal_kernel_desc_t& kernel,
         rhs_strides[conv.kernel_spatial_dimensions[i]]);
     g.out_spatial_strides.push_back(
         out_strides[conv.output_spatial_dimensions[i]]);
+    g.window.push_back({.stride = conv.window_strides[i],
+                        .padding_low = conv.padding[2 * i],
+                        .base_dilation = conv.lhs_dilation[i],
+                        .window_dilation = conv.rhs_dilation[i],
+                        .reversal = conv.window_reversal[i] != 0});
   }
   PHAL_RETURN_IF_ERROR(CheckWindow(kernel, conv, g));
   return g;
@@ -303,7 +225,8 @@ StatusOr<std::unique_ptr<CompiledKernel>> CompileConvKernel(
   PHAL_RETURN_IF_ERROR(CheckElementType(kernel, conv.accumulation_type,
                                         "conv accumulation type"));
   PHAL_RETURN_IF_ERROR(CheckConvDimensionNumbers(kernel, conv));
-  PHAL_ASSIGN_OR_RETURN(Geometry geometry, ResolveGeometry(kernel, conv));
+  PHAL_ASSIGN_OR_RETURN(ConvolutionGeometry geometry,
+                        ResolveGeometry(kernel, conv));
   const phal_kir_buffer_t& output = kernel.buffers[conv.output];
   BodySignature signature{"epilogue", output.rank, {conv.accumulation_type}, 1};
   PHAL_ASSIGN_OR_RETURN(

@@ -29,10 +29,11 @@ class DotKernel final : public CompiledKernel {
     const int64_t acc_size =
         static_cast<int64_t>(ElementTypeByteSize(dot_.accumulation_type));
     std::vector<uint8_t> sums(static_cast<std::size_t>(points * acc_size));
-    DispatchElementType(dot_.accumulation_type, [&](auto acc) {
-      Multiply<decltype(acc)>(buffers, sums.data());
-      return 0;
-    });
+    element_semantics::DispatchElementType(
+        dot_.accumulation_type, [&](auto acc) {
+          Multiply<decltype(acc)>(buffers, sums.data());
+          return 0;
+        });
     OutputTargets targets(kernel_, buffers, {&dot_.output, 1}, inputs_);
     const int64_t dims[] = {dot_.batch, dot_.m, dot_.n};
     const int64_t batch = std::min(points, kMaxBatch);
@@ -57,8 +58,7 @@ class DotKernel final : public CompiledKernel {
 
  private:
   // The sums, rounded to Acc, into `out`: operands packed as [b, m, k] and
-  // [b, k, n] in Acc's domain, then multiplied in i-k-j order so the inner
-  // loop streams rows of B and C.
+  // [b, k, n] in Acc's domain, then multiplied.
   template <typename Acc>
   void Multiply(std::span<uint8_t* const> buffers, uint8_t* out) const {
     using D = Domain<Acc>;
@@ -81,24 +81,8 @@ class DotKernel final : public CompiledKernel {
           return (i / (k * n)) * rs[0] + (i / n % k) * rs[1] + (i % n) * rs[2];
         },
         b.data());
-    std::vector<D> c(static_cast<std::size_t>(batches * m * n), D{});
-    for (int64_t batch = 0; batch < batches; ++batch) {
-      const D* a_batch = a.data() + batch * m * k;
-      const D* b_batch = b.data() + batch * k * n;
-      D* c_batch = c.data() + batch * m * n;
-      for (int64_t i = 0; i < m; ++i) {
-        D* c_row = c_batch + i * n;
-        for (int64_t p = 0; p < k; ++p) {
-          const D a_value = a_batch[i * k + p];
-          const D* b_row = b_batch + p * n;
-          for (int64_t j = 0; j < n; ++j) {
-            c_row[j] = MultiplyAdd(c_row[j], a_value, b_row[j]);
-          }
-        }
-      }
-    }
-    auto* sums = reinterpret_cast<typename Acc::Storage*>(out);
-    for (std::size_t i = 0; i < c.size(); ++i) sums[i] = FromDomain<Acc>(c[i]);
+    StoreFromDomain<Acc>(
+        element_semantics::MultiplyBatched<D>(a, b, batches, m, k, n), out);
   }
 
   const phal_kernel_desc_t& kernel_;

@@ -7,7 +7,6 @@
 #include "sdk/base/element_types.h"
 #include "sdk/kir_interpreter/compiled_kernel.h"
 #include "sdk/kir_interpreter/kernel_checks.h"
-#include "sdk/kir_interpreter/kir_ops.h"
 
 namespace phal::kir_interpreter {
 namespace {

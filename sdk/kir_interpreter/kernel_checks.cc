@@ -24,26 +24,12 @@ std::span<const int64_t> BufferDims(const phal_kir_buffer_t& buffer) {
   return {buffer.dims, buffer.rank};
 }
 
-int64_t ElementCount(std::span<const int64_t> dims) {
-  int64_t count = 1;
-  for (int64_t d : dims) count *= d;
-  return count;
-}
-
 std::vector<int64_t> RowMajorStrides(std::span<const int64_t> dims) {
   std::vector<int64_t> strides(dims.size(), 1);
   for (std::size_t d = dims.size(); d-- > 1;) {
     strides[d - 1] = strides[d] * dims[d];
   }
   return strides;
-}
-
-bool NextIndex(std::span<const int64_t> dims, std::vector<int64_t>& index) {
-  for (std::size_t d = dims.size(); d-- > 0;) {
-    if (++index[d] < dims[d]) return true;
-    index[d] = 0;
-  }
-  return false;
 }
 
 void FillRowMajorIndices(std::span<const int64_t> dims, int64_t start,

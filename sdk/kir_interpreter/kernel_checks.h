@@ -11,6 +11,7 @@
 
 #include "polyhal/kernel.h"
 #include "sdk/base/status.h"
+#include "sdk/element_semantics/row_major.h"
 
 namespace phal::kir_interpreter {
 
@@ -25,15 +26,11 @@ std::string DimsText(std::span<const int64_t> dims);
 // The dims of a buffer (validated: dims present for its rank).
 std::span<const int64_t> BufferDims(const phal_kir_buffer_t& buffer);
 
-// Product of `dims`, all non-negative and with a product that fits.
-int64_t ElementCount(std::span<const int64_t> dims);
+using element_semantics::ElementCount;
+using element_semantics::NextIndex;
 
 // Strides, in elements, of a dense row-major array of `dims`.
 std::vector<int64_t> RowMajorStrides(std::span<const int64_t> dims);
-
-// Advances `index` to the next position of `dims` in row-major order;
-// false after the last one.
-bool NextIndex(std::span<const int64_t> dims, std::vector<int64_t>& index);
 
 // Writes, for the `count` consecutive row-major positions of `dims` from
 // linear position `start`, the index along each dimension d into

@@ -2,8 +2,8 @@
 
 #include <cstring>
 
+#include "sdk/base/kir_facts.h"
 #include "sdk/kir_interpreter/kernel_checks.h"
-#include "sdk/kir_interpreter/kir_ops.h"
 
 namespace phal::kir_interpreter {
 namespace {
@@ -241,7 +241,7 @@ Status WalkKernel(Io& io, phal_kernel_desc_t& kernel) {
       return WalkCopy(io, kind);
     }
   };
-  const uint32_t kind = RawEnum(kernel.kind);
+  const uint32_t kind = EnumValue(kernel.kind);
   switch (kind) {
     case PHAL_KERNEL_KIND_LOOP:
       return WalkKind(io, kernel.u.loop, "loop", walk);

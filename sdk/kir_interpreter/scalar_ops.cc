@@ -1,21 +1,21 @@
 #include "sdk/kir_interpreter/scalar_ops.h"
 
-#include <bit>
-#include <cmath>
-#include <complex>
 #include <cstring>
-#include <limits>
 #include <string>
-#include <type_traits>
 
-#include "sdk/kir_interpreter/convert.h"
-#include "sdk/kir_interpreter/element_traits.h"
-#include "sdk/kir_interpreter/kir_ops.h"
+#include "sdk/base/kir_facts.h"
+#include "sdk/element_semantics/comparison.h"
+#include "sdk/element_semantics/complex_functions.h"
+#include "sdk/element_semantics/convert.h"
+#include "sdk/element_semantics/element_traits.h"
+#include "sdk/element_semantics/integer_functions.h"
+#include "sdk/element_semantics/real_functions.h"
+#include "sdk/element_semantics/reduce_precision.h"
 
 namespace phal::kir_interpreter {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using namespace ::phal::element_semantics;  // NOLINT(build/namespaces)
 
 // ---------------------------------------------------------------------------
 // Loops. Each loads operands through their traits, applies kFn to the
@@ -51,58 +51,7 @@ void MapBinary(const ScalarOpArgs& args) {
 }
 
 // ---------------------------------------------------------------------------
-// Real floating-point semantics (values in double).
-
-// IEEE 754-2019 maximum and minimum: NaN propagates (as the canonical quiet
-// NaN) and -0 < +0.
-double FloatMaximum(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) return kNaN;
-  if (a == b) return std::signbit(a) ? b : a;
-  return a > b ? a : b;
-}
-
-double FloatMinimum(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) return kNaN;
-  if (a == b) return std::signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-
-double FloatSign(double x) {
-  if (std::isnan(x) || x == 0.0) return x;
-  return x > 0.0 ? 1.0 : -1.0;
-}
-
-double FloatAbs(double x) { return std::fabs(x); }
-double FloatCbrt(double x) { return std::cbrt(x); }
-double FloatCeil(double x) { return std::ceil(x); }
-double FloatCos(double x) { return std::cos(x); }
-double FloatErf(double x) { return std::erf(x); }
-double FloatExp(double x) { return std::exp(x); }
-double FloatExpm1(double x) { return std::expm1(x); }
-double FloatFloor(double x) { return std::floor(x); }
-double FloatImag(double) { return 0.0; }
-bool FloatIsFinite(double x) { return std::isfinite(x); }
-double FloatLog(double x) { return std::log(x); }
-double FloatLog1p(double x) { return std::log1p(x); }
-double FloatLogistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double FloatNegate(double x) { return -x; }
-double FloatReal(double x) { return x; }
-double FloatRoundAfz(double x) { return std::round(x); }
-double FloatRoundEven(double x) { return std::nearbyint(x); }
-double FloatRsqrt(double x) { return 1.0 / std::sqrt(x); }
-double FloatSin(double x) { return std::sin(x); }
-double FloatSqrt(double x) { return std::sqrt(x); }
-double FloatTan(double x) { return std::tan(x); }
-double FloatTanh(double x) { return std::tanh(x); }
-
-double FloatAdd(double x, double y) { return x + y; }
-double FloatSubtract(double x, double y) { return x - y; }
-double FloatMultiply(double x, double y) { return x * y; }
-double FloatDivide(double x, double y) { return x / y; }
-double FloatRemainder(double x, double y) { return std::fmod(x, y); }
-double FloatPower(double x, double y) { return std::pow(x, y); }
-double FloatAtan2(double y, double x) { return std::atan2(y, x); }
-Complex MakeComplex(double re, double im) { return Complex(re, im); }
+// Real floating-point ops (values in double).
 
 template <typename T>
 ScalarOp FloatUnaryOp(uint32_t op) {
@@ -189,69 +138,7 @@ ScalarOp FloatBinaryOp(uint32_t op, ElementType result) {
 }
 
 // ---------------------------------------------------------------------------
-// Complex semantics (values in std::complex<double>).
-
-// exp(z) - 1 without cancellation for small |z|:
-// re = expm1(x) cos(y) - 2 sin^2(y / 2), im = exp(x) sin(y).
-Complex ComplexExpm1(Complex z) {
-  const double half_sin = std::sin(z.imag() / 2);
-  return {std::expm1(z.real()) * std::cos(z.imag()) - 2 * half_sin * half_sin,
-          std::exp(z.real()) * std::sin(z.imag())};
-}
-
-// log(1 + z) without cancellation for small |z|:
-// re = log1p(x (2 + x) + y^2) / 2, im = atan2(y, 1 + x).
-Complex ComplexLog1p(Complex z) {
-  const double x = z.real(), y = z.imag();
-  return {0.5 * std::log1p(x * (2 + x) + y * y), std::atan2(y, 1 + x)};
-}
-
-// atan2 of complex numbers as the StableHLO interpreter defines it:
-// -i * log((x + i y) / sqrt(x^2 + y^2)).
-Complex ComplexAtan2(Complex y, Complex x) {
-  const Complex i(0, 1);
-  return -i * std::log((x + i * y) / std::sqrt(x * x + y * y));
-}
-
-// The specification's order for complex maximum and minimum: by real part,
-// then by imaginary part.
-bool LexicographicLess(Complex x, Complex y) {
-  if (x.real() != y.real()) return x.real() < y.real();
-  return x.imag() < y.imag();
-}
-
-Complex ComplexSign(Complex z) {
-  if (std::isnan(z.real()) || std::isnan(z.imag())) return {kNaN, kNaN};
-  const double magnitude = std::abs(z);
-  return magnitude == 0 ? Complex(0, 0) : z / magnitude;
-}
-
-double ComplexAbs(Complex z) { return std::abs(z); }
-double ComplexReal(Complex z) { return z.real(); }
-double ComplexImag(Complex z) { return z.imag(); }
-Complex ComplexNegate(Complex z) { return -z; }
-Complex ComplexExp(Complex z) { return std::exp(z); }
-Complex ComplexLog(Complex z) { return std::log(z); }
-Complex ComplexLogistic(Complex z) { return 1.0 / (1.0 + std::exp(-z)); }
-Complex ComplexSqrt(Complex z) { return std::sqrt(z); }
-Complex ComplexRsqrt(Complex z) { return 1.0 / std::sqrt(z); }
-Complex ComplexCbrt(Complex z) { return std::pow(z, 1.0 / 3); }
-Complex ComplexSin(Complex z) { return std::sin(z); }
-Complex ComplexCos(Complex z) { return std::cos(z); }
-Complex ComplexTan(Complex z) { return std::tan(z); }
-Complex ComplexTanh(Complex z) { return std::tanh(z); }
-
-Complex ComplexAdd(Complex x, Complex y) { return x + y; }
-Complex ComplexSubtract(Complex x, Complex y) { return x - y; }
-Complex ComplexMultiply(Complex x, Complex y) { return x * y; }
-Complex ComplexDivide(Complex x, Complex y) { return x / y; }
-Complex ComplexPower(Complex x, Complex y) { return std::pow(x, y); }
-Complex ComplexMaximum(Complex x, Complex y) {
-  return LexicographicLess(x, y) ? y : x;
-}
-Complex ComplexMinimum(Complex x, Complex y) {
-  return LexicographicLess(y, x) ? y : x;
-}
+// Complex ops (values in std::complex<double>).
 
 template <typename T>
 ScalarOp ComplexUnaryOp(uint32_t op) {
@@ -321,161 +208,7 @@ ScalarOp ComplexBinaryOp(uint32_t op) {
 }
 
 // ---------------------------------------------------------------------------
-// Integer semantics. Arithmetic wraps modulo 2^bits: it is done in uint64_t
-// and truncated, which avoids signed overflow and the promotion of narrow
-// unsigned operands to int.
-
-template <typename I>
-I Wrap(uint64_t value) {
-  return static_cast<I>(value);
-}
-
-template <typename I>
-uint64_t Widen(I value) {
-  return static_cast<uint64_t>(value);
-}
-
-template <typename I>
-constexpr int kBits = static_cast<int>(sizeof(I) * 8);
-
-template <typename I>
-I IntegerAdd(I x, I y) {
-  return Wrap<I>(Widen(x) + Widen(y));
-}
-template <typename I>
-I IntegerSubtract(I x, I y) {
-  return Wrap<I>(Widen(x) - Widen(y));
-}
-template <typename I>
-I IntegerMultiply(I x, I y) {
-  return Wrap<I>(Widen(x) * Widen(y));
-}
-template <typename I>
-I IntegerMaximum(I x, I y) {
-  return x > y ? x : y;
-}
-template <typename I>
-I IntegerMinimum(I x, I y) {
-  return x < y ? x : y;
-}
-template <typename I>
-I IntegerAnd(I x, I y) {
-  return static_cast<I>(x & y);
-}
-template <typename I>
-I IntegerOr(I x, I y) {
-  return static_cast<I>(x | y);
-}
-template <typename I>
-I IntegerXor(I x, I y) {
-  return static_cast<I>(x ^ y);
-}
-
-// XLA's choices where C++ is undefined: x / 0 = -1 (all ones), and for
-// signed types INT_MIN / -1 = INT_MIN.
-template <typename I>
-I IntegerDivide(I x, I y) {
-  if (y == 0) return static_cast<I>(-1);
-  if constexpr (std::is_signed_v<I>) {
-    if (x == std::numeric_limits<I>::min() && y == -1) return x;
-  }
-  return static_cast<I>(x / y);
-}
-
-// XLA's choices: x % 0 = x, and INT_MIN % -1 = 0. The sign follows x.
-template <typename I>
-I IntegerRemainder(I x, I y) {
-  if (y == 0) return x;
-  if constexpr (std::is_signed_v<I>) {
-    if (x == std::numeric_limits<I>::min() && y == -1) return 0;
-  }
-  return static_cast<I>(x % y);
-}
-
-// StableHLO: a negative exponent gives 0 unless |x| == 1, when it is
-// x^|y|. Square-and-multiply with wraparound otherwise.
-template <typename I>
-I IntegerPower(I x, I y) {
-  uint64_t exponent = Widen(y);
-  if constexpr (std::is_signed_v<I>) {
-    if (y < 0) {
-      if (x != 1 && x != -1) return 0;
-      // |y| in unsigned arithmetic: negating the most negative value
-      // overflows a signed type.
-      exponent = uint64_t{0} - static_cast<uint64_t>(static_cast<int64_t>(y));
-    }
-  }
-  uint64_t base = Widen(x), result = 1;
-  while (exponent != 0) {
-    if ((exponent & 1) != 0) result *= base;
-    base *= base;
-    exponent >>= 1;
-  }
-  return Wrap<I>(result);
-}
-
-// The shift amount is read as unsigned; amounts >= the bit width shift
-// everything out (sign fill for arithmetic right shifts).
-template <typename I>
-bool ShiftOutOfRange(I amount) {
-  return static_cast<std::make_unsigned_t<I>>(amount) >=
-         static_cast<unsigned>(kBits<I>);
-}
-
-template <typename I>
-I ShiftLeft(I x, I amount) {
-  if (ShiftOutOfRange(amount)) return 0;
-  return Wrap<I>(Widen(x) << static_cast<int>(amount));
-}
-
-template <typename I>
-I ShiftRightLogical(I x, I amount) {
-  using U = std::make_unsigned_t<I>;
-  if (ShiftOutOfRange(amount)) return 0;
-  return static_cast<I>(static_cast<U>(x) >> static_cast<int>(amount));
-}
-
-template <typename I>
-I ShiftRightArithmetic(I x, I amount) {
-  using S = std::make_signed_t<I>;
-  const S value = static_cast<S>(x);
-  if (ShiftOutOfRange(amount)) return static_cast<I>(value < 0 ? -1 : 0);
-  return static_cast<I>(value >> static_cast<int>(amount));
-}
-
-template <typename I>
-I IntegerSign(I x) {
-  if constexpr (std::is_signed_v<I>) {
-    if (x < 0) return -1;
-  }
-  return x == 0 ? 0 : 1;
-}
-
-template <typename I>
-I IntegerAbs(I x) {
-  if constexpr (std::is_signed_v<I>) {
-    if (x < 0) return Wrap<I>(0 - Widen(x));
-  }
-  return x;
-}
-
-template <typename I>
-I IntegerNegate(I x) {
-  return Wrap<I>(0 - Widen(x));
-}
-template <typename I>
-I IntegerNot(I x) {
-  return static_cast<I>(~x);
-}
-template <typename I>
-I PopulationCount(I x) {
-  return static_cast<I>(std::popcount(static_cast<std::make_unsigned_t<I>>(x)));
-}
-template <typename I>
-I CountLeadingZeros(I x) {
-  return static_cast<I>(
-      std::countl_zero(static_cast<std::make_unsigned_t<I>>(x)));
-}
+// Integer and pred ops.
 
 template <typename T>
 ScalarOp IntegerUnaryOp(uint32_t op) {
@@ -535,13 +268,6 @@ ScalarOp IntegerBinaryOp(uint32_t op) {
   }
 }
 
-// pred is the one-bit unsigned integer: max is or, min is and, add is or
-// and subtract is xor.
-bool PredNot(bool x) { return !x; }
-bool PredAnd(bool x, bool y) { return x && y; }
-bool PredOr(bool x, bool y) { return x || y; }
-bool PredXor(bool x, bool y) { return x != y; }
-
 ScalarOp PredUnaryOp(uint32_t op) {
   return op == PHAL_KIR_OP_NOT ? &MapUnary<PredTraits, PredTraits, PredNot>
                                : nullptr;
@@ -566,114 +292,33 @@ ScalarOp PredBinaryOp(uint32_t op) {
 }
 
 // ---------------------------------------------------------------------------
-// Compare. Each ordering maps a stored element to a key whose built-in
-// comparison is the ordering: the double value for IEEE comparison (where
-// every relation with a NaN is false except NE, as C++ has it), a signed
-// integer for totalOrder, the bits read as signed or unsigned for integers.
+// Compare, one loop per key and relation (comparison.h).
 
-template <uint32_t kDirection, typename K>
-bool Holds(K a, K b) {
-  if constexpr (kDirection == PHAL_KIR_COMPARE_EQ) return a == b;
-  if constexpr (kDirection == PHAL_KIR_COMPARE_NE) return a != b;
-  if constexpr (kDirection == PHAL_KIR_COMPARE_LT) return a < b;
-  if constexpr (kDirection == PHAL_KIR_COMPARE_LE) return a <= b;
-  if constexpr (kDirection == PHAL_KIR_COMPARE_GT) return a > b;
-  if constexpr (kDirection == PHAL_KIR_COMPARE_GE) return a >= b;
-}
-
-template <typename T>
-typename T::Value ValueKey(typename T::Storage s) {
-  return T::Load(s);
-}
-
-// The totalOrder key: the bits as a signed integer, with the magnitude bits
-// of negative values flipped so that -NaN < -inf < ... < -0 < +0 < ... < NaN.
-template <typename T>
-typename T::Bits TotalOrderKey(typename T::Storage s) {
-  using Bits = typename T::Bits;
-  Bits bits;
-  std::memcpy(&bits, &s, sizeof(bits));
-  return bits < 0 ? static_cast<Bits>(bits ^ std::numeric_limits<Bits>::max())
-                  : bits;
-}
-
-template <typename T>
-std::make_signed_t<typename T::Storage> SignedKey(typename T::Storage s) {
-  return static_cast<std::make_signed_t<typename T::Storage>>(s);
-}
-
-template <typename T>
-std::make_unsigned_t<typename T::Storage> UnsignedKey(typename T::Storage s) {
-  return static_cast<std::make_unsigned_t<typename T::Storage>>(s);
-}
-
-template <typename T, auto kKey, uint32_t kDirection>
+template <typename T, auto kKey, typename Relation>
 void CompareLoop(const ScalarOpArgs& args) {
   const auto* x = Operand<T>(args, 0);
   const auto* y = Operand<T>(args, 1);
   uint8_t* out = args.result;
   for (int64_t i = 0; i < args.count; ++i) {
-    out[i] = Holds<kDirection>(kKey(x[i]), kKey(y[i])) ? 1 : 0;
+    out[i] = Relation{}(kKey(x[i]), kKey(y[i])) ? 1 : 0;
   }
 }
 
-// Lexicographic on (real, imaginary); NaN parts compare as unordered.
-template <uint32_t kDirection>
-bool ComplexHolds(Complex x, Complex y) {
-  if (x.real() != y.real() || std::isnan(x.real()) || std::isnan(y.real())) {
-    return Holds<kDirection>(x.real(), y.real());
-  }
-  return Holds<kDirection>(x.imag(), y.imag());
-}
-
-template <typename T, uint32_t kDirection>
+template <typename T, typename Relation>
 void ComplexCompareLoop(const ScalarOpArgs& args) {
   const auto* x = Operand<T>(args, 0);
   const auto* y = Operand<T>(args, 1);
   uint8_t* out = args.result;
   for (int64_t i = 0; i < args.count; ++i) {
-    out[i] = ComplexHolds<kDirection>(T::Load(x[i]), T::Load(y[i])) ? 1 : 0;
+    out[i] = ComplexHolds<Relation>(T::Load(x[i]), T::Load(y[i])) ? 1 : 0;
   }
 }
 
 template <typename T, auto kKey>
 ScalarOp CompareWithKey(uint32_t direction) {
-  switch (direction) {
-    case PHAL_KIR_COMPARE_EQ:
-      return &CompareLoop<T, kKey, PHAL_KIR_COMPARE_EQ>;
-    case PHAL_KIR_COMPARE_NE:
-      return &CompareLoop<T, kKey, PHAL_KIR_COMPARE_NE>;
-    case PHAL_KIR_COMPARE_LT:
-      return &CompareLoop<T, kKey, PHAL_KIR_COMPARE_LT>;
-    case PHAL_KIR_COMPARE_LE:
-      return &CompareLoop<T, kKey, PHAL_KIR_COMPARE_LE>;
-    case PHAL_KIR_COMPARE_GT:
-      return &CompareLoop<T, kKey, PHAL_KIR_COMPARE_GT>;
-    case PHAL_KIR_COMPARE_GE:
-      return &CompareLoop<T, kKey, PHAL_KIR_COMPARE_GE>;
-    default:
-      return nullptr;
-  }
-}
-
-template <typename T>
-ScalarOp ComplexCompare(uint32_t direction) {
-  switch (direction) {
-    case PHAL_KIR_COMPARE_EQ:
-      return &ComplexCompareLoop<T, PHAL_KIR_COMPARE_EQ>;
-    case PHAL_KIR_COMPARE_NE:
-      return &ComplexCompareLoop<T, PHAL_KIR_COMPARE_NE>;
-    case PHAL_KIR_COMPARE_LT:
-      return &ComplexCompareLoop<T, PHAL_KIR_COMPARE_LT>;
-    case PHAL_KIR_COMPARE_LE:
-      return &ComplexCompareLoop<T, PHAL_KIR_COMPARE_LE>;
-    case PHAL_KIR_COMPARE_GT:
-      return &ComplexCompareLoop<T, PHAL_KIR_COMPARE_GT>;
-    case PHAL_KIR_COMPARE_GE:
-      return &ComplexCompareLoop<T, PHAL_KIR_COMPARE_GE>;
-    default:
-      return nullptr;
-  }
+  return DispatchRelation(direction, [](auto relation) -> ScalarOp {
+    return &CompareLoop<T, kKey, decltype(relation)>;
+  });
 }
 
 // The ordering the comparison type selects for each element type: floats
@@ -688,7 +333,9 @@ ScalarOp CompareOp(uint32_t direction, uint32_t ordering) {
                ? CompareWithKey<T, TotalOrderKey<T>>(direction)
                : CompareWithKey<T, ValueKey<T>>(direction);
   } else if constexpr (kIsComplex<T>) {
-    return ComplexCompare<T>(direction);
+    return DispatchRelation(direction, [](auto relation) -> ScalarOp {
+      return &ComplexCompareLoop<T, decltype(relation)>;
+    });
   } else if constexpr (kIsPred<T>) {
     return CompareWithKey<T, ValueKey<T>>(direction);
   } else {
@@ -740,17 +387,6 @@ ScalarOp SelectOp(std::size_t element_size) {
 }
 
 template <typename T>
-typename T::Value ClampValue(typename T::Value low, typename T::Value x,
-                             typename T::Value high) {
-  if constexpr (kIsFloat<T>) {
-    return FloatMinimum(FloatMaximum(x, low), high);
-  } else {
-    const auto raised = x < low ? low : x;
-    return high < raised ? high : raised;
-  }
-}
-
-template <typename T>
 void ClampLoop(const ScalarOpArgs& args) {
   const auto* low = Operand<T>(args, 0);
   const auto* x = Operand<T>(args, 1);
@@ -783,48 +419,7 @@ ScalarOp ConvertOp(ElementType from, ElementType to) {
 }
 
 // ---------------------------------------------------------------------------
-// Reduce-precision, as XLA does it on the bits of the operand's type:
-// round the mantissa to nearest even, then values whose exponent does not
-// fit become infinities (overflow) or signed zeros (underflow, so results
-// that would be subnormal in the reduced format flush to zero). NaN stays
-// NaN, except with no mantissa bits where it becomes +infinity.
-
-template <typename Storage, typename Uint>
-Storage ReducePrecisionBits(Storage input, int total_bits, int mantissa_bits,
-                            int target_exponent_bits, int target_mantissa_bits,
-                            bool is_nan) {
-  const int exponent_bits = total_bits - 1 - mantissa_bits;
-  Uint bits;
-  std::memcpy(&bits, &input, sizeof(bits));
-  if (target_mantissa_bits < mantissa_bits) {
-    const int dropped = mantissa_bits - target_mantissa_bits;
-    const Uint last_kept_bit = Uint{1} << dropped;
-    const Uint base_bias = (last_kept_bit >> 1) - 1;
-    const Uint bias =
-        static_cast<Uint>(((bits & last_kept_bit) >> dropped) + base_bias);
-    bits = static_cast<Uint>((bits + bias) & ~(last_kept_bit - 1));
-  }
-  const Uint sign = bits & (Uint{1} << (total_bits - 1));
-  const Uint exponent_mask =
-      static_cast<Uint>(((Uint{1} << exponent_bits) - 1) << mantissa_bits);
-  if (target_exponent_bits < exponent_bits) {
-    const Uint bias = (Uint{1} << (exponent_bits - 1)) - 1;
-    const Uint target_bias = (Uint{1} << (target_exponent_bits - 1)) - 1;
-    const Uint exponent = bits & exponent_mask;
-    if (exponent > ((bias + target_bias) << mantissa_bits)) {
-      bits = sign | exponent_mask;
-    } else if (exponent <= ((bias - target_bias) << mantissa_bits)) {
-      bits = sign;
-    }
-  }
-  if (is_nan) {
-    if (target_mantissa_bits > 0) return input;
-    bits = exponent_mask;
-  }
-  Storage output;
-  std::memcpy(&output, &bits, sizeof(bits));
-  return output;
-}
+// Reduce-precision.
 
 // The attributes as the reference reads them (as int).
 int ExponentBits(const phal_kir_node_t& node) {
@@ -836,17 +431,12 @@ int MantissaBits(const phal_kir_node_t& node) {
 
 template <typename T>
 void ReducePrecisionLoop(const ScalarOpArgs& args) {
-  using Storage = typename T::Storage;
-  using Uint = std::make_unsigned_t<typename T::Bits>;
-  constexpr int kTotalBits = static_cast<int>(sizeof(Storage) * 8);
   const int exponent_bits = ExponentBits(*args.node);
   const int mantissa_bits = MantissaBits(*args.node);
   const auto* x = Operand<T>(args, 0);
   auto* out = Result<T>(args);
   for (int64_t i = 0; i < args.count; ++i) {
-    out[i] = ReducePrecisionBits<Storage, Uint>(
-        x[i], kTotalBits, T::kMantissaBits, exponent_bits, mantissa_bits,
-        std::isnan(T::Load(x[i])));
+    out[i] = ReducePrecision<T>(x[i], exponent_bits, mantissa_bits);
   }
 }
 
@@ -955,7 +545,7 @@ ScalarOp TypedOp(const phal_kir_node_t& node, uint32_t op, ElementType type) {
       default:
         break;
     }
-    const bool unary = KirOpArity(op) == 1;
+    const bool unary = KirOpClassOf(op) == KirOpClass::kUnary;
     if constexpr (kIsFloat<T>) {
       return unary ? FloatUnaryOp<T>(op) : FloatBinaryOp<T>(op, node.type);
     } else if constexpr (kIsComplex<T>) {
@@ -972,9 +562,9 @@ ScalarOp TypedOp(const phal_kir_node_t& node, uint32_t op, ElementType type) {
 
 StatusOr<ScalarOp> SelectScalarOp(const phal_kir_node_t& node,
                                   std::span<const ElementType> operand_types) {
-  const uint32_t op = RawEnum(node.op);
-  const int arity = KirOpArity(op);
-  if (arity < 1 || operand_types.size() != static_cast<std::size_t>(arity)) {
+  const uint32_t op = EnumValue(node.op);
+  const uint32_t arity = KirOperandCount(KirOpClassOf(op));
+  if (arity == 0 || operand_types.size() != arity) {
     return InvalidArgument(std::string(KirOpName(op)) + " is not a scalar op");
   }
   PHAL_RETURN_IF_ERROR(CheckTypes(node, op, operand_types));

@@ -3,13 +3,14 @@
 // element types are resolved once, when a body is compiled, to a function
 // that runs the whole batch; no per-element dispatch happens at run time.
 //
-// Semantics are those of the StableHLO op of the same name as the core's
-// reference interpreter computes them, bit for bit: real floats compute in
-// double and round once to the element type, complex values in
-// std::complex<double>, integers wrap, and the cases C++ leaves undefined
-// take XLA's choices (x / 0 = -1, INT_MIN / -1 = INT_MIN, x % 0 = x, shifts
-// by the width or more shift everything out, float to integer conversion
-// saturates and sends NaN to 0).
+// Semantics are those of the StableHLO op of the same name, computed with
+// the functions of sdk/element_semantics that the core's reference
+// interpreter computes with too, so results match it bit for bit: real
+// floats compute in double and round once to the element type, complex
+// values in std::complex<double>, integers wrap, and the cases C++ leaves
+// undefined take XLA's choices (x / 0 = -1, INT_MIN / -1 = INT_MIN,
+// x % 0 = x, shifts by the width or more shift everything out, float to
+// integer conversion saturates and sends NaN to 0).
 #ifndef POLYHAL_SDK_KIR_INTERPRETER_SCALAR_OPS_H_
 #define POLYHAL_SDK_KIR_INTERPRETER_SCALAR_OPS_H_
 

@@ -1,24 +1,28 @@
-// How the reference interpreter computes with each element type: the C++
-// type an element is stored as, the type arithmetic is done in, and the
-// conversions between the two. Real floating types compute in double and
-// round once when stored (for +, -, *, /, sqrt that gives the correctly
-// rounded result of the narrow type, since 53 >= 2 * 24 + 2), complex types
-// in std::complex<double>, integers in their own type and pred in bool.
-#ifndef POLYHAL_CORE_REFERENCE_ELEMENT_TYPES_H_
-#define POLYHAL_CORE_REFERENCE_ELEMENT_TYPES_H_
+// How StableHLO semantics compute with each element type: the C++ type an
+// element is stored as, the type arithmetic is done in, and the conversions
+// between the two. Real floating types compute in double and round once
+// when stored (for +, -, *, /, sqrt that is the correctly rounded result of
+// the narrow type, since 53 >= 2 * 24 + 2), complex types in
+// std::complex<double>, integers in their own type and pred in bool.
+#ifndef POLYHAL_SDK_ELEMENT_SEMANTICS_ELEMENT_TRAITS_H_
+#define POLYHAL_SDK_ELEMENT_SEMANTICS_ELEMENT_TRAITS_H_
 
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
-#include "core/hlo/shape.h"
+#include "polyhal/types.h"
+#include "sdk/base/element_types.h"
 #include "sdk/base/float16.h"
 #include "sdk/base/status.h"
 
-namespace phal::reference {
+namespace phal::element_semantics {
 
-// Storage and computation of integer types (and pred) are the same type.
+using Complex = std::complex<double>;
+
+// Storage and computation of integer types are the same type.
 template <ElementType kType, typename T>
 struct IntegerTraits {
   static constexpr ElementType kElementType = kType;
@@ -28,6 +32,7 @@ struct IntegerTraits {
   static Storage Store(Value v) { return v; }
 };
 
+// pred is stored in one byte; any non-zero byte reads as true.
 struct PredTraits {
   static constexpr ElementType kElementType = PHAL_ELEMENT_TYPE_PRED;
   using Storage = uint8_t;
@@ -36,6 +41,8 @@ struct PredTraits {
   static Storage Store(Value v) { return v ? 1 : 0; }
 };
 
+// Real floating types also name their mantissa width and the signed integer
+// of their width (Bits), for operations on the representation.
 struct HalfTraits {
   static constexpr ElementType kElementType = PHAL_ELEMENT_TYPE_F16;
   static constexpr int kMantissaBits = 10;
@@ -76,13 +83,13 @@ struct Float64Traits {
   static Storage Store(Value v) { return v; }
 };
 
-template <ElementType kType, typename Component, typename ComponentTraits>
+template <ElementType kType, typename Component, typename PartTraits>
 struct ComplexTraits {
   static constexpr ElementType kElementType = kType;
   using Storage = std::complex<Component>;
-  using Value = std::complex<double>;
+  using Value = Complex;
   // The traits of the real and imaginary parts (f32 for c64).
-  using Part = ComponentTraits;
+  using Part = PartTraits;
   static Value Load(Storage s) { return {s.real(), s.imag()}; }
   static Storage Store(Value v) {
     return {static_cast<Component>(v.real()), static_cast<Component>(v.imag())};
@@ -104,24 +111,18 @@ template <typename Traits>
 inline constexpr bool kIsPred = std::is_same_v<typename Traits::Value, bool>;
 template <typename Traits>
 inline constexpr bool kIsComplex =
-    std::is_same_v<typename Traits::Value, std::complex<double>>;
+    std::is_same_v<typename Traits::Value, Complex>;
 template <typename Traits>
 inline constexpr bool kIsFloat = std::is_same_v<typename Traits::Value, double>;
 template <typename Traits>
 inline constexpr bool kIsInteger =
     !kIsPred<Traits> && !kIsComplex<Traits> && !kIsFloat<Traits>;
 
-// The error for an element type an operation does not accept.
-inline Status UnsupportedElementType(std::string_view operation,
-                                     ElementType type) {
-  return Unimplemented(std::string(operation) +
-                       " does not support element type " +
-                       ElementTypeName(type));
-}
-
-// Calls fn(Traits{}) with the traits of `type` and returns its Status.
+// Calls fn(Traits{}) with the traits of `type` and returns what it returns.
+// For a value outside the enum that is INVALID_ARGUMENT when fn returns a
+// Status, and a value-initialised result otherwise.
 template <typename Fn>
-Status DispatchElementType(ElementType type, Fn&& fn) {
+auto DispatchElementType(ElementType type, Fn&& fn) {
   switch (type) {
     case PHAL_ELEMENT_TYPE_PRED:
       return fn(PredTraits{});
@@ -154,11 +155,26 @@ Status DispatchElementType(ElementType type, Fn&& fn) {
     case PHAL_ELEMENT_TYPE_C128:
       return fn(C128Traits{});
     default:
-      return InvalidArgument("invalid element type " +
-                             std::to_string(static_cast<int>(type)));
+      break;
+  }
+  using Result = decltype(fn(PredTraits{}));
+  if constexpr (std::is_same_v<Result, Status>) {
+    return InvalidArgument("invalid element type " +
+                           std::to_string(static_cast<int>(type)));
+  } else {
+    return Result{};
   }
 }
 
-}  // namespace phal::reference
+// One element of an array in memory, which need not be aligned for its
+// type.
+template <typename Traits>
+typename Traits::Value LoadUnaligned(const uint8_t* bytes) {
+  typename Traits::Storage storage;
+  std::memcpy(&storage, bytes, sizeof(storage));
+  return Traits::Load(storage);
+}
 
-#endif  // POLYHAL_CORE_REFERENCE_ELEMENT_TYPES_H_
+}  // namespace phal::element_semantics
+
+#endif  // POLYHAL_SDK_ELEMENT_SEMANTICS_ELEMENT_TRAITS_H_

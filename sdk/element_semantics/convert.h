@@ -1,8 +1,7 @@
-// Element type conversion as StableHLO convert defines it and the
-// reference computes it: the convert node op, and the operand conversions
-// of dot and convolution to their accumulation type.
-#ifndef POLYHAL_SDK_KIR_INTERPRETER_CONVERT_H_
-#define POLYHAL_SDK_KIR_INTERPRETER_CONVERT_H_
+// Element type conversion as StableHLO convert defines it: between any two
+// element types, rounding once to the destination type.
+#ifndef POLYHAL_SDK_ELEMENT_SEMANTICS_CONVERT_H_
+#define POLYHAL_SDK_ELEMENT_SEMANTICS_CONVERT_H_
 
 #include <bit>
 #include <cmath>
@@ -10,9 +9,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "sdk/kir_interpreter/element_traits.h"
+#include "sdk/element_semantics/element_traits.h"
 
-namespace phal::kir_interpreter {
+namespace phal::element_semantics {
 
 // An integer as a double rounded to odd at 53 bits: converting that double
 // to a narrower float rounds exactly as converting the integer directly
@@ -60,6 +59,9 @@ I FloatToInteger(double x) {
   return static_cast<I>(x);
 }
 
+// x of element type From as a value of element type To: pred is x != 0,
+// complex to real keeps the real part, float to integer as FloatToInteger,
+// integer to float rounds once.
 template <typename From, typename To>
 typename To::Value ConvertValue(typename From::Value x) {
   using V = typename To::Value;
@@ -90,6 +92,6 @@ typename To::Value ConvertValue(typename From::Value x) {
   }
 }
 
-}  // namespace phal::kir_interpreter
+}  // namespace phal::element_semantics
 
-#endif  // POLYHAL_SDK_KIR_INTERPRETER_CONVERT_H_
+#endif  // POLYHAL_SDK_ELEMENT_SEMANTICS_CONVERT_H_
