@@ -2,9 +2,8 @@
 // dilations, reversal, feature and batch groups), then the epilogue over the
 // output shape. Each output element sums its taps in the reference's order:
 // kernel spatial positions in row-major order, input features innermost.
-#include <algorithm>
-#include <cstring>
 #include <utility>
+#include <vector>
 
 #include "sdk/base/element_types.h"
 #include "sdk/element_semantics/convolution.h"
@@ -34,39 +33,11 @@ class ConvKernel final : public CompiledKernel {
   Status Run(std::span<uint8_t* const> buffers) const override {
     const std::span<const int64_t> dims =
         BufferDims(kernel_.buffers[conv_.output]);
-    const int64_t points = ElementCount(dims);
-    if (points == 0) return OkStatus();
-    const auto acc_size =
-        static_cast<int64_t>(ElementTypeByteSize(conv_.accumulation_type));
-    std::vector<uint8_t> sums(static_cast<std::size_t>(points * acc_size));
-    element_semantics::DispatchElementType(
-        conv_.accumulation_type, [&](auto acc) {
-          Convolve<decltype(acc)>(buffers, points, sums.data());
-          return 0;
+    return AccumulateThenRunEpilogue(
+        kernel_, buffers, epilogue_, dims, conv_.accumulation_type,
+        conv_.output, inputs_, [&](auto acc, uint8_t* sums) {
+          Convolve<decltype(acc)>(buffers, ElementCount(dims), sums);
         });
-    OutputTargets targets(kernel_, buffers, {&conv_.output, 1}, inputs_);
-    const int64_t batch = std::min(points, kMaxBatch);
-    BodyFrame frame(epilogue_, batch);
-    std::vector<int64_t> index_storage(dims.size() *
-                                       static_cast<std::size_t>(batch));
-    std::vector<int64_t*> indices;
-    for (std::size_t d = 0; d < dims.size(); ++d) {
-      indices.push_back(index_storage.data() + d * batch);
-    }
-    const std::vector<const int64_t*> index_views(indices.begin(),
-                                                  indices.end());
-    const auto out_size =
-        static_cast<int64_t>(ElementTypeByteSize(epilogue_.result_type(0)));
-    for (int64_t start = 0; start < points; start += batch) {
-      const int64_t count = std::min(batch, points - start);
-      FillRowMajorIndices(dims, start, count, indices);
-      const uint8_t* sum[] = {sums.data() + start * acc_size};
-      PHAL_RETURN_IF_ERROR(frame.Evaluate(buffers, count, index_views, sum));
-      std::memcpy(targets[conv_.output] + start * out_size, frame.result(0),
-                  static_cast<std::size_t>(count * out_size));
-    }
-    targets.Commit();
-    return OkStatus();
   }
 
  private:

@@ -2,8 +2,7 @@
 // through their strides, then the epilogue over [batch, m, n]. Sums run
 // over k in increasing order from zero in the accumulation domain, as the
 // reference's dot does.
-#include <algorithm>
-#include <cstring>
+#include <vector>
 
 #include "sdk/base/element_types.h"
 #include "sdk/kir_interpreter/accumulation.h"
@@ -24,36 +23,12 @@ class DotKernel final : public CompiledKernel {
   }
 
   Status Run(std::span<uint8_t* const> buffers) const override {
-    const int64_t points = dot_.batch * dot_.m * dot_.n;
-    if (points == 0) return OkStatus();
-    const int64_t acc_size =
-        static_cast<int64_t>(ElementTypeByteSize(dot_.accumulation_type));
-    std::vector<uint8_t> sums(static_cast<std::size_t>(points * acc_size));
-    element_semantics::DispatchElementType(
-        dot_.accumulation_type, [&](auto acc) {
-          Multiply<decltype(acc)>(buffers, sums.data());
-          return 0;
-        });
-    OutputTargets targets(kernel_, buffers, {&dot_.output, 1}, inputs_);
     const int64_t dims[] = {dot_.batch, dot_.m, dot_.n};
-    const int64_t batch = std::min(points, kMaxBatch);
-    BodyFrame frame(epilogue_, batch);
-    std::vector<int64_t> index_storage(static_cast<std::size_t>(3 * batch));
-    int64_t* indices[] = {index_storage.data(), index_storage.data() + batch,
-                          index_storage.data() + 2 * batch};
-    const int64_t* index_views[] = {indices[0], indices[1], indices[2]};
-    const int64_t out_size =
-        static_cast<int64_t>(ElementTypeByteSize(epilogue_.result_type(0)));
-    for (int64_t start = 0; start < points; start += batch) {
-      const int64_t count = std::min(batch, points - start);
-      FillRowMajorIndices(dims, start, count, indices);
-      const uint8_t* sum[] = {sums.data() + start * acc_size};
-      PHAL_RETURN_IF_ERROR(frame.Evaluate(buffers, count, index_views, sum));
-      std::memcpy(targets[dot_.output] + start * out_size, frame.result(0),
-                  static_cast<std::size_t>(count * out_size));
-    }
-    targets.Commit();
-    return OkStatus();
+    return AccumulateThenRunEpilogue(kernel_, buffers, epilogue_, dims,
+                                     dot_.accumulation_type, dot_.output,
+                                     inputs_, [&](auto acc, uint8_t* sums) {
+                                       Multiply<decltype(acc)>(buffers, sums);
+                                     });
   }
 
  private:
