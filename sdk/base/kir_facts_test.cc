@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "sdk/plugin_testing/kir_builder.h"
@@ -52,6 +54,63 @@ TEST(KirFactsTest, ClassifiesOpsByOperandCount) {
   EXPECT_EQ(KirOpClassOf(PHAL_KIR_OP_COMPARE), KirOpClass::kBinary);
   EXPECT_EQ(KirOpClassOf(PHAL_KIR_OP_CLAMP), KirOpClass::kTernary);
   EXPECT_EQ(KirOpClassOf(PHAL_KIR_OP_INVALID), KirOpClass::kUnknown);
+}
+
+TEST(KirFactsTest, NumberOverloadsNameValuesOutsideTheEnumsInvalid) {
+  for (const uint32_t op : {0u, 5u, 15u, 45u, 63u, 81u, 95u, 98u, 127u, 128u,
+                            100000u, 0xFFFFFFFFu}) {
+    EXPECT_STREQ(KirOpName(op), "invalid") << "op " << op;
+    EXPECT_EQ(KirOpClassOf(op), KirOpClass::kUnknown) << "op " << op;
+  }
+  for (const uint32_t kind : {0u, 9u, 64u, 0xFFFFFFFFu}) {
+    EXPECT_STREQ(KernelKindName(kind), "invalid") << "kind " << kind;
+  }
+}
+
+TEST(KirFactsTest, NumberOverloadsNameTheValuesOfTheEnums) {
+  EXPECT_STREQ(KirOpName(uint32_t{PHAL_KIR_OP_CONSTANT}), "constant");
+  EXPECT_STREQ(KirOpName(uint32_t{PHAL_KIR_OP_ERF}), "erf");
+  EXPECT_STREQ(KirOpName(uint32_t{PHAL_KIR_OP_CLAMP}), "clamp");
+  EXPECT_EQ(KirOpClassOf(uint32_t{PHAL_KIR_OP_PARAMETER}), KirOpClass::kLeaf);
+  EXPECT_EQ(KirOpClassOf(uint32_t{PHAL_KIR_OP_REDUCE_PRECISION}),
+            KirOpClass::kUnary);
+  EXPECT_EQ(KirOpClassOf(uint32_t{PHAL_KIR_OP_COMPARE}), KirOpClass::kBinary);
+  EXPECT_EQ(KirOpClassOf(uint32_t{PHAL_KIR_OP_SELECT}), KirOpClass::kTernary);
+  EXPECT_STREQ(KernelKindName(uint32_t{PHAL_KERNEL_KIND_LOOP}), "loop");
+  EXPECT_STREQ(KernelKindName(uint32_t{PHAL_KERNEL_KIND_COPY}), "copy");
+}
+
+TEST(KirFactsTest, EnumAndNumberOverloadsAgreeOverTheEnumsRange) {
+  // Every value the enums can hold: 0..127 for ops, 0..15 for kinds.
+  for (uint32_t op = 0; op < 128; ++op) {
+    const auto as_enum = static_cast<phal_kir_op_t>(op);
+    EXPECT_STREQ(KirOpName(as_enum), KirOpName(op)) << "op " << op;
+    EXPECT_EQ(KirOpClassOf(as_enum), KirOpClassOf(op)) << "op " << op;
+  }
+  for (uint32_t kind = 0; kind < 16; ++kind) {
+    EXPECT_STREQ(KernelKindName(static_cast<phal_kernel_kind_t>(kind)),
+                 KernelKindName(kind))
+        << "kind " << kind;
+  }
+}
+
+TEST(KirFactsTest, OperandCountFollowsTheOpClass) {
+  EXPECT_EQ(KirOperandCount(KirOpClass::kUnknown), 0u);
+  EXPECT_EQ(KirOperandCount(KirOpClass::kLeaf), 0u);
+  EXPECT_EQ(KirOperandCount(KirOpClass::kUnary), 1u);
+  EXPECT_EQ(KirOperandCount(KirOpClass::kBinary), 2u);
+  EXPECT_EQ(KirOperandCount(KirOpClass::kTernary), 3u);
+  EXPECT_EQ(KirOperandCount(KirOpClassOf(uint32_t{PHAL_KIR_OP_CLAMP})), 3u);
+  EXPECT_EQ(KirOperandCount(KirOpClassOf(uint32_t{PHAL_KIR_OP_ERF})), 1u);
+  EXPECT_EQ(KirOperandCount(KirOpClassOf(uint32_t{200})), 0u);
+}
+
+TEST(KirFactsTest, KernelKindValueReadsAKindOutsideTheEnum) {
+  phal_kernel_desc_t desc{};
+  const uint32_t newer_kind = 70;
+  std::memcpy(&desc.kind, &newer_kind, sizeof(newer_kind));
+  EXPECT_EQ(KernelKindValue(desc), 70u);
+  EXPECT_STREQ(KernelKindName(KernelKindValue(desc)), "invalid");
 }
 
 TEST(KirFactsTest, KindOutsideTheSupportedSetIsUnimplemented) {
