@@ -1,4 +1,6 @@
-#include "plugins/cpu/cpu_copy.h"
+// Copies between host memory and buffers, queued on a stream. Every byte of
+// a cpu buffer is host memory, so each copy is one memcpy on the worker.
+#include "plugins/cpu/cpu_plugin.h"
 
 #include <cstddef>
 #include <cstring>

@@ -8,11 +8,11 @@
 #include <mutex>
 #include <string>
 
-#include "sdk/base/status.h"
 #include "plugins/cpu/cpu_info.h"
 #include "plugins/cpu/cpu_kernel_cache.h"
 #include "plugins/cpu/cpu_thread_pool.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 
 namespace phal::cpu {
 
@@ -52,15 +52,6 @@ class Device {
 
 // The ABI slots of the device group (plugin.h); cpu_plugin.cc puts them in
 // the table.
-phal_status_t* DeviceCount(size_t* out_count, const char** out_reason) noexcept;
-phal_status_t* DeviceOpen(size_t ordinal,
-                          phal_plugin_device_t** out_device) noexcept;
-void DeviceClose(phal_plugin_device_t* device) noexcept;
-phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
-                                   phal_device_properties_t* out) noexcept;
-phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
-                                    uint32_t index,
-                                    phal_memory_space_info_t* out) noexcept;
 
 }  // namespace phal::cpu
 

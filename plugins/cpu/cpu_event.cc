@@ -1,4 +1,5 @@
 #include "plugins/cpu/cpu_event.h"
+#include "plugins/cpu/cpu_plugin.h"
 
 #include <memory>
 #include <utility>

@@ -8,8 +8,8 @@
 #include <memory>
 #include <mutex>
 
-#include "sdk/base/status.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 
 namespace phal::cpu {
 
@@ -44,16 +44,6 @@ class EventState {
   uint64_t completed_generation_ = 0;
   Status completed_status_;
 };
-
-phal_status_t* EventCreate(phal_plugin_device_t* device,
-                           phal_plugin_event_t** out_event) noexcept;
-void EventDestroy(phal_plugin_event_t* event) noexcept;
-phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
-                                 phal_plugin_event_t* event) noexcept;
-phal_status_t* StreamWaitEvent(phal_plugin_stream_t* stream,
-                               phal_plugin_event_t* event) noexcept;
-phal_status_t* EventSynchronize(phal_plugin_event_t* event) noexcept;
-phal_status_t* EventQuery(phal_plugin_event_t* event, int* out_done) noexcept;
 
 }  // namespace phal::cpu
 

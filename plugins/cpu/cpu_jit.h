@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
+#include "sdk/base/status.h"
 #include "sdk/emitters/llvm/launch_plan.h"
 
 namespace phal::cpu {

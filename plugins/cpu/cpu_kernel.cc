@@ -1,4 +1,5 @@
 #include "plugins/cpu/cpu_kernel.h"
+#include "plugins/cpu/cpu_plugin.h"
 
 #include <algorithm>
 #include <cstddef>

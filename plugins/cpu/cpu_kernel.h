@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "sdk/base/status.h"
 #include "plugins/cpu/cpu_device.h"
 #include "plugins/cpu/cpu_jit.h"
 #include "plugins/cpu/cpu_thread_pool.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 #include "sdk/emitters/llvm/launch_plan.h"
 
 namespace phal::cpu {
@@ -49,21 +49,6 @@ class Kernel {
 
 // The kernel kinds kernel_emit compiles (PHAL_KERNEL_KIND_BIT mask).
 uint64_t CompiledKernelKinds();
-
-phal_status_t* KernelEmit(phal_plugin_device_t* device,
-                          const phal_kernel_desc_t* kernel,
-                          const phal_kernel_options_t* options,
-                          phal_plugin_kernel_t** out_kernel) noexcept;
-void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept;
-phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
-                               uint64_t* out_size) noexcept;
-phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
-                                 uint64_t size,
-                                 phal_plugin_kernel_t** out_kernel) noexcept;
-phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
-                            phal_plugin_kernel_t* kernel,
-                            phal_plugin_buffer_t* const* buffers,
-                            uint32_t buffer_count) noexcept;
 
 }  // namespace phal::cpu
 

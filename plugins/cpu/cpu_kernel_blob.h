@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "sdk/base/status.h"
 #include "plugins/cpu/cpu_jit.h"
+#include "sdk/base/status.h"
 #include "sdk/emitters/llvm/launch_plan.h"
 
 namespace phal::cpu {

@@ -1,4 +1,5 @@
 #include "plugins/cpu/cpu_memory.h"
+#include "plugins/cpu/cpu_plugin.h"
 
 #include <memory>
 #include <string>

@@ -5,9 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sdk/base/status.h"
 #include "plugins/cpu/cpu_device.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 
 namespace phal::cpu {
 
@@ -41,11 +41,6 @@ class Buffer {
   uint64_t byte_size_;
   uint64_t block_bytes_;  // byte_size_ rounded up to whole cache lines
 };
-
-phal_status_t* BufferAllocate(phal_plugin_device_t* device,
-                              uint32_t memory_space, uint64_t byte_size,
-                              phal_plugin_buffer_t** out_buffer) noexcept;
-void BufferFree(phal_plugin_buffer_t* buffer) noexcept;
 
 }  // namespace phal::cpu
 

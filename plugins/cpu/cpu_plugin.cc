@@ -1,20 +1,16 @@
 // The plugin's entry point. sdk/plugin_support builds phal_plugin_entry and
 // the table of each ABI version the plugin speaks, 1.0 (no kernel slots) to
-// 1.2, from the slot functions the concept headers below declare.
+// 1.2, from the slot functions cpu_plugin.h declares.
+#include "plugins/cpu/cpu_plugin.h"
+
 #include "plugins/cpu/cpu_block_cache.h"
-#include "plugins/cpu/cpu_copy.h"
-#include "plugins/cpu/cpu_device.h"
-#include "plugins/cpu/cpu_event.h"
-#include "plugins/cpu/cpu_kernel.h"
-#include "plugins/cpu/cpu_memory.h"
-#include "plugins/cpu/cpu_stream.h"
 #include "sdk/plugin_support/plugin_entry.h"
 
 namespace phal::cpu {
 
 // Devices, buffers, streams and events are owned by their handles; the
 // cache of freed buffer memory (cpu_block_cache.h) is the only global state.
-void Shutdown() { BlockCache::Instance().Clear(); }
+void Shutdown() noexcept { BlockCache::Instance().Clear(); }
 
 }  // namespace phal::cpu
 

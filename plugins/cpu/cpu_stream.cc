@@ -1,4 +1,5 @@
 #include "plugins/cpu/cpu_stream.h"
+#include "plugins/cpu/cpu_plugin.h"
 
 #include <exception>
 #include <memory>

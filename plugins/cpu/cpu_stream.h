@@ -9,8 +9,8 @@
 #include <mutex>
 #include <thread>
 
-#include "sdk/base/status.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 
 namespace phal::cpu {
 
@@ -55,11 +55,6 @@ class Stream {
   // Declared last: the worker starts once every member above exists.
   std::thread worker_;
 };
-
-phal_status_t* StreamCreate(phal_plugin_device_t* device,
-                            phal_plugin_stream_t** out_stream) noexcept;
-void StreamDestroy(phal_plugin_stream_t* stream) noexcept;
-phal_status_t* StreamSynchronize(phal_plugin_stream_t* stream) noexcept;
 
 }  // namespace phal::cpu
 

@@ -1,4 +1,7 @@
-#include "plugins/intel/intel_copy.h"
+// Copies between host memory and buffers, and between buffers, enqueued on
+// a stream's command queue without waiting. A copy between buffers of two
+// devices (two OpenCL contexts) is staged through host memory and waits.
+#include "plugins/intel/intel_plugin.h"
 
 #include <vector>
 

@@ -9,10 +9,10 @@
 #include <memory>
 #include <string>
 
-#include "sdk/base/status.h"
 #include "plugins/intel/intel_opencl.h"
 #include "plugins/intel/intel_program_cache.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 #include "sdk/emitters/source/dialect.h"
 
 namespace phal::intel {
@@ -65,16 +65,6 @@ class Device {
 // Releases the OpenCL contexts devices share (one per OpenCL device, kept
 // from its first open). Called by shutdown, after every device has closed.
 void ReleaseContexts();
-
-phal_status_t* DeviceCount(size_t* out_count, const char** out_reason) noexcept;
-phal_status_t* DeviceOpen(size_t ordinal,
-                          phal_plugin_device_t** out_device) noexcept;
-void DeviceClose(phal_plugin_device_t* device) noexcept;
-phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
-                                   phal_device_properties_t* out) noexcept;
-phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
-                                    uint32_t index,
-                                    phal_memory_space_info_t* out) noexcept;
 
 }  // namespace phal::intel
 

@@ -1,4 +1,5 @@
 #include "plugins/intel/intel_event.h"
+#include "plugins/intel/intel_plugin.h"
 
 #include <memory>
 

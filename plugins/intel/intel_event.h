@@ -7,9 +7,9 @@
 
 #include <mutex>
 
-#include "sdk/base/status.h"
 #include "plugins/intel/intel_device.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 
 namespace phal::intel {
 
@@ -34,16 +34,6 @@ class Event {
   mutable std::mutex mutex_;
   cl_event latest_ = nullptr;
 };
-
-phal_status_t* EventCreate(phal_plugin_device_t* device,
-                           phal_plugin_event_t** out_event) noexcept;
-void EventDestroy(phal_plugin_event_t* event) noexcept;
-phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
-                                 phal_plugin_event_t* event) noexcept;
-phal_status_t* StreamWaitEvent(phal_plugin_stream_t* stream,
-                               phal_plugin_event_t* event) noexcept;
-phal_status_t* EventSynchronize(phal_plugin_event_t* event) noexcept;
-phal_status_t* EventQuery(phal_plugin_event_t* event, int* out_done) noexcept;
 
 }  // namespace phal::intel
 

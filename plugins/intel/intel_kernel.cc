@@ -1,4 +1,5 @@
 #include "plugins/intel/intel_kernel.h"
+#include "plugins/intel/intel_plugin.h"
 
 #include <cstddef>
 #include <cstring>

@@ -7,10 +7,10 @@
 #include <mutex>
 #include <string>
 
-#include "sdk/base/status.h"
 #include "plugins/intel/intel_device.h"
 #include "plugins/intel/intel_stream.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 #include "sdk/emitters/source/source_emitter.h"
 
 namespace phal::intel {
@@ -57,21 +57,6 @@ class Kernel {
   cl_kernel kernel_;
   mutable std::mutex launch_mutex_;
 };
-
-phal_status_t* KernelEmit(phal_plugin_device_t* device,
-                          const phal_kernel_desc_t* kernel,
-                          const phal_kernel_options_t* options,
-                          phal_plugin_kernel_t** out_kernel) noexcept;
-void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept;
-phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
-                               uint64_t* out_size) noexcept;
-phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
-                                 uint64_t size,
-                                 phal_plugin_kernel_t** out_kernel) noexcept;
-phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
-                            phal_plugin_kernel_t* kernel,
-                            phal_plugin_buffer_t* const* buffers,
-                            uint32_t buffer_count) noexcept;
 
 }  // namespace phal::intel
 

@@ -1,4 +1,5 @@
 #include "plugins/intel/intel_memory.h"
+#include "plugins/intel/intel_plugin.h"
 
 #include <algorithm>
 #include <memory>

@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
-#include "sdk/base/status.h"
 #include "plugins/intel/intel_device.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 
 namespace phal::intel {
 
@@ -42,11 +42,6 @@ class Buffer {
 // Releases the buffers the cache keeps. Called by shutdown, after every
 // buffer has been freed.
 void ReleaseCachedBuffers();
-
-phal_status_t* BufferAllocate(phal_plugin_device_t* device,
-                              uint32_t memory_space, uint64_t byte_size,
-                              phal_plugin_buffer_t** out_buffer) noexcept;
-void BufferFree(phal_plugin_buffer_t* buffer) noexcept;
 
 }  // namespace phal::intel
 

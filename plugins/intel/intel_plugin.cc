@@ -1,12 +1,10 @@
 // The plugin's entry point. sdk/plugin_support builds phal_plugin_entry and
 // the table of each ABI version the plugin speaks, 1.0 (no kernel slots) to
-// 1.2, from the slot functions the concept headers below declare.
-#include "plugins/intel/intel_copy.h"
+// 1.2, from the slot functions intel_plugin.h declares.
+#include "plugins/intel/intel_plugin.h"
+
 #include "plugins/intel/intel_device.h"
-#include "plugins/intel/intel_event.h"
-#include "plugins/intel/intel_kernel.h"
 #include "plugins/intel/intel_memory.h"
-#include "plugins/intel/intel_stream.h"
 #include "sdk/plugin_support/plugin_entry.h"
 
 namespace phal::intel {
@@ -14,7 +12,7 @@ namespace phal::intel {
 // Devices, buffers, streams and events are owned by their handles; the
 // OpenCL contexts the devices share and the freed buffers kept for reuse
 // are the global state.
-void Shutdown() {
+void Shutdown() noexcept {
   ReleaseCachedBuffers();
   ReleaseContexts();
 }

@@ -3,9 +3,9 @@
 #ifndef POLYHAL_PLUGINS_INTEL_INTEL_STREAM_H_
 #define POLYHAL_PLUGINS_INTEL_INTEL_STREAM_H_
 
-#include "sdk/base/status.h"
 #include "plugins/intel/intel_device.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 
 namespace phal::intel {
 
@@ -30,11 +30,6 @@ class Stream {
   const Device* device_;
   cl_command_queue queue_;
 };
-
-phal_status_t* StreamCreate(phal_plugin_device_t* device,
-                            phal_plugin_stream_t** out_stream) noexcept;
-void StreamDestroy(phal_plugin_stream_t* stream) noexcept;
-phal_status_t* StreamSynchronize(phal_plugin_stream_t* stream) noexcept;
 
 }  // namespace phal::intel
 

@@ -1,4 +1,6 @@
-#include "template_copy.h"
+// Copies between host memory and buffers, and between buffers, queued on a
+// stream.
+#include "template_plugin.h"
 
 #include <cstring>
 

@@ -1,4 +1,5 @@
 #include "template_device.h"
+#include "template_plugin.h"
 
 #include <unistd.h>
 

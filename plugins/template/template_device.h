@@ -34,15 +34,6 @@ class Device {
 };
 
 // The table's device slots (plugin.h documents each).
-phal_status_t* DeviceCount(size_t* out_count, const char** out_reason) noexcept;
-phal_status_t* DeviceOpen(size_t ordinal,
-                          phal_plugin_device_t** out_device) noexcept;
-void DeviceClose(phal_plugin_device_t* device) noexcept;
-phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
-                                   phal_device_properties_t* out) noexcept;
-phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
-                                    uint32_t index,
-                                    phal_memory_space_info_t* out) noexcept;
 
 }  // namespace phal::template_plugin
 

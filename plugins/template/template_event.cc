@@ -1,4 +1,5 @@
 #include "template_event.h"
+#include "template_plugin.h"
 
 #include <memory>
 

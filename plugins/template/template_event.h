@@ -27,16 +27,6 @@ class Event {
   Status status_;
 };
 
-phal_status_t* EventCreate(phal_plugin_device_t* device,
-                           phal_plugin_event_t** out_event) noexcept;
-void EventDestroy(phal_plugin_event_t* event) noexcept;
-phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
-                                 phal_plugin_event_t* event) noexcept;
-phal_status_t* StreamWaitEvent(phal_plugin_stream_t* stream,
-                               phal_plugin_event_t* event) noexcept;
-phal_status_t* EventSynchronize(phal_plugin_event_t* event) noexcept;
-phal_status_t* EventQuery(phal_plugin_event_t* event, int* out_done) noexcept;
-
 }  // namespace phal::template_plugin
 
 struct phal_plugin_event final : phal::template_plugin::Event {};

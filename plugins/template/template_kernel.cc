@@ -1,4 +1,5 @@
 #include "template_kernel.h"
+#include "template_plugin.h"
 
 #include <cstring>
 #include <memory>

@@ -14,24 +14,7 @@
 #include "polyhal/plugin.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
 
-namespace phal::template_plugin {
-
-phal_status_t* KernelEmit(phal_plugin_device_t* device,
-                          const phal_kernel_desc_t* kernel,
-                          const phal_kernel_options_t* options,
-                          phal_plugin_kernel_t** out_kernel) noexcept;
-void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept;
-phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
-                               uint64_t* out_size) noexcept;
-phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
-                                 uint64_t size,
-                                 phal_plugin_kernel_t** out_kernel) noexcept;
-phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
-                            phal_plugin_kernel_t* kernel,
-                            phal_plugin_buffer_t* const* buffers,
-                            uint32_t buffer_count) noexcept;
-
-}  // namespace phal::template_plugin
+namespace phal::template_plugin {}  // namespace phal::template_plugin
 
 // A kernel as the interpreter holds it: a deep copy of its description.
 struct phal_plugin_kernel final {

@@ -1,4 +1,5 @@
 #include "template_memory.h"
+#include "template_plugin.h"
 
 #include <cstdlib>
 #include <memory>

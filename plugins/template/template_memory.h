@@ -36,11 +36,6 @@ class Buffer {
   uint64_t byte_size_;
 };
 
-phal_status_t* BufferAllocate(phal_plugin_device_t* device,
-                              uint32_t memory_space, uint64_t byte_size,
-                              phal_plugin_buffer_t** out_buffer) noexcept;
-void BufferFree(phal_plugin_buffer_t* buffer) noexcept;
-
 }  // namespace phal::template_plugin
 
 struct phal_plugin_buffer final : phal::template_plugin::Buffer {

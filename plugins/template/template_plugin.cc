@@ -1,25 +1,22 @@
 // The plugin's entry point. sdk/plugin_support builds phal_plugin_entry
 // (version negotiation, host services) and one function table per ABI
 // version the plugin speaks, 1.0 (no kernel slots) to the ABI of the
-// headers it is built against, from the slot functions the concept headers
-// below declare, each named after its slot (DeviceCount for device_count).
-// A plugin that leaves a slot out writes its table itself
-// (phal::PluginDefinition, sdk/plugin_support/plugin_entry.h); the core
-// answers a NULL slot with PHAL_UNIMPLEMENTED.
+// headers it is built against, from the slot functions template_plugin.h
+// declares, each named after its slot (DeviceCount for device_count) and
+// defined in the concept file it belongs to. A plugin that leaves a slot
+// out writes its table itself (phal::PluginDefinition,
+// sdk/plugin_support/plugin_entry.h); the core answers a NULL slot with
+// PHAL_UNIMPLEMENTED.
+#include "template_plugin.h"
+
 #include "sdk/plugin_support/plugin_entry.h"
-#include "template_copy.h"
-#include "template_device.h"
-#include "template_event.h"
-#include "template_kernel.h"
-#include "template_memory.h"
-#include "template_stream.h"
 
 namespace phal::template_plugin {
 
 // Devices, buffers, streams, events and kernels are owned by their handles;
 // the template keeps no global state. TODO(vendor): release what your
 // driver holds for the whole process (contexts, caches) here.
-void Shutdown() {}
+void Shutdown() noexcept {}
 
 }  // namespace phal::template_plugin
 

@@ -1,4 +1,5 @@
 #include "template_stream.h"
+#include "template_plugin.h"
 
 #include <memory>
 

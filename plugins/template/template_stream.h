@@ -33,11 +33,6 @@ class Stream {
   Status first_error_;
 };
 
-phal_status_t* StreamCreate(phal_plugin_device_t* device,
-                            phal_plugin_stream_t** out_stream) noexcept;
-void StreamDestroy(phal_plugin_stream_t* stream) noexcept;
-phal_status_t* StreamSynchronize(phal_plugin_stream_t* stream) noexcept;
-
 }  // namespace phal::template_plugin
 
 struct phal_plugin_stream final : phal::template_plugin::Stream {};

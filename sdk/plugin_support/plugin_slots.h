@@ -1,0 +1,62 @@
+// The slot functions of a plugin, declared once. A plugin whose slot
+// functions are named after their slots in CamelCase (device_count:
+// DeviceCount, stream_launch: StreamLaunch), as
+// PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME (plugin_entry.h) expects, declares
+// them all in its namespace with one line,
+//
+//   namespace phal::acme { PHAL_DECLARE_PLUGIN_SLOTS() }
+//
+// and defines each, noexcept, in the concept file it belongs to. Each
+// declaration has exactly the type of its slot in phal_plugin_api_t, so a
+// definition with another exception specification fails to compile and
+// one with other parameters leaves the slot undefined at link time: the
+// signatures are written once, in plugin.h.
+#ifndef POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
+#define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
+
+#include "polyhal/plugin.h"
+
+namespace phal {
+
+// The function type a slot's pointer points at, noexcept: no exception may
+// cross the ABI.
+template <typename Pointer>
+struct PluginSlotFunction;
+template <typename Result, typename... Parameters>
+struct PluginSlotFunction<Result (*)(Parameters...)> {
+  using type = Result(Parameters...) noexcept;
+};
+
+}  // namespace phal
+
+#define PHAL_PLUGIN_SLOT_FUNCTION(slot) \
+  ::phal::PluginSlotFunction<decltype(phal_plugin_api_t::slot)>::type
+
+#define PHAL_DECLARE_PLUGIN_SLOTS()                                        \
+  PHAL_PLUGIN_SLOT_FUNCTION(shutdown) Shutdown;                            \
+  PHAL_PLUGIN_SLOT_FUNCTION(device_count) DeviceCount;                     \
+  PHAL_PLUGIN_SLOT_FUNCTION(device_open) DeviceOpen;                       \
+  PHAL_PLUGIN_SLOT_FUNCTION(device_close) DeviceClose;                     \
+  PHAL_PLUGIN_SLOT_FUNCTION(device_get_properties) DeviceGetProperties;    \
+  PHAL_PLUGIN_SLOT_FUNCTION(device_get_memory_space) DeviceGetMemorySpace; \
+  PHAL_PLUGIN_SLOT_FUNCTION(buffer_allocate) BufferAllocate;               \
+  PHAL_PLUGIN_SLOT_FUNCTION(buffer_free) BufferFree;                       \
+  PHAL_PLUGIN_SLOT_FUNCTION(stream_create) StreamCreate;                   \
+  PHAL_PLUGIN_SLOT_FUNCTION(stream_destroy) StreamDestroy;                 \
+  PHAL_PLUGIN_SLOT_FUNCTION(stream_synchronize) StreamSynchronize;         \
+  PHAL_PLUGIN_SLOT_FUNCTION(stream_copy_from_host) StreamCopyFromHost;     \
+  PHAL_PLUGIN_SLOT_FUNCTION(stream_copy_to_host) StreamCopyToHost;         \
+  PHAL_PLUGIN_SLOT_FUNCTION(stream_copy_buffer) StreamCopyBuffer;          \
+  PHAL_PLUGIN_SLOT_FUNCTION(event_create) EventCreate;                     \
+  PHAL_PLUGIN_SLOT_FUNCTION(event_destroy) EventDestroy;                   \
+  PHAL_PLUGIN_SLOT_FUNCTION(stream_record_event) StreamRecordEvent;        \
+  PHAL_PLUGIN_SLOT_FUNCTION(stream_wait_event) StreamWaitEvent;            \
+  PHAL_PLUGIN_SLOT_FUNCTION(event_synchronize) EventSynchronize;           \
+  PHAL_PLUGIN_SLOT_FUNCTION(event_query) EventQuery;                       \
+  PHAL_PLUGIN_SLOT_FUNCTION(kernel_emit) KernelEmit;                       \
+  PHAL_PLUGIN_SLOT_FUNCTION(kernel_destroy) KernelDestroy;                 \
+  PHAL_PLUGIN_SLOT_FUNCTION(kernel_serialize) KernelSerialize;             \
+  PHAL_PLUGIN_SLOT_FUNCTION(kernel_deserialize) KernelDeserialize;         \
+  PHAL_PLUGIN_SLOT_FUNCTION(stream_launch) StreamLaunch;
+
+#endif  // POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
