@@ -31,9 +31,10 @@ phal_status_t* StreamCopyFromHost(phal_plugin_stream_t* stream,
                                   const void* source,
                                   phal_plugin_buffer_t* buffer, uint64_t offset,
                                   uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(buffer->CheckRange(offset, byte_size));
-    return EnqueueCopy(*stream, buffer->data() + offset, source, byte_size);
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_ASSIGN_OR_RETURN(std::byte * target,
+                          buffer->RangeStart(offset, byte_size));
+    return EnqueueCopy(*stream, target, source, byte_size);
   });
 }
 
@@ -41,10 +42,10 @@ phal_status_t* StreamCopyToHost(phal_plugin_stream_t* stream,
                                 phal_plugin_buffer_t* buffer, uint64_t offset,
                                 void* destination,
                                 uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(buffer->CheckRange(offset, byte_size));
-    return EnqueueCopy(*stream, destination, buffer->data() + offset,
-                       byte_size);
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_ASSIGN_OR_RETURN(const std::byte* origin,
+                          buffer->RangeStart(offset, byte_size));
+    return EnqueueCopy(*stream, destination, origin, byte_size);
   });
 }
 
@@ -54,12 +55,13 @@ phal_status_t* StreamCopyBuffer(phal_plugin_stream_t* stream,
                                 phal_plugin_buffer_t* destination,
                                 uint64_t destination_offset,
                                 uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(source->CheckRange(source_offset, byte_size));
-    PHAL_RETURN_IF_ERROR(
-        destination->CheckRange(destination_offset, byte_size));
-    return EnqueueCopy(*stream, destination->data() + destination_offset,
-                       source->data() + source_offset, byte_size);
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_ASSIGN_OR_RETURN(const std::byte* origin,
+                          source->RangeStart(source_offset, byte_size));
+    PHAL_ASSIGN_OR_RETURN(
+        std::byte * target,
+        destination->RangeStart(destination_offset, byte_size));
+    return EnqueueCopy(*stream, target, origin, byte_size);
   });
 }
 

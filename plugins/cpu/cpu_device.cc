@@ -10,32 +10,12 @@
 #include <utility>
 
 #include "plugins/cpu/cpu_kernel.h"
+#include "sdk/base/element_types.h"
+#include "sdk/plugin_support/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
 namespace {
-
-// Every element type ABI 1.0 defines: the device stores them all, and its
-// kernels compute on all of them.
-constexpr uint64_t kAllElementTypes =
-    ((uint64_t{1} << PHAL_ELEMENT_TYPE_COUNT) - 1) &
-    ~PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_INVALID);
-
-// Copies the members of `full` that fit in the caller's struct_size, leaving
-// the caller's struct_size and extension chain as they were. A caller built
-// against an older, shorter struct thus never sees a write past its end.
-template <typename Struct>
-Status CopyFittingMembers(const Struct& full, Struct* out) {
-  constexpr size_t kHeader = offsetof(Struct, next) + sizeof(const void*);
-  if (out == nullptr || out->struct_size < kHeader) {
-    return InvalidArgument(
-        "cpu plugin: output struct is NULL or its struct_size is too small");
-  }
-  const size_t end = std::min<size_t>(out->struct_size, sizeof(Struct));
-  std::memcpy(reinterpret_cast<char*>(out) + kHeader,
-              reinterpret_cast<const char*>(&full) + kHeader, end - kHeader);
-  return OkStatus();
-}
 
 // PHAL_CPU_THREADS when it holds a positive number, else the core count.
 unsigned KernelThreadCount(unsigned online_cores) {
@@ -79,7 +59,7 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   full.memory_bytes = info_.physical_memory_bytes;
   full.max_allocation_bytes = max_allocation_bytes();
   full.min_alignment = min_alignment();
-  full.element_types = kAllElementTypes;
+  full.element_types = kAllElementTypesMask;
   full.flags =
       PHAL_DEVICE_FLAG_ASYNC_STREAMS | PHAL_DEVICE_FLAG_HOST_ADDRESSABLE;
   std::copy(info_.uuid.begin(), info_.uuid.end(), full.uuid);
@@ -121,17 +101,6 @@ phal_status_t* DeviceOpen(size_t ordinal,
   });
 }
 
-void DeviceClose(phal_plugin_device_t* device) noexcept { delete device; }
-
-phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
-                                   phal_device_properties_t* out) noexcept {
-  return RunAtAbiBoundary([&] { return device->GetProperties(out); });
-}
-
-phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
-                                    uint32_t index,
-                                    phal_memory_space_info_t* out) noexcept {
-  return RunAtAbiBoundary([&] { return device->GetMemorySpace(index, out); });
-}
+PHAL_DEFINE_DEVICE_QUERY_SLOTS()
 
 }  // namespace phal::cpu

@@ -12,21 +12,14 @@
 namespace phal::cpu {
 namespace {
 
-using plugin_testing::BenchmarkDevice;
 using plugin_testing::BM_Dot;
 using plugin_testing::BM_ElementwiseChain;
 using plugin_testing::BM_Memcpy;
 using plugin_testing::BM_OpenBlasSgemm;
 
-BenchmarkDevice* Cpu() {
-  static BenchmarkDevice* device =
-      new BenchmarkDevice("PHAL_BENCHMARK_CPU_PLUGIN", PHAL_CPU_PLUGIN_PATH);
-  return device;
-}
-
 // Dots whose operands a GEMM can read run on OpenBLAS's sums; the emitted
 // loops are the plugin's own, for every other dot.
-BENCHMARK_CAPTURE(BM_Dot, cpu, Cpu)
+BENCHMARK_CAPTURE(BM_Dot, cpu, plugin_testing::CpuPluginDevice)
     ->Arg(256)
     ->Arg(512)
     ->Arg(1024)
@@ -38,14 +31,14 @@ BENCHMARK(BM_OpenBlasSgemm)
     ->Arg(1024)
     ->Arg(2048)
     ->UseRealTime();
-BENCHMARK_CAPTURE(BM_Dot, cpu_emitted_loops, Cpu, 2)
+BENCHMARK_CAPTURE(BM_Dot, cpu_emitted_loops, plugin_testing::CpuPluginDevice, 2)
     ->Arg(256)
     ->Arg(512)
     ->Arg(1024)
     ->UseRealTime();
-BENCHMARK_CAPTURE(BM_ElementwiseChain, cpu, Cpu)
-    ->Arg(1 << 16)
-    ->Arg(1 << 24)
+BENCHMARK_CAPTURE(BM_ElementwiseChain, cpu, plugin_testing::CpuPluginDevice)
+    ->RangeMultiplier(1 << 8)
+    ->Range(1 << 16, 1 << 24)
     ->UseRealTime();
 BENCHMARK(BM_Memcpy)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
 

@@ -20,9 +20,10 @@ Status Exhausted(uint64_t byte_size, const char* why) {
 
 Buffer::~Buffer() { BlockCache::Instance().Free(data_, block_bytes_); }
 
-Status Buffer::CheckRange(uint64_t offset, uint64_t byte_size) const {
+StatusOr<std::byte*> Buffer::RangeStart(uint64_t offset,
+                                        uint64_t byte_size) const {
   if (offset <= byte_size_ && byte_size <= byte_size_ - offset) {
-    return OkStatus();
+    return data_ + offset;
   }
   return OutOfRange("cpu plugin: range [" + std::to_string(offset) + ", +" +
                     std::to_string(byte_size) + ") exceeds a buffer of " +

@@ -30,10 +30,11 @@ class Buffer {
   std::byte* data() const { return data_; }
   uint64_t byte_size() const { return byte_size_; }
 
-  // OK when [offset, offset + byte_size) lies inside the buffer. The core
-  // checks ranges before calling; checking again here costs one comparison
-  // and turns a core bug into an error instead of a heap overrun.
-  Status CheckRange(uint64_t offset, uint64_t byte_size) const;
+  // The address of byte `offset` when [offset, offset + byte_size) lies
+  // inside the buffer, else OUT_OF_RANGE. The core checks ranges before
+  // calling; checking again here costs one comparison and turns a core bug
+  // into an error instead of a heap overrun.
+  StatusOr<std::byte*> RangeStart(uint64_t offset, uint64_t byte_size) const;
 
  private:
   const Device* device_;

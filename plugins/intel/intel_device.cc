@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "sdk/base/element_types.h"
 #include "sdk/emitters/source/source_emitter.h"
+#include "sdk/plugin_support/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
@@ -130,21 +132,6 @@ Enumeration Enumerate() {
 const Enumeration& Devices() {
   static const Enumeration enumeration = Enumerate();
   return enumeration;
-}
-
-// Copies the members of `full` that fit in the caller's struct_size (see
-// types.h), leaving the caller's header as it was.
-template <typename Struct>
-Status CopyFittingMembers(const Struct& full, Struct* out) {
-  constexpr size_t kHeader = offsetof(Struct, next) + sizeof(const void*);
-  if (out == nullptr || out->struct_size < kHeader) {
-    return InvalidArgument(
-        "intel plugin: output struct is NULL or its struct_size is too small");
-  }
-  const size_t end = std::min<size_t>(out->struct_size, sizeof(Struct));
-  std::memcpy(reinterpret_cast<char*>(out) + kHeader,
-              reinterpret_cast<const char*>(&full) + kHeader, end - kHeader);
-  return OkStatus();
 }
 
 // One OpenCL context per device for the whole process, made at the first
@@ -312,17 +299,6 @@ phal_status_t* DeviceOpen(size_t ordinal,
   });
 }
 
-void DeviceClose(phal_plugin_device_t* device) noexcept { delete device; }
-
-phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
-                                   phal_device_properties_t* out) noexcept {
-  return RunAtAbiBoundary([&] { return device->GetProperties(out); });
-}
-
-phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
-                                    uint32_t index,
-                                    phal_memory_space_info_t* out) noexcept {
-  return RunAtAbiBoundary([&] { return device->GetMemorySpace(index, out); });
-}
+PHAL_DEFINE_DEVICE_QUERY_SLOTS()
 
 }  // namespace phal::intel

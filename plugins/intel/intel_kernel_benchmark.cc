@@ -14,22 +14,16 @@
 namespace phal::intel {
 namespace {
 
-using plugin_testing::BenchmarkDevice;
 using plugin_testing::BM_Dot;
 using plugin_testing::BM_ElementwiseChain;
 using plugin_testing::BM_Memcpy;
 using plugin_testing::BM_OpenBlasSgemm;
 using plugin_testing::BM_RoundTrip;
 
-BenchmarkDevice* Intel() {
-  static BenchmarkDevice* device = new BenchmarkDevice(
-      "PHAL_BENCHMARK_INTEL_PLUGIN", PHAL_INTEL_PLUGIN_PATH);
-  return device;
-}
-
-BenchmarkDevice* Cpu() {
-  static BenchmarkDevice* device =
-      new BenchmarkDevice("PHAL_BENCHMARK_CPU_PLUGIN", PHAL_CPU_PLUGIN_PATH);
+plugin_testing::BenchmarkDevice* Intel() {
+  static plugin_testing::BenchmarkDevice* device =
+      new plugin_testing::BenchmarkDevice("PHAL_BENCHMARK_INTEL_PLUGIN",
+                                          PHAL_INTEL_PLUGIN_PATH);
   return device;
 }
 
@@ -38,7 +32,7 @@ BENCHMARK_CAPTURE(BM_Dot, intel, Intel)
     ->Arg(512)
     ->Arg(1024)
     ->UseRealTime();
-BENCHMARK_CAPTURE(BM_Dot, cpu, Cpu)
+BENCHMARK_CAPTURE(BM_Dot, cpu, plugin_testing::CpuPluginDevice)
     ->Arg(256)
     ->Arg(512)
     ->Arg(1024)
@@ -48,7 +42,7 @@ BENCHMARK_CAPTURE(BM_ElementwiseChain, intel, Intel)
     ->Arg(1 << 16)
     ->Arg(1 << 24)
     ->UseRealTime();
-BENCHMARK_CAPTURE(BM_ElementwiseChain, cpu, Cpu)
+BENCHMARK_CAPTURE(BM_ElementwiseChain, cpu, plugin_testing::CpuPluginDevice)
     ->Arg(1 << 16)
     ->Arg(1 << 24)
     ->UseRealTime();

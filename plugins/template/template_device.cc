@@ -7,19 +7,12 @@
 #include <memory>
 #include <string>
 
+#include "sdk/base/element_types.h"
 #include "sdk/plugin_support/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::template_plugin {
 namespace {
-
-// Every element type: the KIR interpreter computes on all of them.
-// TODO(vendor): report the types your hardware computes on; kernels using
-// any other type are refused by kernel_emit, and the conformance suite
-// counts those cases NotSupported instead of failing them.
-constexpr uint64_t kAllElementTypes =
-    ((uint64_t{1} << PHAL_ELEMENT_TYPE_COUNT) - 1) &
-    ~PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_INVALID);
 
 // Every kernel kind, for the same reason.
 constexpr uint64_t kAllKernelKinds =
@@ -63,7 +56,7 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   full.memory_bytes = memory_bytes_;
   full.max_allocation_bytes = std::min<uint64_t>(memory_bytes_, PTRDIFF_MAX);
   full.min_alignment = kMinAlignment;
-  full.element_types = kAllElementTypes;
+  full.element_types = kAllElementTypesMask;
   // Streams run their work before their calls return (template_stream.h),
   // so the device does not claim PHAL_DEVICE_FLAG_ASYNC_STREAMS.
   full.flags = PHAL_DEVICE_FLAG_HOST_ADDRESSABLE;
@@ -106,17 +99,6 @@ phal_status_t* DeviceOpen(size_t ordinal,
   });
 }
 
-void DeviceClose(phal_plugin_device_t* device) noexcept { delete device; }
-
-phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
-                                   phal_device_properties_t* out) noexcept {
-  return RunAtAbiBoundary([&] { return device->GetProperties(out); });
-}
-
-phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
-                                    uint32_t index,
-                                    phal_memory_space_info_t* out) noexcept {
-  return RunAtAbiBoundary([&] { return device->GetMemorySpace(index, out); });
-}
+PHAL_DEFINE_DEVICE_QUERY_SLOTS()
 
 }  // namespace phal::template_plugin

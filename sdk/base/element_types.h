@@ -14,6 +14,12 @@ namespace phal {
 
 using ElementType = phal_element_type_t;
 
+// PHAL_ELEMENT_TYPE_BIT of every valid element type: the element_types
+// of a device that stores and computes on all of them.
+inline constexpr uint64_t kAllElementTypesMask =
+    ((uint64_t{1} << PHAL_ELEMENT_TYPE_COUNT) - 1) &
+    ~PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_INVALID);
+
 // Size in bytes of one stored element; 0 for an invalid type (any value
 // outside the enum included).
 std::size_t ElementTypeByteSize(ElementType type);

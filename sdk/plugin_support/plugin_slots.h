@@ -15,6 +15,7 @@
 #define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
 
 #include "polyhal/plugin.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal {
 
@@ -58,5 +59,32 @@ struct PluginSlotFunction<Result (*)(Parameters...)> {
   PHAL_PLUGIN_SLOT_FUNCTION(kernel_serialize) KernelSerialize;             \
   PHAL_PLUGIN_SLOT_FUNCTION(kernel_deserialize) KernelDeserialize;         \
   PHAL_PLUGIN_SLOT_FUNCTION(stream_launch) StreamLaunch;
+
+// Defines device_close, device_get_properties and device_get_memory_space
+// in the enclosing namespace for a plugin whose device handle answers the
+// queries itself:
+//
+//   struct phal_plugin_device {
+//     phal::Status GetProperties(phal_device_properties_t* out) const;
+//     phal::Status GetMemorySpace(uint32_t index,
+//                                 phal_memory_space_info_t* out) const;
+//   };
+//
+// device_close deletes the handle; the queries run at the ABI boundary
+// (RunAtAbiBoundary, plugin_host.h). Use it after the handle type is
+// complete, in the file that defines the device's other slots.
+#define PHAL_DEFINE_DEVICE_QUERY_SLOTS()                                       \
+  void DeviceClose(phal_plugin_device_t* device) noexcept { delete device; }   \
+  phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,             \
+                                     phal_device_properties_t* out) noexcept { \
+    return ::phal::RunAtAbiBoundary(                                           \
+        [&] { return device->GetProperties(out); });                           \
+  }                                                                            \
+  phal_status_t* DeviceGetMemorySpace(                                         \
+      phal_plugin_device_t* device, uint32_t index,                            \
+      phal_memory_space_info_t* out) noexcept {                                \
+    return ::phal::RunAtAbiBoundary(                                           \
+        [&] { return device->GetMemorySpace(index, out); });                   \
+  }
 
 #endif  // POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_

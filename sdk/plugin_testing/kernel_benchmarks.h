@@ -130,6 +130,17 @@ class BenchmarkDevice {
 // The device a benchmark runs on, made on first use and kept for the run.
 using BenchmarkDeviceFn = BenchmarkDevice* (*)();
 
+#ifdef PHAL_CPU_PLUGIN_PATH
+// The cpu plugin's device, the baseline every plugin's kernels are measured
+// beside: the library built with the tree (PHAL_CPU_PLUGIN_PATH), or the
+// one $PHAL_BENCHMARK_CPU_PLUGIN names.
+inline BenchmarkDevice* CpuPluginDevice() {
+  static BenchmarkDevice* device =
+      new BenchmarkDevice("PHAL_BENCHMARK_CPU_PLUGIN", PHAL_CPU_PLUGIN_PATH);
+  return device;
+}
+#endif
+
 // `count` floats in [0, 1).
 inline std::vector<float> BenchmarkValues(size_t count) {
   std::vector<float> values(count);
