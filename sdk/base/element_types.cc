@@ -31,16 +31,23 @@ static_assert(sizeof(kElementTypes) / sizeof(kElementTypes[0]) ==
                   PHAL_ELEMENT_TYPE_COUNT,
               "every element type of types.h has a row");
 
-const ElementTypeInfo& InfoOf(ElementType type) {
-  const auto index = static_cast<uint32_t>(type);
+const ElementTypeInfo& InfoOf(uint32_t index) {
   if (index == 0 || index >= PHAL_ELEMENT_TYPE_COUNT) return kElementTypes[0];
   return kElementTypes[index];
+}
+
+const ElementTypeInfo& InfoOf(ElementType type) {
+  return InfoOf(static_cast<uint32_t>(type));
 }
 
 }  // namespace
 
 std::size_t ElementTypeByteSize(ElementType type) {
   return InfoOf(type).byte_size;
+}
+
+std::size_t ElementTypeByteSize(uint32_t type_value) {
+  return InfoOf(type_value).byte_size;
 }
 
 const char* ElementTypeName(ElementType type) { return InfoOf(type).name; }

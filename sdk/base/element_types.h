@@ -23,6 +23,10 @@ inline constexpr uint64_t kAllElementTypesMask =
 // Size in bytes of one stored element; 0 for an invalid type (any value
 // outside the enum included).
 std::size_t ElementTypeByteSize(ElementType type);
+// The same for the number stored in an element-type field (EnumValue,
+// kir_facts.h), for fields not yet validated: any 32-bit value is safe,
+// whereas loading a value outside the enum as the enum is undefined.
+std::size_t ElementTypeByteSize(uint32_t type_value);
 // The same size as a signed count, for index arithmetic in bytes.
 inline int64_t StorageBytes(ElementType type) {
   return static_cast<int64_t>(ElementTypeByteSize(type));

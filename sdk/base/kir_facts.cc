@@ -167,7 +167,7 @@ class KernelChecker {
     for (uint32_t b = 0; b < kernel_.buffer_count; ++b) {
       const phal_kir_buffer_t& buffer = kernel_.buffers[b];
       const std::string what = "buffer " + std::to_string(b);
-      if (ElementTypeByteSize(buffer.element_type) == 0) {
+      if (ElementTypeByteSize(EnumValue(buffer.element_type)) == 0) {
         return Fail(what + " has no valid element type");
       }
       if (buffer.rank > 0 && buffer.dims == nullptr) {
@@ -268,8 +268,9 @@ class KernelChecker {
                                   : Body(body, name, 1);
   }
 
-  Status AccumulationType(phal_element_type_t type, const char* kind) const {
-    if (ElementTypeByteSize(type) != 0) return OkStatus();
+  Status AccumulationType(const phal_element_type_t& type,
+                          const char* kind) const {
+    if (ElementTypeByteSize(EnumValue(type)) != 0) return OkStatus();
     return Fail(std::string("a ") + kind + " needs a valid accumulation type");
   }
 
@@ -555,7 +556,7 @@ Status CheckNode(const phal_kernel_desc_t& kernel, const phal_kir_body_t& body,
                  uint32_t index, const Fail& fail) {
   const phal_kir_node_t& node = body.nodes[index];
   const std::string at = "node " + std::to_string(index);
-  if (ElementTypeByteSize(node.type) == 0) {
+  if (ElementTypeByteSize(EnumValue(node.type)) == 0) {
     return fail(at + " has no valid element type");
   }
   const KirOpClass op_class = KirOpClassOf(node.op);

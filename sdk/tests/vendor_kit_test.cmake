@@ -1,5 +1,5 @@
 # cmake -DBUILD=<build> -DSOURCE=<checkout> -DWORK=<dir> -DGENERATOR=<g>
-#       -P vendor_kit_test.cmake
+#       [-DSANITIZE=ON] -P vendor_kit_test.cmake
 #
 # What a vendor outside the tree does, end to end: install Polyhal to a
 # fresh prefix, copy the installed template and rename it, build the copy
@@ -16,6 +16,17 @@ function(run)
   endif()
   set(output "${output}" PARENT_SCOPE)
 endfunction()
+
+# An instrumented install (PHAL_SANITIZE) links only into instrumented code.
+set(sanitize_flags "")
+set(sanitize_cmake_args "")
+if(SANITIZE)
+  set(sanitize_flags -fsanitize=address,undefined -fno-omit-frame-pointer)
+  list(JOIN sanitize_flags " " joined)
+  set(sanitize_cmake_args -DCMAKE_CXX_FLAGS=${joined}
+      -DCMAKE_MODULE_LINKER_FLAGS=${joined}
+      -DCMAKE_EXE_LINKER_FLAGS=${joined})
+endif()
 
 file(REMOVE_RECURSE ${WORK})
 set(prefix ${WORK}/prefix)
@@ -46,7 +57,7 @@ run(WHAT "renaming the template to acme"
 run(WHAT "configuring the copy against the installed package"
     COMMAND ${CMAKE_COMMAND} -S ${WORK}/acme -B ${WORK}/acme/out
       -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix}
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo ${sanitize_cmake_args})
 run(WHAT "building the copy out of the tree"
     COMMAND ${CMAKE_COMMAND} --build ${WORK}/acme/out)
 set(manifest ${WORK}/acme/out/acme.json)
@@ -85,7 +96,7 @@ if(PKG_CONFIG)
   string(STRIP "${output}" flags)
   separate_arguments(flags UNIX_COMMAND "${flags}")
   run(WHAT "compiling samples/c/hello_buffer.c with pkg-config's flags"
-      COMMAND cc -std=c11 -Wall -Wextra -Werror -pedantic
+      COMMAND cc -std=c11 -Wall -Wextra -Werror -pedantic ${sanitize_flags}
         ${SOURCE}/samples/c/hello_buffer.c ${flags} -o ${WORK}/hello_buffer)
   run(WHAT "hello_buffer against the installed libpolyhal"
       COMMAND ${WORK}/hello_buffer
