@@ -67,8 +67,10 @@ function(phal_add_plugin)
   # Exactly one exported symbol: hidden visibility hides the plugin's own
   # code, the version script also what static libraries bring in.
   set(version_script ${CMAKE_CURRENT_BINARY_DIR}/${target}.map)
-  file(WRITE ${version_script}
-       "{\n  global:\n    phal_plugin_entry;\n  local:\n    *;\n};\n")
+  # file(CONFIGURE) writes only when the content changes, so configuring
+  # again does not relink the plugin.
+  file(CONFIGURE OUTPUT ${version_script}
+       CONTENT "{\n  global:\n    phal_plugin_entry;\n  local:\n    *;\n};\n")
   set_target_properties(${target} PROPERTIES
     PREFIX "lib"
     CXX_VISIBILITY_PRESET hidden
