@@ -18,6 +18,10 @@ if [ "${1:-}" = "--sanitize" ]; then
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 else
   build="$root/build"
+  # The Python package's jax tests run in build/python-venv (jax from PyPI);
+  # made before configuring, so CTest runs them there.
+  bash "$root/scripts/install-deps.sh"
+  bash "$root/scripts/python-venv.sh" "$build"
   # Tests on and sanitizers off, whatever an earlier configure of build/
   # chose (scripts/demo.sh builds only what it runs, in the same folder).
   bash "$root/scripts/build.sh" "$build" -DPHAL_BUILD_TESTS=ON -DPHAL_SANITIZE=OFF

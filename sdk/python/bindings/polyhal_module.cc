@@ -1,0 +1,399 @@
+// polyhal._polyhal: the Python bindings over the public C API, through the
+// C++ wrapper polyhal/polyhal.hpp only. This module deals in element-type
+// codes, dims and raw bytes (the buffer protocol); the Python package
+// (polyhal/__init__.py) maps them to numpy dtypes and arrays, so the module
+// does not depend on numpy's C API or version.
+//
+// Every object holds the Session it came from, so the client outlives its
+// devices, buffers and executables whatever order Python frees them in.
+// Calls that may take long (compile, execute, copies) release the GIL; the
+// C API is thread-safe, so Python threads may run them at once.
+#include <dlfcn.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "polyhal/polyhal.hpp"
+
+namespace phal::python {
+namespace {
+
+namespace py = pybind11;
+
+// A failed status, thrown inside this module only and translated to
+// polyhal.Error at the Python boundary.
+struct StatusError {
+  phal_status_code_t code;
+  std::string message;
+};
+
+void ThrowIfError(const Error& error) {
+  if (!error.ok()) throw StatusError{error.code(), error.message()};
+}
+
+template <typename T>
+T ValueOrThrow(Result<T> result) {
+  ThrowIfError(result.error());
+  return std::move(result.value());
+}
+
+StatusError InvalidArgument(std::string message) {
+  return StatusError{PHAL_INVALID_ARGUMENT, std::move(message)};
+}
+
+std::string OrEmpty(const char* text) { return text == nullptr ? "" : text; }
+
+std::vector<int64_t> DimsOf(const phal_buffer_desc_t& desc) {
+  return std::vector<int64_t>(desc.dims, desc.dims + desc.rank);
+}
+
+// One client; destroyed when the last object holding it goes.
+class Session {
+ public:
+  static std::shared_ptr<Session> Create(std::optional<std::string> plugin_path,
+                                         std::optional<std::string> filter) {
+    phal_client_options_t options{};
+    options.struct_size = sizeof(options);
+    options.plugin_path = plugin_path ? plugin_path->c_str() : nullptr;
+    options.plugin_filter = filter ? filter->c_str() : nullptr;
+    auto session = std::make_shared<Session>();
+    {
+      py::gil_scoped_release release;
+      session->client_ = ValueOrThrow(Client::Create(&options));
+    }
+    session->plugins_ = session->client_.Plugins();
+    return session;
+  }
+
+  const Client& client() const { return client_; }
+  const std::vector<phal_plugin_info_t>& plugins() const { return plugins_; }
+
+ private:
+  Client client_;
+  std::vector<phal_plugin_info_t> plugins_;
+};
+
+class PyDevice {
+ public:
+  PyDevice(std::shared_ptr<Session> session, Device device)
+      : session_(std::move(session)),
+        device_(device),
+        properties_(ValueOrThrow(device.Properties())),
+        plugin_index_(ValueOrThrow(device.PluginIndex())) {}
+
+  const Device& device() const { return device_; }
+  const std::shared_ptr<Session>& session() const { return session_; }
+  const phal_device_properties_t& properties() const { return properties_; }
+
+  std::string plugin() const {
+    return OrEmpty(session_->plugins().at(plugin_index_).name);
+  }
+  std::vector<std::string> ElementTypes() const {
+    std::vector<std::string> names;
+    for (int type = PHAL_ELEMENT_TYPE_PRED; type < PHAL_ELEMENT_TYPE_COUNT;
+         ++type) {
+      if (properties_.element_types & PHAL_ELEMENT_TYPE_BIT(type)) {
+        names.emplace_back(
+            phal_element_type_name(static_cast<phal_element_type_t>(type)));
+      }
+    }
+    return names;
+  }
+  std::string Kind() const {
+    switch (properties_.kind) {
+      case PHAL_DEVICE_KIND_CPU:
+        return "cpu";
+      case PHAL_DEVICE_KIND_GPU:
+        return "gpu";
+      case PHAL_DEVICE_KIND_ACCELERATOR:
+        return "accelerator";
+      default:
+        return "unknown";
+    }
+  }
+  bool Equals(const PyDevice& other) const {
+    return device_.get() == other.device_.get();
+  }
+
+ private:
+  std::shared_ptr<Session> session_;
+  Device device_;
+  phal_device_properties_t properties_;
+  size_t plugin_index_;
+};
+
+class PyBuffer {
+ public:
+  PyBuffer(std::shared_ptr<PyDevice> device, Buffer buffer)
+      : device_(std::move(device)), buffer_(std::move(buffer)) {
+    phal_buffer_desc_t desc{};
+    desc.struct_size = sizeof(desc);
+    ThrowIfError(Error(phal_buffer_get_desc(buffer_.get(), &desc)));
+    element_type_ = desc.element_type;
+    dims_ = DimsOf(desc);
+  }
+
+  // A new buffer on `device` holding the bytes of `data`, which must be
+  // exactly the size of `dims` elements of `element_type`.
+  static PyBuffer Put(std::shared_ptr<PyDevice> device, const py::buffer& data,
+                      int element_type, std::vector<int64_t> dims) {
+    py::buffer_info info = data.request();
+    const uint64_t size = static_cast<uint64_t>(info.size * info.itemsize);
+    Buffer buffer;
+    {
+      py::gil_scoped_release release;
+      buffer = ValueOrThrow(Buffer::Allocate(
+          device->device(), static_cast<phal_element_type_t>(element_type),
+          dims));
+      if (buffer.ByteSize() != size) {
+        throw InvalidArgument("host data holds " + std::to_string(size) +
+                              " bytes but the buffer needs " +
+                              std::to_string(buffer.ByteSize()));
+      }
+      ThrowIfError(buffer.CopyFromHost(info.ptr, size));
+    }
+    return PyBuffer(std::move(device), std::move(buffer));
+  }
+
+  // Copies the buffer into `destination`, a writable contiguous host
+  // buffer of the same byte size.
+  void CopyToHost(const py::buffer& destination) const {
+    py::buffer_info info = destination.request(/*writable=*/true);
+    const uint64_t size = static_cast<uint64_t>(info.size * info.itemsize);
+    py::gil_scoped_release release;
+    if (buffer_.ByteSize() != size) {
+      throw InvalidArgument("the host array holds " + std::to_string(size) +
+                            " bytes but the buffer " +
+                            std::to_string(buffer_.ByteSize()));
+    }
+    ThrowIfError(buffer_.CopyToHost(info.ptr, size));
+  }
+
+  const std::shared_ptr<PyDevice>& device() const { return device_; }
+  const Buffer& buffer() const { return buffer_; }
+  int element_type() const { return element_type_; }
+  const std::vector<int64_t>& dims() const { return dims_; }
+  uint64_t byte_size() const { return buffer_.ByteSize(); }
+
+ private:
+  std::shared_ptr<PyDevice> device_;
+  Buffer buffer_;
+  int element_type_ = PHAL_ELEMENT_TYPE_INVALID;
+  std::vector<int64_t> dims_;
+};
+
+// An element type code and dims: a parameter's or a result's shape.
+using Shape = std::pair<int, std::vector<int64_t>>;
+
+std::vector<Shape> ShapesOf(const std::vector<phal_buffer_desc_t>& descs) {
+  std::vector<Shape> shapes;
+  shapes.reserve(descs.size());
+  for (const phal_buffer_desc_t& desc : descs) {
+    shapes.emplace_back(desc.element_type, DimsOf(desc));
+  }
+  return shapes;
+}
+
+class PyExecutable {
+ public:
+  static std::shared_ptr<PyExecutable> Compile(std::shared_ptr<PyDevice> device,
+                                               const std::string& program,
+                                               int format,
+                                               const std::string& source_name) {
+    Executable executable;
+    {
+      py::gil_scoped_release release;
+      executable = ValueOrThrow(Executable::Compile(
+          device->device(), program, static_cast<phal_program_format_t>(format),
+          source_name));
+    }
+    return std::make_shared<PyExecutable>(std::move(device),
+                                          std::move(executable));
+  }
+
+  PyExecutable(std::shared_ptr<PyDevice> device, Executable executable)
+      : device_(std::move(device)),
+        executable_(std::move(executable)),
+        parameters_(ShapesOf(ValueOrThrow(executable_.ParameterDescs()))),
+        results_(ShapesOf(ValueOrThrow(executable_.ResultDescs()))) {}
+
+  // Runs once on `arguments` (checked by the C API against the parameters)
+  // and returns the result buffers.
+  std::vector<PyBuffer> Execute(const std::vector<const PyBuffer*>& arguments) {
+    std::vector<phal_buffer_t*> handles;
+    handles.reserve(arguments.size());
+    for (const PyBuffer* argument : arguments) {
+      if (argument == nullptr) throw InvalidArgument("an argument is None");
+      handles.push_back(argument->buffer().get());
+    }
+    std::vector<phal_buffer_t*> results(results_.size(), nullptr);
+    {
+      py::gil_scoped_release release;
+      ThrowIfError(Error(phal_executable_execute(
+          executable_.get(), handles.data(), handles.size(), results.data(),
+          results.size())));
+    }
+    std::vector<PyBuffer> buffers;
+    buffers.reserve(results.size());
+    for (phal_buffer_t* result : results) {
+      buffers.emplace_back(device_, Buffer(result));
+    }
+    return buffers;
+  }
+
+  const std::shared_ptr<PyDevice>& device() const { return device_; }
+  const std::vector<Shape>& parameters() const { return parameters_; }
+  const std::vector<Shape>& results() const { return results_; }
+
+ private:
+  std::shared_ptr<PyDevice> device_;
+  Executable executable_;
+  std::vector<Shape> parameters_;
+  std::vector<Shape> results_;
+};
+
+py::dict PluginInfoDict(const phal_plugin_info_t& info) {
+  py::dict plugin;
+  plugin["name"] = OrEmpty(info.name);
+  plugin["description"] = OrEmpty(info.description);
+  plugin["version"] = OrEmpty(info.version);
+  plugin["manifest_path"] = OrEmpty(info.manifest_path);
+  plugin["library_path"] = OrEmpty(info.library_path);
+  plugin["state"] =
+      info.state == PHAL_PLUGIN_STATE_LOADED ? "loaded" : "skipped";
+  plugin["abi_version"] =
+      info.abi_version == 0
+          ? std::string()
+          : std::to_string(PHAL_VERSION_MAJOR(info.abi_version)) + "." +
+                std::to_string(PHAL_VERSION_MINOR(info.abi_version));
+  plugin["device_count"] = info.device_count;
+  plugin["reason"] = OrEmpty(info.reason);
+  return plugin;
+}
+
+// The path of the libpolyhal this module was linked against, from which the
+// package finds the polyhal command installed beside it.
+std::string LibraryPath() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&phal_get_version_string), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return "";
+  }
+  return info.dli_fname;
+}
+
+void DefineModule(py::module_& module) {
+  module.doc() = "Polyhal's C API for the polyhal package; use polyhal.";
+  // A handle that is never released: the translator may run until the
+  // interpreter shuts down, after module objects are gone.
+  static py::handle error_type =
+      py::object(py::module_::import("polyhal._errors").attr("Error"))
+          .release();
+  py::register_exception_translator([](std::exception_ptr exception) {
+    try {
+      if (exception) std::rethrow_exception(exception);
+    } catch (const StatusError& error) {
+      py::object value =
+          error_type(phal_status_code_name(error.code), error.message);
+      PyErr_SetObject(error_type.ptr(), value.ptr());
+    }
+  });
+
+  module.def("abi_version", [] {
+    uint32_t version = phal_get_abi_version();
+    return std::to_string(PHAL_VERSION_MAJOR(version)) + "." +
+           std::to_string(PHAL_VERSION_MINOR(version));
+  });
+  module.def("library_version", [] { return phal_get_version_string(); });
+  module.def("library_path", &LibraryPath);
+  module.def("element_type_name", [](int type) {
+    return phal_element_type_name(static_cast<phal_element_type_t>(type));
+  });
+  module.def("element_type_count", [] { return int{PHAL_ELEMENT_TYPE_COUNT}; });
+
+  py::class_<Session, std::shared_ptr<Session>>(module, "Session")
+      .def(py::init(&Session::Create), py::arg("plugin_path") = py::none(),
+           py::arg("plugin_filter") = py::none())
+      .def("plugins",
+           [](const Session& session) {
+             py::list plugins;
+             for (const phal_plugin_info_t& info : session.plugins()) {
+               plugins.append(PluginInfoDict(info));
+             }
+             return plugins;
+           })
+      .def("devices", [](const std::shared_ptr<Session>& session) {
+        std::vector<std::shared_ptr<PyDevice>> devices;
+        for (const Device& device : session->client().Devices()) {
+          devices.push_back(std::make_shared<PyDevice>(session, device));
+        }
+        return devices;
+      });
+
+  py::class_<PyDevice, std::shared_ptr<PyDevice>>(module, "Device")
+      .def_property_readonly(
+          "name",
+          [](const PyDevice& d) { return OrEmpty(d.properties().name); })
+      .def_property_readonly("kind", &PyDevice::Kind)
+      .def_property_readonly(
+          "vendor",
+          [](const PyDevice& d) { return OrEmpty(d.properties().vendor); })
+      .def_property_readonly("driver_version",
+                             [](const PyDevice& d) {
+                               return OrEmpty(d.properties().driver_version);
+                             })
+      .def_property_readonly(
+          "features",
+          [](const PyDevice& d) { return OrEmpty(d.properties().features); })
+      .def_property_readonly("plugin", &PyDevice::plugin)
+      .def_property_readonly(
+          "ordinal", [](const PyDevice& d) { return d.properties().ordinal; })
+      .def_property_readonly(
+          "compute_units",
+          [](const PyDevice& d) { return d.properties().compute_units; })
+      .def_property_readonly(
+          "memory",
+          [](const PyDevice& d) { return d.properties().memory_bytes; })
+      .def_property_readonly(
+          "max_allocation",
+          [](const PyDevice& d) { return d.properties().max_allocation_bytes; })
+      .def_property_readonly("element_types", &PyDevice::ElementTypes)
+      .def("__eq__", &PyDevice::Equals)
+      .def("__hash__",
+           [](const PyDevice& d) {
+             return std::hash<const void*>()(d.device().get());
+           })
+      .def("__repr__", [](const PyDevice& d) {
+        return "<polyhal.Device " + d.plugin() + ":" +
+               std::to_string(d.properties().ordinal) + " '" +
+               OrEmpty(d.properties().name) + "'>";
+      });
+
+  py::class_<PyBuffer>(module, "Buffer")
+      .def_static("put", &PyBuffer::Put, py::arg("device"), py::arg("data"),
+                  py::arg("element_type"), py::arg("dims"))
+      .def("copy_to_host", &PyBuffer::CopyToHost, py::arg("destination"))
+      .def_property_readonly("device", &PyBuffer::device)
+      .def_property_readonly("element_type", &PyBuffer::element_type)
+      .def_property_readonly("dims", &PyBuffer::dims)
+      .def_property_readonly("nbytes", &PyBuffer::byte_size);
+
+  py::class_<PyExecutable, std::shared_ptr<PyExecutable>>(module, "Executable")
+      .def_static("compile", &PyExecutable::Compile, py::arg("device"),
+                  py::arg("program"), py::arg("format"), py::arg("source_name"))
+      .def("execute", &PyExecutable::Execute, py::arg("arguments"))
+      .def_property_readonly("device", &PyExecutable::device)
+      .def_property_readonly("parameters", &PyExecutable::parameters)
+      .def_property_readonly("results", &PyExecutable::results);
+}
+
+}  // namespace
+}  // namespace phal::python
+
+PYBIND11_MODULE(_polyhal, module) { phal::python::DefineModule(module); }

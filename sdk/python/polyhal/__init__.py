@@ -1,0 +1,25 @@
+"""Polyhal from Python: compile HLO or StableHLO modules for any plugin's
+device and run them on numpy arrays; JAX functions through polyhal.jit.
+
+    import numpy as np, polyhal
+    add = polyhal.compile("samples/models/mlp.hlo")   # or the text itself
+    print(polyhal.devices())
+    outputs = add(*inputs)                              # numpy in, numpy out
+
+See docs/python.md.
+"""
+from . import _polyhal
+from ._cli import conformance, reference
+from ._errors import Error
+from ._jit import jit
+from ._runtime import (Buffer, Device, Executable, Plugin, compile, device,
+                       devices, plugins, put)
+
+__version__ = _polyhal.library_version()
+abi_version = _polyhal.abi_version()
+
+__all__ = [
+    "Buffer", "Device", "Error", "Executable", "Plugin", "abi_version",
+    "compile", "conformance", "device", "devices", "jit", "plugins", "put",
+    "reference",
+]

@@ -1,0 +1,49 @@
+"""Shared by the Python package's tests: the sample models and the plugins
+that execute programs."""
+import os
+
+import numpy as np
+import pytest
+
+import polyhal
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))))
+JAX_MODELS = os.path.join(ROOT, "samples", "models", "jax")
+
+
+def executing_plugins():
+    """Every loaded plugin with a device: cpu, intel (PoCL), template."""
+    return [plugin.name for plugin in polyhal.plugins()
+            if plugin.state == "loaded" and plugin.device_count > 0]
+
+
+def jax_model_names():
+    return sorted(name[:-len(".hlo")] for name in os.listdir(JAX_MODELS)
+                  if name.endswith(".hlo"))
+
+
+def jax_model_arrays(name, kind):
+    """The model's inputs or XLA's outputs, in order."""
+    arrays = []
+    while True:
+        path = os.path.join(JAX_MODELS, f"{name}.{kind}_{len(arrays)}.npy")
+        if not os.path.exists(path):
+            return arrays
+        arrays.append(np.load(path))
+
+
+def assert_close(actual, expected, rtol=1e-5, atol=1e-5):
+    """Equal for integers and booleans, close for floating point."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
+    if np.issubdtype(expected.dtype, np.inexact):
+        np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
+    else:
+        np.testing.assert_array_equal(actual, expected)
+
+
+@pytest.fixture(params=executing_plugins())
+def plugin(request):
+    return request.param
