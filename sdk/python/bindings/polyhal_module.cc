@@ -239,11 +239,13 @@ class PyExecutable {
           executable_.get(), handles.data(), handles.size(), results.data(),
           results.size())));
     }
+    std::vector<Buffer> owned;
+    owned.reserve(results.size());
+    for (phal_buffer_t* result : results) owned.emplace_back(result);
     std::vector<PyBuffer> buffers;
-    buffers.reserve(results.size());
-    for (phal_buffer_t* result : results) {
-      buffers.emplace_back(device_, Buffer(result));
-    }
+    buffers.reserve(owned.size());
+    for (Buffer& result : owned)
+      buffers.emplace_back(device_, std::move(result));
     return buffers;
   }
 

@@ -2,9 +2,10 @@
 device and run them on numpy arrays; JAX functions through polyhal.jit.
 
     import numpy as np, polyhal
-    add = polyhal.compile("samples/models/mlp.hlo")   # or the text itself
     print(polyhal.devices())
-    outputs = add(*inputs)                              # numpy in, numpy out
+    mlp = polyhal.compile("samples/models/jax/mlp.hlo")   # or the text itself
+    outputs = mlp(*inputs)                                 # numpy in and out
+    polyhal.jit(lambda x: x @ x.T, "intel")(x)             # a JAX function
 
 See docs/python.md.
 """

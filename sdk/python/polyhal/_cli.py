@@ -62,7 +62,8 @@ def reference(module, *arrays):
         arguments += ["--output-dir", output_dir]
         done = _run(arguments)
         if done.returncode != 0:
-            message = done.stderr.strip().replace(path, "<module>")
+            message = (done.stderr.strip().replace(path, "<module>")
+                       .replace(work + os.sep, ""))
             raise Error("INVALID_ARGUMENT" if done.returncode == 1 else
                         "INTERNAL", message or f"polyhal run exited "
                         f"{done.returncode}")
@@ -95,8 +96,10 @@ def conformance(plugin, tier=3, filter=None, jobs=1, isolate=False,
         done = _run(arguments + ["--report", os.fspath(directory)])
         report_path = os.path.join(directory, "report.json")
         if not os.path.exists(report_path):
-            raise Error("INTERNAL" if done.returncode == 1 else
-                        "INVALID_ARGUMENT",
+            # Exit 2 is a usage error (a bad tier or filter); 1 without a
+            # report, a plugin that could not be opened.
+            raise Error("INVALID_ARGUMENT" if done.returncode == 2 else
+                        "FAILED_PRECONDITION",
                         done.stderr.strip() or
                         f"polyhal conformance exited {done.returncode} "
                         "without a report")

@@ -213,23 +213,20 @@ class Executable:
         code, dims = self._native.parameters[index]
         expected = _types.shape_text(code, dims)
         if isinstance(value, Buffer):
-            if value._native.element_type != code or value.shape != tuple(dims):
+            given = _types.shape_text(value._native.element_type, value.shape)
+            if given != expected:
                 raise Error("INVALID_ARGUMENT",
                             f"parameter {index} is {expected} but argument "
-                            f"{index} is a buffer of "
-                            f"{_types.shape_text(value._native.element_type, value.shape)}")
+                            f"{index} is a buffer of {given}")
             if value.device == self.device:
                 return value
             value = value.numpy()
         if not isinstance(value, (np.ndarray, np.generic)):
             value = np.asarray(value, dtype=_types.dtype_of(code))
         if value.dtype != _types.dtype_of(code) or value.shape != tuple(dims):
-            given = (f"{_types.type_name(_types.code_of(value.dtype))}"
-                     if value.dtype in _types._CODES else str(value.dtype))
             raise Error("INVALID_ARGUMENT",
                         f"parameter {index} is {expected} but argument "
-                        f"{index} is {given}"
-                        f"[{','.join(str(d) for d in value.shape)}]")
+                        f"{index} is {_types.describe(value)}")
         return put(value, self.device)
 
     def execute(self, *arguments):

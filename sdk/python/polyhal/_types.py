@@ -45,6 +45,15 @@ def shape_text(code, dims):
     return f"{type_name(code)}[{','.join(str(d) for d in dims)}]"
 
 
+def describe(array):
+    """An array's dtype and shape as Polyhal writes shapes, f64[2,3], or
+    with numpy's dtype name when Polyhal has no such type."""
+    code = _CODES.get(array.dtype)
+    if code is None:
+        return f"{array.dtype}[{','.join(str(d) for d in array.shape)}]"
+    return shape_text(code, array.shape)
+
+
 def dtype_of(code):
     """The numpy dtype of an element type code."""
     dtype = _DTYPES.get(code)
