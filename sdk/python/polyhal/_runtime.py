@@ -157,10 +157,13 @@ def _detect_format(text):
 
 
 def _is_path(module):
+    """A path-like object, or one line of text that does not begin as HLO
+    or StableHLO text does."""
     if isinstance(module, os.PathLike):
         return True
-    return (isinstance(module, str) and "\n" not in module
-            and os.path.isfile(module))
+    return (isinstance(module, str) and "\n" not in module.strip()
+            and not module.lstrip().startswith(("HloModule", "module",
+                                                "func.func")))
 
 
 def load_module(module, format=None):
@@ -171,8 +174,13 @@ def load_module(module, format=None):
         raise ValueError(f"format must be 'hlo' or 'stablehlo', not {format!r}")
     if _is_path(module):
         path = os.fspath(module)
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
+        try:
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+        except OSError as error:
+            raise Error("NOT_FOUND",
+                        f"cannot read the module {path}: "
+                        f"{error.strerror}") from error
         detected = STABLEHLO if path.endswith(".mlir") else HLO
         source_name = path
     else:

@@ -119,6 +119,12 @@ def test_a_mlir_path_is_read_as_stablehlo(tmp_path):
     assert_close(polyhal.compile(path)(x, x), 2 * x)
 
 
+def test_a_missing_file_is_an_error_naming_it():
+    with pytest.raises(polyhal.Error, match="cannot read the module "
+                                            "nosuch.hlo: No such file"):
+        polyhal.compile("nosuch.hlo")
+
+
 def test_compile_errors_name_the_file_line_and_column(tmp_path):
     path = tmp_path / "broken.hlo"
     path.write_text(ADD_HLO.replace("add(x, y)", "add(x, z)"))
