@@ -81,7 +81,7 @@ def counted_during(call):
     only when `call` gives the GIL up itself, not when the interpreter
     takes it from Python code."""
     interval = sys.getswitchinterval()
-    sys.setswitchinterval(0.2)
+    sys.setswitchinterval(0.5)
     try:
         with Counter() as counter:
             before = counter.count
@@ -100,8 +100,11 @@ def releases_the_gil(call, tries=20):
 
 
 def test_the_counter_stays_still_while_c_code_holds_the_gil():
+    # A loaded machine may stall this thread past the switch interval in
+    # the Python code around the call, so the control gets a few tries too.
     text = "ab" * 2_000_000
-    assert counted_during(lambda: re.fullmatch("(?:ab)*c?", text)) == 0
+    assert any(counted_during(lambda: re.fullmatch("(?:ab)*c?", text)) == 0
+               for _ in range(3))
 
 
 def test_execute_releases_the_gil():
