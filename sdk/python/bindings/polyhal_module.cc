@@ -14,7 +14,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,16 +55,13 @@ std::vector<int64_t> DimsOf(const phal_buffer_desc_t& desc) {
 // One client; destroyed when the last object holding it goes.
 class Session {
  public:
-  static std::shared_ptr<Session> Create(std::optional<std::string> plugin_path,
-                                         std::optional<std::string> filter) {
-    phal_client_options_t options{};
-    options.struct_size = sizeof(options);
-    options.plugin_path = plugin_path ? plugin_path->c_str() : nullptr;
-    options.plugin_filter = filter ? filter->c_str() : nullptr;
+  // A client of the plugins the environment names (PHAL_PLUGIN_PATH,
+  // PHAL_PLUGINS; docs/plugins.md).
+  static std::shared_ptr<Session> Create() {
     auto session = std::make_shared<Session>();
     {
       py::gil_scoped_release release;
-      session->client_ = ValueOrThrow(Client::Create(&options));
+      session->client_ = ValueOrThrow(Client::Create());
     }
     session->plugins_ = session->client_.Plugins();
     return session;
@@ -317,11 +313,9 @@ void DefineModule(py::module_& module) {
   module.def("element_type_name", [](int type) {
     return phal_element_type_name(static_cast<phal_element_type_t>(type));
   });
-  module.def("element_type_count", [] { return int{PHAL_ELEMENT_TYPE_COUNT}; });
 
   py::class_<Session, std::shared_ptr<Session>>(module, "Session")
-      .def(py::init(&Session::Create), py::arg("plugin_path") = py::none(),
-           py::arg("plugin_filter") = py::none())
+      .def(py::init(&Session::Create))
       .def("plugins",
            [](const Session& session) {
              py::list plugins;
