@@ -48,6 +48,13 @@ bool IsInteger(phal_element_type_t type) {
   return IsSigned(type) || IsUnsigned(type);
 }
 
+phal_element_type_t UnsignedOfBytes(int bytes) {
+  return bytes == 1   ? PHAL_ELEMENT_TYPE_U8
+         : bytes == 2 ? PHAL_ELEMENT_TYPE_U16
+         : bytes == 4 ? PHAL_ELEMENT_TYPE_U32
+                      : PHAL_ELEMENT_TYPE_U64;
+}
+
 // The real part type of a complex type.
 phal_element_type_t PartType(phal_element_type_t type) {
   return type == PHAL_ELEMENT_TYPE_C64 ? PHAL_ELEMENT_TYPE_F32
@@ -125,12 +132,6 @@ std::string BodyPrinter::BufferName(uint32_t buffer) {
   return "b" + std::to_string(buffer);
 }
 
-std::string BodyPrinter::TakeLines() {
-  std::string lines = std::move(lines_);
-  lines_.clear();
-  return lines;
-}
-
 std::string BodyPrinter::LinearIndex(
     uint32_t buffer, const std::vector<std::string>& position) const {
   const phal_kir_buffer_t& desc = kernel_.buffers[buffer];
@@ -164,7 +165,8 @@ std::string BodyPrinter::Constant(const phal_kir_node_t& node) const {
   const uint64_t word = node.constant[0];
   switch (node.type) {
     case PHAL_ELEMENT_TYPE_PRED:
-      return (word & 1) != 0 ? "((uchar)1)" : "((uchar)0)";
+      return dialect_.Cast(dialect_.ComputeType(node.type),
+                           (word & 1) != 0 ? "1" : "0");
     case PHAL_ELEMENT_TYPE_F16:
       return dialect_.Bitcast(
           "float",
@@ -199,13 +201,17 @@ StatusOr<std::string> BodyPrinter::Convert(phal_element_type_t from,
   if (from == to) return value;
   const std::string to_type = dialect_.ComputeType(to);
   if (to == PHAL_ELEMENT_TYPE_PRED) {
-    return IsComplex(from)
-               ? "((uchar)(" + value + ".x != 0 || " + value + ".y != 0))"
-               : "((uchar)(" + value + " != 0))";
+    return dialect_.Cast(
+        to_type, IsComplex(from) ? value + ".x != 0 || " + value + ".y != 0"
+                                 : value + " != 0");
   }
   if (from == PHAL_ELEMENT_TYPE_PRED) from = PHAL_ELEMENT_TYPE_U8;
   if (IsComplex(from)) {
-    if (IsComplex(to)) return Call("convert_" + to_type, value);
+    if (IsComplex(to)) {
+      const std::string part = dialect_.ComputeType(PartType(to));
+      return dialect_.MakeComplex(to, dialect_.Cast(part, value + ".x"),
+                                  dialect_.Cast(part, value + ".y"));
+    }
     return Convert(PartType(from), to, value + ".x");
   }
   if (IsComplex(to)) {
@@ -214,7 +220,11 @@ StatusOr<std::string> BodyPrinter::Convert(phal_element_type_t from,
   }
   const std::string wide_float = features_.fp64 ? "double" : "float";
   if (IsFloat(from)) {
-    if (IsInteger(to)) return Call("convert_" + to_type + "_sat", value);
+    if (IsInteger(to)) {
+      return Call(Use("phal_sat_" + std::string(ElementTypeName(to)) + "_" +
+                      Suffix(from)),
+                  value);
+    }
     if (to == PHAL_ELEMENT_TYPE_F64) return dialect_.Cast("double", value);
     if (to == PHAL_ELEMENT_TYPE_F32) {
       return from == PHAL_ELEMENT_TYPE_F64 ? dialect_.Cast("float", value)
@@ -230,12 +240,12 @@ StatusOr<std::string> BodyPrinter::Convert(phal_element_type_t from,
   // From an integer.
   if (IsInteger(to)) return dialect_.Cast(to_type, value);
   if (to == PHAL_ELEMENT_TYPE_F32 || to == PHAL_ELEMENT_TYPE_F64) {
-    return Call("convert_" + to_type, value);
+    return dialect_.Cast(to_type, value);
   }
   // Through f64 (exact up to 53 bits), rounded once.
   return Call(
       Use(to == PHAL_ELEMENT_TYPE_F16 ? "phal_f64_to_f16" : "phal_f64_to_bf16"),
-      Call("convert_" + wide_float, value));
+      dialect_.Cast(wide_float, value));
 }
 
 StatusOr<std::string> BodyPrinter::Bitcast(phal_element_type_t from,
@@ -250,24 +260,24 @@ StatusOr<std::string> BodyPrinter::Bitcast(phal_element_type_t from,
   }
   if (from == to) return value;
   const int bytes = StorageBytes(from);
-  const std::string bits_type = bytes == 2   ? "ushort"
-                                : bytes == 4 ? "uint"
-                                : bytes == 8 ? "ulong"
-                                             : "uchar";
+  const std::string bits_type = dialect_.ComputeType(UnsignedOfBytes(bytes));
+  const std::string u32 = dialect_.ComputeType(PHAL_ELEMENT_TYPE_U32);
   std::string bits;
   if (from == PHAL_ELEMENT_TYPE_F16) {
     bits = Call(Use("phal_f16_bits"), value);
   } else if (from == PHAL_ELEMENT_TYPE_BF16) {
-    bits = "((ushort)(as_uint(" + value + ") >> 16))";
+    bits = dialect_.Cast(bits_type, dialect_.Bitcast(u32, value) + " >> 16");
   } else if (bytes == 1) {
-    bits = dialect_.Cast("uchar", value);
+    bits = dialect_.Cast(bits_type, value);
   } else {
     bits = dialect_.Bitcast(bits_type, value);
   }
   if (to == PHAL_ELEMENT_TYPE_F16) {
     return Call(Use("phal_f16_from_bits"), bits);
   }
-  if (to == PHAL_ELEMENT_TYPE_BF16) return "as_float((uint)" + bits + " << 16)";
+  if (to == PHAL_ELEMENT_TYPE_BF16) {
+    return dialect_.Bitcast("float", dialect_.Cast(u32, bits) + " << 16");
+  }
   if (bytes == 1) return dialect_.Cast(dialect_.ComputeType(to), bits);
   return dialect_.Bitcast(dialect_.ComputeType(to), bits);
 }
@@ -279,20 +289,32 @@ StatusOr<std::string> BodyPrinter::ReducePrecision(phal_element_type_t type,
   const std::string function = Use("phal_reduce_precision_bits");
   const std::string targets =
       std::to_string(exponent_bits) + ", " + std::to_string(mantissa_bits);
+  const std::string u16 = dialect_.ComputeType(PHAL_ELEMENT_TYPE_U16);
+  const std::string u32 = dialect_.ComputeType(PHAL_ELEMENT_TYPE_U32);
+  const std::string u64 = dialect_.ComputeType(PHAL_ELEMENT_TYPE_U64);
+  const auto reduce = [&](const std::string& bits, const char* format) {
+    return function + "(" + dialect_.Cast(u64, bits) + ", " + format + ", " +
+           targets + ")";
+  };
   switch (type) {
     case PHAL_ELEMENT_TYPE_F32:
-      return "as_float((uint)" + function + "(as_uint(" + value +
-             "), 32, 23, " + targets + "))";
+      return dialect_.Bitcast(
+          "float",
+          dialect_.Cast(u32, reduce(dialect_.Bitcast(u32, value), "32, 23")));
     case PHAL_ELEMENT_TYPE_F64:
-      return "as_double(" + function + "(as_ulong(" + value + "), 64, 52, " +
-             targets + "))";
+      return dialect_.Bitcast(dialect_.ComputeType(PHAL_ELEMENT_TYPE_F64),
+                              reduce(dialect_.Bitcast(u64, value), "64, 52"));
     case PHAL_ELEMENT_TYPE_F16:
-      return Use("phal_f16_from_bits") + "((ushort)" + function + "(" +
-             Use("phal_f16_bits") + "(" + value + "), 16, 10, " + targets +
-             "))";
+      return Use("phal_f16_from_bits") + "(" +
+             dialect_.Cast(u16, reduce(Use("phal_f16_bits") + "(" + value + ")",
+                                       "16, 10")) +
+             ")";
     case PHAL_ELEMENT_TYPE_BF16:
-      return "as_float((uint)" + function + "(as_uint(" + value +
-             ") >> 16, 16, 7, " + targets + ") << 16)";
+      return dialect_.Bitcast(
+          "float",
+          dialect_.Cast(
+              u32, reduce(dialect_.Bitcast(u32, value) + " >> 16", "16, 7")) +
+              " << 16");
     default:
       return Unimplemented(std::string("the source emitter does not implement "
                                        "reduce_precision on ") +
@@ -309,26 +331,30 @@ StatusOr<std::string> BodyPrinter::Unary(const phal_kir_node_t& node,
   switch (node.op) {
     case PHAL_KIR_OP_ABS:
       if (IsComplex(operand_type)) return Call(Use("phal_cabs_" + cs), a);
-      if (IsFloat(t)) return Call("fabs", a);
+      if (IsFloat(t)) return Call(Function("fabs", t), a);
       if (IsSigned(t)) {
         const std::string w = dialect_.WrapType(t);
-        return dialect_.Cast(type, "(" + a + ") < 0 ? (" + w + ")0 - (" + w +
-                                       ")(" + a + ") : (" + w + ")(" + a + ")");
+        return dialect_.Cast(
+            type, "(" + a + ") < 0 ? " + dialect_.Cast(w, "0") + " - " +
+                      dialect_.Cast(w, a) + " : " + dialect_.Cast(w, a));
       }
       return a;
     case PHAL_KIR_OP_NEGATE:
       if (IsFloat(t) || IsComplex(t)) return "(-" + a + ")";
       if (t == PHAL_ELEMENT_TYPE_PRED) return a;
-      return dialect_.Cast(type, "(" + dialect_.WrapType(t) + ")0 - (" +
-                                     dialect_.WrapType(t) + ")(" + a + ")");
+      return dialect_.Cast(type, dialect_.Cast(dialect_.WrapType(t), "0") +
+                                     " - " +
+                                     dialect_.Cast(dialect_.WrapType(t), a));
     case PHAL_KIR_OP_SIGN:
       if (IsComplex(t)) return Call(Use("phal_csign_" + cs), a);
       if (IsFloat(t)) {
-        return "(isnan(" + a + ") ? " + a + " : " + a + " > 0 ? (" + type +
-               ")1 : " + a + " < 0 ? (" + type + ")-1 : " + a + ")";
+        return "(isnan(" + a + ") ? " + a + " : " + a + " > 0 ? " +
+               dialect_.Cast(type, "1") + " : " + a + " < 0 ? " +
+               dialect_.Cast(type, "-1") + " : " + a + ")";
       }
       if (IsSigned(t)) {
-        return dialect_.Cast(type, "(" + a + " > 0) - (" + a + " < 0)");
+        return dialect_.Cast(type, dialect_.Cast(type, a + " > 0") + " - " +
+                                       dialect_.Cast(type, a + " < 0"));
       }
       return dialect_.Cast(type, a + " != 0");
     case PHAL_KIR_OP_FLOOR:
@@ -341,18 +367,20 @@ StatusOr<std::string> BodyPrinter::Unary(const phal_kir_node_t& node,
                              : node.op == PHAL_KIR_OP_ROUND_NEAREST_AFZ
                                  ? "round"
                                  : "rint";
-      return Call(function, a);
+      return Call(Function(function, t), a);
     }
     case PHAL_KIR_OP_SQRT:
       if (IsComplex(t)) return Call(Use("phal_csqrt_" + cs), a);
       if (!IsFloat(t)) return NotImplemented(node.op, t);
       if (t == PHAL_ELEMENT_TYPE_F64 ||
           features_.correctly_rounded_divide_sqrt || !features_.fp64) {
-        return Round(t, Call("sqrt", a));
+        return Round(t, Call(Function("sqrt", t), a));
       }
       return Round(t, Call(Use("phal_sqrt_f32"), a));
     case PHAL_KIR_OP_NOT:
-      if (t == PHAL_ELEMENT_TYPE_PRED) return "((uchar)(" + a + " ^ 1))";
+      if (t == PHAL_ELEMENT_TYPE_PRED) {
+        return dialect_.Cast(type, a + " ^ " + dialect_.Cast(type, "1"));
+      }
       if (!IsSigned(t) && !IsUnsigned(t)) {
         return NotImplemented(node.op, t);
       }
@@ -362,10 +390,12 @@ StatusOr<std::string> BodyPrinter::Unary(const phal_kir_node_t& node,
       if (!IsSigned(t) && !IsUnsigned(t)) {
         return NotImplemented(node.op, t);
       }
-      return Call(node.op == PHAL_KIR_OP_POPCNT ? "popcount" : "clz", a);
+      return Call(
+          Function(node.op == PHAL_KIR_OP_POPCNT ? "popcount" : "clz", t), a);
     case PHAL_KIR_OP_IS_FINITE:
-      if (!IsFloat(operand_type)) return std::string("((uchar)1)");
-      return "((uchar)(isfinite(" + a + ") ? 1 : 0))";
+      if (!IsFloat(operand_type)) return dialect_.Cast(type, "1");
+      return dialect_.Cast(
+          type, Call(Function("isfinite", operand_type), a) + " ? 1 : 0");
     case PHAL_KIR_OP_REAL:
       return IsComplex(operand_type) ? a + ".x" : a;
     case PHAL_KIR_OP_IMAG:
@@ -402,18 +432,19 @@ StatusOr<std::string> BodyPrinter::Compare(const phal_kir_node_t& node,
                            std::to_string(direction));
   }
   const std::string op = kOperators[direction];
+  const std::string pred = dialect_.ComputeType(PHAL_ELEMENT_TYPE_PRED);
   if (IsComplex(operand_type)) {
     if (direction > 1) return NotImplemented(node.op, operand_type);
     const std::string equal =
         "(" + a + ".x == " + b + ".x && " + a + ".y == " + b + ".y)";
-    return "((uchar)(" + std::string(direction == 0 ? "" : "!") + equal + "))";
+    return dialect_.Cast(pred, std::string(direction == 0 ? "" : "!") + equal);
   }
   if (IsFloat(operand_type) &&
       node.attributes[1] == PHAL_KIR_COMPARISON_TOTALORDER) {
     const std::string key = Use("phal_total_" + Suffix(operand_type));
-    return "((uchar)(" + Call(key, a) + " " + op + " " + Call(key, b) + "))";
+    return dialect_.Cast(pred, Call(key, a) + " " + op + " " + Call(key, b));
   }
-  return "((uchar)(" + a + " " + op + " " + b + "))";
+  return dialect_.Cast(pred, a + " " + op + " " + b);
 }
 
 StatusOr<std::string> BodyPrinter::Binary(const phal_kir_node_t& node,
@@ -427,8 +458,8 @@ StatusOr<std::string> BodyPrinter::Binary(const phal_kir_node_t& node,
   const bool pred = t == PHAL_ELEMENT_TYPE_PRED;
   const auto wrapped = [&](const char* op) {
     const std::string w = dialect_.WrapType(t);
-    return dialect_.Cast(type,
-                         "(" + w + ")" + a + " " + op + " (" + w + ")" + b);
+    return dialect_.Cast(
+        type, dialect_.Cast(w, a) + " " + op + " " + dialect_.Cast(w, b));
   };
   switch (node.op) {
     case PHAL_KIR_OP_ADD:
@@ -440,8 +471,8 @@ StatusOr<std::string> BodyPrinter::Binary(const phal_kir_node_t& node,
       if (integer) return wrapped(op);
       if (pred) {
         if (node.op == PHAL_KIR_OP_SUBTRACT) return NotImplemented(node.op, t);
-        return "((uchar)(" + a + (node.op == PHAL_KIR_OP_ADD ? " | " : " & ") +
-               b + "))";
+        return dialect_.Cast(
+            type, a + (node.op == PHAL_KIR_OP_ADD ? " | " : " & ") + b);
       }
       if (IsComplex(t) && node.op == PHAL_KIR_OP_MULTIPLY) {
         return Call(Use("phal_cmul_" + s), a, b);
@@ -460,7 +491,7 @@ StatusOr<std::string> BodyPrinter::Binary(const phal_kir_node_t& node,
     case PHAL_KIR_OP_REMAINDER:
       if (integer) return Call(Use("phal_rem_" + s), a, b);
       if (!IsFloat(t)) return NotImplemented(node.op, t);
-      return Round(t, Call("fmod", a, b));
+      return Round(t, Call(Function("fmod", t), a, b));
     case PHAL_KIR_OP_MAXIMUM:
     case PHAL_KIR_OP_MINIMUM: {
       const bool max = node.op == PHAL_KIR_OP_MAXIMUM;
@@ -469,7 +500,9 @@ StatusOr<std::string> BodyPrinter::Binary(const phal_kir_node_t& node,
             Use(std::string(max ? "phal_max_" : "phal_min_") + Suffix(t)), a,
             b);
       }
-      if (integer || pred) return Call(max ? "max" : "min", a, b);
+      if (integer || pred) {
+        return Call(Function(max ? "max" : "min", t), a, b);
+      }
       return Call(Use(std::string(max ? "phal_cmax_" : "phal_cmin_") + s), a,
                   b);
     }
@@ -516,12 +549,13 @@ StatusOr<std::string> BodyPrinter::MultiplyAdd(phal_element_type_t type,
                                                const std::string& b) {
   const std::string t = dialect_.ComputeType(type);
   if (type == PHAL_ELEMENT_TYPE_PRED) {
-    return "((uchar)(" + sum + " | (" + a + " & " + b + ")))";
+    return dialect_.Cast(t, sum + " | (" + a + " & " + b + ")");
   }
   if (IsSigned(type) || IsUnsigned(type)) {
     const std::string w = dialect_.WrapType(type);
-    return dialect_.Cast(
-        t, "(" + w + ")" + sum + " + (" + w + ")" + a + " * (" + w + ")" + b);
+    return dialect_.Cast(t, dialect_.Cast(w, sum) + " + " +
+                                dialect_.Cast(w, a) + " * " +
+                                dialect_.Cast(w, b));
   }
   if (IsComplex(type)) {
     return "(" + sum + " + " +
@@ -572,8 +606,8 @@ StatusOr<std::string> BodyPrinter::NodeExpression(
   }
   if (node.op == PHAL_KIR_OP_SELECT || node.op == PHAL_KIR_OP_CLAMP) {
     if (node.op == PHAL_KIR_OP_SELECT) {
-      return "(" + operands[0] + " ? " + operands[1] + " : " + operands[2] +
-             ")";
+      return "(" + operands[0] + " != 0 ? " + operands[1] + " : " +
+             operands[2] + ")";
     }
     const phal_element_type_t t = node.type;
     if (IsFloat(t)) {
@@ -582,7 +616,9 @@ StatusOr<std::string> BodyPrinter::NodeExpression(
                   operands[2]);
     }
     if (IsComplex(t)) return NotImplemented(node.op, t);
-    return Call("min", Call("max", operands[1], operands[0]), operands[2]);
+    return Call(Function("min", t),
+                Call(Function("max", t), operands[1], operands[0]),
+                operands[2]);
   }
   if (operands.size() == 1) return Unary(node, operand_type(0), operands[0]);
   if (operands.size() == 2) {
@@ -608,8 +644,8 @@ StatusOr<std::vector<std::string>> BodyPrinter::Print(
         std::string expression,
         NodeExpression(body, node, values, index, parameters));
     values[n] = prefix + std::to_string(n);
-    Line("const " + dialect_.ComputeType(node.type) + " " + values[n] + " = " +
-         expression + ";");
+    Line(dialect_.Declare(dialect_.ComputeType(node.type), values[n],
+                          expression, true));
   }
   std::vector<std::string> results;
   for (uint32_t r = 0; r < body.result_count; ++r) {
@@ -631,18 +667,32 @@ Status BodyPrinter::AppendHelper(const std::string& name,
   return OkStatus();
 }
 
+void BodyPrinter::Local(std::string type_name, std::string name,
+                        uint64_t elements) {
+  locals_.push_back(
+      LocalArray{std::move(type_name), std::move(name), elements});
+}
+
+std::string BodyPrinter::Function(std::string_view name,
+                                  phal_element_type_t type) {
+  std::string builtin = dialect_.Builtin(name, type);
+  if (!builtin.empty()) return builtin;
+  return Use("phal_" + std::string(name) + "_" +
+             (IsFloat(type) ? Suffix(type) : ElementTypeName(type)));
+}
+
 StatusOr<std::string> BodyPrinter::Finish(
-    const std::string& functions, const std::vector<std::string>& parameters) {
-  std::string text = dialect_.Preamble(features_) + "\n";
+    const std::vector<BufferParameter>& buffers, bool scratch) {
+  KernelParts parts;
   std::set<std::string> done;
   for (const std::string& helper : helpers_) {
-    PHAL_RETURN_IF_ERROR(AppendHelper(helper, &done, &text));
+    PHAL_RETURN_IF_ERROR(AppendHelper(helper, &done, &parts.helpers));
   }
-  text += functions;
-  text += dialect_.KernelSignature(kEntryName, parameters) + " {\n";
-  text += lines_;
-  text += "}\n";
-  return text;
+  parts.buffers = buffers;
+  parts.scratch = scratch;
+  parts.locals = locals_;
+  parts.body = lines_;
+  return dialect_.Kernel(parts, features_);
 }
 
 }  // namespace phal::source_emitter

@@ -69,13 +69,18 @@ class BodyPrinter {
   // Name of buffer `buffer`'s kernel parameter.
   static std::string BufferName(uint32_t buffer);
 
-  // The translation unit: preamble, helpers in dependency order, `functions`
-  // (text printed before the kernel), and the kernel with `parameters`
-  // around the lines printed so far.
-  StatusOr<std::string> Finish(const std::string& functions,
-                               const std::vector<std::string>& parameters);
-  // Moves the lines printed so far out (for a function of its own).
-  std::string TakeLines();
+  // Declares a work-group-shared array of the kernel.
+  void Local(std::string type_name, std::string name, uint64_t elements);
+  // The dialect's builtin `name` (an OpenCL C builtin's name: "fabs",
+  // "rint", "popcount", ...) on `type`, or the prelude helper
+  // phal_<name>_<type> standing in for it.
+  std::string Function(std::string_view name, phal_element_type_t type);
+
+  // The translation unit: the helpers in dependency order, the kernel's
+  // buffers (and a scratch buffer when `scratch`), its shared arrays and the
+  // lines printed so far.
+  StatusOr<std::string> Finish(const std::vector<BufferParameter>& buffers,
+                               bool scratch);
 
  private:
   StatusOr<std::string> NodeExpression(const phal_kir_body_t& body,
@@ -110,6 +115,7 @@ class BodyPrinter {
   int indent_ = 1;
   int counter_ = 0;
   std::vector<std::string> helpers_;
+  std::vector<LocalArray> locals_;
 };
 
 }  // namespace phal::source_emitter

@@ -2,8 +2,7 @@
 // names, casts, bit reinterpretation, vector construction, buffer access,
 // the kernel signature and work-item queries, and the helper functions a
 // kernel's prelude defines. The emitter (source_emitter.h) writes kernels in
-// terms of this interface only, so a second dialect (GLSL compute) is one
-// more implementation of it.
+// terms of this interface only; OpenCL C and GLSL compute implement it.
 #ifndef POLYHAL_SDK_EMITTERS_SOURCE_DIALECT_H_
 #define POLYHAL_SDK_EMITTERS_SOURCE_DIALECT_H_
 
@@ -11,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sdk/base/status.h"
 #include "polyhal/types.h"
+#include "sdk/base/status.h"
 
 namespace phal::source_emitter {
 
@@ -33,6 +32,29 @@ struct DeviceFeatures {
 struct HelperDefinition {
   std::string text;
   std::vector<std::string> dependencies;
+};
+
+// A kernel's buffer argument.
+struct BufferParameter {
+  std::string name;
+  phal_element_type_t type = PHAL_ELEMENT_TYPE_INVALID;
+  bool bytes = false;  // accessed as raw bytes (copy kernels)
+};
+
+// A work-group-shared array.
+struct LocalArray {
+  std::string type_name;
+  std::string name;
+  uint64_t elements = 0;
+};
+
+// What a kernel's translation unit is made of.
+struct KernelParts {
+  std::string helpers;                   // prelude helper definitions
+  std::vector<BufferParameter> buffers;  // in argument (binding) order
+  bool scratch = false;  // a scratch byte buffer follows the buffers
+  std::vector<LocalArray> locals;
+  std::string body;  // the kernel's statements, indented one level
 };
 
 class Dialect {
@@ -58,8 +80,9 @@ class Dialect {
                                   std::string_view real,
                                   std::string_view imag) const = 0;
 
-  // The element of buffer parameter `pointer` (of element type `type`) at
-  // `index`, as a value of ComputeType(type).
+  // The element of buffer `pointer` (of element type `type`) at `index`, as
+  // a value of ComputeType(type). `pointer` is a buffer's name or a
+  // ScratchView.
   virtual std::string Load(phal_element_type_t type, std::string_view pointer,
                            std::string_view index) const = 0;
   // A statement storing `value` (of ComputeType(type), already rounded to
@@ -67,33 +90,35 @@ class Dialect {
   virtual std::string Store(phal_element_type_t type, std::string_view pointer,
                             std::string_view index,
                             std::string_view value) const = 0;
-  // The declaration of a kernel parameter pointing at global memory of
-  // `type`.
-  virtual std::string BufferParameter(phal_element_type_t type,
-                                      std::string_view name) const = 0;
-  // The declaration of a raw byte pointer parameter (scratch memory).
-  virtual std::string ByteBufferParameter(std::string_view name) const = 0;
-  // A pointer to elements of `type` at byte `offset` of a byte pointer.
-  virtual std::string TypedPointer(phal_element_type_t type,
-                                   std::string_view bytes,
-                                   std::string_view offset) const = 0;
-  // The declaration of a work-group-shared array.
-  virtual std::string LocalArray(std::string_view type_name,
-                                 std::string_view name,
-                                 uint64_t elements) const = 0;
-
-  // The text every kernel starts with (extensions, pragmas).
-  virtual std::string Preamble(const DeviceFeatures& features) const = 0;
-  // `void <entry>(<parameters>)` with the language's kernel qualifiers.
-  virtual std::string KernelSignature(
-      std::string_view entry,
-      const std::vector<std::string>& parameters) const = 0;
+  // Element `index` (an s64 expression) of an array: a work-group-shared
+  // array, a byte buffer or a ScratchView of an integer type.
+  virtual std::string Subscript(std::string_view array,
+                                std::string_view index) const = 0;
+  // The scratch buffer (KernelParts::scratch) seen as an array of `type`,
+  // from its first byte.
+  virtual std::string ScratchView(phal_element_type_t type) const = 0;
+  // A statement declaring `name` of type `type_name` initialised to `value`;
+  // `constant` when it is never assigned again. Float values are never
+  // contracted with the operations around them.
+  virtual std::string Declare(std::string_view type_name, std::string_view name,
+                              std::string_view value, bool constant) const = 0;
   // Work-item queries along dimension `d`, as 64-bit signed values.
   virtual std::string GlobalId(int d) const = 0;
   virtual std::string LocalId(int d) const = 0;
   virtual std::string GroupId(int d) const = 0;
   // A statement that synchronises the work-group on its shared memory.
   virtual std::string Barrier() const = 0;
+
+  // The dialect's function for the OpenCL C builtin `name` on `type`
+  // ("fabs", "floor", "ceil", "round", "rint", "sqrt", "fmod", "popcount",
+  // "clz", "isfinite", "min", "max"), or "" when a prelude helper
+  // phal_<name>_<type suffix> stands in for it.
+  virtual std::string Builtin(std::string_view name,
+                              phal_element_type_t type) const = 0;
+
+  // The translation unit of a kernel from its parts.
+  virtual std::string Kernel(const KernelParts& parts,
+                             const DeviceFeatures& features) const = 0;
 
   // The prelude helper `name` (e.g. "phal_div_s32", "phal_exp_f32"), or
   // UNIMPLEMENTED when the dialect has none of that name.
@@ -103,6 +128,9 @@ class Dialect {
 
 // OpenCL C 1.2.
 const Dialect& OpenClDialect();
+// GLSL 4.50 compute shaders for Vulkan (glsl_dialect.cc says what the device
+// must offer).
+const Dialect& GlslDialect();
 
 }  // namespace phal::source_emitter
 

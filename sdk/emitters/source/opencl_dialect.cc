@@ -9,7 +9,9 @@
 #include <string>
 #include <string_view>
 
+#include "sdk/emitters/source/complex_helpers.h"
 #include "sdk/emitters/source/dialect.h"
+#include "sdk/emitters/source/source_emitter.h"
 
 namespace phal::source_emitter {
 namespace {
@@ -41,20 +43,6 @@ const IntegerInfo* Integer(std::string_view suffix) {
     if (suffix == kSuffixes[i]) return &kIntegers[i];
   }
   return nullptr;
-}
-
-// Replaces every "$X" in `text` by the matching value.
-std::string Fill(
-    std::string text,
-    std::initializer_list<std::pair<std::string_view, std::string_view>>
-        values) {
-  for (const auto& [key, value] : values) {
-    for (size_t at = text.find(key); at != std::string::npos;
-         at = text.find(key, at + value.size())) {
-      text.replace(at, key.size(), value);
-    }
-  }
-  return text;
 }
 
 std::string IntegerHelper(std::string_view op, const IntegerInfo& t) {
@@ -171,214 +159,6 @@ std::string MaxMin(std::string_view op, std::string_view type) {
               {{"$T", type}});
 }
 
-// Complex helpers on $V (float2 or double2) with parts $T.
-std::string ComplexHelper(std::string_view op) {
-  if (op == "cmul") {
-    return "$V $NAME($V a, $V b) {\n"
-           "  return ($V)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);\n}\n";
-  }
-  if (op == "cmulg") {
-    // With C99 Annex G's recovery of infinities, as glibc's cpow multiplies
-    // (the multiply op itself is the textbook formula, as the toolkit's).
-    return "$V $NAME($V u, $V v) {\n"
-           "  $T a = u.x, b = u.y, c = v.x, d = v.y;\n"
-           "  const $T ac = a * c, bd = b * d, ad = a * d, bc = b * c;\n"
-           "  $T x = ac - bd, y = ad + bc;\n"
-           "  if (isnan(x) && isnan(y)) {\n"
-           "    int again = 0;\n"
-           "    if (isinf(a) || isinf(b)) {\n"
-           "      a = copysign(isinf(a) ? ($T)1 : ($T)0, a);\n"
-           "      b = copysign(isinf(b) ? ($T)1 : ($T)0, b);\n"
-           "      if (isnan(c)) c = copysign(($T)0, c);\n"
-           "      if (isnan(d)) d = copysign(($T)0, d);\n"
-           "      again = 1;\n"
-           "    }\n"
-           "    if (isinf(c) || isinf(d)) {\n"
-           "      c = copysign(isinf(c) ? ($T)1 : ($T)0, c);\n"
-           "      d = copysign(isinf(d) ? ($T)1 : ($T)0, d);\n"
-           "      if (isnan(a)) a = copysign(($T)0, a);\n"
-           "      if (isnan(b)) b = copysign(($T)0, b);\n"
-           "      again = 1;\n"
-           "    }\n"
-           "    if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || "
-           "isinf(bc))) {\n"
-           "      if (isnan(a)) a = copysign(($T)0, a);\n"
-           "      if (isnan(b)) b = copysign(($T)0, b);\n"
-           "      if (isnan(c)) c = copysign(($T)0, c);\n"
-           "      if (isnan(d)) d = copysign(($T)0, d);\n"
-           "      again = 1;\n"
-           "    }\n"
-           "    if (again) {\n"
-           "      x = INFINITY * (a * c - b * d);\n"
-           "      y = INFINITY * (a * d + b * c);\n"
-           "    }\n"
-           "  }\n"
-           "  return ($V)(x, y);\n}\n";
-  }
-  if (op == "cdiv") {
-    // Smith's algorithm, with C99 Annex G's recovery of infinities.
-    return "$V $NAME($V a, $V b) {\n"
-           "  $T r, d, x, y;\n"
-           "  if (fabs(b.x) >= fabs(b.y)) {\n"
-           "    r = b.y / b.x; d = b.x + b.y * r;\n"
-           "    x = (a.x + a.y * r) / d; y = (a.y - a.x * r) / d;\n"
-           "    if (b.y == 0) { x = a.x / b.x; y = a.y / b.x; }\n"
-           "  } else {\n"
-           "    r = b.x / b.y; d = b.y + b.x * r;\n"
-           "    x = (a.x * r + a.y) / d; y = (a.y * r - a.x) / d;\n"
-           "  }\n"
-           "  if (isnan(x) && isnan(y)) {\n"
-           "    if (b.x == 0 && b.y == 0 && (!isnan(a.x) || !isnan(a.y))) {\n"
-           "      x = copysign(($T)INFINITY, b.x) * a.x;\n"
-           "      y = copysign(($T)INFINITY, b.x) * a.y;\n"
-           "    } else if ((isinf(a.x) || isinf(a.y)) && isfinite(b.x) &&\n"
-           "               isfinite(b.y)) {\n"
-           "      const $T ax = copysign(isinf(a.x) ? 1 : 0, a.x);\n"
-           "      const $T ay = copysign(isinf(a.y) ? 1 : 0, a.y);\n"
-           "      x = INFINITY * (ax * b.x + ay * b.y);\n"
-           "      y = INFINITY * (ay * b.x - ax * b.y);\n"
-           "    } else if ((isinf(b.x) || isinf(b.y)) && isfinite(a.x) &&\n"
-           "               isfinite(a.y)) {\n"
-           "      const $T bx = copysign(isinf(b.x) ? 1 : 0, b.x);\n"
-           "      const $T by = copysign(isinf(b.y) ? 1 : 0, b.y);\n"
-           "      x = 0 * (a.x * bx + a.y * by);\n"
-           "      y = 0 * (a.y * bx - a.x * by);\n"
-           "    }\n"
-           "  }\n"
-           "  return ($V)(x, y);\n}\n";
-  }
-  if (op == "cabs") return "$T $NAME($V a) {\n  return hypot(a.x, a.y);\n}\n";
-  if (op == "csign") {
-    return "$V $NAME($V a) {\n"
-           "  if (isnan(a.x) || isnan(a.y)) return ($V)(NAN, NAN);\n"
-           "  if (a.x == 0 && a.y == 0) return a;\n"
-           "  const $T m = hypot(a.x, a.y);\n"
-           "  return ($V)(a.x / m, a.y / m);\n}\n";
-  }
-  if (op == "cexp") {
-    // exp(-inf + i y) is 0 whatever y is (C99 Annex G); near the overflow
-    // threshold exp(x - 1) * e keeps drivers' exp from overflowing early.
-    return "$V $NAME($V a) {\n"
-           "  if (isinf(a.x) && a.x < 0 && !isfinite(a.y)) {\n"
-           "    return ($V)(0, copysign(($T)0, a.y));\n"
-           "  }\n"
-           "  if (a.y == 0) return ($V)(exp(a.x), a.y);\n"
-           "  const $T e = a.x > 700 ? exp(a.x - 1) * ($T)2.718281828459045\n"
-           "                         : exp(a.x);\n"
-           "  return ($V)(e * cos(a.y), e * sin(a.y));\n}\n";
-  }
-  if (op == "cexpm1") {
-    return "$V $NAME($V a) {\n"
-           "  if (a.y == 0) return ($V)(expm1(a.x), a.y);\n"
-           "  const $T s = sin(a.y * 0.5);\n"
-           "  return ($V)(expm1(a.x) * cos(a.y) - 2 * s * s,\n"
-           "              exp(a.x) * sin(a.y));\n}\n";
-  }
-  if (op == "clog") {
-    return "$V $NAME($V a) {\n"
-           "  return ($V)(log(hypot(a.x, a.y)), atan2(a.y, a.x));\n}\n";
-  }
-  if (op == "clog1p") {
-    // log|1 + z| through log1p of |1 + z|^2 - 1 = 2x + x^2 + y^2, as the
-    // reference computes it.
-    return "$V $NAME($V a) {\n"
-           "  return ($V)(log1p(a.x * (2 + a.x) + a.y * a.y) / 2,\n"
-           "              atan2(a.y, 1 + a.x));\n}\n";
-  }
-  if (op == "csqrt") {
-    // Inputs near the largest finite value are scaled by 1/4 first, so
-    // |z| does not overflow.
-    return "$V $NAME($V a) {\n"
-           "  if (a.x == 0 && a.y == 0) return ($V)(0, a.y);\n"
-           "  if (isinf(a.y)) return ($V)(INFINITY, a.y);\n"
-           "  $T scale = 1;\n"
-           "  if (fabs(a.x) > $BIG || fabs(a.y) > $BIG) {\n"
-           "    a *= ($T)0.25;\n"
-           "    scale = 2;\n"
-           "  }\n"
-           "  const $T m = hypot(a.x, a.y);\n"
-           "  if (a.x >= 0) {\n"
-           "    const $T t = sqrt((m + a.x) * ($T)0.5);\n"
-           "    return ($V)(t, a.y / (2 * t)) * scale;\n  }\n"
-           "  const $T t = sqrt((m - a.x) * ($T)0.5);\n"
-           "  return ($V)(fabs(a.y) / (2 * t), copysign(t, a.y)) * scale;\n}\n";
-  }
-  if (op == "ctanh") {
-    // (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y): no
-    // cancellation in the denominator near y = pi/2.
-    return "$V $NAME($V a) {\n"
-           "  if (fabs(a.x) > 20) {\n"
-           "    const $T e = exp(-2 * fabs(a.x));\n"
-           "    return ($V)(copysign(($T)1, a.x), 4 * sin(a.y) * cos(a.y) * "
-           "e);\n"
-           "  }\n"
-           "  const $T sh = sinh(a.x), ch = cosh(a.x);\n"
-           "  const $T s = sin(a.y), c = cos(a.y);\n"
-           "  const $T d = sh * sh + c * c;\n"
-           "  return ($V)(sh * ch / d, s * c / d);\n}\n";
-  }
-  if (op == "cmax" || op == "cmin") {
-    // The specification's order: by real part, then imaginary part (a NaN
-    // part compares unequal and not less).
-    return std::string(op == "cmax" ? "$V $NAME($V a, $V b) {\n"
-                                      "  const $V x = a, y = b;\n"
-                                    : "$V $NAME($V a, $V b) {\n"
-                                      "  const $V x = b, y = a;\n") +
-           "  const int less = x.x != y.x ? x.x < y.x : x.y < y.y;\n"
-           "  return less ? b : a;\n}\n";
-  }
-  if (op == "csin") {
-    return "$V $NAME($V a) {\n"
-           "  return ($V)(sin(a.x) * cosh(a.y), cos(a.x) * sinh(a.y));\n}\n";
-  }
-  if (op == "ccos") {
-    return "$V $NAME($V a) {\n"
-           "  return ($V)(cos(a.x) * cosh(a.y), -sin(a.x) * sinh(a.y));\n}\n";
-  }
-  return "";
-}
-
-// Complex helpers that call others of the same suffix.
-struct ComposedComplex {
-  const char* op;
-  const char* text;
-  const char* dependencies[2];
-};
-const ComposedComplex kComposedComplex[] = {
-    {"ctan",
-     "$V $NAME($V a) {\n"
-     "  const $V t = phal_ctanh_$S(($V)(-a.y, a.x));\n"
-     "  return ($V)(t.y, -t.x);\n}\n",
-     {"ctanh", nullptr}},
-    {"crsqrt",
-     "$V $NAME($V a) {\n"
-     "  return phal_cdiv_$S(($V)(1, 0), phal_csqrt_$S(a));\n}\n",
-     {"cdiv", "csqrt"}},
-    {"clogistic",
-     "$V $NAME($V a) {\n"
-     "  const $V e = phal_cexp_$S(-a);\n"
-     "  return phal_cdiv_$S(($V)(1, 0), ($V)(1 + e.x, e.y));\n}\n",
-     {"cdiv", "cexp"}},
-    {"cpow",
-     "$V $NAME($V a, $V b) {\n"
-     "  return phal_cexp_$S(phal_cmulg_$S(b, phal_clog_$S(a)));\n}\n",
-     {"cexp", "cmul"}},
-    {"catan2",
-     "$V $NAME($V a, $V b) {\n"
-     "  const $V s = phal_csqrt_$S(phal_cmul_$S(b, b) + phal_cmul_$S(a, a));\n"
-     "  const $V l = phal_clog_$S(phal_cdiv_$S(($V)(b.x - a.y, b.y + a.x), "
-     "s));\n"
-     "  return ($V)(l.y, -l.x);\n}\n",
-     {"csqrt", "cdiv"}},
-    {"ccbrt",
-     "$V $NAME($V a) {\n"
-     "  if (a.y == 0 && a.x > 0) return ($V)(cbrt(a.x), 0);\n"
-     "  const $V l = phal_clog_$S(a);\n"
-     "  const $T m = exp(l.x / 3), t = l.y / 3;\n"
-     "  return ($V)(m * cos(t), m * sin(t));\n}\n",
-     {"clog", nullptr}},
-};
-
 StatusOr<HelperDefinition> ComplexDefinition(std::string_view op,
                                              std::string_view suffix,
                                              const DeviceFeatures& features) {
@@ -394,43 +174,29 @@ StatusOr<HelperDefinition> ComplexDefinition(std::string_view op,
   // c64 functions other than the exact ones run in c128 when f64 exists.
   const bool exact = op == "cmul" || op == "cmax" || op == "cmin";
   if (is_c64 && features.fp64 && !exact) {
-    HelperDefinition wide;
-    const bool binary =
-        op == "cdiv" || op == "cpow" || op == "catan2" || op == "cmulg";
-    const bool real_result = op == "cabs";
-    wide.dependencies.push_back("phal_" + std::string(op) + "_c128");
-    wide.text = Fill(binary        ? "float2 $NAME(float2 a, float2 b) {\n"
-                                     "  return convert_float2(phal_$OP_c128("
-                                     "convert_double2(a), convert_double2(b)));\n}\n"
-                     : real_result ? "float $NAME(float2 a) {\n"
-                                     "  return (float)phal_$OP_c128("
-                                     "convert_double2(a));\n}\n"
-                                   : "float2 $NAME(float2 a) {\n"
-                                     "  return convert_float2(phal_$OP_c128("
-                                     "convert_double2(a)));\n}\n",
-                     {{"$OP", op}});
-    return wide;
+    return HelperDefinition{
+        fill(Fill(ComplexThroughC128(op), {{"$NARROW(", "convert_float2("},
+                                           {"$WIDEN(", "convert_double2("},
+                                           {"$PART(", "(float)("}})),
+        {"phal_" + std::string(op) + "_c128"}};
   }
-  if (std::string text = ComplexHelper(op); !text.empty()) {
-    return HelperDefinition{fill(text), {}};
+  PHAL_ASSIGN_OR_RETURN(ComplexHelperText helper, ComplexHelper(op));
+  HelperDefinition definition;
+  definition.text = Fill(fill(std::move(helper.text)),
+                         {{"$MK(", "(" + vector + ")("},
+                          {"$C(", "(" + type + ")("},
+                          {"$E1", is_c64 ? "2.7182817f" : "2.718281828459045"},
+                          {"@inf", "INFINITY"},
+                          {"@nan", "NAN"}});
+  for (const std::string& function : CalledFunctions(definition.text)) {
+    definition.text = Fill(std::move(definition.text),
+                           {{"@" + function + "(", function + "("}});
   }
-  for (const ComposedComplex& composed : kComposedComplex) {
-    if (op != composed.op) continue;
-    HelperDefinition definition{fill(composed.text), {}};
-    for (const char* dependency : composed.dependencies) {
-      if (dependency != nullptr) {
-        definition.dependencies.push_back("phal_" + std::string(dependency) +
-                                          "_" + std::string(suffix));
-      }
-    }
-    if (op == "cpow" || op == "catan2") {
-      definition.dependencies.push_back("phal_clog_" + std::string(suffix));
-      definition.dependencies.push_back("phal_cmul_" + std::string(suffix));
-      definition.dependencies.push_back("phal_cmulg_" + std::string(suffix));
-    }
-    return definition;
+  for (const std::string& operation : helper.operations) {
+    definition.dependencies.push_back("phal_" + operation + "_" +
+                                      std::string(suffix));
   }
-  return Unimplemented("no complex helper " + std::string(op));
+  return definition;
 }
 
 // Sixteen-bit float rounding and conversions (computed as f32).
@@ -547,6 +313,18 @@ StatusOr<HelperDefinition> Definition(std::string_view name,
   const size_t underscore = rest.rfind('_');
   if (underscore == std::string_view::npos) {
     return HalfDefinition(name, features);
+  }
+  // phal_sat_<integer>_<f32|f64>: StableHLO's float-to-integer convert
+  // (saturating, NaN to 0), which OpenCL's convert_<type>_sat is.
+  if (rest.substr(0, 4) == "sat_") {
+    const IntegerInfo* integer = Integer(rest.substr(4, underscore - 4));
+    if (integer == nullptr)
+      return Unimplemented("no helper " + std::string(name));
+    return HelperDefinition{
+        Fill("$T $NAME($F x) {\n  return convert_$T_sat(x);\n}\n",
+             {{"$F", rest.substr(underscore + 1) == "f64" ? "double" : "float"},
+              {"$T", integer->type}}),
+        {}};
   }
   const std::string_view op = rest.substr(0, underscore);
   const std::string_view suffix = rest.substr(underscore + 1);
@@ -677,46 +455,19 @@ class OpenCl final : public Dialect {
     }
   }
 
-  std::string BufferParameter(phal_element_type_t type,
-                              std::string_view name) const override {
-    return "__global " + StorageType(type) + "* " + std::string(name);
+  std::string Subscript(std::string_view array,
+                        std::string_view index) const override {
+    return std::string(array) + "[" + std::string(index) + "]";
   }
 
-  std::string ByteBufferParameter(std::string_view name) const override {
-    return "__global uchar* " + std::string(name);
+  std::string ScratchView(phal_element_type_t type) const override {
+    return "((__global " + StorageType(type) + "*)scratch)";
   }
 
-  std::string TypedPointer(phal_element_type_t type, std::string_view bytes,
-                           std::string_view offset) const override {
-    return "((__global " + StorageType(type) + "*)(" + std::string(bytes) +
-           " + " + std::string(offset) + "))";
-  }
-
-  std::string LocalArray(std::string_view type_name, std::string_view name,
-                         uint64_t elements) const override {
-    return "__local " + std::string(type_name) + " " + std::string(name) + "[" +
-           std::to_string(elements) + "];";
-  }
-
-  std::string Preamble(const DeviceFeatures& features) const override {
-    std::string text;
-    if (features.fp64) {
-      text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
-    }
-    // Every node rounds on its own, as StableHLO's ops do: no fused
-    // multiply-add the program did not ask for.
-    text += "#pragma OPENCL FP_CONTRACT OFF\n";
-    return text;
-  }
-
-  std::string KernelSignature(
-      std::string_view entry,
-      const std::vector<std::string>& parameters) const override {
-    std::string text = "__kernel void " + std::string(entry) + "(";
-    for (size_t i = 0; i < parameters.size(); ++i) {
-      text += (i == 0 ? "" : ", ") + parameters[i];
-    }
-    return text + ")";
+  std::string Declare(std::string_view type_name, std::string_view name,
+                      std::string_view value, bool constant) const override {
+    return (constant ? "const " : "") + std::string(type_name) + " " +
+           std::string(name) + " = " + std::string(value) + ";";
   }
 
   std::string GlobalId(int d) const override {
@@ -730,6 +481,40 @@ class OpenCl final : public Dialect {
   }
   std::string Barrier() const override {
     return "barrier(CLK_LOCAL_MEM_FENCE);";
+  }
+
+  std::string Builtin(std::string_view name,
+                      phal_element_type_t) const override {
+    return std::string(name);
+  }
+
+  std::string Kernel(const KernelParts& parts,
+                     const DeviceFeatures& features) const override {
+    std::string text;
+    if (features.fp64) {
+      text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    }
+    // Every node rounds on its own, as StableHLO's ops do: no fused
+    // multiply-add the program did not ask for.
+    text += "#pragma OPENCL FP_CONTRACT OFF\n\n";
+    text += parts.helpers;
+    text += std::string("__kernel void ") + kEntryName + "(";
+    for (size_t i = 0; i < parts.buffers.size(); ++i) {
+      const BufferParameter& buffer = parts.buffers[i];
+      text += (i == 0 ? "__global " : ", __global ") +
+              (buffer.bytes ? std::string("uchar") : StorageType(buffer.type)) +
+              "* " + buffer.name;
+    }
+    if (parts.scratch) {
+      text += parts.buffers.empty() ? "__global uchar* scratch"
+                                    : ", __global uchar* scratch";
+    }
+    text += ") {\n";
+    for (const LocalArray& local : parts.locals) {
+      text += "  __local " + local.type_name + " " + local.name + "[" +
+              std::to_string(local.elements) + "];\n";
+    }
+    return text + parts.body + "}\n";
   }
 
   StatusOr<HelperDefinition> Helper(

@@ -55,7 +55,11 @@ class KernelPrinter {
  public:
   KernelPrinter(const phal_kernel_desc_t& kernel, const Dialect& dialect,
                 const DeviceFeatures& features)
-      : kernel_(kernel), p_(kernel, dialect, features), d_(dialect) {}
+      : kernel_(kernel),
+        p_(kernel, dialect, features),
+        d_(dialect),
+        long_(dialect.ComputeType(PHAL_ELEMENT_TYPE_S64)),
+        pred_(dialect.ComputeType(PHAL_ELEMENT_TYPE_PRED)) {}
 
   StatusOr<SourceKernel> Emit() {
     PHAL_RETURN_IF_ERROR(CheckFp64());
@@ -85,17 +89,14 @@ class KernelPrinter {
         PHAL_RETURN_IF_ERROR(Copy(*kernel_.u.copy));
         break;
     }
-    std::vector<std::string> parameters;
+    std::vector<BufferParameter> buffers;
     for (uint32_t b = 0; b < kernel_.buffer_count; ++b) {
-      parameters.push_back(
-          byte_buffers_ ? d_.ByteBufferParameter(BodyPrinter::BufferName(b))
-                        : d_.BufferParameter(kernel_.buffers[b].element_type,
-                                             BodyPrinter::BufferName(b)));
+      buffers.push_back(BufferParameter{BodyPrinter::BufferName(b),
+                                        kernel_.buffers[b].element_type,
+                                        byte_buffers_});
     }
-    if (out_.launch.scratch_bytes > 0) {
-      parameters.push_back(d_.ByteBufferParameter("scratch"));
-    }
-    PHAL_ASSIGN_OR_RETURN(out_.source, p_.Finish(functions_, parameters));
+    PHAL_ASSIGN_OR_RETURN(out_.source,
+                          p_.Finish(buffers, out_.launch.scratch_bytes > 0));
     return std::move(out_);
   }
 
@@ -112,6 +113,21 @@ class KernelPrinter {
       }
     }
     return OkStatus();
+  }
+
+  // `name`, an s64 constant (or variable) of `value`.
+  void Index(const std::string& name, const std::string& value,
+             bool constant = true) {
+    p_.Line(d_.Declare(long_, name, value, constant));
+  }
+  std::string Pred(const char* value) const { return d_.Cast(pred_, value); }
+  // `terms` joined by &&: true when there are none.
+  static std::string All(const std::vector<std::string>& terms) {
+    std::string all;
+    for (const std::string& term : terms) {
+      all += (all.empty() ? "" : " && ") + term;
+    }
+    return all.empty() ? "(0 == 0)" : all;
   }
 
   const phal_kir_buffer_t& Buffer(uint32_t b) const {
@@ -143,14 +159,13 @@ class KernelPrinter {
     names->assign(dims.size(), "");
     if (dims.empty()) return;
     const std::string rest = p_.Fresh("r");
-    p_.Line("long " + rest + " = " + linear + ";");
+    Index(rest, linear, false);
     for (size_t d = dims.size(); d-- > 0;) {
       (*names)[d] = p_.Fresh("i");
       if (d == 0) {
-        p_.Line("const long " + (*names)[d] + " = " + rest + ";");
+        Index((*names)[d], rest);
       } else {
-        p_.Line("const long " + (*names)[d] + " = " + rest + " % " +
-                L(dims[d]) + ";");
+        Index((*names)[d], rest + " % " + L(dims[d]));
         p_.Line(rest + " /= " + L(dims[d]) + ";");
       }
     }
@@ -168,7 +183,7 @@ class KernelPrinter {
     const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);
     const int64_t total = Product(loop.dims, loop.rank);
     Launch1D(static_cast<uint64_t>(total), kLoopGroup);
-    p_.Line("const long gid = " + d_.GlobalId(0) + ";");
+    Index("gid", d_.GlobalId(0));
     p_.Line("if (gid >= " + L(total) + ") return;");
     std::vector<std::string> index;
     Decompose("gid", dims, &index);
@@ -213,7 +228,7 @@ class KernelPrinter {
     for (int64_t e : kept_dims) outputs *= e;
     for (int64_t e : reduced_dims) inner *= e;
     Launch1D(static_cast<uint64_t>(outputs), kLoopGroup);
-    p_.Line("const long gid = " + d_.GlobalId(0) + ";");
+    Index("gid", d_.GlobalId(0));
     p_.Line("if (gid >= " + L(outputs) + ") return;");
     std::vector<std::string> kept;
     Decompose("gid", kept_dims, &kept);
@@ -222,9 +237,9 @@ class KernelPrinter {
     std::vector<std::string> acc;
     for (size_t j = 0; j < types.size(); ++j) {
       acc.push_back("acc" + std::to_string(j));
-      p_.Line(types[j] + " " + acc[j] + " = " + init[j] + ";");
+      p_.Line(d_.Declare(types[j], acc[j], init[j], false));
     }
-    p_.Open("for (long q = 0; q < " + L(inner) + "; ++q)");
+    p_.Open("for (" + long_ + " q = 0; q < " + L(inner) + "; ++q)");
     std::vector<std::string> inner_index;
     Decompose("q", reduced_dims, &inner_index);
     std::vector<std::string> full;
@@ -280,11 +295,11 @@ class KernelPrinter {
     for (uint32_t j = 0; j < n; ++j) {
       shared[j] = "shared" + std::to_string(j);
       acc[j] = "acc" + std::to_string(j);
-      p_.Line(d_.LocalArray(types[j], shared[j], group));
+      p_.Local(types[j], shared[j], group);
     }
-    p_.Line(d_.LocalArray("uchar", "valid", group));
-    p_.Line("const long group = " + d_.GroupId(0) + ";");
-    p_.Line("const long lid = " + d_.LocalId(0) + ";");
+    p_.Local(pred_, "valid", group);
+    Index("group", d_.GroupId(0));
+    Index("lid", d_.LocalId(0));
     std::vector<std::string> kept;
     Decompose("group", kept_dims, &kept);
     // Accumulators start as the init values so that they are defined even
@@ -292,10 +307,10 @@ class KernelPrinter {
     PHAL_ASSIGN_OR_RETURN(std::vector<std::string> init,
                           p_.Print(reduce.init, nullptr, {}));
     for (uint32_t j = 0; j < n; ++j) {
-      p_.Line(types[j] + " " + acc[j] + " = " + init[j] + ";");
+      p_.Line(d_.Declare(types[j], acc[j], init[j], false));
     }
-    p_.Line("uchar have = 0;");
-    p_.Open("for (long q = lid; q < " + L(inner) +
+    p_.Line(d_.Declare(pred_, "have", Pred("0"), false));
+    p_.Open("for (" + long_ + " q = lid; q < " + L(inner) +
             "; q += " + L(static_cast<int64_t>(group)) + ")");
     std::vector<std::string> inner_index;
     Decompose("q", reduced_dims, &inner_index);
@@ -307,45 +322,43 @@ class KernelPrinter {
     }
     PHAL_ASSIGN_OR_RETURN(std::vector<std::string> values,
                           p_.Print(reduce.values, IndexOf(full), {}));
-    p_.Open("if (have)");
+    p_.Open("if (have != 0)");
     PHAL_RETURN_IF_ERROR(Combine(reduce, acc, values, acc));
     p_.Close("} else {");
-    p_.Line("  have = 1;");
+    p_.Line("  have = " + Pred("1") + ";");
     for (uint32_t j = 0; j < n; ++j) {
       p_.Line("  " + acc[j] + " = " + values[j] + ";");
     }
     p_.Line("}");
     p_.Close();
     for (uint32_t j = 0; j < n; ++j) {
-      p_.Line(shared[j] + "[lid] = " + acc[j] + ";");
+      p_.Line(d_.Subscript(shared[j], "lid") + " = " + acc[j] + ";");
     }
-    p_.Line("valid[lid] = have;");
+    p_.Line(d_.Subscript("valid", "lid") + " = have;");
     p_.Line(d_.Barrier());
-    p_.Open("for (long s = " + L(static_cast<int64_t>(group / 2)) +
+    p_.Open("for (" + long_ + " s = " + L(static_cast<int64_t>(group / 2)) +
             "; s > 0; s >>= 1)");
-    p_.Open("if (lid < s && valid[lid + s])");
-    p_.Open("if (valid[lid])");
+    p_.Open("if (lid < s && " + d_.Subscript("valid", "lid + s") + " != 0)");
+    p_.Open("if (" + d_.Subscript("valid", "lid") + " != 0)");
     std::vector<std::string> left, right;
     for (uint32_t j = 0; j < n; ++j) {
-      left.push_back(shared[j] + "[lid]");
-      right.push_back(shared[j] + "[lid + s]");
+      left.push_back(d_.Subscript(shared[j], "lid"));
+      right.push_back(d_.Subscript(shared[j], "lid + s"));
     }
     // The reducer reads both sides before any is written.
     std::vector<std::string> copies_left, copies_right;
     for (uint32_t j = 0; j < n; ++j) {
       copies_left.push_back(p_.Fresh("left"));
       copies_right.push_back(p_.Fresh("right"));
-      p_.Line("const " + types[j] + " " + copies_left[j] + " = " + left[j] +
-              ";");
-      p_.Line("const " + types[j] + " " + copies_right[j] + " = " + right[j] +
-              ";");
+      p_.Line(d_.Declare(types[j], copies_left[j], left[j], true));
+      p_.Line(d_.Declare(types[j], copies_right[j], right[j], true));
     }
     PHAL_RETURN_IF_ERROR(Combine(reduce, copies_left, copies_right, left));
     p_.Close("} else {");
     for (uint32_t j = 0; j < n; ++j) {
       p_.Line("  " + left[j] + " = " + right[j] + ";");
     }
-    p_.Line("  valid[lid] = 1;");
+    p_.Line("  " + d_.Subscript("valid", "lid") + " = " + Pred("1") + ";");
     p_.Line("}");
     p_.Close();
     p_.Line(d_.Barrier());
@@ -354,11 +367,13 @@ class KernelPrinter {
     std::vector<std::string> result(n);
     for (uint32_t j = 0; j < n; ++j) {
       result[j] = p_.Fresh("result");
-      p_.Line(types[j] + " " + result[j] + " = " + init[j] + ";");
+      p_.Line(d_.Declare(types[j], result[j], init[j], false));
     }
-    p_.Open("if (valid[0])");
+    p_.Open("if (" + d_.Subscript("valid", "0") + " != 0)");
     std::vector<std::string> combined;
-    for (uint32_t j = 0; j < n; ++j) combined.push_back(shared[j] + "[0]");
+    for (uint32_t j = 0; j < n; ++j) {
+      combined.push_back(d_.Subscript(shared[j], "0"));
+    }
     PHAL_RETURN_IF_ERROR(Combine(reduce, result, combined, result));
     p_.Close();
     PHAL_ASSIGN_OR_RETURN(std::vector<std::string> stored,
@@ -401,15 +416,16 @@ class KernelPrinter {
     out_.launch.local_size[2] = 1;
     const std::string pitch = L(static_cast<int64_t>(tile + 1));
     const std::string tl = L(static_cast<int64_t>(tile));
-    p_.Line(d_.LocalArray(t, "tile_a", tile * (tile + 1)));
-    p_.Line(d_.LocalArray(t, "tile_b", tile * (tile + 1)));
-    p_.Line("const long col = " + d_.GlobalId(0) + ";");
-    p_.Line("const long row = " + d_.GlobalId(1) + ";");
-    p_.Line("const long batch = " + d_.GlobalId(2) + ";");
-    p_.Line("const long lx = " + d_.LocalId(0) + ";");
-    p_.Line("const long ly = " + d_.LocalId(1) + ";");
-    p_.Line(t + " sum = " + p_.Zero(acc_type) + ";");
-    p_.Open("for (long k0 = 0; k0 < " + L(dot.k) + "; k0 += " + tl + ")");
+    p_.Local(t, "tile_a", tile * (tile + 1));
+    p_.Local(t, "tile_b", tile * (tile + 1));
+    Index("col", d_.GlobalId(0));
+    Index("row", d_.GlobalId(1));
+    Index("batch", d_.GlobalId(2));
+    Index("lx", d_.LocalId(0));
+    Index("ly", d_.LocalId(1));
+    p_.Line(d_.Declare(t, "sum", p_.Zero(acc_type), false));
+    p_.Open("for (" + long_ + " k0 = 0; k0 < " + L(dot.k) + "; k0 += " + tl +
+            ")");
     const std::string a_index = "batch * " + L(dot.lhs_strides[0]) +
                                 " + row * " + L(dot.lhs_strides[1]) +
                                 " + (k0 + lx) * " + L(dot.lhs_strides[2]);
@@ -422,18 +438,19 @@ class KernelPrinter {
     PHAL_ASSIGN_OR_RETURN(std::string b,
                           p_.Convert(Buffer(dot.rhs).element_type, acc_type,
                                      Load(dot.rhs, b_index)));
-    p_.Line("tile_a[ly * " + pitch + " + lx] = row < " + L(dot.m) +
-            " && k0 + lx < " + L(dot.k) + " ? " + a + " : " +
+    p_.Line(d_.Subscript("tile_a", "ly * " + pitch + " + lx") + " = row < " +
+            L(dot.m) + " && k0 + lx < " + L(dot.k) + " ? " + a + " : " +
             p_.Zero(acc_type) + ";");
-    p_.Line("tile_b[ly * " + pitch + " + lx] = col < " + L(dot.n) +
-            " && k0 + ly < " + L(dot.k) + " ? " + b + " : " +
+    p_.Line(d_.Subscript("tile_b", "ly * " + pitch + " + lx") + " = col < " +
+            L(dot.n) + " && k0 + ly < " + L(dot.k) + " ? " + b + " : " +
             p_.Zero(acc_type) + ";");
     p_.Line(d_.Barrier());
-    p_.Open("for (long kk = 0; kk < " + tl + "; ++kk)");
+    p_.Open("for (" + long_ + " kk = 0; kk < " + tl + "; ++kk)");
     PHAL_ASSIGN_OR_RETURN(
         std::string madd,
-        p_.MultiplyAdd(acc_type, "sum", "tile_a[ly * " + pitch + " + kk]",
-                       "tile_b[kk * " + pitch + " + lx]"));
+        p_.MultiplyAdd(acc_type, "sum",
+                       d_.Subscript("tile_a", "ly * " + pitch + " + kk"),
+                       d_.Subscript("tile_b", "kk * " + pitch + " + lx")));
     p_.Line("sum = " + madd + ";");
     p_.Close();
     p_.Line(d_.Barrier());
@@ -453,7 +470,7 @@ class KernelPrinter {
     const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
     const int64_t total = Product(output.dims, output.rank);
     Launch1D(static_cast<uint64_t>(total), kLoopGroup);
-    p_.Line("const long gid = " + d_.GlobalId(0) + ";");
+    Index("gid", d_.GlobalId(0));
     p_.Line("if (gid >= " + L(total) + ") return;");
     std::vector<std::string> out;
     Decompose("gid", dims, &out);
@@ -464,45 +481,44 @@ class KernelPrinter {
     const int64_t output_batch = output.dims[conv.output_batch_dimension];
     const std::string& feature = out[conv.output_feature_dimension];
     const std::string& batch = out[conv.output_batch_dimension];
-    p_.Line("const long feature_group = " + feature + " / " +
-            L(output_features / conv.feature_group_count) + ";");
-    p_.Line("const long batch_group = " + feature + " / " +
-            L(output_features / conv.batch_group_count) + ";");
-    p_.Line("const long input_batch = batch_group * " + L(output_batch) +
-            " + " + batch + ";");
+    Index("feature_group",
+          feature + " / " + L(output_features / conv.feature_group_count));
+    Index("batch_group",
+          feature + " / " + L(output_features / conv.batch_group_count));
+    Index("input_batch", "batch_group * " + L(output_batch) + " + " + batch);
     const std::string t = d_.ComputeType(type);
-    p_.Line(t + " sum = " + p_.Zero(type) + ";");
-    p_.Open("for (long f = 0; f < " + L(kernel_features) + "; ++f)");
+    p_.Line(d_.Declare(t, "sum", p_.Zero(type), false));
+    p_.Open("for (" + long_ + " f = 0; f < " + L(kernel_features) + "; ++f)");
     std::vector<std::string> input_index(rank), kernel_index(rank);
     input_index[conv.input_batch_dimension] = "input_batch";
     input_index[conv.input_feature_dimension] =
         "feature_group * " + L(kernel_features) + " + f";
     kernel_index[conv.kernel_input_feature_dimension] = "f";
     kernel_index[conv.kernel_output_feature_dimension] = feature;
-    std::string valid = "1";
+    std::vector<std::string> valid;
     for (uint32_t s = 0; s < conv.spatial_count; ++s) {
       const int64_t window = weights.dims[conv.kernel_spatial_dimensions[s]];
       const std::string k = "w" + std::to_string(s);
-      p_.Open("for (long " + k + " = 0; " + k + " < " + L(window) + "; ++" + k +
-              ")");
+      p_.Open("for (" + long_ + " " + k + " = 0; " + k + " < " + L(window) +
+              "; ++" + k + ")");
       kernel_index[conv.kernel_spatial_dimensions[s]] =
           conv.window_reversal != nullptr && conv.window_reversal[s] != 0
               ? L(window - 1) + " - " + k
               : k;
       const std::string position = "position" + std::to_string(s);
-      p_.Line("const long " + position + " = " +
-              out[conv.output_spatial_dimensions[s]] + " * " +
-              L(conv.window_strides[s]) + " + " + k + " * " +
-              L(conv.rhs_dilation[s]) + " - " + L(conv.padding[2 * s]) + ";");
+      Index(position, out[conv.output_spatial_dimensions[s]] + " * " +
+                          L(conv.window_strides[s]) + " + " + k + " * " +
+                          L(conv.rhs_dilation[s]) + " - " +
+                          L(conv.padding[2 * s]));
       const std::string element = "element" + std::to_string(s);
-      p_.Line("const long " + element + " = " + position + " / " +
-              L(conv.lhs_dilation[s]) + ";");
-      valid += " && " + position + " >= 0 && " + position + " % " +
-               L(conv.lhs_dilation[s]) + " == 0 && " + element + " < " +
-               L(input.dims[conv.input_spatial_dimensions[s]]);
+      Index(element, position + " / " + L(conv.lhs_dilation[s]));
+      valid.push_back(position + " >= 0");
+      valid.push_back(position + " % " + L(conv.lhs_dilation[s]) + " == 0");
+      valid.push_back(element + " < " +
+                      L(input.dims[conv.input_spatial_dimensions[s]]));
       input_index[conv.input_spatial_dimensions[s]] = element;
     }
-    p_.Open("if (" + valid + ")");
+    p_.Open("if (" + All(valid) + ")");
     PHAL_ASSIGN_OR_RETURN(
         std::string x,
         p_.Convert(input.element_type, type,
@@ -512,8 +528,8 @@ class KernelPrinter {
         p_.Convert(
             weights.element_type, type,
             Load(conv.kernel, p_.LinearIndex(conv.kernel, kernel_index))));
-    p_.Line("const " + t + " x = " + x + ";");
-    p_.Line("const " + t + " w = " + w + ";");
+    p_.Line(d_.Declare(t, "x", x, true));
+    p_.Line(d_.Declare(t, "w", w, true));
     PHAL_ASSIGN_OR_RETURN(std::string madd,
                           p_.MultiplyAdd(type, "sum", "x", "w"));
     p_.Line("sum = " + madd + ";");
@@ -525,7 +541,7 @@ class KernelPrinter {
 
   // The s64 expression of an integer element of buffer `b` at `linear`.
   std::string IndexValue(uint32_t b, const std::string& linear) const {
-    return "((long)" + Load(b, linear) + ")";
+    return d_.Cast(long_, Load(b, linear));
   }
 
   Status Gather(const phal_kir_gather_t& gather) {
@@ -535,7 +551,7 @@ class KernelPrinter {
     const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
     const int64_t total = Product(output.dims, output.rank);
     Launch1D(static_cast<uint64_t>(total), kLoopGroup);
-    p_.Line("const long gid = " + d_.GlobalId(0) + ";");
+    Index("gid", d_.GlobalId(0));
     p_.Line("if (gid >= " + L(total) + ") return;");
     std::vector<std::string> out;
     Decompose("gid", dims, &out);
@@ -556,10 +572,11 @@ class KernelPrinter {
       }
       const auto d = static_cast<size_t>(gather.start_index_map[k]);
       const std::string start = p_.Fresh("start");
-      p_.Line("const long " + start + " = clamp(" +
-              IndexValue(gather.start_indices,
-                         p_.LinearIndex(gather.start_indices, position)) +
-              ", 0l, " + L(operand.dims[d] - gather.slice_sizes[d]) + ");");
+      Index(start,
+            "clamp(" +
+                IndexValue(gather.start_indices,
+                           p_.LinearIndex(gather.start_indices, position)) +
+                ", 0l, " + L(operand.dims[d] - gather.slice_sizes[d]) + ")");
       result[d] = start;
     }
     for (uint32_t i = 0; i < gather.operand_batching_dims_count; ++i) {
@@ -596,14 +613,14 @@ class KernelPrinter {
     out_.launch.local_size[0] = 1;
     const int64_t elements = Product(operand.dims, operand.rank);
     if (scatter.output != scatter.operand) {
-      p_.Open("for (long e = 0; e < " + L(elements) + "; ++e)");
+      p_.Open("for (" + long_ + " e = 0; e < " + L(elements) + "; ++e)");
       p_.Line(Store(scatter.output, "e", Load(scatter.operand, "e")));
       p_.Close();
     }
     const std::vector<int64_t> update_dims(updates.dims,
                                            updates.dims + updates.rank);
-    p_.Open("for (long u = 0; u < " + L(Product(updates.dims, updates.rank)) +
-            "; ++u)");
+    p_.Open("for (" + long_ + " u = 0; u < " +
+            L(Product(updates.dims, updates.rank)) + "; ++u)");
     std::vector<std::string> update;
     Decompose("u", update_dims, &update);
     std::vector<std::string> batch;
@@ -647,15 +664,15 @@ class KernelPrinter {
           static_cast<size_t>(scatter.update_window_dims[window++]);
       target[d] = "(" + target[d] + " + " + update[update_dim] + ")";
     }
-    std::string in_bounds = "1";
+    std::vector<std::string> in_bounds;
     std::vector<std::string> names;
     for (uint32_t d = 0; d < operand.rank; ++d) {
       names.push_back(p_.Fresh("t"));
-      p_.Line("const long " + names[d] + " = " + target[d] + ";");
-      in_bounds += " && " + names[d] + " >= 0 && " + names[d] + " < " +
-                   L(operand.dims[d]);
+      Index(names[d], target[d]);
+      in_bounds.push_back(names[d] + " >= 0");
+      in_bounds.push_back(names[d] + " < " + L(operand.dims[d]));
     }
-    p_.Line("if (!(" + in_bounds + ")) continue;");
+    p_.Line("if (!(" + All(in_bounds) + ")) continue;");
     const std::string at = p_.LinearIndex(scatter.output, names);
     PHAL_ASSIGN_OR_RETURN(
         std::vector<std::string> combined,
@@ -692,63 +709,90 @@ class KernelPrinter {
     out_.launch.scratch_bytes =
         static_cast<uint64_t>(std::max<int64_t>(1, slices * bytes));
 
-    // The comparator: true when element a sorts before element b.
-    std::vector<std::string> parameters;
-    for (uint32_t k = 0; k < sort.operand_count; ++k) {
+    // Scratch views: the permutations as s32, each operand's copies as
+    // its own type; positions in elements from the scratch's first byte.
+    const std::string perm_view = d_.ScratchView(PHAL_ELEMENT_TYPE_S32);
+    const auto copy_at = [&](uint32_t k, const std::string& i) {
+      const int64_t size = StorageBytes(Buffer(sort.operands[k]).element_type);
+      return "(s * " + L(bytes / size) + " + " + L(offsets[k] / size) + " + " +
+             i + ")";
+    };
+    const auto copy_load = [&](uint32_t k, const std::string& i) {
       const phal_element_type_t type = Buffer(sort.operands[k]).element_type;
-      const std::string copy = d_.TypedPointer(type, "slice", L(offsets[k]));
-      parameters.push_back(d_.Load(type, copy, "a"));
-      parameters.push_back(d_.Load(type, copy, "b"));
-    }
-    const std::string kernel_lines = p_.TakeLines();
-    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> less,
-                          p_.Print(sort.comparator, nullptr, parameters));
-    p_.Line("return " + less[0] + ";");
-    functions_ =
-        "uchar phal_sort_less(__global uchar* slice, long a, long b) "
-        "{\n" +
-        p_.TakeLines() + "}\n\n";
-    p_.Line(kernel_lines);
+      return d_.Load(type, d_.ScratchView(type), copy_at(k, i));
+    };
+    const auto perm = [&](const std::string& i) {
+      return d_.Subscript(perm_view, "perm + " + i);
+    };
+    const auto merged = [&](const std::string& i) {
+      return d_.Subscript(perm_view, "merged + " + i);
+    };
 
-    p_.Line("const long s = " + d_.GlobalId(0) + ";");
+    Index("s", d_.GlobalId(0));
     p_.Line("if (s >= " + L(slices) + ") return;");
-    p_.Line("const long base = s / " + L(stride) + " * " + L(length * stride) +
-            " + s % " + L(stride) + ";");
-    p_.Line("__global uchar* slice = scratch + s * " + L(bytes) + ";");
-    p_.Line("__global int* perm = (__global int*)slice;");
-    p_.Line("__global int* merged = perm + " + L(length) + ";");
-    p_.Open("for (long i = 0; i < " + L(length) + "; ++i)");
-    p_.Line("perm[i] = (int)i;");
+    Index("base", "s / " + L(stride) + " * " + L(length * stride) + " + s % " +
+                      L(stride));
+    Index("perm", "s * " + L(bytes / 4), false);
+    Index("merged", "perm + " + L(length), false);
+    p_.Open("for (" + long_ + " i = 0; i < " + L(length) + "; ++i)");
+    p_.Line(perm("i") + " = " +
+            d_.Cast(d_.ComputeType(PHAL_ELEMENT_TYPE_S32), "i") + ";");
     for (uint32_t k = 0; k < sort.operand_count; ++k) {
       const uint32_t b = sort.operands[k];
       const phal_element_type_t type = Buffer(b).element_type;
-      p_.Line(d_.Store(type, d_.TypedPointer(type, "slice", L(offsets[k])), "i",
+      p_.Line(d_.Store(type, d_.ScratchView(type), copy_at(k, "i"),
                        Load(b, "base + i * " + L(stride))));
     }
     p_.Close();
-    p_.Open("for (long width = 1; width < " + L(length) + "; width *= 2)");
-    p_.Open("for (long lo = 0; lo < " + L(length) + "; lo += 2 * width)");
-    p_.Line("const long mid = min(lo + width, " + L(length) + ");");
-    p_.Line("const long hi = min(lo + 2 * width, " + L(length) + ");");
-    p_.Line("long i = lo, j = mid, k = lo;");
+    p_.Open("for (" + long_ + " width = 1; width < " + L(length) +
+            "; width *= 2)");
+    p_.Open("for (" + long_ + " lo = 0; lo < " + L(length) +
+            "; lo += 2 * width)");
+    Index("mid", "min(lo + width, " + L(length) + ")");
+    Index("hi", "min(lo + 2 * width, " + L(length) + ")");
+    Index("i", "lo", false);
+    Index("j", "mid", false);
+    Index("k", "lo", false);
     p_.Open("while (i < mid && j < hi)");
-    p_.Line(
-        "merged[k++] = phal_sort_less(slice, perm[j], perm[i]) ? perm[j++] "
-        ": perm[i++];");
+    // The comparator on element a = perm[j] against b = perm[i]: true when
+    // a sorts before b, and then a comes first (the merge is stable).
+    Index("a", d_.Cast(long_, perm("j")));
+    Index("b", d_.Cast(long_, perm("i")));
+    std::vector<std::string> parameters;
+    for (uint32_t k = 0; k < sort.operand_count; ++k) {
+      parameters.push_back(copy_load(k, "a"));
+      parameters.push_back(copy_load(k, "b"));
+    }
+    PHAL_ASSIGN_OR_RETURN(std::vector<std::string> less,
+                          p_.Print(sort.comparator, nullptr, parameters));
+    p_.Open("if (" + less[0] + " != 0)");
+    p_.Line(merged("k") + " = " + perm("j") + ";");
+    p_.Line("++j;");
+    p_.Close("} else {");
+    p_.Line("  " + merged("k") + " = " + perm("i") + ";");
+    p_.Line("  ++i;");
+    p_.Line("}");
+    p_.Line("++k;");
     p_.Close();
-    p_.Line("while (i < mid) merged[k++] = perm[i++];");
-    p_.Line("while (j < hi) merged[k++] = perm[j++];");
+    p_.Open("while (i < mid)");
+    p_.Line(merged("k") + " = " + perm("i") + ";");
+    p_.Line("++k;");
+    p_.Line("++i;");
     p_.Close();
-    p_.Line("__global int* swap = perm;");
+    p_.Open("while (j < hi)");
+    p_.Line(merged("k") + " = " + perm("j") + ";");
+    p_.Line("++k;");
+    p_.Line("++j;");
+    p_.Close();
+    p_.Close();
+    Index("swap", "perm");
     p_.Line("perm = merged;");
     p_.Line("merged = swap;");
     p_.Close();
-    p_.Open("for (long i = 0; i < " + L(length) + "; ++i)");
+    p_.Open("for (" + long_ + " i = 0; i < " + L(length) + "; ++i)");
     for (uint32_t k = 0; k < sort.operand_count; ++k) {
-      const phal_element_type_t type = Buffer(sort.operands[k]).element_type;
       p_.Line(Store(sort.outputs[k], "base + i * " + L(stride),
-                    d_.Load(type, d_.TypedPointer(type, "slice", L(offsets[k])),
-                            "perm[i]")));
+                    copy_load(k, d_.Cast(long_, perm("i")))));
     }
     p_.Close();
     return OkStatus();
@@ -760,18 +804,20 @@ class KernelPrinter {
         Product(source.dims, source.rank) * StorageBytes(source.element_type);
     byte_buffers_ = true;
     Launch1D(static_cast<uint64_t>(bytes), kLoopGroup);
-    p_.Line("const long gid = " + d_.GlobalId(0) + ";");
+    Index("gid", d_.GlobalId(0));
     p_.Line("if (gid >= " + L(bytes) + ") return;");
-    p_.Line(BodyPrinter::BufferName(copy.destination) +
-            "[gid] = " + BodyPrinter::BufferName(copy.source) + "[gid];");
+    p_.Line(d_.Subscript(BodyPrinter::BufferName(copy.destination), "gid") +
+            " = " + d_.Subscript(BodyPrinter::BufferName(copy.source), "gid") +
+            ";");
     return OkStatus();
   }
 
   const phal_kernel_desc_t& kernel_;
   BodyPrinter p_;
   const Dialect& d_;
+  const std::string long_;  // the s64 type: indices and positions
+  const std::string pred_;
   SourceKernel out_;
-  std::string functions_;
   bool byte_buffers_ = false;
 };
 

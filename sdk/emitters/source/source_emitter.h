@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "sdk/base/status.h"
 #include "polyhal/kernel.h"
+#include "sdk/base/status.h"
 #include "sdk/emitters/source/dialect.h"
 
 namespace phal::source_emitter {

@@ -236,9 +236,9 @@ TEST(SourceEmitter, SortMergesAPermutationInScratchMemory) {
       EmitSource(kernel.Desc(), OpenClDialect(), PoclLikeDevice());
   ASSERT_TRUE(sorted.ok()) << sorted.status().ToString();
   EXPECT_GT(sorted->launch.scratch_bytes, 0u);
-  EXPECT_TRUE(Contains(sorted->source, "uchar phal_sort_less("))
+  EXPECT_TRUE(Contains(sorted->source, "__global uchar* scratch)"))
       << sorted->source;
-  EXPECT_TRUE(Contains(sorted->source, "__global uchar* scratch)"));
+  EXPECT_TRUE(Contains(sorted->source, "perm = merged;")) << sorted->source;
 }
 
 }  // namespace

@@ -1,0 +1,318 @@
+// The arm plugin through its entry point and function table, as the core's
+// loader drives it, on the first Vulkan device (lavapipe in CI): properties,
+// copies, streams and events, kernels of every kind, graceful absence of the
+// Vulkan loader; and every kind of kernel the GLSL dialect prints through
+// shaderc and spirv-val, which needs no device. Tests that need a device
+// are skipped where there is none.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "polyhal/kernel.h"
+#include "polyhal/plugin.h"
+#include "sdk/base/element_types.h"
+#include "sdk/base/kir_facts.h"
+#include "sdk/emitters/source/dialect.h"
+#include "sdk/emitters/source/source_emitter.h"
+#include "sdk/emitters/source/spirv_compiler.h"
+#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/kir_builder_kernels.h"
+#include "sdk/plugin_testing/plugin_environment.h"
+#include "sdk/plugin_testing/plugin_test.h"
+#include "sdk/plugin_testing/status_assertions.h"
+
+namespace phal::arm {
+namespace {
+
+using ::phal::plugin_testing::FromBytes;
+using ::phal::plugin_testing::IsOk;
+using ::phal::plugin_testing::KirBody;
+using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::PluginEnvironment;
+using ::phal::plugin_testing::PluginTest;
+using ::phal::plugin_testing::ToBytes;
+
+const PluginEnvironment* const kArmPlugin =
+    ::phal::plugin_testing::AddPluginEnvironment(PHAL_ARM_PLUGIN_PATH);
+
+using ArmDevice = PluginTest;
+
+TEST_F(ArmDevice, DescribesItsVulkanDevice) {
+  EXPECT_GT(std::strlen(properties_.name), 0u);
+  EXPECT_GT(std::strlen(properties_.vendor), 0u);
+  EXPECT_GT(std::strlen(properties_.driver_version), 0u);
+  EXPECT_NE(std::strstr(properties_.features, "vulkan 1."), nullptr)
+      << properties_.features;
+  EXPECT_GT(properties_.memory_bytes, 0u);
+  EXPECT_EQ(properties_.flags & PHAL_DEVICE_FLAG_HOST_ADDRESSABLE, 0u)
+      << "Vulkan buffers are never host addresses";
+  for (uint32_t kind = PHAL_KERNEL_KIND_LOOP; kind <= PHAL_KERNEL_KIND_COPY;
+       ++kind) {
+    EXPECT_NE(properties_.kernel_kinds & PHAL_KERNEL_KIND_BIT(kind), 0u)
+        << "kernel kind " << kind;
+  }
+  const bool fp64 =
+      std::strstr(properties_.features, "shaderFloat64") != nullptr;
+  EXPECT_EQ((properties_.element_types &
+             PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_F64)) != 0,
+            fp64)
+      << "f64 exactly where shaderFloat64 is";
+}
+
+TEST_F(ArmDevice, CopiesRoundTripThroughDeviceBuffers) {
+  std::vector<float> values(1000);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = 0.5f * i - 7;
+  phal_plugin_buffer_t* a = Allocate(4000);
+  phal_plugin_buffer_t* b = Allocate(4000);
+  phal_plugin_stream_t* stream = CreateStream();
+  std::vector<float> back(1000, 0);
+  ASSERT_TRUE(
+      IsOk(api().stream_copy_from_host(stream, values.data(), a, 0, 4000)));
+  ASSERT_TRUE(IsOk(api().stream_copy_buffer(stream, a, 0, b, 0, 4000)));
+  ASSERT_TRUE(
+      IsOk(api().stream_copy_to_host(stream, b, 400, back.data(), 3600)));
+  ASSERT_TRUE(IsOk(api().stream_synchronize(stream)));
+  EXPECT_EQ(std::memcmp(back.data(), values.data() + 100, 3600), 0);
+}
+
+TEST_F(ArmDevice, EventsOrderWorkAcrossStreams) {
+  std::vector<int32_t> values(4096);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i);
+  phal_plugin_buffer_t* a = Allocate(16384);
+  phal_plugin_buffer_t* b = Allocate(16384);
+  phal_plugin_stream_t* first = CreateStream();
+  phal_plugin_stream_t* second = CreateStream();
+  phal_plugin_event_t* written = CreateEvent();
+  ASSERT_TRUE(
+      IsOk(api().stream_copy_from_host(first, values.data(), a, 0, 16384)));
+  ASSERT_TRUE(IsOk(api().stream_record_event(first, written)));
+  ASSERT_TRUE(IsOk(api().stream_wait_event(second, written)));
+  ASSERT_TRUE(IsOk(api().stream_copy_buffer(second, a, 0, b, 0, 16384)));
+  std::vector<int32_t> back(4096, -1);
+  ASSERT_TRUE(
+      IsOk(api().stream_copy_to_host(second, b, 0, back.data(), 16384)));
+  ASSERT_TRUE(IsOk(api().stream_synchronize(second)));
+  ASSERT_TRUE(IsOk(api().event_synchronize(written)));
+  EXPECT_EQ(back, values);
+}
+
+// out[i] = a[i] * b[i] + 1 over f32[n].
+LoopKernel MultiplyAddOne(int64_t n) {
+  LoopKernel kernel;
+  const uint32_t a = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
+  const uint32_t b = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
+  const uint32_t out =
+      kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {n};
+  KirBody& body = kernel.body;
+  const uint32_t i = body.Index(0);
+  const uint32_t product =
+      body.Node(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_F32,
+                {body.Read(a, PHAL_ELEMENT_TYPE_F32, {i}),
+                 body.Read(b, PHAL_ELEMENT_TYPE_F32, {i})});
+  body.Result(
+      body.Node(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_F32,
+                {product, body.Constant(PHAL_ELEMENT_TYPE_F32, 0x3f800000u)}));
+  kernel.outputs = {out};
+  return kernel;
+}
+
+TEST_F(ArmDevice, RunsAnElementwiseKernelAndItsSerializedCopy) {
+  constexpr int64_t n = 5000;
+  LoopKernel loop = MultiplyAddOne(n);
+  phal_plugin_kernel_t* kernel = Emit(loop.Desc());
+  ASSERT_NE(kernel, nullptr);
+  std::vector<float> a(n), b(n);
+  for (int64_t i = 0; i < n; ++i) {
+    a[i] = 0.25f * static_cast<float>(i);
+    b[i] = 3.0f - static_cast<float>(i % 7);
+  }
+  std::vector<std::vector<uint8_t>> contents = {
+      ToBytes(a), ToBytes(b), std::vector<uint8_t>(n * sizeof(float), 0)};
+  Run(kernel, contents);
+  std::vector<float> out = FromBytes<float>(contents[2]);
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(out[i], a[i] * b[i] + 1.0f) << "element " << i;
+  }
+
+  void* data = nullptr;
+  uint64_t size = 0;
+  ASSERT_TRUE(IsOk(api().kernel_serialize(kernel, &data, &size)));
+  phal_plugin_kernel_t* copy = nullptr;
+  ASSERT_TRUE(IsOk(api().kernel_deserialize(device_, data, size, &copy)));
+  std::free(data);
+  contents[2].assign(n * sizeof(float), 0);
+  Run(copy, contents);
+  EXPECT_EQ(FromBytes<float>(contents[2]), out);
+  api().kernel_destroy(copy);
+
+  const char garbage[] = "not a kernel";
+  phal_plugin_kernel_t* refused = nullptr;
+  EXPECT_FALSE(IsOk(
+      api().kernel_deserialize(device_, garbage, sizeof(garbage), &refused)));
+}
+
+// Run in a child process of its own (the loader is opened once per
+// process): exits 0 when the plugin answered with no device and said why.
+void ExitWithAbsenceVerdict() {
+  setenv("PHAL_ARM_VULKAN_LIBRARY", "libvulkan-absent.so.1", 1);
+  size_t devices = 1;
+  const char* reason = nullptr;
+  const bool counted = IsOk(kArmPlugin->api().device_count(&devices, &reason));
+  const bool says_why =
+      reason != nullptr && std::strstr(reason, "libvulkan-absent.so.1");
+  std::fprintf(stderr, "devices %zu reason: %s\n", devices,
+               reason != nullptr ? reason : "(null)");
+  std::filesystem::remove_all(kArmPlugin->cache_directory());
+  std::exit(counted && devices == 0 && says_why ? 0 : 1);
+}
+
+TEST(ArmPluginAbsence, WithoutTheVulkanLoaderItLoadsWithNoDeviceAndSaysWhy) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ExitWithAbsenceVerdict(), ::testing::ExitedWithCode(0),
+              "cannot be opened");
+}
+
+// spirv-val's verdict on `words`, or "" when it accepts them; nullopt-like
+// "skip" when spirv-val is not installed.
+std::string SpirvValVerdict(const std::vector<uint32_t>& words,
+                            const std::string& name) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("phal_arm_" + std::to_string(getpid()) + "_" + name + ".spv");
+  {
+    std::ofstream file(path, std::ios::binary);
+    file.write(reinterpret_cast<const char*>(words.data()),
+               static_cast<std::streamsize>(words.size() * sizeof(uint32_t)));
+  }
+  const std::string command =
+      "spirv-val --target-env vulkan1.2 " + path.string() + " 2>&1";
+  std::string output;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return "cannot run spirv-val";
+  char line[512];
+  while (std::fgets(line, sizeof(line), pipe) != nullptr) output += line;
+  const int status = pclose(pipe);
+  std::filesystem::remove(path);
+  return status == 0 ? "" : output.empty() ? "spirv-val failed" : output;
+}
+
+bool HaveSpirvVal() {
+  return std::system("spirv-val --version > /dev/null 2>&1") == 0;
+}
+
+// A device like lavapipe: f64, large work-groups.
+source_emitter::DeviceFeatures LavapipeLike() {
+  source_emitter::DeviceFeatures features;
+  features.fp64 = true;
+  features.max_work_group_size = 1024;
+  return features;
+}
+
+// Calls `check` with every unary and binary op on every element type, one
+// loop kernel each.
+template <typename Check>
+void ForEachElementwiseKernel(const Check& check) {
+  const phal_element_type_t types[] = {
+      PHAL_ELEMENT_TYPE_PRED, PHAL_ELEMENT_TYPE_S8,   PHAL_ELEMENT_TYPE_S16,
+      PHAL_ELEMENT_TYPE_S32,  PHAL_ELEMENT_TYPE_S64,  PHAL_ELEMENT_TYPE_U8,
+      PHAL_ELEMENT_TYPE_U16,  PHAL_ELEMENT_TYPE_U32,  PHAL_ELEMENT_TYPE_U64,
+      PHAL_ELEMENT_TYPE_F16,  PHAL_ELEMENT_TYPE_BF16, PHAL_ELEMENT_TYPE_F32,
+      PHAL_ELEMENT_TYPE_F64,  PHAL_ELEMENT_TYPE_C64,  PHAL_ELEMENT_TYPE_C128};
+  const phal_kir_op_t unary[] = {PHAL_KIR_OP_ABS,
+                                 PHAL_KIR_OP_NEGATE,
+                                 PHAL_KIR_OP_SIGN,
+                                 PHAL_KIR_OP_FLOOR,
+                                 PHAL_KIR_OP_CEIL,
+                                 PHAL_KIR_OP_ROUND_NEAREST_AFZ,
+                                 PHAL_KIR_OP_ROUND_NEAREST_EVEN,
+                                 PHAL_KIR_OP_EXP,
+                                 PHAL_KIR_OP_EXPM1,
+                                 PHAL_KIR_OP_LOG,
+                                 PHAL_KIR_OP_LOG1P,
+                                 PHAL_KIR_OP_LOGISTIC,
+                                 PHAL_KIR_OP_SQRT,
+                                 PHAL_KIR_OP_RSQRT,
+                                 PHAL_KIR_OP_CBRT,
+                                 PHAL_KIR_OP_TANH,
+                                 PHAL_KIR_OP_SIN,
+                                 PHAL_KIR_OP_COS,
+                                 PHAL_KIR_OP_TAN,
+                                 PHAL_KIR_OP_ERF,
+                                 PHAL_KIR_OP_NOT,
+                                 PHAL_KIR_OP_POPCNT,
+                                 PHAL_KIR_OP_CLZ};
+  const phal_kir_op_t binary[] = {PHAL_KIR_OP_ADD,
+                                  PHAL_KIR_OP_SUBTRACT,
+                                  PHAL_KIR_OP_MULTIPLY,
+                                  PHAL_KIR_OP_DIVIDE,
+                                  PHAL_KIR_OP_REMAINDER,
+                                  PHAL_KIR_OP_MAXIMUM,
+                                  PHAL_KIR_OP_MINIMUM,
+                                  PHAL_KIR_OP_POWER,
+                                  PHAL_KIR_OP_ATAN2,
+                                  PHAL_KIR_OP_AND,
+                                  PHAL_KIR_OP_OR,
+                                  PHAL_KIR_OP_XOR,
+                                  PHAL_KIR_OP_SHIFT_LEFT,
+                                  PHAL_KIR_OP_SHIFT_RIGHT_ARITHMETIC,
+                                  PHAL_KIR_OP_SHIFT_RIGHT_LOGICAL};
+  for (phal_element_type_t type : types) {
+    const auto add = [&](phal_kir_op_t op, int arity) {
+      // abs of a complex value is real: a kernel of another shape.
+      if (op == PHAL_KIR_OP_ABS && IsComplex(type)) return;
+      LoopKernel kernel;
+      std::vector<uint32_t> inputs;
+      for (int k = 0; k < arity; ++k)
+        inputs.push_back(kernel.AddBuffer(type, {7}));
+      const uint32_t out = kernel.AddBuffer(type, {7}, PHAL_KIR_ACCESS_WRITE);
+      kernel.dims = {7};
+      const uint32_t i = kernel.body.Index(0);
+      std::vector<uint32_t> operands;
+      for (uint32_t input : inputs) {
+        operands.push_back(kernel.body.Read(input, type, {i}));
+      }
+      kernel.body.Result(kernel.body.Node(op, type, operands));
+      kernel.outputs = {out};
+      check(std::string(KirOpName(op)) + "_" + ElementTypeName(type),
+            kernel.Desc());
+    };
+    for (phal_kir_op_t op : unary) add(op, 1);
+    for (phal_kir_op_t op : binary) add(op, 2);
+  }
+}
+
+TEST(ArmShaders, EveryPrintedElementwiseShaderPassesSpirvVal) {
+  if (!HaveSpirvVal()) GTEST_SKIP() << "spirv-val is not installed";
+  int compiled = 0;
+  ForEachElementwiseKernel([&](const std::string& name,
+                               const phal_kernel_desc_t& kernel) {
+    StatusOr<source_emitter::SourceKernel> source = source_emitter::EmitSource(
+        kernel, source_emitter::GlslDialect(), LavapipeLike());
+    if (!source.ok()) {
+      // Ops the element type does not have (not on f32, popcnt on f32, ...).
+      EXPECT_EQ(source.status().code(), PHAL_UNIMPLEMENTED)
+          << name << ": " << source.status().ToString();
+      return;
+    }
+    StatusOr<std::vector<uint32_t>> words =
+        source_emitter::CompileGlslToSpirv(source->source, name + ".comp");
+    EXPECT_TRUE(words.ok()) << name << ": " << words.status().ToString() << "\n"
+                            << source->source;
+    if (!words.ok()) return;
+    EXPECT_EQ(SpirvValVerdict(*words, name), "") << name;
+    ++compiled;
+  });
+  EXPECT_GT(compiled, 200);
+}
+
+}  // namespace
+}  // namespace phal::arm

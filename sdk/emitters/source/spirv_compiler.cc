@@ -1,0 +1,97 @@
+#include "sdk/emitters/source/spirv_compiler.h"
+
+#include <glslang/Include/glslang_c_interface.h>
+#include <glslang/Public/resource_limits_c.h>
+#include <glslang/build_info.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace phal::source_emitter {
+namespace {
+
+void InitializeOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { glslang_initialize_process(); });
+}
+
+// glslang's log with the shader's name in front of each line.
+std::string Log(const std::string& name, const char* log) {
+  std::string text;
+  if (log == nullptr) return text;
+  std::string line;
+  for (const char* c = log;; ++c) {
+    if (*c == '\n' || *c == '\0') {
+      if (!line.empty()) text += name + ": " + line + "\n";
+      line.clear();
+      if (*c == '\0') break;
+    } else {
+      line.push_back(*c);
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+StatusOr<std::vector<uint32_t>> CompileGlslToSpirv(std::string_view source,
+                                                   std::string_view name) {
+  InitializeOnce();
+  const std::string code(source), file(name);
+  glslang_input_t input{};
+  input.language = GLSLANG_SOURCE_GLSL;
+  input.stage = GLSLANG_STAGE_COMPUTE;
+  input.client = GLSLANG_CLIENT_VULKAN;
+  input.client_version = GLSLANG_TARGET_VULKAN_1_2;
+  input.target_language = GLSLANG_TARGET_SPV;
+  input.target_language_version = GLSLANG_TARGET_SPV_1_5;
+  input.code = code.c_str();
+  input.default_version = 450;
+  input.default_profile = GLSLANG_NO_PROFILE;
+  input.messages = static_cast<glslang_messages_t>(
+      GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT);
+  input.resource = glslang_default_resource();
+  const std::unique_ptr<glslang_shader_t, void (*)(glslang_shader_t*)> shader(
+      glslang_shader_create(&input), glslang_shader_delete);
+  if (shader == nullptr) {
+    return ResourceExhausted("glslang: cannot create a shader for " + file);
+  }
+  if (glslang_shader_preprocess(shader.get(), &input) == 0 ||
+      glslang_shader_parse(shader.get(), &input) == 0) {
+    return InvalidArgument(
+        "GLSL compute shader " + file + " does not compile:\n" +
+        Log(file, glslang_shader_get_info_log(shader.get())));
+  }
+  const std::unique_ptr<glslang_program_t, void (*)(glslang_program_t*)>
+      program(glslang_program_create(), glslang_program_delete);
+  glslang_program_add_shader(program.get(), shader.get());
+  if (glslang_program_link(program.get(), input.messages) == 0) {
+    return InvalidArgument(
+        "GLSL compute shader " + file + " does not link:\n" +
+        Log(file, glslang_program_get_info_log(program.get())));
+  }
+  // SPIRV-Tools' optimizer: constant tables become constant data and
+  // unused code goes, which keeps drivers' own compile short.
+  glslang_spv_options_t spv{};
+  spv.disable_optimizer = false;
+  spv.strip_debug_info = true;
+  glslang_program_SPIRV_generate_with_options(program.get(),
+                                              GLSLANG_STAGE_COMPUTE, &spv);
+  if (const char* messages = glslang_program_SPIRV_get_messages(program.get());
+      messages != nullptr && messages[0] != '\0') {
+    return InvalidArgument("GLSL compute shader " + file + " has no SPIR-V:\n" +
+                           Log(file, messages));
+  }
+  std::vector<uint32_t> words(glslang_program_SPIRV_get_size(program.get()));
+  glslang_program_SPIRV_get(program.get(), words.data());
+  return words;
+}
+
+std::string SpirvCompilerIdentity() {
+  return "glslang " + std::to_string(GLSLANG_VERSION_MAJOR) + "." +
+         std::to_string(GLSLANG_VERSION_MINOR) + "." +
+         std::to_string(GLSLANG_VERSION_PATCH) + " spirv 1.5 vulkan 1.2";
+}
+
+}  // namespace phal::source_emitter
