@@ -1,6 +1,8 @@
 #include "plugins/arm/arm_kernel.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -103,6 +105,12 @@ Status Emit(const Device& device, const phal_kernel_desc_t* desc,
   kernel->launch = source.launch;
   for (uint32_t b = 0; b < desc->buffer_count; ++b) {
     kernel->buffer_bytes.push_back(BufferByteSize(desc->buffers[b]));
+  }
+  // PHAL_ARM_DUMP_DIR: every printed shader, as <kernel>.comp.
+  if (const char* dump = std::getenv("PHAL_ARM_DUMP_DIR");
+      dump != nullptr && *dump != '\0') {
+    std::ofstream(std::string(dump) + "/" + kernel->name + ".comp")
+        << source.source;
   }
   PHAL_ASSIGN_OR_RETURN(kernel->spirv,
                         Spirv(device, source.source, kernel->name + ".comp"));

@@ -180,6 +180,9 @@ struct Real {
   const char* infinity;
   const char* nan;
   const char* one;  // 1 as a literal of the type
+  const char* min_normal;
+  const char*
+      scale;  // 2^64 (f32) or 2^128 (f64): subnormals times it are normal
 };
 
 const Real kF32 = {"float",
@@ -190,7 +193,9 @@ const Real kF32 = {"float",
                    "31",
                    "uintBitsToFloat(0x7f800000u)",
                    "uintBitsToFloat(0x7fc00000u)",
-                   "1.0f"};
+                   "1.0f",
+                   "uintBitsToFloat(0x00800000u)",
+                   "uintBitsToFloat(0x5f800000u)"};
 const Real kF64 = {"double",
                    "dvec2",
                    "f64",
@@ -199,11 +204,15 @@ const Real kF64 = {"double",
                    "63",
                    "uint64BitsToDouble(0x7ff0000000000000ul)",
                    "uint64BitsToDouble(0x7ff8000000000000ul)",
-                   "1.0lf"};
+                   "1.0lf",
+                   "uint64BitsToDouble(0x0010000000000000ul)",
+                   "uint64BitsToDouble(0x47f0000000000000ul)"};
 
 std::string FillReal(std::string text, const Real& r) {
   // Longer keys first: "$S" is a prefix of "$SIGN".
-  return Fill(std::move(text), {{"$TOBITS", r.to_bits},
+  return Fill(std::move(text), {{"$MINNORMAL", r.min_normal},
+                                {"$SCALE", r.scale},
+                                {"$TOBITS", r.to_bits},
                                 {"$BITS", r.bits},
                                 {"$SIGN", r.sign_shift},
                                 {"$INF", r.infinity},
@@ -261,22 +270,34 @@ std::string RealHelper(std::string_view op, const Real& r) {
   }
   if (op == "fmod") {
     // Exact: each step subtracts the largest y * 2^k not above the
-    // remainder, which Sterbenz's lemma makes exact.
+    // remainder, which Sterbenz's lemma makes exact. A subnormal y is
+    // scaled into the normal range first (frexp and ldexp need not handle
+    // subnormals): r mod (y * 2^s), then scaled by 2^s, mod y * 2^s again.
     return FillReal(
-        "$T $NAME($T x, $T y) {\n"
-        "  if (isnan(x) || isnan(y) || isinf(x) || y == $T(0)) return $NAN;\n"
-        "  if (isinf(y)) return x;\n"
-        "  precise $T r = abs(x);\n"
-        "  const $T m = abs(y);\n"
-        "  if (r < m) return x;\n"
-        "  int ey;\n"
-        "  frexp(m, ey);\n"
+        "$T phal_fmod_steps_$S($T r, $T m) {\n"
+        "  int em;\n"
+        "  frexp(m, em);\n"
         "  while (r >= m) {\n"
         "    int er;\n"
         "    frexp(r, er);\n"
-        "    $T t = ldexp(m, er - ey);\n"
-        "    if (t > r) t = ldexp(m, er - ey - 1);\n"
-        "    r = r - t;\n"
+        "    $T t = ldexp(m, er - em);\n"
+        "    if (t > r) t = ldexp(m, er - em - 1);\n"
+        "    precise $T rest = r - t;\n"
+        "    r = rest;\n"
+        "  }\n"
+        "  return r;\n}\n"
+        "$T $NAME($T x, $T y) {\n"
+        "  if (isnan(x) || isnan(y) || isinf(x) || y == $T(0)) return $NAN;\n"
+        "  if (isinf(y)) return x;\n"
+        "  $T r = abs(x);\n"
+        "  const $T m = abs(y);\n"
+        "  if (r < m) return x;\n"
+        "  if (m < $MINNORMAL) {\n"
+        "    const $T big = m * $SCALE;\n"
+        "    r = phal_fmod_steps_$S(r, big) * $SCALE;\n"
+        "    r = phal_fmod_steps_$S(r, big) / $SCALE;\n"
+        "  } else {\n"
+        "    r = phal_fmod_steps_$S(r, m);\n"
         "  }\n"
         "  return ($TOBITS(x) >> $SIGN) != 0 ? -r : r;\n}\n",
         r);
@@ -586,6 +607,19 @@ const OnDemand kOnDemand[] = {
      "int64_t phal_as_int64_t(int64_t x) { return x; }\n"},
     {"phal_as_int64_t", true,
      "int64_t phal_as_int64_t(double x) { return doubleBitsToInt64(x); }\n"},
+    {"phal_i64", false,
+     "int64_t phal_i64(int x) {\n"
+     "  return int64_t(uint64_t(uint(x)) ^ 0x80000000ul) - 0x80000000l;\n}\n"
+     "int64_t phal_i64(int16_t x) { return phal_i64(int(x)); }\n"
+     "int64_t phal_i64(int8_t x) { return phal_i64(int(x)); }\n"
+     "int64_t phal_i64(uint x) { return int64_t(uint64_t(x)); }\n"
+     "int64_t phal_i64(uint16_t x) { return int64_t(uint64_t(x)); }\n"
+     "int64_t phal_i64(uint8_t x) { return int64_t(uint64_t(x)); }\n"
+     "int64_t phal_i64(int64_t x) { return x; }\n"
+     "int64_t phal_i64(uint64_t x) { return int64_t(x); }\n"
+     "int64_t phal_i64(bool x) { return x ? 1l : 0l; }\n"
+     "int64_t phal_i64(float x) { return int64_t(x); }\n"},
+    {"phal_i64", true, "int64_t phal_i64(double x) { return int64_t(x); }\n"},
     // f32 to f16 bits, rounding to nearest even; NaNs keep their sign and
     // leading payload bits.
     {"phal_f16_bits", false,
@@ -712,6 +746,12 @@ class Glsl final : public Dialect {
 
   std::string Cast(std::string_view type_name,
                    std::string_view expression) const override {
+    // To s64 through phal_i64 (OnDemand): lavapipe (Mesa 22.3) narrows a
+    // signed 64-bit compare of a sign-extended 32-bit value to a wrong
+    // 32-bit compare, which the arithmetic sign extension there avoids.
+    if (type_name == "int64_t") {
+      return "phal_i64(" + std::string(expression) + ")";
+    }
     return std::string(type_name) + "(" + std::string(expression) + ")";
   }
 

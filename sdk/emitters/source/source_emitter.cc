@@ -672,7 +672,7 @@ class KernelPrinter {
       in_bounds.push_back(names[d] + " >= 0");
       in_bounds.push_back(names[d] + " < " + L(operand.dims[d]));
     }
-    p_.Line("if (!(" + All(in_bounds) + ")) continue;");
+    p_.Open("if (" + All(in_bounds) + ")");
     const std::string at = p_.LinearIndex(scatter.output, names);
     PHAL_ASSIGN_OR_RETURN(
         std::vector<std::string> combined,
@@ -681,6 +681,7 @@ class KernelPrinter {
             {Load(scatter.output, at),
              Load(scatter.updates, p_.LinearIndex(scatter.updates, update))}));
     p_.Line(Store(scatter.output, at, combined[0]));
+    p_.Close();
     p_.Close();
     return OkStatus();
   }
