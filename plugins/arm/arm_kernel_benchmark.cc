@@ -14,12 +14,6 @@
 namespace phal::arm {
 namespace {
 
-using plugin_testing::BM_Dot;
-using plugin_testing::BM_ElementwiseChain;
-using plugin_testing::BM_Memcpy;
-using plugin_testing::BM_OpenBlasSgemm;
-using plugin_testing::BM_RoundTrip;
-
 plugin_testing::BenchmarkDevice* Arm() {
   static plugin_testing::BenchmarkDevice* device =
       new plugin_testing::BenchmarkDevice("PHAL_BENCHMARK_ARM_PLUGIN",
@@ -27,27 +21,7 @@ plugin_testing::BenchmarkDevice* Arm() {
   return device;
 }
 
-BENCHMARK_CAPTURE(BM_Dot, arm, Arm)
-    ->Arg(256)
-    ->Arg(512)
-    ->Arg(1024)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_Dot, cpu, plugin_testing::CpuPluginDevice)
-    ->Arg(256)
-    ->Arg(512)
-    ->Arg(1024)
-    ->UseRealTime();
-BENCHMARK(BM_OpenBlasSgemm)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
-BENCHMARK_CAPTURE(BM_ElementwiseChain, arm, Arm)
-    ->Arg(1 << 16)
-    ->Arg(1 << 24)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_ElementwiseChain, cpu, plugin_testing::CpuPluginDevice)
-    ->Arg(1 << 16)
-    ->Arg(1 << 24)
-    ->UseRealTime();
-BENCHMARK(BM_Memcpy)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
-BENCHMARK_CAPTURE(BM_RoundTrip, arm, Arm)->Arg(1 << 24)->UseRealTime();
+PHAL_PLUGIN_KERNEL_BENCHMARKS(arm, Arm);
 
 }  // namespace
 }  // namespace phal::arm

@@ -68,40 +68,11 @@ TEST_F(ArmDevice, DescribesItsVulkanDevice) {
 }
 
 TEST_F(ArmDevice, CopiesRoundTripThroughDeviceBuffers) {
-  std::vector<float> values(1000);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = 0.5f * i - 7;
-  phal_plugin_buffer_t* a = Allocate(4000);
-  phal_plugin_buffer_t* b = Allocate(4000);
-  phal_plugin_stream_t* stream = CreateStream();
-  std::vector<float> back(1000, 0);
-  ASSERT_TRUE(
-      IsOk(api().stream_copy_from_host(stream, values.data(), a, 0, 4000)));
-  ASSERT_TRUE(IsOk(api().stream_copy_buffer(stream, a, 0, b, 0, 4000)));
-  ASSERT_TRUE(
-      IsOk(api().stream_copy_to_host(stream, b, 400, back.data(), 3600)));
-  ASSERT_TRUE(IsOk(api().stream_synchronize(stream)));
-  EXPECT_EQ(std::memcmp(back.data(), values.data() + 100, 3600), 0);
+  ExpectCopiesRoundTrip();
 }
 
 TEST_F(ArmDevice, EventsOrderWorkAcrossStreams) {
-  std::vector<int32_t> values(4096);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i);
-  phal_plugin_buffer_t* a = Allocate(16384);
-  phal_plugin_buffer_t* b = Allocate(16384);
-  phal_plugin_stream_t* first = CreateStream();
-  phal_plugin_stream_t* second = CreateStream();
-  phal_plugin_event_t* written = CreateEvent();
-  ASSERT_TRUE(
-      IsOk(api().stream_copy_from_host(first, values.data(), a, 0, 16384)));
-  ASSERT_TRUE(IsOk(api().stream_record_event(first, written)));
-  ASSERT_TRUE(IsOk(api().stream_wait_event(second, written)));
-  ASSERT_TRUE(IsOk(api().stream_copy_buffer(second, a, 0, b, 0, 16384)));
-  std::vector<int32_t> back(4096, -1);
-  ASSERT_TRUE(
-      IsOk(api().stream_copy_to_host(second, b, 0, back.data(), 16384)));
-  ASSERT_TRUE(IsOk(api().stream_synchronize(second)));
-  ASSERT_TRUE(IsOk(api().event_synchronize(written)));
-  EXPECT_EQ(back, values);
+  ExpectEventsOrderWorkAcrossStreams();
 }
 
 // out[i] = a[i] * b[i] + 1 over f32[n].
@@ -158,6 +129,84 @@ TEST_F(ArmDevice, RunsAnElementwiseKernelAndItsSerializedCopy) {
   phal_plugin_kernel_t* refused = nullptr;
   EXPECT_FALSE(IsOk(
       api().kernel_deserialize(device_, garbage, sizeof(garbage), &refused)));
+}
+
+TEST_F(ArmDevice, ReducesLongAndShortRowsWithSharedMemory) {
+  // 3 rows of 1000 (a work-group per row, a tree in shared memory) and
+  // 1000 columns of 3 (one invocation per output, in order).
+  for (int64_t reduced : {int64_t{1}, int64_t{0}}) {
+    plugin_testing::ReduceKernel reduce;
+    plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_S32, {3, 1000},
+                             {reduced});
+    phal_plugin_kernel_t* kernel = Emit(reduce.Desc());
+    ASSERT_NE(kernel, nullptr);
+    std::vector<int32_t> input(3000);
+    for (int i = 0; i < 3000; ++i) input[i] = i % 17 - 8 + i / 1000;
+    const size_t outputs = reduced == 1 ? 3 : 1000;
+    std::vector<std::vector<uint8_t>> contents = {
+        ToBytes(input), std::vector<uint8_t>(outputs * 4, 0)};
+    Run(kernel, contents);
+    const std::vector<int32_t> sums = FromBytes<int32_t>(contents[1]);
+    for (size_t o = 0; o < outputs; ++o) {
+      int32_t expected = 0;
+      for (int j = 0; j < (reduced == 1 ? 1000 : 3); ++j) {
+        expected += reduced == 1 ? input[o * 1000 + j] : input[j * 1000 + o];
+      }
+      ASSERT_EQ(sums[o], expected) << "output " << o;
+    }
+  }
+}
+
+TEST_F(ArmDevice, MultipliesMatricesWithTheTiledGemm) {
+  constexpr int64_t m = 37, n = 21, k = 45;
+  plugin_testing::DotKernel dot;
+  plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32,
+                              m, n, k);
+  phal_plugin_kernel_t* kernel = Emit(dot.Desc());
+  ASSERT_NE(kernel, nullptr);
+  std::vector<float> a(m * k), b(k * n);
+  for (int64_t i = 0; i < m * k; ++i) a[i] = static_cast<float>(i % 5) - 2;
+  for (int64_t i = 0; i < k * n; ++i) b[i] = static_cast<float>(i % 3) - 1;
+  std::vector<std::vector<uint8_t>> contents = {
+      ToBytes(a), ToBytes(b), std::vector<uint8_t>(m * n * 4, 0)};
+  Run(kernel, contents);
+  const std::vector<float> c = FromBytes<float>(contents[2]);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      float expected = 0;
+      for (int64_t p = 0; p < k; ++p) expected += a[i * k + p] * b[p * n + j];
+      ASSERT_EQ(c[i * n + j], expected) << i << "," << j;
+    }
+  }
+}
+
+TEST_F(ArmDevice, SortsSlicesStablyInScratchMemory) {
+  plugin_testing::SortKernel sort;
+  plugin_testing::BuildSort(
+      sort, {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
+  phal_plugin_kernel_t* kernel = Emit(sort.Desc());
+  ASSERT_NE(kernel, nullptr);
+  std::vector<int32_t> keys(200), values(200);
+  for (int i = 0; i < 200; ++i) {
+    keys[i] = (i * 7919) % 13;
+    values[i] = i;
+  }
+  std::vector<std::vector<uint8_t>> contents = {ToBytes(keys), ToBytes(values),
+                                                std::vector<uint8_t>(800, 0),
+                                                std::vector<uint8_t>(800, 0)};
+  Run(kernel, contents);
+  const std::vector<int32_t> sorted = FromBytes<int32_t>(contents[2]);
+  const std::vector<int32_t> order = FromBytes<int32_t>(contents[3]);
+  for (int row = 0; row < 4; ++row) {
+    for (int i = 1; i < 50; ++i) {
+      const int at = row * 50 + i;
+      ASSERT_LE(sorted[at - 1], sorted[at]) << "row " << row;
+      if (sorted[at - 1] == sorted[at]) {
+        ASSERT_LT(order[at - 1], order[at]) << "stable, row " << row;
+      }
+      ASSERT_EQ(keys[order[at]], sorted[at]);
+    }
+  }
 }
 
 // Run in a child process of its own (the loader is opened once per

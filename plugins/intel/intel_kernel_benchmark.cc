@@ -14,12 +14,6 @@
 namespace phal::intel {
 namespace {
 
-using plugin_testing::BM_Dot;
-using plugin_testing::BM_ElementwiseChain;
-using plugin_testing::BM_Memcpy;
-using plugin_testing::BM_OpenBlasSgemm;
-using plugin_testing::BM_RoundTrip;
-
 plugin_testing::BenchmarkDevice* Intel() {
   static plugin_testing::BenchmarkDevice* device =
       new plugin_testing::BenchmarkDevice("PHAL_BENCHMARK_INTEL_PLUGIN",
@@ -27,27 +21,7 @@ plugin_testing::BenchmarkDevice* Intel() {
   return device;
 }
 
-BENCHMARK_CAPTURE(BM_Dot, intel, Intel)
-    ->Arg(256)
-    ->Arg(512)
-    ->Arg(1024)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_Dot, cpu, plugin_testing::CpuPluginDevice)
-    ->Arg(256)
-    ->Arg(512)
-    ->Arg(1024)
-    ->UseRealTime();
-BENCHMARK(BM_OpenBlasSgemm)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime();
-BENCHMARK_CAPTURE(BM_ElementwiseChain, intel, Intel)
-    ->Arg(1 << 16)
-    ->Arg(1 << 24)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_ElementwiseChain, cpu, plugin_testing::CpuPluginDevice)
-    ->Arg(1 << 16)
-    ->Arg(1 << 24)
-    ->UseRealTime();
-BENCHMARK(BM_Memcpy)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
-BENCHMARK_CAPTURE(BM_RoundTrip, intel, Intel)->Arg(1 << 24)->UseRealTime();
+PHAL_PLUGIN_KERNEL_BENCHMARKS(intel, Intel);
 
 }  // namespace
 }  // namespace phal::intel

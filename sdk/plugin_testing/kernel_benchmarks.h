@@ -267,4 +267,39 @@ inline void BM_RoundTrip(benchmark::State& state, BenchmarkDeviceFn which) {
 
 }  // namespace phal::plugin_testing
 
+// Registers the kernel benchmarks of a plugin that is not the cpu plugin,
+// beside the cpu plugin's and the baselines, all in one run: dots of 256,
+// 512 and 1024 beside cblas_sgemm, the elementwise chain on 2^16 and 2^24
+// elements beside memcpy, and the host round trip. `label` names the
+// plugin in the output; `device` is a BenchmarkDeviceFn for it. Needs
+// PHAL_CPU_PLUGIN_PATH.
+#define PHAL_PLUGIN_KERNEL_BENCHMARKS(label, device)                         \
+  using ::phal::plugin_testing::BM_Dot;                                      \
+  using ::phal::plugin_testing::BM_ElementwiseChain;                         \
+  using ::phal::plugin_testing::BM_Memcpy;                                   \
+  using ::phal::plugin_testing::BM_OpenBlasSgemm;                            \
+  using ::phal::plugin_testing::BM_RoundTrip;                                \
+  BENCHMARK_CAPTURE(BM_Dot, label, device)                                   \
+      ->Arg(256)                                                             \
+      ->Arg(512)                                                             \
+      ->Arg(1024)                                                            \
+      ->UseRealTime();                                                       \
+  BENCHMARK_CAPTURE(BM_Dot, cpu, ::phal::plugin_testing::CpuPluginDevice)    \
+      ->Arg(256)                                                             \
+      ->Arg(512)                                                             \
+      ->Arg(1024)                                                            \
+      ->UseRealTime();                                                       \
+  BENCHMARK(BM_OpenBlasSgemm)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime(); \
+  BENCHMARK_CAPTURE(BM_ElementwiseChain, label, device)                      \
+      ->Arg(1 << 16)                                                         \
+      ->Arg(1 << 24)                                                         \
+      ->UseRealTime();                                                       \
+  BENCHMARK_CAPTURE(BM_ElementwiseChain, cpu,                                \
+                    ::phal::plugin_testing::CpuPluginDevice)                 \
+      ->Arg(1 << 16)                                                         \
+      ->Arg(1 << 24)                                                         \
+      ->UseRealTime();                                                       \
+  BENCHMARK(BM_Memcpy)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();           \
+  BENCHMARK_CAPTURE(BM_RoundTrip, label, device)->Arg(1 << 24)->UseRealTime()
+
 #endif  // POLYHAL_SDK_PLUGIN_TESTING_KERNEL_BENCHMARKS_H_

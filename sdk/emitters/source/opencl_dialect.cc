@@ -186,8 +186,8 @@ StatusOr<HelperDefinition> ComplexDefinition(std::string_view op,
                          {{"$MK(", "(" + vector + ")("},
                           {"$C(", "(" + type + ")("},
                           {"$E1", is_c64 ? "2.7182817f" : "2.718281828459045"},
-                          {"@inf", "INFINITY"},
-                          {"@nan", "NAN"}});
+                          {"@inf", "((" + type + ")INFINITY)"},
+                          {"@nan", "((" + type + ")NAN)"}});
   for (const std::string& function : CalledFunctions(definition.text)) {
     definition.text = Fill(std::move(definition.text),
                            {{"@" + function + "(", function + "("}});

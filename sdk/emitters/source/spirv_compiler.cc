@@ -3,6 +3,7 @@
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
 #include <glslang/build_info.h>
+#include <spirv-tools/libspirv.h>
 
 #include <memory>
 #include <mutex>
@@ -85,7 +86,24 @@ StatusOr<std::vector<uint32_t>> CompileGlslToSpirv(std::string_view source,
   }
   std::vector<uint32_t> words(glslang_program_SPIRV_get_size(program.get()));
   glslang_program_SPIRV_get(program.get(), words.data());
+  PHAL_RETURN_IF_ERROR(ValidateSpirv(words, file));
   return words;
+}
+
+Status ValidateSpirv(const std::vector<uint32_t>& words,
+                     std::string_view name) {
+  const std::unique_ptr<spv_context_t, void (*)(spv_context)> context(
+      spvContextCreate(SPV_ENV_VULKAN_1_2), spvContextDestroy);
+  spv_const_binary_t binary = {words.data(), words.size()};
+  spv_diagnostic diagnostic = nullptr;
+  const spv_result_t result = spvValidate(context.get(), &binary, &diagnostic);
+  std::string message = diagnostic != nullptr && diagnostic->error != nullptr
+                            ? diagnostic->error
+                            : "";
+  spvDiagnosticDestroy(diagnostic);
+  if (result == SPV_SUCCESS) return OkStatus();
+  return Internal("the SPIR-V of " + std::string(name) +
+                  " does not validate for Vulkan 1.2: " + message);
 }
 
 std::string SpirvCompilerIdentity() {
