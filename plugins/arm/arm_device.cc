@@ -102,6 +102,12 @@ std::string Unusable(const Vulkan& vk, VkPhysicalDevice handle,
   properties.pNext = &properties11;
   vk.vkGetPhysicalDeviceProperties2(handle, &properties);
   out->subgroup_size = properties11.subgroupSize;
+  const VkSubgroupFeatureFlags needed =
+      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+      VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
+  out->subgroup_shuffles =
+      (properties11.subgroupSupportedOperations & needed) == needed &&
+      (properties11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
   std::memcpy(out->uuid, properties11.deviceUUID, VK_UUID_SIZE);
   out->driver = std::string(properties12.driverName);
   if (properties12.driverInfo[0] != '\0') {
@@ -193,6 +199,12 @@ Device::Device(const Vulkan& vulkan, const PhysicalDevice& physical,
   features_.fp64 = physical_.fp64;
   features_.fp16 = physical_.fp16_arithmetic;
   features_.correctly_rounded_divide_sqrt = false;
+  // A power of two from 2, as the emitter's shuffle tree needs.
+  const uint32_t subgroup = physical_.subgroup_size;
+  if (physical_.subgroup_shuffles && subgroup >= 2 &&
+      (subgroup & (subgroup - 1)) == 0) {
+    features_.subgroup_size = subgroup;
+  }
   features_.max_work_group_size = std::min<uint64_t>(
       {limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0],
        uint64_t{limits.maxComputeWorkGroupSize[1]} *
@@ -210,6 +222,7 @@ Device::Device(const Vulkan& vulkan, const PhysicalDevice& physical,
       std::to_string(VK_API_VERSION_MINOR(api)) + "." +
       std::to_string(VK_API_VERSION_PATCH(api)) +
       " subgroup_size=" + std::to_string(physical_.subgroup_size) +
+      (features_.subgroup_size != 0 ? " subgroup_shuffles" : "") +
       " max_workgroup_invocations=" +
       std::to_string(limits.maxComputeWorkGroupInvocations) +
       " max_storage_buffer_range=" +

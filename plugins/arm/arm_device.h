@@ -24,6 +24,9 @@ struct PhysicalDevice {
   VkPhysicalDeviceMemoryProperties memory{};
   uint32_t queue_family = 0;
   uint32_t subgroup_size = 0;
+  // The device shuffles values within subgroups of compute shaders
+  // (basic, ballot and relative-shuffle operations).
+  bool subgroup_shuffles = false;
   uint8_t uuid[VK_UUID_SIZE] = {};
   std::string driver;  // driver name and information
   bool fp64 = false;

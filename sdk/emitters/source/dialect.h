@@ -26,6 +26,9 @@ struct DeviceFeatures {
   // The largest work-group the device runs; the emitter sizes its groups
   // below it.
   uint64_t max_work_group_size = 64;
+  // Invocations per subgroup when the device shuffles values within one
+  // (a power of two, 2 or more); 0 when it does not, or the dialect cannot.
+  uint32_t subgroup_size = 0;
 };
 
 // A helper function of the prelude: its text and the helpers it calls.
@@ -108,6 +111,18 @@ class Dialect {
   virtual std::string GroupId(int d) const = 0;
   // A statement that synchronises the work-group on its shared memory.
   virtual std::string Barrier() const = 0;
+  // With DeviceFeatures::subgroup_size: `value` (32- or 64-bit float or
+  // 32-bit integer, or a complex) of the invocation `delta` places up in the
+  // subgroup; and, as s64 values, the invocation's index in its subgroup,
+  // the subgroup's size, how many of its invocations run, and the
+  // subgroup's index in the work-group. "" where the dialect has no
+  // subgroups.
+  virtual std::string ShuffleDown(std::string_view value,
+                                  std::string_view delta) const = 0;
+  virtual std::string SubgroupLane() const = 0;
+  virtual std::string SubgroupSize() const = 0;
+  virtual std::string SubgroupLive() const = 0;
+  virtual std::string SubgroupIndex() const = 0;
 
   // The dialect's function for the OpenCL C builtin `name` on `type`
   // ("fabs", "floor", "ceil", "round", "rint", "sqrt", "fmod", "popcount",

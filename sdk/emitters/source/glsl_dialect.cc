@@ -830,6 +830,23 @@ class Glsl final : public Dialect {
     return "int64_t(gl_WorkGroupID." + Axis(d) + ")";
   }
   std::string Barrier() const override { return "barrier();"; }
+  std::string ShuffleDown(std::string_view value,
+                          std::string_view delta) const override {
+    return "subgroupShuffleDown(" + std::string(value) + ", uint(" +
+           std::string(delta) + "))";
+  }
+  std::string SubgroupLane() const override {
+    return "int64_t(gl_SubgroupInvocationID)";
+  }
+  std::string SubgroupSize() const override {
+    return "int64_t(gl_SubgroupSize)";
+  }
+  std::string SubgroupLive() const override {
+    return "int64_t(subgroupBallotBitCount(subgroupBallot(true)))";
+  }
+  std::string SubgroupIndex() const override {
+    return "int64_t(gl_SubgroupID)";
+  }
 
   std::string Builtin(std::string_view name,
                       phal_element_type_t type) const override {
@@ -850,8 +867,15 @@ class Glsl final : public Dialect {
         "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
         "#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require\n"
         "#extension GL_EXT_shader_16bit_storage : require\n"
-        "#extension GL_EXT_shader_8bit_storage : require\n\n"
-        "layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = "
+        "#extension GL_EXT_shader_8bit_storage : require\n";
+    if (parts.body.find("subgroupShuffleDown(") != std::string::npos) {
+      text +=
+          "#extension GL_KHR_shader_subgroup_basic : require\n"
+          "#extension GL_KHR_shader_subgroup_ballot : require\n"
+          "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n";
+    }
+    text +=
+        "\nlayout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = "
         "2) in;\n\n";
     uint32_t binding = 0;
     for (const BufferParameter& buffer : parts.buffers) {

@@ -359,7 +359,8 @@ TEST(GlslMathTest, HasNoTables) {
   std::string_view source = GlslMathSource();
   std::size_t functions = source.find("\n// phal-block: phal_m_two_sum_f64");
   ASSERT_NE(functions, std::string_view::npos);
-  EXPECT_EQ(source.find("PHAL_TABLE_BEGIN(", functions), std::string_view::npos);
+  EXPECT_EQ(source.find("PHAL_TABLE_BEGIN(", functions),
+            std::string_view::npos);
   EXPECT_EQ(source.find("double[", functions), std::string_view::npos);
   EXPECT_EQ(source.find("uint64_t[", functions), std::string_view::npos);
 }

@@ -483,6 +483,15 @@ class OpenCl final : public Dialect {
     return "barrier(CLK_LOCAL_MEM_FENCE);";
   }
 
+  // OpenCL 1.2 has no subgroups.
+  std::string ShuffleDown(std::string_view, std::string_view) const override {
+    return "";
+  }
+  std::string SubgroupLane() const override { return ""; }
+  std::string SubgroupSize() const override { return ""; }
+  std::string SubgroupLive() const override { return ""; }
+  std::string SubgroupIndex() const override { return ""; }
+
   std::string Builtin(std::string_view name,
                       phal_element_type_t) const override {
     return std::string(name);

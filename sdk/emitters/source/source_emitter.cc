@@ -331,10 +331,49 @@ class KernelPrinter {
     }
     p_.Line("}");
     p_.Close();
-    for (uint32_t j = 0; j < n; ++j) {
-      p_.Line(d_.Subscript(shared[j], "lid") + " = " + acc[j] + ";");
+    if (UseSubgroups(types)) {
+      // Each subgroup first combines its invocations' values by shuffles
+      // (lane i takes lane i + d for d = size/2, ..., 1, where such a lane
+      // runs); its lane 0 leaves the result in the slot of the subgroup.
+      Index("lane", d_.SubgroupLane());
+      Index("live", d_.SubgroupLive());
+      p_.Open("for (" + long_ + " d = " + d_.SubgroupSize() +
+              " / 2; d > 0; d >>= 1)");
+      std::vector<std::string> other(n);
+      for (uint32_t j = 0; j < n; ++j) {
+        other[j] = p_.Fresh("other");
+        p_.Line(
+            d_.Declare(types[j], other[j], d_.ShuffleDown(acc[j], "d"), true));
+      }
+      const std::string u32 = d_.ComputeType(PHAL_ELEMENT_TYPE_U32);
+      p_.Line(d_.Declare(u32, "other_have",
+                         d_.ShuffleDown(d_.Cast(u32, "have"), "d"), true));
+      p_.Open("if (lane + d < live && other_have != 0)");
+      p_.Open("if (have != 0)");
+      PHAL_RETURN_IF_ERROR(Combine(reduce, acc, other, acc));
+      p_.Close("} else {");
+      for (uint32_t j = 0; j < n; ++j) {
+        p_.Line("  " + acc[j] + " = " + other[j] + ";");
+      }
+      p_.Line("  have = " + Pred("1") + ";");
+      p_.Line("}");
+      p_.Close();
+      p_.Close();
+      p_.Line(d_.Subscript("valid", "lid") + " = " + Pred("0") + ";");
+      p_.Line(d_.Barrier());
+      p_.Open("if (lane == 0)");
+      for (uint32_t j = 0; j < n; ++j) {
+        p_.Line(d_.Subscript(shared[j], d_.SubgroupIndex()) + " = " + acc[j] +
+                ";");
+      }
+      p_.Line(d_.Subscript("valid", d_.SubgroupIndex()) + " = have;");
+      p_.Close();
+    } else {
+      for (uint32_t j = 0; j < n; ++j) {
+        p_.Line(d_.Subscript(shared[j], "lid") + " = " + acc[j] + ";");
+      }
+      p_.Line(d_.Subscript("valid", "lid") + " = have;");
     }
-    p_.Line(d_.Subscript("valid", "lid") + " = have;");
     p_.Line(d_.Barrier());
     p_.Open("for (" + long_ + " s = " + L(static_cast<int64_t>(group / 2)) +
             "; s > 0; s >>= 1)");
@@ -383,6 +422,23 @@ class KernelPrinter {
     }
     p_.Close();
     return OkStatus();
+  }
+
+  // Whether a work-group reduction combines within subgroups first: the
+  // device shuffles, and every accumulator is a type shuffles move.
+  bool UseSubgroups(const std::vector<std::string>& types) const {
+    if (p_.features().subgroup_size < 2) return false;
+    for (const std::string& type : types) {
+      bool movable = false;
+      for (phal_element_type_t t :
+           {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64, PHAL_ELEMENT_TYPE_S32,
+            PHAL_ELEMENT_TYPE_U32, PHAL_ELEMENT_TYPE_C64,
+            PHAL_ELEMENT_TYPE_C128}) {
+        movable |= type == d_.ComputeType(t);
+      }
+      if (!movable) return false;
+    }
+    return true;
   }
 
   // Stores `sum` through the one-result epilogue (or as it is, without one)
