@@ -4,8 +4,10 @@
 #include <memory>
 #include <mutex>
 
+#include <llvm/ExecutionEngine/JITLink/EHFrameSupport.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
@@ -31,11 +33,32 @@ struct JitState {
   std::atomic<uint64_t> next_library_id{1};
 };
 
+#if defined(__aarch64__)
+// On AArch64 objects are linked by JITLink, which places all sections of an
+// object in one allocation. LLVM 16's LLJIT would link them with RuntimeDyld,
+// whose section memory manager maps code and constants separately; an ADRP
+// reaches only +-4 GiB, and RuntimeDyld truncates a farther distance without
+// a word, so a kernel whose constants were mapped far from its code read a
+// wrong address and crashed (docs/plugins/cpu.md, "AArch64"). The kernels
+// are PIC with the small code model, as JITLink needs.
+llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> CreateObjectLayer(
+    llvm::orc::ExecutionSession& session, const llvm::Triple&) {
+  auto layer = std::make_unique<llvm::orc::ObjectLinkingLayer>(session);
+  layer->addPlugin(std::make_unique<llvm::orc::EHFrameRegistrationPlugin>(
+      session, std::make_unique<llvm::jitlink::InProcessEHFrameRegistrar>()));
+  return layer;
+}
+#endif
+
 StatusOr<std::unique_ptr<JitState>> CreateJitState() {
   auto state = std::make_unique<JitState>();
   PHAL_ASSIGN_OR_RETURN(state->target,
                         llvm_emitter::HostCpuTarget::Create(/*has_gemm=*/true));
-  auto jit = llvm::orc::LLJITBuilder().create();
+  llvm::orc::LLJITBuilder builder;
+#if defined(__aarch64__)
+  builder.setObjectLinkingLayerCreator(CreateObjectLayer);
+#endif
+  auto jit = builder.create();
   if (!jit) {
     return Unavailable("cpu plugin: cannot start the LLVM JIT: " +
                        ErrorText(jit.takeError()));
