@@ -4,7 +4,7 @@
 # "AArch64").
 #
 #   bash scripts/aarch64.sh [--tier 1|2|3] [--filter GLOB[,GLOB...]]
-#                           [--skip-tests] [--skip-conformance]
+#                           [--corpus DIR] [--skip-tests] [--skip-conformance]
 #
 # Steps, each timed and logged in build-aarch64/logs/:
 #   1. host packages (apt, as root or through sudo): Debian's cross
@@ -22,7 +22,9 @@
 #      otherwise: the build shares the machine);
 #   4. phal_plugin_cpu_tests under qemu-aarch64-static;
 #   5. polyhal conformance --plugin cpu at the tier (default 1) under
-#      qemu-aarch64-static, report in build-aarch64/conformance-tier<N>/.
+#      qemu-aarch64-static, report in build-aarch64/conformance-tier<N>/
+#      (conformance-tier<N>-corpus/ with --corpus; add --filter 'corpus.*'
+#      for the corpus cases alone).
 # Safe to run again: packages present are skipped, the sysroot is kept while
 # its package list is unchanged, and the build is incremental.
 #
@@ -31,6 +33,8 @@
 # PHAL_AARCH64_JOBS (build jobs, default 1), PHAL_AARCH64_CONFORMANCE_JOBS
 # (default: the number of cores), PHAL_AARCH64_TIMEOUT (seconds per
 # conformance case, default 600: qemu is 5-30x slower than the host).
+# The step functions run through step(), which shellcheck does not follow.
+# shellcheck disable=SC2317
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=${PHAL_AARCH64_BUILD:-"$root/build-aarch64"}
@@ -45,16 +49,18 @@ conformance_jobs=${PHAL_AARCH64_CONFORMANCE_JOBS:-$(nproc)}
 timeout=${PHAL_AARCH64_TIMEOUT:-600}
 tier=1
 filter=""
+corpus=""
 run_tests=1
 run_conformance=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --tier) tier=$2; shift 2 ;;
     --filter) filter=$2; shift 2 ;;
+    --corpus) corpus=$(cd "$2" && pwd); shift 2 ;;
     --skip-tests) run_tests=0; shift ;;
     --skip-conformance) run_conformance=0; shift ;;
-    *) echo "usage: $0 [--tier 1|2|3] [--filter GLOB] [--skip-tests]" \
-            "[--skip-conformance]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--tier 1|2|3] [--filter GLOB] [--corpus DIR]" \
+            "[--skip-tests] [--skip-conformance]" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$logs"
@@ -214,9 +220,12 @@ kernel_tests() {
 conformance() {
   local args=(conformance --plugin cpu --tier "$tier"
               --jobs "$conformance_jobs" --timeout "$timeout"
-              --report "$work/conformance-tier$tier")
+              --report "$work/conformance-tier$tier${corpus:+-corpus}")
   if [ -n "$filter" ]; then
     args+=(--filter "$filter")
+  fi
+  if [ -n "$corpus" ]; then
+    args+=(--corpus "$corpus")
   fi
   PHAL_PLUGIN_PATH="$build/share/polyhal/plugins.d" \
   PHAL_CACHE_DIR="$work/kernel-cache" \
@@ -232,6 +241,6 @@ if [ "$run_tests" = 1 ]; then
   step kernel-tests kernel_tests || status=1
 fi
 if [ "$run_conformance" = 1 ]; then
-  step "conformance-tier$tier" conformance || status=1
+  step "conformance-tier$tier${corpus:+-corpus}" conformance || status=1
 fi
 exit "$status"
