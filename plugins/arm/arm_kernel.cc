@@ -13,6 +13,7 @@
 #include "plugins/arm/arm_stream.h"
 #include "sdk/base/element_types.h"
 #include "sdk/base/hash.h"
+#include "sdk/base/kir_facts.h"
 #include "sdk/emitters/source/dialect.h"
 #include "sdk/emitters/source/spirv_compiler.h"
 #include "sdk/plugin_support/plugin_host.h"
@@ -60,14 +61,6 @@ class Reader {
  private:
   std::string_view bytes_;
 };
-
-uint64_t BufferByteSize(const phal_kir_buffer_t& buffer) {
-  uint64_t elements = 1;
-  for (uint32_t d = 0; d < buffer.rank; ++d) {
-    elements *= static_cast<uint64_t>(buffer.dims[d]);
-  }
-  return elements * static_cast<uint64_t>(StorageBytes(buffer.element_type));
-}
 
 std::string SpirvBytes(const std::vector<uint32_t>& words) {
   return std::string(reinterpret_cast<const char*>(words.data()),

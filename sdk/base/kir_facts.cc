@@ -689,4 +689,12 @@ Status CheckKirBody(const phal_kernel_desc_t& kernel,
   return OkStatus();
 }
 
+uint64_t BufferByteSize(const phal_kir_buffer_t& buffer) {
+  uint64_t elements = 1;
+  for (uint32_t d = 0; d < buffer.rank; ++d) {
+    elements *= static_cast<uint64_t>(buffer.dims[d]);
+  }
+  return elements * ElementTypeByteSize(buffer.element_type);
+}
+
 }  // namespace phal

@@ -85,6 +85,10 @@ Status CheckKernelStructure(const phal_kernel_desc_t& kernel);
 Status CheckKirBody(const phal_kernel_desc_t& kernel,
                     const phal_kir_body_t& body, std::string_view body_name);
 
+// Bytes of `buffer` (a buffer of a kernel that passed CheckKernelStructure):
+// its elements times its element type's storage size.
+uint64_t BufferByteSize(const phal_kir_buffer_t& buffer);
+
 }  // namespace phal
 
 #endif  // POLYHAL_SDK_BASE_KIR_FACTS_H_

@@ -63,11 +63,6 @@ StatusOr<std::unique_ptr<CompiledKernel>> CompileKernel(
   }
 }
 
-uint64_t BufferByteSize(const phal_kir_buffer_t& buffer) {
-  return static_cast<uint64_t>(ElementCount(BufferDims(buffer))) *
-         ElementTypeByteSize(buffer.element_type);
-}
-
 Status CheckElementType(const phal_kernel_desc_t& kernel,
                         const phal_element_type_t& type,
                         const std::string& what) {

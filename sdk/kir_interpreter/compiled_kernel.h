@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "polyhal/kernel.h"
+#include "sdk/base/kir_facts.h"
 #include "sdk/base/status.h"
 
 namespace phal::kir_interpreter {
@@ -47,9 +48,6 @@ StatusOr<std::unique_ptr<CompiledKernel>> CompileSortKernel(
     const phal_kernel_desc_t& kernel);
 StatusOr<std::unique_ptr<CompiledKernel>> CompileCopyKernel(
     const phal_kernel_desc_t& kernel);
-
-// Bytes of buffer `index` (validated).
-uint64_t BufferByteSize(const phal_kir_buffer_t& buffer);
 
 // Checks that an element type field holds one of the enum's types.
 Status CheckElementType(const phal_kernel_desc_t& kernel,

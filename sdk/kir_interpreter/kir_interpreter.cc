@@ -82,7 +82,7 @@ const std::string& Kernel::name() const { return impl_->storage().name(); }
 uint64_t Kernel::BufferByteSize(uint32_t index) const {
   const phal_kernel_desc_t& kernel = desc();
   if (index >= kernel.buffer_count) return 0;
-  return kir_interpreter::BufferByteSize(kernel.buffers[index]);
+  return ::phal::BufferByteSize(kernel.buffers[index]);
 }
 
 Status Kernel::Run(std::span<uint8_t* const> buffers) const {

@@ -498,32 +498,13 @@ StatusOr<HelperDefinition> HalfDefinition(std::string_view name,
   return Unimplemented("no helper " + std::string(name));
 }
 
-// The math library's block `name` (phal_m_..., and the tables they use).
+// The math library's block `name` (phal_m_..., and the blocks it uses).
 StatusOr<HelperDefinition> MathLibraryBlock(std::string_view name) {
-  const std::string_view source = GlslMathSource();
-  const std::string marker = "// phal-block: ";
-  for (size_t at = source.find(marker); at != std::string_view::npos;
-       at = source.find(marker, at + 1)) {
-    const size_t line_end = source.find('\n', at);
-    std::string_view line =
-        source.substr(at + marker.size(), line_end - at - marker.size());
-    std::vector<std::string> words;
-    for (size_t start = 0; start < line.size();) {
-      const size_t space = line.find(' ', start);
-      const size_t stop = space == std::string_view::npos ? line.size() : space;
-      if (stop > start) words.emplace_back(line.substr(start, stop - start));
-      start = stop + 1;
-    }
-    if (words.empty() || words[0] != name) continue;
-    const size_t next = source.find(marker, line_end);
-    HelperDefinition block;
-    block.text = std::string(source.substr(
-        line_end + 1, next == std::string_view::npos ? std::string_view::npos
-                                                     : next - line_end - 1));
-    block.dependencies.assign(words.begin() + 1, words.end());
-    return block;
+  StatusOr<GlslMathBlock> block = FindGlslMathBlock(name);
+  if (!block.ok()) {
+    return Unimplemented("the GLSL math library has no " + std::string(name));
   }
-  return Unimplemented("the GLSL math library has no " + std::string(name));
+  return HelperDefinition{std::string(block->text), block->dependencies};
 }
 
 StatusOr<HelperDefinition> Definition(std::string_view name,

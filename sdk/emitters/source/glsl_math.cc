@@ -87,6 +87,15 @@ Status Visit(const std::string& name, std::map<std::string, int>& state,
 
 }  // namespace
 
+StatusOr<GlslMathBlock> FindGlslMathBlock(std::string_view name) {
+  const auto& blocks = Blocks();
+  const auto it = blocks.find(name);
+  if (it == blocks.end()) {
+    return NotFound("no GLSL math block named " + std::string(name));
+  }
+  return GlslMathBlock{it->second.text, it->second.dependencies};
+}
+
 StatusOr<std::string> GlslMathFunctions(const std::vector<std::string>& names) {
   std::map<std::string, int> state;
   std::string out;

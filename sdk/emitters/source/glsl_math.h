@@ -34,6 +34,15 @@ std::string_view GlslMathSource();
 // phal_m_macros. NotFound for a name that is no block.
 StatusOr<std::string> GlslMathFunctions(const std::vector<std::string>& names);
 
+// Block `name` alone (its marker line and text) and the blocks it names as
+// dependencies, for callers that gather blocks themselves (the GLSL
+// dialect's prelude). NotFound for a name that is no block.
+struct GlslMathBlock {
+  std::string_view text;
+  std::vector<std::string> dependencies;
+};
+StatusOr<GlslMathBlock> FindGlslMathBlock(std::string_view name);
+
 }  // namespace phal::source_emitter
 
 #endif  // POLYHAL_SDK_EMITTERS_SOURCE_GLSL_MATH_H_
