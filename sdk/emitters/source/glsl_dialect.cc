@@ -174,52 +174,42 @@ struct Real {
   const char* type;     // float or double
   const char* vector;   // vec2 or dvec2
   const char* suffix;   // f32 or f64
-  const char* bits;     // the same-width unsigned type
-  const char* to_bits;  // its bits
+  const char* to_bits;  // its bits, as the same-width unsigned type
   const char* sign_shift;
   const char* infinity;
   const char* nan;
-  const char* one;  // 1 as a literal of the type
   const char* min_normal;
-  const char*
-      scale;  // 2^64 (f32) or 2^128 (f64): subnormals times it are normal
+  const char* scale;  // 2^64 (f32) or 2^128 (f64): subnormals times it are
+                      // normal
 };
 
 const Real kF32 = {"float",
                    "vec2",
                    "f32",
-                   "uint",
                    "floatBitsToUint",
                    "31",
                    "uintBitsToFloat(0x7f800000u)",
                    "uintBitsToFloat(0x7fc00000u)",
-                   "1.0f",
                    "uintBitsToFloat(0x00800000u)",
                    "uintBitsToFloat(0x5f800000u)"};
 const Real kF64 = {"double",
                    "dvec2",
                    "f64",
-                   "uint64_t",
                    "doubleBitsToUint64",
                    "63",
                    "uint64BitsToDouble(0x7ff0000000000000ul)",
                    "uint64BitsToDouble(0x7ff8000000000000ul)",
-                   "1.0lf",
                    "uint64BitsToDouble(0x0010000000000000ul)",
                    "uint64BitsToDouble(0x47f0000000000000ul)"};
 
 std::string FillReal(std::string text, const Real& r) {
-  // Longer keys first: "$S" is a prefix of "$SIGN".
+  // Longer keys first: "$S" is a prefix of "$SIGN" and "$SCALE".
   return Fill(std::move(text), {{"$MINNORMAL", r.min_normal},
                                 {"$SCALE", r.scale},
                                 {"$TOBITS", r.to_bits},
-                                {"$BITS", r.bits},
                                 {"$SIGN", r.sign_shift},
-                                {"$INF", r.infinity},
                                 {"$NAN", r.nan},
-                                {"$ONE", r.one},
                                 {"$T", r.type},
-                                {"$V", r.vector},
                                 {"$S", r.suffix}});
 }
 
