@@ -11,21 +11,12 @@
 #include <llvm/IR/Module.h>
 
 #include "sdk/emitters/llvm/body_emitter.h"
+#include "sdk/emitters/llvm/kernel_ir_builder.h"
 
 namespace phal::llvm_emitter {
 namespace {
 
 constexpr int64_t kCopyChunkBytes = int64_t{1} << 20;
-
-int64_t Product(const int64_t* dims, uint32_t count) {
-  int64_t product = 1;
-  for (uint32_t d = 0; d < count; ++d) product *= dims[d];
-  return product;
-}
-
-int64_t ElementCount(const phal_kir_buffer_t& buffer) {
-  return Product(buffer.dims, buffer.rank);
-}
 
 // Bytes of one dot sum as kernels hold it: 16-bit floats accumulate in f32.
 int64_t SumBytes(phal_element_type_t type) {
@@ -33,40 +24,32 @@ int64_t SumBytes(phal_element_type_t type) {
   return StorageBytes(type);
 }
 
-phal_element_type_t ResultType(const phal_kir_body_t& body, uint32_t result) {
-  return body.nodes[body.results[result]].type;
-}
-
 // Builds the one kernel function of a module and the loops inside it.
-class KernelBuilder {
+class KernelBuilder : KernelIrBuilder {
  public:
   KernelBuilder(const phal_kernel_desc_t& kernel, const TargetHooks& target,
                 llvm::LLVMContext& context)
-      : kernel_(kernel),
-        module_(std::make_unique<llvm::Module>(
-            kernel.name != nullptr ? kernel.name : "kernel", context)),
-        target_(target),
-        builder_(context) {
+      : KernelIrBuilder(kernel, context), target_(target) {
     target.ConfigureModule(*module_);
     llvm::Type* pointer = builder_.getPtrTy();
     llvm::Type* i64 = builder_.getInt64Ty();
     auto* type = llvm::FunctionType::get(builder_.getVoidTy(),
                                          {pointer, i64, i64, pointer}, false);
-    function_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
-                                       kKernelSymbol, module_.get());
-    function_->setDoesNotThrow();
+    llvm::Function* function = llvm::Function::Create(
+        type, llvm::Function::ExternalLinkage, kKernelSymbol, module_.get());
+    function->setDoesNotThrow();
     builder_.SetInsertPoint(
-        llvm::BasicBlock::Create(context, "entry", function_));
-    begin_ = function_->getArg(1);
-    end_ = function_->getArg(2);
-    dot_sums_ = function_->getArg(3);
+        llvm::BasicBlock::Create(context, "entry", function));
+    begin_ = function->getArg(1);
+    end_ = function->getArg(2);
+    dot_sums_ = function->getArg(3);
+    std::vector<llvm::Value*> bases;
     for (uint32_t i = 0; i < kernel.buffer_count; ++i) {
       llvm::Value* slot =
-          builder_.CreateConstInBoundsGEP1_64(pointer, function_->getArg(0), i);
-      bound_buffers_.push_back(
-          {&kernel.buffers[i], builder_.CreateLoad(pointer, slot)});
+          builder_.CreateConstInBoundsGEP1_64(pointer, function->getArg(0), i);
+      bases.push_back(builder_.CreateLoad(pointer, slot));
     }
-    bodies_.emplace(builder_, bound_buffers_);
+    Bind(function, bases);
   }
 
   StatusOr<EmittedKernel> Emit() {
@@ -107,71 +90,9 @@ class KernelBuilder {
   }
 
  private:
-  using Emitter = std::function<Status(llvm::Value*)>;
-
-  // for (i = from; i < to; ++i) emit(i), leaving the builder after the loop.
-  Status Loop(llvm::Value* from, llvm::Value* to, const Emitter& emit) {
-    llvm::LLVMContext& context = builder_.getContext();
-    llvm::BasicBlock* preheader = builder_.GetInsertBlock();
-    auto* header = llvm::BasicBlock::Create(context, "loop", function_);
-    auto* body = llvm::BasicBlock::Create(context, "body", function_);
-    auto* exit = llvm::BasicBlock::Create(context, "exit", function_);
-    builder_.CreateBr(header);
-    builder_.SetInsertPoint(header);
-    llvm::PHINode* index = builder_.CreatePHI(builder_.getInt64Ty(), 2);
-    index->addIncoming(from, preheader);
-    builder_.CreateCondBr(builder_.CreateICmpSLT(index, to), body, exit);
-    builder_.SetInsertPoint(body);
-    PHAL_RETURN_IF_ERROR(emit(index));
-    index->addIncoming(builder_.CreateNSWAdd(index, builder_.getInt64(1)),
-                       builder_.GetInsertBlock());
-    builder_.CreateBr(header);
-    builder_.SetInsertPoint(exit);
-    return OkStatus();
-  }
-
-  // Loops over `extents` (the first over [begin, end) when `split`), setting
-  // indices[d] to each loop's index, and calls `emit` in the innermost.
-  Status Nest(const std::vector<int64_t>& extents, bool split,
-              std::vector<llvm::Value*>& indices,
-              const std::function<Status()>& emit, size_t level = 0) {
-    if (level == extents.size()) return emit();
-    llvm::Value* from = builder_.getInt64(0);
-    llvm::Value* to = builder_.getInt64(extents[level]);
-    if (split && level == 0) {
-      from = begin_;
-      to = end_;
-    }
-    return Loop(from, to, [&](llvm::Value* index) {
-      indices[level] = index;
-      return Nest(extents, split, indices, emit, level + 1);
-    });
-  }
-
-  llvm::Value* Linear(const std::vector<llvm::Value*>& indices,
-                      const std::vector<int64_t>& extents) {
-    llvm::Value* linear = builder_.getInt64(0);
-    for (size_t d = 0; d < extents.size(); ++d) {
-      linear = builder_.CreateAdd(
-          builder_.CreateMul(linear, builder_.getInt64(extents[d])),
-          indices[d]);
-    }
-    return linear;
-  }
-
   // Runs `body` over nothing (a rank-0 space) as one split unit.
   Status Once(const std::function<Status()>& body) {
     return Loop(begin_, end_, [&](llvm::Value*) { return body(); });
-  }
-
-  Status StoreResults(const phal_kir_body_t& body,
-                      const std::vector<IrValue>& results,
-                      const uint32_t* outputs, llvm::Value* linear) {
-    for (uint32_t i = 0; i < body.result_count; ++i) {
-      bodies_->Store(ResultType(body, i), results[i],
-                     bodies_->ElementAddress(outputs[i], linear));
-    }
-    return OkStatus();
   }
 
   Status EmitLoop(const phal_kir_loop_t& loop) {
@@ -191,7 +112,7 @@ class KernelBuilder {
       return StoreResults(loop.body, results, loop.outputs,
                           Linear(indices, dims));
     };
-    return dims.empty() ? Once(body) : Nest(dims, true, indices, body);
+    return dims.empty() ? Once(body) : Nest(dims, begin_, end_, indices, body);
   }
 
   Status EmitReduce(const phal_kir_reduce_t& reduce) {
@@ -268,7 +189,8 @@ class KernelBuilder {
       PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> initial,
                             bodies_->Emit(reduce.init, nullptr, {}));
       store(initial);
-      PHAL_RETURN_IF_ERROR(Nest(reduced_dims, false, inner, accumulate));
+      PHAL_RETURN_IF_ERROR(
+          Nest(reduced_dims, nullptr, nullptr, inner, accumulate));
       auto index = [&](int64_t d) -> llvm::Value* {
         return d >= 0 && static_cast<size_t>(d) < kept.size()
                    ? kept[static_cast<size_t>(d)]
@@ -279,41 +201,9 @@ class KernelBuilder {
       return StoreResults(reduce.epilogue, results, reduce.outputs,
                           Linear(kept, kept_dims));
     };
-    return kept_dims.empty() ? Once(output_point)
-                             : Nest(kept_dims, true, kept, output_point);
-  }
-
-  // Products and sums of a dot in its accumulation type.
-  StatusOr<IrValue> MultiplyAdd(phal_element_type_t type, IrValue sum,
-                                IrValue a, IrValue b) {
-    if (IsComplex(type)) {
-      llvm::Value* real =
-          builder_.CreateFSub(builder_.CreateFMul(a.real, b.real),
-                              builder_.CreateFMul(a.imag, b.imag));
-      llvm::Value* imag =
-          builder_.CreateFAdd(builder_.CreateFMul(a.real, b.imag),
-                              builder_.CreateFMul(a.imag, b.real));
-      return IrValue{builder_.CreateFAdd(sum.real, real),
-                     builder_.CreateFAdd(sum.imag, imag)};
-    }
-    if (IsFloat(type)) {
-      // 16-bit accumulation rounds after each operation, like any node.
-      llvm::Value* product = builder_.CreateFMul(a.real, b.real);
-      if (type != PHAL_ELEMENT_TYPE_F16 && type != PHAL_ELEMENT_TYPE_BF16) {
-        return IrValue{builder_.CreateFAdd(sum.real, product)};
-      }
-      PHAL_ASSIGN_OR_RETURN(
-          IrValue rounded,
-          bodies_->Convert({product}, PHAL_ELEMENT_TYPE_F32, type));
-      return bodies_->Convert({builder_.CreateFAdd(sum.real, rounded.real)},
-                              PHAL_ELEMENT_TYPE_F32, type);
-    }
-    if (type == PHAL_ELEMENT_TYPE_PRED) {
-      return IrValue{
-          builder_.CreateOr(sum.real, builder_.CreateAnd(a.real, b.real))};
-    }
-    return IrValue{
-        builder_.CreateAdd(sum.real, builder_.CreateMul(a.real, b.real))};
+    return kept_dims.empty()
+               ? Once(output_point)
+               : Nest(kept_dims, begin_, end_, kept, output_point);
   }
 
   void PlanGemm(const phal_kir_dot_t& dot) {
@@ -500,21 +390,11 @@ class KernelBuilder {
           {&kernel_.buffers[i], builder_.CreateLoad(pointer, slot)});
     }
     BodyEmitter bodies(builder_, buffers);
-    std::vector<IrValue> parameters;
-    for (uint32_t i = 0; i < sort.operand_count; ++i) {
-      const uint32_t buffer = sort.operands[i];
-      for (llvm::Value* element : {compare->getArg(3), compare->getArg(4)}) {
-        llvm::Value* linear =
-            builder_.CreateAdd(compare->getArg(1),
-                               builder_.CreateMul(element, compare->getArg(2)));
-        parameters.push_back(
-            bodies.Load(kernel_.buffers[buffer].element_type,
-                        bodies.ElementAddress(buffer, linear)));
-      }
-    }
-    PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> results,
-                          bodies.Emit(sort.comparator, nullptr, parameters));
-    builder_.CreateRet(results[0].real);
+    PHAL_ASSIGN_OR_RETURN(
+        llvm::Value * before,
+        CompareElements(sort, bodies, compare->getArg(1), compare->getArg(2),
+                        compare->getArg(3), compare->getArg(4)));
+    builder_.CreateRet(before);
     return compare;
   }
 
@@ -559,81 +439,6 @@ class KernelBuilder {
     return OkStatus();
   }
 
-  // The operand index one output element of a gather reads, as the
-  // StableHLO specification computes it: start indices (clamped so the
-  // slice fits), batching indices, and offsets within the slice.
-  std::vector<llvm::Value*> GatherOperandIndex(
-      const phal_kir_gather_t& gather, const std::vector<llvm::Value*>& out) {
-    const phal_kir_buffer_t& operand = kernel_.buffers[gather.operand];
-    const phal_kir_buffer_t& indices = kernel_.buffers[gather.start_indices];
-    auto contains = [](const int64_t* values, uint32_t count, int64_t value) {
-      return std::find(values, values + count, value) != values + count;
-    };
-    std::vector<llvm::Value*> batch;  // output dimensions not in offset_dims
-    for (uint32_t d = 0; d < kernel_.buffers[gather.output].rank; ++d) {
-      if (!contains(gather.offset_dims, gather.offset_dims_count, d)) {
-        batch.push_back(out[d]);
-      }
-    }
-    // The start_indices position of batch index `batch` with `component`
-    // at index_vector_dim.
-    auto index_position = [&](llvm::Value* component) {
-      std::vector<llvm::Value*> position;
-      size_t next = 0;
-      for (uint32_t d = 0; d < indices.rank; ++d) {
-        position.push_back(static_cast<int64_t>(d) == gather.index_vector_dim
-                               ? component
-                               : batch[next++]);
-      }
-      return position;
-    };
-    llvm::Value* zero = builder_.getInt64(0);
-    std::vector<llvm::Value*> result(operand.rank, zero);
-    for (uint32_t k = 0; k < gather.start_index_map_count; ++k) {
-      const auto d = static_cast<size_t>(gather.start_index_map[k]);
-      const std::vector<llvm::Value*> position =
-          index_position(builder_.getInt64(k));
-      llvm::Value* linear = builder_.getInt64(0);
-      for (uint32_t i = 0; i < indices.rank; ++i) {
-        linear = builder_.CreateAdd(
-            builder_.CreateMul(linear, builder_.getInt64(indices.dims[i])),
-            position[i]);
-      }
-      const IrValue raw =
-          bodies_->Load(indices.element_type,
-                        bodies_->ElementAddress(gather.start_indices, linear));
-      llvm::Value* start = builder_.CreateIntCast(
-          raw.real, builder_.getInt64Ty(), IsSigned(indices.element_type));
-      llvm::Value* highest =
-          builder_.getInt64(operand.dims[d] - gather.slice_sizes[d]);
-      start = builder_.CreateBinaryIntrinsic(
-          llvm::Intrinsic::smin,
-          builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, start, zero),
-          highest);
-      result[d] = start;
-    }
-    for (uint32_t i = 0; i < gather.operand_batching_dims_count; ++i) {
-      const int64_t indices_dim = gather.start_indices_batching_dims[i];
-      const size_t component = static_cast<size_t>(
-          indices_dim < gather.index_vector_dim ? indices_dim
-                                                : indices_dim - 1);
-      const auto d = static_cast<size_t>(gather.operand_batching_dims[i]);
-      result[d] = builder_.CreateAdd(result[d], batch[component]);
-    }
-    uint32_t offset = 0;
-    for (uint32_t d = 0; d < operand.rank; ++d) {
-      if (contains(gather.collapsed_slice_dims,
-                   gather.collapsed_slice_dims_count, d) ||
-          contains(gather.operand_batching_dims,
-                   gather.operand_batching_dims_count, d)) {
-        continue;
-      }
-      const auto output_dim = static_cast<size_t>(gather.offset_dims[offset++]);
-      result[d] = builder_.CreateAdd(result[d], out[output_dim]);
-    }
-    return result;
-  }
-
   // A loop over the output; each element reads one operand element.
   Status EmitGather(const phal_kir_gather_t& gather) {
     const phal_kir_buffer_t& output = kernel_.buffers[gather.output];
@@ -655,70 +460,8 @@ class KernelBuilder {
                      bodies_->ElementAddress(gather.output, Linear(out, dims)));
       return OkStatus();
     };
-    return dims.empty() ? Once(element) : Nest(dims, true, out, element);
-  }
-
-  // The operand index one update element goes to, as the StableHLO
-  // specification computes it (no clamping: the caller skips indices out of
-  // bounds).
-  std::vector<llvm::Value*> ScatterResultIndex(
-      const phal_kir_scatter_t& scatter,
-      const std::vector<llvm::Value*>& update) {
-    const phal_kir_buffer_t& operand = kernel_.buffers[scatter.operand];
-    const phal_kir_buffer_t& indices = kernel_.buffers[scatter.scatter_indices];
-    auto contains = [](const int64_t* values, uint32_t count, int64_t value) {
-      return std::find(values, values + count, value) != values + count;
-    };
-    std::vector<llvm::Value*> batch;  // update dimensions not in the window
-    for (uint32_t d = 0; d < kernel_.buffers[scatter.updates].rank; ++d) {
-      if (!contains(scatter.update_window_dims,
-                    scatter.update_window_dims_count, d)) {
-        batch.push_back(update[d]);
-      }
-    }
-    llvm::Value* zero = builder_.getInt64(0);
-    std::vector<llvm::Value*> result(operand.rank, zero);
-    for (uint32_t k = 0; k < scatter.scatter_dims_to_operand_dims_count; ++k) {
-      llvm::Value* linear = builder_.getInt64(0);
-      size_t next = 0;
-      for (uint32_t d = 0; d < indices.rank; ++d) {
-        llvm::Value* position =
-            static_cast<int64_t>(d) == scatter.index_vector_dim
-                ? builder_.getInt64(k)
-                : batch[next++];
-        linear = builder_.CreateAdd(
-            builder_.CreateMul(linear, builder_.getInt64(indices.dims[d])),
-            position);
-      }
-      const IrValue raw = bodies_->Load(
-          indices.element_type,
-          bodies_->ElementAddress(scatter.scatter_indices, linear));
-      const auto d =
-          static_cast<size_t>(scatter.scatter_dims_to_operand_dims[k]);
-      result[d] = builder_.CreateIntCast(raw.real, builder_.getInt64Ty(),
-                                         IsSigned(indices.element_type));
-    }
-    for (uint32_t i = 0; i < scatter.input_batching_dims_count; ++i) {
-      const int64_t indices_dim = scatter.scatter_indices_batching_dims[i];
-      const auto component = static_cast<size_t>(
-          indices_dim < scatter.index_vector_dim ? indices_dim
-                                                 : indices_dim - 1);
-      const auto d = static_cast<size_t>(scatter.input_batching_dims[i]);
-      result[d] = builder_.CreateAdd(result[d], batch[component]);
-    }
-    uint32_t window = 0;
-    for (uint32_t d = 0; d < operand.rank; ++d) {
-      if (contains(scatter.inserted_window_dims,
-                   scatter.inserted_window_dims_count, d) ||
-          contains(scatter.input_batching_dims,
-                   scatter.input_batching_dims_count, d)) {
-        continue;
-      }
-      const auto update_dim =
-          static_cast<size_t>(scatter.update_window_dims[window++]);
-      result[d] = builder_.CreateAdd(result[d], update[update_dim]);
-    }
-    return result;
+    return dims.empty() ? Once(element)
+                        : Nest(dims, begin_, end_, out, element);
   }
 
   // One unit of work, on one thread: updates to one element are applied in
@@ -771,132 +514,8 @@ class KernelBuilder {
         builder_.SetInsertPoint(done);
         return OkStatus();
       };
-      return Nest(update_dims, false, update, apply);
+      return Nest(update_dims, nullptr, nullptr, update, apply);
     });
-  }
-
-  // One output element's sum: over the kernel's input features and spatial
-  // window, input positions in the padded, dilated input that fall on an
-  // input element.
-  StatusOr<IrValue> EmitConvSum(const phal_kir_conv_t& conv,
-                                const std::vector<llvm::Value*>& out) {
-    const phal_kir_buffer_t& input = kernel_.buffers[conv.input];
-    const phal_kir_buffer_t& weights = kernel_.buffers[conv.kernel];
-    const phal_element_type_t type = conv.accumulation_type;
-    llvm::Type* compute = bodies_->ComputeType(type);
-    llvm::Value* zero = llvm::Constant::getNullValue(compute);
-    llvm::IRBuilder<> entry(&function_->getEntryBlock(),
-                            function_->getEntryBlock().begin());
-    llvm::Value* real_slot = entry.CreateAlloca(compute);
-    llvm::Value* imag_slot =
-        IsComplex(type) ? entry.CreateAlloca(compute) : nullptr;
-    builder_.CreateStore(zero, real_slot);
-    if (imag_slot) builder_.CreateStore(zero, imag_slot);
-
-    const int64_t kernel_features =
-        weights.dims[conv.kernel_input_feature_dimension];
-    const int64_t output_features =
-        weights.dims[conv.kernel_output_feature_dimension];
-    const int64_t output_batch =
-        kernel_.buffers[conv.output].dims[conv.output_batch_dimension];
-    llvm::Value* feature =
-        out[static_cast<size_t>(conv.output_feature_dimension)];
-    llvm::Value* batch = out[static_cast<size_t>(conv.output_batch_dimension)];
-    // Feature group g reads input features [g * kernel_features, ...);
-    // batch group h reads input batch h * output_batch + batch.
-    llvm::Value* feature_group = builder_.CreateSDiv(
-        feature, builder_.getInt64(output_features / conv.feature_group_count));
-    llvm::Value* batch_group = builder_.CreateSDiv(
-        feature, builder_.getInt64(output_features / conv.batch_group_count));
-    llvm::Value* input_batch = builder_.CreateAdd(
-        builder_.CreateMul(batch_group, builder_.getInt64(output_batch)),
-        batch);
-
-    std::vector<int64_t> loop_extents = {kernel_features};
-    for (uint32_t s = 0; s < conv.spatial_count; ++s) {
-      loop_extents.push_back(weights.dims[conv.kernel_spatial_dimensions[s]]);
-    }
-    std::vector<llvm::Value*> loop(loop_extents.size());
-    auto accumulate = [&]() -> Status {
-      std::vector<llvm::Value*> input_index(input.rank),
-          kernel_index(weights.rank);
-      input_index[static_cast<size_t>(conv.input_batch_dimension)] =
-          input_batch;
-      input_index[static_cast<size_t>(conv.input_feature_dimension)] =
-          builder_.CreateAdd(
-              builder_.CreateMul(feature_group,
-                                 builder_.getInt64(kernel_features)),
-              loop[0]);
-      kernel_index[static_cast<size_t>(conv.kernel_input_feature_dimension)] =
-          loop[0];
-      kernel_index[static_cast<size_t>(conv.kernel_output_feature_dimension)] =
-          feature;
-      llvm::Value* valid = builder_.getTrue();
-      for (uint32_t s = 0; s < conv.spatial_count; ++s) {
-        const int64_t window = loop_extents[s + 1];
-        llvm::Value* k = loop[s + 1];
-        kernel_index[static_cast<size_t>(conv.kernel_spatial_dimensions[s])] =
-            conv.window_reversal != nullptr && conv.window_reversal[s] != 0
-                ? builder_.CreateSub(builder_.getInt64(window - 1), k)
-                : k;
-        // Position in the padded, lhs-dilated input.
-        llvm::Value* position = builder_.CreateSub(
-            builder_.CreateAdd(
-                builder_.CreateMul(
-                    out[static_cast<size_t>(conv.output_spatial_dimensions[s])],
-                    builder_.getInt64(conv.window_strides[s])),
-                builder_.CreateMul(k, builder_.getInt64(conv.rhs_dilation[s]))),
-            builder_.getInt64(conv.padding[2 * s]));
-        llvm::Value* dilation = builder_.getInt64(conv.lhs_dilation[s]);
-        llvm::Value* element = builder_.CreateSDiv(position, dilation);
-        const int64_t extent = input.dims[conv.input_spatial_dimensions[s]];
-        valid = builder_.CreateAnd(
-            valid,
-            builder_.CreateAnd(
-                builder_.CreateICmpSGE(position, builder_.getInt64(0)),
-                builder_.CreateAnd(builder_.CreateICmpEQ(
-                                       builder_.CreateSRem(position, dilation),
-                                       builder_.getInt64(0)),
-                                   builder_.CreateICmpSLT(
-                                       element, builder_.getInt64(extent)))));
-        input_index[static_cast<size_t>(conv.input_spatial_dimensions[s])] =
-            element;
-      }
-      llvm::LLVMContext& context = builder_.getContext();
-      auto* add = llvm::BasicBlock::Create(context, "tap", function_);
-      auto* next = llvm::BasicBlock::Create(context, "next", function_);
-      builder_.CreateCondBr(valid, add, next);
-      builder_.SetInsertPoint(add);
-      const std::vector<int64_t> input_dims(input.dims,
-                                            input.dims + input.rank);
-      const std::vector<int64_t> kernel_dims(weights.dims,
-                                             weights.dims + weights.rank);
-      IrValue x = bodies_->Load(
-          input.element_type,
-          bodies_->ElementAddress(conv.input, Linear(input_index, input_dims)));
-      IrValue w =
-          bodies_->Load(weights.element_type,
-                        bodies_->ElementAddress(
-                            conv.kernel, Linear(kernel_index, kernel_dims)));
-      PHAL_ASSIGN_OR_RETURN(IrValue x_wide,
-                            bodies_->Convert(x, input.element_type, type));
-      PHAL_ASSIGN_OR_RETURN(IrValue w_wide,
-                            bodies_->Convert(w, weights.element_type, type));
-      const IrValue sum{
-          builder_.CreateLoad(compute, real_slot),
-          imag_slot ? builder_.CreateLoad(compute, imag_slot) : nullptr};
-      PHAL_ASSIGN_OR_RETURN(IrValue total,
-                            MultiplyAdd(type, sum, x_wide, w_wide));
-      builder_.CreateStore(total.real, real_slot);
-      if (imag_slot) builder_.CreateStore(total.imag, imag_slot);
-      builder_.CreateBr(next);
-      builder_.SetInsertPoint(next);
-      return OkStatus();
-    };
-    PHAL_RETURN_IF_ERROR(Nest(loop_extents, false, loop, accumulate));
-    return IrValue{
-        builder_.CreateLoad(compute, real_slot),
-        imag_slot ? builder_.CreateLoad(compute, imag_slot) : nullptr};
   }
 
   // A loop over the output (split on its dimension 0); each element sums
@@ -916,7 +535,7 @@ class KernelBuilder {
                    1, weights.dims[conv.kernel_output_feature_dimension]));
     std::vector<llvm::Value*> out(dims.size());
     auto element = [&]() -> Status {
-      PHAL_ASSIGN_OR_RETURN(IrValue sum, EmitConvSum(conv, out));
+      PHAL_ASSIGN_OR_RETURN(IrValue sum, ConvSum(conv, out));
       llvm::Value* address =
           bodies_->ElementAddress(conv.output, Linear(out, dims));
       if (!has_epilogue) {
@@ -934,7 +553,7 @@ class KernelBuilder {
       bodies_->Store(output_type, results[0], address);
       return OkStatus();
     };
-    return Nest(dims, true, out, element);
+    return Nest(dims, begin_, end_, out, element);
   }
 
   Status EmitCopy(const phal_kir_copy_t& copy) {
@@ -961,13 +580,7 @@ class KernelBuilder {
     });
   }
 
-  const phal_kernel_desc_t& kernel_;
-  std::unique_ptr<llvm::Module> module_;
   const TargetHooks& target_;
-  llvm::IRBuilder<> builder_;
-  std::vector<BoundBuffer> bound_buffers_;
-  std::optional<BodyEmitter> bodies_;
-  llvm::Function* function_ = nullptr;
   llvm::Value* begin_ = nullptr;
   llvm::Value* end_ = nullptr;
   llvm::Value* dot_sums_ = nullptr;
