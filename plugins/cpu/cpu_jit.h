@@ -1,7 +1,7 @@
 // The plugin's compiler and loader: KIR -> LLVM IR (sdk/emitters/llvm) -> O3
 // -> an object file for the host CPU, and object files -> callable code in
-// one process-wide ORC LLJIT. The only files of the plugin that include LLVM
-// headers are cpu_jit.cc and the toolkit's own.
+// the toolkit's process-wide JIT (host_jit.h). The only files of the plugin
+// that include LLVM headers are cpu_jit.cc and the toolkit's own.
 #ifndef POLYHAL_PLUGINS_CPU_CPU_JIT_H_
 #define POLYHAL_PLUGINS_CPU_CPU_JIT_H_
 
