@@ -5,14 +5,13 @@
 #include <vector>
 
 #include <llvm/ADT/StringMap.h>
-#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
-#include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
+
+#include "sdk/emitters/llvm/machine_code.h"
 
 namespace phal::llvm_emitter {
 namespace {
@@ -41,23 +40,6 @@ std::string HostFeatureString() {
     joined += entry;
   }
   return joined;
-}
-
-llvm::OptimizationLevel PipelineLevel(unsigned level) {
-  switch (level) {
-    case 0:
-      return llvm::OptimizationLevel::O0;
-    case 1:
-      return llvm::OptimizationLevel::O1;
-    case 2:
-      return llvm::OptimizationLevel::O2;
-    default:
-      return llvm::OptimizationLevel::O3;
-  }
-}
-
-llvm::CodeGenOpt::Level CodeGenLevel(unsigned level) {
-  return level == 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Aggressive;
 }
 
 }  // namespace
@@ -95,39 +77,13 @@ StatusOr<std::string> HostCpuTarget::Compile(
   if (machine == nullptr) {
     return Internal("LLVM could not make a target machine for " + triple_);
   }
-  module.setDataLayout(machine->createDataLayout());
   for (llvm::Function& function : module) {
     if (function.isDeclaration()) continue;
     function.addFnAttr("target-cpu", cpu_name_);
     function.addFnAttr("target-features", features_);
   }
-
-  llvm::LoopAnalysisManager loop_analyses;
-  llvm::FunctionAnalysisManager function_analyses;
-  llvm::CGSCCAnalysisManager cgscc_analyses;
-  llvm::ModuleAnalysisManager module_analyses;
-  llvm::PassBuilder pass_builder(machine.get());
-  pass_builder.registerModuleAnalyses(module_analyses);
-  pass_builder.registerCGSCCAnalyses(cgscc_analyses);
-  pass_builder.registerFunctionAnalyses(function_analyses);
-  pass_builder.registerLoopAnalyses(loop_analyses);
-  pass_builder.crossRegisterProxies(loop_analyses, function_analyses,
-                                    cgscc_analyses, module_analyses);
-  if (optimization_level > 0) {
-    llvm::ModulePassManager passes = pass_builder.buildPerModuleDefaultPipeline(
-        PipelineLevel(optimization_level));
-    passes.run(module, module_analyses);
-  }
-
-  llvm::SmallVector<char, 0> object;
-  llvm::raw_svector_ostream stream(object);
-  llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, stream, nullptr,
-                                   llvm::CGFT_ObjectFile)) {
-    return Internal("LLVM cannot emit object files for " + triple_);
-  }
-  codegen.run(module);
-  return std::string(object.begin(), object.end());
+  return OptimizeAndEmit(*machine, module, optimization_level,
+                         llvm::CGFT_ObjectFile);
 }
 
 }  // namespace phal::llvm_emitter
