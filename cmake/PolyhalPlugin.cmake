@@ -17,11 +17,13 @@
 #
 # phal_add_conformance_test(NAME name PLUGIN plugin TIER tier
 #                           [JOBS n] [TIMEOUT seconds] [ISOLATE]
-#                           [CORPUS dir] [FILTER glob])
+#                           [CORPUS dir] [FILTER glob]
+#                           [ENVIRONMENT VAR=value ...])
 #   Registers a CTest certification run, `polyhal conformance --plugin
 #   PLUGIN --tier TIER`, which passes only when the plugin is certified at
-#   TIER. The report goes to <build>/conformance/<name>/. A plugin joins CI
-#   with one line, e.g.
+#   TIER. The report goes to <build>/conformance/<name>/. ENVIRONMENT sets
+#   variables for the run (e.g. PHAL_GPU_EMULATION=1 for a plugin's
+#   emulated device). A plugin joins CI with one line, e.g.
 #     phal_add_conformance_test(NAME conformance_cpu PLUGIN cpu TIER 3)
 include_guard(GLOBAL)
 include(GNUInstallDirs)
@@ -120,7 +122,8 @@ function(phal_add_conformance_test)
     message(WARNING "phal_add_conformance_test: no polyhal command; not registered")
     return()
   endif()
-  cmake_parse_arguments(ARG "ISOLATE" "NAME;PLUGIN;TIER;JOBS;TIMEOUT;CORPUS;FILTER" "" ${ARGN})
+  cmake_parse_arguments(ARG "ISOLATE" "NAME;PLUGIN;TIER;JOBS;TIMEOUT;CORPUS;FILTER"
+                        "ENVIRONMENT" ${ARGN})
   if(NOT ARG_JOBS)
     set(ARG_JOBS 2)
   endif()
@@ -145,9 +148,10 @@ function(phal_add_conformance_test)
   if(TARGET phal_plugin_${ARG_PLUGIN})
     get_target_property(plugin_path phal_plugin_${ARG_PLUGIN} PHAL_MANIFEST)
   endif()
+  set(environment "PHAL_PLUGIN_PATH=${plugin_path}" ${ARG_ENVIRONMENT})
   add_test(NAME ${ARG_NAME} COMMAND ${command})
   set_tests_properties(${ARG_NAME} PROPERTIES
-    ENVIRONMENT "PHAL_PLUGIN_PATH=${plugin_path}"
+    ENVIRONMENT "${environment}"
     LABELS conformance TIMEOUT 1200
     # Certification runs are the longest tests: started first, they overlap
     # with the rest of the suite instead of running alone at its end.

@@ -1,0 +1,483 @@
+#include "plugins/nvidia/nvidia_emulator.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "plugins/nvidia/nvidia_emulator_module.h"
+
+namespace phal::nvidia {
+
+// The driver's opaque handle types, defined by the emulator: one context,
+// and streams and events that hold nothing (work is done when queued).
+struct CUctx_st {};
+struct CUstream_st {};
+struct CUevent_st {};
+
+namespace {
+
+// An H100 SXM's figures, so that what the plugin derives from them (block
+// sizes, shared memory) is what a real sm_90 device would see.
+constexpr char kName[] = "nvidia (emulated sm_90)";
+constexpr int kDriverVersion = 12000;
+constexpr int kMultiprocessors = 132;
+constexpr int kMaxThreadsPerBlock = 1024;
+constexpr int kMaxBlock[3] = {1024, 1024, 64};
+constexpr int kMaxGrid[3] = {2147483647, 65535, 65535};
+constexpr int kSharedBytesPerBlock = 48 * 1024;
+constexpr int kSharedBytesPerBlockOptin = 227 * 1024;
+constexpr int kWarpSize = 32;
+constexpr int kClockKhz = 1980000;
+constexpr int kL2Bytes = 50 * 1024 * 1024;
+constexpr size_t kAllocationAlignment = 256;
+
+thread_local std::string last_error_detail;
+thread_local std::vector<CUcontext> current_contexts;
+
+CUctx_st the_context;
+
+// Live allocations, so that a free of an address the emulator never gave
+// out is refused as the driver refuses it.
+struct Allocations {
+  std::mutex mutex;
+  std::map<CUdeviceptr, size_t> sizes;
+};
+
+Allocations& LiveAllocations() {
+  static Allocations* allocations = new Allocations();
+  return *allocations;
+}
+
+CUresult Fail(CUresult result, std::string detail) {
+  last_error_detail = std::move(detail);
+  return result;
+}
+
+CUresult Succeed() {
+  last_error_detail.clear();
+  return CUDA_SUCCESS;
+}
+
+CUresult CheckDevice(CUdevice device) {
+  if (device != 0) {
+    return Fail(
+        CUDA_ERROR_INVALID_DEVICE,
+        "the emulator has one device, 0, not " + std::to_string(device));
+  }
+  return Succeed();
+}
+
+uint64_t HostMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return uint64_t{1} << 32;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+}
+
+void* Address(CUdeviceptr address) {
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+}
+
+CUresult Init(unsigned int flags) {
+  if (flags != 0) return Fail(CUDA_ERROR_INVALID_VALUE, "cuInit flags");
+  return Succeed();
+}
+
+CUresult DriverGetVersion(int* version) {
+  *version = kDriverVersion;
+  return Succeed();
+}
+
+CUresult GetErrorName(CUresult error, const char** name) {
+  switch (error) {
+#define PHAL_EMULATOR_ERROR_NAME(code) \
+  case code:                           \
+    *name = #code;                     \
+    return CUDA_SUCCESS;
+    PHAL_EMULATOR_ERROR_NAME(CUDA_SUCCESS)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_INVALID_VALUE)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_OUT_OF_MEMORY)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_NOT_INITIALIZED)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_NO_DEVICE)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_INVALID_DEVICE)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_INVALID_IMAGE)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_INVALID_CONTEXT)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_INVALID_HANDLE)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_NOT_FOUND)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_NOT_READY)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_ILLEGAL_ADDRESS)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_LAUNCH_FAILED)
+    PHAL_EMULATOR_ERROR_NAME(CUDA_ERROR_UNKNOWN)
+#undef PHAL_EMULATOR_ERROR_NAME
+    default:
+      *name = nullptr;
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+CUresult GetErrorString(CUresult error, const char** text) {
+  switch (error) {
+    case CUDA_SUCCESS:
+      *text = "no error";
+      return CUDA_SUCCESS;
+    case CUDA_ERROR_INVALID_VALUE:
+      *text = "invalid argument";
+      return CUDA_SUCCESS;
+    case CUDA_ERROR_OUT_OF_MEMORY:
+      *text = "out of memory";
+      return CUDA_SUCCESS;
+    case CUDA_ERROR_INVALID_IMAGE:
+      *text = "device kernel image is invalid";
+      return CUDA_SUCCESS;
+    case CUDA_ERROR_NOT_FOUND:
+      *text = "named symbol not found";
+      return CUDA_SUCCESS;
+    case CUDA_ERROR_LAUNCH_FAILED:
+      *text = "unspecified launch failure";
+      return CUDA_SUCCESS;
+    default:
+      return GetErrorName(error, text);
+  }
+}
+
+CUresult DeviceGetCount(int* count) {
+  *count = 1;
+  return Succeed();
+}
+
+CUresult DeviceGet(CUdevice* device, int ordinal) {
+  if (CUresult result = CheckDevice(ordinal); result != CUDA_SUCCESS) {
+    return result;
+  }
+  *device = 0;
+  return Succeed();
+}
+
+CUresult DeviceGetName(char* name, int length, CUdevice device) {
+  if (CUresult result = CheckDevice(device); result != CUDA_SUCCESS) {
+    return result;
+  }
+  if (length <= 0) return Fail(CUDA_ERROR_INVALID_VALUE, "name length");
+  std::strncpy(name, kName, static_cast<size_t>(length) - 1);
+  name[length - 1] = '\0';
+  return Succeed();
+}
+
+CUresult DeviceGetAttribute(int* value, CUdevice_attribute attribute,
+                            CUdevice device) {
+  if (CUresult result = CheckDevice(device); result != CUDA_SUCCESS) {
+    return result;
+  }
+  switch (attribute) {
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+      *value = kMaxThreadsPerBlock;
+      break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+      *value = kMaxBlock[attribute - CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X];
+      break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+      *value = kMaxGrid[attribute - CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X];
+      break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+      *value = kSharedBytesPerBlock;
+      break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+      *value = kSharedBytesPerBlockOptin;
+      break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
+      *value = kWarpSize;
+      break;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE:
+      *value = kClockKhz;
+      break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+      *value = kMultiprocessors;
+      break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
+      *value = kL2Bytes;
+      break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+      *value = kEmulatedComputeCapability / 10;
+      break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+      *value = kEmulatedComputeCapability % 10;
+      break;
+    default:
+      *value = 0;
+      return Fail(CUDA_ERROR_INVALID_VALUE,
+                  "attribute " + std::to_string(static_cast<int>(attribute)) +
+                      " is not emulated");
+  }
+  return Succeed();
+}
+
+CUresult DeviceTotalMem(size_t* bytes, CUdevice device) {
+  if (CUresult result = CheckDevice(device); result != CUDA_SUCCESS) {
+    return result;
+  }
+  *bytes = static_cast<size_t>(HostMemoryBytes());
+  return Succeed();
+}
+
+CUresult DeviceGetUuid(CUuuid* uuid, CUdevice device) {
+  if (CUresult result = CheckDevice(device); result != CUDA_SUCCESS) {
+    return result;
+  }
+  std::memset(uuid->bytes, 0, sizeof(uuid->bytes));
+  std::memcpy(uuid->bytes, "phal-emulated90", 15);
+  return Succeed();
+}
+
+CUresult PrimaryCtxRetain(CUcontext* context, CUdevice device) {
+  if (CUresult result = CheckDevice(device); result != CUDA_SUCCESS) {
+    return result;
+  }
+  *context = &the_context;
+  return Succeed();
+}
+
+CUresult PrimaryCtxRelease(CUdevice device) { return CheckDevice(device); }
+
+CUresult CtxPushCurrent(CUcontext context) {
+  if (context != &the_context) {
+    return Fail(CUDA_ERROR_INVALID_CONTEXT, "not the emulator's context");
+  }
+  current_contexts.push_back(context);
+  return Succeed();
+}
+
+CUresult CtxPopCurrent(CUcontext* context) {
+  if (current_contexts.empty()) {
+    return Fail(CUDA_ERROR_INVALID_CONTEXT, "no context is current");
+  }
+  if (context != nullptr) *context = current_contexts.back();
+  current_contexts.pop_back();
+  return Succeed();
+}
+
+// Every call that acts on "the current context" checks there is one, as
+// the driver does, so the plugin's context handling is tested here too.
+CUresult CheckCurrent(const char* call) {
+  if (current_contexts.empty()) {
+    return Fail(CUDA_ERROR_INVALID_CONTEXT,
+                std::string(call) + " with no current context");
+  }
+  return Succeed();
+}
+
+CUresult MemAlloc(CUdeviceptr* address, size_t bytes) {
+  if (CUresult result = CheckCurrent("cuMemAlloc"); result != CUDA_SUCCESS) {
+    return result;
+  }
+  if (bytes == 0) return Fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc of 0");
+  const size_t rounded = (bytes + kAllocationAlignment - 1) /
+                         kAllocationAlignment * kAllocationAlignment;
+  void* memory = std::aligned_alloc(kAllocationAlignment, rounded);
+  if (memory == nullptr) {
+    return Fail(CUDA_ERROR_OUT_OF_MEMORY,
+                std::to_string(bytes) + " bytes of host memory");
+  }
+  *address = reinterpret_cast<uintptr_t>(memory);
+  Allocations& live = LiveAllocations();
+  std::lock_guard<std::mutex> lock(live.mutex);
+  live.sizes[*address] = bytes;
+  return Succeed();
+}
+
+CUresult MemFree(CUdeviceptr address) {
+  {
+    Allocations& live = LiveAllocations();
+    std::lock_guard<std::mutex> lock(live.mutex);
+    if (live.sizes.erase(address) == 0) {
+      return Fail(CUDA_ERROR_INVALID_VALUE,
+                  "cuMemFree of an address cuMemAlloc did not return");
+    }
+  }
+  std::free(Address(address));
+  return Succeed();
+}
+
+CUresult MemcpyHtoD(CUdeviceptr destination, const void* source, size_t bytes,
+                    CUstream /*stream*/) {
+  std::memcpy(Address(destination), source, bytes);
+  return Succeed();
+}
+
+CUresult MemcpyDtoH(void* destination, CUdeviceptr source, size_t bytes,
+                    CUstream /*stream*/) {
+  std::memcpy(destination, Address(source), bytes);
+  return Succeed();
+}
+
+CUresult MemcpyDtoD(CUdeviceptr destination, CUdeviceptr source, size_t bytes,
+                    CUstream /*stream*/) {
+  std::memmove(Address(destination), Address(source), bytes);
+  return Succeed();
+}
+
+CUresult StreamCreate(CUstream* stream, unsigned int /*flags*/) {
+  if (CUresult result = CheckCurrent("cuStreamCreate");
+      result != CUDA_SUCCESS) {
+    return result;
+  }
+  *stream = new CUstream_st();
+  return Succeed();
+}
+
+CUresult StreamDestroy(CUstream stream) {
+  delete stream;
+  return Succeed();
+}
+
+CUresult StreamSynchronize(CUstream /*stream*/) { return Succeed(); }
+
+CUresult StreamWaitEvent(CUstream /*stream*/, CUevent /*event*/,
+                         unsigned int /*flags*/) {
+  return Succeed();
+}
+
+CUresult EventCreate(CUevent* event, unsigned int /*flags*/) {
+  if (CUresult result = CheckCurrent("cuEventCreate"); result != CUDA_SUCCESS) {
+    return result;
+  }
+  *event = new CUevent_st();
+  return Succeed();
+}
+
+CUresult EventDestroy(CUevent event) {
+  delete event;
+  return Succeed();
+}
+
+CUresult EventRecord(CUevent /*event*/, CUstream /*stream*/) {
+  return Succeed();
+}
+
+CUresult EventSynchronize(CUevent /*event*/) { return Succeed(); }
+
+CUresult EventQuery(CUevent /*event*/) { return Succeed(); }
+
+CUresult ModuleLoadDataEx(CUmodule* module, const void* image,
+                          unsigned int /*option_count*/,
+                          CUjit_option* /*options*/, void** /*option_values*/) {
+  StatusOr<CUmodule> loaded = LoadEmulatedModule(image);
+  if (!loaded.ok()) {
+    return Fail(CUDA_ERROR_INVALID_IMAGE, loaded.status().message());
+  }
+  *module = *loaded;
+  return Succeed();
+}
+
+CUresult ModuleUnload(CUmodule module) {
+  UnloadEmulatedModule(module);
+  return Succeed();
+}
+
+CUresult ModuleGetFunction(CUfunction* function, CUmodule module,
+                           const char* name) {
+  StatusOr<CUfunction> found = EmulatedModuleFunction(module, name);
+  if (!found.ok()) {
+    return Fail(CUDA_ERROR_NOT_FOUND, found.status().message());
+  }
+  *function = *found;
+  return Succeed();
+}
+
+CUresult LaunchKernel(CUfunction function, unsigned int grid_x,
+                      unsigned int grid_y, unsigned int grid_z,
+                      unsigned int block_x, unsigned int block_y,
+                      unsigned int block_z, unsigned int shared_bytes,
+                      CUstream /*stream*/, void** parameters, void** extra) {
+  if (extra != nullptr) {
+    return Fail(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel's extra");
+  }
+  const unsigned int grid[3] = {grid_x, grid_y, grid_z};
+  const unsigned int block[3] = {block_x, block_y, block_z};
+  for (int d = 0; d < 3; ++d) {
+    if (grid[d] == 0 || grid[d] > static_cast<unsigned>(kMaxGrid[d]) ||
+        block[d] == 0 || block[d] > static_cast<unsigned>(kMaxBlock[d])) {
+      return Fail(CUDA_ERROR_INVALID_VALUE, "grid or block dimension " +
+                                                std::to_string(d) +
+                                                " out of the device's range");
+    }
+  }
+  if (uint64_t{block_x} * block_y * block_z > kMaxThreadsPerBlock) {
+    return Fail(CUDA_ERROR_INVALID_VALUE, "more than 1024 threads per block");
+  }
+  const Status run =
+      RunEmulatedKernel(function, grid, block, shared_bytes, parameters);
+  if (!run.ok()) return Fail(CUDA_ERROR_LAUNCH_FAILED, run.message());
+  return Succeed();
+}
+
+std::string LastErrorDetail() { return last_error_detail; }
+
+Cuda MakeEmulatedCuda() {
+  Cuda cuda;
+  cuda.implementation = "the grid emulator";
+  cuda.driver_version = kDriverVersion;
+  cuda.cuInit = Init;
+  cuda.cuDriverGetVersion = DriverGetVersion;
+  cuda.cuGetErrorName = GetErrorName;
+  cuda.cuGetErrorString = GetErrorString;
+  cuda.cuDeviceGetCount = DeviceGetCount;
+  cuda.cuDeviceGet = DeviceGet;
+  cuda.cuDeviceGetName = DeviceGetName;
+  cuda.cuDeviceGetAttribute = DeviceGetAttribute;
+  cuda.cuDeviceTotalMem = DeviceTotalMem;
+  cuda.cuDeviceGetUuid = DeviceGetUuid;
+  cuda.cuDevicePrimaryCtxRetain = PrimaryCtxRetain;
+  cuda.cuDevicePrimaryCtxRelease = PrimaryCtxRelease;
+  cuda.cuCtxPushCurrent = CtxPushCurrent;
+  cuda.cuCtxPopCurrent = CtxPopCurrent;
+  cuda.cuMemAlloc = MemAlloc;
+  cuda.cuMemFree = MemFree;
+  cuda.cuMemcpyHtoDAsync = MemcpyHtoD;
+  cuda.cuMemcpyDtoHAsync = MemcpyDtoH;
+  cuda.cuMemcpyDtoDAsync = MemcpyDtoD;
+  cuda.cuStreamCreate = StreamCreate;
+  cuda.cuStreamDestroy = StreamDestroy;
+  cuda.cuStreamSynchronize = StreamSynchronize;
+  cuda.cuStreamWaitEvent = StreamWaitEvent;
+  cuda.cuEventCreate = EventCreate;
+  cuda.cuEventDestroy = EventDestroy;
+  cuda.cuEventRecord = EventRecord;
+  cuda.cuEventSynchronize = EventSynchronize;
+  cuda.cuEventQuery = EventQuery;
+  cuda.cuModuleLoadDataEx = ModuleLoadDataEx;
+  cuda.cuModuleUnload = ModuleUnload;
+  cuda.cuModuleGetFunction = ModuleGetFunction;
+  cuda.cuLaunchKernel = LaunchKernel;
+  cuda.last_error_detail = LastErrorDetail;
+  return cuda;
+}
+
+}  // namespace
+
+uint64_t EmulatedBytesFrom(CUdeviceptr address) {
+  Allocations& live = LiveAllocations();
+  std::lock_guard<std::mutex> lock(live.mutex);
+  auto after = live.sizes.upper_bound(address);
+  if (after == live.sizes.begin()) return 0;
+  const auto& [begin, bytes] = *std::prev(after);
+  return address < begin + bytes ? begin + bytes - address : 0;
+}
+
+const Cuda& EmulatedCuda() {
+  static const Cuda* cuda = new Cuda(MakeEmulatedCuda());
+  return *cuda;
+}
+
+}  // namespace phal::nvidia

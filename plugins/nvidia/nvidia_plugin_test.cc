@@ -1,0 +1,377 @@
+// The nvidia plugin through its entry point and function table, as the
+// core's loader drives it: with no CUDA driver it loads and says why; with
+// PHAL_GPU_EMULATION=1 (set for every test by CMake) its first device is a
+// GPU where there is one, else the emulated sm_90, whose properties,
+// copies, streams, events and kernels of each kind are checked, kernels
+// against the KIR interpreter. The PTX of a set of kernels goes through
+// ptxas for sm_80 and sm_90 where the CUDA toolkit is installed.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "polyhal/kernel.h"
+#include "polyhal/plugin.h"
+#include "sdk/base/kir_facts.h"
+#include "sdk/emitters/llvm/nvptx_target.h"
+#include "sdk/emitters/llvm/spmd_kernel_emitter.h"
+#include "sdk/kir_interpreter/kir_interpreter.h"
+#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/kir_builder_kernels.h"
+#include "sdk/plugin_testing/plugin_environment.h"
+#include "sdk/plugin_testing/plugin_test.h"
+#include "sdk/plugin_testing/status_assertions.h"
+
+namespace phal::nvidia {
+namespace {
+
+using ::phal::plugin_testing::FromBytes;
+using ::phal::plugin_testing::IsOk;
+using ::phal::plugin_testing::KirBody;
+using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::PluginEnvironment;
+using ::phal::plugin_testing::PluginTest;
+using ::phal::plugin_testing::ToBytes;
+
+const PluginEnvironment* const kNvidiaPlugin =
+    ::phal::plugin_testing::AddPluginEnvironment(PHAL_NVIDIA_PLUGIN_PATH);
+
+// Run in a child process of its own (the driver is opened once per
+// process): exits 0 when the plugin counted `expected_devices` and, when
+// that is 0, said why naming the library it could not open.
+void ExitWithDeviceCountVerdict(bool emulation, size_t expected_devices) {
+  setenv("PHAL_NVIDIA_CUDA_LIBRARY", "libcuda-absent.so.1", 1);
+  if (emulation) {
+    setenv("PHAL_GPU_EMULATION", "1", 1);
+  } else {
+    unsetenv("PHAL_GPU_EMULATION");
+  }
+  size_t devices = 99;
+  const char* reason = nullptr;
+  const bool counted =
+      IsOk(kNvidiaPlugin->api().device_count(&devices, &reason));
+  const bool says_why = expected_devices > 0 ||
+                        (reason != nullptr &&
+                         std::strstr(reason, "libcuda-absent.so.1") != nullptr);
+  std::fprintf(stderr, "devices %zu reason: %s\n", devices,
+               reason != nullptr ? reason : "(null)");
+  std::filesystem::remove_all(kNvidiaPlugin->cache_directory());
+  std::exit(counted && devices == expected_devices && says_why ? 0 : 1);
+}
+
+TEST(NvidiaPluginAbsence, WithoutTheDriverItLoadsWithNoDeviceAndSaysWhy) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ExitWithDeviceCountVerdict(false, 0),
+              ::testing::ExitedWithCode(0), "cannot be opened");
+}
+
+TEST(NvidiaPluginAbsence, WithoutTheDriverEmulationStillGivesOneDevice) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ExitWithDeviceCountVerdict(true, 1), ::testing::ExitedWithCode(0),
+              "devices 1");
+}
+
+using NvidiaDevice = PluginTest;
+
+bool IsEmulated(const phal_device_properties_t& properties) {
+  return std::strstr(properties.features, " emulated") != nullptr;
+}
+
+TEST_F(NvidiaDevice, DescribesItselfWithTheDriversFigures) {
+  EXPECT_STREQ(properties_.vendor, "NVIDIA");
+  EXPECT_EQ(properties_.kind, PHAL_DEVICE_KIND_GPU);
+  EXPECT_GT(properties_.compute_units, 0u);
+  EXPECT_GT(properties_.memory_bytes, 0u);
+  EXPECT_EQ(properties_.min_alignment, 256u);
+  for (const char* figure :
+       {"cuda ", " sm_", "warp_size=32",
+        "max_threads_per_block=", "shared_memory_per_block="}) {
+    EXPECT_NE(std::strstr(properties_.features, figure), nullptr)
+        << figure << " in " << properties_.features;
+  }
+  for (uint32_t kind = PHAL_KERNEL_KIND_LOOP; kind <= PHAL_KERNEL_KIND_COPY;
+       ++kind) {
+    EXPECT_NE(properties_.kernel_kinds & PHAL_KERNEL_KIND_BIT(kind), 0u)
+        << "kernel kind " << kind;
+  }
+}
+
+TEST_F(NvidiaDevice, TheEmulatedDeviceIsAnSm90WithAnH100sLimits) {
+  if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
+  EXPECT_STREQ(properties_.name, "nvidia (emulated sm_90)");
+  EXPECT_EQ(properties_.compute_units, 132u);
+  EXPECT_NE(std::strstr(properties_.features, "cuda 12.0 sm_90"), nullptr)
+      << properties_.features;
+  EXPECT_NE(std::strstr(properties_.features, "shared_memory_per_block=49152"),
+            nullptr);
+  EXPECT_NE(std::strstr(properties_.driver_version, "grid emulator"), nullptr);
+  EXPECT_EQ(properties_.flags & PHAL_DEVICE_FLAG_ASYNC_STREAMS, 0u)
+      << "the emulator finishes work before its calls return";
+}
+
+TEST_F(NvidiaDevice, CopiesRoundTripThroughDeviceBuffers) {
+  ExpectCopiesRoundTrip();
+}
+
+TEST_F(NvidiaDevice, EventsOrderWorkAcrossStreams) {
+  ExpectEventsOrderWorkAcrossStreams();
+}
+
+TEST_F(NvidiaDevice, AnEventNeverRecordedHasFired) {
+  phal_plugin_event_t* event = CreateEvent();
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(Query(event), 1);
+  EXPECT_TRUE(IsOk(api().event_synchronize(event)));
+}
+
+TEST_F(NvidiaDevice, AZeroByteBufferIsADistinctBuffer) {
+  phal_plugin_buffer_t* a = Allocate(0);
+  phal_plugin_buffer_t* b = Allocate(0);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_NE(a, b);
+}
+
+class NvidiaKernels : public PluginTest {
+ protected:
+  // Emits `desc`, runs it on the device and on the KIR interpreter from the
+  // same `contents`, and expects every buffer byte for byte equal. Returns
+  // the kernel (NULL after a failure).
+  phal_plugin_kernel_t* ExpectSameAsInterpreter(
+      const phal_kernel_desc_t& desc,
+      const std::vector<std::vector<uint8_t>>& contents) {
+    phal_plugin_kernel_t* kernel = Emit(desc);
+    if (kernel == nullptr) return nullptr;
+    ExpectRunMatchesInterpreter(kernel, desc, contents);
+    return kernel;
+  }
+
+  void ExpectRunMatchesInterpreter(
+      phal_plugin_kernel_t* kernel, const phal_kernel_desc_t& desc,
+      const std::vector<std::vector<uint8_t>>& contents) {
+    std::vector<std::vector<uint8_t>> expected = contents;
+    StatusOr<kir_interpreter::Kernel> reference =
+        kir_interpreter::Kernel::Create(desc);
+    ASSERT_TRUE(reference.ok()) << reference.status().ToString();
+    std::vector<uint8_t*> pointers;
+    for (std::vector<uint8_t>& bytes : expected) {
+      pointers.push_back(bytes.data());
+    }
+    ASSERT_TRUE(reference->Run(pointers).ok());
+    std::vector<std::vector<uint8_t>> actual = contents;
+    Run(kernel, actual);
+    for (size_t b = 0; b < expected.size(); ++b) {
+      EXPECT_EQ(actual[b], expected[b])
+          << "buffer " << b << " of " << desc.name;
+    }
+  }
+};
+
+// out[i] = a[i] * b[i] + 1 over f32[n].
+LoopKernel MultiplyAddOne(int64_t n) {
+  LoopKernel kernel;
+  kernel.name = "multiply_add_one";
+  const uint32_t a = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
+  const uint32_t b = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
+  const uint32_t out =
+      kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {n};
+  KirBody& body = kernel.body;
+  const uint32_t i = body.Index(0);
+  const uint32_t product =
+      body.Node(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_F32,
+                {body.Read(a, PHAL_ELEMENT_TYPE_F32, {i}),
+                 body.Read(b, PHAL_ELEMENT_TYPE_F32, {i})});
+  body.Result(
+      body.Node(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_F32,
+                {product, body.Constant(PHAL_ELEMENT_TYPE_F32, 0x3f800000u)}));
+  kernel.outputs = {out};
+  return kernel;
+}
+
+std::vector<float> Ramp(int64_t n, float scale, int modulus) {
+  std::vector<float> values(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    values[i] = scale * static_cast<float>(i % modulus) - 2.0f;
+  }
+  return values;
+}
+
+TEST_F(NvidiaKernels, AnElementwiseLoopMatchesTheInterpreter) {
+  constexpr int64_t n = 5000;
+  LoopKernel loop = MultiplyAddOne(n);
+  ExpectSameAsInterpreter(
+      loop.Desc(), {ToBytes(Ramp(n, 0.25f, 97)), ToBytes(Ramp(n, 1.0f, 7)),
+                    std::vector<uint8_t>(n * sizeof(float), 0)});
+}
+
+TEST_F(NvidiaKernels, LongAndShortReductionsMatchTheInterpreter) {
+  // 3 rows of 1000 (a block per row: warp shuffles and a tree in shared
+  // memory) and 1000 columns of 3 (a thread per output).
+  for (int64_t reduced : {int64_t{1}, int64_t{0}}) {
+    plugin_testing::ReduceKernel reduce;
+    reduce.name = "sum_" + std::to_string(reduced);
+    plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_S32, {3, 1000},
+                             {reduced});
+    std::vector<int32_t> input(3000);
+    for (int i = 0; i < 3000; ++i) input[i] = i % 17 - 8 + i / 1000;
+    const size_t outputs = reduced == 1 ? 3 : 1000;
+    ExpectSameAsInterpreter(
+        reduce.Desc(), {ToBytes(input), std::vector<uint8_t>(outputs * 4)});
+  }
+}
+
+TEST_F(NvidiaKernels, TheTiledGemmMatchesTheInterpreter) {
+  // Edges that are not multiples of the 16x16 tiles; small integers, so
+  // every order of summation gives the same f32.
+  constexpr int64_t m = 37, n = 21, k = 45;
+  plugin_testing::DotKernel dot;
+  dot.name = "matmul";
+  plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32,
+                              m, n, k);
+  ExpectSameAsInterpreter(
+      dot.Desc(), {ToBytes(Ramp(m * k, 1.0f, 5)), ToBytes(Ramp(k * n, 1.0f, 3)),
+                   std::vector<uint8_t>(m * n * 4)});
+}
+
+TEST_F(NvidiaKernels, AStableSortInScratchMemoryMatchesTheInterpreter) {
+  plugin_testing::SortKernel sort;
+  sort.name = "sort";
+  sort.stable = true;
+  plugin_testing::BuildSort(
+      sort, {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
+  std::vector<int32_t> keys(200), values(200);
+  for (int i = 0; i < 200; ++i) {
+    keys[i] = (i * 7919) % 13;
+    values[i] = i;
+  }
+  ExpectSameAsInterpreter(
+      sort.Desc(), {ToBytes(keys), ToBytes(values), std::vector<uint8_t>(800),
+                    std::vector<uint8_t>(800)});
+}
+
+TEST_F(NvidiaKernels, ASerializedKernelRunsAfterDeserializing) {
+  constexpr int64_t n = 300;
+  LoopKernel loop = MultiplyAddOne(n);
+  const std::vector<std::vector<uint8_t>> contents = {
+      ToBytes(Ramp(n, 0.5f, 11)), ToBytes(Ramp(n, 2.0f, 5)),
+      std::vector<uint8_t>(n * sizeof(float), 0)};
+  phal_plugin_kernel_t* kernel = Emit(loop.Desc());
+  ASSERT_NE(kernel, nullptr);
+  void* data = nullptr;
+  uint64_t size = 0;
+  ASSERT_TRUE(IsOk(api().kernel_serialize(kernel, &data, &size)));
+  phal_plugin_kernel_t* copy = nullptr;
+  ASSERT_TRUE(IsOk(api().kernel_deserialize(device_, data, size, &copy)));
+  std::free(data);
+  ExpectRunMatchesInterpreter(copy, loop.Desc(), contents);
+  api().kernel_destroy(copy);
+}
+
+TEST_F(NvidiaKernels, BytesThatAreNotAKernelAreRefused) {
+  const char garbage[] = "not a kernel at all";
+  phal_plugin_kernel_t* refused = nullptr;
+  EXPECT_FALSE(IsOk(
+      api().kernel_deserialize(device_, garbage, sizeof(garbage), &refused)));
+  EXPECT_EQ(refused, nullptr);
+}
+
+TEST_F(NvidiaKernels, TheDumpDirectoryGetsEachKernelsPtx) {
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() /
+      ("phal_nvidia_dump_" + std::to_string(getpid()));
+  std::filesystem::create_directories(directory);
+  setenv("PHAL_NVIDIA_DUMP_DIR", directory.c_str(), 1);
+  LoopKernel loop = MultiplyAddOne(64);
+  loop.name = "dumped_loop";
+  phal_plugin_kernel_t* kernel = Emit(loop.Desc());
+  unsetenv("PHAL_NVIDIA_DUMP_DIR");
+  ASSERT_NE(kernel, nullptr);
+  std::ifstream file(directory / "dumped_loop.ptx");
+  const std::string ptx((std::istreambuf_iterator<char>(file)),
+                        std::istreambuf_iterator<char>());
+  std::filesystem::remove_all(directory);
+  EXPECT_NE(ptx.find(".entry"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".target sm_"), std::string::npos) << ptx;
+}
+
+// ptxas from the CUDA toolkit, or "" when it is not installed.
+std::string FindPtxas() {
+  if (std::filesystem::exists("/usr/local/cuda/bin/ptxas")) {
+    return "/usr/local/cuda/bin/ptxas";
+  }
+  if (std::system("ptxas --version > /dev/null 2>&1") == 0) return "ptxas";
+  return "";
+}
+
+// ptxas's complaint about `ptx` for `arch`, or "" when it assembles it.
+std::string PtxasVerdict(const std::string& ptxas, const std::string& ptx,
+                         const std::string& arch, const std::string& name) {
+  const std::filesystem::path base =
+      std::filesystem::temp_directory_path() /
+      ("phal_nvidia_" + std::to_string(getpid()) + "_" + name + "_" + arch);
+  {
+    std::ofstream file(base.string() + ".ptx");
+    file << ptx;
+  }
+  const std::string command = ptxas + " -arch=" + arch + " " + base.string() +
+                              ".ptx -o " + base.string() + ".cubin 2>&1";
+  std::string output;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return "cannot run ptxas";
+  char line[512];
+  while (std::fgets(line, sizeof(line), pipe) != nullptr) output += line;
+  const int status = pclose(pipe);
+  std::filesystem::remove(base.string() + ".ptx");
+  std::filesystem::remove(base.string() + ".cubin");
+  return status == 0 ? "" : output.empty() ? "ptxas failed" : output;
+}
+
+TEST(NvidiaPtx, KernelsOfEveryShapeAssembleWithPtxasForSm80AndSm90) {
+  const std::string ptxas = FindPtxas();
+  if (ptxas.empty())
+    GTEST_SKIP() << "ptxas (the CUDA toolkit) is not installed";
+  LoopKernel loop = MultiplyAddOne(5000);
+  plugin_testing::ReduceKernel rows, columns;
+  plugin_testing::BuildSum(rows, PHAL_ELEMENT_TYPE_F32, {3, 1000}, {1});
+  plugin_testing::BuildSum(columns, PHAL_ELEMENT_TYPE_S64, {1000, 3}, {0});
+  plugin_testing::DotKernel dot;
+  plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F16, PHAL_ELEMENT_TYPE_F32,
+                              37, 21, 45);
+  plugin_testing::SortKernel sort;
+  plugin_testing::BuildSort(
+      sort, {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
+  const std::vector<std::pair<std::string, const phal_kernel_desc_t*>> kernels =
+      {{"loop", &loop.Desc()},
+       {"reduce_rows", &rows.Desc()},
+       {"reduce_columns", &columns.Desc()},
+       {"dot", &dot.Desc()},
+       {"sort", &sort.Desc()}};
+  for (unsigned capability : {80u, 90u}) {
+    StatusOr<std::unique_ptr<llvm_emitter::NvptxTarget>> target =
+        llvm_emitter::NvptxTarget::Create(capability);
+    ASSERT_TRUE(target.ok()) << target.status().ToString();
+    for (const auto& [name, desc] : kernels) {
+      llvm::LLVMContext context;
+      StatusOr<llvm_emitter::SpmdKernel> emitted =
+          llvm_emitter::EmitSpmdKernel(*desc, **target, context);
+      ASSERT_TRUE(emitted.ok()) << name << ": " << emitted.status().ToString();
+      StatusOr<std::string> ptx = (*target)->CompileToPtx(*emitted->module);
+      ASSERT_TRUE(ptx.ok()) << name << ": " << ptx.status().ToString();
+      EXPECT_EQ(PtxasVerdict(ptxas, *ptx, (*target)->arch(), name), "")
+          << name << " for " << (*target)->arch();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace phal::nvidia
