@@ -34,6 +34,7 @@ namespace {
 constexpr std::string_view kMagic = "PHALGRD1";
 constexpr size_t kHeaderWords = 10;
 constexpr size_t kHeaderBytes = kMagic.size() + kHeaderWords * 8;
+constexpr unsigned kOptimizationLevel = 3;
 
 llvm_emitter::grid::GridLimits EmulatedLimits() {
   return llvm_emitter::grid::GridLimits{};
@@ -47,11 +48,18 @@ CUmodule ModuleOf(CUfunction function) {
 
 StatusOr<EmulatedKernelImage> CompileForEmulator(
     const phal_kernel_desc_t& kernel) {
-  const llvm_emitter::grid::GridEmulatorTarget target(EmulatedLimits());
+  // One target for the process: it is immutable, and creating one sets up
+  // LLVM's host backend.
+  static const StatusOr<std::unique_ptr<llvm_emitter::grid::GridEmulatorTarget>>
+      target = llvm_emitter::grid::GridEmulatorTarget::Create(EmulatedLimits());
+  if (!target.ok()) return target.status();
   llvm::LLVMContext context;
-  PHAL_ASSIGN_OR_RETURN(llvm_emitter::SpmdKernel emitted,
-                        llvm_emitter::EmitSpmdKernel(kernel, target, context));
-  PHAL_ASSIGN_OR_RETURN(std::string object, target.Compile(*emitted.module));
+  PHAL_ASSIGN_OR_RETURN(
+      llvm_emitter::SpmdKernel emitted,
+      llvm_emitter::EmitSpmdKernel(kernel, **target, context));
+  PHAL_ASSIGN_OR_RETURN(
+      std::string object,
+      (*target)->Compile(*emitted.module, kOptimizationLevel, false));
   const llvm_emitter::SpmdLaunch& launch = emitted.launch;
   const uint64_t header[kHeaderWords] = {
       object.size(),       kernel.buffer_count, launch.grid[0],
