@@ -23,21 +23,19 @@ Status Event::Init() {
 
 Status Event::Record(Stream& stream) {
   std::lock_guard<std::mutex> lock(mutex_);
-  carried_ = stream.PendingError();
-  if (&stream.device() == &device_) {
-    ScopedContext scope(device_);
-    PHAL_RETURN_IF_ERROR(scope.status());
-    recorded_ = true;
-    return device_.Check(device_.cuda().cuEventRecord(event_, stream.handle()),
-                         "cuEventRecord");
+  if (&stream.device() != &device_) {
+    // A CUDA event records only on streams of its own context: a stream of
+    // another device fires the event once its work has run.
+    recorded_ = false;
+    carried_ = stream.Drain();
+    return OkStatus();
   }
-  // A CUDA event records only on streams of its own context: a stream of
-  // another device fires the event once its work has run.
-  recorded_ = false;
-  const Status waited = stream.Synchronize();
-  if (carried_.ok()) carried_ = waited;
-  stream.AddError(waited);
-  return OkStatus();
+  carried_ = stream.PendingError();
+  ScopedContext scope(device_);
+  PHAL_RETURN_IF_ERROR(scope.status());
+  recorded_ = true;
+  return device_.Check(device_.cuda().cuEventRecord(event_, stream.handle()),
+                       "cuEventRecord");
 }
 
 Status Event::MakeWait(Stream& stream) {

@@ -146,6 +146,14 @@ Status Stream::Synchronize() {
   return error;
 }
 
+Status Stream::Drain() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ScopedContext scope(device_);
+  PHAL_RETURN_IF_ERROR(scope.status());
+  Keep(WaitLocked());
+  return first_error_;
+}
+
 Status Stream::PendingError() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return first_error_;

@@ -59,6 +59,9 @@ class Stream {
   // The error Synchronize would return for the work queued so far, without
   // waiting for work still running, left in place.
   Status PendingError() const;
+  // Waits for the queued work; the error Synchronize would return, left in
+  // place.
+  Status Drain();
   // Makes `status` the stream's error if it has none.
   void AddError(Status status);
 
