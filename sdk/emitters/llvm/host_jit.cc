@@ -4,11 +4,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 
 #include <llvm/ExecutionEngine/JITLink/EHFrameSupport.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -23,6 +25,36 @@ std::string ErrorText(llvm::Error error) {
 
 std::string LibraryName(uint64_t id) {
   return "phal_object_" + std::to_string(id);
+}
+
+// The undefined symbols of `object` that `symbols` lacks, as ", a, b": what
+// ORC's own error ("failed to materialize symbols") leaves unsaid.
+std::string UnlistedSymbols(std::string_view object,
+                            std::span<const RuntimeSymbol> symbols) {
+  auto file = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(
+      llvm::StringRef(object.data(), object.size()), "object"));
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return "";
+  }
+  std::unordered_set<std::string_view> listed;
+  for (const RuntimeSymbol& symbol : symbols) listed.insert(symbol.name);
+  std::string unlisted;
+  for (const llvm::object::SymbolRef& symbol : (*file)->symbols()) {
+    llvm::Expected<uint32_t> flags = symbol.getFlags();
+    llvm::Expected<llvm::StringRef> name = symbol.getName();
+    if (!flags || !name) {
+      llvm::consumeError(flags.takeError());
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if ((*flags & llvm::object::SymbolRef::SF_Undefined) == 0 ||
+        name->empty() || listed.count(std::string_view(*name)) != 0) {
+      continue;
+    }
+    unlisted += ", " + name->str();
+  }
+  return unlisted;
 }
 
 struct HostJit {
@@ -92,9 +124,14 @@ StatusOr<HostJitCode> LoadHostObject(std::string_view object,
   auto library = jit.createJITDylib(LibraryName(id));
   if (!library) return Internal(ErrorText(library.takeError()));
   auto fail = [&](llvm::Error error) -> Status {
-    const std::string text = ErrorText(std::move(error));
+    std::string text =
+        "cannot load kernel code: " + ErrorText(std::move(error));
     llvm::consumeError(jit.getExecutionSession().removeJITDylib(*library));
-    return Internal("cannot load kernel code: " + text);
+    const std::string unlisted = UnlistedSymbols(object, symbols);
+    if (!unlisted.empty()) {
+      text += "; it calls functions nobody defines: " + unlisted.substr(2);
+    }
+    return Internal(text);
   };
 
   // The listed functions are defined as absolute symbols inside the
