@@ -257,7 +257,7 @@ TEST_P(DeviceLibraryRealTest, SpecialValuesAreTheHostLibrarys) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Functions, DeviceLibraryRealTest,
+INSTANTIATE_TEST_SUITE_P(DeviceLibrary, DeviceLibraryRealTest,
                          testing::ValuesIn(kRealFunctions),
                          [](const testing::TestParamInfo<RealFunction>& info) {
                            return std::string(info.param.name);
