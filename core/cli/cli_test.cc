@@ -1,5 +1,9 @@
 // The polyhal tool as a user meets it: the built binary, run through a
 // shell, on the sample models and on bad input.
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -120,6 +124,101 @@ TEST(PolyhalBench, RefusesAFileOfSeveralStableHloModules) {
   testing::CommandOutput bench = RunCommand(kPolyhal + " bench " + path);
   EXPECT_EQ(bench.exit_code, 1);
   EXPECT_THAT(bench.text, HasSubstr("bench takes one"));
+}
+
+TEST(PolyhalCompile, CompiledExecutableRunsLikeTheModuleItself) {
+  testing::TempDir dir;
+  const std::string executable = dir.path() + "/mlp.phx";
+  const std::string dump = dir.path() + "/dump";
+  testing::CommandOutput compile =
+      RunCommand(kPolyhal + " compile " + kModels + "mlp.hlo --plugin cpu" +
+                 " --output " + executable + " --dump-dir " + dump);
+  ASSERT_EQ(compile.exit_code, 0) << compile.text;
+  EXPECT_THAT(compile.text, HasSubstr("compile only"));
+  size_t dumped = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dump)) {
+    EXPECT_EQ(entry.path().extension(), ".ll") << entry.path();
+    ++dumped;
+  }
+  EXPECT_GT(dumped, 0u) << "one LLVM IR file per kernel";
+
+  testing::CommandOutput run =
+      RunCommand(kPolyhal + " run " + executable + MlpInputs() +
+                 " --output-dir " + dir.path() + "/out");
+  ASSERT_EQ(run.exit_code, 0) << run.text;
+  StatusOr<Literal> actual = ReadNpy(dir.path() + "/out/output_0.npy");
+  StatusOr<Literal> expected = ReadNpy(kModels + "mlp.output_0.npy");
+  ASSERT_TRUE(actual.ok()) << actual.status().message();
+  ASSERT_TRUE(expected.ok()) << expected.status().message();
+  ASSERT_EQ(actual->shape().ToString(), expected->shape().ToString());
+  EXPECT_LT(MaxAbsoluteDifference(*actual, *expected), 1e-5);
+}
+
+TEST(PolyhalCompile, TemplateExecutableRunsOnTheTemplatePlugin) {
+  testing::TempDir dir;
+  const std::string executable = dir.path() + "/loop.phx";
+  ASSERT_EQ(RunCommand(kPolyhal + " compile " + kModels +
+                       "while_loop.hlo --plugin template --target host "
+                       "--output " +
+                       executable)
+                .exit_code,
+            0);
+  testing::CommandOutput run =
+      RunCommand(kPolyhal + " run " + executable + " --random-inputs 3");
+  EXPECT_EQ(run.exit_code, 0) << run.text;
+  testing::CommandOutput wrong = RunCommand(kPolyhal + " run " + executable +
+                                            " --plugin cpu --random-inputs 3");
+  EXPECT_EQ(wrong.exit_code, 1);
+  EXPECT_THAT(wrong.text, HasSubstr("compiled by plugin 'template'"));
+}
+
+TEST(PolyhalCompile, UnknownTargetFailsListingTheTargets) {
+  testing::TempDir dir;
+  testing::CommandOutput compile = RunCommand(
+      kPolyhal + " compile " + kModels +
+      "mlp.hlo --plugin cpu --target sm_90 --output " + dir.path() + "/x.phx");
+  EXPECT_EQ(compile.exit_code, 1);
+  EXPECT_THAT(compile.text, HasSubstr("its targets: host"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/x.phx"));
+}
+
+TEST(PolyhalCompile, MissingOutputOrPluginIsAUsageError) {
+  testing::CommandOutput compile =
+      RunCommand(kPolyhal + " compile " + kModels + "mlp.hlo --plugin cpu");
+  EXPECT_EQ(compile.exit_code, 2);
+  EXPECT_THAT(compile.text, HasSubstr("missing --output FILE"));
+  compile = RunCommand(kPolyhal + " compile " + kModels + "mlp.hlo --output x");
+  EXPECT_EQ(compile.exit_code, 2);
+  EXPECT_THAT(compile.text, HasSubstr("missing --plugin NAME"));
+}
+
+TEST(PolyhalRun, CorruptOrMissingExecutableFails) {
+  testing::TempDir dir;
+  const std::string executable = dir.path() + "/mlp.phx";
+  ASSERT_EQ(RunCommand(kPolyhal + " compile " + kModels +
+                       "mlp.hlo --plugin cpu --output " + executable)
+                .exit_code,
+            0);
+  std::string bytes;
+  {
+    std::ifstream in(executable, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x10);
+  const std::string corrupt = dir.Write("corrupt.phx", bytes);
+  testing::CommandOutput run =
+      RunCommand(kPolyhal + " run " + corrupt + " --random-inputs 1");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.text, HasSubstr("checksum"));
+  const std::string truncated =
+      dir.Write("truncated.phx", bytes.substr(0, bytes.size() / 3));
+  run = RunCommand(kPolyhal + " run " + truncated + " --random-inputs 1");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.text, HasSubstr("truncated"));
+  run = RunCommand(kPolyhal + " run " + dir.path() +
+                   "/absent.phx --random-inputs 1");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.text, HasSubstr("cannot open the file"));
 }
 
 }  // namespace

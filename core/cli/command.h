@@ -47,6 +47,7 @@ class ArgumentReader {
 struct RunOptions {
   std::string module_path;
   std::string plugin = "cpu";       // "reference" runs the interpreter
+  bool plugin_chosen = false;       // --plugin was given
   std::vector<std::string> inputs;  // .npy files bound to parameters
   std::string output_dir;           // "" writes no files
   bool print = false;               // print results as numpy would
@@ -64,6 +65,13 @@ int RunDevices(const Arguments& arguments);
 int RunModule(const Arguments& arguments);
 int RunHloFile(const RunOptions& options);
 int RunStableHloFile(const RunOptions& options);
+// `polyhal run FILE` for a serialized executable (polyhal compile's output,
+// told apart by PHAL_SERIALIZED_EXECUTABLE_MAGIC).
+bool IsSerializedExecutableFile(const std::string& path);
+int RunExecutableFile(const RunOptions& options);
+// `polyhal compile MODULE --plugin NAME [--target T] --output FILE
+// [--dump-dir DIR]`: ahead-of-time compilation on a compile-only device.
+int RunCompile(const Arguments& arguments);
 // `polyhal bench MODULE`: compile, first-run and repeated-run times.
 int RunBench(const Arguments& arguments);
 // `polyhal convert FILE.mlir --to hlo`.

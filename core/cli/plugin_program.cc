@@ -43,6 +43,35 @@ StatusOr<PluginProgram> PluginProgram::Compile(const Device& device,
   return PluginProgram(device, compiled, tuple_root);
 }
 
+StatusOr<PluginProgram> PluginProgram::Deserialize(const Device& device,
+                                                   const std::string& bytes) {
+  phal_executable_t* loaded = nullptr;
+  PHAL_RETURN_IF_ERROR(StatusFromError(Error(phal_executable_deserialize(
+      device.get(), bytes.data(), bytes.size(), &loaded))));
+  PluginProgram program(device, loaded, false);
+  size_t results = 0;
+  PHAL_RETURN_IF_ERROR(StatusFromError(
+      Error(phal_executable_get_result_count(loaded, &results))));
+  program.tuple_root_ = results != 1;
+  return program;
+}
+
+StatusOr<std::vector<Shape>> PluginProgram::ParameterShapes() const {
+  size_t count = 0;
+  PHAL_RETURN_IF_ERROR(StatusFromError(
+      Error(phal_executable_get_parameter_count(executable_.get(), &count))));
+  std::vector<Shape> shapes;
+  for (size_t i = 0; i < count; ++i) {
+    phal_buffer_desc_t desc{};
+    desc.struct_size = sizeof(desc);
+    PHAL_RETURN_IF_ERROR(StatusFromError(Error(
+        phal_executable_get_parameter_desc(executable_.get(), i, &desc))));
+    shapes.emplace_back(desc.element_type,
+                        std::vector<int64_t>(desc.dims, desc.dims + desc.rank));
+  }
+  return shapes;
+}
+
 StatusOr<std::vector<Buffer>> PluginProgram::Upload(
     const std::vector<Literal>& arguments) const {
   std::vector<Buffer> buffers;

@@ -11,8 +11,8 @@
 
 #include "core/hlo/literal.h"
 #include "core/hlo/module.h"
-#include "sdk/base/status.h"
 #include "polyhal/polyhal.hpp"
+#include "sdk/base/status.h"
 
 namespace phal::cli {
 
@@ -26,6 +26,13 @@ class PluginProgram {
   // Compiles `module` for `device`. The client must outlive the program.
   static StatusOr<PluginProgram> Compile(const Device& device,
                                          const HloModule& module);
+  // Loads a serialized executable (phal_executable_deserialize) on
+  // `device`. Its results are downloaded as a tuple unless there is one.
+  static StatusOr<PluginProgram> Deserialize(const Device& device,
+                                             const std::string& bytes);
+
+  // The shapes of the parameters, tuples flattened.
+  StatusOr<std::vector<Shape>> ParameterShapes() const;
 
   // Copies `arguments` into new buffers on the program's device.
   StatusOr<std::vector<Buffer>> Upload(

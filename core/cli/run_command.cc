@@ -33,6 +33,9 @@ int RunModule(const Arguments& arguments) {
   RunOptions options;
   int parsed = ParseRunOptions(reader, &options);
   if (parsed != kExitSuccess) return parsed;
+  if (IsSerializedExecutableFile(options.module_path)) {
+    return RunExecutableFile(options);
+  }
   if (IsStableHloPath(options.module_path)) return RunStableHloFile(options);
   return RunHloFile(options);
 }

@@ -92,6 +92,7 @@ StatusOr<std::string> ReadTextFile(const std::string& path) {
 int ParseRunOptions(ArgumentReader& reader, RunOptions* options) {
   std::string plugin = reader.Value("--plugin");
   if (!plugin.empty()) options->plugin = plugin;
+  options->plugin_chosen = !plugin.empty();
   options->inputs = reader.Values("--input");
   options->output_dir = reader.Value("--output-dir");
   options->print = reader.Flag("--print");

@@ -9,8 +9,8 @@
 
 #include "core/compiler/buffer_assignment.h"
 #include "core/compiler/hlo_pass.h"
-#include "core/compiler/kir_printer.h"
 #include "core/compiler/partitioner.h"
+#include "sdk/base/kir_printer.h"
 
 namespace phal {
 namespace {

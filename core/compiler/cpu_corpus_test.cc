@@ -82,7 +82,8 @@ class CpuDevice {
     options.optimization_level = 3;
     PHAL_ASSIGN_OR_RETURN(std::unique_ptr<LoadedProgram> loaded,
                           LoadedProgram::Load(std::move(program), device_->api,
-                                              device_->handle, &options));
+                                              device_->handle, &options,
+                                              /*runnable=*/true));
     PHAL_ASSIGN_OR_RETURN(std::vector<phal_plugin_buffer_t*> buffers,
                           loaded->Execute({}));
     std::vector<Literal> leaves;

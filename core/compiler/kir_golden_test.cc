@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "core/compiler/kir_printer.h"
 #include "core/testing/compiler_test_util.h"
 #include "core/testing/source_files.h"
+#include "sdk/base/kir_printer.h"
 
 namespace phal::testing {
 namespace {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/loader/c_status.h"
+#include "core/loader/host_services.h"
 
 namespace phal {
 
@@ -230,8 +231,11 @@ class Execution {
 
 LoadedProgram::LoadedProgram(std::unique_ptr<Program> program,
                              const phal_plugin_api_t* api,
-                             phal_plugin_device_t* device)
-    : program_(std::move(program)), api_(api), device_(device) {}
+                             phal_plugin_device_t* device, bool runnable)
+    : program_(std::move(program)),
+      api_(api),
+      device_(device),
+      runnable_(runnable) {}
 
 LoadedProgram::~LoadedProgram() {
   for (phal_plugin_stream_t* stream : idle_streams_) {
@@ -243,9 +247,10 @@ LoadedProgram::~LoadedProgram() {
 
 StatusOr<std::unique_ptr<LoadedProgram>> LoadedProgram::Load(
     std::unique_ptr<Program> program, const phal_plugin_api_t* api,
-    phal_plugin_device_t* device, const phal_kernel_options_t* options) {
+    phal_plugin_device_t* device, const phal_kernel_options_t* options,
+    bool runnable) {
   std::unique_ptr<LoadedProgram> loaded(
-      new LoadedProgram(std::move(program), api, device));
+      new LoadedProgram(std::move(program), api, device, runnable));
   for (const std::unique_ptr<KirKernel>& kernel : loaded->program_->kernels) {
     phal_plugin_kernel_t* emitted = nullptr;
     Status status = TakeCStatus(
@@ -255,25 +260,74 @@ StatusOr<std::unique_ptr<LoadedProgram>> LoadedProgram::Load(
                     "kernel " + kernel->name() + ": " + status.message());
     }
     loaded->kernels_.push_back(emitted);
+    loaded->kernel_names_.push_back(kernel->name());
   }
+  PHAL_RETURN_IF_ERROR(loaded->UploadConstants());
+  return loaded;
+}
+
+StatusOr<std::unique_ptr<LoadedProgram>> LoadedProgram::Deserialize(
+    std::unique_ptr<Program> program,
+    const std::vector<SerializedKernel>& kernels, const phal_plugin_api_t* api,
+    phal_plugin_device_t* device, bool runnable) {
+  std::unique_ptr<LoadedProgram> loaded(
+      new LoadedProgram(std::move(program), api, device, runnable));
+  for (const SerializedKernel& kernel : kernels) {
+    phal_plugin_kernel_t* rebuilt = nullptr;
+    Status status = TakeCStatus(api->kernel_deserialize(
+        device, kernel.bytes.data(), kernel.bytes.size(), &rebuilt));
+    if (!status.ok()) {
+      return Status(status.code(),
+                    "kernel " + kernel.name + ": " + status.message());
+    }
+    loaded->kernels_.push_back(rebuilt);
+    loaded->kernel_names_.push_back(kernel.name);
+  }
+  PHAL_RETURN_IF_ERROR(loaded->UploadConstants());
+  return loaded;
+}
+
+Status LoadedProgram::UploadConstants() {
+  if (!runnable_) return OkStatus();
   phal_plugin_stream_t* stream = nullptr;
-  PHAL_RETURN_IF_ERROR(TakeCStatus(api->stream_create(device, &stream)));
+  PHAL_RETURN_IF_ERROR(TakeCStatus(api_->stream_create(device_, &stream)));
   Status status;
-  for (const Literal& constant : loaded->program_->constants) {
+  for (const Literal& constant : program_->constants) {
     StatusOr<phal_plugin_buffer_t*> buffer =
-        Allocate(api, device, static_cast<int64_t>(constant.byte_size()));
+        Allocate(api_, device_, static_cast<int64_t>(constant.byte_size()));
     status = buffer.status();
     if (!status.ok()) break;
-    loaded->constants_.push_back(*buffer);
-    status = TakeCStatus(api->stream_copy_from_host(
+    constants_.push_back(*buffer);
+    status = TakeCStatus(api_->stream_copy_from_host(
         stream, constant.data(), *buffer, 0, constant.byte_size()));
     if (!status.ok()) break;
   }
-  Status synced = TakeCStatus(api->stream_synchronize(stream));
-  loaded->ReleaseStream(stream);
+  Status synced = TakeCStatus(api_->stream_synchronize(stream));
+  ReleaseStream(stream);
   PHAL_RETURN_IF_ERROR(status);
-  PHAL_RETURN_IF_ERROR(synced);
-  return loaded;
+  return synced;
+}
+
+StatusOr<std::vector<SerializedKernel>> LoadedProgram::SerializeKernels()
+    const {
+  std::vector<SerializedKernel> serialized;
+  for (size_t i = 0; i < kernels_.size(); ++i) {
+    void* data = nullptr;
+    uint64_t size = 0;
+    Status status =
+        TakeCStatus(api_->kernel_serialize(kernels_[i], &data, &size));
+    if (!status.ok()) {
+      return Status(status.code(),
+                    "kernel " + kernel_names_[i] + ": " + status.message());
+    }
+    // The plugin allocated the bytes with the host services; they are the
+    // core's now.
+    std::string bytes(static_cast<const char*>(data),
+                      static_cast<size_t>(size));
+    HostServices()->host_free(data);
+    serialized.push_back({kernel_names_[i], std::move(bytes)});
+  }
+  return serialized;
 }
 
 StatusOr<phal_plugin_stream_t*> LoadedProgram::AcquireStream() const {
@@ -297,6 +351,11 @@ void LoadedProgram::ReleaseStream(phal_plugin_stream_t* stream) const {
 
 StatusOr<std::vector<phal_plugin_buffer_t*>> LoadedProgram::Execute(
     std::span<phal_plugin_buffer_t* const> arguments) const {
+  if (!runnable_) {
+    return FailedPrecondition(
+        "the executable was compiled for a compile-only device: serialize "
+        "it and load it on a device of its target to run it");
+  }
   Execution execution(*this);
   PHAL_RETURN_IF_ERROR(execution.Start());
   std::vector<Execution::BufferRef> parameters;

@@ -10,31 +10,48 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/compiler/program.h"
-#include "sdk/base/status.h"
+#include "core/executor/serialized_program.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 
 class LoadedProgram {
  public:
-  // Emits every kernel of `program` with api->kernel_emit and copies its
-  // constants to device buffers. `api` and `device` must outlive the
-  // result.
+  // Emits every kernel of `program` with api->kernel_emit and, when
+  // `runnable`, copies its constants to device buffers. A compile-only
+  // device (plugin.h, target_device_open) is not runnable: its program is
+  // emitted for serialization only and Execute refuses it. `api` and
+  // `device` must outlive the result.
   static StatusOr<std::unique_ptr<LoadedProgram>> Load(
       std::unique_ptr<Program> program, const phal_plugin_api_t* api,
-      phal_plugin_device_t* device, const phal_kernel_options_t* options);
+      phal_plugin_device_t* device, const phal_kernel_options_t* options,
+      bool runnable);
+  // The same for a program read back from its serialized form: kernels[i]
+  // is rebuilt with api->kernel_deserialize as the plan's kernel i.
+  static StatusOr<std::unique_ptr<LoadedProgram>> Deserialize(
+      std::unique_ptr<Program> program,
+      const std::vector<SerializedKernel>& kernels,
+      const phal_plugin_api_t* api, phal_plugin_device_t* device,
+      bool runnable);
   // Destroys the kernels and frees the constants. No execution may be in
   // flight.
   ~LoadedProgram();
   LoadedProgram(const LoadedProgram&) = delete;
   LoadedProgram& operator=(const LoadedProgram&) = delete;
 
+  // Every kernel as api->kernel_serialize writes it, in plan order.
+  // Thread-safe.
+  StatusOr<std::vector<SerializedKernel>> SerializeKernels() const;
+
   const Program& program() const { return *program_; }
 
-  // Runs the entry computation once on a stream of its own (taken from the
+  // Runs the entry computation once (FAILED_PRECONDITION on a program that
+  // is not runnable) on a stream of its own (taken from the
   // program's idle streams, so a plugin whose streams own threads does not
   // start one per execute) and returns
   // when the results are ready: one new plugin buffer per result leaf,
@@ -47,7 +64,10 @@ class LoadedProgram {
  private:
   friend class Execution;
   LoadedProgram(std::unique_ptr<Program> program, const phal_plugin_api_t* api,
-                phal_plugin_device_t* device);
+                phal_plugin_device_t* device, bool runnable);
+
+  // Copies the constants to device buffers, when runnable.
+  Status UploadConstants();
 
   // An idle stream of this program, or a new one.
   StatusOr<phal_plugin_stream_t*> AcquireStream() const;
@@ -57,7 +77,9 @@ class LoadedProgram {
   std::unique_ptr<Program> program_;
   const phal_plugin_api_t* api_;
   phal_plugin_device_t* device_;
+  bool runnable_;
   std::vector<phal_plugin_kernel_t*> kernels_;
+  std::vector<std::string> kernel_names_;
   std::vector<phal_plugin_buffer_t*> constants_;
   mutable std::mutex idle_streams_mutex_;
   mutable std::vector<phal_plugin_stream_t*> idle_streams_;

@@ -84,8 +84,8 @@ TEST(Loader, LoadsTheCpuPluginFromItsManifest) {
   Load(dir.path(), &loaded);
   const phal_plugin_info_t& cpu = loaded.ByManifest("cpu.json");
   EXPECT_EQ(cpu.state, PHAL_PLUGIN_STATE_LOADED) << cpu.reason;
-  EXPECT_EQ(cpu.abi_version, PHAL_MAKE_VERSION(1, 2))
-      << "the cpu plugin speaks ABI 1.0-1.2: a 1.3 core negotiates 1.2";
+  EXPECT_EQ(cpu.abi_version, PHAL_MAKE_VERSION(1, 4))
+      << "the cpu plugin speaks ABI 1.0-1.4: a 1.4 core negotiates 1.4";
   EXPECT_EQ(cpu.device_count, 1u);
   EXPECT_STREQ(cpu.version, "9.9");
   EXPECT_STREQ(cpu.reason, "");
@@ -130,7 +130,7 @@ TEST(Loader, ManifestDeclaringAnotherAbiMajorIsSkipped) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("abi2.json").reason),
-              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.3"));
+              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.4"));
 }
 
 TEST(Loader, MissingLibraryIsReportedWithItsPath) {
@@ -177,7 +177,7 @@ TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
-              HasSubstr("no common ABI version: core speaks ABI 1.0-1.3, "
+              HasSubstr("no common ABI version: core speaks ABI 1.0-1.4, "
                         "plugin speaks ABI 2.0-2.3"));
 }
 
@@ -190,12 +190,12 @@ TEST(Loader, PluginOfANewerMinorNegotiatesTheCoresNewestVersion) {
   unsetenv("PHAL_LOG");
   const phal_plugin_info_t& newer = loaded.ByManifest("newer.json");
   EXPECT_EQ(newer.state, PHAL_PLUGIN_STATE_LOADED) << newer.reason;
-  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 3))
-      << "a plugin of ABI 1.0-1.5 answers a 1.0-1.3 core with 1.3";
+  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 4))
+      << "a plugin of ABI 1.0-1.5 answers a 1.0-1.4 core with 1.4";
   bool traced = false;
   for (const std::string& line : loaded.log) {
-    traced |= line.find("negotiated ABI 1.3") != std::string::npos &&
-              line.find("core speaks ABI 1.0-1.3, plugin speaks ABI 1.0-1.5") !=
+    traced |= line.find("negotiated ABI 1.4") != std::string::npos &&
+              line.find("core speaks ABI 1.0-1.4, plugin speaks ABI 1.0-1.5") !=
                   std::string::npos;
   }
   EXPECT_TRUE(traced) << "the negotiation was not traced with both ranges";
@@ -204,15 +204,15 @@ TEST(Loader, PluginOfANewerMinorNegotiatesTheCoresNewestVersion) {
 TEST(Loader, PluginsOfEveryMinorVersionLoadSideBySide) {
   testing::TempDir dir;
   dir.Write("minimal.json", Manifest("minimal", TestPlugin("minimal")));
-  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.2"));
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.4"));
   dir.Write("newer.json", Manifest("newer_minor", TestPlugin("newer_minor")));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_EQ(loaded.ByManifest("minimal.json").abi_version,
             PHAL_MAKE_VERSION(1, 0));
-  EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 2));
+  EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 4));
   EXPECT_EQ(loaded.ByManifest("newer.json").abi_version,
-            PHAL_MAKE_VERSION(1, 3));
+            PHAL_MAKE_VERSION(1, 4));
   for (const phal_plugin_info_t& info : loaded.plugins) {
     EXPECT_EQ(info.state, PHAL_PLUGIN_STATE_LOADED)
         << info.name << ": " << info.reason;
@@ -323,7 +323,7 @@ TEST(Loader, DebugLogTracesTheSearch) {
   for (const std::string& line : loaded.log) {
     found |= line.find("found manifest " + dir.path() + "/cpu.json") !=
              std::string::npos;
-    negotiated |= line.find("negotiated ABI 1.2") != std::string::npos;
+    negotiated |= line.find("negotiated ABI 1.4") != std::string::npos;
   }
   EXPECT_TRUE(found) << "the search was not traced";
   EXPECT_TRUE(negotiated) << "the negotiation was not traced";
@@ -407,7 +407,7 @@ TEST(LoaderCli, PluginsCommandListsBrokenPluginsAndSucceeds) {
   int status = pclose(pipe);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << output;
-  EXPECT_THAT(output, HasSubstr("loaded   ABI 1.2, 1 device(s)"));
+  EXPECT_THAT(output, HasSubstr("loaded   ABI 1.4, 1 device(s)"));
   EXPECT_THAT(output, HasSubstr("no common ABI version"));
   EXPECT_THAT(output, HasSubstr("does not exist"));
   EXPECT_THAT(output, HasSubstr("invalid JSON"));

@@ -94,6 +94,19 @@ phal_status_t* StreamLaunchStub(phal_plugin_stream_t*, phal_plugin_kernel_t*,
   return Unimplemented("stream_launch");
 }
 
+// A plugin without the ahead-of-time slots compiles for no target.
+phal_status_t* TargetGetNamesStub(const char* const** out_names,
+                                  size_t* out_count) {
+  *out_names = nullptr;
+  *out_count = 0;
+  return nullptr;
+}
+phal_status_t* TargetDeviceOpenStub(const char*, phal_plugin_device_t**) {
+  return MakeCStatus(PHAL_UNIMPLEMENTED,
+                     "the plugin does not implement target_device_open: it "
+                     "compiles only for the devices it has opened");
+}
+
 // Replaces `slot` with `stub` when the plugin's table ends before the slot
 // or leaves it NULL.
 template <typename Slot>
@@ -143,11 +156,13 @@ phal_plugin_api_t CompletePluginTable(const phal_plugin_api_t& provided,
   PHAL_FILL_SLOT(kernel_serialize, KernelSerializeStub);
   PHAL_FILL_SLOT(kernel_deserialize, KernelDeserializeStub);
   PHAL_FILL_SLOT(stream_launch, StreamLaunchStub);
+  PHAL_FILL_SLOT(target_get_names, TargetGetNamesStub);
+  PHAL_FILL_SLOT(target_device_open, TargetDeviceOpenStub);
 #undef PHAL_FILL_SLOT
-  static_assert(
-      sizeof(phal_plugin_api_t) == offsetof(phal_plugin_api_t, stream_launch) +
-                                       sizeof(table.stream_launch),
-      "a slot was appended to phal_plugin_api_t without a stub");
+  static_assert(sizeof(phal_plugin_api_t) ==
+                    offsetof(phal_plugin_api_t, target_device_open) +
+                        sizeof(table.target_device_open),
+                "a slot was appended to phal_plugin_api_t without a stub");
   return table;
 }
 

@@ -100,6 +100,7 @@ Status Allocate(phal_device* device, const phal_buffer_desc_t* desc,
   if (device == nullptr) return NullArgument("device");
   if (desc == nullptr) return NullArgument("desc");
   if (out_buffer == nullptr) return NullArgument("out_buffer");
+  PHAL_RETURN_IF_ERROR(device->CheckRunnable("allocate buffers"));
   if (desc->struct_size <
       offsetof(phal_buffer_desc_t, memory_space) + sizeof(desc->memory_space)) {
     return InvalidArgument(

@@ -1,6 +1,7 @@
-// phal_client_* and the plugin and device listing functions.
+// phal_client_* and the plugin, device and target listing functions.
 #include "core/runtime/client.h"
 
+#include <algorithm>
 #include <cstddef>
 
 #include "core/loader/host_services.h"
@@ -47,6 +48,78 @@ void OpenPluginDevices(phal_client* client, size_t plugin_index) {
   }
 }
 
+// Copies the names of the targets a loaded plugin compiles for.
+void ListPluginTargets(phal_client* client, size_t plugin_index) {
+  const PluginRecord& record = client->plugins[plugin_index];
+  const char* const* names = nullptr;
+  size_t count = 0;
+  Status status =
+      TakeCStatus(record.library->api().target_get_names(&names, &count));
+  if (!status.ok()) {
+    client->logger.Warning("plugin " + record.manifest.name +
+                           ": target_get_names failed: " + status.ToString());
+    return;
+  }
+  std::vector<std::string>& targets = client->plugin_targets[plugin_index];
+  for (size_t i = 0; i < count && names != nullptr; ++i) {
+    if (names[i] != nullptr && names[i][0] != '\0') targets.push_back(names[i]);
+  }
+  for (const std::string& target : targets) {
+    client->plugin_target_names[plugin_index].push_back(target.c_str());
+  }
+}
+
+// "a, b, c", or "none" for an empty list.
+std::string JoinTargets(const std::vector<std::string>& targets) {
+  if (targets.empty()) return "none";
+  std::string joined;
+  for (const std::string& target : targets) {
+    if (!joined.empty()) joined += ", ";
+    joined += target;
+  }
+  return joined;
+}
+
+Status OpenClientTargetDevice(phal_client* client, const char* plugin_name,
+                              const char* target, phal_device_t** out_device) {
+  if (client == nullptr) return NullArgument("client");
+  if (plugin_name == nullptr) return NullArgument("plugin_name");
+  if (out_device == nullptr) return NullArgument("out_device");
+  size_t index = 0;
+  while (index < client->plugins.size() &&
+         (client->plugins[index].manifest.name != plugin_name ||
+          client->plugins[index].state != PHAL_PLUGIN_STATE_LOADED)) {
+    ++index;
+  }
+  if (index == client->plugins.size()) {
+    return NotFound("no loaded plugin is named '" + std::string(plugin_name) +
+                    "' (polyhal plugins lists them)");
+  }
+  const std::vector<std::string>& targets = client->plugin_targets[index];
+  std::string name = target != nullptr ? target : "";
+  if (name.empty() && !targets.empty()) name = targets.front();
+  if (!targets.empty() &&
+      std::find(targets.begin(), targets.end(), name) == targets.end()) {
+    return NotFound("plugin '" + std::string(plugin_name) +
+                    "' does not compile for target '" + name +
+                    "'; its targets: " + JoinTargets(targets));
+  }
+  std::lock_guard<std::mutex> lock(client->target_devices_mutex);
+  for (const std::unique_ptr<phal_device>& device : client->target_devices) {
+    if (device->plugin_index == index && device->target == name) {
+      *out_device = device.get();
+      return OkStatus();
+    }
+  }
+  PHAL_ASSIGN_OR_RETURN(
+      phal_device * device,
+      OpenTargetDevice(client, index, plugin_name,
+                       &client->plugins[index].library->api(), name));
+  client->target_devices.emplace_back(device);
+  *out_device = device;
+  return OkStatus();
+}
+
 Status CreateClient(const phal_client_options_t* options,
                     phal_client_t** out_client) {
   if (out_client == nullptr) return NullArgument("out_client");
@@ -74,10 +147,13 @@ Status CreateClient(const phal_client_options_t* options,
   client->plugins = DiscoverPlugins(search, filter, client->logger);
   client->plugin_device_counts.assign(client->plugins.size(), 0);
   client->plugin_device_reasons.assign(client->plugins.size(), "");
+  client->plugin_targets.resize(client->plugins.size());
+  client->plugin_target_names.resize(client->plugins.size());
   RegisterPluginLogSink(&client->logger);
   for (size_t i = 0; i < client->plugins.size(); ++i) {
     if (client->plugins[i].state == PHAL_PLUGIN_STATE_LOADED) {
       OpenPluginDevices(client.get(), i);
+      ListPluginTargets(client.get(), i);
     }
   }
   *out_client = client.release();
@@ -104,6 +180,8 @@ void DestroyClient(phal_client* client) {
   }
   for (auto& device : client->devices) device->Close();
   client->devices.clear();
+  for (auto& device : client->target_devices) device->Close();
+  client->target_devices.clear();
   UnregisterPluginLogSink(&client->logger);
   delete client;
 }
@@ -194,6 +272,40 @@ PHAL_API phal_status_t* phal_client_get_device(const phal_client_t* client,
     }
     *out_device = client->devices[index].get();
     return OkStatus();
+  });
+}
+
+PHAL_API phal_status_t* phal_client_get_plugin_targets(
+    const phal_client_t* client, size_t plugin_index,
+    const char* const** out_names, size_t* out_count) {
+  return GuardedCall([&]() -> Status {
+    if (client == nullptr) return NullArgument("client");
+    if (out_names == nullptr) return NullArgument("out_names");
+    if (out_count == nullptr) return NullArgument("out_count");
+    if (plugin_index >= client->plugins.size()) {
+      return phal::OutOfRange("plugin index " + std::to_string(plugin_index) +
+                              " is not below the plugin count " +
+                              std::to_string(client->plugins.size()));
+    }
+    const phal::PluginRecord& record = client->plugins[plugin_index];
+    if (record.state != PHAL_PLUGIN_STATE_LOADED) {
+      return phal::FailedPrecondition("plugin '" + record.manifest.name +
+                                      "' was skipped: " + record.reason);
+    }
+    const std::vector<const char*>& names =
+        client->plugin_target_names[plugin_index];
+    *out_names = names.empty() ? nullptr : names.data();
+    *out_count = names.size();
+    return OkStatus();
+  });
+}
+
+PHAL_API phal_status_t* phal_client_open_target_device(
+    phal_client_t* client, const char* plugin_name, const char* target,
+    phal_device_t** out_device) {
+  return GuardedCall([&] {
+    return phal::OpenClientTargetDevice(client, plugin_name, target,
+                                        out_device);
   });
 }
 

@@ -23,6 +23,15 @@ struct phal_client {
   std::vector<uint32_t> plugin_device_counts;
   std::vector<std::string> plugin_device_reasons;
   std::vector<std::unique_ptr<phal_device>> devices;
+  // Per plugin, the targets it compiles for without a device (plugin.h,
+  // target_get_names), copied at load, and the pointers
+  // phal_client_get_plugin_targets hands out.
+  std::vector<std::vector<std::string>> plugin_targets;
+  std::vector<std::vector<const char*>> plugin_target_names;
+  // Compile-only devices, opened on first request, one per plugin and
+  // target (phal_client_open_target_device).
+  std::mutex target_devices_mutex;
+  std::vector<std::unique_ptr<phal_device>> target_devices;
 
   // Live application objects, for leak reclamation at destroy.
   std::mutex objects_mutex;

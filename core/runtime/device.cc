@@ -14,6 +14,14 @@ phal::Status phal_device::Check(phal_status_t* status) const {
                       "plugin '" + plugin_name + "': " + result.message());
 }
 
+phal::Status phal_device::CheckRunnable(const char* what) const {
+  if (!compile_only) return phal::OkStatus();
+  return phal::FailedPrecondition("device '" + std::string(properties.name) +
+                                  "' is compile-only (plugin '" + plugin_name +
+                                  "', target '" + target + "'): it cannot " +
+                                  what);
+}
+
 phal::Status phal_device::AcquireSyncStream(phal_plugin_stream_t** out) {
   {
     std::lock_guard<std::mutex> lock(sync_streams_mutex_);
@@ -79,25 +87,52 @@ Status DescribeDevice(phal_device* device) {
   return OkStatus();
 }
 
-}  // namespace
-
-StatusOr<phal_device*> OpenDevice(phal_client_t* client, size_t plugin_index,
-                                  const std::string& plugin_name,
-                                  const phal_plugin_api_t* api,
-                                  size_t ordinal) {
+// Describes the device `open` opens, closing it again when that fails.
+template <typename Open>
+StatusOr<phal_device*> OpenWith(phal_client_t* client, size_t plugin_index,
+                                const std::string& plugin_name,
+                                const phal_plugin_api_t* api, Open open) {
   auto device = std::make_unique<phal_device>();
   device->client = client;
   device->plugin_index = plugin_index;
   device->plugin_name = plugin_name;
   device->api = api;
-  PHAL_RETURN_IF_ERROR(
-      device->Check(api->device_open(ordinal, &device->handle)));
+  PHAL_RETURN_IF_ERROR(device->Check(open(&device->handle)));
   Status described = DescribeDevice(device.get());
   if (!described.ok()) {
     device->Close();
     return described;
   }
   return device.release();
+}
+
+}  // namespace
+
+StatusOr<phal_device*> OpenDevice(phal_client_t* client, size_t plugin_index,
+                                  const std::string& plugin_name,
+                                  const phal_plugin_api_t* api,
+                                  size_t ordinal) {
+  return OpenWith(client, plugin_index, plugin_name, api,
+                  [&](phal_plugin_device_t** out) {
+                    return api->device_open(ordinal, out);
+                  });
+}
+
+StatusOr<phal_device*> OpenTargetDevice(phal_client_t* client,
+                                        size_t plugin_index,
+                                        const std::string& plugin_name,
+                                        const phal_plugin_api_t* api,
+                                        const std::string& target) {
+  PHAL_ASSIGN_OR_RETURN(phal_device * device,
+                        OpenWith(client, plugin_index, plugin_name, api,
+                                 [&](phal_plugin_device_t** out) {
+                                   return api->target_device_open(
+                                       target.c_str(), out);
+                                 }));
+  device->compile_only = true;
+  device->target = target;
+  device->properties.flags |= PHAL_DEVICE_FLAG_COMPILE_ONLY;
+  return device;
 }
 
 }  // namespace phal

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "sdk/base/status.h"
 #include "polyhal/plugin.h"
 #include "polyhal/runtime.h"
+#include "sdk/base/status.h"
 
 struct phal_device {
   phal_client_t* client = nullptr;
@@ -18,11 +18,19 @@ struct phal_device {
   const phal_plugin_api_t* api = nullptr;
   phal_plugin_device_t* handle = nullptr;
 
+  // A compile-only device (phal_client_open_target_device) and its target;
+  // a device of hardware has an empty target.
+  bool compile_only = false;
+  std::string target;
+
   phal_device_properties_t properties{};
   std::vector<phal_memory_space_info_t> memory_spaces;
 
   // Prefixes a plugin's status with the plugin name, taking ownership.
   phal::Status Check(phal_status_t* status) const;
+  // FAILED_PRECONDITION on a compile-only device, saying it cannot `what`
+  // ("allocate buffers").
+  phal::Status CheckRunnable(const char* what) const;
 
   // A plugin stream for one synchronous operation; Release returns it to
   // the pool. Streams are created on demand, so concurrent synchronous
@@ -47,6 +55,14 @@ namespace phal {
 StatusOr<phal_device*> OpenDevice(phal_client_t* client, size_t plugin_index,
                                   const std::string& plugin_name,
                                   const phal_plugin_api_t* api, size_t ordinal);
+// Opens a compile-only device of a plugin for `target` (plugin.h,
+// target_device_open; "" is the plugin's default) and caches its
+// description, with PHAL_DEVICE_FLAG_COMPILE_ONLY set.
+StatusOr<phal_device*> OpenTargetDevice(phal_client_t* client,
+                                        size_t plugin_index,
+                                        const std::string& plugin_name,
+                                        const phal_plugin_api_t* api,
+                                        const std::string& target);
 
 }  // namespace phal
 

@@ -16,6 +16,7 @@ namespace {
 Status CreateEvent(phal_device* device, phal_event_t** out_event) {
   if (device == nullptr) return NullArgument("device");
   if (out_event == nullptr) return NullArgument("out_event");
+  PHAL_RETURN_IF_ERROR(device->CheckRunnable("create events"));
   auto event = std::make_unique<phal_event>();
   event->device = device;
   PHAL_RETURN_IF_ERROR(

@@ -1,10 +1,13 @@
 // phal_executable_* functions: compile a program for a device and run it.
 #include "core/runtime/executable.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 #include "core/compiler/compiler.h"
+#include "core/executor/serialized_program.h"
 #include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/verifier.h"
@@ -51,6 +54,21 @@ void FillDesc(const Shape& shape, const std::vector<int64_t>& dims,
   *out = desc;
 }
 
+// An executable of `device` running `loaded`.
+std::unique_ptr<phal_executable> NewExecutable(
+    phal_device* device, std::unique_ptr<LoadedProgram> loaded) {
+  auto executable = std::make_unique<phal_executable>();
+  executable->device = device;
+  for (const Shape& shape : loaded->program().parameter_shapes) {
+    executable->parameter_dims.push_back(shape.dims());
+  }
+  for (const Shape& shape : loaded->program().result_shapes) {
+    executable->result_dims.push_back(shape.dims());
+  }
+  executable->program = std::move(loaded);
+  return executable;
+}
+
 Status Compile(phal_device* device, const char* program, size_t program_size,
                const phal_compile_options_t* options,
                phal_executable_t** out_executable) {
@@ -60,6 +78,7 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
   phal_program_format_t format = PHAL_PROGRAM_FORMAT_HLO_TEXT;
   uint32_t optimization_level = 3;
   std::string source_name = "<program>";
+  std::string dump_directory;
   if (options != nullptr) {
     if (options->struct_size <
         offsetof(phal_compile_options_t, source_name) + sizeof(const char*)) {
@@ -72,6 +91,13 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
       optimization_level = options->optimization_level;
     }
     if (options->source_name != nullptr) source_name = options->source_name;
+    // A member beyond the caller's struct_size is absent.
+    if (options->struct_size >=
+            offsetof(phal_compile_options_t, dump_directory) +
+                sizeof(const char*) &&
+        options->dump_directory != nullptr) {
+      dump_directory = options->dump_directory;
+    }
   }
   if (optimization_level > 3) {
     return InvalidArgument("optimization_level " +
@@ -88,21 +114,80 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
   PHAL_RETURN_IF_ERROR(CheckDeviceCapabilities(*compiled, device->properties,
                                                device->api->abi_version,
                                                device->properties.name));
-  auto executable = std::make_unique<phal_executable>();
-  executable->device = device;
-  for (const Shape& shape : compiled->parameter_shapes) {
-    executable->parameter_dims.push_back(shape.dims());
-  }
-  for (const Shape& shape : compiled->result_shapes) {
-    executable->result_dims.push_back(shape.dims());
-  }
   phal_kernel_options_t kernel_options{};
   kernel_options.struct_size = sizeof(kernel_options);
   kernel_options.optimization_level = optimization_level;
-  PHAL_ASSIGN_OR_RETURN(executable->program,
-                        LoadedProgram::Load(std::move(compiled), device->api,
-                                            device->handle, &kernel_options));
-  *out_executable = executable.release();
+  kernel_options.dump_directory =
+      dump_directory.empty() ? nullptr : dump_directory.c_str();
+  PHAL_ASSIGN_OR_RETURN(
+      std::unique_ptr<LoadedProgram> loaded,
+      LoadedProgram::Load(std::move(compiled), device->api, device->handle,
+                          &kernel_options, !device->compile_only));
+  *out_executable = NewExecutable(device, std::move(loaded)).release();
+  return OkStatus();
+}
+
+Status Serialize(const phal_executable* executable, void** out_data,
+                 size_t* out_size) {
+  if (executable == nullptr) return NullArgument("executable");
+  if (out_data == nullptr) return NullArgument("out_data");
+  if (out_size == nullptr) return NullArgument("out_size");
+  const phal_device& device = *executable->device;
+  StatusOr<std::vector<SerializedKernel>> kernels =
+      executable->program->SerializeKernels();
+  if (!kernels.ok()) {
+    return Status(
+        kernels.status().code(),
+        "plugin '" + device.plugin_name + "': " + kernels.status().message());
+  }
+  SerializedProgramHeader header{device.plugin_name, device.api->version,
+                                 device.target, device.properties.name};
+  const std::string bytes =
+      WriteSerializedProgram(header, executable->program->program(), *kernels);
+  // malloc, so that phal_free is free and the bytes need no C++ owner.
+  void* data = std::malloc(bytes.empty() ? 1 : bytes.size());
+  if (data == nullptr) {
+    return ResourceExhausted("no host memory for a serialized executable of " +
+                             std::to_string(bytes.size()) + " bytes");
+  }
+  std::memcpy(data, bytes.data(), bytes.size());
+  *out_data = data;
+  *out_size = bytes.size();
+  return OkStatus();
+}
+
+// "plugin 'cpu' 0.1.0 for target 'host'" or "... for device 'name'".
+std::string CompiledBy(const SerializedProgramHeader& header) {
+  return "plugin '" + header.plugin + "' " + header.plugin_version +
+         (header.target.empty() ? " for device '" + header.device + "'"
+                                : " for target '" + header.target + "'");
+}
+
+Status Deserialize(phal_device* device, const void* data, size_t size,
+                   phal_executable_t** out_executable) {
+  if (device == nullptr) return NullArgument("device");
+  if (data == nullptr && size > 0) return NullArgument("data");
+  if (out_executable == nullptr) return NullArgument("out_executable");
+  PHAL_ASSIGN_OR_RETURN(SerializedProgram serialized,
+                        ReadSerializedProgram(std::string_view(
+                            static_cast<const char*>(data), size)));
+  if (serialized.header.plugin != device->plugin_name) {
+    return FailedPrecondition(
+        "the executable was compiled by " + CompiledBy(serialized.header) +
+        "; the device belongs to plugin '" + device->plugin_name + "'");
+  }
+  StatusOr<std::unique_ptr<LoadedProgram>> loaded = LoadedProgram::Deserialize(
+      std::move(serialized.program), serialized.kernels, device->api,
+      device->handle, !device->compile_only);
+  if (!loaded.ok()) {
+    return Status(loaded.status().code(),
+                  "plugin '" + device->plugin_name +
+                      "': cannot load the executable compiled by " +
+                      CompiledBy(serialized.header) + " on device '" +
+                      device->properties.name +
+                      "': " + loaded.status().message());
+  }
+  *out_executable = NewExecutable(device, std::move(loaded).value()).release();
   return OkStatus();
 }
 
@@ -141,6 +226,7 @@ Status Execute(phal_executable* executable, phal_buffer_t* const* arguments,
                size_t argument_count, phal_buffer_t** out_results,
                size_t result_count) {
   if (executable == nullptr) return NullArgument("executable");
+  PHAL_RETURN_IF_ERROR(executable->device->CheckRunnable("execute"));
   const Program& program = executable->program->program();
   if (argument_count != program.parameter_shapes.size()) {
     return InvalidArgument("the executable takes " +
@@ -278,6 +364,21 @@ PHAL_API phal_status_t* phal_executable_execute(phal_executable_t* executable,
     return phal::Execute(executable, arguments, argument_count, out_results,
                          result_count);
   });
+}
+
+PHAL_API phal_status_t* phal_executable_serialize(
+    const phal_executable_t* executable, void** out_data, size_t* out_size) {
+  return GuardedCall(
+      [&] { return phal::Serialize(executable, out_data, out_size); });
+}
+
+PHAL_API void phal_free(void* data) { std::free(data); }
+
+PHAL_API phal_status_t* phal_executable_deserialize(
+    phal_device_t* device, const void* data, size_t size,
+    phal_executable_t** out_executable) {
+  return GuardedCall(
+      [&] { return phal::Deserialize(device, data, size, out_executable); });
 }
 
 }  // extern "C"

@@ -41,6 +41,7 @@ namespace {
 Status CreateStream(phal_device* device, phal_stream_t** out_stream) {
   if (device == nullptr) return NullArgument("device");
   if (out_stream == nullptr) return NullArgument("out_stream");
+  PHAL_RETURN_IF_ERROR(device->CheckRunnable("create streams"));
   auto stream = std::make_unique<phal_stream>();
   stream->device = device;
   stream->state = std::make_shared<StreamState>();

@@ -44,7 +44,8 @@ inline std::unique_ptr<LoadedProgram> LoadText(const std::string& text) {
   std::unique_ptr<Program> program = CompileText(text);
   if (program == nullptr) return nullptr;
   StatusOr<std::unique_ptr<LoadedProgram>> loaded = LoadedProgram::Load(
-      std::move(program), EvaluatorPluginApi(), EvaluatorDevice(), nullptr);
+      std::move(program), EvaluatorPluginApi(), EvaluatorDevice(), nullptr,
+      /*runnable=*/true);
   EXPECT_TRUE(loaded.ok()) << loaded.status().ToString();
   return loaded.ok() ? std::move(loaded).value() : nullptr;
 }

@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <utility>
 
 #include "plugins/cpu/cpu_kernel.h"
 #include "sdk/base/element_types.h"
+#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
@@ -29,10 +31,20 @@ unsigned KernelThreadCount(unsigned online_cores) {
 
 }  // namespace
 
-Device::Device(CpuInfo info)
+Device::Device(CpuInfo info, const char* target)
     : info_(std::move(info)),
       driver_version_(std::string(PHAL_PLUGIN_VERSION) + " (Linux " +
-                      info_.kernel_release + ")") {}
+                      info_.kernel_release + ")"),
+      target_(target),
+      name_(target == nullptr
+                ? info_.model_name
+                : "cpu target " + std::string(target) + " (compile only, " +
+                      info_.model_name + ")") {}
+
+Status Device::CheckRunnable(const char* what) const {
+  if (target_ == nullptr) return OkStatus();
+  return CompileOnlyDeviceError("cpu plugin", target_, what);
+}
 
 ThreadPool& Device::thread_pool() const {
   std::call_once(thread_pool_started_, [&] {
@@ -48,7 +60,7 @@ uint64_t Device::max_allocation_bytes() const {
 
 Status Device::GetProperties(phal_device_properties_t* out) const {
   phal_device_properties_t full{};
-  full.name = info_.model_name.c_str();
+  full.name = name_.c_str();
   full.vendor = info_.vendor.c_str();
   full.driver_version = driver_version_.c_str();
   full.features = info_.features.c_str();
@@ -60,8 +72,9 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   full.max_allocation_bytes = max_allocation_bytes();
   full.min_alignment = min_alignment();
   full.element_types = kAllElementTypesMask;
-  full.flags =
-      PHAL_DEVICE_FLAG_ASYNC_STREAMS | PHAL_DEVICE_FLAG_HOST_ADDRESSABLE;
+  full.flags = target_ == nullptr ? PHAL_DEVICE_FLAG_ASYNC_STREAMS |
+                                        PHAL_DEVICE_FLAG_HOST_ADDRESSABLE
+                                  : PHAL_DEVICE_FLAG_COMPILE_ONLY;
   std::copy(info_.uuid.begin(), info_.uuid.end(), full.uuid);
   full.kernel_kinds = CompiledKernelKinds();
   return CopyFittingMembers(full, out);
@@ -97,6 +110,25 @@ phal_status_t* DeviceOpen(size_t ordinal,
     }
     *out_device =
         std::make_unique<phal_plugin_device>(ProbeCpuInfo()).release();
+    return OkStatus();
+  });
+}
+
+phal_status_t* TargetGetNames(const char* const** out_names,
+                              size_t* out_count) noexcept {
+  *out_names = kTargets;
+  *out_count = std::size(kTargets);
+  return nullptr;
+}
+
+phal_status_t* TargetDeviceOpen(const char* target,
+                                phal_plugin_device_t** out_device) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_ASSIGN_OR_RETURN(size_t index,
+                          FindCompileTarget(kTargets, target, "cpu plugin"));
+    *out_device =
+        std::make_unique<phal_plugin_device>(ProbeCpuInfo(), kTargets[index])
+            .release();
     return OkStatus();
   });
 }

@@ -16,6 +16,11 @@
 
 namespace phal::cpu {
 
+// The one target the plugin compiles for without opening its device
+// (plugin.h, target_get_names): the host CPU, whose code runs only on a
+// CPU with the same triple and features (cpu_kernel_blob.h).
+inline constexpr const char* kTargets[] = {"host"};
+
 // Immutable once built, so every method may run on many threads at once
 // (the kernel cache and the thread pool synchronise themselves).
 class Device {
@@ -24,7 +29,10 @@ class Device {
   static constexpr uint32_t kHostMemorySpace = 0;
   static constexpr uint32_t kMemorySpaceCount = 1;
 
-  explicit Device(CpuInfo info);
+  // The device. With a `target` (one of kTargets, static storage), a
+  // compile-only device of it: kernels are emitted and serialized, while
+  // memory, streams and events are refused.
+  explicit Device(CpuInfo info, const char* target = nullptr);
 
   // Fill `out` as far as out->struct_size reaches (see types.h).
   Status GetProperties(phal_device_properties_t* out) const;
@@ -36,6 +44,10 @@ class Device {
   // would only succeed through overcommit and die later in the OOM killer.
   uint64_t max_allocation_bytes() const;
 
+  // OK on the device; on a compile-only device, the FAILED_PRECONDITION
+  // saying it cannot `what`.
+  Status CheckRunnable(const char* what) const;
+
   // Compiled kernels of this device, by KIR fingerprint.
   KernelCache& kernel_cache() const { return *kernel_cache_; }
   // The threads every kernel launched on this device shares: PHAL_CPU_THREADS
@@ -45,6 +57,8 @@ class Device {
  private:
   CpuInfo info_;
   std::string driver_version_;  // "<plugin version> (Linux <release>)"
+  const char* target_;          // NULL: not compile-only
+  std::string name_;            // the model name, or the compile-only name
   std::unique_ptr<KernelCache> kernel_cache_ = std::make_unique<KernelCache>();
   mutable std::once_flag thread_pool_started_;
   mutable std::unique_ptr<ThreadPool> thread_pool_;

@@ -1,4 +1,5 @@
 #include "plugins/cpu/cpu_event.h"
+#include "plugins/cpu/cpu_device.h"
 #include "plugins/cpu/cpu_plugin.h"
 
 #include <memory>
@@ -40,9 +41,10 @@ bool EventState::HasFired() const {
   return completed_generation_ >= recorded_generation_;
 }
 
-phal_status_t* EventCreate(phal_plugin_device_t* /*device*/,
+phal_status_t* EventCreate(phal_plugin_device_t* device,
                            phal_plugin_event_t** out_event) noexcept {
-  return RunAtAbiBoundary([&] {
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_RETURN_IF_ERROR(device->CheckRunnable("create events"));
     *out_event = std::make_unique<phal_plugin_event>().release();
     return OkStatus();
   });

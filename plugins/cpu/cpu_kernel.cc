@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,11 +15,13 @@
 #include "plugins/cpu/cpu_gemm.h"
 #include "plugins/cpu/cpu_kernel_blob.h"
 #include "plugins/cpu/cpu_kernel_cache.h"
+#include "plugins/cpu/cpu_kernel_dump.h"
 #include "plugins/cpu/cpu_memory.h"
 #include "plugins/cpu/cpu_stream.h"
 #include "sdk/base/hash.h"
 #include "sdk/emitters/llvm/kernel_emitter.h"
 #include "sdk/emitters/llvm/kernel_fingerprint.h"
+#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
@@ -103,6 +106,11 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
           offsetof(phal_kernel_options_t, optimization_level) +
               sizeof(uint32_t)) {
     optimization_level = std::min<uint32_t>(options->optimization_level, 3);
+  }
+  if (std::string_view dump = KernelDumpDirectory(options); !dump.empty()) {
+    PHAL_ASSIGN_OR_RETURN(std::string ir,
+                          OptimizedKernelIr(*kernel, optimization_level));
+    PHAL_RETURN_IF_ERROR(WriteKernelDump(dump, KernelName(*kernel), "ll", ir));
   }
   PHAL_ASSIGN_OR_RETURN(JitTarget target, HostJitTarget());
   PHAL_ASSIGN_OR_RETURN(

@@ -1,6 +1,7 @@
 // The plugin's entry point. sdk/plugin_support builds phal_plugin_entry and
 // the table of each ABI version the plugin speaks, 1.0 (no kernel slots) to
-// 1.2, from the slot functions cpu_plugin.h declares.
+// 1.4 (the ahead-of-time slots, cpu_device.cc), from the slot functions
+// cpu_plugin.h declares.
 #include "plugins/cpu/cpu_plugin.h"
 
 #include "plugins/cpu/cpu_block_cache.h"
@@ -14,5 +15,6 @@ void Shutdown() noexcept { BlockCache::Instance().Clear(); }
 
 }  // namespace phal::cpu
 
-PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(phal::cpu, PHAL_MAKE_VERSION(1, 0),
-                                      PHAL_MAKE_VERSION(1, 2))
+PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME(phal::cpu,
+                                                   PHAL_MAKE_VERSION(1, 0),
+                                                   PHAL_MAKE_VERSION(1, 4))

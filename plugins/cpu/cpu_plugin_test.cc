@@ -38,6 +38,7 @@ const PluginEnvironment* const kCpuPlugin =
 constexpr uint32_t kAbi10 = PHAL_MAKE_VERSION(1, 0);
 constexpr uint32_t kAbi11 = PHAL_MAKE_VERSION(1, 1);
 constexpr uint32_t kAbi12 = PHAL_MAKE_VERSION(1, 2);
+constexpr uint32_t kAbi14 = PHAL_MAKE_VERSION(1, 4);
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
 std::vector<uint8_t> Pattern(size_t byte_size, uint8_t seed) {
@@ -77,18 +78,29 @@ class CpuPluginTest : public PluginTest {
 
 // ---- negotiation ---------------------------------------------------------
 
-TEST(CpuPluginNegotiationTest, ReturnsAbi12TableToACoreThatSpeaksIt) {
+TEST(CpuPluginNegotiationTest, ReturnsAbi14TableToACoreThatSpeaksIt) {
   phal_plugin_negotiation_t negotiation =
       Negotiation(kAbi10, PHAL_MAKE_VERSION(1, 7), &FakeHost());
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
-  EXPECT_EQ(api->abi_version, kAbi12);
-  EXPECT_EQ(api->struct_size, sizeof(phal_plugin_api_t))
-      << "the table should end where ABI 1.2's does";
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi14);
+  EXPECT_EQ(api->abi_version, kAbi14);
+  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_4)
+      << "the table should end where ABI 1.4's does";
+  EXPECT_NE(api->target_device_open, nullptr);
   EXPECT_STREQ(api->name, "cpu");
   EXPECT_STRNE(api->version, "");
+}
+
+TEST(CpuPluginNegotiationTest, ReturnsAbi12TableWithoutTargetSlotsToA12Core) {
+  phal_plugin_negotiation_t negotiation =
+      Negotiation(kAbi10, kAbi12, &FakeHost());
+  const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(api->abi_version, kAbi12);
+  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_2)
+      << "a 1.2 core must not be handed the slots 1.4 appended";
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsAbi11TableToACoreThatSpeaksOnlyUpTo11) {
@@ -96,10 +108,10 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi11TableToACoreThatSpeaksOnlyUpTo11) {
       Negotiation(kAbi10, kAbi11, &FakeHost());
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi14);
   EXPECT_EQ(api->abi_version, kAbi11)
       << "a 1.1 core must not be told the plugin takes 1.2's KIR ops";
-  EXPECT_EQ(api->struct_size, sizeof(phal_plugin_api_t))
+  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_2)
       << "ABI 1.2 appended no slot, so the 1.1 table is just as long";
   EXPECT_NE(api->stream_launch, nullptr);
 }
@@ -110,7 +122,7 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi10TableToACoreThatSpeaksOnly10) {
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi14);
   EXPECT_EQ(api->abi_version, kAbi10);
   EXPECT_EQ(api->struct_size, offsetof(phal_plugin_api_t, kernel_emit))
       << "the table should end where ABI 1.0's does";
@@ -160,7 +172,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToANewerCore) {
       PHAL_MAKE_VERSION(2, 0), PHAL_MAKE_VERSION(2, 3), &FakeHost());
   EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi14);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
@@ -168,7 +180,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
       PHAL_MAKE_VERSION(0, 1), PHAL_MAKE_VERSION(0, 9), &FakeHost());
   EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi12);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi14);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullWhenHostCannotCreateStatuses) {

@@ -1,4 +1,5 @@
 #include "plugins/cpu/cpu_stream.h"
+#include "plugins/cpu/cpu_device.h"
 #include "plugins/cpu/cpu_plugin.h"
 
 #include <exception>
@@ -87,9 +88,10 @@ void Stream::RunWorker() {
   }
 }
 
-phal_status_t* StreamCreate(phal_plugin_device_t* /*device*/,
+phal_status_t* StreamCreate(phal_plugin_device_t* device,
                             phal_plugin_stream_t** out_stream) noexcept {
-  return RunAtAbiBoundary([&] {
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_RETURN_IF_ERROR(device->CheckRunnable("create streams"));
     *out_stream = std::make_unique<phal_plugin_stream>().release();
     return OkStatus();
   });

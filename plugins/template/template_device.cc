@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <string>
 
 #include "sdk/base/element_types.h"
+#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
@@ -42,9 +44,18 @@ uint32_t OnlineCores() {
 Device::Device()
     : memory_bytes_(PhysicalMemoryBytes()), compute_units_(OnlineCores()) {}
 
+Device::Device(const char* target) : Device() { target_ = target; }
+
+Status Device::CheckRunnable(const char* what) const {
+  if (target_ == nullptr) return OkStatus();
+  return CompileOnlyDeviceError("template plugin", target_, what);
+}
+
 Status Device::GetProperties(phal_device_properties_t* out) const {
   phal_device_properties_t full{};
-  full.name = "Polyhal template device (host memory, KIR interpreter)";
+  full.name = target_ == nullptr
+                  ? "Polyhal template device (host memory, KIR interpreter)"
+                  : "Polyhal template target host (compile only)";
   full.vendor = "Polyhal";
   full.driver_version = PHAL_PLUGIN_VERSION;
   full.features = "";
@@ -59,7 +70,8 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   full.element_types = kAllElementTypesMask;
   // Streams run their work before their calls return (template_stream.h),
   // so the device does not claim PHAL_DEVICE_FLAG_ASYNC_STREAMS.
-  full.flags = PHAL_DEVICE_FLAG_HOST_ADDRESSABLE;
+  full.flags = target_ == nullptr ? PHAL_DEVICE_FLAG_HOST_ADDRESSABLE
+                                  : PHAL_DEVICE_FLAG_COMPILE_ONLY;
   full.kernel_kinds = kAllKernelKinds;
   return CopyFittingMembers(full, out);
 }
@@ -95,6 +107,26 @@ phal_status_t* DeviceOpen(size_t ordinal,
                              " does not exist; the plugin has 1 device");
     }
     *out_device = std::make_unique<phal_plugin_device>().release();
+    return OkStatus();
+  });
+}
+
+phal_status_t* TargetGetNames(const char* const** out_names,
+                              size_t* out_count) noexcept {
+  *out_names = kTargets;
+  *out_count = std::size(kTargets);
+  return nullptr;
+}
+
+// TODO(vendor): open what your compiler needs for `target` (no driver, no
+// device: ahead-of-time builds run where the hardware is absent).
+phal_status_t* TargetDeviceOpen(const char* target,
+                                phal_plugin_device_t** out_device) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_ASSIGN_OR_RETURN(
+        size_t index, FindCompileTarget(kTargets, target, "template plugin"));
+    *out_device =
+        std::make_unique<phal_plugin_device>(kTargets[index]).release();
     return OkStatus();
   });
 }

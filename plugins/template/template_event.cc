@@ -1,4 +1,5 @@
 #include "template_event.h"
+#include "template_device.h"
 #include "template_plugin.h"
 
 #include <memory>
@@ -18,9 +19,10 @@ Status Event::carried_status() const {
   return status_;
 }
 
-phal_status_t* EventCreate(phal_plugin_device_t* /*device*/,
+phal_status_t* EventCreate(phal_plugin_device_t* device,
                            phal_plugin_event_t** out_event) noexcept {
-  return RunAtAbiBoundary([&] {
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_RETURN_IF_ERROR(device->CheckRunnable("create events"));
     *out_event = std::make_unique<phal_plugin_event>().release();
     return OkStatus();
   });

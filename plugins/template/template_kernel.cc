@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "sdk/base/kir_printer.h"
+#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
 #include "template_memory.h"
 #include "template_stream.h"
@@ -17,11 +19,17 @@ using kir_interpreter::Kernel;
 
 // TODO(vendor): compile `kernel` for your hardware here, kind by kind
 // (docs/writing-a-plugin.md, "Kernels, kind by kind"), and keep the
-// interpreter for the kinds you do not compile yet.
-Status Emit(const phal_kernel_desc_t* desc, phal_plugin_kernel_t** out) {
+// interpreter for the kinds you do not compile yet. The dump directory gets
+// the code the device runs in its text form: here the KIR the interpreter
+// runs; yours writes its assembly or source.
+Status Emit(const phal_kernel_desc_t* desc,
+            const phal_kernel_options_t* options, phal_plugin_kernel_t** out) {
   if (desc == nullptr)
     return InvalidArgument("template plugin: kernel is NULL");
   PHAL_ASSIGN_OR_RETURN(Kernel kernel, Kernel::Create(*desc));
+  PHAL_RETURN_IF_ERROR(WriteKernelDump(KernelDumpDirectory(options),
+                                       kernel.name(), "kir",
+                                       KernelToText(kernel.desc())));
   *out = new phal_plugin_kernel(std::move(kernel));
   return OkStatus();
 }
@@ -51,9 +59,9 @@ Status Launch(Stream& stream, const Kernel& kernel,
 
 phal_status_t* KernelEmit(phal_plugin_device_t* /*device*/,
                           const phal_kernel_desc_t* kernel,
-                          const phal_kernel_options_t* /*options*/,
+                          const phal_kernel_options_t* options,
                           phal_plugin_kernel_t** out_kernel) noexcept {
-  return RunAtAbiBoundary([&] { return Emit(kernel, out_kernel); });
+  return RunAtAbiBoundary([&] { return Emit(kernel, options, out_kernel); });
 }
 
 void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }

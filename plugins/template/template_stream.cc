@@ -1,4 +1,5 @@
 #include "template_stream.h"
+#include "template_device.h"
 #include "template_plugin.h"
 
 #include <memory>
@@ -25,9 +26,10 @@ Status Stream::PendingError() const {
   return first_error_;
 }
 
-phal_status_t* StreamCreate(phal_plugin_device_t* /*device*/,
+phal_status_t* StreamCreate(phal_plugin_device_t* device,
                             phal_plugin_stream_t** out_stream) noexcept {
-  return RunAtAbiBoundary([&] {
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_RETURN_IF_ERROR(device->CheckRunnable("create streams"));
     *out_stream = std::make_unique<phal_plugin_stream>().release();
     return OkStatus();
   });

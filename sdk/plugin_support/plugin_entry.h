@@ -26,6 +26,10 @@
 //   PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(acme, PHAL_MAKE_VERSION(1, 0),
 //                                         PHAL_MAKE_VERSION(1, 2))
 //
+// or, when it also compiles for targets without a device (ABI 1.4's
+// target_get_names and target_device_open, as TargetGetNames and
+// TargetDeviceOpen), as PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME.
+//
 // The header of `api` (struct_size, next, abi_version, name, version) is
 // filled by the helper; leave it zero. (A designated initializer naming
 // only some members of `api` does the same, but GCC's -Wextra warns about
@@ -57,6 +61,7 @@ inline constexpr PluginAbiVersion kPluginAbiVersions[] = {
     {PHAL_MAKE_VERSION(1, 1), PHAL_PLUGIN_API_STRUCT_SIZE_1_1},
     {PHAL_MAKE_VERSION(1, 2), PHAL_PLUGIN_API_STRUCT_SIZE_1_2},
     {PHAL_MAKE_VERSION(1, 3), PHAL_PLUGIN_API_STRUCT_SIZE_1_3},
+    {PHAL_MAKE_VERSION(1, 4), PHAL_PLUGIN_API_STRUCT_SIZE_1_4},
 };
 inline constexpr size_t kPluginAbiVersionCount = std::size(kPluginAbiVersions);
 static_assert(kPluginAbiVersions[kPluginAbiVersionCount - 1].version ==
@@ -127,44 +132,74 @@ void ShutdownPlugin(const PluginDefinition& definition) noexcept;
     return entry.Negotiate(negotiation);                                       \
   }
 
-// The table of a plugin whose slot functions live in namespace `ns`, each
-// named after its slot in CamelCase (device_count: ns::DeviceCount,
-// stream_launch: ns::StreamLaunch), as the plugins of this tree name them.
-// Every slot of the newest ABI is filled; the header is left to the helper.
-#define PHAL_PLUGIN_API_BY_SLOT_NAME(ns)                                      \
-  {                                                                           \
-    .struct_size = 0, .next = nullptr, .abi_version = 0, .name = nullptr,     \
-    .version = nullptr, .shutdown = ns::Shutdown,                             \
-    .device_count = ns::DeviceCount, .device_open = ns::DeviceOpen,           \
-    .device_close = ns::DeviceClose,                                          \
-    .device_get_properties = ns::DeviceGetProperties,                         \
-    .device_get_memory_space = ns::DeviceGetMemorySpace,                      \
-    .buffer_allocate = ns::BufferAllocate, .buffer_free = ns::BufferFree,     \
-    .stream_create = ns::StreamCreate, .stream_destroy = ns::StreamDestroy,   \
-    .stream_synchronize = ns::StreamSynchronize,                              \
-    .stream_copy_from_host = ns::StreamCopyFromHost,                          \
-    .stream_copy_to_host = ns::StreamCopyToHost,                              \
-    .stream_copy_buffer = ns::StreamCopyBuffer,                               \
-    .event_create = ns::EventCreate, .event_destroy = ns::EventDestroy,       \
-    .stream_record_event = ns::StreamRecordEvent,                             \
-    .stream_wait_event = ns::StreamWaitEvent,                                 \
-    .event_synchronize = ns::EventSynchronize, .event_query = ns::EventQuery, \
-    .kernel_emit = ns::KernelEmit, .kernel_destroy = ns::KernelDestroy,       \
-    .kernel_serialize = ns::KernelSerialize,                                  \
-    .kernel_deserialize = ns::KernelDeserialize,                              \
-    .stream_launch = ns::StreamLaunch,                                        \
+// The slots every plugin of this tree fills, as designated initializers,
+// for a plugin whose slot functions live in namespace `ns`, each named after
+// its slot in CamelCase (device_count: ns::DeviceCount, stream_launch:
+// ns::StreamLaunch). The header is left to the helper.
+#define PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns)                                   \
+  .struct_size = 0, .next = nullptr, .abi_version = 0, .name = nullptr,        \
+  .version = nullptr, .shutdown = ns::Shutdown,                                \
+  .device_count = ns::DeviceCount, .device_open = ns::DeviceOpen,              \
+  .device_close = ns::DeviceClose,                                             \
+  .device_get_properties = ns::DeviceGetProperties,                            \
+  .device_get_memory_space = ns::DeviceGetMemorySpace,                         \
+  .buffer_allocate = ns::BufferAllocate, .buffer_free = ns::BufferFree,        \
+  .stream_create = ns::StreamCreate, .stream_destroy = ns::StreamDestroy,      \
+  .stream_synchronize = ns::StreamSynchronize,                                 \
+  .stream_copy_from_host = ns::StreamCopyFromHost,                             \
+  .stream_copy_to_host = ns::StreamCopyToHost,                                 \
+  .stream_copy_buffer = ns::StreamCopyBuffer, .event_create = ns::EventCreate, \
+  .event_destroy = ns::EventDestroy,                                           \
+  .stream_record_event = ns::StreamRecordEvent,                                \
+  .stream_wait_event = ns::StreamWaitEvent,                                    \
+  .event_synchronize = ns::EventSynchronize, .event_query = ns::EventQuery,    \
+  .kernel_emit = ns::KernelEmit, .kernel_destroy = ns::KernelDestroy,          \
+  .kernel_serialize = ns::KernelSerialize,                                     \
+  .kernel_deserialize = ns::KernelDeserialize,                                 \
+  .stream_launch = ns::StreamLaunch
+
+// The table of a plugin that compiles only for the devices it opens: every
+// slot above by name, the ahead-of-time slots of ABI 1.4 NULL (the core
+// answers that the plugin compiles for no target).
+#define PHAL_PLUGIN_API_BY_SLOT_NAME(ns)                                 \
+  {                                                                      \
+    PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns), .target_get_names = nullptr,   \
+                                          .target_device_open = nullptr, \
+  }
+
+// The table of a plugin that also compiles ahead of time, with no device
+// (plugin.h, ABI 1.4): ns::TargetGetNames and ns::TargetDeviceOpen too.
+#define PHAL_PLUGIN_API_WITH_TARGETS_BY_SLOT_NAME(ns) \
+  {                                                   \
+    PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns),             \
+        .target_get_names = ns::TargetGetNames,       \
+        .target_device_open = ns::TargetDeviceOpen,   \
   }
 
 // The whole entry point of a plugin built by phal_add_plugin (which defines
 // PHAL_PLUGIN_NAME and PHAL_PLUGIN_VERSION) whose slots are named as
 // PHAL_PLUGIN_API_BY_SLOT_NAME expects, speaking ABI `min_abi` to `max_abi`.
-#define PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(ns, min_abi, max_abi)   \
+#define PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(ns, min_abi, max_abi) \
+  PHAL_PLUGIN_DEFINE_ENTRY_FROM_API(min_abi, max_abi,               \
+                                    PHAL_PLUGIN_API_BY_SLOT_NAME(ns))
+
+// The same for a plugin that compiles ahead of time: its table is
+// PHAL_PLUGIN_API_WITH_TARGETS_BY_SLOT_NAME(ns). A core older than ABI 1.4
+// never sees the target slots (the table is cut where its version ends).
+#define PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME(ns, min_abi, \
+                                                           max_abi)     \
+  PHAL_PLUGIN_DEFINE_ENTRY_FROM_API(                                    \
+      min_abi, max_abi, PHAL_PLUGIN_API_WITH_TARGETS_BY_SLOT_NAME(ns))
+
+// The entry point of a plugin built by phal_add_plugin from `table`, a
+// constant phal_plugin_api_t initializer.
+#define PHAL_PLUGIN_DEFINE_ENTRY_FROM_API(min_abi, max_abi, table)    \
   static constexpr ::phal::PluginDefinition kPhalPluginDefinition = { \
       .name = PHAL_PLUGIN_NAME,                                       \
       .version = PHAL_PLUGIN_VERSION,                                 \
       .min_abi_version = (min_abi),                                   \
       .max_abi_version = (max_abi),                                   \
-      .api = PHAL_PLUGIN_API_BY_SLOT_NAME(ns),                        \
+      .api = table,                                                   \
   };                                                                  \
   PHAL_PLUGIN_DEFINE_ENTRY(kPhalPluginDefinition)
 

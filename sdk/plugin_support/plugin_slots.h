@@ -10,7 +10,10 @@
 // declaration has exactly the type of its slot in phal_plugin_api_t, so a
 // definition with another exception specification fails to compile and
 // one with other parameters leaves the slot undefined at link time: the
-// signatures are written once, in plugin.h.
+// signatures are written once, in plugin.h. A declared slot function that
+// is never defined costs nothing until a table names it: a plugin without
+// the ahead-of-time slots (ABI 1.4) leaves TargetGetNames and
+// TargetDeviceOpen undefined.
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
 
@@ -58,7 +61,9 @@ struct PluginSlotFunction<Result (*)(Parameters...)> {
   PHAL_PLUGIN_SLOT_FUNCTION(kernel_destroy) KernelDestroy;                 \
   PHAL_PLUGIN_SLOT_FUNCTION(kernel_serialize) KernelSerialize;             \
   PHAL_PLUGIN_SLOT_FUNCTION(kernel_deserialize) KernelDeserialize;         \
-  PHAL_PLUGIN_SLOT_FUNCTION(stream_launch) StreamLaunch;
+  PHAL_PLUGIN_SLOT_FUNCTION(stream_launch) StreamLaunch;                   \
+  PHAL_PLUGIN_SLOT_FUNCTION(target_get_names) TargetGetNames;              \
+  PHAL_PLUGIN_SLOT_FUNCTION(target_device_open) TargetDeviceOpen;
 
 // Defines device_close, device_get_properties and device_get_memory_space
 // in the enclosing namespace for a plugin whose device handle answers the

@@ -1,5 +1,5 @@
 /*
- * Pins the layout of every ABI 1.0 to 1.3 struct and the value of every
+ * Pins the layout of every ABI 1.0 to 1.4 struct and the value of every
  * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
  * only adds members at the end, so only sizes grow. It is compiled as strict
  * C11 (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the
@@ -59,7 +59,7 @@ PHAL_PIN_OFFSET(phal_host_services_t, host_allocate, 32);
 PHAL_PIN_OFFSET(phal_host_services_t, host_free, 40);
 PHAL_PIN_OFFSET(phal_host_services_t, status_free, 48);
 
-PHAL_PIN_SIZE(phal_plugin_api_t, 240);
+PHAL_PIN_SIZE(phal_plugin_api_t, 256);
 PHAL_PIN_OFFSET(phal_plugin_api_t, struct_size, 0);
 PHAL_PIN_OFFSET(phal_plugin_api_t, next, 8);
 PHAL_PIN_OFFSET(phal_plugin_api_t, abi_version, 16);
@@ -134,12 +134,13 @@ PHAL_PIN_OFFSET(phal_buffer_desc_t, rank, 20);
 PHAL_PIN_OFFSET(phal_buffer_desc_t, dims, 24);
 PHAL_PIN_OFFSET(phal_buffer_desc_t, memory_space, 32);
 
-PHAL_PIN_SIZE(phal_compile_options_t, 32); /* 1.1 */
+PHAL_PIN_OFFSET(phal_compile_options_t, struct_size, 0); /* 1.1 */
 PHAL_PIN_OFFSET(phal_compile_options_t, format, 16);
 PHAL_PIN_OFFSET(phal_compile_options_t, optimization_level, 20);
 PHAL_PIN_OFFSET(phal_compile_options_t, source_name, 24);
 
-PHAL_PIN_SIZE(phal_kernel_options_t, 24); /* 1.1 */
+PHAL_PIN_OFFSET(phal_kernel_options_t, struct_size, 0); /* 1.1 */
+PHAL_PIN_OFFSET(phal_kernel_options_t, next, 8);
 PHAL_PIN_OFFSET(phal_kernel_options_t, optimization_level, 16);
 
 PHAL_PIN_SIZE(phal_kir_node_t, 64); /* 1.1 */
@@ -201,9 +202,18 @@ PHAL_PIN_OFFSET(phal_extension_base_t, struct_size, 0);
 PHAL_PIN_OFFSET(phal_extension_base_t, type, 4);
 PHAL_PIN_OFFSET(phal_extension_base_t, next, 8);
 
+/* ABI 1.4 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_4, 256);
+PHAL_PIN_OFFSET(phal_plugin_api_t, target_get_names, 240);
+PHAL_PIN_OFFSET(phal_plugin_api_t, target_device_open, 248);
+PHAL_PIN_SIZE(phal_kernel_options_t, 32);
+PHAL_PIN_OFFSET(phal_kernel_options_t, dump_directory, 24);
+PHAL_PIN_SIZE(phal_compile_options_t, 40);
+PHAL_PIN_OFFSET(phal_compile_options_t, dump_directory, 32);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010003u);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010004u);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);
@@ -285,6 +295,9 @@ PHAL_PIN_VALUE(PHAL_KIR_OP_ERF, 44);
 
 /* ABI 1.3 */
 PHAL_PIN_VALUE(PHAL_EXTENSION_TYPE_NONE, 0);
+
+/* ABI 1.4 */
+PHAL_PIN_VALUE(PHAL_DEVICE_FLAG_COMPILE_ONLY, 4);
 
 /* A C translation unit may not be empty under -pedantic. */
 int phal_abi_layout_checked(void) { return 1; }

@@ -66,8 +66,10 @@ static uint32_t TableSize(uint32_t version) {
       return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_1;
     case 2:
       return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_2;
-    default:
+    case 3:
       return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_3;
+    default:
+      return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_4;
   }
 }
 

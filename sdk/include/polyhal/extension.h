@@ -1,6 +1,6 @@
 /*
- * Polyhal ABI 1.3 (1.3) -- typed extension chains: what the `next` member of
- * an extensible struct points at.
+ * Polyhal ABI 1.4 (1.3-1.4) -- typed extension chains: what the `next` member
+ * of an extensible struct points at.
  *
  * Every extensible struct of the ABI has a `const void* next`. Since ABI 1.3
  * it is either NULL or the first element of a chain of extension structs,
@@ -51,7 +51,8 @@ extern "C" {
 /*
  * The type of an extension struct. The numeric values are part of the ABI:
  * new types are appended with new values, none is ever renumbered or
- * reused. ABI 1.3 defines the chain and no extension yet.
+ * reused. ABI 1.3 defines the chain; no extension is defined yet (ABI 1.4
+ * added none).
  */
 typedef enum phal_extension_type {
   PHAL_EXTENSION_TYPE_NONE = 0 /* reserved: never names an extension */

@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.3 (1.0-1.3) -- the interface a backend plugin implements.
+ * Polyhal ABI 1.4 (1.0-1.4) -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -40,11 +40,21 @@ typedef struct phal_plugin_stream phal_plugin_stream_t;
 typedef struct phal_plugin_event phal_plugin_event_t;
 typedef struct phal_plugin_kernel phal_plugin_kernel_t;
 
-/* Options of kernel_emit (ABI 1.1). */
+/* Options of kernel_emit (ABI 1.1). The core sets struct_size to the size it
+ * knows; a member beyond it is absent (zero), and a plugin reads no member
+ * beyond it. */
 typedef struct phal_kernel_options {
   uint32_t struct_size;
   const void* next;
   uint32_t optimization_level; /* 0 (fastest compile) to 3 (default) */
+  /* ABI 1.4. NULL or "": write nothing. Otherwise an existing directory
+   * where kernel_emit writes the kernel's device code in its text form (PTX,
+   * LLVM IR, assembly, the KIR an interpreter runs), one file per form,
+   * named after phal_kernel_desc_t::name with an extension naming the form
+   * ("fusion.3.ptx", "fusion.3.ll"); an existing file is replaced. Owned by
+   * the core, valid during the call. A file that cannot be written fails
+   * the emit with a status naming it. */
+  const char* dump_directory;
 } phal_kernel_options_t;
 
 /*
@@ -196,8 +206,12 @@ typedef struct phal_plugin_api {
    * allocated with host->host_allocate and owned by the core afterwards. */
   phal_status_t* (*kernel_serialize)(phal_plugin_kernel_t* kernel,
                                      void** out_data, uint64_t* out_size);
-  /* Rebuilds a kernel from kernel_serialize's bytes on `device`. Bytes from
-   * another plugin version or target fail with PHAL_FAILED_PRECONDITION. */
+  /* Rebuilds a kernel from kernel_serialize's bytes on `device`, which may
+   * be a compile-only device (ABI 1.4) of the target the bytes were made
+   * for, or a real device of it. Bytes from another plugin version or
+   * target fail with PHAL_FAILED_PRECONDITION, bytes that are not a kernel
+   * (truncated, corrupt) with PHAL_INVALID_ARGUMENT or PHAL_DATA_LOSS;
+   * never a crash. `data` is valid during the call only. */
   phal_status_t* (*kernel_deserialize)(phal_plugin_device_t* device,
                                        const void* data, uint64_t size,
                                        phal_plugin_kernel_t** out_kernel);
@@ -208,6 +222,35 @@ typedef struct phal_plugin_api {
                                   phal_plugin_kernel_t* kernel,
                                   phal_plugin_buffer_t* const* buffers,
                                   uint32_t buffer_count);
+
+  /* ---- ahead-of-time compilation (ABI 1.4) ---------------------------------
+   *
+   * A target is what a plugin's kernels are compiled for ("sm_80", "host"):
+   * a plugin may compile for a target with no device of it present, and
+   * the bytes kernel_serialize returns for that target load later, with
+   * kernel_deserialize, on a real device of the same target. A plugin
+   * leaves both slots NULL when it compiles only for devices it has
+   * opened; the core then answers that it compiles for no target.
+   */
+
+  /* Sets *out_names to an array of *out_count plugin-owned, static-lifetime
+   * target names, the plugin's default target first. Names are non-empty
+   * and contain no ','. */
+  phal_status_t* (*target_get_names)(const char* const** out_names,
+                                     size_t* out_count);
+  /* Opens a compile-only device for target `target`, one of
+   * target_get_names's names (NULL or "": the default target); it needs no
+   * hardware. An unknown target fails with PHAL_NOT_FOUND and a message
+   * listing the targets. The device answers device_get_properties (with
+   * PHAL_DEVICE_FLAG_COMPILE_ONLY in flags, the kernel kinds and element
+   * types of the target, and at least one memory space) and
+   * device_get_memory_space, kernel_emit (with dump_directory), and
+   * kernel_serialize and kernel_destroy on its kernels; buffer_allocate,
+   * stream_create and event_create on it fail with
+   * PHAL_FAILED_PRECONDITION. Closed with device_close. The core may open
+   * several at once, of one target or of several. */
+  phal_status_t* (*target_device_open)(const char* target,
+                                       phal_plugin_device_t** out_device);
 } phal_plugin_api_t;
 
 /* The smallest table the core accepts: the header up to and including
@@ -225,6 +268,9 @@ typedef struct phal_plugin_api {
    sizeof(((phal_plugin_api_t*)0)->stream_launch))
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_2 PHAL_PLUGIN_API_STRUCT_SIZE_1_1
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_3 PHAL_PLUGIN_API_STRUCT_SIZE_1_2
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_4              \
+  (offsetof(phal_plugin_api_t, target_device_open) + \
+   sizeof(((phal_plugin_api_t*)0)->target_device_open))
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the

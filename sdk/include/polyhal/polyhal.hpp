@@ -1,4 +1,4 @@
-// Polyhal ABI 1.3 (1.0-1.3) -- header-only C++17 RAII wrapper over
+// Polyhal ABI 1.4 (1.0-1.4) -- header-only C++17 RAII wrapper over
 // polyhal/runtime.h.
 //
 // Every object owns its C handle and releases it in its destructor; objects

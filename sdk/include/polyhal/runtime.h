@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.3 (1.0-1.3) -- the application interface of libpolyhal.
+ * Polyhal ABI 1.4 (1.0-1.4) -- the application interface of libpolyhal.
  *
  * A framework creates a client, which discovers and loads plugins (see
  * docs/plugins.md for the search order), lists their devices, allocates
@@ -147,6 +147,33 @@ PHAL_API phal_status_t* phal_device_get_memory_space(
 PHAL_API phal_status_t* phal_device_get_plugin_index(
     const phal_device_t* device, size_t* out_index);
 
+/* ---- compile-only devices (ABI 1.4) -------------------------------------- */
+
+/* The targets loaded plugin `plugin_index` compiles for without a device
+ * ("sm_80", "host"): *out_names points at *out_count client-owned names,
+ * valid until the client is destroyed, the plugin's default target first.
+ * A plugin that compiles only for devices it has opened (or predates ABI
+ * 1.4) has none: *out_count is 0 and *out_names NULL. A skipped plugin
+ * fails with PHAL_FAILED_PRECONDITION naming its reason. */
+PHAL_API phal_status_t* phal_client_get_plugin_targets(
+    const phal_client_t* client, size_t plugin_index,
+    const char* const** out_names, size_t* out_count);
+/* A compile-only device of the loaded plugin named `plugin_name` for
+ * `target` (NULL or "": the plugin's default target), for which no hardware
+ * need be present. phal_executable_compile and phal_executable_serialize
+ * work on it; its properties have PHAL_DEVICE_FLAG_COMPILE_ONLY set; it
+ * holds no memory and runs nothing: phal_buffer_allocate,
+ * phal_stream_create, phal_event_create and phal_executable_execute fail on
+ * it with PHAL_FAILED_PRECONDITION. The device is owned by the client, is
+ * opened once per plugin and target (a later call returns the same
+ * device), and is not counted by phal_client_get_device_count. Fails with
+ * PHAL_NOT_FOUND for a plugin not loaded or a target the plugin does not
+ * compile for (the message lists its targets), and with PHAL_UNIMPLEMENTED
+ * for a plugin that compiles for no target. */
+PHAL_API phal_status_t* phal_client_open_target_device(
+    phal_client_t* client, const char* plugin_name, const char* target,
+    phal_device_t** out_device);
+
 /* ---- buffers ------------------------------------------------------------ */
 
 /* Shape and placement of a buffer: a dense row-major array. */
@@ -279,10 +306,18 @@ typedef struct phal_compile_options {
   /* Name used in error messages (file:line:column); NULL: "<program>".
    * Copied. */
   const char* source_name;
+  /* ABI 1.4. NULL or "": none. Otherwise an existing directory where the
+   * device's plugin writes each kernel's device code in its text form (PTX,
+   * LLVM IR, assembly, ...), one file per kernel and form, named after the
+   * kernel (plugin.h, phal_kernel_options_t::dump_directory). Read during
+   * the call only. */
+  const char* dump_directory;
 } phal_compile_options_t;
 
 /* Parses, verifies and compiles `program` (`program_size` bytes of text,
- * not necessarily NUL-terminated) for `device`: the core optimises it,
+ * not necessarily NUL-terminated) for `device` (since ABI 1.4 possibly a
+ * compile-only device, whose executables serialize but do not execute):
+ * the core optimises it,
  * partitions it into kernels (kernel.h) and has the device's plugin emit
  * them. A program the device cannot run fails with PHAL_UNIMPLEMENTED naming
  * what is missing (kernel kind, operation, element type); a malformed one
@@ -320,6 +355,42 @@ PHAL_API phal_status_t* phal_executable_execute(phal_executable_t* executable,
                                                 size_t argument_count,
                                                 phal_buffer_t** out_results,
                                                 size_t result_count);
+
+/* ---- serialized executables (ABI 1.4) ------------------------------------ */
+
+/* The first 8 bytes of every serialized executable, for tools that tell a
+ * serialized executable from program text. */
+#define PHAL_SERIALIZED_EXECUTABLE_MAGIC "PHALEXEC"
+
+/* Serializes `executable` into bytes phal_executable_deserialize loads
+ * later, in this process or another: the core's plan (its steps, buffer
+ * sizes, constants, parameter and result shapes) and every kernel as its
+ * plugin's kernel_serialize wrote it, behind a header naming the format
+ * version, the plugin, its release and the target. The executable may have
+ * been compiled for a real device or a compile-only one. On success
+ * *out_data points at *out_size bytes allocated by libpolyhal and owned by
+ * the caller, who releases them with phal_free. A plugin without
+ * kernel_serialize fails with PHAL_UNIMPLEMENTED. Thread-safe; may run
+ * while the executable executes. */
+PHAL_API phal_status_t* phal_executable_serialize(
+    const phal_executable_t* executable, void** out_data, size_t* out_size);
+/* Frees memory libpolyhal allocated for the caller (phal_executable_serialize's
+ * bytes). NULL is accepted. */
+PHAL_API void phal_free(void* data);
+/* Loads an executable from phal_executable_serialize's `size` bytes at
+ * `data` (read during the call only) onto `device`, which must belong to
+ * the plugin that compiled it (PHAL_FAILED_PRECONDITION naming both
+ * plugins otherwise), and compile for the target it was compiled for: the
+ * plugin's kernel_deserialize refuses kernels of another target or plugin
+ * build with PHAL_FAILED_PRECONDITION, which is returned with the
+ * executable's plugin, release and target in the message. Bytes of another
+ * format version fail with PHAL_FAILED_PRECONDITION; bytes that are not a
+ * serialized executable, truncated or corrupt, with PHAL_INVALID_ARGUMENT
+ * or PHAL_DATA_LOSS, never a crash. The executable is owned by the caller,
+ * as phal_executable_compile's is. */
+PHAL_API phal_status_t* phal_executable_deserialize(
+    phal_device_t* device, const void* data, size_t size,
+    phal_executable_t** out_executable);
 
 #ifdef __cplusplus
 } /* extern "C" */

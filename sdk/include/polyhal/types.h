@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.3 (1.0-1.3) -- types shared by applications (runtime.h) and
+ * Polyhal ABI 1.4 (1.0-1.4) -- types shared by applications (runtime.h) and
  * plugins (plugin.h).
  *
  * Rules that hold for every declaration under sdk/include/polyhal:
@@ -33,7 +33,7 @@ extern "C" {
 
 /* The ABI version these headers describe. */
 #define PHAL_ABI_VERSION_MAJOR 1
-#define PHAL_ABI_VERSION_MINOR 3
+#define PHAL_ABI_VERSION_MINOR 4
 #define PHAL_ABI_VERSION \
   PHAL_MAKE_VERSION(PHAL_ABI_VERSION_MAJOR, PHAL_ABI_VERSION_MINOR)
 
@@ -130,6 +130,10 @@ typedef enum phal_memory_kind {
 #define PHAL_DEVICE_FLAG_ASYNC_STREAMS ((uint64_t)1 << 0)
 /* Device memory is directly addressable by the host. */
 #define PHAL_DEVICE_FLAG_HOST_ADDRESSABLE ((uint64_t)1 << 1)
+/* ABI 1.4: a compile-only device (phal_client_open_target_device): it
+ * compiles and serializes executables for its target but holds no memory
+ * and runs nothing. */
+#define PHAL_DEVICE_FLAG_COMPILE_ONLY ((uint64_t)1 << 2)
 
 /*
  * Properties of one device, filled in by phal_device_get_properties()

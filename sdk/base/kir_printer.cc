@@ -1,10 +1,10 @@
-#include "core/compiler/kir_printer.h"
+#include "sdk/base/kir_printer.h"
 
 #include <charconv>
 #include <cstring>
 #include <sstream>
 
-#include "core/hlo/shape.h"
+#include "sdk/base/element_types.h"
 #include "sdk/base/float16.h"
 
 namespace phal {

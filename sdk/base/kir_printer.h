@@ -1,8 +1,10 @@
 // The stable text dump of the kernel IR, documented in docs/kernel-ir.md.
 // Golden tests pin it, PHAL_DUMP writes it, and plugin authors read it in logs,
-// so its grammar changes only together with docs/kernel-ir.md.
-#ifndef POLYHAL_CORE_COMPILER_KIR_PRINTER_H_
-#define POLYHAL_CORE_COMPILER_KIR_PRINTER_H_
+// so its grammar changes only together with docs/kernel-ir.md. It lives in
+// sdk/base so a plugin can write the KIR it was handed (the template's
+// kernel dump) as the core does.
+#ifndef POLYHAL_SDK_BASE_KIR_PRINTER_H_
+#define POLYHAL_SDK_BASE_KIR_PRINTER_H_
 
 #include <string>
 
@@ -20,4 +22,4 @@ std::string KernelToText(const phal_kernel_desc_t& kernel);
 
 }  // namespace phal
 
-#endif  // POLYHAL_CORE_COMPILER_KIR_PRINTER_H_
+#endif  // POLYHAL_SDK_BASE_KIR_PRINTER_H_
