@@ -1,17 +1,18 @@
-// Which build of the plugin this is: its release version and the GNU build
-// ID the linker stamped into the library. Compiled kernels carry it, so a
-// rebuilt plugin (whose emitter may emit other code) never runs kernels a
-// different build compiled, even at the same release version.
+// The cpu plugin's build identity (sdk/plugin_support/build_identity.h):
+// compiled kernels carry it.
 #ifndef POLYHAL_PLUGINS_CPU_CPU_BUILD_IDENTITY_H_
 #define POLYHAL_PLUGINS_CPU_CPU_BUILD_IDENTITY_H_
 
 #include <string>
 
+#include "sdk/plugin_support/build_identity.h"
+
 namespace phal::cpu {
 
-// "<version>+<build id in hex>", or "<version>" when the library has no
-// build ID note. Computed once.
-const std::string& PluginBuildIdentity();
+inline const std::string& PluginBuildIdentity() {
+  static const std::string identity = BuildIdentity(PHAL_PLUGIN_VERSION);
+  return identity;
+}
 
 }  // namespace phal::cpu
 

@@ -1,5 +1,6 @@
 #include "plugins/nvidia/nvidia_emulator.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -277,6 +278,29 @@ CUresult CheckCurrent(const char* call) {
   return Succeed();
 }
 
+// Allocations this large map pages of their own, which munmap returns to
+// the system at once: from malloc's heap, freed 4 MiB blocks stay resident
+// (aligned allocations fragment it), and device memory that is freed must
+// not stay in the process.
+constexpr size_t kMappedAllocationBytes = size_t{1} << 20;
+
+void* MapOrAllocate(size_t bytes) {
+  if (bytes < kMappedAllocationBytes) {
+    return std::aligned_alloc(kAllocationAlignment, bytes);
+  }
+  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return memory == MAP_FAILED ? nullptr : memory;
+}
+
+void UnmapOrFree(void* memory, size_t bytes) {
+  if (bytes < kMappedAllocationBytes) {
+    std::free(memory);
+  } else {
+    munmap(memory, bytes);
+  }
+}
+
 CUresult MemAlloc(CUdeviceptr* address, size_t bytes) {
   if (CUresult result = CheckCurrent("cuMemAlloc"); result != CUDA_SUCCESS) {
     return result;
@@ -284,7 +308,7 @@ CUresult MemAlloc(CUdeviceptr* address, size_t bytes) {
   if (bytes == 0) return Fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc of 0");
   const size_t rounded = (bytes + kAllocationAlignment - 1) /
                          kAllocationAlignment * kAllocationAlignment;
-  void* memory = std::aligned_alloc(kAllocationAlignment, rounded);
+  void* memory = MapOrAllocate(rounded);
   if (memory == nullptr) {
     return Fail(CUDA_ERROR_OUT_OF_MEMORY,
                 std::to_string(bytes) + " bytes of host memory");
@@ -297,15 +321,21 @@ CUresult MemAlloc(CUdeviceptr* address, size_t bytes) {
 }
 
 CUresult MemFree(CUdeviceptr address) {
+  size_t bytes = 0;
   {
     Allocations& live = LiveAllocations();
     std::lock_guard<std::mutex> lock(live.mutex);
-    if (live.sizes.erase(address) == 0) {
+    auto found = live.sizes.find(address);
+    if (found == live.sizes.end()) {
       return Fail(CUDA_ERROR_INVALID_VALUE,
                   "cuMemFree of an address cuMemAlloc did not return");
     }
+    bytes = found->second;
+    live.sizes.erase(found);
   }
-  std::free(Address(address));
+  UnmapOrFree(Address(address), (bytes + kAllocationAlignment - 1) /
+                                    kAllocationAlignment *
+                                    kAllocationAlignment);
   return Succeed();
 }
 

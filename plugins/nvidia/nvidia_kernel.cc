@@ -26,6 +26,7 @@
 #include "sdk/emitters/llvm/launch_plan.h"
 #include "sdk/emitters/llvm/nvptx_target.h"
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
+#include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::nvidia {
@@ -207,8 +208,9 @@ MemoryCache& Compiled() {
 StatusOr<std::shared_ptr<const std::string>> FindOrCompile(
     const Device& device, const phal_kernel_desc_t& desc) {
   const std::string target = TargetName(device);
-  const uint64_t key = MixBits(Fnv1a(target + "|" + PHAL_PLUGIN_VERSION,
-                                     llvm_emitter::KernelFingerprint(desc)));
+  const uint64_t key =
+      MixBits(Fnv1a(target + "|" + BuildIdentity(PHAL_PLUGIN_VERSION),
+                    llvm_emitter::KernelFingerprint(desc)));
   MemoryCache& memory = Compiled();
   {
     std::lock_guard<std::mutex> lock(memory.mutex);

@@ -581,7 +581,7 @@ StatusOr<IrValue> BodyEmitter::EmitComplexUnary(phal_kir_op_t op,
         builder_.CreateFPExt(x.real, builder_.getDoubleTy()),
         builder_.CreateFPExt(x.imag, builder_.getDoubleTy())};
     return builder_.CreateFPTrunc(
-        CallRuntime("hypot", builder_.getDoubleTy(), wide),
+        CallRuntime("phal_rt_hypot", builder_.getDoubleTy(), wide),
         ComputeType(component));
   };
   switch (op) {

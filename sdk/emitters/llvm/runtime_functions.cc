@@ -105,6 +105,8 @@ double phal_rt_reduce_precision_f64(double value, int32_t exponent_bits,
       std::bit_cast<uint64_t>(value), 64, 52, exponent_bits, mantissa_bits));
 }
 
+double phal_rt_hypot(double x, double y) { return std::hypot(x, y); }
+
 uint64_t phal_rt_power_u64(uint64_t base, uint64_t exponent) {
   uint64_t result = 1;
   while (exponent != 0) {
@@ -286,6 +288,7 @@ const RuntimeSymbol kRuntimeSymbols[] = {
     PHAL_SYMBOL(phal_rt_reduce_precision_f64),
     PHAL_SYMBOL(phal_rt_power_s64),
     PHAL_SYMBOL(phal_rt_power_u64),
+    PHAL_SYMBOL(phal_rt_hypot),
     PHAL_SYMBOL(phal_rt_complex_exp),
     PHAL_SYMBOL(phal_rt_complex_expm1),
     PHAL_SYMBOL(phal_rt_complex_log),
@@ -305,7 +308,6 @@ const RuntimeSymbol kRuntimeSymbols[] = {
     PHAL_SYMBOL(memcpy),
     PHAL_SYMBOL(memmove),
     PHAL_SYMBOL(memset),
-    PHAL_CAST_SYMBOL(hypot, BinaryDouble),
     PHAL_CAST_SYMBOL(fmod, BinaryDouble),
     PHAL_CAST_SYMBOL(fmodf, BinaryFloat),
     PHAL_CAST_SYMBOL(floor, UnaryDouble),

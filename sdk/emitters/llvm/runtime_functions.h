@@ -35,6 +35,10 @@ double phal_rt_reduce_precision_f64(double value, int32_t exponent_bits,
 // Integer power by squaring with wraparound; a negative exponent gives 0
 // unless the base is 1 or -1. Narrower types widen, call and truncate.
 int64_t phal_rt_power_s64(int64_t base, int64_t exponent);
+
+// sqrt(x^2 + y^2) without undue overflow or underflow (C's hypot): the
+// magnitude of a complex number.
+double phal_rt_hypot(double x, double y);
 uint64_t phal_rt_power_u64(uint64_t base, uint64_t exponent);
 
 // Complex functions in f64 (c64 kernels widen, call and round): `out`

@@ -161,10 +161,11 @@ TEST_F(SpmdKernelEmitterTest, EmitsPtxThatPtxasAssemblesForSm80AndSm90) {
       std::filesystem::temp_directory_path() /
       ("phal_spmd_ptx_" + std::to_string(::getpid()));
   std::filesystem::create_directories(directory);
+  const std::vector<NamedKernel> kernels = Kernels();
   for (unsigned capability : {80u, 90u}) {
     auto target = NvptxTarget::Create(capability);
     ASSERT_TRUE(target.ok()) << target.status().message();
-    for (const NamedKernel& named : Kernels()) {
+    for (const NamedKernel& named : kernels) {
       SCOPED_TRACE(named.name + " for " + (*target)->arch());
       llvm::LLVMContext context;
       auto kernel = EmitSpmdKernel(named.desc(), **target, context);

@@ -557,4 +557,8 @@ double PHAL_DEVICE(phal_rt_fmod_f64)(double x, double y) {
   return dm::ExactFmod<double, dm::uint64_t, 52>(x, y);
 }
 
+double PHAL_DEVICE(phal_rt_hypot)(double x, double y) {
+  return dm::phal_m_hypot_f64(x, y);
+}
+
 }  // extern "C"

@@ -62,7 +62,8 @@
   X(phal_rt_complex_power)            \
   X(phal_rt_complex_atan2)            \
   X(phal_rt_fmod_f32)                 \
-  X(phal_rt_fmod_f64)
+  X(phal_rt_fmod_f64)                 \
+  X(phal_rt_hypot)
 
 extern "C" {
 
@@ -145,6 +146,10 @@ void PHAL_DEVICE(phal_rt_complex_atan2)(double a_real, double a_imag,
 // frem, which NVPTX lowers through an inexact x - trunc(x / y) * y.
 float PHAL_DEVICE(phal_rt_fmod_f32)(float x, float y);
 double PHAL_DEVICE(phal_rt_fmod_f64)(double x, double y);
+
+// sqrt(x^2 + y^2) without undue overflow or underflow: the magnitude of a
+// complex number.
+double PHAL_DEVICE(phal_rt_hypot)(double x, double y);
 
 }  // extern "C"
 

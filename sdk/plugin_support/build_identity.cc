@@ -1,4 +1,4 @@
-#include "plugins/cpu/cpu_build_identity.h"
+#include "sdk/plugin_support/build_identity.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 
-namespace phal::cpu {
+namespace phal {
 namespace {
 
 struct Search {
@@ -61,19 +61,19 @@ int VisitObject(dl_phdr_info* info, size_t, void* data) {
   return 1;  // found the library: stop
 }
 
-std::string ComputeIdentity() {
-  Search search{reinterpret_cast<const void*>(&ComputeIdentity), ""};
+std::string ReadLibraryBuildId() {
+  Search search{reinterpret_cast<const void*>(&ReadLibraryBuildId), ""};
   dl_iterate_phdr(VisitObject, &search);
-  std::string identity = PHAL_PLUGIN_VERSION;
-  if (!search.hex.empty()) identity += "+" + search.hex;
-  return identity;
+  return search.hex;
 }
 
 }  // namespace
 
-const std::string& PluginBuildIdentity() {
-  static const std::string identity = ComputeIdentity();
+std::string BuildIdentity(std::string_view version) {
+  static const std::string build_id = ReadLibraryBuildId();
+  std::string identity(version);
+  if (!build_id.empty()) identity += "+" + build_id;
   return identity;
 }
 
-}  // namespace phal::cpu
+}  // namespace phal
