@@ -3,9 +3,10 @@
 // OpenCL C on intel), executed through the phal_executable_* C API and
 // compared with the reference interpreter; every node op on every element
 // type it is defined for, every kernel kind, the tree's HLO modules and the
-// sample models; and the JAX models of samples/models/jax compared with the
-// outputs XLA computed. A plugin not in the build, or with no device here
-// (intel without an OpenCL device), is skipped with its reason.
+// sample and benchmark models; and the JAX models of samples/models/jax
+// compared with the outputs XLA computed. A plugin not in the build, or with
+// no device here (intel without an OpenCL device), is skipped with its
+// reason. nvidia runs on its emulated sm_90 (CTest sets PHAL_GPU_EMULATION).
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -28,7 +29,7 @@ namespace phal::testing {
 namespace {
 
 // The plugins these tests run on, by manifest name.
-const std::vector<std::string> kPlugins = {"cpu", "intel"};
+const std::vector<std::string> kPlugins = {"cpu", "intel", "nvidia"};
 
 // How far a result may be from the expected one, relative to
 // max(1, |expected|), per element type.
@@ -569,16 +570,24 @@ INSTANTIATE_TEST_SUITE_P(
             "core/frontend/testdata/jax_transformer_compiled.hlo")),
     PluginAndNameName);
 
-// Every sample model, with the deterministic test data as its inputs.
-TEST_P(PluginEndToEnd, EverySampleModelMatchesTheReference) {
-  const std::filesystem::path samples = SourceFile("samples/models");
+// The .hlo files of `directories`, sorted.
+std::vector<std::filesystem::path> HloFiles(
+    const std::vector<std::filesystem::path>& directories) {
   std::vector<std::filesystem::path> files;
-  for (const auto& directory : {samples, samples / "jax"}) {
+  for (const auto& directory : directories) {
     for (const auto& entry : std::filesystem::directory_iterator(directory)) {
       if (entry.path().extension() == ".hlo") files.push_back(entry.path());
     }
   }
   std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Every sample model, with the deterministic test data as its inputs.
+TEST_P(PluginEndToEnd, EverySampleModelMatchesTheReference) {
+  const std::filesystem::path samples = SourceFile("samples/models");
+  const std::vector<std::filesystem::path> files =
+      HloFiles({samples, samples / "jax"});
   ASSERT_FALSE(files.empty());
   for (const auto& file : files) {
     SCOPED_TRACE(file.string());
@@ -595,6 +604,27 @@ TEST_P(PluginEndToEnd, EverySampleModelMatchesTheReference) {
                                    static_cast<int64_t>(arguments.size())));
     }
     if (wide && !Supports(PHAL_ELEMENT_TYPE_F64)) continue;
+    ExpectMatchesReference(text, arguments, UlpsOfTheType(50));
+  }
+}
+
+// Every benchmark model (docs/performance.md), at its realistic size.
+TEST_P(PluginEndToEnd, EveryBenchmarkModelMatchesTheReference) {
+  const std::vector<std::filesystem::path> files =
+      HloFiles({SourceFile("benchmarks/models")});
+  ASSERT_FALSE(files.empty());
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.string());
+    const std::string text = ReadTextFile(file);
+    std::unique_ptr<HloModule> module = ParseVerified(text);
+    ASSERT_NE(module, nullptr);
+    std::vector<Literal> arguments;
+    for (const HloInstruction* parameter :
+         module->entry_computation()->parameter_instructions()) {
+      const Shape& shape = parameter->shape();
+      arguments.push_back(TestData(shape.element_type(), shape.dims(),
+                                   static_cast<int64_t>(arguments.size())));
+    }
     ExpectMatchesReference(text, arguments, UlpsOfTheType(50));
   }
 }
