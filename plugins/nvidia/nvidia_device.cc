@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plugins/nvidia/nvidia_emulator.h"
 #include "plugins/nvidia/nvidia_kernel.h"
 #include "plugins/nvidia/nvidia_plugin.h"
 #include "sdk/base/element_types.h"
+#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
@@ -66,6 +69,27 @@ Status ReadDevice(const Cuda& cuda, int ordinal, DeviceInfo* out) {
     cuda.cuDeviceGetUuid(&out->uuid, out->device);
   }
   return OkStatus();
+}
+
+// What a compile-only device of `target` reports: the limits every GPU from
+// sm_75 on has and the NVPTX target compiles for (nvptx_target.h), and no
+// memory.
+DeviceInfo CompileOnlyInfo(std::string_view target) {
+  DeviceInfo info;
+  info.emulated = target.starts_with("emulated-");
+  info.name = "nvidia target " + std::string(target) + " (compile only)";
+  info.compute_capability =
+      std::atoi(std::string(target.substr(target.rfind('_') + 1)).c_str());
+  info.max_threads_per_block = 1024;
+  info.max_block[0] = 1024;
+  info.max_block[1] = 1024;
+  info.max_block[2] = 64;
+  info.max_grid[0] = 2147483647;
+  info.max_grid[1] = 65535;
+  info.max_grid[2] = 65535;
+  info.shared_bytes_per_block = 48 * 1024;
+  info.warp_size = 32;
+  return info;
 }
 
 bool EmulationRequested() {
@@ -142,32 +166,20 @@ Device::Device(const DeviceInfo& info, uint32_t ordinal)
     : info_(info),
       ordinal_(ordinal),
       disk_(DiskCacheConfigFromEnvironment("nvidia")) {
-  vendor_ = "NVIDIA";
   driver_version_ =
       (info_.emulated ? "grid emulator, CUDA driver API " : "CUDA driver ") +
       DriverVersionText(cuda().driver_version);
+  features_ = "cuda " + DriverVersionText(cuda().driver_version) + " " +
+              LimitsText() + (info_.emulated ? " emulated" : "");
+}
+
+Device::Device(const char* target)
+    : info_(CompileOnlyInfo(target)),
+      target_(target),
+      disk_(DiskCacheConfigFromEnvironment("nvidia")) {
+  driver_version_ = "none (compile only)";
   features_ =
-      "cuda " + DriverVersionText(cuda().driver_version) + " " + arch() +
-      " multiprocessors=" + std::to_string(info_.multiprocessors) +
-      " warp_size=" + std::to_string(info_.warp_size) +
-      " max_threads_per_block=" + std::to_string(info_.max_threads_per_block) +
-      " shared_memory_per_block=" +
-      std::to_string(info_.shared_bytes_per_block) +
-      " shared_memory_per_block_optin=" +
-      std::to_string(info_.shared_bytes_per_block_optin) +
-      " max_grid=" + std::to_string(info_.max_grid[0]) + "x" +
-      std::to_string(info_.max_grid[1]) + "x" +
-      std::to_string(info_.max_grid[2]) +
-      " clock_khz=" + std::to_string(info_.clock_khz) +
-      " l2_bytes=" + std::to_string(info_.l2_bytes) +
-      (info_.emulated ? " emulated" : "");
-  std::string uuid;
-  for (char byte : info_.uuid.bytes) {
-    uuid += std::to_string(static_cast<uint8_t>(byte)) + ".";
-  }
-  identity_ = info_.name + "|" + arch() + "|" + cuda().implementation + "|" +
-              std::to_string(cuda().driver_version) + "|" + uuid + "|" +
-              PHAL_PLUGIN_VERSION;
+      LimitsText() + (info_.emulated ? " emulated" : "") + " compile_only";
 }
 
 Device::~Device() {
@@ -175,8 +187,30 @@ Device::~Device() {
 }
 
 Status Device::Open() {
+  if (compile_only()) return OkStatus();
   return Check(cuda().cuDevicePrimaryCtxRetain(&context_, info_.device),
                "cuDevicePrimaryCtxRetain");
+}
+
+Status Device::CheckRunnable(const char* what) const {
+  if (!compile_only()) return OkStatus();
+  return CompileOnlyDeviceError("nvidia plugin", target_, what);
+}
+
+std::string Device::LimitsText() const {
+  return arch() + " multiprocessors=" + std::to_string(info_.multiprocessors) +
+         " warp_size=" + std::to_string(info_.warp_size) +
+         " max_threads_per_block=" +
+         std::to_string(info_.max_threads_per_block) +
+         " shared_memory_per_block=" +
+         std::to_string(info_.shared_bytes_per_block) +
+         " shared_memory_per_block_optin=" +
+         std::to_string(info_.shared_bytes_per_block_optin) +
+         " max_grid=" + std::to_string(info_.max_grid[0]) + "x" +
+         std::to_string(info_.max_grid[1]) + "x" +
+         std::to_string(info_.max_grid[2]) +
+         " clock_khz=" + std::to_string(info_.clock_khz) +
+         " l2_bytes=" + std::to_string(info_.l2_bytes);
 }
 
 std::string Device::arch() const {
@@ -186,7 +220,7 @@ std::string Device::arch() const {
 Status Device::GetProperties(phal_device_properties_t* out) const {
   phal_device_properties_t full{};
   full.name = info_.name.c_str();
-  full.vendor = vendor_.c_str();
+  full.vendor = "NVIDIA";
   full.driver_version = driver_version_.c_str();
   full.features = features_.c_str();
   full.kind = PHAL_DEVICE_KIND_GPU;
@@ -199,7 +233,9 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   full.element_types = kAllElementTypesMask;
   // The driver's streams run behind the caller; the emulator's finish each
   // operation before its call returns.
-  full.flags = info_.emulated ? 0 : PHAL_DEVICE_FLAG_ASYNC_STREAMS;
+  full.flags = compile_only()   ? PHAL_DEVICE_FLAG_COMPILE_ONLY
+               : info_.emulated ? 0
+                                : PHAL_DEVICE_FLAG_ASYNC_STREAMS;
   full.kernel_kinds = SupportedKernelKinds();
   return CopyFittingMembers(full, out);
 }
@@ -264,6 +300,24 @@ phal_status_t* DeviceOpen(size_t ordinal,
         info, static_cast<uint32_t>(ordinal));
     PHAL_RETURN_IF_ERROR(device->Open());
     *out_device = device.release();
+    return OkStatus();
+  });
+}
+
+phal_status_t* TargetGetNames(const char* const** out_names,
+                              size_t* out_count) noexcept {
+  *out_names = kTargets;
+  *out_count = std::size(kTargets);
+  return nullptr;
+}
+
+phal_status_t* TargetDeviceOpen(const char* target,
+                                phal_plugin_device_t** out_device) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_ASSIGN_OR_RETURN(size_t index,
+                          FindCompileTarget(kTargets, target, "nvidia plugin"));
+    *out_device =
+        std::make_unique<phal_plugin_device>(kTargets[index]).release();
     return OkStatus();
   });
 }

@@ -2,7 +2,8 @@
 // with PHAL_GPU_EMULATION=1, "nvidia (emulated sm_90)", a device of the grid
 // emulator's driver (nvidia_emulator.h). Each open retains the device's
 // primary context, the one every CUDA runtime user of the process shares,
-// so buffers the plugin allocates are valid there too.
+// so buffers the plugin allocates are valid there too. A compile-only
+// device of a target (plugin.h, ABI 1.4) needs neither driver nor GPU.
 #ifndef POLYHAL_PLUGINS_NVIDIA_NVIDIA_DEVICE_H_
 #define POLYHAL_PLUGINS_NVIDIA_NVIDIA_DEVICE_H_
 
@@ -16,10 +17,20 @@
 
 namespace phal::nvidia {
 
+// The targets the plugin compiles for without a GPU (plugin.h,
+// target_get_names). sm_80, the default, is PTX every data-centre GPU from
+// the A100 on can be given; the others are PTX for that compute capability;
+// emulated-sm_90 is the emulated device's host code, which `polyhal run`
+// loads on it (PHAL_GPU_EMULATION=1). Serialized kernels load only on a
+// device of the target they were compiled for.
+inline constexpr const char* kTargets[] = {"sm_80", "sm_75", "sm_86",
+                                           "sm_89", "sm_90", "emulated-sm_90"};
+
 // What the plugin reads of a device once, when it lists them.
 struct DeviceInfo {
-  const Cuda* cuda = nullptr;  // the driver's table or the emulator's
-  CUdevice device = 0;         // the ordinal in that table
+  // The driver's table or the emulator's; NULL on a compile-only device.
+  const Cuda* cuda = nullptr;
+  CUdevice device = 0;  // the ordinal in that table
   bool emulated = false;
   std::string name;
   // major * 10 + minor: 90 for sm_90.
@@ -45,23 +56,31 @@ class Device {
   static constexpr uint64_t kMinAlignment = 256;
 
   Device(const DeviceInfo& info, uint32_t ordinal);
+  // A compile-only device of `target` (one of kTargets, static storage):
+  // kernels are emitted, serialized and deserialized, never loaded, and
+  // memory, streams and events are refused.
+  explicit Device(const char* target);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 
-  // Retains the primary context.
+  // Retains the primary context (nothing on a compile-only device).
   Status Open();
+
+  bool compile_only() const { return target_ != nullptr; }
+  // OK on a device that runs; on a compile-only device, the
+  // FAILED_PRECONDITION saying it cannot `what`.
+  Status CheckRunnable(const char* what) const;
 
   Status GetProperties(phal_device_properties_t* out) const;
   Status GetMemorySpace(uint32_t index, phal_memory_space_info_t* out) const;
 
+  // Only on a device that runs.
   const Cuda& cuda() const { return *info_.cuda; }
   const DeviceInfo& info() const { return info_; }
   CUcontext context() const { return context_; }
   // "sm_90".
   std::string arch() const;
-  // Names the device, the driver and the plugin build (cache keys).
-  const std::string& identity() const { return identity_; }
   const DiskCache& disk_cache() const { return disk_; }
 
   // OK, or why `status` of `what` failed, with the driver's names.
@@ -70,10 +89,14 @@ class Device {
   }
 
  private:
+  // "sm_90 multiprocessors=... l2_bytes=...": the features after the driver.
+  std::string LimitsText() const;
+
   DeviceInfo info_;
-  uint32_t ordinal_;
+  uint32_t ordinal_ = 0;
+  const char* target_ = nullptr;  // NULL: a device that runs
   CUcontext context_ = nullptr;
-  std::string vendor_, driver_version_, features_, identity_;
+  std::string driver_version_, features_;
   DiskCache disk_;
 };
 

@@ -83,6 +83,7 @@ StatusOr<bool> Event::Query() {
 phal_status_t* EventCreate(phal_plugin_device_t* device,
                            phal_plugin_event_t** out_event) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
+    PHAL_RETURN_IF_ERROR(device->CheckRunnable("create events"));
     auto event = std::make_unique<phal_plugin_event>(*device);
     PHAL_RETURN_IF_ERROR(event->Init());
     *out_event = event.release();

@@ -1,9 +1,8 @@
 #include "plugins/nvidia/nvidia_kernel.h"
 
 #include <algorithm>
-#include <cstdlib>
+#include <cstddef>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,6 +26,7 @@
 #include "sdk/emitters/llvm/nvptx_target.h"
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
 #include "sdk/plugin_support/build_identity.h"
+#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::nvidia {
@@ -229,28 +229,23 @@ StatusOr<std::shared_ptr<const std::string>> FindOrCompile(
   return memory.entries.emplace(key, std::move(shared)).first->second;
 }
 
-// PHAL_NVIDIA_DUMP_DIR: the PTX of every kernel, as <kernel>.ptx; for the
-// emulated device the PTX an sm_90 GPU would run.
-Status Dump(const CompiledKernel& kernel, const phal_kernel_desc_t& desc) {
-  const char* directory = std::getenv("PHAL_NVIDIA_DUMP_DIR");
-  if (directory == nullptr || *directory == '\0') return OkStatus();
-  std::string ptx = kernel.image;
-  if (kernel.device.info().emulated) {
-    PHAL_ASSIGN_OR_RETURN(auto compiled,
-                          CompileToPtx(desc, kEmulatedComputeCapability));
-    ptx = std::move(compiled.first);
+// The kernel's PTX as <kernel>.ptx in the options' dump directory; for the
+// emulated device, whose image is a host object, the PTX an sm_90 GPU
+// would run, compiled for the dump only.
+Status Dump(const CompiledKernel& kernel, const phal_kernel_desc_t& desc,
+            const phal_kernel_options_t* options) {
+  const std::string_view directory = KernelDumpDirectory(options);
+  if (directory.empty()) return OkStatus();
+  if (!kernel.device.info().emulated) {
+    return WriteKernelDump(directory, kernel.name, "ptx", kernel.image);
   }
-  const std::string path = std::string(directory) + "/" + kernel.name + ".ptx";
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << ptx;
-  if (!file.good()) {
-    return Internal("nvidia plugin: cannot write the PTX dump " + path);
-  }
-  return OkStatus();
+  PHAL_ASSIGN_OR_RETURN(auto compiled,
+                        CompileToPtx(desc, kEmulatedComputeCapability));
+  return WriteKernelDump(directory, kernel.name, "ptx", compiled.first);
 }
 
 Status Emit(const Device& device, const phal_kernel_desc_t* desc,
-            phal_plugin_kernel_t** out) {
+            const phal_kernel_options_t* options, phal_plugin_kernel_t** out) {
   if (desc == nullptr) return InvalidArgument("nvidia plugin: kernel is NULL");
   PHAL_RETURN_IF_ERROR(
       CheckKernelKind(*desc, SupportedKernelKinds(), "the nvidia plugin"));
@@ -262,7 +257,7 @@ Status Emit(const Device& device, const phal_kernel_desc_t* desc,
   // The fingerprint leaves the name out: the cached kernel may carry
   // another kernel's.
   kernel->name = desc->name != nullptr ? desc->name : "kernel";
-  PHAL_RETURN_IF_ERROR(Dump(*kernel, *desc));
+  PHAL_RETURN_IF_ERROR(Dump(*kernel, *desc, options));
   PHAL_RETURN_IF_ERROR(kernel->Load());
   *out = kernel.release();
   return OkStatus();
@@ -321,6 +316,9 @@ CompiledKernel::~CompiledKernel() {
 }
 
 Status CompiledKernel::Load() {
+  // A compile-only device has no driver to load into: its kernels exist to
+  // be serialized.
+  if (device.compile_only()) return OkStatus();
   ScopedContext scope(device);
   PHAL_RETURN_IF_ERROR(scope.status());
   // The driver's PTX compiler explains a refusal in its error log.
@@ -344,9 +342,10 @@ Status CompiledKernel::Load() {
 
 phal_status_t* KernelEmit(phal_plugin_device_t* device,
                           const phal_kernel_desc_t* kernel,
-                          const phal_kernel_options_t* /*options*/,
+                          const phal_kernel_options_t* options,
                           phal_plugin_kernel_t** out_kernel) noexcept {
-  return RunAtAbiBoundary([&] { return Emit(*device, kernel, out_kernel); });
+  return RunAtAbiBoundary(
+      [&] { return Emit(*device, kernel, options, out_kernel); });
 }
 
 void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }

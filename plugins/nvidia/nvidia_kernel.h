@@ -27,7 +27,8 @@ struct CompiledKernel {
   CompiledKernel(const CompiledKernel&) = delete;
   CompiledKernel& operator=(const CompiledKernel&) = delete;
 
-  // Loads `image` into the device's context and finds the kernel function.
+  // Loads `image` into the device's context and finds the kernel function;
+  // nothing on a compile-only device.
   Status Load();
 
   const Device& device;

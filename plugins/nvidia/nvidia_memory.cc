@@ -42,6 +42,7 @@ phal_status_t* BufferAllocate(phal_plugin_device_t* device,
                               uint32_t memory_space, uint64_t byte_size,
                               phal_plugin_buffer_t** out_buffer) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
+    PHAL_RETURN_IF_ERROR(device->CheckRunnable("allocate buffers"));
     if (memory_space != Device::kDeviceMemorySpace) {
       return OutOfRange("nvidia plugin: memory space " +
                         std::to_string(memory_space) + " does not exist");

@@ -162,6 +162,7 @@ Status Stream::PendingError() const {
 phal_status_t* StreamCreate(phal_plugin_device_t* device,
                             phal_plugin_stream_t** out_stream) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
+    PHAL_RETURN_IF_ERROR(device->CheckRunnable("create streams"));
     auto stream = std::make_unique<phal_plugin_stream>(*device);
     PHAL_RETURN_IF_ERROR(stream->Init());
     *out_stream = stream.release();
