@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include <llvm/Support/CodeGen.h>
+
 #include "sdk/base/status.h"
 #include "sdk/emitters/llvm/spmd_target.h"
 
@@ -70,11 +72,19 @@ class AmdgpuTarget final : public SpmdTarget {
   static const char* LinkerPath();
 
  private:
-  AmdgpuTarget(std::string arch, unsigned wave_size)
-      : arch_(std::move(arch)), wave_size_(wave_size) {}
+  AmdgpuTarget(std::string arch, unsigned wave_size, std::string data_layout)
+      : arch_(std::move(arch)),
+        wave_size_(wave_size),
+        data_layout_(std::move(data_layout)) {}
+
+  // Links the device library into a copy of `module`, optimises it and
+  // emits it as `file_type`.
+  StatusOr<std::string> Emit(const llvm::Module& module,
+                             llvm::CodeGenFileType file_type) const;
 
   std::string arch_;
   unsigned wave_size_;
+  std::string data_layout_;
 };
 
 }  // namespace phal::llvm_emitter

@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +18,7 @@
 #include <llvm/IR/Module.h>
 
 #include "sdk/emitters/llvm/nvptx_target.h"
+#include "sdk/emitters/llvm/spmd_test_kernels.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 
 namespace phal::llvm_emitter {
@@ -27,74 +27,19 @@ namespace {
 using plugin_testing::BuildMatmul;
 using plugin_testing::BuildSort;
 using plugin_testing::BuildSum;
-using plugin_testing::CopyKernel;
-using plugin_testing::DotKernel;
-using plugin_testing::LoopKernel;
-using plugin_testing::ReduceKernel;
-using plugin_testing::SortKernel;
-
-// out = exp(in) * 2 + in over f32[dims] (buffers 0 and 1).
-void BuildExpLoop(LoopKernel& loop, const std::vector<int64_t>& dims) {
-  const phal_element_type_t f32 = PHAL_ELEMENT_TYPE_F32;
-  const uint32_t input = loop.AddBuffer(f32, dims);
-  loop.outputs = {loop.AddBuffer(f32, dims, PHAL_KIR_ACCESS_WRITE)};
-  loop.dims = dims;
-  std::vector<uint32_t> indices;
-  for (size_t d = 0; d < dims.size(); ++d) {
-    indices.push_back(loop.body.Index(static_cast<int64_t>(d)));
-  }
-  const uint32_t x = loop.body.Read(input, f32, indices);
-  const uint32_t e = loop.body.Node(PHAL_KIR_OP_EXP, f32, {x});
-  const uint32_t two = loop.body.Constant(f32, 0x40000000u);
-  const uint32_t scaled = loop.body.Node(PHAL_KIR_OP_MULTIPLY, f32, {e, two});
-  loop.body.Result(loop.body.Node(PHAL_KIR_OP_ADD, f32, {scaled, x}));
-}
-
-// Kernels of every shape the emitter has, by name.
-struct NamedKernel {
-  std::string name;
-  std::function<const phal_kernel_desc_t&()> desc;
-};
 
 class SpmdKernelEmitterTest : public ::testing::Test {
  protected:
-  std::vector<NamedKernel> Kernels() {
-    BuildExpLoop(loop_, {3, 1000});
-    BuildSum(long_sum_, PHAL_ELEMENT_TYPE_F32, {4, 5000}, {1});
-    BuildSum(short_sum_, PHAL_ELEMENT_TYPE_F64, {300, 7}, {1});
-    BuildMatmul(matmul_, PHAL_ELEMENT_TYPE_BF16, PHAL_ELEMENT_TYPE_F32, 33, 17,
-                70);
-    BuildSort(sort_, {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_F32}, {5, 100},
-              1);
-    copy_.copy.source = copy_.AddBuffer(PHAL_ELEMENT_TYPE_U8, {1001});
-    copy_.copy.destination =
-        copy_.AddBuffer(PHAL_ELEMENT_TYPE_U8, {1001}, PHAL_KIR_ACCESS_WRITE);
-    return {
-        {"loop", [&]() -> const phal_kernel_desc_t& { return loop_.Desc(); }},
-        {"long_sum",
-         [&]() -> const phal_kernel_desc_t& { return long_sum_.Desc(); }},
-        {"short_sum",
-         [&]() -> const phal_kernel_desc_t& { return short_sum_.Desc(); }},
-        {"matmul",
-         [&]() -> const phal_kernel_desc_t& { return matmul_.Desc(); }},
-        {"sort", [&]() -> const phal_kernel_desc_t& { return sort_.Desc(); }},
-        {"copy", [&]() -> const phal_kernel_desc_t& { return copy_.Desc(); }}};
-  }
-
-  LoopKernel loop_;
-  ReduceKernel long_sum_, short_sum_;
-  DotKernel matmul_;
-  SortKernel sort_;
-  CopyKernel copy_;
+  SpmdTestKernels kernels_;
 };
 
 TEST_F(SpmdKernelEmitterTest, TilesADotIntoSixteenBySixteenBlocks) {
   auto target = NvptxTarget::Create(80);
   ASSERT_TRUE(target.ok()) << target.status().message();
-  BuildMatmul(matmul_, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32, 33, 17,
-              70);
+  BuildMatmul(kernels_.matmul, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32, 33,
+              17, 70);
   llvm::LLVMContext context;
-  auto kernel = EmitSpmdKernel(matmul_.Desc(), **target, context);
+  auto kernel = EmitSpmdKernel(kernels_.matmul.Desc(), **target, context);
   ASSERT_TRUE(kernel.ok()) << kernel.status().message();
   const SpmdLaunch& launch = kernel->launch;
   EXPECT_EQ(launch.grid[0], 2u);  // 17 columns
@@ -110,15 +55,17 @@ TEST_F(SpmdKernelEmitterTest, TilesADotIntoSixteenBySixteenBlocks) {
 TEST_F(SpmdKernelEmitterTest, ReducesLongRowsWithABlockPerOutput) {
   auto target = NvptxTarget::Create(80);
   ASSERT_TRUE(target.ok()) << target.status().message();
-  BuildSum(long_sum_, PHAL_ELEMENT_TYPE_F32, {4, 5000}, {1});
-  BuildSum(short_sum_, PHAL_ELEMENT_TYPE_F32, {300, 7}, {1});
+  BuildSum(kernels_.long_sum, PHAL_ELEMENT_TYPE_F32, {4, 5000}, {1});
+  BuildSum(kernels_.short_sum, PHAL_ELEMENT_TYPE_F32, {300, 7}, {1});
   llvm::LLVMContext context;
-  auto long_kernel = EmitSpmdKernel(long_sum_.Desc(), **target, context);
+  auto long_kernel =
+      EmitSpmdKernel(kernels_.long_sum.Desc(), **target, context);
   ASSERT_TRUE(long_kernel.ok()) << long_kernel.status().message();
   EXPECT_EQ(long_kernel->launch.grid[0], 4u);
   EXPECT_EQ(long_kernel->launch.block[0], 128u);
   EXPECT_GT(long_kernel->launch.shared_bytes, 0u);
-  auto short_kernel = EmitSpmdKernel(short_sum_.Desc(), **target, context);
+  auto short_kernel =
+      EmitSpmdKernel(kernels_.short_sum.Desc(), **target, context);
   ASSERT_TRUE(short_kernel.ok()) << short_kernel.status().message();
   EXPECT_EQ(short_kernel->launch.shared_bytes, 0u);
   EXPECT_EQ(
@@ -129,9 +76,9 @@ TEST_F(SpmdKernelEmitterTest, ReducesLongRowsWithABlockPerOutput) {
 TEST_F(SpmdKernelEmitterTest, SortsInScratchMemoryOfTheLaunch) {
   auto target = NvptxTarget::Create(80);
   ASSERT_TRUE(target.ok()) << target.status().message();
-  BuildSort(sort_, {PHAL_ELEMENT_TYPE_S32}, {5, 100}, 1);
+  BuildSort(kernels_.sort, {PHAL_ELEMENT_TYPE_S32}, {5, 100}, 1);
   llvm::LLVMContext context;
-  auto kernel = EmitSpmdKernel(sort_.Desc(), **target, context);
+  auto kernel = EmitSpmdKernel(kernels_.sort.Desc(), **target, context);
   ASSERT_TRUE(kernel.ok()) << kernel.status().message();
   // Five slices, each with two permutations of 100 indices and a copy.
   EXPECT_GE(kernel->launch.scratch_bytes, 5u * 100 * (16 + 4));
@@ -161,7 +108,7 @@ TEST_F(SpmdKernelEmitterTest, EmitsPtxThatPtxasAssemblesForSm80AndSm90) {
       std::filesystem::temp_directory_path() /
       ("phal_spmd_ptx_" + std::to_string(::getpid()));
   std::filesystem::create_directories(directory);
-  const std::vector<NamedKernel> kernels = Kernels();
+  const std::vector<NamedKernel> kernels = kernels_.BuildEveryShape();
   for (unsigned capability : {80u, 90u}) {
     auto target = NvptxTarget::Create(capability);
     ASSERT_TRUE(target.ok()) << target.status().message();
