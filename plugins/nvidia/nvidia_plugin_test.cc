@@ -3,10 +3,13 @@
 // PHAL_GPU_EMULATION=1 (set for every test by CMake) its first device is a
 // GPU where there is one, else the emulated sm_90, whose properties,
 // copies, streams, events and kernels of each kind are checked, kernels
-// against the KIR interpreter. The PTX of a set of kernels goes through
+// against the KIR interpreter. Ahead of time (ABI 1.4): the targets, their
+// compile-only devices (no driver), the PTX each serializes and where it
+// loads, and the dump directory. The PTX of a set of kernels goes through
 // ptxas for sm_80 and sm_90 where the CUDA toolkit is installed.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,6 +38,7 @@ namespace phal::nvidia {
 namespace {
 
 using ::phal::plugin_testing::FromBytes;
+using ::phal::plugin_testing::HasCode;
 using ::phal::plugin_testing::IsOk;
 using ::phal::plugin_testing::KirBody;
 using ::phal::plugin_testing::LoopKernel;
@@ -78,6 +82,49 @@ TEST(NvidiaPluginAbsence, WithoutTheDriverEmulationStillGivesOneDevice) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(ExitWithDeviceCountVerdict(true, 1), ::testing::ExitedWithCode(0),
               "devices 1");
+}
+
+// A fresh directory under the system's temporary one, removed with
+// everything in it at the end of the scope.
+class ScratchDirectory {
+ public:
+  explicit ScratchDirectory(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              ("phal_nvidia_" + name + "_" + std::to_string(getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDirectory() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(file)),
+                     std::istreambuf_iterator<char>());
+}
+
+// Kernel options of ABI 1.4 naming `directory` for the dumps.
+phal_kernel_options_t DumpOptions(const std::filesystem::path& directory) {
+  phal_kernel_options_t options{};
+  options.struct_size = sizeof(options);
+  options.dump_directory = directory.c_str();
+  return options;
+}
+
+// kernel_serialize's bytes, or "" after a failure.
+std::string SerializeKernel(const phal_plugin_api_t& api,
+                            phal_plugin_kernel_t* kernel) {
+  void* data = nullptr;
+  uint64_t size = 0;
+  EXPECT_TRUE(IsOk(api.kernel_serialize(kernel, &data, &size)));
+  if (data == nullptr) return "";
+  std::string bytes(static_cast<const char*>(data), size);
+  std::free(data);
+  return bytes;
 }
 
 using NvidiaDevice = PluginTest;
@@ -285,23 +332,215 @@ TEST_F(NvidiaKernels, BytesThatAreNotAKernelAreRefused) {
   EXPECT_EQ(refused, nullptr);
 }
 
-TEST_F(NvidiaKernels, TheDumpDirectoryGetsEachKernelsPtx) {
-  const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() /
-      ("phal_nvidia_dump_" + std::to_string(getpid()));
-  std::filesystem::create_directories(directory);
-  setenv("PHAL_NVIDIA_DUMP_DIR", directory.c_str(), 1);
+TEST_F(NvidiaKernels, TheEmulatedDeviceDumpsThePtxAnSm90WouldRun) {
+  if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
+  const ScratchDirectory dump("emulated_dump");
   LoopKernel loop = MultiplyAddOne(64);
   loop.name = "dumped_loop";
-  phal_plugin_kernel_t* kernel = Emit(loop.Desc());
-  unsetenv("PHAL_NVIDIA_DUMP_DIR");
-  ASSERT_NE(kernel, nullptr);
-  std::ifstream file(directory / "dumped_loop.ptx");
-  const std::string ptx((std::istreambuf_iterator<char>(file)),
-                        std::istreambuf_iterator<char>());
-  std::filesystem::remove_all(directory);
+  const phal_kernel_options_t options = DumpOptions(dump.path());
+  phal_plugin_kernel_t* kernel = nullptr;
+  ASSERT_TRUE(
+      IsOk(api().kernel_emit(device_, &loop.Desc(), &options, &kernel)));
+  api().kernel_destroy(kernel);
+  const std::string ptx = ReadFile(dump.path() / "dumped_loop.ptx");
   EXPECT_NE(ptx.find(".entry"), std::string::npos) << ptx;
-  EXPECT_NE(ptx.find(".target sm_"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".target sm_90"), std::string::npos) << ptx;
+}
+
+TEST_F(NvidiaKernels, KernelsCompiledForTheEmulatedSm90TargetRunOnTheDevice) {
+  if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
+  constexpr int64_t n = 300;
+  LoopKernel loop = MultiplyAddOne(n);
+  std::string bytes;
+  {
+    phal_plugin_device_t* compiler = nullptr;
+    ASSERT_TRUE(IsOk(api().target_device_open("emulated-sm_90", &compiler)));
+    phal_plugin_kernel_t* compiled = nullptr;
+    EXPECT_TRUE(
+        IsOk(api().kernel_emit(compiler, &loop.Desc(), nullptr, &compiled)));
+    if (compiled != nullptr) bytes = SerializeKernel(api(), compiled);
+    api().kernel_destroy(compiled);
+    api().device_close(compiler);
+  }
+  phal_plugin_kernel_t* kernel = nullptr;
+  ASSERT_TRUE(IsOk(
+      api().kernel_deserialize(device_, bytes.data(), bytes.size(), &kernel)));
+  ExpectRunMatchesInterpreter(
+      kernel, loop.Desc(),
+      {ToBytes(Ramp(n, 0.5f, 11)), ToBytes(Ramp(n, 2.0f, 5)),
+       std::vector<uint8_t>(n * sizeof(float), 0)});
+  api().kernel_destroy(kernel);
+}
+
+// ---- ahead of time: targets and their compile-only devices ----------------
+
+const phal_plugin_api_t& Api() { return kNvidiaPlugin->api(); }
+
+std::vector<std::string> TargetNames() {
+  const char* const* names = nullptr;
+  size_t count = 0;
+  EXPECT_TRUE(IsOk(Api().target_get_names(&names, &count)));
+  return std::vector<std::string>(names, names + count);
+}
+
+TEST(NvidiaTargetNames, AreSm80FirstThenEveryComputeCapabilityFrom75To90) {
+  EXPECT_EQ(TargetNames(),
+            (std::vector<std::string>{"sm_80", "sm_75", "sm_86", "sm_89",
+                                      "sm_90", "emulated-sm_90"}));
+}
+
+// Compile-only devices and the kernels emitted on them, released after
+// each test (kernels first).
+class NvidiaTargets : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    for (phal_plugin_kernel_t* kernel : kernels_) Api().kernel_destroy(kernel);
+    for (phal_plugin_device_t* device : devices_) Api().device_close(device);
+  }
+
+  phal_plugin_device_t* Open(const char* target) {
+    phal_plugin_device_t* device = nullptr;
+    EXPECT_TRUE(IsOk(Api().target_device_open(target, &device)))
+        << "target " << (target != nullptr ? target : "NULL");
+    if (device != nullptr) devices_.push_back(device);
+    return device;
+  }
+
+  phal_device_properties_t Properties(phal_plugin_device_t* device) {
+    phal_device_properties_t properties{};
+    properties.struct_size = sizeof(properties);
+    EXPECT_TRUE(IsOk(Api().device_get_properties(device, &properties)));
+    return properties;
+  }
+
+  phal_plugin_kernel_t* EmitOn(phal_plugin_device_t* device,
+                               const phal_kernel_desc_t& desc,
+                               const phal_kernel_options_t* options = nullptr) {
+    phal_plugin_kernel_t* kernel = nullptr;
+    EXPECT_TRUE(IsOk(Api().kernel_emit(device, &desc, options, &kernel)))
+        << desc.name;
+    if (kernel != nullptr) kernels_.push_back(kernel);
+    return kernel;
+  }
+
+  // The code `bytes` deserialize with on `device` (NULL: OK).
+  phal_status_t* Deserialize(phal_plugin_device_t* device,
+                             const std::string& bytes) {
+    phal_plugin_kernel_t* kernel = nullptr;
+    phal_status_t* status =
+        Api().kernel_deserialize(device, bytes.data(), bytes.size(), &kernel);
+    if (kernel != nullptr) kernels_.push_back(kernel);
+    return status;
+  }
+
+ private:
+  std::vector<phal_plugin_device_t*> devices_;
+  std::vector<phal_plugin_kernel_t*> kernels_;
+};
+
+TEST_F(NvidiaTargets, NoTargetNameOpensTheDefaultSm80) {
+  for (const char* target : {static_cast<const char*>(nullptr), ""}) {
+    phal_plugin_device_t* device = Open(target);
+    ASSERT_NE(device, nullptr);
+    EXPECT_STREQ(Properties(device).name, "nvidia target sm_80 (compile only)");
+  }
+}
+
+TEST_F(NvidiaTargets, AnUnknownTargetIsNotFoundAndTheMessageListsTheTargets) {
+  phal_plugin_device_t* device = nullptr;
+  EXPECT_TRUE(HasCode(Api().target_device_open("sm_70", &device),
+                      PHAL_NOT_FOUND, "sm_80, sm_75, sm_86"));
+  EXPECT_EQ(device, nullptr);
+}
+
+TEST_F(NvidiaTargets, ACompileOnlyDeviceSaysSoAndTakesEveryKernelKind) {
+  phal_plugin_device_t* device = Open("sm_86");
+  ASSERT_NE(device, nullptr);
+  const phal_device_properties_t properties = Properties(device);
+  EXPECT_NE(properties.flags & PHAL_DEVICE_FLAG_COMPILE_ONLY, 0u);
+  EXPECT_EQ(properties.kind, PHAL_DEVICE_KIND_GPU);
+  EXPECT_STREQ(properties.vendor, "NVIDIA");
+  EXPECT_EQ(properties.kernel_kinds, llvm_emitter::SpmdSupportedKernelKinds());
+  EXPECT_NE(std::strstr(properties.features, "sm_86 "), nullptr)
+      << properties.features;
+  EXPECT_EQ(properties.memory_space_count, 1u);
+  phal_memory_space_info_t space{};
+  space.struct_size = sizeof(space);
+  EXPECT_TRUE(IsOk(Api().device_get_memory_space(device, 0, &space)));
+}
+
+TEST_F(NvidiaTargets, ACompileOnlyDeviceRefusesBuffersStreamsAndEvents) {
+  phal_plugin_device_t* device = Open("sm_80");
+  ASSERT_NE(device, nullptr);
+  phal_plugin_buffer_t* buffer = nullptr;
+  EXPECT_TRUE(HasCode(Api().buffer_allocate(device, 0, 1024, &buffer),
+                      PHAL_FAILED_PRECONDITION, "allocate buffers"));
+  EXPECT_EQ(buffer, nullptr);
+  phal_plugin_stream_t* stream = nullptr;
+  EXPECT_TRUE(HasCode(Api().stream_create(device, &stream),
+                      PHAL_FAILED_PRECONDITION, "create streams"));
+  EXPECT_EQ(stream, nullptr);
+  phal_plugin_event_t* event = nullptr;
+  EXPECT_TRUE(HasCode(Api().event_create(device, &event),
+                      PHAL_FAILED_PRECONDITION, "create events"));
+  EXPECT_EQ(event, nullptr);
+}
+
+TEST_F(NvidiaTargets, EachComputeCapabilityGetsPtxForItself) {
+  LoopKernel loop = MultiplyAddOne(1000);
+  for (const char* target : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}) {
+    phal_plugin_device_t* device = Open(target);
+    ASSERT_NE(device, nullptr);
+    phal_plugin_kernel_t* kernel = EmitOn(device, loop.Desc());
+    ASSERT_NE(kernel, nullptr);
+    const std::string bytes = SerializeKernel(Api(), kernel);
+    EXPECT_NE(bytes.find(std::string(".target ") + target + "\n"),
+              std::string::npos)
+        << "the bytes of target " << target << " hold its PTX";
+  }
+}
+
+TEST_F(NvidiaTargets, Sm80KernelBytesLoadOnSm80AndAreRefusedByOtherTargets) {
+  LoopKernel loop = MultiplyAddOne(1000);
+  phal_plugin_kernel_t* kernel = EmitOn(Open("sm_80"), loop.Desc());
+  ASSERT_NE(kernel, nullptr);
+  const std::string bytes = SerializeKernel(Api(), kernel);
+  EXPECT_EQ(bytes.substr(0, 8), "PHALNVK1");
+  EXPECT_NE(bytes.find("ptx sm_80"), std::string::npos)
+      << "the header names the target";
+  EXPECT_NE(bytes.find(".target sm_80"), std::string::npos)
+      << "the image is PTX for sm_80, what cuModuleLoadData takes";
+  EXPECT_TRUE(IsOk(Deserialize(Open("sm_80"), bytes)));
+  for (const char* other : {"sm_75", "sm_90", "emulated-sm_90"}) {
+    EXPECT_TRUE(HasCode(Deserialize(Open(other), bytes),
+                        PHAL_FAILED_PRECONDITION, "compiled for ptx sm_80"))
+        << other;
+  }
+}
+
+TEST_F(NvidiaTargets, TheDumpDirectoryGetsOnePtxFilePerKernel) {
+  const ScratchDirectory dump("target_dump");
+  phal_plugin_device_t* device = Open("sm_90");
+  ASSERT_NE(device, nullptr);
+  LoopKernel loop = MultiplyAddOne(64);
+  loop.name = "fusion.1";
+  plugin_testing::ReduceKernel reduce;
+  reduce.name = "reduce.2";
+  plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_F32, {3, 100}, {1});
+  const phal_kernel_options_t options = DumpOptions(dump.path());
+  EmitOn(device, loop.Desc(), &options);
+  EmitOn(device, reduce.Desc(), &options);
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dump.path())) {
+    files.push_back(entry.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"fusion.1.ptx", "reduce.2.ptx"}));
+  for (const std::string& file : files) {
+    const std::string ptx = ReadFile(dump.path() / file);
+    EXPECT_NE(ptx.find(".target sm_90"), std::string::npos) << file;
+    EXPECT_NE(ptx.find(".entry"), std::string::npos) << file;
+  }
 }
 
 // ptxas from the CUDA toolkit, or "" when it is not installed.
