@@ -364,7 +364,7 @@ TEST(PluginStubs, MissingSlotsAnswerUnimplemented) {
   provided.struct_size = PHAL_PLUGIN_API_MIN_STRUCT_SIZE;
   std::vector<std::string> missing;
   phal_plugin_api_t table = CompletePluginTable(provided, &missing);
-  EXPECT_EQ(missing.size(), 25u);
+  EXPECT_EQ(missing.size(), 27u) << "every slot after the header";
   phal_plugin_buffer_t* buffer = nullptr;
   Status status = TakeCStatus(table.buffer_allocate(nullptr, 0, 16, &buffer));
   EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
@@ -373,6 +373,16 @@ TEST(PluginStubs, MissingSlotsAnswerUnimplemented) {
   const char* reason = nullptr;
   EXPECT_TRUE(TakeCStatus(table.device_count(&count, &reason)).ok());
   EXPECT_EQ(count, 0u);
+  // A plugin without the ahead-of-time slots (ABI 1.4) compiles for no
+  // target.
+  const char* const* targets = &reason;
+  count = 7;
+  EXPECT_TRUE(TakeCStatus(table.target_get_names(&targets, &count)).ok());
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(targets, nullptr);
+  phal_plugin_device_t* device = nullptr;
+  EXPECT_EQ(TakeCStatus(table.target_device_open(nullptr, &device)).code(),
+            PHAL_UNIMPLEMENTED);
   table.shutdown();
 }
 
