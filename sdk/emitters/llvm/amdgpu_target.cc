@@ -4,10 +4,13 @@
 #include <iterator>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringMap.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicsAMDGPU.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -30,6 +33,7 @@ namespace {
 constexpr const char* kTriple = "amdgcn-amd-amdhsa";
 constexpr unsigned kGlobalAddressSpace = 1;
 constexpr unsigned kLocalAddressSpace = 3;  // LDS
+constexpr unsigned kPrivateAddressSpace = 5;
 
 // hsa_kernel_dispatch_packet_t: workgroup_size_{x,y,z} are u16 from byte 4,
 // grid_size_{x,y,z} u32 from byte 12, the grid counted in work-items.
@@ -104,6 +108,40 @@ StatusOr<std::unique_ptr<llvm::TargetMachine>> MakeMachine(
     return Internal("LLVM could not make an AMDGPU target machine for " + arch);
   }
   return machine;
+}
+
+// `layout` with allocas in the generic address space: its "-A5" left out.
+std::string WithGenericAllocas(const std::string& layout) {
+  const std::string allocas = "-A" + std::to_string(kPrivateAddressSpace);
+  std::string generic = layout;
+  const size_t at = generic.find(allocas);
+  if (at != std::string::npos) generic.erase(at, allocas.size());
+  return generic;
+}
+
+// Allocas the emitter made in the generic address space move to private
+// memory, where the AMDGPU code generator requires them, each cast back to
+// a generic pointer for its users; the optimiser turns accesses through the
+// casts into private ones.
+void MoveAllocasToPrivateMemory(llvm::Module& module) {
+  for (llvm::Function& function : module) {
+    std::vector<llvm::AllocaInst*> generic;
+    for (llvm::Instruction& instruction : llvm::instructions(function)) {
+      auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
+      if (alloca != nullptr && alloca->getAddressSpace() == 0) {
+        generic.push_back(alloca);
+      }
+    }
+    for (llvm::AllocaInst* alloca : generic) {
+      auto* moved = new llvm::AllocaInst(
+          alloca->getAllocatedType(), kPrivateAddressSpace,
+          alloca->getArraySize(), alloca->getAlign(), "", alloca);
+      moved->takeName(alloca);
+      alloca->replaceAllUsesWith(
+          new llvm::AddrSpaceCastInst(moved, alloca->getType(), "", alloca));
+      alloca->eraseFromParent();
+    }
+  }
 }
 
 // A reader of a dispatch-packet field: the packet does not change while the
@@ -188,17 +226,20 @@ StatusOr<std::unique_ptr<AmdgpuTarget>> AmdgpuTarget::Create(
   PHAL_RETURN_IF_ERROR(SetCodeObjectVersionOnce());
   PHAL_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> machine,
                         MakeMachine(found->name, found->wave_size));
-  return std::unique_ptr<AmdgpuTarget>(
-      new AmdgpuTarget(found->name, found->wave_size,
-                       machine->createDataLayout().getStringRepresentation()));
+  const std::string layout =
+      machine->createDataLayout().getStringRepresentation();
+  return std::unique_ptr<AmdgpuTarget>(new AmdgpuTarget(
+      found->name, found->wave_size, WithGenericAllocas(layout), layout));
 }
 
 const char* AmdgpuTarget::LinkerPath() { return PHAL_LD_LLD_PATH; }
 
 void AmdgpuTarget::ConfigureModule(llvm::Module& module) const {
   module.setTargetTriple(kTriple);
-  // The machine's layout: private memory (allocas) in address space 5.
-  module.setDataLayout(data_layout_);
+  // The emitter's private slots (allocas) are generic pointers, as every
+  // pointer it sees (spmd_target.h), so that it may pass them to the device
+  // library's functions; Emit moves them to private memory.
+  module.setDataLayout(emitter_layout_);
 }
 
 SpmdKernelFunction AmdgpuTarget::CreateKernel(
@@ -323,6 +364,8 @@ llvm::Value* AmdgpuTarget::ShuffleDown(llvm::IRBuilder<>& builder,
 StatusOr<std::string> AmdgpuTarget::Emit(
     const llvm::Module& module, llvm::CodeGenFileType file_type) const {
   std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
+  MoveAllocasToPrivateMemory(*copy);
+  copy->setDataLayout(machine_layout_);
   PHAL_RETURN_IF_ERROR(LinkDeviceLibrary(*copy, DeviceTarget::kAmdgcn));
   PHAL_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> machine,
                         MakeMachine(arch_, wave_size_));

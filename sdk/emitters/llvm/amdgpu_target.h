@@ -72,10 +72,12 @@ class AmdgpuTarget final : public SpmdTarget {
   static const char* LinkerPath();
 
  private:
-  AmdgpuTarget(std::string arch, unsigned wave_size, std::string data_layout)
+  AmdgpuTarget(std::string arch, unsigned wave_size, std::string emitter_layout,
+               std::string machine_layout)
       : arch_(std::move(arch)),
         wave_size_(wave_size),
-        data_layout_(std::move(data_layout)) {}
+        emitter_layout_(std::move(emitter_layout)),
+        machine_layout_(std::move(machine_layout)) {}
 
   // Links the device library into a copy of `module`, optimises it and
   // emits it as `file_type`.
@@ -84,7 +86,10 @@ class AmdgpuTarget final : public SpmdTarget {
 
   std::string arch_;
   unsigned wave_size_;
-  std::string data_layout_;
+  // The machine's data layout, and the one modules are emitted with: the
+  // same but for allocas in the generic address space (ConfigureModule).
+  std::string emitter_layout_;
+  std::string machine_layout_;
 };
 
 }  // namespace phal::llvm_emitter

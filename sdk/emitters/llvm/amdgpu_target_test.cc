@@ -20,6 +20,8 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
 #include "sdk/emitters/llvm/spmd_test_kernels.h"
@@ -72,6 +74,17 @@ size_t CountOf(const std::string& text, const std::string& needle) {
     ++count;
   }
   return count;
+}
+
+// out = exp(in) over c64[64]: the device library's complex functions return
+// their result through a pointer to the calling thread's private memory.
+void BuildComplexExp(plugin_testing::LoopKernel& loop) {
+  const phal_element_type_t c64 = PHAL_ELEMENT_TYPE_C64;
+  const uint32_t input = loop.AddBuffer(c64, {64});
+  loop.outputs = {loop.AddBuffer(c64, {64}, PHAL_KIR_ACCESS_WRITE)};
+  loop.dims = {64};
+  const uint32_t x = loop.body.Read(input, c64, {loop.body.Index(0)});
+  loop.body.Result(loop.body.Node(PHAL_KIR_OP_EXP, c64, {x}));
 }
 
 TEST(AmdgpuTargetTest, RunsWave64OnCdnaAndWave32OnRdna) {
@@ -127,6 +140,20 @@ TEST_F(AmdgpuCodeObjectTest, AssemblyUsesLdsPermutesAndBarriersForAReduction) {
   }
 }
 
+TEST_F(AmdgpuCodeObjectTest, PassesPrivateMemoryToComplexFunctions) {
+  BuildComplexExp(kernels_.loop);
+  auto target = AmdgpuTarget::Create("gfx90a");
+  ASSERT_TRUE(target.ok()) << target.status().message();
+  llvm::LLVMContext context;
+  auto kernel = EmitSpmdKernel(kernels_.loop.Desc(), **target, context);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  EXPECT_FALSE(llvm::verifyModule(*kernel->module, &stream)) << problems;
+  auto code_object = (*target)->CompileToCodeObject(*kernel->module);
+  EXPECT_TRUE(code_object.ok()) << code_object.status().message();
+}
+
 TEST_F(AmdgpuCodeObjectTest, CompilesEveryShapeToCodeObjectsTheNotesDescribe) {
   const std::string readobj = PHAL_LLVM_READOBJ_PATH;
   const std::filesystem::path directory =
@@ -142,6 +169,9 @@ TEST_F(AmdgpuCodeObjectTest, CompilesEveryShapeToCodeObjectsTheNotesDescribe) {
       llvm::LLVMContext context;
       auto kernel = EmitSpmdKernel(named.desc(), **target, context);
       ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+      std::string problems;
+      llvm::raw_string_ostream stream(problems);
+      ASSERT_FALSE(llvm::verifyModule(*kernel->module, &stream)) << problems;
       auto code_object = (*target)->CompileToCodeObject(*kernel->module);
       ASSERT_TRUE(code_object.ok()) << code_object.status().message();
 
