@@ -1,26 +1,24 @@
 #include "plugins/nvidia/nvidia_emulator.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <cstring>
-#include <iterator>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "plugins/nvidia/nvidia_emulator_module.h"
+#include "sdk/emitters/llvm/grid/grid_device.h"
 
 namespace phal::nvidia {
 
 // The driver's opaque handle types, defined by the emulator: one context,
-// and streams and events that hold nothing (work is done when queued).
+// streams and events that hold nothing (work is done when queued), and
+// modules of one kernel, which is also the module's one function.
 struct CUctx_st {};
 struct CUstream_st {};
 struct CUevent_st {};
+struct CUmod_st {
+  std::unique_ptr<llvm_emitter::grid::GridDeviceModule> module;
+};
 
 namespace {
 
@@ -37,23 +35,15 @@ constexpr int kSharedBytesPerBlockOptin = 227 * 1024;
 constexpr int kWarpSize = 32;
 constexpr int kClockKhz = 1980000;
 constexpr int kL2Bytes = 50 * 1024 * 1024;
-constexpr size_t kAllocationAlignment = 256;
 
 thread_local std::string last_error_detail;
 thread_local std::vector<CUcontext> current_contexts;
 
 CUctx_st the_context;
 
-// Live allocations, so that a free of an address the emulator never gave
-// out is refused as the driver refuses it.
-struct Allocations {
-  std::mutex mutex;
-  std::map<CUdeviceptr, size_t> sizes;
-};
-
-Allocations& LiveAllocations() {
-  static Allocations* allocations = new Allocations();
-  return *allocations;
+llvm_emitter::grid::GridDeviceMemory& Memory() {
+  static auto* memory = new llvm_emitter::grid::GridDeviceMemory();
+  return *memory;
 }
 
 CUresult Fail(CUresult result, std::string detail) {
@@ -73,13 +63,6 @@ CUresult CheckDevice(CUdevice device) {
         "the emulator has one device, 0, not " + std::to_string(device));
   }
   return Succeed();
-}
-
-uint64_t HostMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return uint64_t{1} << 32;
-  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
 }
 
 void* Address(CUdeviceptr address) {
@@ -228,7 +211,8 @@ CUresult DeviceTotalMem(size_t* bytes, CUdevice device) {
   if (CUresult result = CheckDevice(device); result != CUDA_SUCCESS) {
     return result;
   }
-  *bytes = static_cast<size_t>(HostMemoryBytes());
+  *bytes = static_cast<size_t>(
+      llvm_emitter::grid::GridDeviceMemory::CapacityBytes());
   return Succeed();
 }
 
@@ -278,64 +262,26 @@ CUresult CheckCurrent(const char* call) {
   return Succeed();
 }
 
-// Allocations this large map pages of their own, which munmap returns to
-// the system at once: from malloc's heap, freed 4 MiB blocks stay resident
-// (aligned allocations fragment it), and device memory that is freed must
-// not stay in the process.
-constexpr size_t kMappedAllocationBytes = size_t{1} << 20;
-
-void* MapOrAllocate(size_t bytes) {
-  if (bytes < kMappedAllocationBytes) {
-    return std::aligned_alloc(kAllocationAlignment, bytes);
-  }
-  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return memory == MAP_FAILED ? nullptr : memory;
-}
-
-void UnmapOrFree(void* memory, size_t bytes) {
-  if (bytes < kMappedAllocationBytes) {
-    std::free(memory);
-  } else {
-    munmap(memory, bytes);
-  }
-}
-
 CUresult MemAlloc(CUdeviceptr* address, size_t bytes) {
   if (CUresult result = CheckCurrent("cuMemAlloc"); result != CUDA_SUCCESS) {
     return result;
   }
-  if (bytes == 0) return Fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc of 0");
-  const size_t rounded = (bytes + kAllocationAlignment - 1) /
-                         kAllocationAlignment * kAllocationAlignment;
-  void* memory = MapOrAllocate(rounded);
-  if (memory == nullptr) {
-    return Fail(CUDA_ERROR_OUT_OF_MEMORY,
-                std::to_string(bytes) + " bytes of host memory");
+  StatusOr<void*> memory = Memory().Allocate(bytes);
+  if (!memory.ok()) {
+    return Fail(memory.status().code() == PHAL_RESOURCE_EXHAUSTED
+                    ? CUDA_ERROR_OUT_OF_MEMORY
+                    : CUDA_ERROR_INVALID_VALUE,
+                "cuMemAlloc: " + memory.status().message());
   }
-  *address = reinterpret_cast<uintptr_t>(memory);
-  Allocations& live = LiveAllocations();
-  std::lock_guard<std::mutex> lock(live.mutex);
-  live.sizes[*address] = bytes;
+  *address = reinterpret_cast<uintptr_t>(*memory);
   return Succeed();
 }
 
 CUresult MemFree(CUdeviceptr address) {
-  size_t bytes = 0;
-  {
-    Allocations& live = LiveAllocations();
-    std::lock_guard<std::mutex> lock(live.mutex);
-    auto found = live.sizes.find(address);
-    if (found == live.sizes.end()) {
-      return Fail(CUDA_ERROR_INVALID_VALUE,
-                  "cuMemFree of an address cuMemAlloc did not return");
-    }
-    bytes = found->second;
-    live.sizes.erase(found);
+  if (!Memory().Free(Address(address)).ok()) {
+    return Fail(CUDA_ERROR_INVALID_VALUE,
+                "cuMemFree of an address cuMemAlloc did not return");
   }
-  UnmapOrFree(Address(address), (bytes + kAllocationAlignment - 1) /
-                                    kAllocationAlignment *
-                                    kAllocationAlignment);
   return Succeed();
 }
 
@@ -402,26 +348,25 @@ CUresult EventQuery(CUevent /*event*/) { return Succeed(); }
 CUresult ModuleLoadDataEx(CUmodule* module, const void* image,
                           unsigned int /*option_count*/,
                           CUjit_option* /*options*/, void** /*option_values*/) {
-  StatusOr<CUmodule> loaded = LoadEmulatedModule(image);
+  auto loaded =
+      llvm_emitter::grid::GridDeviceModule::Load(image, "PTX and cubins");
   if (!loaded.ok()) {
     return Fail(CUDA_ERROR_INVALID_IMAGE, loaded.status().message());
   }
-  *module = *loaded;
+  *module = new CUmod_st{std::move(*loaded)};
   return Succeed();
 }
 
 CUresult ModuleUnload(CUmodule module) {
-  UnloadEmulatedModule(module);
+  delete module;
   return Succeed();
 }
 
 CUresult ModuleGetFunction(CUfunction* function, CUmodule module,
                            const char* name) {
-  StatusOr<CUfunction> found = EmulatedModuleFunction(module, name);
-  if (!found.ok()) {
-    return Fail(CUDA_ERROR_NOT_FOUND, found.status().message());
-  }
-  *function = *found;
+  const Status found = module->module->FindFunction(name);
+  if (!found.ok()) return Fail(CUDA_ERROR_NOT_FOUND, found.message());
+  *function = reinterpret_cast<CUfunction>(module);
   return Succeed();
 }
 
@@ -446,8 +391,8 @@ CUresult LaunchKernel(CUfunction function, unsigned int grid_x,
   if (uint64_t{block_x} * block_y * block_z > kMaxThreadsPerBlock) {
     return Fail(CUDA_ERROR_INVALID_VALUE, "more than 1024 threads per block");
   }
-  const Status run =
-      RunEmulatedKernel(function, grid, block, shared_bytes, parameters);
+  const Status run = reinterpret_cast<CUmodule>(function)->module->Run(
+      grid, block, shared_bytes, parameters, Memory());
   if (!run.ok()) return Fail(CUDA_ERROR_LAUNCH_FAILED, run.message());
   return Succeed();
 }
@@ -497,12 +442,7 @@ Cuda MakeEmulatedCuda() {
 }  // namespace
 
 uint64_t EmulatedBytesFrom(CUdeviceptr address) {
-  Allocations& live = LiveAllocations();
-  std::lock_guard<std::mutex> lock(live.mutex);
-  auto after = live.sizes.upper_bound(address);
-  if (after == live.sizes.begin()) return 0;
-  const auto& [begin, bytes] = *std::prev(after);
-  return address < begin + bytes ? begin + bytes - address : 0;
+  return Memory().BytesFrom(Address(address));
 }
 
 const Cuda& EmulatedCuda() {
