@@ -18,11 +18,11 @@
 namespace phal::nvidia {
 
 // The targets the plugin compiles for without a GPU (plugin.h,
-// target_get_names). sm_80, the default, is PTX every data-centre GPU from
-// the A100 on can be given; the others are PTX for that compute capability;
-// emulated-sm_90 is the emulated device's host code, which `polyhal run`
-// loads on it (PHAL_GPU_EMULATION=1). Serialized kernels load only on a
-// device of the target they were compiled for.
+// target_get_names): PTX for a compute capability, the default sm_80 (the
+// A100's, the common data-centre baseline) first, and emulated-sm_90, the
+// emulated device's host code, which `polyhal run` loads on it
+// (PHAL_GPU_EMULATION=1). Serialized kernels load only on a device of the
+// target they were compiled for.
 inline constexpr const char* kTargets[] = {"sm_80", "sm_75", "sm_86",
                                            "sm_89", "sm_90", "emulated-sm_90"};
 
