@@ -14,6 +14,7 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -152,6 +153,33 @@ TEST_F(AmdgpuCodeObjectTest, PassesPrivateMemoryToComplexFunctions) {
   EXPECT_FALSE(llvm::verifyModule(*kernel->module, &stream)) << problems;
   auto code_object = (*target)->CompileToCodeObject(*kernel->module);
   EXPECT_TRUE(code_object.ok()) << code_object.status().message();
+}
+
+TEST(AmdgpuConcurrencyTest, OneTargetCompilesOnManyThreadsAtOnce) {
+  auto target = AmdgpuTarget::Create("gfx1100");
+  ASSERT_TRUE(target.ok()) << target.status().message();
+  constexpr int kThreads = 4;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      // Each thread its own kernel, context and module, as the plugin's.
+      plugin_testing::LoopKernel loop;
+      BuildExpLoop(loop, {64, 10 + i});
+      llvm::LLVMContext context;
+      auto kernel = EmitSpmdKernel(loop.Desc(), **target, context);
+      if (!kernel.ok()) {
+        failures[i] = kernel.status().message();
+        return;
+      }
+      auto code_object = (*target)->CompileToCodeObject(*kernel->module);
+      if (!code_object.ok()) failures[i] = code_object.status().message();
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int i = 0; i < kThreads; ++i) {
+    EXPECT_EQ(failures[i], "") << "thread " << i;
+  }
 }
 
 TEST_F(AmdgpuCodeObjectTest, CompilesEveryShapeToCodeObjectsTheNotesDescribe) {
