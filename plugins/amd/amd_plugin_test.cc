@@ -1,0 +1,540 @@
+// The amd plugin through its entry point and function table, as the core's
+// loader drives it: with no HIP runtime it loads and says why; with
+// PHAL_GPU_EMULATION=1 (set for every test by CMake) its first device is a
+// GPU where there is one, else the emulated gfx90a, whose properties,
+// copies, streams, events and kernels of each kind are checked, kernels
+// against the KIR interpreter. Ahead of time (ABI 1.4): the targets, their
+// compile-only devices (no runtime), the code objects they serialize and
+// where those load, and the dump directory's code objects and assembly,
+// whose notes llvm-readobj-16 reads back.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "polyhal/kernel.h"
+#include "polyhal/plugin.h"
+#include "sdk/kir_interpreter/kir_interpreter.h"
+#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/kir_builder_kernels.h"
+#include "sdk/plugin_testing/plugin_environment.h"
+#include "sdk/plugin_testing/plugin_test.h"
+#include "sdk/plugin_testing/status_assertions.h"
+
+namespace phal::amd {
+namespace {
+
+using ::phal::plugin_testing::HasCode;
+using ::phal::plugin_testing::IsOk;
+using ::phal::plugin_testing::KirBody;
+using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::PluginEnvironment;
+using ::phal::plugin_testing::PluginTest;
+using ::phal::plugin_testing::ToBytes;
+
+const PluginEnvironment* const kAmdPlugin =
+    ::phal::plugin_testing::AddPluginEnvironment(PHAL_AMD_PLUGIN_PATH);
+
+const phal_plugin_api_t& Api() { return kAmdPlugin->api(); }
+
+// Run in a child process of its own (the runtime is opened once per
+// process): exits 0 when the plugin counted `expected_devices` and, when
+// that is 0, said why naming the library it could not open.
+void ExitWithDeviceCountVerdict(bool emulation, size_t expected_devices) {
+  setenv("PHAL_AMD_HIP_LIBRARY", "libamdhip64-absent.so.5", 1);
+  if (emulation) {
+    setenv("PHAL_GPU_EMULATION", "1", 1);
+  } else {
+    unsetenv("PHAL_GPU_EMULATION");
+  }
+  size_t devices = 99;
+  const char* reason = nullptr;
+  const bool counted = IsOk(Api().device_count(&devices, &reason));
+  const bool says_why =
+      expected_devices > 0 ||
+      (reason != nullptr &&
+       std::strstr(reason, "libamdhip64-absent.so.5") != nullptr &&
+       std::strstr(reason, "PHAL_GPU_EMULATION=1") != nullptr);
+  std::fprintf(stderr, "devices %zu reason: %s\n", devices,
+               reason != nullptr ? reason : "(null)");
+  std::filesystem::remove_all(kAmdPlugin->cache_directory());
+  std::exit(counted && devices == expected_devices && says_why ? 0 : 1);
+}
+
+TEST(AmdPluginAbsence, WithoutTheRuntimeItLoadsWithNoDeviceAndSaysWhy) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ExitWithDeviceCountVerdict(false, 0),
+              ::testing::ExitedWithCode(0), "no HIP runtime");
+}
+
+TEST(AmdPluginAbsence, WithoutTheRuntimeEmulationStillGivesOneDevice) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ExitWithDeviceCountVerdict(true, 1), ::testing::ExitedWithCode(0),
+              "devices 1");
+}
+
+using AmdDevice = PluginTest;
+
+bool IsEmulated(const phal_device_properties_t& properties) {
+  return std::strstr(properties.features, " emulated") != nullptr;
+}
+
+TEST_F(AmdDevice, DescribesItselfWithTheRuntimesFigures) {
+  EXPECT_STREQ(properties_.vendor, "AMD");
+  EXPECT_EQ(properties_.kind, PHAL_DEVICE_KIND_GPU);
+  EXPECT_GT(properties_.compute_units, 0u);
+  EXPECT_GT(properties_.memory_bytes, 0u);
+  EXPECT_EQ(properties_.min_alignment, 256u);
+  for (const char* figure : {"hip ", " gfx", "wave_size=", "compute_units=",
+                             "max_threads_per_block=", "lds_per_block="}) {
+    EXPECT_NE(std::strstr(properties_.features, figure), nullptr)
+        << figure << " in " << properties_.features;
+  }
+  for (uint32_t kind = PHAL_KERNEL_KIND_LOOP; kind <= PHAL_KERNEL_KIND_COPY;
+       ++kind) {
+    EXPECT_NE(properties_.kernel_kinds & PHAL_KERNEL_KIND_BIT(kind), 0u)
+        << "kernel kind " << kind;
+  }
+}
+
+TEST_F(AmdDevice, TheEmulatedDeviceIsAGfx90aWithWave64AndAnMi210sLimits) {
+  if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
+  EXPECT_STREQ(properties_.name, "amd (emulated gfx90a)");
+  EXPECT_EQ(properties_.compute_units, 104u);
+  for (const char* figure :
+       {"hip 6.0.32830 gfx90a:sramecc+:xnack- ", "wave_size=64",
+        "max_threads_per_block=1024", "lds_per_block=65536"}) {
+    EXPECT_NE(std::strstr(properties_.features, figure), nullptr)
+        << figure << " in " << properties_.features;
+  }
+  EXPECT_NE(std::strstr(properties_.driver_version, "grid emulator"), nullptr);
+  EXPECT_EQ(properties_.flags & PHAL_DEVICE_FLAG_ASYNC_STREAMS, 0u)
+      << "the emulator finishes work before its calls return";
+}
+
+TEST_F(AmdDevice, CopiesRoundTripThroughDeviceBuffers) {
+  ExpectCopiesRoundTrip();
+}
+
+TEST_F(AmdDevice, EventsOrderWorkAcrossStreams) {
+  ExpectEventsOrderWorkAcrossStreams();
+}
+
+TEST_F(AmdDevice, AnEventNeverRecordedHasFired) {
+  phal_plugin_event_t* event = CreateEvent();
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(Query(event), 1);
+  EXPECT_TRUE(IsOk(api().event_synchronize(event)));
+}
+
+TEST_F(AmdDevice, AZeroByteBufferIsADistinctBuffer) {
+  phal_plugin_buffer_t* a = Allocate(0);
+  phal_plugin_buffer_t* b = Allocate(0);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_NE(a, b);
+}
+
+// A fresh directory under the system's temporary one, removed with
+// everything in it at the end of the scope.
+class ScratchDirectory {
+ public:
+  explicit ScratchDirectory(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              ("phal_amd_" + name + "_" + std::to_string(getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDirectory() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(file)),
+                     std::istreambuf_iterator<char>());
+}
+
+// Kernel options of ABI 1.4 naming `directory` for the dumps.
+phal_kernel_options_t DumpOptions(const std::filesystem::path& directory) {
+  phal_kernel_options_t options{};
+  options.struct_size = sizeof(options);
+  options.dump_directory = directory.c_str();
+  return options;
+}
+
+// kernel_serialize's bytes, or "" after a failure.
+std::string SerializeKernel(phal_plugin_kernel_t* kernel) {
+  void* data = nullptr;
+  uint64_t size = 0;
+  EXPECT_TRUE(IsOk(Api().kernel_serialize(kernel, &data, &size)));
+  if (data == nullptr) return "";
+  std::string bytes(static_cast<const char*>(data), size);
+  std::free(data);
+  return bytes;
+}
+
+// out[i] = a[i] * b[i] + 1 over f32[n].
+LoopKernel MultiplyAddOne(int64_t n) {
+  LoopKernel kernel;
+  kernel.name = "multiply_add_one";
+  const uint32_t a = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
+  const uint32_t b = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
+  const uint32_t out =
+      kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {n};
+  KirBody& body = kernel.body;
+  const uint32_t i = body.Index(0);
+  const uint32_t product =
+      body.Node(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_F32,
+                {body.Read(a, PHAL_ELEMENT_TYPE_F32, {i}),
+                 body.Read(b, PHAL_ELEMENT_TYPE_F32, {i})});
+  body.Result(
+      body.Node(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_F32,
+                {product, body.Constant(PHAL_ELEMENT_TYPE_F32, 0x3f800000u)}));
+  kernel.outputs = {out};
+  return kernel;
+}
+
+std::vector<float> Ramp(int64_t n, float scale, int modulus) {
+  std::vector<float> values(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    values[i] = scale * static_cast<float>(i % modulus) - 2.0f;
+  }
+  return values;
+}
+
+std::vector<std::vector<uint8_t>> MultiplyAddOneInputs(int64_t n) {
+  return {ToBytes(Ramp(n, 0.5f, 11)), ToBytes(Ramp(n, 2.0f, 5)),
+          std::vector<uint8_t>(n * sizeof(float), 0)};
+}
+
+class AmdKernels : public PluginTest {
+ protected:
+  // Emits `desc`, runs it on the device and on the KIR interpreter from the
+  // same `contents`, and expects every buffer byte for byte equal.
+  void ExpectSameAsInterpreter(
+      const phal_kernel_desc_t& desc,
+      const std::vector<std::vector<uint8_t>>& contents) {
+    phal_plugin_kernel_t* kernel = Emit(desc);
+    ASSERT_NE(kernel, nullptr);
+    ExpectRunMatchesInterpreter(kernel, desc, contents);
+  }
+
+  void ExpectRunMatchesInterpreter(
+      phal_plugin_kernel_t* kernel, const phal_kernel_desc_t& desc,
+      const std::vector<std::vector<uint8_t>>& contents) {
+    std::vector<std::vector<uint8_t>> expected = contents;
+    StatusOr<kir_interpreter::Kernel> reference =
+        kir_interpreter::Kernel::Create(desc);
+    ASSERT_TRUE(reference.ok()) << reference.status().ToString();
+    std::vector<uint8_t*> pointers;
+    for (std::vector<uint8_t>& bytes : expected) {
+      pointers.push_back(bytes.data());
+    }
+    ASSERT_TRUE(reference->Run(pointers).ok());
+    std::vector<std::vector<uint8_t>> actual = contents;
+    Run(kernel, actual);
+    for (size_t b = 0; b < expected.size(); ++b) {
+      EXPECT_EQ(actual[b], expected[b])
+          << "buffer " << b << " of " << desc.name;
+    }
+  }
+};
+
+TEST_F(AmdKernels, AnElementwiseLoopMatchesTheInterpreter) {
+  constexpr int64_t n = 5000;
+  ExpectSameAsInterpreter(MultiplyAddOne(n).Desc(), MultiplyAddOneInputs(n));
+}
+
+TEST_F(AmdKernels, LongAndShortReductionsMatchTheInterpreter) {
+  // 3 rows of 1000 (a block per row: shuffles across a wavefront of 64 and
+  // a tree in LDS) and 1000 columns of 3 (a thread per output).
+  for (int64_t reduced : {int64_t{1}, int64_t{0}}) {
+    plugin_testing::ReduceKernel reduce;
+    reduce.name = "sum_" + std::to_string(reduced);
+    plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_S32, {3, 1000},
+                             {reduced});
+    std::vector<int32_t> input(3000);
+    for (int i = 0; i < 3000; ++i) input[i] = i % 17 - 8 + i / 1000;
+    const size_t outputs = reduced == 1 ? 3 : 1000;
+    ExpectSameAsInterpreter(
+        reduce.Desc(), {ToBytes(input), std::vector<uint8_t>(outputs * 4)});
+  }
+}
+
+TEST_F(AmdKernels, TheTiledGemmMatchesTheInterpreter) {
+  // Edges that are not multiples of the 16x16 tiles; small integers, so
+  // every order of summation gives the same f32.
+  constexpr int64_t m = 37, n = 21, k = 45;
+  plugin_testing::DotKernel dot;
+  dot.name = "matmul";
+  plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32,
+                              m, n, k);
+  ExpectSameAsInterpreter(
+      dot.Desc(), {ToBytes(Ramp(m * k, 1.0f, 5)), ToBytes(Ramp(k * n, 1.0f, 3)),
+                   std::vector<uint8_t>(m * n * 4)});
+}
+
+TEST_F(AmdKernels, AStableSortInScratchMemoryMatchesTheInterpreter) {
+  plugin_testing::SortKernel sort;
+  sort.name = "sort";
+  sort.stable = true;
+  plugin_testing::BuildSort(
+      sort, {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
+  std::vector<int32_t> keys(200), values(200);
+  for (int i = 0; i < 200; ++i) {
+    keys[i] = (i * 7919) % 13;
+    values[i] = i;
+  }
+  ExpectSameAsInterpreter(
+      sort.Desc(), {ToBytes(keys), ToBytes(values), std::vector<uint8_t>(800),
+                    std::vector<uint8_t>(800)});
+}
+
+TEST_F(AmdKernels, ASerializedKernelRunsAfterDeserializing) {
+  constexpr int64_t n = 300;
+  LoopKernel loop = MultiplyAddOne(n);
+  phal_plugin_kernel_t* kernel = Emit(loop.Desc());
+  ASSERT_NE(kernel, nullptr);
+  const std::string bytes = SerializeKernel(kernel);
+  phal_plugin_kernel_t* copy = nullptr;
+  ASSERT_TRUE(IsOk(
+      api().kernel_deserialize(device_, bytes.data(), bytes.size(), &copy)));
+  ExpectRunMatchesInterpreter(copy, loop.Desc(), MultiplyAddOneInputs(n));
+  api().kernel_destroy(copy);
+}
+
+TEST_F(AmdKernels, BytesThatAreNotAKernelAreRefused) {
+  const char garbage[] = "not a kernel at all";
+  phal_plugin_kernel_t* refused = nullptr;
+  EXPECT_TRUE(HasCode(
+      api().kernel_deserialize(device_, garbage, sizeof(garbage), &refused),
+      PHAL_INVALID_ARGUMENT, "not a kernel"));
+  EXPECT_EQ(refused, nullptr);
+}
+
+TEST_F(AmdKernels, KernelsCompiledForTheEmulatedGfx90aTargetRunOnTheDevice) {
+  if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
+  constexpr int64_t n = 300;
+  LoopKernel loop = MultiplyAddOne(n);
+  std::string bytes;
+  {
+    phal_plugin_device_t* compiler = nullptr;
+    ASSERT_TRUE(IsOk(api().target_device_open("emulated-gfx90a", &compiler)));
+    phal_plugin_kernel_t* compiled = nullptr;
+    EXPECT_TRUE(
+        IsOk(api().kernel_emit(compiler, &loop.Desc(), nullptr, &compiled)));
+    if (compiled != nullptr) bytes = SerializeKernel(compiled);
+    api().kernel_destroy(compiled);
+    api().device_close(compiler);
+  }
+  phal_plugin_kernel_t* kernel = nullptr;
+  ASSERT_TRUE(IsOk(
+      api().kernel_deserialize(device_, bytes.data(), bytes.size(), &kernel)));
+  ExpectRunMatchesInterpreter(kernel, loop.Desc(), MultiplyAddOneInputs(n));
+  api().kernel_destroy(kernel);
+}
+
+// ---- ahead of time: targets and their compile-only devices ----------------
+
+std::vector<std::string> TargetNames() {
+  const char* const* names = nullptr;
+  size_t count = 0;
+  EXPECT_TRUE(IsOk(Api().target_get_names(&names, &count)));
+  return std::vector<std::string>(names, names + count);
+}
+
+TEST(AmdTargetNames, AreGfx90aFirstThenCdnaAndRdnaThenTheEmulatedDevice) {
+  EXPECT_EQ(TargetNames(),
+            (std::vector<std::string>{"gfx90a", "gfx908", "gfx940", "gfx1030",
+                                      "gfx1100", "emulated-gfx90a"}));
+}
+
+// Compile-only devices and the kernels emitted on them, released after
+// each test (kernels first).
+class AmdTargets : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    for (phal_plugin_kernel_t* kernel : kernels_) Api().kernel_destroy(kernel);
+    for (phal_plugin_device_t* device : devices_) Api().device_close(device);
+  }
+
+  phal_plugin_device_t* Open(const char* target) {
+    phal_plugin_device_t* device = nullptr;
+    EXPECT_TRUE(IsOk(Api().target_device_open(target, &device)))
+        << "target " << (target != nullptr ? target : "NULL");
+    if (device != nullptr) devices_.push_back(device);
+    return device;
+  }
+
+  phal_device_properties_t Properties(phal_plugin_device_t* device) {
+    phal_device_properties_t properties{};
+    properties.struct_size = sizeof(properties);
+    EXPECT_TRUE(IsOk(Api().device_get_properties(device, &properties)));
+    return properties;
+  }
+
+  phal_plugin_kernel_t* EmitOn(phal_plugin_device_t* device,
+                               const phal_kernel_desc_t& desc,
+                               const phal_kernel_options_t* options = nullptr) {
+    phal_plugin_kernel_t* kernel = nullptr;
+    EXPECT_TRUE(IsOk(Api().kernel_emit(device, &desc, options, &kernel)))
+        << desc.name;
+    if (kernel != nullptr) kernels_.push_back(kernel);
+    return kernel;
+  }
+
+  // The status `bytes` deserialize with on `device` (NULL: OK).
+  phal_status_t* Deserialize(phal_plugin_device_t* device,
+                             const std::string& bytes) {
+    phal_plugin_kernel_t* kernel = nullptr;
+    phal_status_t* status =
+        Api().kernel_deserialize(device, bytes.data(), bytes.size(), &kernel);
+    if (kernel != nullptr) kernels_.push_back(kernel);
+    return status;
+  }
+
+ private:
+  std::vector<phal_plugin_device_t*> devices_;
+  std::vector<phal_plugin_kernel_t*> kernels_;
+};
+
+TEST_F(AmdTargets, NoTargetNameOpensTheDefaultGfx90a) {
+  for (const char* target : {static_cast<const char*>(nullptr), ""}) {
+    phal_plugin_device_t* device = Open(target);
+    ASSERT_NE(device, nullptr);
+    EXPECT_STREQ(Properties(device).name, "amd target gfx90a (compile only)");
+  }
+}
+
+TEST_F(AmdTargets, AnUnknownTargetIsNotFoundAndTheMessageListsTheTargets) {
+  phal_plugin_device_t* device = nullptr;
+  EXPECT_TRUE(HasCode(Api().target_device_open("gfx942", &device),
+                      PHAL_NOT_FOUND, "gfx90a, gfx908, gfx940"));
+  EXPECT_EQ(device, nullptr);
+}
+
+TEST_F(AmdTargets, ACompileOnlyDeviceHasItsArchitecturesWavefront) {
+  const phal_device_properties_t cdna = Properties(Open("gfx940"));
+  EXPECT_NE(cdna.flags & PHAL_DEVICE_FLAG_COMPILE_ONLY, 0u);
+  EXPECT_STREQ(cdna.vendor, "AMD");
+  EXPECT_NE(std::strstr(cdna.features, "gfx940 "), nullptr) << cdna.features;
+  EXPECT_NE(std::strstr(cdna.features, "wave_size=64"), nullptr);
+  const phal_device_properties_t rdna = Properties(Open("gfx1100"));
+  EXPECT_NE(std::strstr(rdna.features, "wave_size=32"), nullptr)
+      << rdna.features;
+}
+
+TEST_F(AmdTargets, ACompileOnlyDeviceRefusesBuffersStreamsAndEvents) {
+  phal_plugin_device_t* device = Open("gfx90a");
+  ASSERT_NE(device, nullptr);
+  phal_plugin_buffer_t* buffer = nullptr;
+  EXPECT_TRUE(HasCode(Api().buffer_allocate(device, 0, 1024, &buffer),
+                      PHAL_FAILED_PRECONDITION, "allocate buffers"));
+  EXPECT_EQ(buffer, nullptr);
+  phal_plugin_stream_t* stream = nullptr;
+  EXPECT_TRUE(HasCode(Api().stream_create(device, &stream),
+                      PHAL_FAILED_PRECONDITION, "create streams"));
+  EXPECT_EQ(stream, nullptr);
+  phal_plugin_event_t* event = nullptr;
+  EXPECT_TRUE(HasCode(Api().event_create(device, &event),
+                      PHAL_FAILED_PRECONDITION, "create events"));
+  EXPECT_EQ(event, nullptr);
+}
+
+TEST_F(AmdTargets, CodeObjectsLoadOnlyOnADeviceOfTheirTarget) {
+  LoopKernel loop = MultiplyAddOne(300);
+  phal_plugin_kernel_t* kernel = EmitOn(Open("gfx90a"), loop.Desc());
+  ASSERT_NE(kernel, nullptr);
+  const std::string bytes = SerializeKernel(kernel);
+  EXPECT_TRUE(IsOk(Deserialize(Open("gfx90a"), bytes)));
+  EXPECT_TRUE(HasCode(Deserialize(Open("gfx1100"), bytes),
+                      PHAL_FAILED_PRECONDITION, "compiled for hsaco gfx90a"));
+}
+
+// llvm-readobj-16 --notes of `path`: the code object's metadata.
+std::string ReadNotes(const std::filesystem::path& path) {
+  const std::string command =
+      std::string(PHAL_LLVM_READOBJ) + " --notes " + path.string() + " 2>&1";
+  std::string output;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return "cannot run llvm-readobj";
+  char line[512];
+  while (std::fgets(line, sizeof(line), pipe) != nullptr) output += line;
+  pclose(pipe);
+  return output;
+}
+
+TEST_F(AmdTargets, TheDumpHoldsACodeObjectAndAssemblyPerKernel) {
+  const ScratchDirectory dump("dump");
+  const phal_kernel_options_t options = DumpOptions(dump.path());
+  LoopKernel loop = MultiplyAddOne(300);
+  loop.name = "dumped_loop";
+  plugin_testing::ReduceKernel rows;
+  rows.name = "dumped_rows";
+  plugin_testing::BuildSum(rows, PHAL_ELEMENT_TYPE_F32, {3, 1000}, {1});
+  for (const char* target : {"gfx90a", "gfx940", "gfx1100"}) {
+    phal_plugin_device_t* device = Open(target);
+    ASSERT_NE(EmitOn(device, loop.Desc(), &options), nullptr) << target;
+    ASSERT_NE(EmitOn(device, rows.Desc(), &options), nullptr) << target;
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dump.path())) {
+      files.push_back(entry.path().filename().string());
+    }
+    std::sort(files.begin(), files.end());
+    EXPECT_EQ(files,
+              (std::vector<std::string>{"dumped_loop.hsaco", "dumped_loop.s",
+                                        "dumped_rows.hsaco", "dumped_rows.s"}))
+        << target;
+    const std::string assembly = ReadFile(dump.path() / "dumped_loop.s");
+    EXPECT_NE(assembly.find(
+                  std::string(".amdgcn_target \"amdgcn-amd-amdhsa--") + target),
+              std::string::npos)
+        << assembly.substr(0, 400);
+    if (std::string(PHAL_LLVM_READOBJ).empty()) continue;
+    for (const char* kernel : {"dumped_loop", "dumped_rows"}) {
+      const std::string notes =
+          ReadNotes(dump.path() / (std::string(kernel) + ".hsaco"));
+      EXPECT_NE(notes.find(".name:           phal_kernel"), std::string::npos)
+          << target << " " << kernel << ": " << notes.substr(0, 2000);
+      EXPECT_NE(notes.find(std::string("amdgcn-amd-amdhsa--") + target),
+                std::string::npos)
+          << notes.substr(0, 2000);
+    }
+  }
+  if (std::string(PHAL_LLVM_READOBJ).empty()) {
+    GTEST_SKIP() << "llvm-readobj-16 is not installed: the code objects' "
+                    "notes were not read";
+  }
+}
+
+TEST_F(AmdKernels, TheEmulatedDeviceDumpsTheCodeObjectAGfx90aWouldRun) {
+  if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
+  const ScratchDirectory dump("emulated_dump");
+  const phal_kernel_options_t options = DumpOptions(dump.path());
+  LoopKernel loop = MultiplyAddOne(64);
+  loop.name = "dumped_loop";
+  phal_plugin_kernel_t* kernel = nullptr;
+  ASSERT_TRUE(
+      IsOk(api().kernel_emit(device_, &loop.Desc(), &options, &kernel)));
+  api().kernel_destroy(kernel);
+  EXPECT_EQ(ReadFile(dump.path() / "dumped_loop.hsaco").substr(0, 4),
+            "\x7f"
+            "ELF");
+  EXPECT_NE(ReadFile(dump.path() / "dumped_loop.s").find("gfx90a"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace phal::amd
