@@ -166,7 +166,7 @@ llvm::Value* ReadIndex(llvm::IRBuilder<>& builder, llvm::Intrinsic::ID x,
   return builder.CreateIntrinsic(ids[dimension], {}, {});
 }
 
-// Runs `ld.lld -shared` on `object`, through files in the temporary
+// Runs `ld.lld -shared` on `object` (no shell), through files in the temporary
 // directory that are removed whatever happens.
 StatusOr<std::string> LinkCodeObject(const std::string& object) {
   const std::string linker = AmdgpuTarget::LinkerPath();
@@ -188,8 +188,16 @@ StatusOr<std::string> LinkCodeObject(const std::string& object) {
     llvm::raw_fd_ostream stream(input, error);
     if (error) return Internal("cannot write " + input.str().str());
     stream << object;
+    stream.close();
+    if (stream.has_error()) {
+      stream.clear_error();
+      return Internal("cannot write " + input.str().str());
+    }
   }
-  const llvm::StringRef arguments[] = {linker, "-shared", input, "-o", output};
+  // --no-undefined: a symbol nobody defines fails here, not when a runtime
+  // loads the code object.
+  const llvm::StringRef arguments[] = {linker, "-shared", "--no-undefined",
+                                       input,  "-o",      output};
   const std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), llvm::StringRef(messages),
       llvm::StringRef(messages)};
