@@ -282,6 +282,35 @@ void AddConvertCases(std::vector<Case>* cases) {
   }
 }
 
+// Round trips through a narrower type: the value must come back rounded,
+// never the input itself (no pass may fold the pair of converts away).
+void AddConvertRoundTripCases(std::vector<Case>* cases) {
+  struct RoundTrip {
+    ElementType wide;
+    ElementType narrow;
+  };
+  const std::vector<RoundTrip> trips = {
+      {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_BF16},
+      {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F16},
+      {PHAL_ELEMENT_TYPE_F64, PHAL_ELEMENT_TYPE_F32},
+      {PHAL_ELEMENT_TYPE_F16, PHAL_ELEMENT_TYPE_BF16},
+      {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S8},
+  };
+  for (const RoundTrip& trip : trips) {
+    const std::vector<int64_t> dims = {7, 13};
+    Case c = NumericCase(
+        "convert",
+        std::string("round_trip_through_") + ElementTypeName(trip.narrow),
+        trip.wide, 1, "odd", "random", "", {RandomValues(-300, 300)}, Exact());
+    c.module_text =
+        ModuleText(c.id, {},
+                   {ParameterLine(0, trip.wide, dims),
+                    "n = " + ShapeText(trip.narrow, dims) + " convert(p0)",
+                    "ROOT r = " + ShapeText(trip.wide, dims) + " convert(n)"});
+    cases->push_back(std::move(c));
+  }
+}
+
 void AddBitcastConvertCases(std::vector<Case>* cases) {
   struct Pair {
     ElementType from;
@@ -369,6 +398,7 @@ std::vector<Case> ElementwiseCases() {
   AddCompareCases(&cases);
   AddSelectAndClampCases(&cases);
   AddConvertCases(&cases);
+  AddConvertRoundTripCases(&cases);
   AddBitcastConvertCases(&cases);
   AddReducePrecisionCases(&cases);
   AddComplexConstructionCases(&cases);

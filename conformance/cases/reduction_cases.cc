@@ -236,9 +236,48 @@ void AddDotCases(std::vector<Case>* cases) {
                   "ROOT r = f32[9,10] dot(a, b), lhs_contracting_dims={1}, "
                   "rhs_contracting_dims={0}"});
   cases->push_back(std::move(mixed));
+  // f32 operands rounded to a 16-bit type before the dot, as JAX writes a
+  // bf16 matmul of f32 arrays: the rounding must happen, whether the
+  // products sum in f32 or in the 16-bit type.
+  for (ElementType narrow : {PHAL_ELEMENT_TYPE_BF16, PHAL_ELEMENT_TYPE_F16}) {
+    const std::string name = ElementTypeName(narrow);
+    for (ElementType result : {PHAL_ELEMENT_TYPE_F32, narrow}) {
+      Case c = NumericCase(
+          "dot", std::string("f32_through_") + name, result, 1, "odd", "random",
+          "", {RandomValues(-2, 2), RandomValues(-2, 2)}, Accumulation(64));
+      c.module_text =
+          ModuleText(c.id, {},
+                     {ParameterLine(0, PHAL_ELEMENT_TYPE_F32, {9, 64}),
+                      ParameterLine(1, PHAL_ELEMENT_TYPE_F32, {64, 10}),
+                      "a = " + ShapeText(narrow, {9, 64}) + " convert(p0)",
+                      "b = " + ShapeText(narrow, {64, 10}) + " convert(p1)",
+                      "ROOT r = " + ShapeText(result, {9, 10}) +
+                          " dot(a, b), lhs_contracting_dims={1}, "
+                          "rhs_contracting_dims={0}"});
+      cases->push_back(std::move(c));
+    }
+  }
+}
+
+// A convolution of f32 input and kernel rounded to bf16 first, summed in
+// f32.
+void AddMixedPrecisionConvolutionCase(std::vector<Case>* cases) {
+  Case c =
+      NumericCase("convolution", "f32_through_bf16", PHAL_ELEMENT_TYPE_F32, 1,
+                  "odd", "random", "",
+                  {RandomValues(-2, 2), RandomValues(-2, 2)}, Accumulation(27));
+  c.module_text = ModuleText(
+      c.id, {},
+      {ParameterLine(0, PHAL_ELEMENT_TYPE_F32, {2, 9, 9, 3}),
+       ParameterLine(1, PHAL_ELEMENT_TYPE_F32, {3, 3, 3, 4}),
+       "x = bf16[2,9,9,3] convert(p0)", "w = bf16[3,3,3,4] convert(p1)",
+       "ROOT r = f32[2,9,9,4] convolution(x, w), window={size=3x3 "
+       "pad=1_1x1_1}, dim_labels=b01f_01io->b01f"});
+  cases->push_back(std::move(c));
 }
 
 void AddConvolutionCases(std::vector<Case>* cases) {
+  AddMixedPrecisionConvolutionCase(cases);
   struct Conv {
     const char* variant;
     std::vector<int64_t> input;

@@ -5,7 +5,28 @@
 #include <string>
 
 namespace phal {
+
+ElementType ProductAccumulationType(ElementType result_type) {
+  if (result_type == PHAL_ELEMENT_TYPE_F16 ||
+      result_type == PHAL_ELEMENT_TYPE_BF16) {
+    return PHAL_ELEMENT_TYPE_F32;
+  }
+  return result_type;
+}
+
 namespace {
+
+// Whether a dot or convolution `hero` may read `convert`'s input and
+// convert it to the accumulation type itself, instead of reading the
+// convert's result: only when that gives the same value, as when the
+// convert loses nothing (bf16 -> f32) or converts to the accumulation type
+// itself. A narrowing convert (f32 -> bf16) must round first.
+bool FoldsIntoProducts(const HloInstruction& hero,
+                       const HloInstruction& convert) {
+  const ElementType target = convert.shape().element_type();
+  return ConvertsExactly(convert.operand(0)->shape().element_type(), target) ||
+         target == ProductAccumulationType(hero.shape().element_type());
+}
 
 bool IsLeafPlumbing(HloOpcode opcode) {
   switch (opcode) {
@@ -94,7 +115,8 @@ class GroupBuilder {
         // These kernels read their operands from memory, converting them
         // on the fly at most.
         for (HloInstruction* operand : hero.operands()) {
-          if (operand->opcode() == HloOpcode::kConvert) {
+          if (operand->opcode() == HloOpcode::kConvert &&
+              FoldsIntoProducts(hero, *operand)) {
             converts_.insert(operand);
             stays_in_memory_.insert(operand->operand(0));
             work_.push_back(operand);

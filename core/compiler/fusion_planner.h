@@ -24,6 +24,11 @@
 
 namespace phal {
 
+// The type a dot or convolution with results of `result_type` sums its
+// products in: half-precision products are summed in f32, as every backend
+// does; other types accumulate in their own type.
+ElementType ProductAccumulationType(ElementType result_type);
+
 struct FusionGroup {
   HloInstruction* root = nullptr;
   // The reduce, reduce-window, dot, convolution, gather, scatter or sort

@@ -36,15 +36,6 @@ std::vector<Shape> Flatten(const Shape& shape) {
   return leaves;
 }
 
-// Half-precision products are summed in f32, as every backend does; other
-// types accumulate in their own type.
-ElementType AccumulationType(ElementType type) {
-  if (type == PHAL_ELEMENT_TYPE_F16 || type == PHAL_ELEMENT_TYPE_BF16) {
-    return PHAL_ELEMENT_TYPE_F32;
-  }
-  return type;
-}
-
 // The stride of dimensions `group` of a row-major array of `dims` taken as
 // one dimension (row-major over the group's order), if they are laid out so.
 std::optional<int64_t> MergedStride(const std::vector<int64_t>& dims,
@@ -665,7 +656,8 @@ class Partitioner {
     dot.rhs = b.buffer;
     std::copy_n(a.strides, 3, dot.lhs_strides);
     std::copy_n(b.strides, 3, dot.rhs_strides);
-    dot.accumulation_type = AccumulationType(hero.shape().element_type());
+    dot.accumulation_type =
+        ProductAccumulationType(hero.shape().element_type());
     dot.batch = SizeOf(lhs.shape().dims(), numbers.lhs_batch_dimensions);
     dot.m = SizeOf(lhs.shape().dims(), lhs_free);
     dot.n = SizeOf(rhs.shape().dims(), rhs_free);
@@ -693,7 +685,8 @@ class Partitioner {
                           Inputs(&build)(Source(group, *hero.operand(0))));
     PHAL_ASSIGN_OR_RETURN(conv.kernel,
                           Inputs(&build)(Source(group, *hero.operand(1))));
-    conv.accumulation_type = AccumulationType(hero.shape().element_type());
+    conv.accumulation_type =
+        ProductAccumulationType(hero.shape().element_type());
     conv.spatial_count =
         static_cast<uint32_t>(numbers.input_spatial_dimensions.size());
     conv.input_batch_dimension = numbers.input_batch_dimension;

@@ -93,4 +93,58 @@ ElementType ComplexComponentType(ElementType type) {
   return type;
 }
 
+namespace {
+
+// The reach of a float type: significand bits (the implicit one counted),
+// the largest exponent, and the exponent of the smallest subnormal.
+struct FloatReach {
+  int significand_bits;
+  int max_exponent;
+  int min_subnormal_exponent;
+};
+
+FloatReach ReachOf(ElementType type) {
+  switch (type) {
+    case PHAL_ELEMENT_TYPE_F16:
+      return {11, 15, -24};
+    case PHAL_ELEMENT_TYPE_BF16:
+      return {8, 127, -133};
+    case PHAL_ELEMENT_TYPE_F32:
+      return {24, 127, -149};
+    default:
+      return {53, 1023, -1074};
+  }
+}
+
+// Bits of an integer type's magnitude: its width less the sign bit.
+int MagnitudeBits(ElementType type) {
+  return ElementTypeBitWidth(type) - (IsSigned(type) ? 1 : 0);
+}
+
+}  // namespace
+
+bool ConvertsExactly(ElementType from, ElementType to) {
+  if (from == to) return true;
+  if (from == PHAL_ELEMENT_TYPE_PRED) return to != PHAL_ELEMENT_TYPE_INVALID;
+  if (IsComplex(from)) {
+    return IsComplex(to) && ConvertsExactly(ComplexComponentType(from),
+                                            ComplexComponentType(to));
+  }
+  if (IsComplex(to)) return ConvertsExactly(from, ComplexComponentType(to));
+  if (IsFloat(from)) {
+    if (!IsFloat(to)) return false;
+    const FloatReach source = ReachOf(from);
+    const FloatReach target = ReachOf(to);
+    return target.significand_bits >= source.significand_bits &&
+           target.max_exponent >= source.max_exponent &&
+           target.min_subnormal_exponent <= source.min_subnormal_exponent;
+  }
+  if (!IsIntegral(from)) return false;
+  if (IsIntegral(to)) {
+    if (IsSigned(from) && IsUnsigned(to)) return false;
+    return MagnitudeBits(to) >= MagnitudeBits(from);
+  }
+  return IsFloat(to) && ReachOf(to).significand_bits >= MagnitudeBits(from);
+}
+
 }  // namespace phal

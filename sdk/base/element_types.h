@@ -47,6 +47,11 @@ bool IsComplex(ElementType type);   // c64, c128
 int ElementTypeBitWidth(ElementType type);
 // c64 -> f32, c128 -> f64; other types map to themselves.
 ElementType ComplexComponentType(ElementType type);
+// Whether every value of `from` is a value of `to`, so converting to `to`
+// and on to any third type gives what converting to the third type directly
+// gives (f32 -> f64, bf16 -> f32, s8 -> bf16: yes; f32 -> bf16, f16 -> bf16,
+// s16 -> f16, s8 -> u8: no).
+bool ConvertsExactly(ElementType from, ElementType to);
 
 }  // namespace phal
 
