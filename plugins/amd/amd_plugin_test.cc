@@ -45,10 +45,12 @@ const PluginEnvironment* const kAmdPlugin =
 const phal_plugin_api_t& Api() { return kAmdPlugin->api(); }
 
 // Run in a child process of its own (the runtime is opened once per
-// process): exits 0 when the plugin counted `expected_devices` and, when
-// that is 0, said why naming the library it could not open.
-void ExitWithDeviceCountVerdict(bool emulation, size_t expected_devices) {
-  setenv("PHAL_AMD_HIP_LIBRARY", "libamdhip64-absent.so.5", 1);
+// process) with PHAL_AMD_HIP_LIBRARY set to `library`: exits 0 when the
+// plugin counted `expected_devices` and, when that is 0, gave a reason
+// holding `why` and the hint to set PHAL_GPU_EMULATION=1.
+void ExitWithDeviceCountVerdict(const char* library, bool emulation,
+                                size_t expected_devices, const char* why) {
+  setenv("PHAL_AMD_HIP_LIBRARY", library, 1);
   if (emulation) {
     setenv("PHAL_GPU_EMULATION", "1", 1);
   } else {
@@ -59,8 +61,7 @@ void ExitWithDeviceCountVerdict(bool emulation, size_t expected_devices) {
   const bool counted = IsOk(Api().device_count(&devices, &reason));
   const bool says_why =
       expected_devices > 0 ||
-      (reason != nullptr &&
-       std::strstr(reason, "libamdhip64-absent.so.5") != nullptr &&
+      (reason != nullptr && std::strstr(reason, why) != nullptr &&
        std::strstr(reason, "PHAL_GPU_EMULATION=1") != nullptr);
   std::fprintf(stderr, "devices %zu reason: %s\n", devices,
                reason != nullptr ? reason : "(null)");
@@ -68,16 +69,27 @@ void ExitWithDeviceCountVerdict(bool emulation, size_t expected_devices) {
   std::exit(counted && devices == expected_devices && says_why ? 0 : 1);
 }
 
+constexpr char kAbsentRuntime[] = "libamdhip64-absent.so.5";
+
 TEST(AmdPluginAbsence, WithoutTheRuntimeItLoadsWithNoDeviceAndSaysWhy) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(ExitWithDeviceCountVerdict(false, 0),
-              ::testing::ExitedWithCode(0), "no HIP runtime");
+  EXPECT_EXIT(
+      ExitWithDeviceCountVerdict(kAbsentRuntime, false, 0, kAbsentRuntime),
+      ::testing::ExitedWithCode(0), "no HIP runtime");
 }
 
 TEST(AmdPluginAbsence, WithoutTheRuntimeEmulationStillGivesOneDevice) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(ExitWithDeviceCountVerdict(true, 1), ::testing::ExitedWithCode(0),
-              "devices 1");
+  EXPECT_EXIT(
+      ExitWithDeviceCountVerdict(kAbsentRuntime, true, 1, kAbsentRuntime),
+      ::testing::ExitedWithCode(0), "devices 1");
+}
+
+TEST(AmdPluginAbsence, ARuntimeThatFindsNoGpuGivesNoDeviceAndItsError) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ExitWithDeviceCountVerdict(PHAL_AMD_FAKE_HIP_RUNTIME, false, 0,
+                                         "hipInit failed: hipErrorNoDevice"),
+              ::testing::ExitedWithCode(0), "devices 0");
 }
 
 using AmdDevice = PluginTest;
