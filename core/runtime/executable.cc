@@ -108,9 +108,12 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
                         ParseProgram(std::string_view(program, program_size),
                                      format, source_name));
   PHAL_RETURN_IF_ERROR(VerifyModule(*module));
-  PHAL_ASSIGN_OR_RETURN(
-      std::unique_ptr<Program> compiled,
-      CompileModule(std::move(module), CompilerOptionsFromEnvironment()));
+  const CompilerOptions compiler_options = CompilerOptionsFromEnvironment();
+  // PHAL_DUMP, where the compiler writes its passes' modules and the KIR,
+  // also gets the plugin's device code unless the options name a directory.
+  if (dump_directory.empty()) dump_directory = compiler_options.dump_directory;
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Program> compiled,
+                        CompileModule(std::move(module), compiler_options));
   PHAL_RETURN_IF_ERROR(CheckDeviceCapabilities(*compiled, device->properties,
                                                device->api->abi_version,
                                                device->properties.name));
