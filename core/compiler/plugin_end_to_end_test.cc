@@ -6,7 +6,8 @@
 // sample and benchmark models; and the JAX models of samples/models/jax
 // compared with the outputs XLA computed. A plugin not in the build, or with
 // no device here (intel without an OpenCL device), is skipped with its
-// reason. nvidia runs on its emulated sm_90 (CTest sets PHAL_GPU_EMULATION).
+// reason. nvidia and amd run on their emulated devices (CTest sets
+// PHAL_GPU_EMULATION).
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -29,7 +30,7 @@ namespace phal::testing {
 namespace {
 
 // The plugins these tests run on, by manifest name.
-const std::vector<std::string> kPlugins = {"cpu", "intel", "nvidia"};
+const std::vector<std::string> kPlugins = {"cpu", "intel", "nvidia", "amd"};
 
 // How far a result may be from the expected one, relative to
 // max(1, |expected|), per element type.
