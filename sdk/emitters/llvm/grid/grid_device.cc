@@ -51,7 +51,7 @@ void UnmapOrFree(void* memory, uint64_t bytes) {
 // The image: kMagic, then the header's words (u64, host order: an image
 // never leaves the process that compiled it but through the plugin's own
 // serialization, which checks the target), then the object.
-constexpr std::string_view kMagic = "PHALGRD2";
+constexpr std::string_view kMagic = "PHALGRD3";
 enum HeaderWord : size_t {
   kObjectBytes,
   kBufferCount,
@@ -62,6 +62,7 @@ enum HeaderWord : size_t {
   kWarpSize,
   kMaxBlockSize,
   kMaxSharedBytes,
+  kChecked,  // 1: compiled for checking mode
   kHeaderWords,
 };
 constexpr size_t kHeaderBytes = kMagic.size() + kHeaderWords * 8;
@@ -83,6 +84,11 @@ StatusOr<const GridEmulatorTarget*> TargetFor(const GridLimits& limits) {
   PHAL_ASSIGN_OR_RETURN(std::unique_ptr<GridEmulatorTarget> target,
                         GridEmulatorTarget::Create(limits));
   return targets->emplace(key, std::move(target)).first->second.get();
+}
+
+uint64_t CheckingSeed() {
+  const char* seed = std::getenv("PHAL_GRID_CHECK_SEED");
+  return seed != nullptr ? std::strtoull(seed, nullptr, 10) : 0;
 }
 
 }  // namespace
@@ -139,15 +145,21 @@ uint64_t GridDeviceMemory::BytesFrom(const void* address) const {
   return at < begin + bytes ? begin + bytes - at : 0;
 }
 
+bool GridCheckingRequested() {
+  const char* check = std::getenv("PHAL_GRID_CHECK");
+  return check != nullptr && std::string_view(check) == "1";
+}
+
 StatusOr<GridDeviceImage> CompileGridDeviceImage(
     const phal_kernel_desc_t& kernel, const GridLimits& limits) {
   PHAL_ASSIGN_OR_RETURN(const GridEmulatorTarget* target, TargetFor(limits));
   llvm::LLVMContext context;
   PHAL_ASSIGN_OR_RETURN(SpmdKernel emitted,
                         EmitSpmdKernel(kernel, *target, context));
+  const bool check = GridCheckingRequested();
   PHAL_ASSIGN_OR_RETURN(
       std::string object,
-      target->Compile(*emitted.module, kOptimizationLevel, false));
+      target->Compile(*emitted.module, kOptimizationLevel, check));
   const SpmdLaunch& launch = emitted.launch;
   uint64_t header[kHeaderWords] = {};
   header[kObjectBytes] = object.size();
@@ -161,6 +173,7 @@ StatusOr<GridDeviceImage> CompileGridDeviceImage(
   header[kWarpSize] = limits.warp_size;
   header[kMaxBlockSize] = limits.max_block_size;
   header[kMaxSharedBytes] = limits.max_shared_bytes;
+  header[kChecked] = check ? 1 : 0;
   GridDeviceImage image;
   image.launch = launch;
   image.image.reserve(kHeaderBytes + object.size());
@@ -192,6 +205,12 @@ StatusOr<std::unique_ptr<GridDeviceModule>> GridDeviceModule::Load(
   module->limits_.warp_size = static_cast<unsigned>(header[kWarpSize]);
   module->limits_.max_block_size = static_cast<unsigned>(header[kMaxBlockSize]);
   module->limits_.max_shared_bytes = header[kMaxSharedBytes];
+  module->checked_ = header[kChecked] != 0;
+  if (GridCheckingRequested() && !module->checked_) {
+    return FailedPrecondition(
+        "PHAL_GRID_CHECK=1, but this kernel was compiled without checking "
+        "(a cached one?): clear the kernel cache or set PHAL_CACHE_DIR=off");
+  }
   const std::string_view object(bytes + kHeaderBytes, header[kObjectBytes]);
   PHAL_ASSIGN_OR_RETURN(
       module->kernel_,
@@ -235,6 +254,8 @@ Status GridDeviceModule::Run(const unsigned int grid[3],
   }
   GridOptions options;
   options.limits = limits_;
+  options.check = checked_;
+  options.seed = CheckingSeed();
   return RunGrid(kernel_.entry, launch, buffers, options);
 }
 

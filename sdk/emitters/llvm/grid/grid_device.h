@@ -13,6 +13,13 @@
 //   with the lanes it was compiled for.
 // - A loaded module is the image's object in the host JIT, its calls bound
 //   to the device library's host build, run block by block by RunGrid.
+// - With PHAL_GRID_CHECK=1 in the environment, kernels are compiled and run
+//   in the emulator's checking mode (grid_emulator.h): every access bounds-
+//   checked, shared-memory races and divergent barriers reported, threads
+//   in an order shuffled from PHAL_GRID_CHECK_SEED (0 by default). A launch
+//   that breaks a rule fails with the emulator's report. Images carry the
+//   mode they were compiled in, and a checking process refuses unchecked
+//   ones (from a kernel cache, say) rather than run them unchecked.
 #ifndef POLYHAL_SDK_EMITTERS_LLVM_GRID_GRID_DEVICE_H_
 #define POLYHAL_SDK_EMITTERS_LLVM_GRID_GRID_DEVICE_H_
 
@@ -76,6 +83,9 @@ struct GridDeviceImage {
 StatusOr<GridDeviceImage> CompileGridDeviceImage(
     const phal_kernel_desc_t& kernel, const GridLimits& limits);
 
+// Whether PHAL_GRID_CHECK asks for checking mode.
+bool GridCheckingRequested();
+
 // A loaded module. Immutable: launched from many threads at once.
 class GridDeviceModule {
  public:
@@ -111,6 +121,7 @@ class GridDeviceModule {
   GridDeviceModule() = default;
 
   GridKernel kernel_;
+  bool checked_ = false;
   SpmdLaunch launch_;
   GridLimits limits_;
   uint64_t buffer_count_ = 0;
