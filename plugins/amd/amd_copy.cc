@@ -1,46 +1,55 @@
-// Copies between host memory and buffers, and between buffers, queued on a
-// stream (amd_stream.h says when they run).
-#include "plugins/amd/amd_memory.h"
+// Copies: HIP's asynchronous copies. Which copy a buffer-to-buffer copy is
+// (on one device, between devices of one runtime, through host memory
+// between the runtime and the emulator) is the GPU plugin layer's choice
+// (sdk/gpu_plugin/gpu_stream.h).
+#include <string>
+
 #include "plugins/amd/amd_plugin.h"
-#include "plugins/amd/amd_stream.h"
-#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::amd {
+namespace {
 
-phal_status_t* StreamCopyFromHost(phal_plugin_stream_t* stream,
-                                  const void* source,
-                                  phal_plugin_buffer_t* buffer, uint64_t offset,
-                                  uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(buffer->buffer->CheckRange(offset, byte_size));
-    return stream->CopyFromHost(source, *buffer->buffer, offset, byte_size);
-  });
+std::string OfBytes(const char* call, uint64_t bytes) {
+  return std::string(call) + " of " + std::to_string(bytes) + " bytes";
 }
 
-phal_status_t* StreamCopyToHost(phal_plugin_stream_t* stream,
-                                phal_plugin_buffer_t* buffer, uint64_t offset,
-                                void* destination,
-                                uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(buffer->buffer->CheckRange(offset, byte_size));
-    return stream->CopyToHost(*buffer->buffer, offset, destination, byte_size);
-  });
+}  // namespace
+
+Status HipDriver::CopyHostToDevice(GpuAddress destination, const void* source,
+                                   uint64_t bytes, GpuStream stream) const {
+  // HIP declares the source mutable; it only reads it.
+  return Check(hip_.hipMemcpyHtoDAsync(DevicePointer(destination),
+                                       const_cast<void*>(source), bytes,
+                                       static_cast<hipStream_t>(stream)),
+               OfBytes("hipMemcpyHtoDAsync", bytes));
 }
 
-phal_status_t* StreamCopyBuffer(phal_plugin_stream_t* stream,
-                                phal_plugin_buffer_t* source,
-                                uint64_t source_offset,
-                                phal_plugin_buffer_t* destination,
-                                uint64_t destination_offset,
-                                uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(source->buffer->CheckRange(source_offset, byte_size));
-    PHAL_RETURN_IF_ERROR(
-        destination->buffer->CheckRange(destination_offset, byte_size));
-    return stream->CopyBuffer(*source->buffer, source_offset,
-                              *destination->buffer, destination_offset,
-                              byte_size);
-  });
+Status HipDriver::CopyDeviceToHost(void* destination, GpuAddress source,
+                                   uint64_t bytes, GpuStream stream) const {
+  return Check(hip_.hipMemcpyDtoHAsync(destination, DevicePointer(source),
+                                       bytes, static_cast<hipStream_t>(stream)),
+               OfBytes("hipMemcpyDtoHAsync", bytes));
+}
+
+Status HipDriver::CopyDeviceToDevice(GpuAddress destination, GpuAddress source,
+                                     uint64_t bytes, GpuStream stream) const {
+  return Check(
+      hip_.hipMemcpyDtoDAsync(DevicePointer(destination), DevicePointer(source),
+                              bytes, static_cast<hipStream_t>(stream)),
+      OfBytes("hipMemcpyDtoDAsync", bytes));
+}
+
+bool HipDriver::HasPeerCopy() const {
+  return hip_.hipMemcpyPeerAsync != nullptr;
+}
+
+Status HipDriver::CopyPeer(GpuAddress destination, const GpuPlace& to,
+                           GpuAddress source, const GpuPlace& from,
+                           uint64_t bytes, GpuStream stream) const {
+  return Check(hip_.hipMemcpyPeerAsync(DevicePointer(destination), to.device,
+                                       DevicePointer(source), from.device,
+                                       bytes, static_cast<hipStream_t>(stream)),
+               OfBytes("hipMemcpyPeerAsync", bytes));
 }
 
 }  // namespace phal::amd

@@ -1,118 +1,39 @@
-#include "plugins/amd/amd_event.h"
-
-#include <memory>
-
+// Events: a HIP event each, without timing. Records from other devices,
+// waits across the runtime and the emulator, and the error an event
+// carries are the GPU plugin layer's (sdk/gpu_plugin/gpu_event.h).
 #include "plugins/amd/amd_plugin.h"
-#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::amd {
 
-Event::~Event() {
-  if (event_ == nullptr) return;
-  ScopedDevice scope(device_);
-  if (scope.status().ok()) device_.hip().hipEventDestroy(event_);
-}
-
-Status Event::Init() {
-  ScopedDevice scope(device_);
-  PHAL_RETURN_IF_ERROR(scope.status());
-  return device_.Check(
-      device_.hip().hipEventCreateWithFlags(&event_, hipEventDisableTiming),
-      "hipEventCreateWithFlags");
-}
-
-Status Event::Record(Stream& stream) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (&stream.device() != &device_) {
-    // A HIP event records only on streams of its own device: a stream of
-    // another device fires the event once its work has run.
-    recorded_ = false;
-    carried_ = stream.Drain();
-    return OkStatus();
-  }
-  carried_ = stream.PendingError();
-  ScopedDevice scope(device_);
-  PHAL_RETURN_IF_ERROR(scope.status());
-  recorded_ = true;
-  return device_.Check(device_.hip().hipEventRecord(event_, stream.handle()),
-                       "hipEventRecord");
-}
-
-Status Event::MakeWait(Stream& stream) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  stream.AddError(carried_);
-  if (!recorded_) return OkStatus();
-  ScopedDevice scope(stream.device());
-  PHAL_RETURN_IF_ERROR(scope.status());
-  if (&stream.device().hip() == &device_.hip()) {
-    return stream.device().Check(
-        device_.hip().hipStreamWaitEvent(stream.handle(), event_, 0),
-        "hipStreamWaitEvent");
-  }
-  // The emulator's streams and a GPU's cannot wait for each other's
-  // events: the host waits instead.
-  ScopedDevice event_scope(device_);
-  PHAL_RETURN_IF_ERROR(event_scope.status());
-  stream.AddError(device_.Check(device_.hip().hipEventSynchronize(event_),
-                                "hipEventSynchronize"));
+Status HipDriver::CreateEvent(GpuEvent* out) const {
+  hipEvent_t event = nullptr;
+  PHAL_RETURN_IF_ERROR(
+      Check(hip_.hipEventCreateWithFlags(&event, hipEventDisableTiming),
+            "hipEventCreateWithFlags"));
+  *out = event;
   return OkStatus();
 }
 
-Status Event::Synchronize() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (recorded_) {
-    ScopedDevice scope(device_);
-    PHAL_RETURN_IF_ERROR(scope.status());
-    PHAL_RETURN_IF_ERROR(device_.Check(
-        device_.hip().hipEventSynchronize(event_), "hipEventSynchronize"));
-  }
-  return carried_;
+void HipDriver::DestroyEvent(GpuEvent event) const {
+  hip_.hipEventDestroy(static_cast<hipEvent_t>(event));
 }
 
-StatusOr<bool> Event::Query() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!recorded_) return true;
-  ScopedDevice scope(device_);
-  PHAL_RETURN_IF_ERROR(scope.status());
-  const hipError_t result = device_.hip().hipEventQuery(event_);
+Status HipDriver::RecordEvent(GpuEvent event, GpuStream stream) const {
+  return Check(hip_.hipEventRecord(static_cast<hipEvent_t>(event),
+                                   static_cast<hipStream_t>(stream)),
+               "hipEventRecord");
+}
+
+Status HipDriver::SynchronizeEvent(GpuEvent event) const {
+  return Check(hip_.hipEventSynchronize(static_cast<hipEvent_t>(event)),
+               "hipEventSynchronize");
+}
+
+StatusOr<bool> HipDriver::QueryEvent(GpuEvent event) const {
+  const hipError_t result = hip_.hipEventQuery(static_cast<hipEvent_t>(event));
   if (result == hipErrorNotReady) return false;
-  PHAL_RETURN_IF_ERROR(device_.Check(result, "hipEventQuery"));
+  PHAL_RETURN_IF_ERROR(Check(result, "hipEventQuery"));
   return true;
-}
-
-phal_status_t* EventCreate(phal_plugin_device_t* device,
-                           phal_plugin_event_t** out_event) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_RETURN_IF_ERROR(device->CheckRunnable("create events"));
-    auto event = std::make_unique<phal_plugin_event>(*device);
-    PHAL_RETURN_IF_ERROR(event->Init());
-    *out_event = event.release();
-    return OkStatus();
-  });
-}
-
-void EventDestroy(phal_plugin_event_t* event) noexcept { delete event; }
-
-phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
-                                 phal_plugin_event_t* event) noexcept {
-  return RunAtAbiBoundary([&] { return event->Record(*stream); });
-}
-
-phal_status_t* StreamWaitEvent(phal_plugin_stream_t* stream,
-                               phal_plugin_event_t* event) noexcept {
-  return RunAtAbiBoundary([&] { return event->MakeWait(*stream); });
-}
-
-phal_status_t* EventSynchronize(phal_plugin_event_t* event) noexcept {
-  return RunAtAbiBoundary([&] { return event->Synchronize(); });
-}
-
-phal_status_t* EventQuery(phal_plugin_event_t* event, int* out_done) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_ASSIGN_OR_RETURN(bool done, event->Query());
-    *out_done = done ? 1 : 0;
-    return OkStatus();
-  });
 }
 
 }  // namespace phal::amd

@@ -1,142 +1,27 @@
-#include "plugins/amd/amd_kernel.h"
-
-#include <cstddef>
-#include <cstring>
+// Kernels: the SPMD emitter's modules compiled by the AMDGPU target into a
+// code object (HSACO) for the device's gfx architecture and loaded with
+// hipModuleLoadData, or, on the emulated device, compiled for the grid
+// emulator with wavefronts of 64 and loaded by the emulator's table.
+// Serialization, the caches and launches are the GPU plugin layer's
+// (sdk/gpu_plugin/gpu_kernel.h).
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
 #include "plugins/amd/amd_emulator.h"
-#include "plugins/amd/amd_memory.h"
 #include "plugins/amd/amd_plugin.h"
-#include "plugins/amd/amd_stream.h"
-#include "sdk/base/hash.h"
-#include "sdk/base/kir_facts.h"
 #include "sdk/emitters/llvm/amdgpu_target.h"
-#include "sdk/emitters/llvm/kernel_fingerprint.h"
-#include "sdk/emitters/llvm/launch_plan.h"
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
-#include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/compile_targets.h"
-#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::amd {
 namespace {
 
 using llvm_emitter::AmdgpuTarget;
-using llvm_emitter::SpmdLaunch;
-
-// The serialized form, which the disk cache stores too: a magic, the
-// plugin version, the target, the name, the launch, the bindings' sizes
-// and the image, as little-endian u64 words, strings as a length + bytes.
-constexpr std::string_view kMagic = "PHALAMK1";
-
-void PutU64(std::string& out, uint64_t value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof(value));
-}
-
-void PutBytes(std::string& out, std::string_view bytes) {
-  PutU64(out, bytes.size());
-  out.append(bytes);
-}
-
-bool TakeU64(std::string_view& in, uint64_t* value) {
-  if (in.size() < sizeof(*value)) return false;
-  std::memcpy(value, in.data(), sizeof(*value));
-  in.remove_prefix(sizeof(*value));
-  return true;
-}
-
-bool TakeU32(std::string_view& in, uint32_t* value) {
-  uint64_t wide = 0;
-  if (!TakeU64(in, &wide) || wide > UINT32_MAX) return false;
-  *value = static_cast<uint32_t>(wide);
-  return true;
-}
-
-bool TakeBytes(std::string_view& in, std::string_view* bytes) {
-  uint64_t size = 0;
-  if (!TakeU64(in, &size) || size > in.size()) return false;
-  *bytes = in.substr(0, size);
-  in.remove_prefix(size);
-  return true;
-}
-
-// What kernels of `device` are compiled for: its architecture's code
-// objects, or the grid emulator. Bytes serialized for one target load
-// only on devices of it.
-std::string TargetName(const Device& device) {
-  if (device.info().emulated) return "grid emulator " + device.info().arch;
-  return "hsaco " + device.info().arch;
-}
-
-std::string Encode(const CompiledKernel& kernel, const std::string& target) {
-  std::string out(kMagic);
-  PutBytes(out, PHAL_PLUGIN_VERSION);
-  PutBytes(out, target);
-  PutBytes(out, kernel.name);
-  for (uint32_t d = 0; d < 3; ++d) PutU64(out, kernel.launch.grid[d]);
-  for (uint32_t d = 0; d < 3; ++d) PutU64(out, kernel.launch.block[d]);
-  PutU64(out, kernel.launch.shared_bytes);
-  PutU64(out, kernel.launch.scratch_bytes);
-  PutU64(out, kernel.buffer_bytes.size());
-  for (uint64_t bytes : kernel.buffer_bytes) PutU64(out, bytes);
-  PutBytes(out, kernel.image);
-  return out;
-}
-
-// The kernel `bytes` hold, not yet loaded. FAILED_PRECONDITION for bytes
-// of another plugin version or target, INVALID_ARGUMENT for bytes that are
-// not a kernel.
-StatusOr<std::unique_ptr<phal_plugin_kernel>> Decode(const Device& device,
-                                                     std::string_view bytes) {
-  if (!bytes.starts_with(kMagic)) {
-    return InvalidArgument("amd plugin: the bytes are not a kernel");
-  }
-  std::string_view in = bytes.substr(kMagic.size());
-  std::string_view version, target, name, image;
-  if (!TakeBytes(in, &version) || !TakeBytes(in, &target) ||
-      !TakeBytes(in, &name)) {
-    return InvalidArgument("amd plugin: the kernel's bytes are truncated");
-  }
-  if (version != PHAL_PLUGIN_VERSION) {
-    return FailedPrecondition(
-        "amd plugin: the kernel was serialized by plugin version " +
-        std::string(version) + ", this is " + PHAL_PLUGIN_VERSION);
-  }
-  if (target != TargetName(device)) {
-    return FailedPrecondition("amd plugin: the kernel was compiled for " +
-                              std::string(target) + ", the device runs " +
-                              TargetName(device));
-  }
-  auto kernel = std::make_unique<phal_plugin_kernel>(device);
-  kernel->name = std::string(name);
-  SpmdLaunch& launch = kernel->launch;
-  bool ok = true;
-  for (uint32_t d = 0; ok && d < 3; ++d) ok = TakeU32(in, &launch.grid[d]);
-  for (uint32_t d = 0; ok && d < 3; ++d) ok = TakeU32(in, &launch.block[d]);
-  uint64_t count = 0;
-  ok = ok && TakeU32(in, &launch.shared_bytes) &&
-       TakeU64(in, &launch.scratch_bytes) && TakeU64(in, &count) &&
-       count <= 4096;
-  for (uint64_t i = 0; ok && i < count; ++i) {
-    uint64_t value = 0;
-    ok = TakeU64(in, &value);
-    kernel->buffer_bytes.push_back(value);
-  }
-  ok = ok && TakeBytes(in, &image) && in.empty() && !image.empty();
-  if (!ok) return InvalidArgument("amd plugin: the kernel's bytes are corrupt");
-  kernel->image = std::string(image);
-  return kernel;
-}
 
 // One AMDGPU target per architecture for the process: targets are
 // immutable, and creating one sets up LLVM's AMDGPU backend.
@@ -155,15 +40,15 @@ StatusOr<const AmdgpuTarget*> TargetFor(const std::string& arch) {
 
 // `kernel` emitted for `arch`: the module both the code object and the
 // assembly are compiled from, and the launch.
-struct GpuModule {
+struct EmittedModule {
   const AmdgpuTarget* target = nullptr;
   std::unique_ptr<llvm::LLVMContext> context;
   llvm_emitter::SpmdKernel emitted;
 };
 
-StatusOr<GpuModule> EmitForGpu(const phal_kernel_desc_t& kernel,
-                               const std::string& arch) {
-  GpuModule gpu;
+StatusOr<EmittedModule> EmitForGpu(const phal_kernel_desc_t& kernel,
+                                   const std::string& arch) {
+  EmittedModule gpu;
   PHAL_ASSIGN_OR_RETURN(gpu.target, TargetFor(arch));
   gpu.context = std::make_unique<llvm::LLVMContext>();
   PHAL_ASSIGN_OR_RETURN(gpu.emitted, llvm_emitter::EmitSpmdKernel(
@@ -171,226 +56,78 @@ StatusOr<GpuModule> EmitForGpu(const phal_kernel_desc_t& kernel,
   return gpu;
 }
 
-// The kernel compiled for `device`, serialized.
-StatusOr<std::string> Compile(const Device& device,
-                              const phal_kernel_desc_t& desc,
-                              const std::string& target) {
-  phal_plugin_kernel kernel(device);
-  kernel.name = desc.name != nullptr ? desc.name : "kernel";
-  for (uint32_t b = 0; b < desc.buffer_count; ++b) {
-    kernel.buffer_bytes.push_back(BufferByteSize(desc.buffers[b]));
-  }
-  if (device.info().emulated) {
+}  // namespace
+
+std::string KernelTarget(const GpuDeviceInfo& device) {
+  if (device.emulated) return "grid emulator " + device.arch;
+  return "hsaco " + device.arch;
+}
+
+StatusOr<gpu_plugin::GpuImage> CompileKernel(const phal_kernel_desc_t& kernel,
+                                             const GpuDeviceInfo& device) {
+  if (device.emulated) {
     PHAL_ASSIGN_OR_RETURN(llvm_emitter::grid::GridDeviceImage compiled,
-                          CompileForEmulator(desc));
-    kernel.image = std::move(compiled.image);
-    kernel.launch = compiled.launch;
-  } else {
-    PHAL_ASSIGN_OR_RETURN(GpuModule gpu, EmitForGpu(desc, device.info().arch));
-    PHAL_ASSIGN_OR_RETURN(kernel.image,
-                          gpu.target->CompileToCodeObject(*gpu.emitted.module));
-    kernel.launch = gpu.emitted.launch;
+                          CompileForEmulator(kernel));
+    return gpu_plugin::GpuImage{std::move(compiled.image), compiled.launch};
   }
-  return Encode(kernel, target);
+  PHAL_ASSIGN_OR_RETURN(EmittedModule gpu, EmitForGpu(kernel, device.arch));
+  PHAL_ASSIGN_OR_RETURN(std::string code_object,
+                        gpu.target->CompileToCodeObject(*gpu.emitted.module));
+  return gpu_plugin::GpuImage{std::move(code_object), gpu.emitted.launch};
 }
 
-// Serialized kernels by cache key, for the process's life: a kernel the
-// core emits again (another executable of the same model, another device
-// of the same target) is not compiled again.
-struct MemoryCache {
-  std::mutex mutex;
-  std::map<uint64_t, std::shared_ptr<const std::string>> entries;
-};
-
-MemoryCache& Compiled() {
-  static MemoryCache* cache = new MemoryCache();
-  return *cache;
-}
-
-StatusOr<std::shared_ptr<const std::string>> FindOrCompile(
-    const Device& device, const phal_kernel_desc_t& desc) {
-  const std::string target = TargetName(device);
-  const uint64_t key =
-      MixBits(Fnv1a(target + "|" + BuildIdentity(PHAL_PLUGIN_VERSION),
-                    llvm_emitter::KernelFingerprint(desc)));
-  MemoryCache& memory = Compiled();
-  {
-    std::lock_guard<std::mutex> lock(memory.mutex);
-    if (auto found = memory.entries.find(key); found != memory.entries.end()) {
-      return found->second;
-    }
-  }
-  std::optional<std::string> bytes = device.disk_cache().Load(key);
-  if (!bytes.has_value() || !Decode(device, *bytes).ok()) {
-    PHAL_ASSIGN_OR_RETURN(std::string compiled, Compile(device, desc, target));
-    device.disk_cache().Store(key, compiled);
-    bytes = std::move(compiled);
-  }
-  auto shared = std::make_shared<const std::string>(std::move(*bytes));
-  std::lock_guard<std::mutex> lock(memory.mutex);
-  return memory.entries.emplace(key, std::move(shared)).first->second;
-}
-
-// The kernel's code object and its assembly as <kernel>.hsaco and
-// <kernel>.s in the options' dump directory; for the emulated device,
-// whose image is a host object, those a gfx90a would run, compiled for
-// the dump only.
-Status Dump(const CompiledKernel& kernel, const phal_kernel_desc_t& desc,
-            const phal_kernel_options_t* options) {
-  const std::string_view directory = KernelDumpDirectory(options);
-  if (directory.empty()) return OkStatus();
-  const bool emulated = kernel.device.info().emulated;
+// For the emulated device, whose image is a host object, the code object
+// and assembly a gfx90a would run, compiled for the dump only.
+Status DumpKernel(const phal_kernel_desc_t& kernel, const GpuDeviceInfo& device,
+                  const std::string& image, std::string_view directory,
+                  const std::string& name) {
   PHAL_ASSIGN_OR_RETURN(
-      GpuModule gpu,
-      EmitForGpu(desc, emulated ? kEmulatedArch : kernel.device.info().arch));
-  std::string code_object = kernel.image;
-  if (emulated) {
+      EmittedModule gpu,
+      EmitForGpu(kernel, device.emulated ? kEmulatedArch : device.arch));
+  std::string code_object = image;
+  if (device.emulated) {
     PHAL_ASSIGN_OR_RETURN(code_object,
                           gpu.target->CompileToCodeObject(*gpu.emitted.module));
   }
   PHAL_ASSIGN_OR_RETURN(std::string assembly,
                         gpu.target->CompileToAssembly(*gpu.emitted.module));
-  PHAL_RETURN_IF_ERROR(
-      WriteKernelDump(directory, kernel.name, "hsaco", code_object));
-  return WriteKernelDump(directory, kernel.name, "s", assembly);
+  PHAL_RETURN_IF_ERROR(WriteKernelDump(directory, name, "hsaco", code_object));
+  return WriteKernelDump(directory, name, "s", assembly);
 }
 
-Status Emit(const Device& device, const phal_kernel_desc_t* desc,
-            const phal_kernel_options_t* options, phal_plugin_kernel_t** out) {
-  if (desc == nullptr) return InvalidArgument("amd plugin: kernel is NULL");
-  PHAL_RETURN_IF_ERROR(
-      CheckKernelKind(*desc, SupportedKernelKinds(), "the amd plugin"));
-  PHAL_RETURN_IF_ERROR(CheckKernelStructure(*desc));
-  PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const std::string> bytes,
-                        FindOrCompile(device, *desc));
-  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<phal_plugin_kernel> kernel,
-                        Decode(device, *bytes));
-  // The fingerprint leaves the name out: the cached kernel may carry
-  // another kernel's.
-  kernel->name = desc->name != nullptr ? desc->name : "kernel";
-  PHAL_RETURN_IF_ERROR(Dump(*kernel, *desc, options));
-  PHAL_RETURN_IF_ERROR(kernel->Load());
-  *out = kernel.release();
+Status HipDriver::LoadModule(const std::string& image,
+                             const std::string& kernel, GpuModule* out) const {
+  hipModule_t module = nullptr;
+  PHAL_RETURN_IF_ERROR(Check(hip_.hipModuleLoadData(&module, image.data()),
+                             "hipModuleLoadData of kernel " + kernel));
+  *out = module;
   return OkStatus();
 }
 
-Status Launch(Stream& stream, const CompiledKernel& kernel,
-              phal_plugin_buffer_t* const* buffers, uint32_t buffer_count) {
-  if (buffer_count != kernel.buffer_bytes.size()) {
-    return InvalidArgument("amd plugin: kernel " + kernel.name + " binds " +
-                           std::to_string(kernel.buffer_bytes.size()) +
-                           " buffers, the launch gave " +
-                           std::to_string(buffer_count));
-  }
-  if (&stream.device() != &kernel.device) {
-    return InvalidArgument("amd plugin: kernel " + kernel.name +
-                           " launched on a stream of another device");
-  }
-  const SpmdLaunch& launch = kernel.launch;
-  if (launch.grid[0] == 0 || launch.grid[1] == 0 || launch.grid[2] == 0) {
-    return OkStatus();
-  }
-  LaunchRequest request;
-  request.function = kernel.function;
-  for (uint32_t d = 0; d < 3; ++d) {
-    request.grid[d] = launch.grid[d];
-    request.block[d] = launch.block[d];
-  }
-  for (uint32_t i = 0; i < buffer_count; ++i) {
-    const Buffer& buffer = *buffers[i]->buffer;
-    PHAL_RETURN_IF_ERROR(buffer.CheckRange(0, kernel.buffer_bytes[i]));
-    if (&buffer.device() != &kernel.device) {
-      return InvalidArgument("amd plugin: kernel " + kernel.name +
-                             " launched with buffer " + std::to_string(i) +
-                             " of another device");
-    }
-    request.arguments.push_back(buffer.address());
-  }
-  std::unique_ptr<Buffer> scratch;
-  if (launch.scratch_bytes > 0) {
-    PHAL_ASSIGN_OR_RETURN(scratch,
-                          Buffer::Create(kernel.device, launch.scratch_bytes));
-  }
-  return stream.Launch(request, std::move(scratch));
+void HipDriver::UnloadModule(GpuModule module) const {
+  hip_.hipModuleUnload(static_cast<hipModule_t>(module));
 }
 
-}  // namespace
-
-uint64_t SupportedKernelKinds() {
-  return llvm_emitter::SpmdSupportedKernelKinds();
+Status HipDriver::GetFunction(GpuModule module, const char* symbol,
+                              const std::string& kernel,
+                              GpuFunction* out) const {
+  hipFunction_t function = nullptr;
+  PHAL_RETURN_IF_ERROR(
+      Check(hip_.hipModuleGetFunction(&function,
+                                      static_cast<hipModule_t>(module), symbol),
+            "hipModuleGetFunction of kernel " + kernel));
+  *out = function;
+  return OkStatus();
 }
 
-CompiledKernel::~CompiledKernel() {
-  if (module == nullptr) return;
-  ScopedDevice scope(device);
-  if (scope.status().ok()) device.hip().hipModuleUnload(module);
-}
-
-Status CompiledKernel::Load() {
-  if (device.compile_only()) return OkStatus();
-  ScopedDevice scope(device);
-  PHAL_RETURN_IF_ERROR(scope.status());
-  const hipError_t loaded =
-      device.hip().hipModuleLoadData(&module, image.data());
-  if (loaded != hipSuccess) {
-    module = nullptr;
-    return device.Check(loaded, "hipModuleLoadData of kernel " + name);
-  }
-  return device.Check(device.hip().hipModuleGetFunction(
-                          &function, module, llvm_emitter::kKernelSymbol),
-                      "hipModuleGetFunction of kernel " + name);
-}
-
-phal_status_t* KernelEmit(phal_plugin_device_t* device,
-                          const phal_kernel_desc_t* kernel,
-                          const phal_kernel_options_t* options,
-                          phal_plugin_kernel_t** out_kernel) noexcept {
-  return RunAtAbiBoundary(
-      [&] { return Emit(*device, kernel, options, out_kernel); });
-}
-
-void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }
-
-phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
-                               uint64_t* out_size) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    const std::string bytes = Encode(*kernel, TargetName(kernel->device));
-    void* data = HostAllocate(bytes.size(), alignof(std::max_align_t));
-    if (data == nullptr) {
-      return ResourceExhausted("amd plugin: no host memory for " +
-                               std::to_string(bytes.size()) +
-                               " bytes of serialized kernel");
-    }
-    std::memcpy(data, bytes.data(), bytes.size());
-    *out_data = data;
-    *out_size = bytes.size();
-    return OkStatus();
-  });
-}
-
-phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
-                                 uint64_t size,
-                                 phal_plugin_kernel_t** out_kernel) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    if (data == nullptr) {
-      return InvalidArgument("amd plugin: kernel_deserialize got no data");
-    }
-    PHAL_ASSIGN_OR_RETURN(
-        std::unique_ptr<phal_plugin_kernel> kernel,
-        Decode(*device, std::string_view(static_cast<const char*>(data),
-                                         static_cast<size_t>(size))));
-    PHAL_RETURN_IF_ERROR(kernel->Load());
-    *out_kernel = kernel.release();
-    return OkStatus();
-  });
-}
-
-phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
-                            phal_plugin_kernel_t* kernel,
-                            phal_plugin_buffer_t* const* buffers,
-                            uint32_t buffer_count) noexcept {
-  return RunAtAbiBoundary(
-      [&] { return Launch(*stream, *kernel, buffers, buffer_count); });
+Status HipDriver::Launch(GpuFunction function, const uint32_t grid[3],
+                         const uint32_t block[3], uint32_t shared_bytes,
+                         GpuStream stream, void** parameters) const {
+  return Check(hip_.hipModuleLaunchKernel(
+                   static_cast<hipFunction_t>(function), grid[0], grid[1],
+                   grid[2], block[0], block[1], block[2], shared_bytes,
+                   static_cast<hipStream_t>(stream), parameters, nullptr),
+               "hipModuleLaunchKernel");
 }
 
 }  // namespace phal::amd

@@ -1,20 +1,61 @@
-// The plugin's entry point: sdk/plugin_support builds phal_plugin_entry and
-// one function table per ABI version (1.0 to 1.4, whose ahead-of-time
-// slots, the targets and their compile-only devices, are in amd_device.cc)
-// from the slot functions amd_plugin.h declares.
+// The plugin's entry point and its vendor: the GPU plugin layer
+// (sdk/gpu_plugin) builds phal_plugin_entry and every slot (ABI 1.0 to
+// 1.4) from the HIP runtime's and the emulator's drivers and the AMDGPU
+// compiler named here.
 #include "plugins/amd/amd_plugin.h"
 
-#include "plugins/amd/amd_device.h"
-#include "sdk/plugin_support/plugin_entry.h"
+#include <iterator>
+
+#include "plugins/amd/amd_emulator.h"
+#include "sdk/gpu_plugin/gpu_plugin.h"
 
 namespace phal::amd {
+namespace {
 
-// Every device has closed: the device list goes, so a plugin loaded again
-// lists them afresh. The runtime stays loaded and initialised.
-void Shutdown() noexcept { ForgetDevices(); }
+class AmdVendor final : public gpu_plugin::GpuVendor {
+ public:
+  const char* Name() const override { return "amd"; }
+  const char* VendorName() const override { return "AMD"; }
+  const char* ApiName() const override { return "HIP"; }
+  const char* Version() const override { return PHAL_PLUGIN_VERSION; }
+  std::string_view SerializationMagic() const override { return "PHALAMK1"; }
+  std::span<const char* const> Targets() const override { return kTargets; }
 
+  StatusOr<const gpu_plugin::GpuDriver*> Runtime() const override {
+    PHAL_ASSIGN_OR_RETURN(const Hip* hip, GetHip());
+    // GetHip answers the same table for the process's life.
+    static const HipDriver* driver = new HipDriver(*hip, false);
+    return driver;
+  }
+  const gpu_plugin::GpuDriver& Emulator() const override {
+    static const HipDriver* driver = new HipDriver(EmulatedHip(), true);
+    return *driver;
+  }
+
+  GpuDeviceInfo CompileOnlyInfo(std::string_view target) const override {
+    return amd::CompileOnlyInfo(target);
+  }
+  std::string TargetName(const GpuDeviceInfo& device) const override {
+    return KernelTarget(device);
+  }
+  StatusOr<gpu_plugin::GpuImage> Compile(
+      const phal_kernel_desc_t& kernel,
+      const GpuDeviceInfo& device) const override {
+    return CompileKernel(kernel, device);
+  }
+  Status Dump(const phal_kernel_desc_t& kernel, const GpuDeviceInfo& device,
+              const std::string& image, std::string_view directory,
+              const std::string& name) const override {
+    return DumpKernel(kernel, device, image, directory, name);
+  }
+};
+
+}  // namespace
 }  // namespace phal::amd
 
-PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME(phal::amd,
-                                                   PHAL_MAKE_VERSION(1, 0),
-                                                   PHAL_MAKE_VERSION(1, 4))
+const phal::gpu_plugin::GpuVendor& phal::gpu_plugin::Vendor() {
+  static const auto* vendor = new amd::AmdVendor();
+  return *vendor;
+}
+
+PHAL_GPU_PLUGIN_DEFINE_ENTRY()

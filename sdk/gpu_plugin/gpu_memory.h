@@ -1,17 +1,17 @@
-// Buffers: hipMalloc memory of the device (host memory on the emulated
-// device, whose runtime allocates it). A device address is never a host
-// pointer the plugin dereferences.
-#ifndef POLYHAL_PLUGINS_AMD_AMD_MEMORY_H_
-#define POLYHAL_PLUGINS_AMD_AMD_MEMORY_H_
+// Buffers: device memory the driver allocates (host memory on the emulated
+// device, whose driver allocates it). A device address is never a host
+// pointer the layer dereferences.
+#ifndef POLYHAL_SDK_GPU_PLUGIN_GPU_MEMORY_H_
+#define POLYHAL_SDK_GPU_PLUGIN_GPU_MEMORY_H_
 
 #include <cstdint>
 #include <memory>
 
-#include "plugins/amd/amd_device.h"
 #include "polyhal/plugin.h"
 #include "sdk/base/status.h"
+#include "sdk/gpu_plugin/gpu_device.h"
 
-namespace phal::amd {
+namespace phal::gpu_plugin {
 
 // The address and size never change, so a buffer may be used from many
 // threads; its contents are ordered by the streams that touch them.
@@ -26,9 +26,7 @@ class Buffer {
 
   const Device& device() const { return device_; }
   // The device address `offset` bytes into the buffer.
-  void* address(uint64_t offset = 0) const {
-    return static_cast<char*>(address_) + offset;
-  }
+  GpuAddress address(uint64_t offset = 0) const { return address_ + offset; }
   uint64_t byte_size() const { return byte_size_; }
 
   // OK when [offset, offset + byte_size) lies inside the buffer.
@@ -40,14 +38,14 @@ class Buffer {
 
   const Device& device_;
   uint64_t byte_size_;
-  void* address_ = nullptr;
+  GpuAddress address_ = 0;
 };
 
-}  // namespace phal::amd
+}  // namespace phal::gpu_plugin
 
 // The opaque handle plugin.h declares owns the buffer.
 struct phal_plugin_buffer final {
-  std::unique_ptr<phal::amd::Buffer> buffer;
+  std::unique_ptr<phal::gpu_plugin::Buffer> buffer;
 };
 
-#endif  // POLYHAL_PLUGINS_AMD_AMD_MEMORY_H_
+#endif  // POLYHAL_SDK_GPU_PLUGIN_GPU_MEMORY_H_

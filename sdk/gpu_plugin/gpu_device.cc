@@ -1,0 +1,255 @@
+#include "sdk/gpu_plugin/gpu_device.h"
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "sdk/base/element_types.h"
+#include "sdk/emitters/llvm/spmd_kernel_emitter.h"
+#include "sdk/gpu_plugin/gpu_plugin.h"
+#include "sdk/plugin_support/compile_targets.h"
+#include "sdk/plugin_support/extensible_struct.h"
+#include "sdk/plugin_support/plugin_host.h"
+
+namespace phal::gpu_plugin {
+namespace {
+
+bool EmulationRequested() {
+  const char* value = std::getenv("PHAL_GPU_EMULATION");
+  return value != nullptr && std::string(value) == "1";
+}
+
+struct Catalogue {
+  std::mutex mutex;
+  bool listed = false;
+  std::vector<GpuDeviceInfo> devices;
+  std::string reason;  // why there are none
+};
+
+Catalogue& Devices() {
+  static Catalogue* catalogue = new Catalogue();
+  return *catalogue;
+}
+
+// The device `ordinal` of `driver`, or why it is refused.
+Status ReadDevice(const GpuDriver& driver, int ordinal, bool emulated,
+                  GpuDeviceInfo* out) {
+  PHAL_RETURN_IF_ERROR(driver.ReadDevice(ordinal, out));
+  out->driver = &driver;
+  out->device = ordinal;
+  out->emulated = emulated;
+  return OkStatus();
+}
+
+// The runtime's devices, or why there are none.
+std::string ListRuntimeDevices(std::vector<GpuDeviceInfo>* out) {
+  StatusOr<const GpuDriver*> driver = Vendor().Runtime();
+  if (!driver.ok()) return driver.status().message();
+  int count = 0;
+  const Status counted = (*driver)->CountDevices(&count);
+  if (!counted.ok()) return counted.message();
+  if (count == 0) return (*driver)->Description() + " found no GPU";
+  std::string skipped;
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    GpuDeviceInfo info;
+    const Status read = ReadDevice(**driver, ordinal, false, &info);
+    if (read.ok()) {
+      out->push_back(std::move(info));
+    } else {
+      skipped += " device " + std::to_string(ordinal) + ": " + read.message();
+    }
+  }
+  if (!out->empty()) return "";
+  return std::string("no ") + Vendor().ApiName() +
+         " device is usable:" + skipped;
+}
+
+// Lists the devices once per process (until shutdown).
+void ListDevices(Catalogue& catalogue) {
+  if (catalogue.listed) return;
+  const std::string runtime_reason = ListRuntimeDevices(&catalogue.devices);
+  if (EmulationRequested()) {
+    GpuDeviceInfo emulated;
+    const Status read = ReadDevice(Vendor().Emulator(), 0, true, &emulated);
+    if (read.ok()) {
+      catalogue.devices.push_back(std::move(emulated));
+    } else {
+      Log(PHAL_LOG_LEVEL_ERROR, read.message().c_str());
+    }
+  }
+  if (catalogue.devices.empty()) {
+    catalogue.reason =
+        runtime_reason + " (PHAL_GPU_EMULATION=1 adds an emulated device)";
+  } else if (!runtime_reason.empty()) {
+    Log(PHAL_LOG_LEVEL_INFO,
+        PluginMessage(runtime_reason + "; the emulated device only").c_str());
+  }
+  catalogue.listed = true;
+}
+
+}  // namespace
+
+std::string PluginMessage(const std::string& message) {
+  return std::string(Vendor().Name()) + " plugin: " + message;
+}
+
+uint64_t SupportedKernelKinds() {
+  return llvm_emitter::SpmdSupportedKernelKinds();
+}
+
+Device::Device(const GpuDeviceInfo& info, uint32_t ordinal)
+    : info_(info),
+      ordinal_(ordinal),
+      disk_(DiskCacheConfigFromEnvironment(Vendor().Name())) {
+  driver_version_ = driver().PropertiesVersion();
+  features_ = driver().FeaturesVersion() + " " + info_.limits +
+              (info_.emulated ? " emulated" : "");
+}
+
+Device::Device(const char* target)
+    : info_(Vendor().CompileOnlyInfo(target)),
+      target_(target),
+      disk_(DiskCacheConfigFromEnvironment(Vendor().Name())) {
+  driver_version_ = "none (compile only)";
+  features_ =
+      info_.limits + (info_.emulated ? " emulated" : "") + " compile_only";
+}
+
+Device::~Device() {
+  if (opened_) driver().CloseDevice(info_.device);
+}
+
+Status Device::Open() {
+  if (compile_only()) return OkStatus();
+  PHAL_RETURN_IF_ERROR(driver().OpenDevice(info_.device, &context_));
+  opened_ = true;
+  return OkStatus();
+}
+
+Status Device::CheckRunnable(const char* what) const {
+  if (!compile_only()) return OkStatus();
+  return CompileOnlyDeviceError(std::string(Vendor().Name()) + " plugin",
+                                target_, what);
+}
+
+Status Device::GetProperties(phal_device_properties_t* out) const {
+  phal_device_properties_t full{};
+  full.name = info_.name.c_str();
+  full.vendor = Vendor().VendorName();
+  full.driver_version = driver_version_.c_str();
+  full.features = features_.c_str();
+  full.kind = PHAL_DEVICE_KIND_GPU;
+  full.ordinal = ordinal_;
+  full.compute_units = static_cast<uint32_t>(info_.compute_units);
+  full.memory_space_count = 1;
+  full.memory_bytes = info_.memory_bytes;
+  full.max_allocation_bytes = info_.memory_bytes;
+  full.min_alignment = kMinAlignment;
+  full.element_types = kAllElementTypesMask;
+  // The runtime's streams run behind the caller; the emulator's finish
+  // each operation before its call returns.
+  full.flags = compile_only()   ? PHAL_DEVICE_FLAG_COMPILE_ONLY
+               : info_.emulated ? 0
+                                : PHAL_DEVICE_FLAG_ASYNC_STREAMS;
+  full.kernel_kinds = SupportedKernelKinds();
+  return CopyFittingMembers(full, out);
+}
+
+Status Device::GetMemorySpace(uint32_t index,
+                              phal_memory_space_info_t* out) const {
+  if (index != kDeviceMemorySpace) {
+    return OutOfRange(PluginMessage("memory space " + std::to_string(index) +
+                                    " does not exist; the device has 1 "
+                                    "(index 0)"));
+  }
+  phal_memory_space_info_t full{};
+  full.name = info_.emulated ? "device (host memory)" : "device";
+  full.kind = PHAL_MEMORY_KIND_DEVICE;
+  full.capacity_bytes = info_.memory_bytes;
+  return CopyFittingMembers(full, out);
+}
+
+ScopedDevice::ScopedDevice(const Device& device) : device_(device) {
+  status_ = device_.driver().Enter(device_.place(), &saved_);
+}
+
+ScopedDevice::~ScopedDevice() {
+  if (status_.ok()) device_.driver().Leave(device_.place(), saved_);
+}
+
+phal_status_t* DeviceCount(size_t* out_count,
+                           const char** out_reason) noexcept {
+  *out_count = 0;
+  if (out_reason != nullptr) *out_reason = nullptr;
+  return RunAtAbiBoundary([&]() -> Status {
+    Catalogue& catalogue = Devices();
+    std::lock_guard<std::mutex> lock(catalogue.mutex);
+    ListDevices(catalogue);
+    *out_count = catalogue.devices.size();
+    if (*out_count == 0 && out_reason != nullptr) {
+      *out_reason = catalogue.reason.c_str();
+    }
+    return OkStatus();
+  });
+}
+
+phal_status_t* DeviceOpen(size_t ordinal,
+                          phal_plugin_device_t** out_device) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    Catalogue& catalogue = Devices();
+    GpuDeviceInfo info;
+    {
+      std::lock_guard<std::mutex> lock(catalogue.mutex);
+      ListDevices(catalogue);
+      if (ordinal >= catalogue.devices.size()) {
+        return InvalidArgument(PluginMessage(
+            "device ordinal " + std::to_string(ordinal) + " does not exist; " +
+            std::to_string(catalogue.devices.size()) + " devices"));
+      }
+      info = catalogue.devices[ordinal];
+    }
+    auto device = std::make_unique<phal_plugin_device>(
+        info, static_cast<uint32_t>(ordinal));
+    PHAL_RETURN_IF_ERROR(device->Open());
+    *out_device = device.release();
+    return OkStatus();
+  });
+}
+
+phal_status_t* TargetGetNames(const char* const** out_names,
+                              size_t* out_count) noexcept {
+  *out_names = Vendor().Targets().data();
+  *out_count = Vendor().Targets().size();
+  return nullptr;
+}
+
+phal_status_t* TargetDeviceOpen(const char* target,
+                                phal_plugin_device_t** out_device) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    const std::span<const char* const> targets = Vendor().Targets();
+    PHAL_ASSIGN_OR_RETURN(
+        size_t index,
+        FindCompileTarget(targets, target,
+                          std::string(Vendor().Name()) + " plugin"));
+    *out_device =
+        std::make_unique<phal_plugin_device>(targets[index]).release();
+    return OkStatus();
+  });
+}
+
+// Every device has closed: the device list goes, so a plugin loaded again
+// lists them afresh. The runtime stays loaded and initialised (CUDA cannot
+// be initialised twice in one process).
+void Shutdown() noexcept {
+  Catalogue& catalogue = Devices();
+  std::lock_guard<std::mutex> lock(catalogue.mutex);
+  catalogue.devices.clear();
+  catalogue.listed = false;
+  catalogue.reason.clear();
+}
+
+PHAL_DEFINE_DEVICE_QUERY_SLOTS()
+
+}  // namespace phal::gpu_plugin

@@ -1,0 +1,197 @@
+// What a GPU plugin implements once: its vendor runtime behind GpuDriver
+// (the operations a CUDA-driver- or HIP-shaped runtime has: devices and
+// their contexts, device memory, asynchronous copies on streams, events,
+// modules of one kernel and their launch) and the rest of the vendor behind
+// GpuVendor (names, targets, the compiler from KIR to the runtime's image,
+// the dump of device code). The layer (gpu_device.h, gpu_memory.h,
+// gpu_stream.h, gpu_event.h, gpu_kernel.h) writes every slot of plugin.h
+// on top of them: the device catalogue with the emulated device, the
+// compile-only devices of the targets, buffers, stream error bookkeeping,
+// copies between devices and runtimes, events across runtimes, kernel
+// serialization and the memory and disk caches of compiled kernels.
+//
+// A plugin's runtime and its grid emulator are two GpuDrivers, so the
+// emulated device runs the code path a GPU runs.
+#ifndef POLYHAL_SDK_GPU_PLUGIN_GPU_DRIVER_H_
+#define POLYHAL_SDK_GPU_PLUGIN_GPU_DRIVER_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "polyhal/kernel.h"
+#include "sdk/base/status.h"
+#include "sdk/emitters/llvm/spmd_target.h"
+
+namespace phal::gpu_plugin {
+
+class GpuDriver;
+
+// A device address: a CUdeviceptr, or a HIP pointer as an integer. The
+// layer never dereferences one.
+using GpuAddress = uint64_t;
+// The runtime's handles, opaque to the layer. A null stream is the
+// runtime's default stream.
+using GpuStream = void*;
+using GpuEvent = void*;
+using GpuModule = void*;
+using GpuFunction = void*;
+
+// A device as the runtime's calls name it: its ordinal and the context the
+// driver's OpenDevice made for it (NULL where the runtime has none).
+struct GpuPlace {
+  int device = 0;
+  void* context = nullptr;
+};
+
+// What the plugin reads of a device once, when it lists them, or makes up
+// for a compile-only device of a target.
+struct GpuDeviceInfo {
+  // The driver the device belongs to; NULL on a compile-only device.
+  const GpuDriver* driver = nullptr;
+  int device = 0;  // the ordinal in that driver
+  bool emulated = false;
+  std::string name;
+  // What kernels compile for ("gfx90a", "sm_90").
+  std::string arch;
+  int compute_units = 0;
+  uint64_t memory_bytes = 0;
+  // The device's architecture and limits as the properties' features
+  // name them ("gfx90a:sramecc+:xnack- compute_units=104 ...").
+  std::string limits;
+};
+
+// The vendor runtime. Every operation but the listing acts on the calling
+// thread's current device, which the layer sets with Enter around it
+// (ScopedDevice). An error names the runtime's call and result and has the
+// code the vendor's mapping gives it. Implementations are immutable once
+// made: every method may be called from any thread.
+class GpuDriver {
+ public:
+  virtual ~GpuDriver() = default;
+
+  // "the HIP runtime 6.0.32830": the subject of "... found no GPU".
+  virtual std::string Description() const = 0;
+  // The device properties' driver_version, and the first words of their
+  // features ("hip 6.0.32830").
+  virtual std::string PropertiesVersion() const = 0;
+  virtual std::string FeaturesVersion() const = 0;
+
+  virtual Status CountDevices(int* out_count) const = 0;
+  // Fills everything but `driver`, `device` and `emulated`, which the
+  // layer sets. An error refuses the device.
+  virtual Status ReadDevice(int ordinal, GpuDeviceInfo* out) const = 0;
+
+  // Makes what the runtime needs before the device's first call (CUDA's
+  // primary context); CloseDevice undoes it when the device closes.
+  virtual Status OpenDevice(int device, void** out_context) const = 0;
+  virtual void CloseDevice(int device) const = 0;
+  // Makes `place` the calling thread's current device, saving what Leave
+  // needs to restore the caller's.
+  virtual Status Enter(const GpuPlace& place, intptr_t* out_saved) const = 0;
+  virtual void Leave(const GpuPlace& place, intptr_t saved) const = 0;
+
+  // `bytes` (at least 1) of device memory; Free never fails the caller.
+  virtual Status Allocate(uint64_t bytes, GpuAddress* out) const = 0;
+  virtual void Free(GpuAddress address) const = 0;
+
+  virtual Status CopyHostToDevice(GpuAddress destination, const void* source,
+                                  uint64_t bytes, GpuStream stream) const = 0;
+  virtual Status CopyDeviceToHost(void* destination, GpuAddress source,
+                                  uint64_t bytes, GpuStream stream) const = 0;
+  virtual Status CopyDeviceToDevice(GpuAddress destination, GpuAddress source,
+                                    uint64_t bytes, GpuStream stream) const = 0;
+  // Whether CopyPeer exists: a copy between two devices of this driver.
+  virtual bool HasPeerCopy() const = 0;
+  virtual Status CopyPeer(GpuAddress destination, const GpuPlace& to,
+                          GpuAddress source, const GpuPlace& from,
+                          uint64_t bytes, GpuStream stream) const = 0;
+
+  // A stream that never waits for the default stream.
+  virtual Status CreateStream(GpuStream* out) const = 0;
+  virtual void DestroyStream(GpuStream stream) const = 0;
+  virtual Status SynchronizeStream(GpuStream stream) const = 0;
+  virtual Status StreamWaitEvent(GpuStream stream, GpuEvent event) const = 0;
+
+  // An event without timing.
+  virtual Status CreateEvent(GpuEvent* out) const = 0;
+  virtual void DestroyEvent(GpuEvent event) const = 0;
+  virtual Status RecordEvent(GpuEvent event, GpuStream stream) const = 0;
+  virtual Status SynchronizeEvent(GpuEvent event) const = 0;
+  // Whether the event has fired; never blocks.
+  virtual StatusOr<bool> QueryEvent(GpuEvent event) const = 0;
+
+  // `image` (the vendor compiler's output) loaded; `kernel` names it in
+  // errors.
+  virtual Status LoadModule(const std::string& image, const std::string& kernel,
+                            GpuModule* out) const = 0;
+  virtual void UnloadModule(GpuModule module) const = 0;
+  virtual Status GetFunction(GpuModule module, const char* symbol,
+                             const std::string& kernel,
+                             GpuFunction* out) const = 0;
+  // Queues `function` on `stream`; `parameters` point at each argument.
+  virtual Status Launch(GpuFunction function, const uint32_t grid[3],
+                        const uint32_t block[3], uint32_t shared_bytes,
+                        GpuStream stream, void** parameters) const = 0;
+};
+
+// A kernel compiled for a device: the image its driver's LoadModule takes,
+// and the launch the emitter chose.
+struct GpuImage {
+  std::string image;
+  llvm_emitter::SpmdLaunch launch;
+};
+
+// The vendor: its names, targets, drivers and compiler. Immutable.
+class GpuVendor {
+ public:
+  virtual ~GpuVendor() = default;
+
+  // "amd": messages say "amd plugin: ...", the disk cache is its folder.
+  virtual const char* Name() const = 0;
+  // The properties' vendor ("AMD").
+  virtual const char* VendorName() const = 0;
+  // "HIP": "no HIP device is usable".
+  virtual const char* ApiName() const = 0;
+  // The plugin's version (PHAL_PLUGIN_VERSION): serialized kernels and
+  // cache keys carry it.
+  virtual const char* Version() const = 0;
+  // Eight bytes that open every serialized kernel ("PHALAMK1").
+  virtual std::string_view SerializationMagic() const = 0;
+  // The targets a compile-only device is opened for (plugin.h,
+  // target_get_names), in static storage.
+  virtual std::span<const char* const> Targets() const = 0;
+
+  // The runtime's driver, or why there is none; the grid emulator's.
+  virtual StatusOr<const GpuDriver*> Runtime() const = 0;
+  virtual const GpuDriver& Emulator() const = 0;
+
+  // What a compile-only device of `target` (one of Targets()) reports.
+  virtual GpuDeviceInfo CompileOnlyInfo(std::string_view target) const = 0;
+  // What kernels of a device are compiled for ("hsaco gfx90a"): bytes
+  // serialized for one target load only on devices of the same.
+  virtual std::string TargetName(const GpuDeviceInfo& device) const = 0;
+  // `kernel` compiled for `device` (its driver's image; the emulator's for
+  // an emulated device).
+  virtual StatusOr<GpuImage> Compile(const phal_kernel_desc_t& kernel,
+                                     const GpuDeviceInfo& device) const = 0;
+  // Writes the device code of `kernel` (whose image for `device` is
+  // `image`) as `name`.<extension> files into `directory`
+  // (WriteKernelDump).
+  virtual Status Dump(const phal_kernel_desc_t& kernel,
+                      const GpuDeviceInfo& device, const std::string& image,
+                      std::string_view directory,
+                      const std::string& name) const = 0;
+};
+
+// The plugin's vendor, defined once by the plugin (its <name>_plugin.cc);
+// the layer's slot functions ask it.
+const GpuVendor& Vendor();
+
+// "amd plugin: " + `message`.
+std::string PluginMessage(const std::string& message);
+
+}  // namespace phal::gpu_plugin
+
+#endif  // POLYHAL_SDK_GPU_PLUGIN_GPU_DRIVER_H_
