@@ -103,6 +103,54 @@ void AddTopKCases(std::vector<Case>* cases) {
   }
 }
 
+// Calls inside what becomes one kernel (a reducer, a mapped function, an
+// elementwise chain), as JAX exports private functions: the compiler
+// inlines them, since a kernel body cannot call.
+void AddCallInKernelCases(std::vector<Case>* cases) {
+  const ElementType f32 = PHAL_ELEMENT_TYPE_F32;
+  const std::string larger =
+      "larger {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+      "  ROOT m = f32[] maximum(a, b)\n}\n";
+  Case reducer = NumericCase("call", "in_reducer", f32, 3, "odd", "random", "",
+                             {RandomValues()}, Exact());
+  reducer.module_text = ModuleText(
+      reducer.id,
+      {larger,
+       "reducer {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+       "  ROOT c = f32[] call(x, y), to_apply=larger\n}\n"},
+      {ParameterLine(0, f32, {7, 13}), "init = f32[] constant(-inf)",
+       "ROOT r = f32[7] reduce(p0, init), dimensions={1}, to_apply=reducer"});
+  cases->push_back(std::move(reducer));
+
+  Case mapped = NumericCase("call", "in_map", f32, 3, "odd", "random", "",
+                            {RandomValues(), RandomValues()}, Exact());
+  mapped.module_text = ModuleText(
+      mapped.id,
+      {larger,
+       "body {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+       "  n = f32[] negate(y)\n"
+       "  ROOT c = f32[] call(x, n), to_apply=larger\n}\n"},
+      {ParameterLine(0, f32, {7, 13}), ParameterLine(1, f32, {7, 13}),
+       "ROOT r = f32[7,13] map(p0, p1), dimensions={0,1}, to_apply=body"});
+  cases->push_back(std::move(mapped));
+
+  Case chain =
+      NumericCase("call", "in_elementwise_chain", f32, 3, "odd", "random", "",
+                  {RandomValues(), RandomValues()}, Exact());
+  chain.module_text = ModuleText(
+      chain.id,
+      {"square {\n  a = f32[7,13] parameter(0)\n"
+       "  ROOT s = f32[7,13] multiply(a, a)\n}\n",
+       "square_plus {\n  a = f32[7,13] parameter(0)\n"
+       "  b = f32[7,13] parameter(1)\n"
+       "  s = f32[7,13] call(a), to_apply=square\n"
+       "  ROOT t = f32[7,13] add(s, b)\n}\n"},
+      {ParameterLine(0, f32, {7, 13}), ParameterLine(1, f32, {7, 13}),
+       "c = f32[7,13] call(p0, p1), to_apply=square_plus",
+       "ROOT r = f32[7,13] negate(c)"});
+  cases->push_back(std::move(chain));
+}
+
 void AddControlFlowCases(std::vector<Case>* cases) {
   const ElementType f32 = PHAL_ELEMENT_TYPE_F32;
   Case loop = NumericCase("while", "counted", f32, 3, "1d", "random", "",
@@ -186,6 +234,8 @@ void AddControlFlowCases(std::vector<Case>* cases) {
       {ParameterLine(0, f32, {7, 13}), ParameterLine(1, f32, {7, 13}),
        "ROOT r = f32[7,13] call(p0, p1), to_apply=muladd"});
   cases->push_back(std::move(call));
+
+  AddCallInKernelCases(cases);
 
   for (ElementType type : {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_S32}) {
     Case map = NumericCase("map", "", type, 3, "odd", "random", "",

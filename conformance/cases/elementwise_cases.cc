@@ -5,11 +5,16 @@
 #include "conformance/cases/corpus.h"
 #include "conformance/cases/edge_values.h"
 #include "conformance/cases/hlo_text.h"
+#include "core/frontend/stablehlo_parser.h"
+#include "core/hlo/printer.h"
 
 namespace phal::conformance {
 namespace {
 
 constexpr int kExactOp = -1;
+// erfc on plugins is a decomposition (core/compiler/erfc_decomposition.cc)
+// whose error, measured against the reference, stays within this bound.
+constexpr int kErfcUlps = 16;
 
 struct ElementwiseOp {
   const char* name;
@@ -72,6 +77,7 @@ std::vector<ElementwiseOp> ElementwiseOps() {
       {"rsqrt", 1, 1, real_and_complex, 1, 2, 4, 0, 8},
       {"tanh", 1, 1, real_and_complex, 1, 4, 8},
       {"erf", 1, 1, floats, 1, 4},
+      {"erfc", 1, 1, floats, 1, kErfcUlps},
       {"sine", 1, 1, real_and_complex, 1, 4, 8},
       {"cosine", 1, 1, real_and_complex, 1, 4, 8},
       {"tan", 1, 3, real_and_complex, 1, 4, 8, -1.5, 1.5},
@@ -326,6 +332,8 @@ void AddBitcastConvertCases(std::vector<Case>* cases) {
       {PHAL_ELEMENT_TYPE_F64, PHAL_ELEMENT_TYPE_S64, {20}, {20}},
       {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_U8, {20}, {20, 4}},
       {PHAL_ELEMENT_TYPE_U16, PHAL_ELEMENT_TYPE_F32, {10, 2}, {10}},
+      {PHAL_ELEMENT_TYPE_PRED, PHAL_ELEMENT_TYPE_U8, {20}, {20}},
+      {PHAL_ELEMENT_TYPE_PRED, PHAL_ELEMENT_TYPE_S8, {20}, {20}},
   };
   for (const Pair& pair : pairs) {
     Case c = NumericCase("bitcast-convert",
@@ -336,6 +344,70 @@ void AddBitcastConvertCases(std::vector<Case>* cases) {
                                 "ROOT r = " + ShapeText(pair.to, pair.to_dims) +
                                     " bitcast-convert(p0)"});
     cases->push_back(std::move(c));
+  }
+}
+
+// erfc where 1 - erf(x) has lost every digit: up to where erfc(x)
+// underflows in the type, through its subnormal results.
+void AddErfcTailCases(std::vector<Case>* cases) {
+  struct Tail {
+    ElementType type;
+    double high;
+  };
+  const std::vector<Tail> tails = {{PHAL_ELEMENT_TYPE_F32, 10.5},
+                                   {PHAL_ELEMENT_TYPE_F64, 27.5},
+                                   {PHAL_ELEMENT_TYPE_F16, 4.5},
+                                   {PHAL_ELEMENT_TYPE_BF16, 10.5}};
+  for (const Tail& tail : tails) {
+    const std::vector<int64_t> dims = {7, 13};
+    Case c = NumericCase("erfc", "tail", tail.type, 1, "odd", "random", "",
+                         {RandomValues(0.5, tail.high)},
+                         Ulps(IsNarrowFloat(tail.type) ? 1 : kErfcUlps));
+    c.module_text =
+        ModuleText(c.id, {},
+                   {ParameterLine(0, tail.type, dims),
+                    "ROOT r = " + ShapeText(tail.type, dims) + " erfc(p0)"});
+    cases->push_back(std::move(c));
+  }
+}
+
+// StableHLO's i1 is one bit: bitcast_convert packs a last dimension of
+// i1 into one wider element, least significant bit first, and unpacks it
+// back. The front end lowers the StableHLO program to the HLO the case
+// runs.
+void AddBitcastConvertOfI1Cases(std::vector<Case>* cases) {
+  struct Packing {
+    const char* wide_type;  // as StableHLO spells it
+    ElementType wide;
+    int bits;
+  };
+  const std::vector<Packing> packings = {{"ui8", PHAL_ELEMENT_TYPE_U8, 8},
+                                         {"i8", PHAL_ELEMENT_TYPE_S8, 8},
+                                         {"f32", PHAL_ELEMENT_TYPE_F32, 32}};
+  for (const Packing& packing : packings) {
+    const std::string wide =
+        "tensor<20x" + std::string(packing.wide_type) + ">";
+    const std::string bits =
+        "tensor<20x" + std::to_string(packing.bits) + "xi1>";
+    for (const bool to_bits : {false, true}) {
+      const std::string from = to_bits ? wide : bits;
+      const std::string to = to_bits ? bits : wide;
+      const std::string variant =
+          std::string("from_") +
+          (to_bits ? ElementTypeName(packing.wide) : "i1") + "_bits";
+      Case c = NumericCase("bitcast-convert", variant,
+                           to_bits ? PHAL_ELEMENT_TYPE_PRED : packing.wide, 3,
+                           "1d", to_bits ? "edge" : "random", "",
+                           {to_bits ? EdgeValues() : RandomValues()}, Exact());
+      const std::string program =
+          "func.func @main(%x: " + from + ") -> " + to + " {\n" +
+          "  %r = stablehlo.bitcast_convert %x : (" + from + ") -> " + to +
+          "\n  return %r : " + to + "\n}\n";
+      StatusOr<StableHloModule> lowered = ParseStableHlo(program, c.id);
+      c.module_text = lowered.ok() ? HloModuleToText(*lowered->module)
+                                   : lowered.status().ToString();
+      cases->push_back(std::move(c));
+    }
   }
 }
 
@@ -400,6 +472,8 @@ std::vector<Case> ElementwiseCases() {
   AddConvertCases(&cases);
   AddConvertRoundTripCases(&cases);
   AddBitcastConvertCases(&cases);
+  AddBitcastConvertOfI1Cases(&cases);
+  AddErfcTailCases(&cases);
   AddReducePrecisionCases(&cases);
   AddComplexConstructionCases(&cases);
   return cases;

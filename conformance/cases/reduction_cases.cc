@@ -160,6 +160,37 @@ void AddReduceWindowCases(std::vector<Case>* cases) {
   }
 }
 
+// jax.lax.cumlogsumexp as JAX exports it: a reduce-window over the whole
+// prefix whose reducer calls a private logaddexp function (max plus
+// log1p(exp(-|a - b|)), a + b where that is NaN: equal infinities).
+void AddCumulativeLogSumExpCases(std::vector<Case>* cases) {
+  for (ElementType type : {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64}) {
+    const std::string s = ShapeText(type, {});
+    const std::string logaddexp =
+        "logaddexp {\n  a = " + s + " parameter(0)\n  b = " + s +
+        " parameter(1)\n  m = " + s + " maximum(a, b)\n  d = " + s +
+        " subtract(a, b)\n  nan = pred[] compare(d, d), direction=NE\n" +
+        "  sum = " + s + " add(a, b)\n  ad = " + s + " abs(d)\n  n = " + s +
+        " negate(ad)\n  e = " + s + " exponential(n)\n  l = " + s +
+        " log-plus-one(e)\n  r = " + s + " add(m, l)\n  ROOT out = " + s +
+        " select(nan, sum, r)\n}\n";
+    const std::string reducer = "reducer {\n  x = " + s +
+                                " parameter(0)\n  y = " + s +
+                                " parameter(1)\n  ROOT c = " + s +
+                                " call(x, y), to_apply=logaddexp\n}\n";
+    // Eight steps of four rounded functions each.
+    Case c = NumericCase("reduce-window", "cumlogsumexp", type, 2, "odd",
+                         "random", "", {RandomValues()}, Accumulation(32));
+    c.module_text = ModuleText(
+        c.id, {logaddexp, reducer},
+        {ParameterLine(0, type, {8, 9}), "init = " + s + " constant(-inf)",
+         "ROOT r = " + ShapeText(type, {8, 9}) +
+             " reduce-window(p0, init), window={size=8x1 pad=7_0x0_0}, "
+             "to_apply=reducer"});
+    cases->push_back(std::move(c));
+  }
+}
+
 struct DotShape {
   const char* shape_class;
   std::vector<int64_t> lhs;
@@ -481,6 +512,7 @@ std::vector<Case> ReductionCases() {
   std::vector<Case> cases;
   AddReduceCases(&cases);
   AddReduceWindowCases(&cases);
+  AddCumulativeLogSumExpCases(&cases);
   AddDotCases(&cases);
   AddConvolutionCases(&cases);
   AddAveragePoolCases(&cases);

@@ -106,6 +106,7 @@ HloInstruction* SimplifyShape(const HloInstruction& source,
   switch (source.opcode()) {
     case HloOpcode::kReshape:
     case HloOpcode::kBitcast:
+    case HloOpcode::kBitcastConvert:
     case HloOpcode::kCopy:
     case HloOpcode::kConvert:
       return same_shape ? operand : nullptr;

@@ -191,6 +191,11 @@ StatusOr<HloInstruction*> DecomposeBitcastConvert(
   HloInstruction* x = operands[0];
   const ElementType from = x->shape().element_type();
   const ElementType to = source.shape().element_type();
+  if (from == PHAL_ELEMENT_TYPE_PRED && to != PHAL_ELEMENT_TYPE_PRED &&
+      ElementTypeBitWidth(to) == 8) {
+    // A pred is the byte 0 or 1, which is what converting it gives.
+    return context.AddNew(HloOpcode::kConvert, source.shape(), {x});
+  }
   if (ElementTypeBitWidth(from) == ElementTypeBitWidth(to)) return nullptr;
   if (from == PHAL_ELEMENT_TYPE_PRED || to == PHAL_ELEMENT_TYPE_PRED) {
     return Unimplemented(std::string("bitcast-convert from ") +

@@ -2,6 +2,7 @@
 // batch-norm-grad in batch_norm_decomposition.cc) and tuple-shaped entry
 // parameters: each program runs on the evaluator device and matches the
 // reference interpreter, edge values included.
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -78,6 +79,20 @@ ENTRY main {
                          {TestData(PHAL_ELEMENT_TYPE_U8, {3, 8}, 5)});
 }
 
+TEST(BitcastConvertDecomposition, PredIsTheByteZeroOrOne) {
+  ExpectMatchesReference(
+      R"(
+HloModule pred_bytes
+ENTRY main {
+  p = pred[4] parameter(0)
+  u = u8[4] bitcast-convert(p)
+  s = s8[4] bitcast-convert(p)
+  ROOT out = (u8[4], s8[4]) tuple(u, s)
+}
+)",
+      {Literal::FromValues<double>(PHAL_ELEMENT_TYPE_PRED, {4}, {1, 0, 0, 1})});
+}
+
 TEST(BitcastConvertDecomposition, ComplexValuesAreTheirPartsInMemory) {
   ExpectMatchesReference(
       R"(
@@ -116,6 +131,61 @@ ENTRY main {
   ROOT s = (f32[5,2], s32[5,2]) scatter(x, y, idx, ux, uy), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=combine
 }
 )";
+
+// Distance in units in the last place of `type` (f32 or f64); 0 for two
+// NaNs, infinite when only one is NaN.
+double UlpDistance(ElementType type, double actual, double expected) {
+  if (std::isnan(actual) || std::isnan(expected)) {
+    return std::isnan(actual) && std::isnan(expected) ? 0 : kInf;
+  }
+  if (actual == expected) return 0;
+  const double ulp =
+      type == PHAL_ELEMENT_TYPE_F32
+          ? std::nextafter(static_cast<float>(std::fabs(expected)),
+                           std::numeric_limits<float>::infinity()) -
+                std::fabs(static_cast<float>(expected))
+          : std::nextafter(std::fabs(expected), kInf) - std::fabs(expected);
+  return std::fabs(actual - expected) / ulp;
+}
+
+// erfc(x) on a grid from -6 to where it underflows, and its edge values:
+// the decomposition's worst error, measured with the evaluator's
+// correctly rounded erf and exp, is 4.6 ulp in f32 and 10.1 ulp in f64.
+TEST(ErfcDecomposition, StaysWithinItsMeasuredUlpsUpToUnderflow) {
+  struct Precision {
+    ElementType type;
+    const char* name;
+    double high;
+    double ulps;
+  };
+  for (const Precision& p :
+       {Precision{PHAL_ELEMENT_TYPE_F32, "f32", 10.6, 5},
+        Precision{PHAL_ELEMENT_TYPE_F64, "f64", 27.6, 11}}) {
+    std::vector<double> xs = {kNan, kInf, -kInf, 0.0, -0.0, 1.0, -1.0};
+    for (double x = -6; x < p.high; x += 0.0137) xs.push_back(x);
+    const std::string text =
+        std::string("HloModule erfc\nENTRY main {\n  x = ") + p.name + "[" +
+        std::to_string(xs.size()) + "] parameter(0)\n  ROOT e = " + p.name +
+        "[" + std::to_string(xs.size()) + "] erfc(x)\n}\n";
+    const Literal x = Literal::FromValues<double>(
+        p.type, {static_cast<int64_t>(xs.size())}, xs);
+    const std::vector<Literal> expected = ReferenceLeaves(text, {x});
+    ASSERT_EQ(expected.size(), 1u);
+    std::unique_ptr<LoadedProgram> loaded = LoadText(text);
+    ASSERT_NE(loaded, nullptr);
+    StatusOr<std::vector<Literal>> actual = RunOnDevice(*loaded, {x});
+    ASSERT_TRUE(actual.ok()) << actual.status().ToString();
+    for (int64_t i = 0; i < static_cast<int64_t>(xs.size()); ++i) {
+      const double want = expected[0].GetAsDouble(i);
+      const double got = (*actual)[0].GetAsDouble(i);
+      EXPECT_LE(UlpDistance(p.type, got, want), p.ulps)
+          << p.name << " erfc(" << x.GetAsDouble(i) << "): expected " << want
+          << ", got " << got;
+    }
+    EXPECT_EQ(expected[0].GetAsDouble(2), 2.0) << "erfc(-inf)";
+    EXPECT_EQ(expected[0].GetAsDouble(1), 0.0) << "erfc(inf)";
+  }
+}
 
 TEST(VariadicScatterSplitting, ScattersEachOperandWithItsOwnCombiner) {
   ExpectMatchesReference(

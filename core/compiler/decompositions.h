@@ -22,8 +22,17 @@ StatusOr<HloInstruction*> DecomposeTopK(
 // bitcast-convert between types of different widths: the wider element is
 // split into (or joined from) pieces along the narrower side's last
 // dimension, least significant piece first (little-endian memory order),
-// with shifts, integer converts and a sum.
+// with shifts, integer converts and a sum. From pred to an 8-bit type, a
+// convert: a pred's byte is 0 or 1.
 StatusOr<HloInstruction*> DecomposeBitcastConvert(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context);
+
+// erfc(x), which no KIR node computes: 1 - erf(x) for |x| < 1, else
+// Cephes' rational approximations of erfc(|x|) / exp(-x^2) (erfcf's for f32,
+// f16 and bf16, computed in f32; erfc's for f64) times exp(-x^2) computed
+// without the rounding error of x^2, and 2 minus that for x <= -1.
+StatusOr<HloInstruction*> DecomposeErfc(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     RewriteContext& context);
 

@@ -39,6 +39,8 @@ class OpDecomposition : public HloPass {
           return DecomposeTopK(source, operands, context);
         case HloOpcode::kBitcastConvert:
           return DecomposeBitcastConvert(source, operands, context);
+        case HloOpcode::kErfc:
+          return DecomposeErfc(source, operands, context);
         case HloOpcode::kBitcast:
           return RetypingBitcastAsBitcastConvert(source, operands, context);
         case HloOpcode::kSelectAndScatter:

@@ -8,9 +8,9 @@
 
 namespace phal {
 
-// Replaces every fusion instruction (XLA's own fusion decisions, as in
-// compiled dumps) by the instructions of its computation.
-std::unique_ptr<HloPass> MakeFusionInliningPass();
+// Replaces every call and every fusion instruction (XLA's own fusion
+// decisions, as in compiled dumps) by the instructions of its computation.
+std::unique_ptr<HloPass> MakeCallInliningPass();
 // Drops explicit layouts: Polyhal buffers are always dense row-major (the
 // ABI says so), and HLO values do not depend on layouts, so after this
 // pass every shape is row-major and no transposes are needed, but for a
@@ -22,9 +22,9 @@ std::unique_ptr<HloPass> MakeLayoutNormalizationPass();
 std::unique_ptr<HloPass> MakeBatchNormDecompositionPass();
 // Ops without a kernel kind into ops that have one: topk into a stable
 // sort with an index operand and slices; bitcast-convert between widths
-// into shifts, converts and a sum; scatter of several operands into one
-// scatter per operand (when the update computation keeps them apart);
-// select-and-scatter into a reduce-window and a scatter.
+// into shifts, converts and a sum; erfc into erf, exp and polynomials; scatter
+// of several operands into one scatter per operand (when the update computation
+// keeps them apart); select-and-scatter into a reduce-window and a scatter.
 std::unique_ptr<HloPass> MakeOpDecompositionPass();
 // Identities that hold bit for bit, NaN and signed zeros included.
 std::unique_ptr<HloPass> MakeAlgebraicSimplificationPass();

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "core/testing/compiler_test_util.h"
 #include "core/compiler/passes.h"
 #include "core/hlo/printer.h"
+#include "core/testing/compiler_test_util.h"
 #include "core/testing/temp_dir.h"
 
 namespace phal::testing {
@@ -54,6 +54,20 @@ ENTRY main {
   EXPECT_EQ(text.find("reshape(%r)"), std::string::npos)
       << "reshape of reshape reads the first operand\n"
       << text;
+}
+
+TEST(AlgebraicSimplification, DropsABitcastConvertToItsOwnType) {
+  // No emitter needs to reinterpret a complex value as itself.
+  auto pass = MakeAlgebraicSimplificationPass();
+  const std::string text = RunPass(*pass, R"(
+HloModule m
+ENTRY main {
+  x = c128[2,3] parameter(0)
+  b = c128[2,3] bitcast-convert(x)
+  ROOT n = c128[2,3] negate(b)
+}
+)");
+  EXPECT_NE(text.find("negate(%x)"), std::string::npos) << text;
 }
 
 TEST(ConstantFolding, EvaluatesConstantSubgraphsButNotBroadcasts) {
@@ -120,6 +134,80 @@ ENTRY main {
   EXPECT_EQ((*result)->entry_computation()->instruction_count(), 3);
 }
 
+TEST(CallInlining, ReducerCallingAFunctionRunsInAKernel) {
+  // What JAX exports for jax.lax.cumlogsumexp: a reduce-window whose
+  // reducer calls a private logaddexp function.
+  const std::string hlo = R"(
+HloModule m
+logaddexp {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  m = f32[] maximum(a, b)
+  d = f32[] subtract(a, b)
+  nan = pred[] compare(d, d), direction=NE
+  s = f32[] add(a, b)
+  ad = f32[] abs(d)
+  n = f32[] negate(ad)
+  e = f32[] exponential(n)
+  l = f32[] log-plus-one(e)
+  r = f32[] add(m, l)
+  ROOT out = f32[] select(nan, s, r)
+}
+reducer {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT c = f32[] call(x, y), to_apply=logaddexp
+}
+ENTRY main {
+  x = f32[8,3] parameter(0)
+  init = f32[] constant(-inf)
+  ROOT w = f32[8,3] reduce-window(x, init), window={size=8x1 pad=7_0x0_0},
+    to_apply=reducer
+}
+)";
+  auto pass = MakeCallInliningPass();
+  std::unique_ptr<HloModule> module = ParseVerified(hlo);
+  ASSERT_NE(module, nullptr);
+  StatusOr<std::unique_ptr<HloModule>> inlined = pass->Run(*module);
+  ASSERT_TRUE(inlined.ok()) << inlined.status().ToString();
+  for (const HloComputation* computation : (*inlined)->computations()) {
+    for (const HloInstruction* instruction : computation->instructions()) {
+      EXPECT_NE(instruction->opcode(), HloOpcode::kCall)
+          << "%" << instruction->name() << " in %" << computation->name();
+    }
+  }
+  ExpectMatchesReference(hlo, {TestData(PHAL_ELEMENT_TYPE_F32, {8, 3})});
+}
+
+TEST(CallInlining, CallsInAnElementwiseChainFuseIntoOneKernel) {
+  const std::string hlo = R"(
+HloModule m
+square {
+  p = f32[4] parameter(0)
+  ROOT s = f32[4] multiply(p, p)
+}
+map_body {
+  a = f32[] parameter(0)
+  ROOT n = f32[] negate(a)
+}
+negated {
+  q = f32[4] parameter(0)
+  ROOT m = f32[4] map(q), dimensions={0}, to_apply=map_body
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  c = f32[4] call(x), to_apply=square
+  n = f32[4] call(c), to_apply=negated
+  ROOT e = f32[4] exponential(n)
+}
+)";
+  std::unique_ptr<Program> program = CompileText(hlo);
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(program->kernels.size(), 1u)
+      << "square, negate and exponential make one loop kernel";
+  ExpectMatchesReference(hlo, {TestData(PHAL_ELEMENT_TYPE_F32, {4})});
+}
+
 TEST(LayoutNormalization, MakesEveryShapeRowMajorWithoutChangingValues) {
   const std::string hlo = R"(
 HloModule m
@@ -165,7 +253,7 @@ ENTRY main {
 )");
   ASSERT_TRUE(CompileModule(std::move(module), options).ok());
   const std::filesystem::path path(dir.path());
-  EXPECT_TRUE(std::filesystem::exists(path / "01-inline-fusions.hlo"));
+  EXPECT_TRUE(std::filesystem::exists(path / "01-inline-calls.hlo"));
   EXPECT_TRUE(std::filesystem::exists(path / "09-dce.hlo"));
   EXPECT_TRUE(std::filesystem::exists(path / "kernel-00-e.kir"));
 }

@@ -453,13 +453,13 @@ StatusOr<HloInstruction*> Square(HloBuilder& b, HloInstruction* x) {
 
 const std::map<std::string, int>& UnaryArity() {
   static const auto* arity = new std::map<std::string, int>{
-      {"chlo.erf", 1},        {"chlo.tan", 1},           {"chlo.erf_inv", 1},
-      {"chlo.atan", 1},       {"chlo.asin", 1},          {"chlo.acos", 1},
-      {"chlo.sinh", 1},       {"chlo.cosh", 1},          {"chlo.asinh", 1},
-      {"chlo.acosh", 1},      {"chlo.atanh", 1},         {"chlo.is_inf", 1},
-      {"chlo.is_pos_inf", 1}, {"chlo.is_neg_inf", 1},    {"chlo.conj", 1},
-      {"chlo.square", 1},     {"chlo.constant_like", 1}, {"chlo.top_k", 1},
-      {"chlo.mulhi", 2},
+      {"chlo.erf", 1},     {"chlo.erfc", 1},       {"chlo.tan", 1},
+      {"chlo.erf_inv", 1}, {"chlo.atan", 1},       {"chlo.asin", 1},
+      {"chlo.acos", 1},    {"chlo.sinh", 1},       {"chlo.cosh", 1},
+      {"chlo.asinh", 1},   {"chlo.acosh", 1},      {"chlo.atanh", 1},
+      {"chlo.is_inf", 1},  {"chlo.is_pos_inf", 1}, {"chlo.is_neg_inf", 1},
+      {"chlo.conj", 1},    {"chlo.square", 1},     {"chlo.constant_like", 1},
+      {"chlo.top_k", 1},   {"chlo.mulhi", 2},
   };
   return *arity;
 }
@@ -468,6 +468,7 @@ StatusOr<HloInstruction*> DecomposeUnary(const ChloOp& op, HloBuilder& b) {
   HloInstruction* x = op.operands[0];
   const std::string& name = op.name;
   if (name == "chlo.erf") return b.Unary(HloOpcode::kErf, x);
+  if (name == "chlo.erfc") return b.Unary(HloOpcode::kErfc, x);
   if (name == "chlo.tan") return b.Unary(HloOpcode::kTan, x);
   if (name == "chlo.erf_inv") return ErfInv(b, x);
   if (name == "chlo.is_inf" || name == "chlo.is_pos_inf" ||

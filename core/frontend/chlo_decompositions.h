@@ -1,5 +1,5 @@
-// The chlo ops JAX emits, decomposed into HLO: erf and tan map onto HLO
-// opcodes; erf_inv, top_k, constant_like, mulhi, the inverse trigonometric
+// The chlo ops JAX emits, decomposed into HLO: erf, erfc and tan map onto
+// HLO opcodes; erf_inv, top_k, constant_like, mulhi, the inverse trigonometric
 // and hyperbolic functions, is_inf and the numpy-style broadcasting
 // binary ops (chlo.broadcast_add, ...) become small HLO graphs.
 // docs/stablehlo.md lists each decomposition and its accuracy.

@@ -68,6 +68,25 @@ TEST(ChloDecompositionsTest, ErfAndTanMapToHloOps) {
               Pointwise(DoubleNear(1e-15), {std::tan(0.5), std::tan(-1.0)}));
 }
 
+TEST(ChloDecompositionsTest, ErfcIsExactWhereOneMinusErfUnderflows) {
+  // erfc(9.5) and erfc(26) are below the smallest normal number of f32 and
+  // f64, where 1 - erf(x) is 0. Within an ulp of std::erfc, whose value
+  // the compiler may fold correctly rounded where libm is an ulp off.
+  const std::vector<double> f64 =
+      Apply("chlo.erfc %x : tensor<4xf64> -> tensor<4xf64>",
+            "dense<[-3.0, 0.5, 5.0, 26.0]>", "tensor<4xf64>", "tensor<4xf64>");
+  const std::vector<double> x = {-3.0, 0.5, 5.0, 26.0};
+  ASSERT_EQ(f64.size(), x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    EXPECT_NEAR(f64[i], std::erfc(x[i]), 2.3e-16 * std::erfc(x[i]))
+        << "erfc(" << x[i] << ")";
+  }
+  EXPECT_THAT(Apply("chlo.erfc %x : tensor<2xf32> -> tensor<2xf32>",
+                    "dense<[0.5, 9.5]>", "tensor<2xf32>", "tensor<2xf32>"),
+              ElementsAre(static_cast<float>(std::erfc(0.5)),
+                          static_cast<float>(std::erfc(9.5))));
+}
+
 TEST(ChloDecompositionsTest, InverseTrigonometricAndHyperbolicFunctions) {
   const std::string dense = "dense<[-0.75, 0.25, 0.5]>";
   const std::string type = "tensor<3xf64>";

@@ -53,6 +53,24 @@ TEST(StableHloEmulationTest, NarrowIntegersWrapAroundTheirWidth) {
               IsEmpty());
 }
 
+TEST(StableHloEmulationTest, BitcastConvertOfI1PacksOneBitPerElement) {
+  // 0x6B = 0b01101011, bit 0 first; -128 is the sign bit alone.
+  EXPECT_THAT(Failures(R"(
+    func.func @main() {
+      %bits = stablehlo.constant dense<[[true, true, false, true, false, true, true, false], [false, false, false, false, false, false, false, true]]> : tensor<2x8xi1>
+      %u = stablehlo.bitcast_convert %bits : (tensor<2x8xi1>) -> tensor<2xui8>
+      check.expect_eq_const %u, dense<[107, 128]> : tensor<2xui8>
+      %s = stablehlo.bitcast_convert %bits : (tensor<2x8xi1>) -> tensor<2xi8>
+      check.expect_eq_const %s, dense<[107, -128]> : tensor<2xi8>
+      %back = stablehlo.bitcast_convert %s : (tensor<2xi8>) -> tensor<2x8xi1>
+      check.expect_eq %back, %bits : tensor<2x8xi1>
+      %same = stablehlo.bitcast_convert %bits : (tensor<2x8xi1>) -> tensor<2x8xi1>
+      check.expect_eq %same, %bits : tensor<2x8xi1>
+      func.return
+    })"),
+              IsEmpty());
+}
+
 TEST(StableHloEmulationTest, SmallFloatsHoldOnlyValuesOfTheirFormat) {
   const MinifloatFormat* e4m3fn = FindMinifloatFormat("f8E4M3FN");
   ASSERT_NE(e4m3fn, nullptr);

@@ -108,6 +108,11 @@ class StableHloLowering {
   StatusOr<Values> LowerConditional(const MlirOperation& op,
                                     LoweringScope& scope,
                                     const Values& operands);
+  // bitcast_convert from or to i1, which StableHLO makes one bit wide
+  // where HLO's pred is a byte.
+  StatusOr<HloInstruction*> LowerBitcastConvertOfI1(HloInstruction* operand,
+                                                    const Shape& type,
+                                                    LoweringScope& scope);
   StatusOr<HloInstruction*> LowerConvolution(
       const MlirOperation& op, LoweringScope& scope, const Values& operands,
       const std::optional<std::vector<int64_t>>& padding);

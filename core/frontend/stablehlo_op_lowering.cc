@@ -428,6 +428,14 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
                               Shape(type.element_type(), value->shape().dims()),
                               {value})));
   }
+  if (name == "bitcast_convert") {
+    PHAL_RETURN_IF_ERROR(operand_count(1));
+    PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
+    if (operands[0]->shape().element_type() == PHAL_ELEMENT_TYPE_PRED ||
+        type.element_type() == PHAL_ELEMENT_TYPE_PRED) {
+      return one(LowerBitcastConvertOfI1(operands[0], type, scope));
+    }
+  }
   if (name == "bitcast_convert" || name == "reshape" ||
       name == "dynamic_reshape") {
     PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
@@ -780,6 +788,77 @@ StatusOr<Values> StableHloLowering::LowerRegionOp(const std::string& name,
   }
   PHAL_ASSIGN_OR_RETURN(HloInstruction * result, b.Add(std::move(instruction)));
   return b.Untuple(result);
+}
+
+StatusOr<HloInstruction*> StableHloLowering::LowerBitcastConvertOfI1(
+    HloInstruction* operand, const Shape& type, LoweringScope& scope) {
+  HloBuilder& b = *scope.builder;
+  const ElementType from = operand->shape().element_type();
+  const ElementType to = type.element_type();
+  if (from == to) return operand;
+  const ElementType wide = from == PHAL_ELEMENT_TYPE_PRED ? to : from;
+  if (IsComplex(wide)) {
+    return Unimplemented(std::string("bitcast_convert between i1 and ") +
+                         ElementTypeName(wide));
+  }
+  const int64_t bits = ElementTypeBitWidth(wide);
+  const ElementType word = bits == 8    ? PHAL_ELEMENT_TYPE_U8
+                           : bits == 16 ? PHAL_ELEMENT_TYPE_U16
+                           : bits == 32 ? PHAL_ELEMENT_TYPE_U32
+                                        : PHAL_ELEMENT_TYPE_U64;
+  const auto reinterpret =
+      [&](HloInstruction* value,
+          ElementType element) -> StatusOr<HloInstruction*> {
+    if (value->shape().element_type() == element) return value;
+    return b.Add(b.Create(HloOpcode::kBitcastConvert,
+                          Shape(element, value->shape().dims()), {value}));
+  };
+  // Bit j of a word is element j along the i1 side's last dimension, the
+  // least significant bit first.
+  std::vector<int64_t> bit_dims =
+      from == PHAL_ELEMENT_TYPE_PRED ? operand->shape().dims() : type.dims();
+  if (bit_dims.empty() || bit_dims.back() != bits) {
+    return InvalidArgument("bitcast_convert between " +
+                           operand->shape().ToString() + " and " +
+                           type.ToString() + " needs an i1 side of " +
+                           std::to_string(bits) + " bits per element");
+  }
+  const int64_t last = static_cast<int64_t>(bit_dims.size()) - 1;
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * positions,
+                        b.Iota(Shape(word, bit_dims), last));
+  if (from != PHAL_ELEMENT_TYPE_PRED) {
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * words, reinterpret(operand, word));
+    std::vector<int64_t> kept(static_cast<std::size_t>(last));
+    for (int64_t d = 0; d < last; ++d) kept[static_cast<std::size_t>(d)] = d;
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * spread,
+                          b.Broadcast(words, bit_dims, kept));
+    PHAL_ASSIGN_OR_RETURN(
+        HloInstruction * shifted,
+        b.Binary(HloOpcode::kShiftRightLogical, spread, positions));
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * one, b.FullLike(shifted, 1));
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * bit,
+                          b.Binary(HloOpcode::kAnd, shifted, one));
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * zero, b.FullLike(bit, 0));
+    return b.Compare(ComparisonDirection::kNe, bit, zero);
+  }
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * values, b.Convert(operand, word));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * shifted,
+                        b.Binary(HloOpcode::kShiftLeft, values, positions));
+  // The shifted bits are disjoint, so their sum is their concatenation.
+  HloBuilder adder(UniqueName(scope.function_name + ".bitcast_join"));
+  const Shape scalar(word, {});
+  HloInstruction* lhs = adder.AddParameter(scalar);
+  HloInstruction* rhs = adder.AddParameter(scalar);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * sum,
+                        adder.Binary(HloOpcode::kAdd, lhs, rhs));
+  HloComputation* add = AddComputation(adder.Build(sum));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * zero, b.ScalarConstant(word, 0));
+  auto reduce =
+      b.Create(HloOpcode::kReduce, Shape(word, type.dims()), {shifted, zero});
+  reduce->set_dimensions({last});
+  reduce->AppendCalledComputation(add);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * joined, b.Add(std::move(reduce)));
+  return reinterpret(joined, to);
 }
 
 StatusOr<HloInstruction*> StableHloLowering::LowerConvolution(

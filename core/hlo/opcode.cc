@@ -34,6 +34,7 @@ bool IsElementwiseUnary(HloOpcode opcode) {
     case HloOpcode::kCopy:
     case HloOpcode::kCos:
     case HloOpcode::kErf:
+    case HloOpcode::kErfc:
     case HloOpcode::kExp:
     case HloOpcode::kExpm1:
     case HloOpcode::kFloor:

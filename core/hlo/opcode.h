@@ -40,6 +40,7 @@ namespace phal {
   X(kDynamicSlice, "dynamic-slice")                  \
   X(kDynamicUpdateSlice, "dynamic-update-slice")     \
   X(kErf, "erf")                                     \
+  X(kErfc, "erfc")                                   \
   X(kExp, "exponential")                             \
   X(kExpm1, "exponential-minus-one")                 \
   X(kFloor, "floor")                                 \

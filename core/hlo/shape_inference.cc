@@ -204,6 +204,7 @@ bool UnaryAcceptsType(HloOpcode opcode, ElementType type) {
     case HloOpcode::kRoundNearestEven:
     case HloOpcode::kIsFinite:
     case HloOpcode::kErf:
+    case HloOpcode::kErfc:
       return IsFloat(type);
     case HloOpcode::kNot:
       return type == PHAL_ELEMENT_TYPE_PRED || IsIntegral(type);

@@ -70,6 +70,8 @@ Status FloatUnary(HloOpcode opcode, const Literal& in, Literal* out) {
       return map(FloatCos);
     case HloOpcode::kErf:
       return map(FloatErf);
+    case HloOpcode::kErfc:
+      return map(FloatErfc);
     case HloOpcode::kExp:
       return map(FloatExp);
     case HloOpcode::kExpm1:

@@ -39,6 +39,8 @@ inline double FloatCbrt(double x) { return std::cbrt(x); }
 inline double FloatCeil(double x) { return std::ceil(x); }
 inline double FloatCos(double x) { return std::cos(x); }
 inline double FloatErf(double x) { return std::erf(x); }
+// Not 1 - erf(x), which loses every digit once erf(x) rounds to 1.
+inline double FloatErfc(double x) { return std::erfc(x); }
 inline double FloatExp(double x) { return std::exp(x); }
 inline double FloatExpm1(double x) { return std::expm1(x); }
 inline double FloatFloor(double x) { return std::floor(x); }

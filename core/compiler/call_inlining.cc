@@ -6,19 +6,28 @@
 namespace phal {
 namespace {
 
-class FusionInlining : public HloPass {
+// Inlines `fusion` and `call` instructions, as XLA's CallInliner does for
+// calls. Kernel bodies (reducers, mapped functions, comparators, scatter
+// combiners) are emitted from scalar computations that must be flat, and a
+// call at the host level would cut a fusible chain into two kernels.
+class CallInlining : public HloPass {
  public:
-  const char* name() const override { return "inline-fusions"; }
+  const char* name() const override { return "inline-calls"; }
   StatusOr<std::unique_ptr<HloModule>> Run(const HloModule& module) override {
-    auto inline_fusion =
+    // Computations are rewritten callees first, so the callee inlined here
+    // holds no call or fusion any more.
+    auto inline_callee =
         [](const HloInstruction& source,
            const std::vector<HloInstruction*>& operands,
            const std::vector<HloComputation*>& called,
            RewriteContext& context) -> StatusOr<HloInstruction*> {
-      if (source.opcode() != HloOpcode::kFusion) return nullptr;
-      const HloComputation& fused = *called[0];
+      if (source.opcode() != HloOpcode::kFusion &&
+          source.opcode() != HloOpcode::kCall) {
+        return nullptr;
+      }
+      const HloComputation& callee = *called[0];
       std::map<const HloInstruction*, HloInstruction*> mapped;
-      for (const HloInstruction* instruction : fused.instructions()) {
+      for (const HloInstruction* instruction : callee.instructions()) {
         if (instruction->opcode() == HloOpcode::kParameter) {
           mapped[instruction] = operands[static_cast<std::size_t>(
               instruction->parameter_number())];
@@ -30,16 +39,16 @@ class FusionInlining : public HloPass {
         }
         mapped[instruction] = context.Add(*instruction, inner);
       }
-      return mapped.at(fused.root_instruction());
+      return mapped.at(callee.root_instruction());
     };
-    return RewriteModule(module, inline_fusion);
+    return RewriteModule(module, inline_callee);
   }
 };
 
 }  // namespace
 
-std::unique_ptr<HloPass> MakeFusionInliningPass() {
-  return std::make_unique<FusionInlining>();
+std::unique_ptr<HloPass> MakeCallInliningPass() {
+  return std::make_unique<CallInlining>();
 }
 
 }  // namespace phal
