@@ -4,7 +4,9 @@
 // compiler named here.
 #include "plugins/amd/amd_plugin.h"
 
-#include <iterator>
+#include <span>
+#include <string>
+#include <string_view>
 
 #include "plugins/amd/amd_emulator.h"
 #include "sdk/gpu_plugin/gpu_plugin.h"

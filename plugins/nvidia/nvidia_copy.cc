@@ -1,46 +1,53 @@
-// Copies between host memory and buffers, and between buffers, queued on a
-// stream (nvidia_stream.h says when they run).
-#include "plugins/nvidia/nvidia_memory.h"
+// Copies: the driver's asynchronous copies. Which copy a buffer-to-buffer
+// copy is (in one context, between contexts of one driver, through host
+// memory between the driver and the emulator) is the GPU plugin layer's
+// choice (sdk/gpu_plugin/gpu_stream.h).
+#include <string>
+
 #include "plugins/nvidia/nvidia_plugin.h"
-#include "plugins/nvidia/nvidia_stream.h"
-#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::nvidia {
+namespace {
 
-phal_status_t* StreamCopyFromHost(phal_plugin_stream_t* stream,
-                                  const void* source,
-                                  phal_plugin_buffer_t* buffer, uint64_t offset,
-                                  uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(buffer->buffer->CheckRange(offset, byte_size));
-    return stream->CopyFromHost(source, *buffer->buffer, offset, byte_size);
-  });
+std::string OfBytes(const char* call, uint64_t bytes) {
+  return std::string(call) + " of " + std::to_string(bytes) + " bytes";
 }
 
-phal_status_t* StreamCopyToHost(phal_plugin_stream_t* stream,
-                                phal_plugin_buffer_t* buffer, uint64_t offset,
-                                void* destination,
-                                uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(buffer->buffer->CheckRange(offset, byte_size));
-    return stream->CopyToHost(*buffer->buffer, offset, destination, byte_size);
-  });
+}  // namespace
+
+Status CudaDriver::CopyHostToDevice(GpuAddress destination, const void* source,
+                                    uint64_t bytes, GpuStream stream) const {
+  return Check(cuda_.cuMemcpyHtoDAsync(destination, source, bytes,
+                                       static_cast<CUstream>(stream)),
+               OfBytes("cuMemcpyHtoDAsync", bytes));
 }
 
-phal_status_t* StreamCopyBuffer(phal_plugin_stream_t* stream,
-                                phal_plugin_buffer_t* source,
-                                uint64_t source_offset,
-                                phal_plugin_buffer_t* destination,
-                                uint64_t destination_offset,
-                                uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(source->buffer->CheckRange(source_offset, byte_size));
-    PHAL_RETURN_IF_ERROR(
-        destination->buffer->CheckRange(destination_offset, byte_size));
-    return stream->CopyBuffer(*source->buffer, source_offset,
-                              *destination->buffer, destination_offset,
-                              byte_size);
-  });
+Status CudaDriver::CopyDeviceToHost(void* destination, GpuAddress source,
+                                    uint64_t bytes, GpuStream stream) const {
+  return Check(cuda_.cuMemcpyDtoHAsync(destination, source, bytes,
+                                       static_cast<CUstream>(stream)),
+               OfBytes("cuMemcpyDtoHAsync", bytes));
+}
+
+Status CudaDriver::CopyDeviceToDevice(GpuAddress destination, GpuAddress source,
+                                      uint64_t bytes, GpuStream stream) const {
+  return Check(cuda_.cuMemcpyDtoDAsync(destination, source, bytes,
+                                       static_cast<CUstream>(stream)),
+               OfBytes("cuMemcpyDtoDAsync", bytes));
+}
+
+bool CudaDriver::HasPeerCopy() const {
+  return cuda_.cuMemcpyPeerAsync != nullptr;
+}
+
+Status CudaDriver::CopyPeer(GpuAddress destination, const GpuPlace& to,
+                            GpuAddress source, const GpuPlace& from,
+                            uint64_t bytes, GpuStream stream) const {
+  return Check(
+      cuda_.cuMemcpyPeerAsync(destination, static_cast<CUcontext>(to.context),
+                              source, static_cast<CUcontext>(from.context),
+                              bytes, static_cast<CUstream>(stream)),
+      OfBytes("cuMemcpyPeerAsync", bytes));
 }
 
 }  // namespace phal::nvidia

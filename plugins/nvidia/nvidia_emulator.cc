@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "plugins/nvidia/nvidia_emulator_module.h"
 #include "sdk/emitters/llvm/grid/grid_device.h"
 
 namespace phal::nvidia {

@@ -1,65 +1,21 @@
-#include "plugins/nvidia/nvidia_memory.h"
-
-#include <algorithm>
+// Buffers: cuMemAlloc memory in the device's primary context (host memory
+// on the emulated device, whose table allocates it). The buffer objects
+// and their checks are the GPU plugin layer's (sdk/gpu_plugin/gpu_memory.h).
 #include <string>
 
 #include "plugins/nvidia/nvidia_plugin.h"
-#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::nvidia {
 
-StatusOr<std::unique_ptr<Buffer>> Buffer::Create(const Device& device,
-                                                 uint64_t byte_size) {
-  std::unique_ptr<Buffer> buffer(new Buffer(device, byte_size));
-  ScopedContext scope(device);
-  PHAL_RETURN_IF_ERROR(scope.status());
-  // cuMemAlloc refuses zero bytes; a zero-byte buffer still gets an address
-  // of its own, so buffers stay distinct.
-  const size_t bytes = static_cast<size_t>(std::max<uint64_t>(byte_size, 1));
+Status CudaDriver::Allocate(uint64_t bytes, GpuAddress* out) const {
+  CUdeviceptr address = 0;
   PHAL_RETURN_IF_ERROR(
-      device.Check(device.cuda().cuMemAlloc(&buffer->address_, bytes),
-                   "cuMemAlloc of " + std::to_string(byte_size) + " bytes"));
-  return buffer;
-}
-
-Buffer::~Buffer() {
-  if (address_ == 0) return;
-  ScopedContext scope(device_);
-  if (scope.status().ok()) device_.cuda().cuMemFree(address_);
-}
-
-Status Buffer::CheckRange(uint64_t offset, uint64_t byte_size) const {
-  if (offset > byte_size_ || byte_size > byte_size_ - offset) {
-    return OutOfRange("nvidia plugin: bytes [" + std::to_string(offset) + ", " +
-                      std::to_string(offset + byte_size) +
-                      ") are outside a buffer of " +
-                      std::to_string(byte_size_) + " bytes");
-  }
+      Check(cuda_.cuMemAlloc(&address, bytes),
+            "cuMemAlloc of " + std::to_string(bytes) + " bytes"));
+  *out = address;
   return OkStatus();
 }
 
-phal_status_t* BufferAllocate(phal_plugin_device_t* device,
-                              uint32_t memory_space, uint64_t byte_size,
-                              phal_plugin_buffer_t** out_buffer) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_RETURN_IF_ERROR(device->CheckRunnable("allocate buffers"));
-    if (memory_space != Device::kDeviceMemorySpace) {
-      return OutOfRange("nvidia plugin: memory space " +
-                        std::to_string(memory_space) + " does not exist");
-    }
-    if (byte_size > device->info().memory_bytes) {
-      return ResourceExhausted("nvidia plugin: " + std::to_string(byte_size) +
-                               " bytes exceed the device's memory (" +
-                               std::to_string(device->info().memory_bytes) +
-                               " bytes)");
-    }
-    PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Buffer> buffer,
-                          Buffer::Create(*device, byte_size));
-    *out_buffer = new phal_plugin_buffer{std::move(buffer)};
-    return OkStatus();
-  });
-}
-
-void BufferFree(phal_plugin_buffer_t* buffer) noexcept { delete buffer; }
+void CudaDriver::Free(GpuAddress address) const { cuda_.cuMemFree(address); }
 
 }  // namespace phal::nvidia

@@ -1,21 +1,63 @@
-// The plugin's entry point: sdk/plugin_support builds phal_plugin_entry and
-// one function table per ABI version (1.0 to 1.4, whose ahead-of-time
-// slots, the targets and their compile-only devices, are in
-// nvidia_device.cc) from the slot functions nvidia_plugin.h declares.
+// The plugin's entry point and its vendor: the GPU plugin layer
+// (sdk/gpu_plugin) builds phal_plugin_entry and every slot (ABI 1.0 to
+// 1.4) from the CUDA driver's and the emulator's tables and the NVPTX
+// compiler named here.
 #include "plugins/nvidia/nvidia_plugin.h"
 
-#include "plugins/nvidia/nvidia_device.h"
-#include "sdk/plugin_support/plugin_entry.h"
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "plugins/nvidia/nvidia_emulator.h"
+#include "sdk/gpu_plugin/gpu_plugin.h"
 
 namespace phal::nvidia {
+namespace {
 
-// Every device has closed: the device list goes, so a plugin loaded again
-// lists them afresh. The driver stays loaded and initialised: CUDA cannot
-// be initialised twice in one process.
-void Shutdown() noexcept { ForgetDevices(); }
+class NvidiaVendor final : public gpu_plugin::GpuVendor {
+ public:
+  const char* Name() const override { return "nvidia"; }
+  const char* VendorName() const override { return "NVIDIA"; }
+  const char* ApiName() const override { return "CUDA"; }
+  const char* Version() const override { return PHAL_PLUGIN_VERSION; }
+  std::string_view SerializationMagic() const override { return "PHALNVK1"; }
+  std::span<const char* const> Targets() const override { return kTargets; }
 
+  StatusOr<const gpu_plugin::GpuDriver*> Runtime() const override {
+    PHAL_ASSIGN_OR_RETURN(const Cuda* cuda, GetCuda());
+    // GetCuda answers the same table for the process's life.
+    static const CudaDriver* driver = new CudaDriver(*cuda, false);
+    return driver;
+  }
+  const gpu_plugin::GpuDriver& Emulator() const override {
+    static const CudaDriver* driver = new CudaDriver(EmulatedCuda(), true);
+    return *driver;
+  }
+
+  GpuDeviceInfo CompileOnlyInfo(std::string_view target) const override {
+    return nvidia::CompileOnlyInfo(target);
+  }
+  std::string TargetName(const GpuDeviceInfo& device) const override {
+    return KernelTarget(device);
+  }
+  StatusOr<gpu_plugin::GpuImage> Compile(
+      const phal_kernel_desc_t& kernel,
+      const GpuDeviceInfo& device) const override {
+    return CompileKernel(kernel, device);
+  }
+  Status Dump(const phal_kernel_desc_t& kernel, const GpuDeviceInfo& device,
+              const std::string& image, std::string_view directory,
+              const std::string& name) const override {
+    return DumpKernel(kernel, device, image, directory, name);
+  }
+};
+
+}  // namespace
 }  // namespace phal::nvidia
 
-PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME(phal::nvidia,
-                                                   PHAL_MAKE_VERSION(1, 0),
-                                                   PHAL_MAKE_VERSION(1, 4))
+const phal::gpu_plugin::GpuVendor& phal::gpu_plugin::Vendor() {
+  static const auto* vendor = new nvidia::NvidiaVendor();
+  return *vendor;
+}
+
+PHAL_GPU_PLUGIN_DEFINE_ENTRY()
