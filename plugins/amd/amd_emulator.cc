@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "sdk/gpu_plugin/gpu_emulator.h"
+
 namespace phal::amd {
 
 // The runtime's opaque handle types, defined by the emulator: streams and
@@ -17,6 +19,7 @@ struct ihipModule_t {
 
 namespace {
 
+using gpu_plugin::EmulatedMemory;
 using llvm_emitter::grid::GridDeviceMemory;
 using llvm_emitter::grid::GridDeviceModule;
 
@@ -26,9 +29,9 @@ constexpr char kName[] = "amd (emulated gfx90a)";
 constexpr char kArchName[] = "gfx90a:sramecc+:xnack-";
 constexpr int kVersion = 60032830;  // HIP 6.0.32830 (ROCm 6.0)
 constexpr int kComputeUnits = 104;
-constexpr int kMaxThreadsPerBlock = 1024;
-constexpr int kMaxBlock[3] = {1024, 1024, 1024};
-constexpr int kMaxGrid[3] = {2147483647, 65535, 65535};
+constexpr gpu_plugin::EmulatedLaunchLimits kLaunchLimits{
+    1024, {1024, 1024, 1024}, {2147483647, 65535, 65535}};
+constexpr int kMaxThreadsPerBlock = kLaunchLimits.max_threads_per_block;
 constexpr int kLdsBytesPerBlock = 64 * 1024;
 constexpr int kWaveSize = 64;
 constexpr int kClockKhz = 1700000;
@@ -37,29 +40,23 @@ constexpr int kL2Bytes = 8 * 1024 * 1024;
 constexpr llvm_emitter::grid::GridLimits kLimits{kWaveSize, kMaxThreadsPerBlock,
                                                  kLdsBytesPerBlock};
 
-thread_local std::string last_error_detail;
-
-GridDeviceMemory& Memory() {
-  static auto* memory = new GridDeviceMemory();
-  return *memory;
-}
-
 hipError_t Fail(hipError_t result, std::string detail) {
-  last_error_detail = std::move(detail);
+  gpu_plugin::SetEmulatorErrorDetail(std::move(detail));
   return result;
 }
 
 hipError_t Succeed() {
-  last_error_detail.clear();
+  gpu_plugin::SetEmulatorErrorDetail("");
   return hipSuccess;
 }
 
+// `status` as a result: hipSuccess, or `failure` with its message.
+hipError_t Answer(const Status& status, hipError_t failure) {
+  return status.ok() ? Succeed() : Fail(failure, status.message());
+}
+
 hipError_t CheckDevice(int device) {
-  if (device != 0) {
-    return Fail(hipErrorInvalidDevice, "the emulator has one device, 0, not " +
-                                           std::to_string(device));
-  }
-  return Succeed();
+  return Answer(gpu_plugin::CheckEmulatedDevice(device), hipErrorInvalidDevice);
 }
 
 hipError_t Init(unsigned int flags) {
@@ -123,10 +120,8 @@ hipError_t DeviceGetName(char* name, int length, int device) {
   if (hipError_t result = CheckDevice(device); result != hipSuccess) {
     return result;
   }
-  if (length <= 0) return Fail(hipErrorInvalidValue, "name length");
-  std::strncpy(name, kName, static_cast<size_t>(length) - 1);
-  name[length - 1] = '\0';
-  return Succeed();
+  return Answer(gpu_plugin::CopyEmulatedName(kName, name, length),
+                hipErrorInvalidValue);
 }
 
 hipError_t DeviceGetAttribute(int* value, hipDeviceAttribute_t attribute,
@@ -144,12 +139,14 @@ hipError_t DeviceGetAttribute(int* value, hipDeviceAttribute_t attribute,
     case hipDeviceAttributeMaxBlockDimX:
     case hipDeviceAttributeMaxBlockDimY:
     case hipDeviceAttributeMaxBlockDimZ:
-      *value = kMaxBlock[attribute - hipDeviceAttributeMaxBlockDimX];
+      *value =
+          kLaunchLimits.max_block[attribute - hipDeviceAttributeMaxBlockDimX];
       return Succeed();
     case hipDeviceAttributeMaxGridDimX:
     case hipDeviceAttributeMaxGridDimY:
     case hipDeviceAttributeMaxGridDimZ:
-      *value = kMaxGrid[attribute - hipDeviceAttributeMaxGridDimX];
+      *value =
+          kLaunchLimits.max_grid[attribute - hipDeviceAttributeMaxGridDimX];
       return Succeed();
     case hipDeviceAttributeMaxThreadsPerBlock:
       *value = kMaxThreadsPerBlock;
@@ -192,7 +189,7 @@ hipError_t GetDeviceProperties(void* properties, int device) {
 }
 
 hipError_t Malloc(void** address, size_t bytes) {
-  StatusOr<void*> memory = Memory().Allocate(bytes);
+  StatusOr<void*> memory = EmulatedMemory().Allocate(bytes);
   if (!memory.ok()) {
     return Fail(memory.status().code() == PHAL_RESOURCE_EXHAUSTED
                     ? hipErrorOutOfMemory
@@ -204,7 +201,7 @@ hipError_t Malloc(void** address, size_t bytes) {
 }
 
 hipError_t Free(void* address) {
-  if (!Memory().Free(address).ok()) {
+  if (!EmulatedMemory().Free(address).ok()) {
     return Fail(hipErrorInvalidValue,
                 "hipFree of an address hipMalloc did not return");
   }
@@ -295,24 +292,13 @@ hipError_t ModuleLaunchKernel(hipFunction_t function, unsigned int grid_x,
   }
   const unsigned int grid[3] = {grid_x, grid_y, grid_z};
   const unsigned int block[3] = {block_x, block_y, block_z};
-  for (int d = 0; d < 3; ++d) {
-    if (grid[d] == 0 || grid[d] > static_cast<unsigned>(kMaxGrid[d]) ||
-        block[d] == 0 || block[d] > static_cast<unsigned>(kMaxBlock[d])) {
-      return Fail(hipErrorInvalidValue, "grid or block dimension " +
-                                            std::to_string(d) +
-                                            " out of the device's range");
-    }
-  }
-  if (uint64_t{block_x} * block_y * block_z > kMaxThreadsPerBlock) {
-    return Fail(hipErrorInvalidValue, "more than 1024 threads per block");
-  }
-  const Status run = reinterpret_cast<hipModule_t>(function)->module->Run(
-      grid, block, shared_bytes, parameters, Memory());
-  if (!run.ok()) return Fail(hipErrorLaunchFailure, run.message());
-  return Succeed();
+  const Status checked =
+      gpu_plugin::CheckEmulatedLaunch(kLaunchLimits, grid, block);
+  if (!checked.ok()) return Answer(checked, hipErrorInvalidValue);
+  return Answer(reinterpret_cast<hipModule_t>(function)->module->Run(
+                    grid, block, shared_bytes, parameters, EmulatedMemory()),
+                hipErrorLaunchFailure);
 }
-
-std::string LastErrorDetail() { return last_error_detail; }
 
 Hip MakeEmulatedHip() {
   Hip hip;
@@ -349,7 +335,7 @@ Hip MakeEmulatedHip() {
   hip.hipModuleUnload = ModuleUnload;
   hip.hipModuleGetFunction = ModuleGetFunction;
   hip.hipModuleLaunchKernel = ModuleLaunchKernel;
-  hip.last_error_detail = LastErrorDetail;
+  hip.last_error_detail = gpu_plugin::EmulatorErrorDetail;
   return hip;
 }
 

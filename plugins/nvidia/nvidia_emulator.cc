@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sdk/emitters/llvm/grid/grid_device.h"
+#include "sdk/gpu_plugin/gpu_emulator.h"
 
 namespace phal::nvidia {
 
@@ -26,42 +27,38 @@ namespace {
 constexpr char kName[] = "nvidia (emulated sm_90)";
 constexpr int kDriverVersion = 12000;
 constexpr int kMultiprocessors = 132;
-constexpr int kMaxThreadsPerBlock = 1024;
-constexpr int kMaxBlock[3] = {1024, 1024, 64};
-constexpr int kMaxGrid[3] = {2147483647, 65535, 65535};
+constexpr gpu_plugin::EmulatedLaunchLimits kLaunchLimits{
+    1024, {1024, 1024, 64}, {2147483647, 65535, 65535}};
 constexpr int kSharedBytesPerBlock = 48 * 1024;
 constexpr int kSharedBytesPerBlockOptin = 227 * 1024;
 constexpr int kWarpSize = 32;
 constexpr int kClockKhz = 1980000;
 constexpr int kL2Bytes = 50 * 1024 * 1024;
 
-thread_local std::string last_error_detail;
 thread_local std::vector<CUcontext> current_contexts;
 
 CUctx_st the_context;
 
-llvm_emitter::grid::GridDeviceMemory& Memory() {
-  static auto* memory = new llvm_emitter::grid::GridDeviceMemory();
-  return *memory;
-}
+using gpu_plugin::EmulatedMemory;
 
 CUresult Fail(CUresult result, std::string detail) {
-  last_error_detail = std::move(detail);
+  gpu_plugin::SetEmulatorErrorDetail(std::move(detail));
   return result;
 }
 
 CUresult Succeed() {
-  last_error_detail.clear();
+  gpu_plugin::SetEmulatorErrorDetail("");
   return CUDA_SUCCESS;
 }
 
+// `status` as a result: CUDA_SUCCESS, or `failure` with its message.
+CUresult Answer(const Status& status, CUresult failure) {
+  return status.ok() ? Succeed() : Fail(failure, status.message());
+}
+
 CUresult CheckDevice(CUdevice device) {
-  if (device != 0) {
-    return Fail(
-        CUDA_ERROR_INVALID_DEVICE,
-        "the emulator has one device, 0, not " + std::to_string(device));
-  }
-  return Succeed();
+  return Answer(gpu_plugin::CheckEmulatedDevice(device),
+                CUDA_ERROR_INVALID_DEVICE);
 }
 
 void* Address(CUdeviceptr address) {
@@ -148,10 +145,8 @@ CUresult DeviceGetName(char* name, int length, CUdevice device) {
   if (CUresult result = CheckDevice(device); result != CUDA_SUCCESS) {
     return result;
   }
-  if (length <= 0) return Fail(CUDA_ERROR_INVALID_VALUE, "name length");
-  std::strncpy(name, kName, static_cast<size_t>(length) - 1);
-  name[length - 1] = '\0';
-  return Succeed();
+  return Answer(gpu_plugin::CopyEmulatedName(kName, name, length),
+                CUDA_ERROR_INVALID_VALUE);
 }
 
 CUresult DeviceGetAttribute(int* value, CUdevice_attribute attribute,
@@ -161,17 +156,19 @@ CUresult DeviceGetAttribute(int* value, CUdevice_attribute attribute,
   }
   switch (attribute) {
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
-      *value = kMaxThreadsPerBlock;
+      *value = kLaunchLimits.max_threads_per_block;
       break;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
-      *value = kMaxBlock[attribute - CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X];
+      *value = kLaunchLimits
+                   .max_block[attribute - CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X];
       break;
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
-      *value = kMaxGrid[attribute - CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X];
+      *value = kLaunchLimits
+                   .max_grid[attribute - CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X];
       break;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
       *value = kSharedBytesPerBlock;
@@ -265,7 +262,7 @@ CUresult MemAlloc(CUdeviceptr* address, size_t bytes) {
   if (CUresult result = CheckCurrent("cuMemAlloc"); result != CUDA_SUCCESS) {
     return result;
   }
-  StatusOr<void*> memory = Memory().Allocate(bytes);
+  StatusOr<void*> memory = EmulatedMemory().Allocate(bytes);
   if (!memory.ok()) {
     return Fail(memory.status().code() == PHAL_RESOURCE_EXHAUSTED
                     ? CUDA_ERROR_OUT_OF_MEMORY
@@ -277,7 +274,7 @@ CUresult MemAlloc(CUdeviceptr* address, size_t bytes) {
 }
 
 CUresult MemFree(CUdeviceptr address) {
-  if (!Memory().Free(Address(address)).ok()) {
+  if (!EmulatedMemory().Free(Address(address)).ok()) {
     return Fail(CUDA_ERROR_INVALID_VALUE,
                 "cuMemFree of an address cuMemAlloc did not return");
   }
@@ -379,24 +376,13 @@ CUresult LaunchKernel(CUfunction function, unsigned int grid_x,
   }
   const unsigned int grid[3] = {grid_x, grid_y, grid_z};
   const unsigned int block[3] = {block_x, block_y, block_z};
-  for (int d = 0; d < 3; ++d) {
-    if (grid[d] == 0 || grid[d] > static_cast<unsigned>(kMaxGrid[d]) ||
-        block[d] == 0 || block[d] > static_cast<unsigned>(kMaxBlock[d])) {
-      return Fail(CUDA_ERROR_INVALID_VALUE, "grid or block dimension " +
-                                                std::to_string(d) +
-                                                " out of the device's range");
-    }
-  }
-  if (uint64_t{block_x} * block_y * block_z > kMaxThreadsPerBlock) {
-    return Fail(CUDA_ERROR_INVALID_VALUE, "more than 1024 threads per block");
-  }
-  const Status run = reinterpret_cast<CUmodule>(function)->module->Run(
-      grid, block, shared_bytes, parameters, Memory());
-  if (!run.ok()) return Fail(CUDA_ERROR_LAUNCH_FAILED, run.message());
-  return Succeed();
+  const Status checked =
+      gpu_plugin::CheckEmulatedLaunch(kLaunchLimits, grid, block);
+  if (!checked.ok()) return Answer(checked, CUDA_ERROR_INVALID_VALUE);
+  return Answer(reinterpret_cast<CUmodule>(function)->module->Run(
+                    grid, block, shared_bytes, parameters, EmulatedMemory()),
+                CUDA_ERROR_LAUNCH_FAILED);
 }
-
-std::string LastErrorDetail() { return last_error_detail; }
 
 Cuda MakeEmulatedCuda() {
   Cuda cuda;
@@ -434,14 +420,14 @@ Cuda MakeEmulatedCuda() {
   cuda.cuModuleUnload = ModuleUnload;
   cuda.cuModuleGetFunction = ModuleGetFunction;
   cuda.cuLaunchKernel = LaunchKernel;
-  cuda.last_error_detail = LastErrorDetail;
+  cuda.last_error_detail = gpu_plugin::EmulatorErrorDetail;
   return cuda;
 }
 
 }  // namespace
 
 uint64_t EmulatedBytesFrom(CUdeviceptr address) {
-  return Memory().BytesFrom(Address(address));
+  return EmulatedMemory().BytesFrom(Address(address));
 }
 
 const Cuda& EmulatedCuda() {

@@ -41,56 +41,9 @@ class CudaDriver final : public gpu_plugin::GpuDriver {
   CudaDriver(const Cuda& cuda, bool emulated)
       : cuda_(cuda), emulated_(emulated) {}
 
-  // nvidia_device.cc
-  std::string Description() const override;
-  std::string PropertiesVersion() const override;
-  std::string FeaturesVersion() const override;
-  Status CountDevices(int* out_count) const override;
-  Status ReadDevice(int ordinal, GpuDeviceInfo* out) const override;
-  Status OpenDevice(int device, void** out_context) const override;
-  void CloseDevice(int device) const override;
-  Status Enter(const GpuPlace& place, intptr_t* out_saved) const override;
-  void Leave(const GpuPlace& place, intptr_t saved) const override;
-
-  // nvidia_memory.cc
-  Status Allocate(uint64_t bytes, GpuAddress* out) const override;
-  void Free(GpuAddress address) const override;
-
-  // nvidia_copy.cc
-  Status CopyHostToDevice(GpuAddress destination, const void* source,
-                          uint64_t bytes, GpuStream stream) const override;
-  Status CopyDeviceToHost(void* destination, GpuAddress source, uint64_t bytes,
-                          GpuStream stream) const override;
-  Status CopyDeviceToDevice(GpuAddress destination, GpuAddress source,
-                            uint64_t bytes, GpuStream stream) const override;
-  bool HasPeerCopy() const override;
-  Status CopyPeer(GpuAddress destination, const GpuPlace& to, GpuAddress source,
-                  const GpuPlace& from, uint64_t bytes,
-                  GpuStream stream) const override;
-
-  // nvidia_stream.cc
-  Status CreateStream(GpuStream* out) const override;
-  void DestroyStream(GpuStream stream) const override;
-  Status SynchronizeStream(GpuStream stream) const override;
-  Status StreamWaitEvent(GpuStream stream, GpuEvent event) const override;
-
-  // nvidia_event.cc
-  Status CreateEvent(GpuEvent* out) const override;
-  void DestroyEvent(GpuEvent event) const override;
-  Status RecordEvent(GpuEvent event, GpuStream stream) const override;
-  Status SynchronizeEvent(GpuEvent event) const override;
-  StatusOr<bool> QueryEvent(GpuEvent event) const override;
-
-  // nvidia_kernel.cc
-  Status LoadModule(const std::string& image, const std::string& kernel,
-                    GpuModule* out) const override;
-  void UnloadModule(GpuModule module) const override;
-  Status GetFunction(GpuModule module, const char* symbol,
-                     const std::string& kernel,
-                     GpuFunction* out) const override;
-  Status Launch(GpuFunction function, const uint32_t grid[3],
-                const uint32_t block[3], uint32_t shared_bytes,
-                GpuStream stream, void** parameters) const override;
+  // Each defined in the concept file of its kind (Enter and the device
+  // listing in nvidia_device.cc, Allocate in nvidia_memory.cc, ...).
+  PHAL_GPU_DRIVER_OVERRIDES()
 
  private:
   // OK, or why `result` of `what` failed, with the driver's names.

@@ -136,6 +136,65 @@ class GpuDriver {
                         GpuStream stream, void** parameters) const = 0;
 };
 
+// Declares every GpuDriver method as an override, in the class body of a
+// plugin's driver; the plugin defines each in the concept file it belongs
+// to (a method left out or misspelt does not compile).
+#define PHAL_GPU_DRIVER_OVERRIDES()                                            \
+  std::string Description() const override;                                    \
+  std::string PropertiesVersion() const override;                              \
+  std::string FeaturesVersion() const override;                                \
+  Status CountDevices(int* out_count) const override;                          \
+  Status ReadDevice(int ordinal, ::phal::gpu_plugin::GpuDeviceInfo* out)       \
+      const override;                                                          \
+  Status OpenDevice(int device, void** out_context) const override;            \
+  void CloseDevice(int device) const override;                                 \
+  Status Enter(const ::phal::gpu_plugin::GpuPlace& place, intptr_t* out_saved) \
+      const override;                                                          \
+  void Leave(const ::phal::gpu_plugin::GpuPlace& place, intptr_t saved)        \
+      const override;                                                          \
+  Status Allocate(uint64_t bytes, ::phal::gpu_plugin::GpuAddress* out)         \
+      const override;                                                          \
+  void Free(::phal::gpu_plugin::GpuAddress address) const override;            \
+  Status CopyHostToDevice(                                                     \
+      ::phal::gpu_plugin::GpuAddress destination, const void* source,          \
+      uint64_t bytes, ::phal::gpu_plugin::GpuStream stream) const override;    \
+  Status CopyDeviceToHost(                                                     \
+      void* destination, ::phal::gpu_plugin::GpuAddress source,                \
+      uint64_t bytes, ::phal::gpu_plugin::GpuStream stream) const override;    \
+  Status CopyDeviceToDevice(                                                   \
+      ::phal::gpu_plugin::GpuAddress destination,                              \
+      ::phal::gpu_plugin::GpuAddress source, uint64_t bytes,                   \
+      ::phal::gpu_plugin::GpuStream stream) const override;                    \
+  bool HasPeerCopy() const override;                                           \
+  Status CopyPeer(::phal::gpu_plugin::GpuAddress destination,                  \
+                  const ::phal::gpu_plugin::GpuPlace& to,                      \
+                  ::phal::gpu_plugin::GpuAddress source,                       \
+                  const ::phal::gpu_plugin::GpuPlace& from, uint64_t bytes,    \
+                  ::phal::gpu_plugin::GpuStream stream) const override;        \
+  Status CreateStream(::phal::gpu_plugin::GpuStream* out) const override;      \
+  void DestroyStream(::phal::gpu_plugin::GpuStream stream) const override;     \
+  Status SynchronizeStream(::phal::gpu_plugin::GpuStream stream)               \
+      const override;                                                          \
+  Status StreamWaitEvent(::phal::gpu_plugin::GpuStream stream,                 \
+                         ::phal::gpu_plugin::GpuEvent event) const override;   \
+  Status CreateEvent(::phal::gpu_plugin::GpuEvent* out) const override;        \
+  void DestroyEvent(::phal::gpu_plugin::GpuEvent event) const override;        \
+  Status RecordEvent(::phal::gpu_plugin::GpuEvent event,                       \
+                     ::phal::gpu_plugin::GpuStream stream) const override;     \
+  Status SynchronizeEvent(::phal::gpu_plugin::GpuEvent event) const override;  \
+  StatusOr<bool> QueryEvent(::phal::gpu_plugin::GpuEvent event)                \
+      const override;                                                          \
+  Status LoadModule(const std::string& image, const std::string& kernel,       \
+                    ::phal::gpu_plugin::GpuModule* out) const override;        \
+  void UnloadModule(::phal::gpu_plugin::GpuModule module) const override;      \
+  Status GetFunction(::phal::gpu_plugin::GpuModule module, const char* symbol, \
+                     const std::string& kernel,                                \
+                     ::phal::gpu_plugin::GpuFunction* out) const override;     \
+  Status Launch(::phal::gpu_plugin::GpuFunction function,                      \
+                const uint32_t grid[3], const uint32_t block[3],               \
+                uint32_t shared_bytes, ::phal::gpu_plugin::GpuStream stream,   \
+                void** parameters) const override;
+
 // A kernel compiled for a device: the image its driver's LoadModule takes,
 // and the launch the emitter chose.
 struct GpuImage {
