@@ -1,7 +1,8 @@
 // Runs the StableHLO interpreter's test corpus (/work/shared/corpus/
-// stablehlo-interpret, PHAL_TEST_CORPUS_DIR) through the StableHLO front end
-// and the reference interpreter: every function of every file, checks
-// evaluated. docs/stablehlo.md lists the functions that do not pass and why.
+// stablehlo-interpret, PHAL_TEST_CORPUS_DIR) and the JAX-generated test
+// data (stablehlo-testdata) through the StableHLO front end and the
+// reference interpreter: every function of every file, checks evaluated.
+// docs/stablehlo.md lists what does not pass and why.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -110,17 +111,61 @@ void RunPart(const std::string& file, const SourceText& source,
   }
 }
 
-TEST(StableHloCorpusTest, RunsEveryFunctionOfTheInterpreterCorpus) {
-  const std::filesystem::path directory =
-      std::filesystem::path(PHAL_TEST_CORPUS_DIR) / "stablehlo-interpret";
-  if (!std::filesystem::is_directory(directory)) {
-    GTEST_SKIP() << "the StableHLO interpreter corpus is not at " << directory;
-  }
+// The .mlir files of `directory`, sorted; none when it is absent.
+std::vector<std::filesystem::path> MlirFiles(
+    const std::filesystem::path& directory) {
   std::vector<std::filesystem::path> files;
+  if (!std::filesystem::is_directory(directory)) return files;
   for (const auto& entry : std::filesystem::directory_iterator(directory)) {
     if (entry.path().extension() == ".mlir") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Each file is one JAX function lowered with its inputs and expected
+// outputs as constants: it passes when its main function's checks all do.
+TEST(StableHloCorpusTest, RunsEveryFileOfTheJaxTestData) {
+  const std::filesystem::path directory =
+      std::filesystem::path(PHAL_TEST_CORPUS_DIR) / "stablehlo-testdata";
+  const std::vector<std::filesystem::path> files = MlirFiles(directory);
+  if (files.empty()) {
+    GTEST_SKIP() << "the StableHLO test data is not at " << directory;
+  }
+  std::size_t passed = 0;
+  for (const std::filesystem::path& path : files) {
+    const std::string text = testing::ReadTextFile(path);
+    const SourceText source(text, path.filename().string());
+    std::vector<FunctionOutcome> outcomes;
+    for (const StableHloPart& part : SplitStableHloParts(text)) {
+      RunPart(path.filename().string(), source, part, &outcomes);
+    }
+    const auto failed =
+        std::find_if(outcomes.begin(), outcomes.end(),
+                     [](const FunctionOutcome& o) { return !o.passed; });
+    if (!outcomes.empty() && failed == outcomes.end()) {
+      ++passed;
+      continue;
+    }
+    std::cout << "  FAIL " << path.filename().string() << ": "
+              << (failed == outcomes.end() ? "no function" : failed->reason)
+              << "\n";
+  }
+  std::cout << "StableHLO test data: " << files.size() << " files, " << passed
+            << " passed, " << files.size() - passed << " failed\n";
+  // docs/stablehlo.md gives the count and the reasons of the failures.
+  EXPECT_GE(static_cast<double>(passed),
+            0.95 * static_cast<double>(files.size()))
+      << "fewer than 95% of the test data files pass";
+}
+
+TEST(StableHloCorpusTest, RunsEveryFunctionOfTheInterpreterCorpus) {
+  const std::filesystem::path directory =
+      std::filesystem::path(PHAL_TEST_CORPUS_DIR) / "stablehlo-interpret";
+  const std::vector<std::filesystem::path> files = MlirFiles(directory);
+  if (files.empty()) {
+    GTEST_SKIP() << "the StableHLO interpreter corpus is not at " << directory;
+  }
   std::vector<FunctionOutcome> outcomes;
   for (const std::filesystem::path& path : files) {
     const std::string text = testing::ReadTextFile(path);

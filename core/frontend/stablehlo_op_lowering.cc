@@ -428,17 +428,14 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
                               Shape(type.element_type(), value->shape().dims()),
                               {value})));
   }
-  if (name == "bitcast_convert") {
-    PHAL_RETURN_IF_ERROR(operand_count(1));
-    PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
-    if (operands[0]->shape().element_type() == PHAL_ELEMENT_TYPE_PRED ||
-        type.element_type() == PHAL_ELEMENT_TYPE_PRED) {
-      return one(LowerBitcastConvertOfI1(operands[0], type, scope));
-    }
-  }
   if (name == "bitcast_convert" || name == "reshape" ||
       name == "dynamic_reshape") {
     PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
+    if (name == "bitcast_convert" &&
+        (operands[0]->shape().element_type() == PHAL_ELEMENT_TYPE_PRED ||
+         type.element_type() == PHAL_ELEMENT_TYPE_PRED)) {
+      return one(LowerBitcastConvertOfI1(operands[0], type, scope));
+    }
     const HloOpcode opcode = name == "bitcast_convert"
                                  ? HloOpcode::kBitcastConvert
                                  : HloOpcode::kReshape;
@@ -795,7 +792,9 @@ StatusOr<HloInstruction*> StableHloLowering::LowerBitcastConvertOfI1(
   HloBuilder& b = *scope.builder;
   const ElementType from = operand->shape().element_type();
   const ElementType to = type.element_type();
-  if (from == to) return operand;
+  if (from == to) {
+    return b.Add(b.Create(HloOpcode::kBitcastConvert, type, {operand}));
+  }
   const ElementType wide = from == PHAL_ELEMENT_TYPE_PRED ? to : from;
   if (IsComplex(wide)) {
     return Unimplemented(std::string("bitcast_convert between i1 and ") +
@@ -815,7 +814,7 @@ StatusOr<HloInstruction*> StableHloLowering::LowerBitcastConvertOfI1(
   };
   // Bit j of a word is element j along the i1 side's last dimension, the
   // least significant bit first.
-  std::vector<int64_t> bit_dims =
+  const std::vector<int64_t> bit_dims =
       from == PHAL_ELEMENT_TYPE_PRED ? operand->shape().dims() : type.dims();
   if (bit_dims.empty() || bit_dims.back() != bits) {
     return InvalidArgument("bitcast_convert between " +
