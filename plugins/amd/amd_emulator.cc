@@ -3,6 +3,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "sdk/gpu_plugin/gpu_emulator.h"
 
@@ -19,7 +20,11 @@ struct ihipModule_t {
 
 namespace {
 
+using gpu_plugin::EmulatedCopy;
+using gpu_plugin::EmulatedCreate;
+using gpu_plugin::EmulatedDestroy;
 using gpu_plugin::EmulatedMemory;
+using gpu_plugin::EmulatedNothingToDo;
 using llvm_emitter::grid::GridDeviceMemory;
 using llvm_emitter::grid::GridDeviceModule;
 
@@ -129,37 +134,24 @@ hipError_t DeviceGetAttribute(int* value, hipDeviceAttribute_t attribute,
   if (hipError_t result = CheckDevice(device); result != hipSuccess) {
     return result;
   }
-  switch (attribute) {
-    case hipDeviceAttributeClockRate:
-      *value = kClockKhz;
-      return Succeed();
-    case hipDeviceAttributeL2CacheSize:
-      *value = kL2Bytes;
-      return Succeed();
-    case hipDeviceAttributeMaxBlockDimX:
-    case hipDeviceAttributeMaxBlockDimY:
-    case hipDeviceAttributeMaxBlockDimZ:
-      *value =
-          kLaunchLimits.max_block[attribute - hipDeviceAttributeMaxBlockDimX];
-      return Succeed();
-    case hipDeviceAttributeMaxGridDimX:
-    case hipDeviceAttributeMaxGridDimY:
-    case hipDeviceAttributeMaxGridDimZ:
-      *value =
-          kLaunchLimits.max_grid[attribute - hipDeviceAttributeMaxGridDimX];
-      return Succeed();
-    case hipDeviceAttributeMaxThreadsPerBlock:
-      *value = kMaxThreadsPerBlock;
-      return Succeed();
-    case hipDeviceAttributeMultiprocessorCount:
-      *value = kComputeUnits;
-      return Succeed();
-    case hipDeviceAttributeMaxSharedMemoryPerBlock:
-      *value = kLdsBytesPerBlock;
-      return Succeed();
-    case hipDeviceAttributeWarpSize:
-      *value = kWaveSize;
-      return Succeed();
+  const std::pair<hipDeviceAttribute_t, int> attributes[] = {
+      {hipDeviceAttributeClockRate, kClockKhz},
+      {hipDeviceAttributeL2CacheSize, kL2Bytes},
+      {hipDeviceAttributeMaxBlockDimX, kLaunchLimits.max_block[0]},
+      {hipDeviceAttributeMaxBlockDimY, kLaunchLimits.max_block[1]},
+      {hipDeviceAttributeMaxBlockDimZ, kLaunchLimits.max_block[2]},
+      {hipDeviceAttributeMaxGridDimX, kLaunchLimits.max_grid[0]},
+      {hipDeviceAttributeMaxGridDimY, kLaunchLimits.max_grid[1]},
+      {hipDeviceAttributeMaxGridDimZ, kLaunchLimits.max_grid[2]},
+      {hipDeviceAttributeMaxThreadsPerBlock, kMaxThreadsPerBlock},
+      {hipDeviceAttributeMultiprocessorCount, kComputeUnits},
+      {hipDeviceAttributeMaxSharedMemoryPerBlock, kLdsBytesPerBlock},
+      {hipDeviceAttributeWarpSize, kWaveSize},
+  };
+  for (const auto& [which, figure] : attributes) {
+    if (which != attribute) continue;
+    *value = figure;
+    return Succeed();
   }
   *value = 0;
   return Fail(hipErrorInvalidValue,
@@ -208,68 +200,12 @@ hipError_t Free(void* address) {
   return Succeed();
 }
 
-hipError_t MemcpyHtoD(hipDeviceptr_t destination, void* source, size_t bytes,
-                      hipStream_t /*stream*/) {
-  std::memcpy(destination, source, bytes);
-  return Succeed();
-}
-
-hipError_t MemcpyDtoH(void* destination, hipDeviceptr_t source, size_t bytes,
-                      hipStream_t /*stream*/) {
-  std::memcpy(destination, source, bytes);
-  return Succeed();
-}
-
-hipError_t MemcpyDtoD(hipDeviceptr_t destination, hipDeviceptr_t source,
-                      size_t bytes, hipStream_t /*stream*/) {
-  std::memmove(destination, source, bytes);
-  return Succeed();
-}
-
-hipError_t StreamCreate(hipStream_t* stream, unsigned int /*flags*/) {
-  *stream = new ihipStream_t();
-  return Succeed();
-}
-
-hipError_t StreamDestroy(hipStream_t stream) {
-  delete stream;
-  return Succeed();
-}
-
-hipError_t StreamSynchronize(hipStream_t /*stream*/) { return Succeed(); }
-
-hipError_t StreamWaitEvent(hipStream_t /*stream*/, hipEvent_t /*event*/,
-                           unsigned int /*flags*/) {
-  return Succeed();
-}
-
-hipError_t EventCreate(hipEvent_t* event, unsigned int /*flags*/) {
-  *event = new ihipEvent_t();
-  return Succeed();
-}
-
-hipError_t EventDestroy(hipEvent_t event) {
-  delete event;
-  return Succeed();
-}
-
-hipError_t EventRecord(hipEvent_t /*event*/, hipStream_t /*stream*/) {
-  return Succeed();
-}
-
-hipError_t EventDone(hipEvent_t /*event*/) { return Succeed(); }
-
 hipError_t ModuleLoadData(hipModule_t* module, const void* image) {
   auto loaded = GridDeviceModule::Load(image, "AMDGPU code objects");
   if (!loaded.ok()) {
     return Fail(hipErrorInvalidImage, loaded.status().message());
   }
   *module = new ihipModule_t{std::move(*loaded)};
-  return Succeed();
-}
-
-hipError_t ModuleUnload(hipModule_t module) {
-  delete module;
   return Succeed();
 }
 
@@ -319,20 +255,21 @@ Hip MakeEmulatedHip() {
   hip.hipGetDeviceProperties = GetDeviceProperties;
   hip.hipMalloc = Malloc;
   hip.hipFree = Free;
-  hip.hipMemcpyHtoDAsync = MemcpyHtoD;
-  hip.hipMemcpyDtoHAsync = MemcpyDtoH;
-  hip.hipMemcpyDtoDAsync = MemcpyDtoD;
-  hip.hipStreamCreateWithFlags = StreamCreate;
-  hip.hipStreamDestroy = StreamDestroy;
-  hip.hipStreamSynchronize = StreamSynchronize;
-  hip.hipStreamWaitEvent = StreamWaitEvent;
-  hip.hipEventCreateWithFlags = EventCreate;
-  hip.hipEventDestroy = EventDestroy;
-  hip.hipEventRecord = EventRecord;
-  hip.hipEventSynchronize = EventDone;
-  hip.hipEventQuery = EventDone;
+  hip.hipMemcpyHtoDAsync = EmulatedCopy<hipSuccess>;
+  hip.hipMemcpyDtoHAsync = EmulatedCopy<hipSuccess>;
+  hip.hipMemcpyDtoDAsync = EmulatedCopy<hipSuccess>;
+  hip.hipStreamCreateWithFlags = EmulatedCreate<hipSuccess>;
+  hip.hipStreamDestroy = EmulatedDestroy<hipSuccess>;
+  hip.hipStreamSynchronize = EmulatedNothingToDo<hipSuccess, hipStream_t>;
+  hip.hipStreamWaitEvent =
+      EmulatedNothingToDo<hipSuccess, hipStream_t, hipEvent_t, unsigned int>;
+  hip.hipEventCreateWithFlags = EmulatedCreate<hipSuccess>;
+  hip.hipEventDestroy = EmulatedDestroy<hipSuccess>;
+  hip.hipEventRecord = EmulatedNothingToDo<hipSuccess, hipEvent_t, hipStream_t>;
+  hip.hipEventSynchronize = EmulatedNothingToDo<hipSuccess, hipEvent_t>;
+  hip.hipEventQuery = EmulatedNothingToDo<hipSuccess, hipEvent_t>;
   hip.hipModuleLoadData = ModuleLoadData;
-  hip.hipModuleUnload = ModuleUnload;
+  hip.hipModuleUnload = EmulatedDestroy<hipSuccess>;
   hip.hipModuleGetFunction = ModuleGetFunction;
   hip.hipModuleLaunchKernel = ModuleLaunchKernel;
   hip.last_error_detail = gpu_plugin::EmulatorErrorDetail;

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sdk/emitters/llvm/grid/grid_device.h"
@@ -39,7 +40,10 @@ thread_local std::vector<CUcontext> current_contexts;
 
 CUctx_st the_context;
 
+using gpu_plugin::EmulatedCopy;
+using gpu_plugin::EmulatedDestroy;
 using gpu_plugin::EmulatedMemory;
+using gpu_plugin::EmulatedNothingToDo;
 
 CUresult Fail(CUresult result, std::string detail) {
   gpu_plugin::SetEmulatorErrorDetail(std::move(detail));
@@ -154,53 +158,36 @@ CUresult DeviceGetAttribute(int* value, CUdevice_attribute attribute,
   if (CUresult result = CheckDevice(device); result != CUDA_SUCCESS) {
     return result;
   }
-  switch (attribute) {
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
-      *value = kLaunchLimits.max_threads_per_block;
-      break;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
-      *value = kLaunchLimits
-                   .max_block[attribute - CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X];
-      break;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
-      *value = kLaunchLimits
-                   .max_grid[attribute - CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X];
-      break;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
-      *value = kSharedBytesPerBlock;
-      break;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
-      *value = kSharedBytesPerBlockOptin;
-      break;
-    case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
-      *value = kWarpSize;
-      break;
-    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE:
-      *value = kClockKhz;
-      break;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
-      *value = kMultiprocessors;
-      break;
-    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
-      *value = kL2Bytes;
-      break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
-      *value = kEmulatedComputeCapability / 10;
-      break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
-      *value = kEmulatedComputeCapability % 10;
-      break;
-    default:
-      *value = 0;
-      return Fail(CUDA_ERROR_INVALID_VALUE,
-                  "attribute " + std::to_string(static_cast<int>(attribute)) +
-                      " is not emulated");
+  const std::pair<CUdevice_attribute, int> attributes[] = {
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+       kLaunchLimits.max_threads_per_block},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, kLaunchLimits.max_block[0]},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, kLaunchLimits.max_block[1]},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, kLaunchLimits.max_block[2]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, kLaunchLimits.max_grid[0]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, kLaunchLimits.max_grid[1]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, kLaunchLimits.max_grid[2]},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, kSharedBytesPerBlock},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+       kSharedBytesPerBlockOptin},
+      {CU_DEVICE_ATTRIBUTE_WARP_SIZE, kWarpSize},
+      {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, kClockKhz},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, kMultiprocessors},
+      {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, kL2Bytes},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+       kEmulatedComputeCapability / 10},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+       kEmulatedComputeCapability % 10},
+  };
+  for (const auto& [which, figure] : attributes) {
+    if (which != attribute) continue;
+    *value = figure;
+    return Succeed();
   }
-  return Succeed();
+  *value = 0;
+  return Fail(CUDA_ERROR_INVALID_VALUE,
+              "attribute " + std::to_string(static_cast<int>(attribute)) +
+                  " is not emulated");
 }
 
 CUresult DeviceTotalMem(size_t* bytes, CUdevice device) {
@@ -281,42 +268,12 @@ CUresult MemFree(CUdeviceptr address) {
   return Succeed();
 }
 
-CUresult MemcpyHtoD(CUdeviceptr destination, const void* source, size_t bytes,
-                    CUstream /*stream*/) {
-  std::memcpy(Address(destination), source, bytes);
-  return Succeed();
-}
-
-CUresult MemcpyDtoH(void* destination, CUdeviceptr source, size_t bytes,
-                    CUstream /*stream*/) {
-  std::memcpy(destination, Address(source), bytes);
-  return Succeed();
-}
-
-CUresult MemcpyDtoD(CUdeviceptr destination, CUdeviceptr source, size_t bytes,
-                    CUstream /*stream*/) {
-  std::memmove(Address(destination), Address(source), bytes);
-  return Succeed();
-}
-
 CUresult StreamCreate(CUstream* stream, unsigned int /*flags*/) {
   if (CUresult result = CheckCurrent("cuStreamCreate");
       result != CUDA_SUCCESS) {
     return result;
   }
   *stream = new CUstream_st();
-  return Succeed();
-}
-
-CUresult StreamDestroy(CUstream stream) {
-  delete stream;
-  return Succeed();
-}
-
-CUresult StreamSynchronize(CUstream /*stream*/) { return Succeed(); }
-
-CUresult StreamWaitEvent(CUstream /*stream*/, CUevent /*event*/,
-                         unsigned int /*flags*/) {
   return Succeed();
 }
 
@@ -328,19 +285,6 @@ CUresult EventCreate(CUevent* event, unsigned int /*flags*/) {
   return Succeed();
 }
 
-CUresult EventDestroy(CUevent event) {
-  delete event;
-  return Succeed();
-}
-
-CUresult EventRecord(CUevent /*event*/, CUstream /*stream*/) {
-  return Succeed();
-}
-
-CUresult EventSynchronize(CUevent /*event*/) { return Succeed(); }
-
-CUresult EventQuery(CUevent /*event*/) { return Succeed(); }
-
 CUresult ModuleLoadDataEx(CUmodule* module, const void* image,
                           unsigned int /*option_count*/,
                           CUjit_option* /*options*/, void** /*option_values*/) {
@@ -350,11 +294,6 @@ CUresult ModuleLoadDataEx(CUmodule* module, const void* image,
     return Fail(CUDA_ERROR_INVALID_IMAGE, loaded.status().message());
   }
   *module = new CUmod_st{std::move(*loaded)};
-  return Succeed();
-}
-
-CUresult ModuleUnload(CUmodule module) {
-  delete module;
   return Succeed();
 }
 
@@ -404,20 +343,21 @@ Cuda MakeEmulatedCuda() {
   cuda.cuCtxPopCurrent = CtxPopCurrent;
   cuda.cuMemAlloc = MemAlloc;
   cuda.cuMemFree = MemFree;
-  cuda.cuMemcpyHtoDAsync = MemcpyHtoD;
-  cuda.cuMemcpyDtoHAsync = MemcpyDtoH;
-  cuda.cuMemcpyDtoDAsync = MemcpyDtoD;
+  cuda.cuMemcpyHtoDAsync = EmulatedCopy<CUDA_SUCCESS>;
+  cuda.cuMemcpyDtoHAsync = EmulatedCopy<CUDA_SUCCESS>;
+  cuda.cuMemcpyDtoDAsync = EmulatedCopy<CUDA_SUCCESS>;
   cuda.cuStreamCreate = StreamCreate;
-  cuda.cuStreamDestroy = StreamDestroy;
-  cuda.cuStreamSynchronize = StreamSynchronize;
-  cuda.cuStreamWaitEvent = StreamWaitEvent;
+  cuda.cuStreamDestroy = EmulatedDestroy<CUDA_SUCCESS>;
+  cuda.cuStreamSynchronize = EmulatedNothingToDo<CUDA_SUCCESS, CUstream>;
+  cuda.cuStreamWaitEvent =
+      EmulatedNothingToDo<CUDA_SUCCESS, CUstream, CUevent, unsigned int>;
   cuda.cuEventCreate = EventCreate;
-  cuda.cuEventDestroy = EventDestroy;
-  cuda.cuEventRecord = EventRecord;
-  cuda.cuEventSynchronize = EventSynchronize;
-  cuda.cuEventQuery = EventQuery;
+  cuda.cuEventDestroy = EmulatedDestroy<CUDA_SUCCESS>;
+  cuda.cuEventRecord = EmulatedNothingToDo<CUDA_SUCCESS, CUevent, CUstream>;
+  cuda.cuEventSynchronize = EmulatedNothingToDo<CUDA_SUCCESS, CUevent>;
+  cuda.cuEventQuery = EmulatedNothingToDo<CUDA_SUCCESS, CUevent>;
   cuda.cuModuleLoadDataEx = ModuleLoadDataEx;
-  cuda.cuModuleUnload = ModuleUnload;
+  cuda.cuModuleUnload = EmulatedDestroy<CUDA_SUCCESS>;
   cuda.cuModuleGetFunction = ModuleGetFunction;
   cuda.cuLaunchKernel = LaunchKernel;
   cuda.last_error_detail = gpu_plugin::EmulatorErrorDetail;

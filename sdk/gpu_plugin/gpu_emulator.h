@@ -10,8 +10,10 @@
 #define POLYHAL_SDK_GPU_PLUGIN_GPU_EMULATOR_H_
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "sdk/base/status.h"
 #include "sdk/emitters/llvm/grid/grid_device.h"
@@ -41,6 +43,36 @@ Status CopyEmulatedName(std::string_view name, char* out, int length);
 Status CheckEmulatedLaunch(const EmulatedLaunchLimits& limits,
                            const unsigned int grid[3],
                            const unsigned int block[3]);
+
+// Entry points of an emulated runtime whose work has finished when its
+// call returns (synchronize, wait, record, query), handles that hold
+// nothing (created and destroyed), and copies in host memory; `kSuccess`
+// is the runtime's success result.
+template <auto kSuccess, typename... Arguments>
+decltype(kSuccess) EmulatedNothingToDo(Arguments...) {
+  SetEmulatorErrorDetail("");
+  return kSuccess;
+}
+
+template <auto kSuccess, typename Handle>
+decltype(kSuccess) EmulatedCreate(Handle* handle, unsigned int /*flags*/) {
+  *handle = new std::remove_pointer_t<Handle>();
+  return EmulatedNothingToDo<kSuccess>();
+}
+
+template <auto kSuccess, typename Handle>
+decltype(kSuccess) EmulatedDestroy(Handle handle) {
+  delete handle;
+  return EmulatedNothingToDo<kSuccess>();
+}
+
+template <auto kSuccess, typename Destination, typename Source, typename Stream>
+decltype(kSuccess) EmulatedCopy(Destination destination, Source source,
+                                size_t bytes, Stream /*stream*/) {
+  std::memmove(reinterpret_cast<void*>(destination),
+               reinterpret_cast<const void*>(source), bytes);
+  return EmulatedNothingToDo<kSuccess>();
+}
 
 }  // namespace phal::gpu_plugin
 
