@@ -10,7 +10,8 @@
 // copies between devices and runtimes, events across runtimes, kernel
 // serialization and the memory and disk caches of compiled kernels.
 //
-// A plugin's runtime and its grid emulator are two GpuDrivers, so the
+// A plugin's runtime and its grid emulator are two GpuDrivers over the
+// same vendor table (the emulator's built on gpu_emulator.h), so the
 // emulated device runs the code path a GPU runs.
 #ifndef POLYHAL_SDK_GPU_PLUGIN_GPU_DRIVER_H_
 #define POLYHAL_SDK_GPU_PLUGIN_GPU_DRIVER_H_
