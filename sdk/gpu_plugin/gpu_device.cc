@@ -45,7 +45,7 @@ Status ReadDevice(const GpuDriver& driver, int ordinal, bool emulated,
 
 // The runtime's devices, or why there are none.
 std::string ListRuntimeDevices(std::vector<GpuDeviceInfo>* out) {
-  StatusOr<const GpuDriver*> driver = Vendor().Runtime();
+  StatusOr<const GpuDriver*> driver = Vendor().runtime();
   if (!driver.ok()) return driver.status().message();
   int count = 0;
   const Status counted = (*driver)->CountDevices(&count);
@@ -62,7 +62,7 @@ std::string ListRuntimeDevices(std::vector<GpuDeviceInfo>* out) {
     }
   }
   if (!out->empty()) return "";
-  return std::string("no ") + Vendor().ApiName() +
+  return std::string("no ") + Vendor().api_name +
          " device is usable:" + skipped;
 }
 
@@ -72,7 +72,7 @@ void ListDevices(Catalogue& catalogue) {
   const std::string runtime_reason = ListRuntimeDevices(&catalogue.devices);
   if (EmulationRequested()) {
     GpuDeviceInfo emulated;
-    const Status read = ReadDevice(Vendor().Emulator(), 0, true, &emulated);
+    const Status read = ReadDevice(Vendor().emulator(), 0, true, &emulated);
     if (read.ok()) {
       catalogue.devices.push_back(std::move(emulated));
     } else {
@@ -92,7 +92,7 @@ void ListDevices(Catalogue& catalogue) {
 }  // namespace
 
 std::string PluginMessage(const std::string& message) {
-  return std::string(Vendor().Name()) + " plugin: " + message;
+  return std::string(Vendor().name) + " plugin: " + message;
 }
 
 uint64_t SupportedKernelKinds() {
@@ -102,16 +102,16 @@ uint64_t SupportedKernelKinds() {
 Device::Device(const GpuDeviceInfo& info, uint32_t ordinal)
     : info_(info),
       ordinal_(ordinal),
-      disk_(DiskCacheConfigFromEnvironment(Vendor().Name())) {
+      disk_(DiskCacheConfigFromEnvironment(Vendor().name)) {
   driver_version_ = driver().PropertiesVersion();
   features_ = driver().FeaturesVersion() + " " + info_.limits +
               (info_.emulated ? " emulated" : "");
 }
 
 Device::Device(const char* target)
-    : info_(Vendor().CompileOnlyInfo(target)),
+    : info_(Vendor().compile_only_info(target)),
       target_(target),
-      disk_(DiskCacheConfigFromEnvironment(Vendor().Name())) {
+      disk_(DiskCacheConfigFromEnvironment(Vendor().name)) {
   driver_version_ = "none (compile only)";
   features_ =
       info_.limits + (info_.emulated ? " emulated" : "") + " compile_only";
@@ -130,14 +130,14 @@ Status Device::Open() {
 
 Status Device::CheckRunnable(const char* what) const {
   if (!compile_only()) return OkStatus();
-  return CompileOnlyDeviceError(std::string(Vendor().Name()) + " plugin",
-                                target_, what);
+  return CompileOnlyDeviceError(std::string(Vendor().name) + " plugin", target_,
+                                what);
 }
 
 Status Device::GetProperties(phal_device_properties_t* out) const {
   phal_device_properties_t full{};
   full.name = info_.name.c_str();
-  full.vendor = Vendor().VendorName();
+  full.vendor = Vendor().vendor_name;
   full.driver_version = driver_version_.c_str();
   full.features = features_.c_str();
   full.kind = PHAL_DEVICE_KIND_GPU;
@@ -220,19 +220,19 @@ phal_status_t* DeviceOpen(size_t ordinal,
 
 phal_status_t* TargetGetNames(const char* const** out_names,
                               size_t* out_count) noexcept {
-  *out_names = Vendor().Targets().data();
-  *out_count = Vendor().Targets().size();
+  *out_names = Vendor().targets.data();
+  *out_count = Vendor().targets.size();
   return nullptr;
 }
 
 phal_status_t* TargetDeviceOpen(const char* target,
                                 phal_plugin_device_t** out_device) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
-    const std::span<const char* const> targets = Vendor().Targets();
+    const std::span<const char* const> targets = Vendor().targets;
     PHAL_ASSIGN_OR_RETURN(
         size_t index,
         FindCompileTarget(targets, target,
-                          std::string(Vendor().Name()) + " plugin"));
+                          std::string(Vendor().name) + " plugin"));
     *out_device =
         std::make_unique<phal_plugin_device>(targets[index]).release();
     return OkStatus();

@@ -203,46 +203,44 @@ struct GpuImage {
   llvm_emitter::SpmdLaunch launch;
 };
 
-// The vendor: its names, targets, drivers and compiler. Immutable.
-class GpuVendor {
- public:
-  virtual ~GpuVendor() = default;
-
+// The vendor: its names, targets, drivers and compiler, a constant the
+// plugin fills once (every member).
+struct GpuVendor {
   // "amd": messages say "amd plugin: ...", the disk cache is its folder.
-  virtual const char* Name() const = 0;
+  const char* name;
   // The properties' vendor ("AMD").
-  virtual const char* VendorName() const = 0;
+  const char* vendor_name;
   // "HIP": "no HIP device is usable".
-  virtual const char* ApiName() const = 0;
+  const char* api_name;
   // The plugin's version (PHAL_PLUGIN_VERSION): serialized kernels and
   // cache keys carry it.
-  virtual const char* Version() const = 0;
+  const char* version;
   // Eight bytes that open every serialized kernel ("PHALAMK1").
-  virtual std::string_view SerializationMagic() const = 0;
+  std::string_view serialization_magic;
   // The targets a compile-only device is opened for (plugin.h,
   // target_get_names), in static storage.
-  virtual std::span<const char* const> Targets() const = 0;
+  std::span<const char* const> targets;
 
-  // The runtime's driver, or why there is none; the grid emulator's.
-  virtual StatusOr<const GpuDriver*> Runtime() const = 0;
-  virtual const GpuDriver& Emulator() const = 0;
+  // The runtime's driver, or why there is none; the grid emulator's. Both
+  // live as long as the process.
+  StatusOr<const GpuDriver*> (*runtime)();
+  const GpuDriver& (*emulator)();
 
-  // What a compile-only device of `target` (one of Targets()) reports.
-  virtual GpuDeviceInfo CompileOnlyInfo(std::string_view target) const = 0;
+  // What a compile-only device of `target` (one of `targets`) reports.
+  GpuDeviceInfo (*compile_only_info)(std::string_view target);
   // What kernels of a device are compiled for ("hsaco gfx90a"): bytes
   // serialized for one target load only on devices of the same.
-  virtual std::string TargetName(const GpuDeviceInfo& device) const = 0;
+  std::string (*target_name)(const GpuDeviceInfo& device);
   // `kernel` compiled for `device` (its driver's image; the emulator's for
   // an emulated device).
-  virtual StatusOr<GpuImage> Compile(const phal_kernel_desc_t& kernel,
-                                     const GpuDeviceInfo& device) const = 0;
+  StatusOr<GpuImage> (*compile)(const phal_kernel_desc_t& kernel,
+                                const GpuDeviceInfo& device);
   // Writes the device code of `kernel` (whose image for `device` is
   // `image`) as `name`.<extension> files into `directory`
   // (WriteKernelDump).
-  virtual Status Dump(const phal_kernel_desc_t& kernel,
-                      const GpuDeviceInfo& device, const std::string& image,
-                      std::string_view directory,
-                      const std::string& name) const = 0;
+  Status (*dump)(const phal_kernel_desc_t& kernel, const GpuDeviceInfo& device,
+                 const std::string& image, std::string_view directory,
+                 const std::string& name);
 };
 
 // The plugin's vendor, defined once by the plugin (its <name>_plugin.cc);

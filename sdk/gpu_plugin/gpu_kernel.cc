@@ -63,12 +63,12 @@ bool TakeBytes(std::string_view& in, std::string_view* bytes) {
 }
 
 std::string TargetName(const Device& device) {
-  return Vendor().TargetName(device.info());
+  return Vendor().target_name(device.info());
 }
 
 std::string Encode(const CompiledKernel& kernel) {
-  std::string out(Vendor().SerializationMagic());
-  PutBytes(out, Vendor().Version());
+  std::string out(Vendor().serialization_magic);
+  PutBytes(out, Vendor().version);
   PutBytes(out, TargetName(kernel.device));
   PutBytes(out, kernel.name);
   for (uint32_t d = 0; d < 3; ++d) PutU64(out, kernel.launch.grid[d]);
@@ -86,7 +86,7 @@ std::string Encode(const CompiledKernel& kernel) {
 // not a kernel.
 StatusOr<std::unique_ptr<phal_plugin_kernel>> Decode(const Device& device,
                                                      std::string_view bytes) {
-  const std::string_view magic = Vendor().SerializationMagic();
+  const std::string_view magic = Vendor().serialization_magic;
   if (!bytes.starts_with(magic)) {
     return InvalidArgument(PluginMessage("the bytes are not a kernel"));
   }
@@ -96,10 +96,10 @@ StatusOr<std::unique_ptr<phal_plugin_kernel>> Decode(const Device& device,
       !TakeBytes(in, &name)) {
     return InvalidArgument(PluginMessage("the kernel's bytes are truncated"));
   }
-  if (version != Vendor().Version()) {
-    return FailedPrecondition(PluginMessage(
-        "the kernel was serialized by plugin version " + std::string(version) +
-        ", this is " + Vendor().Version()));
+  if (version != Vendor().version) {
+    return FailedPrecondition(
+        PluginMessage("the kernel was serialized by plugin version " +
+                      std::string(version) + ", this is " + Vendor().version));
   }
   if (target != TargetName(device)) {
     return FailedPrecondition(
@@ -138,7 +138,7 @@ StatusOr<std::string> Compile(const Device& device,
     kernel.buffer_bytes.push_back(BufferByteSize(desc.buffers[b]));
   }
   PHAL_ASSIGN_OR_RETURN(GpuImage compiled,
-                        Vendor().Compile(desc, device.info()));
+                        Vendor().compile(desc, device.info()));
   kernel.image = std::move(compiled.image);
   kernel.launch = compiled.launch;
   return Encode(kernel);
@@ -159,9 +159,9 @@ MemoryCache& Compiled() {
 
 StatusOr<std::shared_ptr<const std::string>> FindOrCompile(
     const Device& device, const phal_kernel_desc_t& desc) {
-  const uint64_t key = MixBits(
-      Fnv1a(TargetName(device) + "|" + BuildIdentity(Vendor().Version()),
-            llvm_emitter::KernelFingerprint(desc)));
+  const uint64_t key =
+      MixBits(Fnv1a(TargetName(device) + "|" + BuildIdentity(Vendor().version),
+                    llvm_emitter::KernelFingerprint(desc)));
   MemoryCache& memory = Compiled();
   {
     std::lock_guard<std::mutex> lock(memory.mutex);
@@ -185,7 +185,7 @@ Status Emit(const Device& device, const phal_kernel_desc_t* desc,
   if (desc == nullptr) return InvalidArgument(PluginMessage("kernel is NULL"));
   PHAL_RETURN_IF_ERROR(
       CheckKernelKind(*desc, SupportedKernelKinds(),
-                      "the " + std::string(Vendor().Name()) + " plugin"));
+                      "the " + std::string(Vendor().name) + " plugin"));
   PHAL_RETURN_IF_ERROR(CheckKernelStructure(*desc));
   PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const std::string> bytes,
                         FindOrCompile(device, *desc));
@@ -196,7 +196,7 @@ Status Emit(const Device& device, const phal_kernel_desc_t* desc,
   kernel->name = desc->name != nullptr ? desc->name : "kernel";
   const std::string_view dump_directory = KernelDumpDirectory(options);
   if (!dump_directory.empty()) {
-    PHAL_RETURN_IF_ERROR(Vendor().Dump(*desc, device.info(), kernel->image,
+    PHAL_RETURN_IF_ERROR(Vendor().dump(*desc, device.info(), kernel->image,
                                        dump_directory, kernel->name));
   }
   PHAL_RETURN_IF_ERROR(kernel->Load());
