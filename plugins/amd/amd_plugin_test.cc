@@ -22,6 +22,7 @@
 #include "polyhal/kernel.h"
 #include "polyhal/plugin.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
+#include "sdk/plugin_testing/compile_target_test.h"
 #include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
@@ -31,6 +32,7 @@
 namespace phal::amd {
 namespace {
 
+using ::phal::plugin_testing::CompileTargetTest;
 using ::phal::plugin_testing::HasCode;
 using ::phal::plugin_testing::IsOk;
 using ::phal::plugin_testing::KirBody;
@@ -374,52 +376,10 @@ TEST(AmdTargetNames, AreGfx90aFirstThenCdnaAndRdnaThenTheEmulatedDevice) {
 }
 
 // Compile-only devices and the kernels emitted on them, released after
-// each test (kernels first).
-class AmdTargets : public ::testing::Test {
+// each test.
+class AmdTargets : public CompileTargetTest {
  protected:
-  void TearDown() override {
-    for (phal_plugin_kernel_t* kernel : kernels_) Api().kernel_destroy(kernel);
-    for (phal_plugin_device_t* device : devices_) Api().device_close(device);
-  }
-
-  phal_plugin_device_t* Open(const char* target) {
-    phal_plugin_device_t* device = nullptr;
-    EXPECT_TRUE(IsOk(Api().target_device_open(target, &device)))
-        << "target " << (target != nullptr ? target : "NULL");
-    if (device != nullptr) devices_.push_back(device);
-    return device;
-  }
-
-  phal_device_properties_t Properties(phal_plugin_device_t* device) {
-    phal_device_properties_t properties{};
-    properties.struct_size = sizeof(properties);
-    EXPECT_TRUE(IsOk(Api().device_get_properties(device, &properties)));
-    return properties;
-  }
-
-  phal_plugin_kernel_t* EmitOn(phal_plugin_device_t* device,
-                               const phal_kernel_desc_t& desc,
-                               const phal_kernel_options_t* options = nullptr) {
-    phal_plugin_kernel_t* kernel = nullptr;
-    EXPECT_TRUE(IsOk(Api().kernel_emit(device, &desc, options, &kernel)))
-        << desc.name;
-    if (kernel != nullptr) kernels_.push_back(kernel);
-    return kernel;
-  }
-
-  // The status `bytes` deserialize with on `device` (NULL: OK).
-  phal_status_t* Deserialize(phal_plugin_device_t* device,
-                             const std::string& bytes) {
-    phal_plugin_kernel_t* kernel = nullptr;
-    phal_status_t* status =
-        Api().kernel_deserialize(device, bytes.data(), bytes.size(), &kernel);
-    if (kernel != nullptr) kernels_.push_back(kernel);
-    return status;
-  }
-
- private:
-  std::vector<phal_plugin_device_t*> devices_;
-  std::vector<phal_plugin_kernel_t*> kernels_;
+  AmdTargets() : CompileTargetTest(Api()) {}
 };
 
 TEST_F(AmdTargets, NoTargetNameOpensTheDefaultGfx90a) {

@@ -28,6 +28,7 @@
 #include "sdk/emitters/llvm/nvptx_target.h"
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
+#include "sdk/plugin_testing/compile_target_test.h"
 #include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
@@ -37,6 +38,7 @@
 namespace phal::nvidia {
 namespace {
 
+using ::phal::plugin_testing::CompileTargetTest;
 using ::phal::plugin_testing::FromBytes;
 using ::phal::plugin_testing::HasCode;
 using ::phal::plugin_testing::IsOk;
@@ -390,52 +392,10 @@ TEST(NvidiaTargetNames, AreSm80FirstThenEveryComputeCapabilityFrom75To90) {
 }
 
 // Compile-only devices and the kernels emitted on them, released after
-// each test (kernels first).
-class NvidiaTargets : public ::testing::Test {
+// each test.
+class NvidiaTargets : public CompileTargetTest {
  protected:
-  void TearDown() override {
-    for (phal_plugin_kernel_t* kernel : kernels_) Api().kernel_destroy(kernel);
-    for (phal_plugin_device_t* device : devices_) Api().device_close(device);
-  }
-
-  phal_plugin_device_t* Open(const char* target) {
-    phal_plugin_device_t* device = nullptr;
-    EXPECT_TRUE(IsOk(Api().target_device_open(target, &device)))
-        << "target " << (target != nullptr ? target : "NULL");
-    if (device != nullptr) devices_.push_back(device);
-    return device;
-  }
-
-  phal_device_properties_t Properties(phal_plugin_device_t* device) {
-    phal_device_properties_t properties{};
-    properties.struct_size = sizeof(properties);
-    EXPECT_TRUE(IsOk(Api().device_get_properties(device, &properties)));
-    return properties;
-  }
-
-  phal_plugin_kernel_t* EmitOn(phal_plugin_device_t* device,
-                               const phal_kernel_desc_t& desc,
-                               const phal_kernel_options_t* options = nullptr) {
-    phal_plugin_kernel_t* kernel = nullptr;
-    EXPECT_TRUE(IsOk(Api().kernel_emit(device, &desc, options, &kernel)))
-        << desc.name;
-    if (kernel != nullptr) kernels_.push_back(kernel);
-    return kernel;
-  }
-
-  // The code `bytes` deserialize with on `device` (NULL: OK).
-  phal_status_t* Deserialize(phal_plugin_device_t* device,
-                             const std::string& bytes) {
-    phal_plugin_kernel_t* kernel = nullptr;
-    phal_status_t* status =
-        Api().kernel_deserialize(device, bytes.data(), bytes.size(), &kernel);
-    if (kernel != nullptr) kernels_.push_back(kernel);
-    return status;
-  }
-
- private:
-  std::vector<phal_plugin_device_t*> devices_;
-  std::vector<phal_plugin_kernel_t*> kernels_;
+  NvidiaTargets() : CompileTargetTest(Api()) {}
 };
 
 TEST_F(NvidiaTargets, NoTargetNameOpensTheDefaultSm80) {
