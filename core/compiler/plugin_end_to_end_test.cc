@@ -6,8 +6,10 @@
 // sample and benchmark models; and the JAX models of samples/models/jax
 // compared with the outputs XLA computed. A plugin not in the build, or with
 // no device here (intel without an OpenCL device), is skipped with its
-// reason. nvidia and amd run on their emulated devices (CTest sets
+// reason. nvidia and amd run on their emulated devices (the fixture sets
 // PHAL_GPU_EMULATION).
+#include <stdlib.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -66,6 +68,9 @@ Tolerance UlpsOfTheType(double scale) {
 class OnPluginDevice : public ::testing::Test {
  protected:
   void Open(const std::string& plugin) {
+    // The GPU plugins' emulated devices, where no GPU is (each test runs in
+    // a process of its own under CTest; a value already set is kept).
+    setenv("PHAL_GPU_EMULATION", "1", 0);
     plugin_ = std::make_unique<PluginDevice>(plugin);
     device_ = plugin_->device();
     if (device_ == nullptr) GTEST_SKIP() << plugin_->absence();
