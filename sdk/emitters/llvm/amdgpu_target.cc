@@ -159,13 +159,6 @@ llvm::Value* LoadDispatchField(llvm::IRBuilder<>& builder, llvm::Type* type,
   return load;
 }
 
-llvm::Value* ReadIndex(llvm::IRBuilder<>& builder, llvm::Intrinsic::ID x,
-                       llvm::Intrinsic::ID y, llvm::Intrinsic::ID z,
-                       unsigned dimension) {
-  const llvm::Intrinsic::ID ids[] = {x, y, z};
-  return builder.CreateIntrinsic(ids[dimension], {}, {});
-}
-
 // Runs `ld.lld -shared` on `object` (no shell), through files in the temporary
 // directory that are removed whatever happens.
 StatusOr<std::string> LinkCodeObject(const std::string& object) {
@@ -278,16 +271,20 @@ SpmdKernelFunction AmdgpuTarget::CreateKernel(
 
 llvm::Value* AmdgpuTarget::ThreadIndex(llvm::IRBuilder<>& builder,
                                        unsigned dimension) const {
-  return ReadIndex(builder, llvm::Intrinsic::amdgcn_workitem_id_x,
-                   llvm::Intrinsic::amdgcn_workitem_id_y,
-                   llvm::Intrinsic::amdgcn_workitem_id_z, dimension);
+  return ReadDimensionIntrinsic(builder,
+                                {llvm::Intrinsic::amdgcn_workitem_id_x,
+                                 llvm::Intrinsic::amdgcn_workitem_id_y,
+                                 llvm::Intrinsic::amdgcn_workitem_id_z},
+                                dimension);
 }
 
 llvm::Value* AmdgpuTarget::BlockIndex(llvm::IRBuilder<>& builder,
                                       unsigned dimension) const {
-  return ReadIndex(builder, llvm::Intrinsic::amdgcn_workgroup_id_x,
-                   llvm::Intrinsic::amdgcn_workgroup_id_y,
-                   llvm::Intrinsic::amdgcn_workgroup_id_z, dimension);
+  return ReadDimensionIntrinsic(builder,
+                                {llvm::Intrinsic::amdgcn_workgroup_id_x,
+                                 llvm::Intrinsic::amdgcn_workgroup_id_y,
+                                 llvm::Intrinsic::amdgcn_workgroup_id_z},
+                                dimension);
 }
 
 llvm::Value* AmdgpuTarget::BlockSize(llvm::IRBuilder<>& builder,

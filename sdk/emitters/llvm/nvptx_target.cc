@@ -50,13 +50,6 @@ std::string PtxFeature(const std::string& version) {
   return "+ptx" + digits;
 }
 
-llvm::Value* ReadRegister(llvm::IRBuilder<>& builder, llvm::Intrinsic::ID x,
-                          llvm::Intrinsic::ID y, llvm::Intrinsic::ID z,
-                          unsigned dimension) {
-  const llvm::Intrinsic::ID ids[] = {x, y, z};
-  return builder.CreateIntrinsic(ids[dimension], {}, {});
-}
-
 }  // namespace
 
 StatusOr<std::unique_ptr<NvptxTarget>> NvptxTarget::Create(
@@ -113,30 +106,38 @@ SpmdKernelFunction NvptxTarget::CreateKernel(llvm::Module& module,
 
 llvm::Value* NvptxTarget::ThreadIndex(llvm::IRBuilder<>& builder,
                                       unsigned dimension) const {
-  return ReadRegister(builder, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x,
-                      llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
-                      llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z, dimension);
+  return ReadDimensionIntrinsic(builder,
+                                {llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x,
+                                 llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
+                                 llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z},
+                                dimension);
 }
 
 llvm::Value* NvptxTarget::BlockIndex(llvm::IRBuilder<>& builder,
                                      unsigned dimension) const {
-  return ReadRegister(builder, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
-                      llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-                      llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z, dimension);
+  return ReadDimensionIntrinsic(builder,
+                                {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                 llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                 llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
+                                dimension);
 }
 
 llvm::Value* NvptxTarget::BlockSize(llvm::IRBuilder<>& builder,
                                     unsigned dimension) const {
-  return ReadRegister(builder, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x,
-                      llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y,
-                      llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z, dimension);
+  return ReadDimensionIntrinsic(builder,
+                                {llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+                                 llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                                 llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z},
+                                dimension);
 }
 
 llvm::Value* NvptxTarget::GridSize(llvm::IRBuilder<>& builder,
                                    unsigned dimension) const {
-  return ReadRegister(builder, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
-                      llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
-                      llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z, dimension);
+  return ReadDimensionIntrinsic(builder,
+                                {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                 llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                                 llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z},
+                                dimension);
 }
 
 void NvptxTarget::Barrier(llvm::IRBuilder<>& builder) const {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
 
 namespace llvm {
 class Function;
@@ -22,6 +23,14 @@ class Module;
 }  // namespace llvm
 
 namespace phal::llvm_emitter {
+
+// The intrinsic of `ids` (x, y, z) for `dimension`, called with no
+// arguments: how a target reads a per-dimension index or size register.
+inline llvm::Value* ReadDimensionIntrinsic(llvm::IRBuilder<>& builder,
+                                           const llvm::Intrinsic::ID (&ids)[3],
+                                           unsigned dimension) {
+  return builder.CreateIntrinsic(ids[dimension], {}, {});
+}
 
 // How a runtime launches one emitted SPMD kernel. The kernel function takes
 // the KIR's buffers in order as pointers, then, when scratch_bytes > 0, a

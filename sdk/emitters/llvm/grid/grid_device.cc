@@ -206,6 +206,7 @@ StatusOr<std::unique_ptr<GridDeviceModule>> GridDeviceModule::Load(
   module->limits_.max_block_size = static_cast<unsigned>(header[kMaxBlockSize]);
   module->limits_.max_shared_bytes = header[kMaxSharedBytes];
   module->checked_ = header[kChecked] != 0;
+  module->seed_ = CheckingSeed();
   if (GridCheckingRequested() && !module->checked_) {
     return FailedPrecondition(
         "PHAL_GRID_CHECK=1, but this kernel was compiled without checking "
@@ -255,7 +256,7 @@ Status GridDeviceModule::Run(const unsigned int grid[3],
   GridOptions options;
   options.limits = limits_;
   options.check = checked_;
-  options.seed = CheckingSeed();
+  options.seed = seed_;
   return RunGrid(kernel_.entry, launch, buffers, options);
 }
 

@@ -122,6 +122,7 @@ class GridDeviceModule {
 
   GridKernel kernel_;
   bool checked_ = false;
+  uint64_t seed_ = 0;  // checking mode's thread order, read once at load
   SpmdLaunch launch_;
   GridLimits limits_;
   uint64_t buffer_count_ = 0;
