@@ -1,0 +1,136 @@
+#include "asic_ref_device.h"
+#include "asic_ref.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <iterator>
+#include <memory>
+#include <string>
+
+#include "sdk/base/element_types.h"
+#include "sdk/plugin_support/compile_targets.h"
+#include "sdk/plugin_support/extensible_struct.h"
+#include "sdk/plugin_support/plugin_host.h"
+
+namespace phal::asic_ref {
+namespace {
+
+// Every kernel kind, for the same reason.
+constexpr uint64_t kAllKernelKinds =
+    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
+    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
+    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
+    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_CONV) |
+    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER) |
+    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SCATTER) |
+    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
+    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY);
+
+uint64_t PhysicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+}
+
+uint32_t OnlineCores() {
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 ? static_cast<uint32_t>(cores) : 1;
+}
+
+}  // namespace
+
+Device::Device()
+    : memory_bytes_(PhysicalMemoryBytes()), compute_units_(OnlineCores()) {}
+
+Device::Device(const char* target) : Device() { target_ = target; }
+
+Status Device::CheckRunnable(const char* what) const {
+  if (target_ == nullptr) return OkStatus();
+  return CompileOnlyDeviceError("asic-ref plugin", target_, what);
+}
+
+Status Device::GetProperties(phal_device_properties_t* out) const {
+  phal_device_properties_t full{};
+  full.name = target_ == nullptr
+                  ? "Polyhal template device (host memory, KIR interpreter)"
+                  : "Polyhal template target host (compile only)";
+  full.vendor = "Polyhal";
+  full.driver_version = PHAL_PLUGIN_VERSION;
+  full.features = "";
+  // TODO(vendor): PHAL_DEVICE_KIND_GPU or _ACCELERATOR for your device.
+  full.kind = PHAL_DEVICE_KIND_CPU;
+  full.ordinal = 0;
+  full.compute_units = compute_units_;
+  full.memory_space_count = kMemorySpaceCount;
+  full.memory_bytes = memory_bytes_;
+  full.max_allocation_bytes = std::min<uint64_t>(memory_bytes_, PTRDIFF_MAX);
+  full.min_alignment = kMinAlignment;
+  full.element_types = kAllElementTypesMask;
+  // Streams run their work before their calls return (template_stream.h),
+  // so the device does not claim PHAL_DEVICE_FLAG_ASYNC_STREAMS.
+  full.flags = target_ == nullptr ? PHAL_DEVICE_FLAG_HOST_ADDRESSABLE
+                                  : PHAL_DEVICE_FLAG_COMPILE_ONLY;
+  full.kernel_kinds = kAllKernelKinds;
+  return CopyFittingMembers(full, out);
+}
+
+Status Device::GetMemorySpace(uint32_t index,
+                              phal_memory_space_info_t* out) const {
+  if (index != kHostMemorySpace) {
+    return OutOfRange("asic-ref plugin: memory space " + std::to_string(index) +
+                      " does not exist; the device has 1 (index 0, host)");
+  }
+  phal_memory_space_info_t full{};
+  full.name = "host";
+  full.kind = PHAL_MEMORY_KIND_UNIFIED;
+  full.capacity_bytes = memory_bytes_;
+  return CopyFittingMembers(full, out);
+}
+
+// TODO(vendor): count the devices your driver finds. With no driver or no
+// device, report 0 and say why in *out_reason: that is not an error.
+phal_status_t* DeviceCount(size_t* out_count,
+                           const char** out_reason) noexcept {
+  *out_count = 1;
+  if (out_reason != nullptr) *out_reason = nullptr;
+  return nullptr;
+}
+
+phal_status_t* DeviceOpen(size_t ordinal,
+                          phal_plugin_device_t** out_device) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    if (ordinal != 0) {
+      return InvalidArgument("asic-ref plugin: device ordinal " +
+                             std::to_string(ordinal) +
+                             " does not exist; the plugin has 1 device");
+    }
+    *out_device = std::make_unique<phal_plugin_device>().release();
+    return OkStatus();
+  });
+}
+
+phal_status_t* TargetGetNames(const char* const** out_names,
+                              size_t* out_count) noexcept {
+  *out_names = kTargets;
+  *out_count = std::size(kTargets);
+  return nullptr;
+}
+
+// TODO(vendor): open what your compiler needs for `target` (no driver, no
+// device: ahead-of-time builds run where the hardware is absent).
+phal_status_t* TargetDeviceOpen(const char* target,
+                                phal_plugin_device_t** out_device) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_ASSIGN_OR_RETURN(
+        size_t index, FindCompileTarget(kTargets, target, "asic-ref plugin"));
+    *out_device =
+        std::make_unique<phal_plugin_device>(kTargets[index]).release();
+    return OkStatus();
+  });
+}
+
+PHAL_DEFINE_DEVICE_QUERY_SLOTS()
+
+}  // namespace phal::asic_ref

@@ -1,0 +1,117 @@
+#include "asic_ref_kernel.h"
+#include "asic_ref.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sdk/base/kir_printer.h"
+#include "sdk/plugin_support/compile_targets.h"
+#include "sdk/plugin_support/plugin_host.h"
+#include "asic_ref_memory.h"
+#include "asic_ref_stream.h"
+
+namespace phal::asic_ref {
+namespace {
+
+using kir_interpreter::Kernel;
+
+// TODO(vendor): compile `kernel` for your hardware here, kind by kind
+// (docs/writing-a-plugin.md, "Kernels, kind by kind"), and keep the
+// interpreter for the kinds you do not compile yet. The dump directory gets
+// the code the device runs in its text form: here the KIR the interpreter
+// runs; yours writes its assembly or source.
+Status Emit(const phal_kernel_desc_t* desc,
+            const phal_kernel_options_t* options, phal_plugin_kernel_t** out) {
+  if (desc == nullptr)
+    return InvalidArgument("asic-ref plugin: kernel is NULL");
+  PHAL_ASSIGN_OR_RETURN(Kernel kernel, Kernel::Create(*desc));
+  PHAL_RETURN_IF_ERROR(WriteKernelDump(KernelDumpDirectory(options),
+                                       kernel.name(), "kir",
+                                       KernelToText(kernel.desc())));
+  *out = new phal_plugin_kernel(std::move(kernel));
+  return OkStatus();
+}
+
+// Checks the bound buffers against the kernel's and runs it on their host
+// memory. TODO(vendor): queue the compiled kernel on the stream's hardware
+// queue instead.
+Status Launch(Stream& stream, const Kernel& kernel,
+              phal_plugin_buffer_t* const* buffers, uint32_t buffer_count) {
+  const phal_kernel_desc_t& desc = kernel.desc();
+  if (buffer_count != desc.buffer_count) {
+    return InvalidArgument("asic-ref plugin: kernel " + kernel.name() +
+                           " binds " + std::to_string(desc.buffer_count) +
+                           " buffers, the launch gave " +
+                           std::to_string(buffer_count));
+  }
+  std::vector<uint8_t*> addresses(buffer_count);
+  for (uint32_t i = 0; i < buffer_count; ++i) {
+    PHAL_RETURN_IF_ERROR(buffers[i]->CheckRange(0, kernel.BufferByteSize(i)));
+    addresses[i] = reinterpret_cast<uint8_t*>(buffers[i]->data());
+  }
+  stream.Run([&] { return kernel.Run(addresses); });
+  return OkStatus();
+}
+
+}  // namespace
+
+phal_status_t* KernelEmit(phal_plugin_device_t* /*device*/,
+                          const phal_kernel_desc_t* kernel,
+                          const phal_kernel_options_t* options,
+                          phal_plugin_kernel_t** out_kernel) noexcept {
+  return RunAtAbiBoundary([&] { return Emit(kernel, options, out_kernel); });
+}
+
+void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }
+
+// The interpreter's own encoding of the description. TODO(vendor): your
+// device binary, with a header naming the plugin version and target, so
+// that deserialize refuses bytes built for another.
+phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
+                               uint64_t* out_size) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    const std::string bytes = kernel->kernel.Serialize();
+    void* data = HostAllocate(bytes.size(), alignof(std::max_align_t));
+    if (data == nullptr) {
+      return ResourceExhausted("asic-ref plugin: no host memory for " +
+                               std::to_string(bytes.size()) +
+                               " bytes of serialized kernel");
+    }
+    std::memcpy(data, bytes.data(), bytes.size());
+    *out_data = data;
+    *out_size = bytes.size();
+    return OkStatus();
+  });
+}
+
+phal_status_t* KernelDeserialize(phal_plugin_device_t* /*device*/,
+                                 const void* data, uint64_t size,
+                                 phal_plugin_kernel_t** out_kernel) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    if (data == nullptr && size > 0) {
+      return InvalidArgument("asic-ref plugin: serialized kernel is NULL");
+    }
+    StatusOr<Kernel> kernel = Kernel::Deserialize(
+        std::string_view(static_cast<const char*>(data), size));
+    if (!kernel.ok()) {
+      return FailedPrecondition(
+          "asic-ref plugin: the bytes are not a kernel this plugin "
+          "serialized: " +
+          kernel.status().message());
+    }
+    *out_kernel = new phal_plugin_kernel(std::move(kernel).value());
+    return OkStatus();
+  });
+}
+
+phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
+                            phal_plugin_kernel_t* kernel,
+                            phal_plugin_buffer_t* const* buffers,
+                            uint32_t buffer_count) noexcept {
+  return RunAtAbiBoundary(
+      [&] { return Launch(*stream, kernel->kernel, buffers, buffer_count); });
+}
+
+}  // namespace phal::asic_ref

@@ -1,0 +1,233 @@
+// Drives the built asic-ref plugin through its exported entry point and
+// function table, as the core's loader does. These are the plugin's own
+// unit tests; its certification against the reference interpreter is the
+// conformance run CMakeLists.txt registers. Keep them passing as each part
+// is replaced by the hardware's.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "polyhal/plugin.h"
+#include "sdk/plugin_testing/fake_host.h"
+#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/plugin_environment.h"
+#include "sdk/plugin_testing/plugin_test.h"
+#include "sdk/plugin_testing/status_assertions.h"
+
+namespace phal::asic_ref {
+namespace {
+
+using ::phal::plugin_testing::FakeHost;
+using ::phal::plugin_testing::HasCode;
+using ::phal::plugin_testing::IsOk;
+using ::phal::plugin_testing::KirBody;
+using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::Negotiation;
+using ::phal::plugin_testing::PluginTest;
+using ::phal::plugin_testing::TestedPlugin;
+
+const auto* const kTemplatePlugin =
+    ::phal::plugin_testing::AddPluginEnvironment(PHAL_ASIC_REF_PLUGIN_PATH);
+
+using TemplatePluginTest = PluginTest;
+
+std::vector<uint8_t> FloatBytes(const std::vector<float>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(float));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<float> Floats(const std::vector<uint8_t>& bytes) {
+  std::vector<float> values(bytes.size() / sizeof(float));
+  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
+  return values;
+}
+
+// out[i] = a[i] * b[i] + 1 over f32[n].
+LoopKernel MultiplyAddOne(int64_t n) {
+  LoopKernel kernel;
+  const uint32_t a = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
+  const uint32_t b = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
+  const uint32_t out =
+      kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {n};
+  KirBody& body = kernel.body;
+  const uint32_t i = body.Index(0);
+  const uint32_t product =
+      body.Node(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_F32,
+                {body.Read(a, PHAL_ELEMENT_TYPE_F32, {i}),
+                 body.Read(b, PHAL_ELEMENT_TYPE_F32, {i})});
+  const float one = 1.0f;
+  uint32_t one_bits = 0;
+  std::memcpy(&one_bits, &one, sizeof(one));
+  body.Result(
+      body.Node(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_F32,
+                {product, body.Constant(PHAL_ELEMENT_TYPE_F32, one_bits)}));
+  kernel.outputs = {out};
+  return kernel;
+}
+
+// "acme" for libphal_plugin_acme.so: phal_add_plugin names the library
+// after the plugin.
+std::string PluginNameOfLibrary() {
+  std::string name = TestedPlugin().library_path();
+  name = name.substr(name.find_last_of('/') + 1);
+  const std::string prefix = "libphal_plugin_";
+  name = name.substr(prefix.size());
+  return name.substr(0, name.find('.'));
+}
+
+TEST(TemplatePluginEntry, NegotiatesTheNewestVersionBothSidesSpeak) {
+  phal_plugin_negotiation_t negotiation = Negotiation(
+      PHAL_MAKE_VERSION(1, 0), PHAL_MAKE_VERSION(1, 1), &FakeHost());
+  const phal_plugin_api_t* api = TestedPlugin().entry()(&negotiation);
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(api->abi_version, PHAL_MAKE_VERSION(1, 1));
+  EXPECT_EQ(std::string(api->name), PluginNameOfLibrary());
+  EXPECT_EQ(negotiation.plugin_min_version, PHAL_MAKE_VERSION(1, 0));
+  EXPECT_EQ(negotiation.plugin_max_version, PHAL_ABI_VERSION);
+}
+
+TEST(TemplatePluginEntry, AnAbi10CoreSeesNoKernelSlots) {
+  phal_plugin_negotiation_t negotiation = Negotiation(
+      PHAL_MAKE_VERSION(1, 0), PHAL_MAKE_VERSION(1, 0), &FakeHost());
+  const phal_plugin_api_t* api = TestedPlugin().entry()(&negotiation);
+  ASSERT_NE(api, nullptr);
+  EXPECT_LE(api->struct_size, offsetof(phal_plugin_api_t, kernel_emit));
+}
+
+TEST(TemplatePluginEntry, RefusesACoreOfAnotherMajorVersion) {
+  phal_plugin_negotiation_t negotiation = Negotiation(
+      PHAL_MAKE_VERSION(2, 0), PHAL_MAKE_VERSION(2, 3), &FakeHost());
+  EXPECT_EQ(TestedPlugin().entry()(&negotiation), nullptr);
+  EXPECT_EQ(negotiation.plugin_max_version, PHAL_ABI_VERSION);
+}
+
+TEST_F(TemplatePluginTest, HasOneHostMemoryDeviceThatComputesOnEveryType) {
+  size_t count = 0;
+  const char* reason = "unset";
+  ASSERT_TRUE(IsOk(api().device_count(&count, &reason)));
+  EXPECT_EQ(count, 1u);
+  EXPECT_EQ(reason, nullptr);
+  EXPECT_NE(properties_.flags & PHAL_DEVICE_FLAG_HOST_ADDRESSABLE, 0u);
+  EXPECT_EQ(properties_.memory_space_count, 1u);
+  EXPECT_GT(properties_.memory_bytes, 0u);
+  for (uint32_t type = 1; type < PHAL_ELEMENT_TYPE_COUNT; ++type) {
+    EXPECT_NE(properties_.element_types & (uint64_t{1} << type), 0u)
+        << "element type " << type;
+  }
+  phal_plugin_device_t* other = nullptr;
+  EXPECT_TRUE(HasCode(api().device_open(1, &other), PHAL_INVALID_ARGUMENT));
+}
+
+TEST_F(TemplatePluginTest, PropertiesWriteNothingBeyondAnOlderCallersStruct) {
+  struct {
+    phal_device_properties_t properties;
+    unsigned char guard[64];
+  } old_caller;
+  std::memset(&old_caller, 0xAB, sizeof(old_caller));
+  old_caller.properties.struct_size =
+      offsetof(phal_device_properties_t, memory_bytes);
+  old_caller.properties.next = nullptr;
+  ASSERT_TRUE(
+      IsOk(api().device_get_properties(device_, &old_caller.properties)));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&old_caller);
+  for (size_t i = offsetof(phal_device_properties_t, memory_bytes);
+       i < sizeof(old_caller); ++i) {
+    ASSERT_EQ(bytes[i], 0xAB) << "byte " << i << " was written";
+  }
+}
+
+TEST_F(TemplatePluginTest, CopiesRoundTripAndRangesOutsideAreRefused) {
+  phal_plugin_stream_t* stream = CreateStream();
+  phal_plugin_buffer_t* buffer = Allocate(64);
+  ASSERT_NE(buffer, nullptr);
+  std::vector<uint8_t> in(32), out(32, 0);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i + 1);
+  ASSERT_TRUE(IsOk(
+      api().stream_copy_from_host(stream, in.data(), buffer, 16, in.size())));
+  ASSERT_TRUE(IsOk(
+      api().stream_copy_to_host(stream, buffer, 16, out.data(), out.size())));
+  ASSERT_TRUE(IsOk(api().stream_synchronize(stream)));
+  EXPECT_EQ(out, in);
+  EXPECT_TRUE(HasCode(
+      api().stream_copy_from_host(stream, in.data(), buffer, 40, in.size()),
+      PHAL_OUT_OF_RANGE));
+}
+
+TEST_F(TemplatePluginTest, ZeroByteBuffersAreDistinct) {
+  phal_plugin_buffer_t* a = Allocate(0);
+  phal_plugin_buffer_t* b = Allocate(0);
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(a, b);
+}
+
+TEST_F(TemplatePluginTest, EventsFireAndCarryTheErrorOfTheWorkBeforeThem) {
+  phal_plugin_event_t* event = CreateEvent();
+  EXPECT_EQ(Query(event), 1) << "a new event has fired";
+  phal_plugin_stream_t* first = CreateStream();
+  phal_plugin_stream_t* second = CreateStream();
+  LoopKernel kernel = MultiplyAddOne(4);
+  phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
+  ASSERT_NE(emitted, nullptr);
+  phal_plugin_buffer_t* small = Allocate(4);
+  phal_plugin_buffer_t* const too_small[] = {small, small, small};
+  // The launch's buffers are smaller than the kernel's: the stream's error.
+  EXPECT_FALSE(IsOk(api().stream_launch(first, emitted, too_small, 3)));
+  ASSERT_TRUE(IsOk(api().stream_record_event(first, event)));
+  EXPECT_EQ(Query(event), 1);
+  ASSERT_TRUE(IsOk(api().stream_wait_event(second, event)));
+  EXPECT_TRUE(IsOk(api().stream_synchronize(second)));
+}
+
+TEST_F(TemplatePluginTest, RunsAKernelThroughTheInterpreter) {
+  LoopKernel kernel = MultiplyAddOne(5);
+  phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
+  std::vector<std::vector<uint8_t>> contents = {FloatBytes({1, 2, 3, 4, 5}),
+                                                FloatBytes({2, 2, 2, 0.5f, -1}),
+                                                FloatBytes({0, 0, 0, 0, 0})};
+  Run(emitted, contents);
+  EXPECT_EQ(Floats(contents[2]), (std::vector<float>{3, 5, 7, 3, -4}));
+}
+
+TEST_F(TemplatePluginTest, ASerializedKernelDeserializesAndRuns) {
+  LoopKernel kernel = MultiplyAddOne(3);
+  phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
+  ASSERT_NE(emitted, nullptr);
+  void* data = nullptr;
+  uint64_t size = 0;
+  ASSERT_TRUE(IsOk(api().kernel_serialize(emitted, &data, &size)));
+  phal_plugin_kernel_t* restored = nullptr;
+  ASSERT_TRUE(IsOk(api().kernel_deserialize(device_, data, size, &restored)));
+  FakeHost().host_free(data);
+  std::vector<std::vector<uint8_t>> contents = {
+      FloatBytes({1, 2, 3}), FloatBytes({4, 5, 6}), FloatBytes({0, 0, 0})};
+  Run(restored, contents);
+  api().kernel_destroy(restored);
+  EXPECT_EQ(Floats(contents[2]), (std::vector<float>{5, 11, 19}));
+}
+
+TEST_F(TemplatePluginTest, ForeignBytesAreNotAKernel) {
+  const std::string garbage = "not a kernel of this plugin";
+  phal_plugin_kernel_t* restored = nullptr;
+  EXPECT_TRUE(HasCode(api().kernel_deserialize(device_, garbage.data(),
+                                               garbage.size(), &restored),
+                      PHAL_FAILED_PRECONDITION));
+}
+
+TEST_F(TemplatePluginTest, MalformedKernelsAreRefusedWithAMessage) {
+  LoopKernel kernel = MultiplyAddOne(2);
+  kernel.outputs = {7};  // no such buffer
+  phal_plugin_kernel_t* emitted = nullptr;
+  phal_status_t* status =
+      api().kernel_emit(device_, &kernel.Desc(), nullptr, &emitted);
+  EXPECT_NE(status, nullptr);
+  EXPECT_NE(std::string(::phal::plugin_testing::StatusMessage(status)), "");
+  ::phal::plugin_testing::FreeStatus(status);
+}
+
+}  // namespace
+}  // namespace phal::asic_ref
