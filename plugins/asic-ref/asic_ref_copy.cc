@@ -1,6 +1,6 @@
 // Copies between host memory and buffers, and between buffers, queued on a
 // stream.
-#include "asic_ref.h"
+#include "asic_ref_plugin.h"
 
 #include <cstring>
 

@@ -1,5 +1,5 @@
 #include "asic_ref_device.h"
-#include "asic_ref.h"
+#include "asic_ref_plugin.h"
 
 #include <unistd.h>
 

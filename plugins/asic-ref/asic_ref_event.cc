@@ -1,6 +1,6 @@
 #include "asic_ref_event.h"
 #include "asic_ref_device.h"
-#include "asic_ref.h"
+#include "asic_ref_plugin.h"
 
 #include <memory>
 

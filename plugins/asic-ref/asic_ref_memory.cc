@@ -1,5 +1,5 @@
 #include "asic_ref_memory.h"
-#include "asic_ref.h"
+#include "asic_ref_plugin.h"
 
 #include <cstdlib>
 #include <memory>

@@ -8,7 +8,7 @@
 // that leaves a slot out writes its table itself (phal::PluginDefinition,
 // sdk/plugin_support/plugin_entry.h); the core answers a NULL slot with
 // PHAL_UNIMPLEMENTED.
-#include "asic_ref.h"
+#include "asic_ref_plugin.h"
 
 #include "sdk/plugin_support/plugin_entry.h"
 
