@@ -170,8 +170,9 @@ enum class Opcode : uint8_t {
   kVRedMax = 100,
   kVRedMin = 101,
   // The SFU's primitives: the exact function rounded once to `type`
-  // (floats only). Everything else (expm1, log1p, logistic, tanh, tan,
-  // cbrt, ...) is built from these by the compiler.
+  // (floats; vpow also on integers, as KIR's power defines it). Everything
+  // else (expm1, log1p, logistic, tanh, tan, cbrt, ...) is built from these
+  // by the compiler.
   kVExp = 112,
   kVLog = 113,
   kVSin = 114,
@@ -226,8 +227,8 @@ struct Instruction {
   phal_element_type_t type2 = PHAL_ELEMENT_TYPE_INVALID;
   uint8_t rd = 0, ra = 0, rb = 0, rn = 0, rx = 0, rm = 0, rk = 0;
   uint8_t r0 = 0, r1 = 0, r2 = 0;
-  uint8_t flags = 0;                  // 7 bits
-  std::array<uint32_t, 4> offset{};   // 22 bits each (SRAM byte offsets)
+  uint8_t flags = 0;                 // 7 bits
+  std::array<uint32_t, 4> offset{};  // 22 bits each (SRAM byte offsets)
   uint16_t descriptor = 0;
   int64_t imm = 0;
 
@@ -264,6 +265,58 @@ std::array<uint8_t, 16> EncodeInstruction(const Instruction& instruction);
 StatusOr<Instruction> DecodeInstruction(const uint8_t* word, uint64_t index);
 std::string EncodeProgram(const Program& program);
 StatusOr<Program> DecodeProgram(const std::string& bytes);
+
+// -- Operand shapes and validation --------------------------------------------
+
+// The encoding format of an opcode (bit layouts in docs/plugins/asic-ref.md).
+enum class Format : uint8_t { kS, kV, kM, kD };
+Format OpcodeFormat(Opcode op);
+
+// Which fields an opcode uses and how its text form lists them; every field
+// an opcode does not use is zero in a valid instruction.
+enum class Operands : uint8_t {
+  kNone,              // halt, fence
+  kRdImm,             // li rd, imm
+  kRdRaRb,            // add rd, ra, rb
+  kRdRaImm,           // addi rd, ra, imm
+  kLoad,              // ld rd, [ra+imm]; lde also uses type
+  kStore,             // st rb, [ra+imm]; ste also uses type
+  kBranch,            // beq ra, rb, imm
+  kJump,              // jmp imm
+  kVUnary,            // [d], [a], n: rb, rn, offset[0..1], type (vcvt: type2)
+  kVBinary,           // [d], [a], [b], n (vcmp: flags)
+  kVTernary,          // [d], [a], [b], [c], n
+  kVScalar,           // [d], rx, n (vfill, viota)
+  kVReducePrecision,  // [d], [a], exponent offset[2], mantissa offset[3], n
+  kMatMul,            // [d], [a], [b], rm, rk, rn, flags bit 0
+  kDmaBox,            // type, rb, offset[0], rm, r0, r1, r2, descriptor
+  kDmaIndirect,       // type, rb, offset[0], offset[1], rm, r0
+};
+Operands OpcodeOperands(Opcode op);
+// Whether the opcode takes a second element type (vcvt, vbitcast, mm).
+bool OpcodeUsesType2(Opcode op);
+// Whether the opcode takes an element type at all.
+bool OpcodeUsesType(Opcode op);
+
+// Flags of kVCmp and kMatMul.
+inline constexpr uint8_t kMatMulZeroFlag = 1;
+inline uint8_t CompareFlags(uint32_t direction, uint32_t comparison_type) {
+  return static_cast<uint8_t>((direction & 7u) | ((comparison_type & 3u) << 3));
+}
+inline uint32_t CompareDirection(uint8_t flags) { return flags & 7u; }
+inline uint32_t CompareType(uint8_t flags) { return (flags >> 3) & 3u; }
+
+// Checks one instruction against the ISA: a known opcode, registers below
+// 32, element types on the machine where the opcode takes them (zero where
+// it does not), offsets of 22 bits, flags the opcode defines, shift amounts
+// in 0..63, every unused field zero; branch targets below
+// `instruction_count` and descriptors below `descriptor_count`. Errors name
+// `index`.
+Status ValidateInstruction(const Instruction& instruction, uint64_t index,
+                           uint64_t instruction_count,
+                           uint64_t descriptor_count);
+// ValidateInstruction of every instruction of `program`.
+Status ValidateProgram(const Program& program);
 
 }  // namespace phal::asic_ref
 
