@@ -15,7 +15,6 @@ namespace phal::asic_ref {
 namespace {
 
 // -- Printing
-// --------------------------------------------------------------------
 
 constexpr const char* kDirectionNames[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 constexpr const char* kComparisonTypeNames[] = {"float", "totalorder", "signed",
@@ -131,7 +130,6 @@ bool HasTarget(Opcode op) {
 std::string Label(int64_t index) { return "L" + std::to_string(index); }
 
 // -- Parsing
-// ---------------------------------------------------------------------
 
 const std::map<std::string, Opcode, std::less<>>& OpcodesByName() {
   static const auto* const kMap = [] {

@@ -12,7 +12,6 @@ namespace phal::asic_ref {
 namespace {
 
 // -- Opcode facts
-// --------------------------------------------------------------
 
 struct OpcodeInfo {
   const char* name = nullptr;
@@ -130,7 +129,6 @@ const OpcodeInfo& Info(Opcode op) {
 }
 
 // -- Fields each operand shape uses
-// ----------------------------------------------
 
 enum Field : uint32_t {
   kRd = 1u << 0,
@@ -337,7 +335,6 @@ Status CheckOpcodeRules(const Instruction& in, uint64_t index,
 }
 
 // -- Bit fields of a 128-bit word
-// ------------------------------------------------
 
 struct Word {
   uint64_t lo = 0;  // bits 0..63 (bytes 0..7)
@@ -402,7 +399,6 @@ void Put(Word& w, FieldPos f, uint64_t value) {
 uint64_t Get(const Word& w, FieldPos f) { return w.Get(f.position, f.width); }
 
 // -- Program container
-// ---------------------------------------------------------
 
 constexpr char kMagic[8] = {'P', 'H', 'A', 'L', 'A', 'S', 'I', 'C'};
 constexpr uint32_t kFormatVersion = 1;
@@ -429,7 +425,6 @@ uint64_t ReadLe(const uint8_t* bytes, int count) {
 }
 
 // -- Configuration text
-// --------------------------------------------------------
 
 std::string_view Trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
@@ -511,7 +506,6 @@ constexpr ConfigKey kConfigKeys[] = {
 }  // namespace
 
 // -- Opcode facts
-// ------------------------------------------------------------------
 
 const char* OpcodeName(Opcode op) { return Info(op).name; }
 
@@ -560,7 +554,6 @@ bool IsMachineType(phal_element_type_t type) {
 }
 
 // -- Configuration
-// -------------------------------------------------------------
 
 Status ParseArchConfig(const std::string& text, ArchConfig* config) {
   ArchConfig parsed = *config;
@@ -622,7 +615,6 @@ std::string ArchConfigToString(const ArchConfig& config) {
 }
 
 // -- Validation
-// ----------------------------------------------------------------
 
 Status ValidateInstruction(const Instruction& in, uint64_t index,
                            uint64_t instruction_count,
@@ -661,7 +653,6 @@ Status ValidateProgram(const Program& program) {
 }
 
 // -- Encoding
-// ------------------------------------------------------------------
 
 std::array<uint8_t, 16> EncodeInstruction(const Instruction& in) {
   Word w;
