@@ -271,6 +271,10 @@ class LineParser {
     const char* first = line_.data() + pos_;
     const auto [end, error] =
         std::from_chars(first, line_.data() + line_.size(), magnitude, base);
+    if (error == std::errc::result_out_of_range) {
+      pos_ = begin;
+      return Error("number out of range" + Found());
+    }
     if (error != std::errc() || end == first) {
       pos_ = begin;
       return Error("expected a number" + Found());
