@@ -1,0 +1,70 @@
+// The compiler's kernel kinds, each emitting a whole program for a tile
+// capacity the driver (asic_compiler.cc) chooses: the largest that fits the
+// scratchpad.
+#ifndef POLYHAL_PLUGINS_ASIC_REF_COMPILER_KERNELS_H_
+#define POLYHAL_PLUGINS_ASIC_REF_COMPILER_KERNELS_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "compiler/program_builder.h"
+#include "isa/asic_isa.h"
+#include "polyhal/kernel.h"
+#include "sdk/base/status.h"
+
+namespace phal::asic_ref {
+
+// What every kind's emitter is given.
+struct KernelContext {
+  const ArchConfig& config;
+  std::string name;
+  std::span<const phal_kir_buffer_t> buffers;
+  // The SRAM a kernel may use: [sram_begin, sram_end), past the argument
+  // area, within what instructions address directly.
+  uint32_t sram_begin = 0;
+  uint32_t sram_end = 0;
+};
+
+// Each emits into `program` for tiles of `lanes` lanes; RESOURCE_EXHAUSTED
+// when that does not fit (the driver then halves `lanes`).
+Status EmitLoop(const KernelContext& context, const phal_kir_loop_t& loop,
+                int64_t lanes, ProgramBuilder& program);
+Status EmitReduce(const KernelContext& context,
+                  const phal_kir_reduce_t& reduce, int64_t lanes,
+                  ProgramBuilder& program);
+Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
+               int64_t lanes, ProgramBuilder& program);
+Status EmitConv(const KernelContext& context, const phal_kir_conv_t& conv,
+                int64_t lanes, ProgramBuilder& program);
+Status EmitGather(const KernelContext& context,
+                  const phal_kir_gather_t& gather, int64_t lanes,
+                  ProgramBuilder& program);
+Status EmitScatter(const KernelContext& context,
+                   const phal_kir_scatter_t& scatter, int64_t lanes,
+                   ProgramBuilder& program);
+Status EmitSort(const KernelContext& context, const phal_kir_sort_t& sort,
+                int64_t lanes, ProgramBuilder& program);
+Status EmitCopy(const KernelContext& context, const phal_kir_copy_t& copy,
+                int64_t lanes, ProgramBuilder& program);
+
+// A dot or a loop the matrix unit does not take, on the vector unit.
+Status EmitDotOnVectorUnit(const KernelContext& context,
+                           const phal_kir_dot_t& dot, int64_t lanes,
+                           ProgramBuilder& program);
+
+// Emits `dst = address of buffer + sum(reg * stride) * element_size`, with
+// the products in temporaries x16..x19 (kept clear of dst).
+void EmitElementAddress(ProgramBuilder& program, uint8_t dst, uint32_t buffer,
+                        std::span<const std::pair<uint8_t, int64_t>> terms,
+                        int64_t element_size);
+
+int64_t ElementCount(std::span<const int64_t> dims);
+
+// Emits `count_reg = min(step, bound_reg - position_reg)`.
+void EmitTileCount(ProgramBuilder& program, uint8_t count_reg,
+                   uint8_t bound_reg, uint8_t position_reg, int64_t step);
+
+}  // namespace phal::asic_ref
+
+#endif  // POLYHAL_PLUGINS_ASIC_REF_COMPILER_KERNELS_H_

@@ -1,0 +1,206 @@
+// Convolution, gather, and the dots the matrix unit does not take, as the
+// vector unit runs them: each is rewritten as a KIR loop or reduction whose
+// index arithmetic says what StableHLO's op reads, then compiled as one.
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include "compiler/kernels.h"
+#include "compiler/kir_builder.h"
+#include "sdk/base/element_types.h"
+
+namespace phal::asic_ref {
+namespace {
+
+using Node = BodyBuilder::Node;
+
+bool Contains(const int64_t* values, uint32_t count, int64_t value) {
+  return std::find(values, values + count, value) != values + count;
+}
+
+std::span<const int64_t> Dims(const phal_kir_buffer_t& buffer) {
+  return {buffer.dims, buffer.rank};
+}
+
+// a * b in the accumulation type (and for pred), from operands converted.
+Node Product(BodyBuilder& b, phal_element_type_t type, Node x, Node y) {
+  if (type == PHAL_ELEMENT_TYPE_PRED) return b.And(x, y);
+  return b.Op(PHAL_KIR_OP_MULTIPLY, type, {x, y});
+}
+
+// The reducer adding two accumulators (or for pred).
+void SumReducer(OwnedReduce& r, phal_element_type_t type) {
+  const Node a = r.reducer.Parameter(0, type);
+  const Node v = r.reducer.Parameter(1, type);
+  r.reducer.Result(r.reducer.Op(
+      type == PHAL_ELEMENT_TYPE_PRED ? PHAL_KIR_OP_OR : PHAL_KIR_OP_ADD, type,
+      {a, v}));
+  r.init.Result(r.init.Zero(type));
+}
+
+}  // namespace
+
+Status EmitDotOnVectorUnit(const KernelContext& context,
+                           const phal_kir_dot_t& dot, int64_t lanes,
+                           ProgramBuilder& program) {
+  const phal_element_type_t acc = dot.accumulation_type;
+  const phal_kir_buffer_t& lhs = context.buffers[dot.lhs];
+  const phal_kir_buffer_t& rhs = context.buffers[dot.rhs];
+  OwnedReduce r;
+  r.dims = {dot.batch, dot.m, dot.n, dot.k};
+  r.reduced_dims = {3};
+  r.outputs = {dot.output};
+  BodyBuilder& v = r.values;
+  const Node b = v.Index(0), m = v.Index(1), n = v.Index(2), k = v.Index(3);
+  auto offset = [&](const int64_t* s, Node i, Node j, Node l) {
+    return v.Add(v.Add(v.Mul(i, v.Int(s[0])), v.Mul(j, v.Int(s[1]))),
+                 v.Mul(l, v.Int(s[2])));
+  };
+  const Node x = v.Convert(
+      v.ReadLinear(dot.lhs, lhs.element_type, Dims(lhs),
+                   offset(dot.lhs_strides, b, m, k)),
+      acc);
+  const Node y = v.Convert(
+      v.ReadLinear(dot.rhs, rhs.element_type, Dims(rhs),
+                   offset(dot.rhs_strides, b, k, n)),
+      acc);
+  v.Result(Product(v, acc, x, y));
+  SumReducer(r, acc);
+  const phal_kir_reduce_t reduce = [&] {
+    phal_kir_reduce_t d = r.Describe();
+    d.epilogue = dot.epilogue;
+    return d;
+  }();
+  return EmitReduce(context, reduce, lanes, program);
+}
+
+Status EmitConv(const KernelContext& context, const phal_kir_conv_t& conv,
+                int64_t lanes, ProgramBuilder& program) {
+  const phal_element_type_t acc = conv.accumulation_type;
+  const phal_kir_buffer_t& input = context.buffers[conv.input];
+  const phal_kir_buffer_t& kernel = context.buffers[conv.kernel];
+  const phal_kir_buffer_t& output = context.buffers[conv.output];
+  const uint32_t spatial = conv.spatial_count;
+  const uint32_t out_rank = output.rank;
+  const int64_t out_features = output.dims[conv.output_feature_dimension];
+  const int64_t out_batch = output.dims[conv.output_batch_dimension];
+  const int64_t kernel_in = kernel.dims[conv.kernel_input_feature_dimension];
+  OwnedReduce r;
+  r.dims.assign(output.dims, output.dims + out_rank);
+  for (uint32_t s = 0; s < spatial; ++s) {
+    r.dims.push_back(kernel.dims[conv.kernel_spatial_dimensions[s]]);
+    r.reduced_dims.push_back(out_rank + s);
+  }
+  r.dims.push_back(kernel_in);
+  r.reduced_dims.push_back(out_rank + spatial);
+  r.outputs = {conv.output};
+  BodyBuilder& v = r.values;
+  const Node ob = v.Index(conv.output_batch_dimension);
+  const Node of = v.Index(conv.output_feature_dimension);
+  const Node c = v.Index(out_rank + spatial);
+  const int64_t per_group = out_features / conv.feature_group_count;
+  const int64_t per_batch_group = out_features / conv.batch_group_count;
+  const Node in_feature =
+      v.Add(v.Mul(v.Div(of, v.Int(per_group)), v.Int(kernel_in)), c);
+  const Node in_batch =
+      v.Add(v.Mul(v.Div(of, v.Int(per_batch_group)), v.Int(out_batch)), ob);
+  std::vector<Node> in_index(input.rank), kernel_index(kernel.rank);
+  in_index[conv.input_batch_dimension] = in_batch;
+  in_index[conv.input_feature_dimension] = in_feature;
+  kernel_index[conv.kernel_input_feature_dimension] = c;
+  kernel_index[conv.kernel_output_feature_dimension] = of;
+  Node inside = v.Constant(PHAL_ELEMENT_TYPE_PRED, 1);
+  for (uint32_t s = 0; s < spatial; ++s) {
+    const Node o = v.Index(conv.output_spatial_dimensions[s]);
+    const Node w = v.Index(out_rank + s);
+    const int64_t window = kernel.dims[conv.kernel_spatial_dimensions[s]];
+    const int64_t extent = input.dims[conv.input_spatial_dimensions[s]];
+    const int64_t base_dilation = conv.lhs_dilation[s];
+    // dilated = o * stride - padding_low + w * window_dilation
+    const Node dilated = v.Add(
+        v.Sub(v.Mul(o, v.Int(conv.window_strides[s])), v.Int(conv.padding[2 * s])),
+        v.Mul(w, v.Int(conv.rhs_dilation[s])));
+    Node source = dilated;
+    Node ok = v.Compare(dilated, v.Int(0), PHAL_KIR_COMPARE_GE);
+    if (base_dilation != 1) {
+      ok = v.And(ok, v.Compare(v.Rem(dilated, v.Int(base_dilation)), v.Int(0),
+                               PHAL_KIR_COMPARE_EQ));
+      source = v.Div(dilated, v.Int(base_dilation));
+    }
+    ok = v.And(ok, v.Compare(source, v.Int(extent), PHAL_KIR_COMPARE_LT));
+    inside = v.And(inside, ok);
+    in_index[conv.input_spatial_dimensions[s]] = v.ClampIndex(source, extent);
+    kernel_index[conv.kernel_spatial_dimensions[s]] =
+        conv.window_reversal[s] ? v.Sub(v.Int(window - 1), w) : w;
+  }
+  const Node x =
+      v.Convert(v.Read(conv.input, input.element_type, in_index), acc);
+  const Node y =
+      v.Convert(v.Read(conv.kernel, kernel.element_type, kernel_index), acc);
+  v.Result(v.Select(inside, Product(v, acc, x, y), v.Zero(acc)));
+  SumReducer(r, acc);
+  phal_kir_reduce_t reduce = r.Describe();
+  reduce.epilogue = conv.epilogue;
+  return EmitReduce(context, reduce, lanes, program);
+}
+
+Status EmitGather(const KernelContext& context,
+                  const phal_kir_gather_t& g, int64_t lanes,
+                  ProgramBuilder& program) {
+  const phal_kir_buffer_t& operand = context.buffers[g.operand];
+  const phal_kir_buffer_t& indices = context.buffers[g.start_indices];
+  const phal_kir_buffer_t& output = context.buffers[g.output];
+  OwnedLoop loop;
+  loop.dims.assign(output.dims, output.dims + output.rank);
+  loop.outputs = {g.output};
+  BodyBuilder& v = loop.body;
+  std::vector<Node> batch;  // output dims that are not offset dims
+  std::vector<Node> offsets;
+  for (uint32_t d = 0; d < output.rank; ++d) {
+    (Contains(g.offset_dims, g.offset_dims_count, d) ? offsets : batch)
+        .push_back(v.Index(d));
+  }
+  // The start index vector's component k.
+  auto component = [&](int64_t k) {
+    std::vector<Node> at;
+    size_t b = 0;
+    for (uint32_t d = 0; d < indices.rank; ++d) {
+      at.push_back(d == g.index_vector_dim ? v.Int(k) : batch[b++]);
+    }
+    return v.Convert(v.Read(g.start_indices, indices.element_type, at),
+                     PHAL_ELEMENT_TYPE_S64);
+  };
+  std::vector<Node> index(operand.rank);
+  for (uint32_t d = 0; d < operand.rank; ++d) index[d] = v.Int(0);
+  for (uint32_t k = 0; k < g.start_index_map_count; ++k) {
+    const int64_t d = g.start_index_map[k];
+    const int64_t highest =
+        std::max<int64_t>(0, operand.dims[d] - g.slice_sizes[d]);
+    index[d] = v.Max(v.Min(component(k), v.Int(highest)), v.Int(0));
+  }
+  for (uint32_t k = 0; k < g.operand_batching_dims_count; ++k) {
+    const int64_t indices_dim = g.start_indices_batching_dims[k];
+    const Node position =
+        batch[indices_dim < g.index_vector_dim ? indices_dim : indices_dim - 1];
+    index[g.operand_batching_dims[k]] =
+        v.Add(index[g.operand_batching_dims[k]], position);
+  }
+  size_t window = 0;
+  for (uint32_t d = 0; d < operand.rank; ++d) {
+    if (Contains(g.collapsed_slice_dims, g.collapsed_slice_dims_count, d) ||
+        Contains(g.operand_batching_dims, g.operand_batching_dims_count, d)) {
+      continue;
+    }
+    index[d] = v.Add(index[d], offsets[window++]);
+  }
+  // Indices stay in bounds whatever the data (the clamps above already
+  // guarantee it for well-formed gathers).
+  for (uint32_t d = 0; d < operand.rank; ++d) {
+    index[d] = v.ClampIndex(index[d], operand.dims[d]);
+  }
+  v.Result(v.Read(g.operand, operand.element_type, index));
+  const phal_kir_loop_t description = loop.Describe();
+  return EmitLoop(context, description, lanes, program);
+}
+
+}  // namespace phal::asic_ref
