@@ -68,3 +68,15 @@ save("f64_ops", f64_ops, rng.standard_normal(12))
 def mixed(x):
     return (x.astype(jnp.bfloat16) * 3).astype(jnp.float32), x.astype(jnp.float16) + 1
 save("mixed_precision", mixed, f32(9))
+
+# Seeded again so that the fft model's inputs do not depend on the models above.
+rng = np.random.default_rng(7)
+
+def fft_ops(x, c, z, w):
+    spectrum = jnp.fft.rfft(x)
+    return (spectrum, jnp.fft.irfft(spectrum, n=x.shape[-1]), jnp.fft.fft2(c),
+            jnp.fft.ifftn(z), jnp.fft.rfft2(w), jnp.fft.irfft2(jnp.fft.rfft2(w), s=w.shape))
+save("fft_ops", fft_ops, f32(3, 10),
+     (f32(6, 5) + 1j * f32(6, 5)).astype(np.complex64),
+     rng.standard_normal((2, 3, 4)) + 1j * rng.standard_normal((2, 3, 4)),
+     rng.standard_normal((5, 7)))

@@ -43,7 +43,8 @@ class BatchNormBuilder {
     for (int64_t d = 0; d < static_cast<int64_t>(dims_.size()); ++d) {
       if (d != source_.feature_index()) reduced.push_back(d);
     }
-    HloComputation* add = AddComputation();
+    HloComputation* add =
+        context_.AddBinaryComputation(HloOpcode::kAdd, type_, "batch_norm_add");
     HloInstruction* zero = context_.AddNew(
         HloOpcode::kConstant, Shape(type_, {}), {},
         [&](HloInstruction& c) { c.set_literal(Literal::Scalar(type_, 0.0)); });
@@ -113,27 +114,6 @@ class BatchNormBuilder {
   }
 
  private:
-  // A scalar add computation, added to the module once per use.
-  HloComputation* AddComputation() {
-    auto computation = std::make_unique<HloComputation>(
-        "batch_norm_add." +
-        std::to_string(context_.module()->computations().size()));
-    const Shape scalar(type_, {});
-    auto lhs =
-        std::make_unique<HloInstruction>(HloOpcode::kParameter, "lhs", scalar);
-    auto rhs =
-        std::make_unique<HloInstruction>(HloOpcode::kParameter, "rhs", scalar);
-    rhs->set_parameter_number(1);
-    HloInstruction* a = computation->AddInstruction(std::move(lhs));
-    HloInstruction* b = computation->AddInstruction(std::move(rhs));
-    auto add = std::make_unique<HloInstruction>(HloOpcode::kAdd, "sum", scalar);
-    add->AppendOperand(a);
-    add->AppendOperand(b);
-    computation->set_root_instruction(
-        computation->AddInstruction(std::move(add)));
-    return context_.module()->AddComputation(std::move(computation));
-  }
-
   Shape FeatureShape() const {
     return Shape(type_,
                  {dims_[static_cast<std::size_t>(source_.feature_index())]});

@@ -64,7 +64,8 @@ class BitcastBuilder {
     HloInstruction* zero = context_.AddNew(
         HloOpcode::kConstant, Shape(type, {}), {},
         [&](HloInstruction& c) { c.set_literal(Literal::Scalar(type, 0.0)); });
-    HloComputation* add = AddComputation(type);
+    HloComputation* add =
+        context_.AddBinaryComputation(HloOpcode::kAdd, type, "bitcast_join");
     return context_.AddNew(HloOpcode::kReduce, Shape(type, dims), {value, zero},
                            [&](HloInstruction& r) {
                              r.set_dimensions({last});
@@ -73,26 +74,6 @@ class BitcastBuilder {
   }
 
  private:
-  HloComputation* AddComputation(ElementType type) {
-    auto computation = std::make_unique<HloComputation>(
-        "bitcast_join." +
-        std::to_string(context_.module()->computations().size()));
-    const Shape scalar(type, {});
-    auto lhs =
-        std::make_unique<HloInstruction>(HloOpcode::kParameter, "lhs", scalar);
-    auto rhs =
-        std::make_unique<HloInstruction>(HloOpcode::kParameter, "rhs", scalar);
-    rhs->set_parameter_number(1);
-    HloInstruction* a = computation->AddInstruction(std::move(lhs));
-    HloInstruction* b = computation->AddInstruction(std::move(rhs));
-    auto sum = std::make_unique<HloInstruction>(HloOpcode::kAdd, "sum", scalar);
-    sum->AppendOperand(a);
-    sum->AppendOperand(b);
-    computation->set_root_instruction(
-        computation->AddInstruction(std::move(sum)));
-    return context_.module()->AddComputation(std::move(computation));
-  }
-
   RewriteContext& context_;
 };
 

@@ -187,6 +187,72 @@ TEST(ErfcDecomposition, StaysWithinItsMeasuredUlpsUpToUnderflow) {
   }
 }
 
+// Values in [-2, 2) with imaginary parts for complex types.
+Literal FftInput(ElementType type, std::vector<int64_t> dims) {
+  Literal literal(Shape(type, std::move(dims)));
+  for (int64_t i = 0; i < literal.ElementCount(); ++i) {
+    const double re = static_cast<double>((i * 7 + 3) % 17) / 4.0 - 2.0;
+    const double im = static_cast<double>((i * 5 + 1) % 13) / 3.0 - 2.0;
+    literal.SetFromComplex(i, {re, im});
+  }
+  return literal;
+}
+
+TEST(FftDecomposition, EveryTypeAndRankMatchesTheReference) {
+  struct FftCase {
+    const char* operand;
+    const char* result;
+    const char* attributes;
+    ElementType type;
+    std::vector<int64_t> dims;
+  };
+  const ElementType c64 = PHAL_ELEMENT_TYPE_C64;
+  const ElementType c128 = PHAL_ELEMENT_TYPE_C128;
+  const ElementType f32 = PHAL_ELEMENT_TYPE_F32;
+  const ElementType f64 = PHAL_ELEMENT_TYPE_F64;
+  const std::vector<FftCase> cases = {
+      {"c64[3,7]", "c64[3,7]", "fft_type=FFT, fft_length={7}", c64, {3, 7}},
+      {"c128[4,6]",
+       "c128[4,6]",
+       "fft_type=IFFT, fft_length={4,6}",
+       c128,
+       {4, 6}},
+      {"c64[2,3,5]",
+       "c64[2,3,5]",
+       "fft_type=FFT, fft_length={2,3,5}",
+       c64,
+       {2, 3, 5}},
+      {"f32[2,3,10]",
+       "c64[2,3,6]",
+       "fft_type=RFFT, fft_length={2,3,10}",
+       f32,
+       {2, 3, 10}},
+      {"f64[97]", "c128[49]", "fft_type=RFFT, fft_length={97}", f64, {97}},
+      {"c64[3,5]", "f32[3,8]", "fft_type=IRFFT, fft_length={8}", c64, {3, 5}},
+      {"c128[5,4]",
+       "f64[5,7]",
+       "fft_type=IRFFT, fft_length={5,7}",
+       c128,
+       {5, 4}},
+      {"c128[2,3,3]",
+       "f64[2,3,5]",
+       "fft_type=IRFFT, fft_length={2,3,5}",
+       c128,
+       {2, 3, 3}},
+      {"c64[0,4]", "c64[0,4]", "fft_type=IFFT, fft_length={4}", c64, {0, 4}},
+  };
+  for (const FftCase& c : cases) {
+    const std::string text =
+        std::string("HloModule fft\nENTRY main {\n  x = ") + c.operand +
+        " parameter(0)\n  ROOT f = " + c.result + " fft(x), " + c.attributes +
+        "\n}\n";
+    SCOPED_TRACE(text);
+    const bool single = c.type == c64 || c.type == f32;
+    ExpectMatchesReference(text, {FftInput(c.type, c.dims)},
+                           single ? 2e-5 : 1e-13);
+  }
+}
+
 TEST(VariadicScatterSplitting, ScattersEachOperandWithItsOwnCombiner) {
   ExpectMatchesReference(
       kVariadicScatter,

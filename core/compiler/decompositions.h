@@ -36,6 +36,17 @@ StatusOr<HloInstruction*> DecomposeErfc(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     RewriteContext& context);
 
+// fft: one reduce per transformed dimension, summing x[.., j, ..] times
+// the twiddle exp(-+2 pi i j k / n) over j (RFFT's last dimension only for
+// k <= n/2; IRFFT's last dimension from its n/2+1 frequencies by Hermitian
+// symmetry, as a real sum), then one division by the product of the lengths
+// for IFFT and IRFFT. Twiddles come from integer arithmetic on iotas
+// (j k mod n, reduced to within pi/4 of a multiple of pi/2), sin and cos:
+// no table, any n, O(n) work per output element and dimension.
+StatusOr<HloInstruction*> DecomposeFft(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context);
+
 // scatter of N > 1 operands: one scatter per operand, each with the part of
 // the update computation that computes its result. UNIMPLEMENTED when a
 // result reads another operand's current value or update.

@@ -82,6 +82,26 @@ HloInstruction* RewriteContext::AddNew(
   return Add(prototype, operands);
 }
 
+HloComputation* RewriteContext::AddBinaryComputation(
+    HloOpcode opcode, ElementType type, const std::string& prefix) {
+  auto computation = std::make_unique<HloComputation>(
+      prefix + "." + std::to_string(module_->computations().size()));
+  const Shape scalar(type, {});
+  HloInstruction* parameters[2];
+  for (int64_t p = 0; p < 2; ++p) {
+    auto parameter = std::make_unique<HloInstruction>(
+        HloOpcode::kParameter, p == 0 ? "lhs" : "rhs", scalar);
+    parameter->set_parameter_number(p);
+    parameters[p] = computation->AddInstruction(std::move(parameter));
+  }
+  auto result = std::make_unique<HloInstruction>(opcode, "result", scalar);
+  result->AppendOperand(parameters[0]);
+  result->AppendOperand(parameters[1]);
+  computation->set_root_instruction(
+      computation->AddInstruction(std::move(result)));
+  return module_->AddComputation(std::move(computation));
+}
+
 StatusOr<std::unique_ptr<HloModule>> RewriteModule(const HloModule& module,
                                                    const RewriteFn& rewrite,
                                                    bool drop_dead) {

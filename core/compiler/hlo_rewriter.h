@@ -40,6 +40,10 @@ class RewriteContext {
       HloOpcode opcode, Shape shape,
       const std::vector<HloInstruction*>& operands,
       const std::function<void(HloInstruction&)>& configure = nullptr);
+  // Adds to the module a computation (a, b) -> opcode(a, b) on scalars of
+  // `type`, named "<prefix>.<N>" to stay unique: a reducer.
+  HloComputation* AddBinaryComputation(HloOpcode opcode, ElementType type,
+                                       const std::string& prefix);
 
  private:
   HloModule* module_;

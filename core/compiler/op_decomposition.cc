@@ -41,6 +41,8 @@ class OpDecomposition : public HloPass {
           return DecomposeBitcastConvert(source, operands, context);
         case HloOpcode::kErfc:
           return DecomposeErfc(source, operands, context);
+        case HloOpcode::kFft:
+          return DecomposeFft(source, operands, context);
         case HloOpcode::kBitcast:
           return RetypingBitcastAsBitcastConvert(source, operands, context);
         case HloOpcode::kSelectAndScatter:

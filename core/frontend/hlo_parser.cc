@@ -108,6 +108,8 @@ std::vector<std::string_view> RequiredAttributes(HloOpcode opcode) {
       return {"index"};
     case HloOpcode::kTopK:
       return {"k"};
+    case HloOpcode::kFft:
+      return {"fft_type", "fft_length"};
     case HloOpcode::kIota:
       return {"iota_dimension"};
     case HloOpcode::kReducePrecision:
@@ -1175,6 +1177,17 @@ Status HloTextParser::ParseStructuredAttribute(std::string_view name,
                    "' (expected SIGNED, UNSIGNED, FLOAT or TOTALORDER)");
     }
     instruction->set_comparison_type(*type);
+  } else if (name == "fft_type") {
+    const std::string_view word = ParseBareWord();
+    const auto type = FftTypeFromName(word);
+    if (!type.has_value()) {
+      return Error("unknown fft_type '" + std::string(word) +
+                   "' (expected FFT, IFFT, RFFT or IRFFT)");
+    }
+    instruction->set_fft_type(*type);
+  } else if (name == "fft_length") {
+    PHAL_ASSIGN_OR_RETURN(std::vector<int64_t> length, ParseIntList(name));
+    instruction->set_fft_length(std::move(length));
   } else if (name == "kind") {
     instruction->set_fusion_kind(std::string(ParseBareWord()));
   } else {

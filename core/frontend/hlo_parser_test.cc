@@ -347,6 +347,32 @@ ENTRY main {
   ExpectRoundTrip(kText);
 }
 
+TEST(HloParserTest, ReadsFftTypesAndLengths) {
+  constexpr const char* kText = R"(HloModule fft
+ENTRY main {
+  x = c64[8,8] parameter(0)
+  r = f32[2,3,8] parameter(1)
+  rfft = c64[8,5] fft(x), fft_type=RFFT, fft_length={8}
+  f = c64[8,8] fft(x), fft_type=FFT, fft_length={8,8}
+  i = c64[8,8] fft(x), fft_type=IFFT, fft_length={8}
+  real = c64[2,3,5] fft(r), fft_type=RFFT, fft_length={2,3,8}
+  ROOT back = f32[2,3,8] fft(real), fft_type=IRFFT, fft_length={2,3,8}
+})";
+  StatusOr<std::unique_ptr<HloModule>> parsed = ParseHloText(kText, "fft.hlo");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  // c64[8,8] as an RFFT operand is the issue's example: the parser reads
+  // it; the verifier, not the parser, rejects its type.
+  EXPECT_EQ(Find(**parsed, "rfft")->fft_type(), FftType::kRfft);
+  EXPECT_EQ(Find(**parsed, "f")->fft_length(), (std::vector<int64_t>{8, 8}));
+  EXPECT_EQ(Find(**parsed, "i")->fft_type(), FftType::kIfft);
+  const HloInstruction* back = Find(**parsed, "back");
+  EXPECT_EQ(back->fft_type(), FftType::kIrfft);
+  EXPECT_EQ(back->fft_length(), (std::vector<int64_t>{2, 3, 8}));
+  EXPECT_NE(HloModuleToText(**parsed).find(
+                "fft(%real), fft_type=IRFFT, fft_length={2,3,8}"),
+            std::string::npos);
+}
+
 // --- Errors -----------------------------------------------------------------
 
 TEST(HloParserErrorTest, ReportsFileLineColumnSourceLineAndCaret) {
@@ -410,6 +436,20 @@ TEST(HloParserErrorTest, ElidedConstantIsRejectedWithAdvice) {
       ParseError("HloModule m\nENTRY e {\n  c = s32[9] constant({...})\n}")
           .find("value was elided"),
       std::string::npos);
+}
+
+TEST(HloParserErrorTest, UnknownFftTypeIsReportedAtTheWord) {
+  EXPECT_EQ(
+      ParseError("HloModule m\nENTRY e {\n  x = c64[4] parameter(0)\n  "
+                 "ROOT f = c64[4] fft(x), fft_type=DCT, fft_length={4}\n}"),
+      "bad.hlo:4:36: error: unknown fft_type 'DCT' (expected FFT, IFFT, "
+      "RFFT or IRFFT)\n"
+      "  ROOT f = c64[4] fft(x), fft_type=DCT, fft_length={4}\n"
+      "                                   ^");
+  EXPECT_NE(ParseError("HloModule m\nENTRY e {\n  x = c64[4] parameter(0)\n  "
+                       "ROOT f = c64[4] fft(x), fft_type=FFT\n}")
+                .find("4:3: error: fft %f needs attribute 'fft_length'"),
+            std::string::npos);
 }
 
 TEST(HloParserErrorTest, MissingRequiredAttributeNamesIt) {

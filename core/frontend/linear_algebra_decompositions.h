@@ -1,9 +1,7 @@
 // StableHLO ops the HLO IR has no opcode for, decomposed into HLO that any
-// backend runs: triangular_solve (unrolled substitution, one row per step)
-// and fft (discrete Fourier transforms as matrix products with constant
-// twiddle matrices, one transformed dimension at a time). Both are exact up
-// to rounding and cost O(n) and O(n^2) ops or flops per row or dimension, so
-// they suit the small static sizes StableHLO programs use these ops with.
+// backend runs: triangular_solve (unrolled substitution, one row per step).
+// It is exact up to rounding and costs O(n) ops per row, so it suits the
+// small static sizes StableHLO programs use it with.
 #ifndef POLYHAL_CORE_FRONTEND_LINEAR_ALGEBRA_DECOMPOSITIONS_H_
 #define POLYHAL_CORE_FRONTEND_LINEAR_ALGEBRA_DECOMPOSITIONS_H_
 
@@ -29,16 +27,6 @@ struct TriangularSolveOptions {
 StatusOr<HloInstruction*> DecomposeTriangularSolve(
     HloBuilder& builder, HloInstruction* a, HloInstruction* b,
     const TriangularSolveOptions& options);
-
-enum class FftType { kFft, kIfft, kRfft, kIrfft };
-
-// The transform over the trailing `lengths.size()` dimensions, with
-// StableHLO's (and numpy's) conventions: IFFT and IRFFT scale by 1/n, RFFT
-// keeps the n/2+1 non-negative frequencies of its last dimension and IRFFT
-// reads them, ignoring the imaginary parts that Hermitian symmetry fixes.
-StatusOr<HloInstruction*> DecomposeFft(HloBuilder& builder,
-                                       HloInstruction* operand, FftType type,
-                                       const std::vector<int64_t>& lengths);
 
 }  // namespace phal
 

@@ -651,16 +651,16 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     PHAL_RETURN_IF_ERROR(operand_count(1));
     const MlirAttribute* kind = Find(op, {"fft_type", "type"});
     const std::string word = kind == nullptr ? "" : EnumWord(*kind);
-    static const std::map<std::string, FftType> kTypes = {
-        {"FFT", FftType::kFft},
-        {"IFFT", FftType::kIfft},
-        {"RFFT", FftType::kRfft},
-        {"IRFFT", FftType::kIrfft}};
-    const auto type = kTypes.find(word);
-    if (type == kTypes.end())
-      return InvalidArgument("unknown fft_type '" + word + "'");
+    const std::optional<FftType> type = FftTypeFromName(word);
+    if (!type.has_value()) {
+      return InvalidArgument("unknown fft_type '" + word +
+                             "' (expected FFT, IFFT, RFFT or IRFFT)");
+    }
     PHAL_ASSIGN_OR_RETURN(IntList lengths, Ints(op, {"fft_length", "length"}));
-    return one(DecomposeFft(b, operands[0], type->second, lengths));
+    auto fft = b.Create(HloOpcode::kFft, Shape(), operands);
+    fft->set_fft_type(*type);
+    fft->set_fft_length(std::move(lengths));
+    return one(b.Add(std::move(fft)));
   }
   if (name == "while") return LowerWhile(op, scope, operands);
   if (name == "if" || name == "case")

@@ -425,6 +425,52 @@ TEST(StableHloParserTest, ErrorsInALaterPartCarryTheWholeFilesLineNumbers) {
             "  ^");
 }
 
+// stablehlo.fft in the pretty form JAX prints, the generic form with
+// array<i64: ...> and the older dense<...> fft_length: each becomes one HLO
+// fft the reference computes (the impulse's spectrum is all ones).
+TEST(StableHloParserTest, FftInEveryFormLowersToOneHloFft) {
+  const std::string impulse =
+      "  %x = stablehlo.constant dense<[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, "
+      "0.0]> : tensor<8xf32>\n";
+  for (const std::string& op :
+       {std::string("stablehlo.fft %x, type = RFFT, length = [8] : "
+                    "(tensor<8xf32>) -> tensor<5xcomplex<f32>>"),
+        std::string("\"stablehlo.fft\"(%x) {fft_type = #stablehlo<fft_type "
+                    "RFFT>, fft_length = array<i64: 8>} : (tensor<8xf32>) -> "
+                    "tensor<5xcomplex<f32>>"),
+        std::string("\"stablehlo.fft\"(%x) {fft_type = #stablehlo<fft_type "
+                    "RFFT>, fft_length = dense<8> : tensor<1xi64>} : "
+                    "(tensor<8xf32>) -> tensor<5xcomplex<f32>>")}) {
+    SCOPED_TRACE(op);
+    const std::string text = "func.func @main() -> tensor<5xcomplex<f32>> {\n" +
+                             impulse + "  %0 = " + op +
+                             "\n  return %0 : tensor<5xcomplex<f32>>\n}\n";
+    StatusOr<StableHloModule> program = ParseStableHlo(text, "fft.mlir");
+    ASSERT_TRUE(program.ok()) << program.status().message();
+    const HloInstruction* root =
+        program->EntryFunction()->computation->root_instruction();
+    ASSERT_EQ(root->opcode(), HloOpcode::kFft);
+    EXPECT_EQ(root->fft_type(), FftType::kRfft);
+    EXPECT_EQ(root->fft_length(), std::vector<int64_t>{8});
+    EXPECT_THAT(RunOne(text), ElementsAre(1, 1, 1, 1, 1));
+  }
+}
+
+TEST(StableHloParserTest, FftOfTheWrongTypeIsReportedAtTheOp) {
+  EXPECT_THAT(
+      ErrorOf("func.func @main(%x: tensor<8xcomplex<f32>>) {\n  %0 = "
+              "stablehlo.fft %x, type = RFFT, length = [8] : "
+              "(tensor<8xcomplex<f32>>) -> tensor<5xcomplex<f32>>\n  "
+              "func.return\n}"),
+      HasSubstr("bad.mlir:2:3: error: stablehlo.fft: RFFT needs an f32 or f64 "
+                "operand, got c64[8]"));
+  EXPECT_THAT(
+      ErrorOf("func.func @main(%x: tensor<8xf32>) {\n  %0 = stablehlo.fft %x, "
+              "type = DCT, length = [8] : (tensor<8xf32>) -> "
+              "tensor<5xcomplex<f32>>\n  func.return\n}"),
+      HasSubstr("unknown fft_type 'DCT'"));
+}
+
 TEST(StableHloParserTest, MalformedTextGetsPreciseMessages) {
   EXPECT_THAT(ErrorOf("func.func @main() {\n  %0 = stablehlo.add %x, %x : "
                       "tensor<f32>\n  func.return\n}"),

@@ -78,6 +78,8 @@ void HloInstruction::CopyAttributesFrom(const HloInstruction& source) {
   is_stable_ = source.is_stable_;
   top_k_ = source.top_k_;
   largest_ = source.largest_;
+  fft_type_ = source.fft_type_;
+  fft_length_ = source.fft_length_;
   fusion_kind_ = source.fusion_kind_;
 }
 
@@ -113,7 +115,8 @@ bool HloInstruction::Identical(const HloInstruction& other) const {
          mantissa_bits_ == other.mantissa_bits_ && epsilon_ == other.epsilon_ &&
          feature_index_ == other.feature_index_ &&
          is_stable_ == other.is_stable_ && top_k_ == other.top_k_ &&
-         largest_ == other.largest_ && fusion_kind_ == other.fusion_kind_;
+         largest_ == other.largest_ && fft_type_ == other.fft_type_ &&
+         fft_length_ == other.fft_length_ && fusion_kind_ == other.fusion_kind_;
 }
 
 }  // namespace phal

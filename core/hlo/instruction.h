@@ -10,6 +10,7 @@
 
 #include "core/hlo/comparison.h"
 #include "core/hlo/dimension_numbers.h"
+#include "core/hlo/fft_type.h"
 #include "core/hlo/literal.h"
 #include "core/hlo/opcode.h"
 #include "core/hlo/shape.h"
@@ -229,6 +230,15 @@ class HloInstruction {
   bool largest() const { return largest_; }
   void set_largest(bool largest) { largest_ = largest; }
 
+  // fft: which transform, and the length of each transformed dimension:
+  // the operand's (RFFT) or the result's (IRFFT) trailing dimensions.
+  FftType fft_type() const { return fft_type_; }
+  void set_fft_type(FftType type) { fft_type_ = type; }
+  const std::vector<int64_t>& fft_length() const { return fft_length_; }
+  void set_fft_length(std::vector<int64_t> length) {
+    fft_length_ = std::move(length);
+  }
+
   // fusion: XLA's fusion kind ("kLoop", "kInput", "kOutput", "kCustom").
   // Informational; a fusion computes what calling to_apply() computes.
   const std::string& fusion_kind() const { return fusion_kind_; }
@@ -286,6 +296,8 @@ class HloInstruction {
   bool is_stable_ = false;
   int64_t top_k_ = 0;
   bool largest_ = true;
+  FftType fft_type_ = FftType::kFft;
+  std::vector<int64_t> fft_length_;
   std::string fusion_kind_;
 };
 

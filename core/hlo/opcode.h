@@ -43,6 +43,7 @@ namespace phal {
   X(kErfc, "erfc")                                   \
   X(kExp, "exponential")                             \
   X(kExpm1, "exponential-minus-one")                 \
+  X(kFft, "fft")                                     \
   X(kFloor, "floor")                                 \
   X(kFusion, "fusion")                               \
   X(kGather, "gather")                               \

@@ -253,6 +253,10 @@ void AddOpcodeAttributes(const HloInstruction& instruction,
       writer->Add("k", std::to_string(instruction.top_k()));
       writer->Add("largest", instruction.largest() ? "true" : "false");
       return;
+    case HloOpcode::kFft:
+      writer->Add("fft_type", std::string(FftTypeName(instruction.fft_type())));
+      writer->AddInts("fft_length", instruction.fft_length());
+      return;
     case HloOpcode::kIota:
       writer->Add("iota_dimension",
                   std::to_string(instruction.iota_dimension()));

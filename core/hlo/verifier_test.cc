@@ -102,6 +102,39 @@ TEST(HloVerifierTest, RejectsStatedShapeThatDiffersFromInferred) {
             "from the inferred shape f32[2,3]");
 }
 
+TEST(HloVerifierTest, RejectsFftOfTheWrongTypesAndShapes) {
+  const auto fft = [](const std::string& line) {
+    return VerifyError(
+        "HloModule m\nENTRY main {\n  x = c64[8,8] parameter(0)\n"
+        "  r = f32[8,8] parameter(1)\n  ROOT f = " +
+        line + "\n}\n");
+  };
+  EXPECT_EQ(fft("c64[8,5] fft(x), fft_type=RFFT, fft_length={8}"),
+            "in computation %main, fft %f: RFFT needs an f32 or f64 operand, "
+            "got c64[8,8]");
+  EXPECT_EQ(fft("c64[8,8] fft(r), fft_type=FFT, fft_length={8}"),
+            "in computation %main, fft %f: FFT needs a c64 or c128 operand, "
+            "got f32[8,8]");
+  EXPECT_EQ(fft("c64[8,8] fft(r), fft_type=RFFT, fft_length={8}"),
+            "in computation %main, fft %f: stated shape c64[8,8] differs from "
+            "the inferred shape c64[8,5]");
+  EXPECT_EQ(fft("f32[8,16] fft(x), fft_type=IRFFT, fft_length={16}"),
+            "in computation %main, fft %f: IRFFT with fft_length {16} needs "
+            "trailing operand dimensions {9}, got c64[8,8]");
+  EXPECT_EQ(fft("c64[8,8] fft(x), fft_type=FFT, fft_length={4}"),
+            "in computation %main, fft %f: FFT with fft_length {4} needs "
+            "trailing operand dimensions {4}, got c64[8,8]");
+  EXPECT_EQ(fft("c64[8,8] fft(x), fft_type=FFT, fft_length={}"),
+            "in computation %main, fft %f: fft_length {} must name 1 to 3 "
+            "dimensions");
+  EXPECT_EQ(fft("c64[8,8] fft(x), fft_type=FFT, fft_length={1,1,8,8}"),
+            "in computation %main, fft %f: fft_length {1,1,8,8} must name 1 to "
+            "3 dimensions");
+  EXPECT_EQ(fft("c64[8,8] fft(x), fft_type=FFT, fft_length={2,8,8}"),
+            "in computation %main, fft %f: fft_length {2,8,8} names 3 "
+            "dimensions of the operand c64[8,8], which has fewer");
+}
+
 TEST(HloVerifierTest, RejectsDimensionNumbersOutOfRange) {
   EXPECT_EQ(VerifyError(EntryWith(
                 "  ROOT t = f32[3,2] transpose(x), dimensions={1,2}")),

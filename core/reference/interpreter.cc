@@ -11,6 +11,7 @@
 #include "core/reference/data_movement.h"
 #include "core/reference/dot.h"
 #include "core/reference/elementwise.h"
+#include "core/reference/fft.h"
 #include "core/reference/gather_scatter.h"
 #include "core/reference/reduce.h"
 #include "core/reference/scalar_function.h"
@@ -199,6 +200,8 @@ StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvaluateSort(instruction, operands, this);
     case HloOpcode::kTopK:
       return EvaluateTopK(instruction, *operands[0]);
+    case HloOpcode::kFft:
+      return EvaluateFft(instruction, *operands[0]);
     case HloOpcode::kBatchNormInference:
     case HloOpcode::kBatchNormTraining:
     case HloOpcode::kBatchNormGrad:

@@ -18,8 +18,9 @@ namespace phal::testing {
 
 // The NAME of every model.
 inline const std::vector<std::string> kJaxModels = {
-    "mlp",         "transformer_block", "convnet", "while_loop",
-    "sort_gather", "integer_ops",       "f64_ops", "mixed_precision"};
+    "mlp",        "transformer_block", "convnet",
+    "while_loop", "sort_gather",       "integer_ops",
+    "f64_ops",    "mixed_precision",   "fft_ops"};
 
 struct JaxModel {
   std::string text;                // the HLO module
@@ -57,6 +58,7 @@ inline StatusOr<JaxModel> ReadJaxModel(const std::string& name) {
 inline double XlaTolerance(ElementType type) {
   switch (type) {
     case PHAL_ELEMENT_TYPE_F64:
+    case PHAL_ELEMENT_TYPE_C128:
       return 1e-12;
     case PHAL_ELEMENT_TYPE_F32:
     case PHAL_ELEMENT_TYPE_C64:

@@ -1,0 +1,300 @@
+#include <numbers>
+
+#include "core/compiler/decompositions.h"
+
+namespace phal {
+namespace {
+
+// Index products j*k below 2^31 keep the twiddle arithmetic in s32.
+constexpr int64_t kLargestS32Length = 46340;
+
+struct Twiddles {
+  HloInstruction* cosine;
+  HloInstruction* sine;
+};
+
+// The instructions of one fft's decomposition: discrete Fourier transforms
+// along one dimension each, as reduces whose values are products with
+// twiddle factors computed in place.
+class DftBuilder {
+ public:
+  DftBuilder(RewriteContext& context, ElementType complex_type)
+      : context_(context),
+        complex_(complex_type),
+        real_(ComplexComponentType(complex_type)) {}
+
+  // y[.., k, ..] = sum_j x[.., j, ..] exp(-+2 pi i j k / n) along
+  // `dimension` of a complex x, for k < outputs; the sign is + for
+  // `inverse`. No 1/n scaling.
+  HloInstruction* Transform(HloInstruction* x, int64_t dimension, int64_t n,
+                            int64_t outputs, bool inverse) {
+    const int64_t inputs = x->shape().dim(dimension);
+    const Twiddles roots = UnitRoots(inputs, outputs, n);
+    HloInstruction* sine =
+        inverse ? roots.sine : Unary(HloOpcode::kNegate, roots.sine);
+    HloInstruction* twiddles =
+        context_.AddNew(HloOpcode::kComplex, Shape(complex_, {inputs, outputs}),
+                        {roots.cosine, sine});
+    HloInstruction* products =
+        Binary(HloOpcode::kMultiply, Spread(x, dimension, outputs),
+               SpreadGrid(twiddles, x->shape().dims(), dimension, outputs));
+    return Sum(products, dimension);
+  }
+
+  // The n real values of each line along the last `dimension` from the
+  // n/2+1 non-negative frequencies X_k of their transform, unscaled:
+  // sum_k c_k Re(X_k exp(2 pi i k t / n)), with c_k = 2 for the
+  // frequencies standing for a conjugate pair (X_{n-k} = conj(X_k)) and 1
+  // for k = 0 and k = n/2, whose imaginary parts therefore do not count.
+  HloInstruction* RealInverse(HloInstruction* x, int64_t dimension, int64_t n) {
+    const int64_t inputs = x->shape().dim(dimension);
+    const Twiddles roots = UnitRoots(inputs, n, n);
+    const std::vector<int64_t> grid = {inputs, n};
+    const ElementType index = IndexType(n);
+    HloInstruction* k = Iota(index, grid, 0);
+    HloInstruction* unpaired = context_.AddNew(
+        HloOpcode::kOr, Shape(PHAL_ELEMENT_TYPE_PRED, grid),
+        {Compare(k, Constant(index, 0, grid), ComparisonDirection::kEq),
+         Compare(Binary(HloOpcode::kMultiply, k, Constant(index, 2, grid)),
+                 Constant(index, n, grid), ComparisonDirection::kEq)});
+    HloInstruction* weight =
+        Select(unpaired, Constant(real_, 1, grid), Constant(real_, 2, grid));
+    const std::vector<int64_t>& dims = x->shape().dims();
+    const auto spread_part = [&](HloOpcode part) {
+      return Spread(context_.AddNew(part, Shape(real_, dims), {x}), dimension,
+                    n);
+    };
+    const auto spread_root = [&](HloInstruction* root) {
+      return SpreadGrid(Binary(HloOpcode::kMultiply, weight, root), dims,
+                        dimension, n);
+    };
+    HloInstruction* values =
+        Binary(HloOpcode::kSubtract,
+               Binary(HloOpcode::kMultiply, spread_part(HloOpcode::kReal),
+                      spread_root(roots.cosine)),
+               Binary(HloOpcode::kMultiply, spread_part(HloOpcode::kImag),
+                      spread_root(roots.sine)));
+    return Sum(values, dimension);
+  }
+
+  // x / n, part by part for a complex x.
+  HloInstruction* DivideBy(HloInstruction* x, int64_t n) {
+    const std::vector<int64_t>& dims = x->shape().dims();
+    HloInstruction* divisor = Constant(real_, static_cast<double>(n), dims);
+    if (!IsComplex(x->shape().element_type())) {
+      return Binary(HloOpcode::kDivide, x, divisor);
+    }
+    const auto part = [&](HloOpcode opcode) {
+      return Binary(HloOpcode::kDivide,
+                    context_.AddNew(opcode, Shape(real_, dims), {x}), divisor);
+    };
+    return context_.AddNew(HloOpcode::kComplex, x->shape(),
+                           {part(HloOpcode::kReal), part(HloOpcode::kImag)});
+  }
+
+  // A real x as complex values with zero imaginary parts.
+  HloInstruction* ToComplex(HloInstruction* x) {
+    const std::vector<int64_t>& dims = x->shape().dims();
+    return context_.AddNew(HloOpcode::kComplex, Shape(complex_, dims),
+                           {x, Constant(real_, 0, dims)});
+  }
+
+ private:
+  static ElementType IndexType(int64_t n) {
+    return n <= kLargestS32Length ? PHAL_ELEMENT_TYPE_S32
+                                  : PHAL_ELEMENT_TYPE_S64;
+  }
+
+  // cos and sin of 2 pi (j k mod n) / n over the grid [inputs, outputs] of
+  // (j, k). The angle is pi/2 (q + r/n) with 4 (j k mod n) = q n + r and
+  // |r| <= n/2, both from integer arithmetic: sin and cos are evaluated at
+  // pi/2 r/n, within pi/4 of zero, and the quadrant q swaps and negates
+  // them. Only the rounding of pi/2 r/n and of sin and cos remain.
+  Twiddles UnitRoots(int64_t inputs, int64_t outputs, int64_t n) {
+    const std::vector<int64_t> grid = {inputs, outputs};
+    const ElementType index = IndexType(n);
+    const auto integer = [&](int64_t value) {
+      return Constant(index, value, grid);
+    };
+    HloInstruction* product = Binary(HloOpcode::kMultiply, Iota(index, grid, 0),
+                                     Iota(index, grid, 1));
+    HloInstruction* quarter_turns =
+        Binary(HloOpcode::kMultiply,
+               Binary(HloOpcode::kRemainder, product, integer(n)), integer(4));
+    HloInstruction* quadrant = Binary(
+        HloOpcode::kDivide,
+        Binary(HloOpcode::kAdd, quarter_turns, integer(n / 2)), integer(n));
+    HloInstruction* rest =
+        Binary(HloOpcode::kSubtract, quarter_turns,
+               Binary(HloOpcode::kMultiply, quadrant, integer(n)));
+    HloInstruction* angle = Binary(
+        HloOpcode::kMultiply,
+        context_.AddNew(HloOpcode::kConvert, Shape(real_, grid), {rest}),
+        Constant(real_, std::numbers::pi / 2 / static_cast<double>(n), grid));
+    HloInstruction* c = Unary(HloOpcode::kCos, angle);
+    HloInstruction* s = Unary(HloOpcode::kSin, angle);
+    const auto bit_set = [&](HloInstruction* value, int64_t bit) {
+      return Compare(Binary(HloOpcode::kAnd, value, integer(bit)), integer(0),
+                     ComparisonDirection::kNe);
+    };
+    // Quadrants 1 and 3 swap sin and cos; cos is negative in 1 and 2, sin
+    // in 2 and 3.
+    HloInstruction* swap = bit_set(quadrant, 1);
+    HloInstruction* cosine = Select(swap, s, c);
+    HloInstruction* sine = Select(swap, c, s);
+    HloInstruction* negative_cosine =
+        bit_set(Binary(HloOpcode::kAdd, quadrant, integer(1)), 2);
+    HloInstruction* negative_sine = bit_set(quadrant, 2);
+    return {Select(negative_cosine, Unary(HloOpcode::kNegate, cosine), cosine),
+            Select(negative_sine, Unary(HloOpcode::kNegate, sine), sine)};
+  }
+
+  // x of dimensions D broadcast to D with `outputs` inserted after
+  // `dimension`.
+  HloInstruction* Spread(HloInstruction* x, int64_t dimension,
+                         int64_t outputs) {
+    std::vector<int64_t> mapping;
+    for (int64_t i = 0; i < x->shape().rank(); ++i) {
+      mapping.push_back(i <= dimension ? i : i + 1);
+    }
+    return context_.AddNew(
+        HloOpcode::kBroadcast,
+        Shape(x->shape().element_type(),
+              Grown(x->shape().dims(), dimension, outputs)),
+        {x}, [&](HloInstruction& b) { b.set_dimensions(mapping); });
+  }
+
+  // A [inputs, outputs] grid broadcast to `dims` with `outputs` inserted
+  // after `dimension`, the grid's two dimensions on those two.
+  HloInstruction* SpreadGrid(HloInstruction* grid,
+                             const std::vector<int64_t>& dims,
+                             int64_t dimension, int64_t outputs) {
+    return context_.AddNew(
+        HloOpcode::kBroadcast,
+        Shape(grid->shape().element_type(), Grown(dims, dimension, outputs)),
+        {grid}, [&](HloInstruction& b) {
+          b.set_dimensions({dimension, dimension + 1});
+        });
+  }
+
+  static std::vector<int64_t> Grown(std::vector<int64_t> dims,
+                                    int64_t dimension, int64_t outputs) {
+    dims.insert(dims.begin() + dimension + 1, outputs);
+    return dims;
+  }
+
+  // The sum over `dimension`.
+  HloInstruction* Sum(HloInstruction* values, int64_t dimension) {
+    const ElementType type = values->shape().element_type();
+    std::vector<int64_t> dims = values->shape().dims();
+    dims.erase(dims.begin() + dimension);
+    HloInstruction* zero = Constant(type, 0, {});
+    HloComputation* add =
+        context_.AddBinaryComputation(HloOpcode::kAdd, type, "fft_sum");
+    return context_.AddNew(HloOpcode::kReduce, Shape(type, dims),
+                           {values, zero}, [&](HloInstruction& r) {
+                             r.set_dimensions({dimension});
+                             r.AppendCalledComputation(add);
+                           });
+  }
+
+  template <typename T>
+  HloInstruction* Constant(ElementType type, T value,
+                           const std::vector<int64_t>& dims) {
+    HloInstruction* scalar = context_.AddNew(
+        HloOpcode::kConstant, Shape(type, {}), {}, [&](HloInstruction& c) {
+          c.set_literal(Literal::Scalar(type, value));
+        });
+    if (dims.empty()) return scalar;
+    return context_.AddNew(HloOpcode::kBroadcast, Shape(type, dims), {scalar},
+                           [](HloInstruction& b) { b.set_dimensions({}); });
+  }
+  HloInstruction* Iota(ElementType type, const std::vector<int64_t>& dims,
+                       int64_t dimension) {
+    return context_.AddNew(
+        HloOpcode::kIota, Shape(type, dims), {},
+        [&](HloInstruction& i) { i.set_iota_dimension(dimension); });
+  }
+  HloInstruction* Unary(HloOpcode opcode, HloInstruction* x) {
+    return context_.AddNew(opcode, x->shape(), {x});
+  }
+  HloInstruction* Binary(HloOpcode opcode, HloInstruction* x,
+                         HloInstruction* y) {
+    return context_.AddNew(opcode, x->shape(), {x, y});
+  }
+  HloInstruction* Compare(HloInstruction* x, HloInstruction* y,
+                          ComparisonDirection direction) {
+    return context_.AddNew(
+        HloOpcode::kCompare, Shape(PHAL_ELEMENT_TYPE_PRED, x->shape().dims()),
+        {x, y},
+        [&](HloInstruction& c) { c.set_comparison_direction(direction); });
+  }
+  HloInstruction* Select(HloInstruction* condition, HloInstruction* on_true,
+                         HloInstruction* on_false) {
+    return context_.AddNew(HloOpcode::kSelect, on_true->shape(),
+                           {condition, on_true, on_false});
+  }
+
+  RewriteContext& context_;
+  ElementType complex_;
+  ElementType real_;
+};
+
+}  // namespace
+
+StatusOr<HloInstruction*> DecomposeFft(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context) {
+  HloInstruction* x = operands[0];
+  const Shape& result = source.shape();
+  const std::vector<int64_t>& length = source.fft_length();
+  const int64_t rank = x->shape().rank();
+  const int64_t first = rank - static_cast<int64_t>(length.size());
+  const int64_t last = rank - 1;
+  const bool real_result = source.fft_type() == FftType::kIrfft;
+  DftBuilder dft(
+      context, real_result ? x->shape().element_type() : result.element_type());
+  if (result.ElementCount() == 0 || x->shape().ElementCount() == 0) {
+    HloInstruction* zero = context.AddNew(
+        HloOpcode::kConstant, Shape(result.element_type(), {}), {},
+        [&](HloInstruction& c) {
+          c.set_literal(Literal::Scalar(result.element_type(), 0.0));
+        });
+    return context.AddNew(HloOpcode::kBroadcast, result, {zero},
+                          [](HloInstruction& b) { b.set_dimensions({}); });
+  }
+  int64_t scale = 1;
+  switch (source.fft_type()) {
+    case FftType::kFft:
+    case FftType::kIfft: {
+      const bool inverse = source.fft_type() == FftType::kIfft;
+      for (int64_t d = first; d <= last; ++d) {
+        const int64_t n = x->shape().dim(d);
+        x = dft.Transform(x, d, n, n, inverse);
+        if (inverse) scale *= n;
+      }
+      break;
+    }
+    case FftType::kRfft: {
+      const int64_t n = length.back();
+      x = dft.Transform(dft.ToComplex(x), last, n, n / 2 + 1, false);
+      for (int64_t d = first; d < last; ++d) {
+        const int64_t m = x->shape().dim(d);
+        x = dft.Transform(x, d, m, m, false);
+      }
+      break;
+    }
+    case FftType::kIrfft:
+      for (int64_t d = first; d < last; ++d) {
+        const int64_t n = x->shape().dim(d);
+        x = dft.Transform(x, d, n, n, true);
+        scale *= n;
+      }
+      x = dft.RealInverse(x, last, length.back());
+      scale *= length.back();
+      break;
+  }
+  return scale == 1 ? x : dft.DivideBy(x, scale);
+}
+
+}  // namespace phal
