@@ -309,31 +309,77 @@ void ToFloats(phal_element_type_t type, const uint8_t* src, int64_t count,
 }
 
 // acc[m x n] += a[m x k] * b[k x n]: for each output, the products in k
-// order, each added with one rounding.
-void MatMulFloat(const float* a, const float* b, float* acc, int64_t m,
-                 int64_t k, int64_t n) {
+// order, each added with one rounding (a fused multiply-add). The loop runs
+// along n, so independent outputs may share a vector instruction.
+template <typename Fma>
+inline void MatMulFloatLoop(const float* a, const float* b, float* acc,
+                            int64_t m, int64_t k, int64_t n, Fma fma) {
   for (int64_t i = 0; i < m; ++i) {
-    float* row = acc + i * n;
+    float* __restrict row = acc + i * n;
     for (int64_t kk = 0; kk < k; ++kk) {
       const float a_ik = a[i * k + kk];
-      const float* b_row = b + kk * n;
-      for (int64_t j = 0; j < n; ++j) row[j] = std::fma(a_ik, b_row[j], row[j]);
+      const float* __restrict b_row = b + kk * n;
+      for (int64_t j = 0; j < n; ++j) row[j] = fma(a_ik, b_row[j], row[j]);
     }
   }
 }
 
-void MatMulS8(const int8_t* a, const int8_t* b, uint32_t* acc, int64_t m,
-              int64_t k, int64_t n) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// The same loop compiled for processors with FMA instructions, which the
+// build's baseline target may lack; chosen at run time.
+__attribute__((target("avx2,fma"))) void MatMulFloatFma(const float* a,
+                                                        const float* b,
+                                                        float* acc, int64_t m,
+                                                        int64_t k, int64_t n) {
+  MatMulFloatLoop(a, b, acc, m, k, n, [](float x, float y, float z) {
+    return __builtin_fmaf(x, y, z);
+  });
+}
+#endif
+
+void MatMulFloat(const float* a, const float* b, float* acc, int64_t m,
+                 int64_t k, int64_t n) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool kHasFma =
+      __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+  if (kHasFma) return MatMulFloatFma(a, b, acc, m, k, n);
+#endif
+  MatMulFloatLoop(a, b, acc, m, k, n,
+                  [](float x, float y, float z) { return std::fma(x, y, z); });
+}
+
+// The accumulator never overlaps the inputs (it is scratch memory).
+inline void MatMulS8Loop(const int8_t* a, const int8_t* b, uint32_t* acc,
+                         int64_t m, int64_t k, int64_t n) {
   for (int64_t i = 0; i < m; ++i) {
-    uint32_t* row = acc + i * n;
+    uint32_t* __restrict row = acc + i * n;
     for (int64_t kk = 0; kk < k; ++kk) {
       const int32_t a_ik = a[i * k + kk];
-      const int8_t* b_row = b + kk * n;
+      const int8_t* __restrict b_row = b + kk * n;
       for (int64_t j = 0; j < n; ++j) {
         row[j] += static_cast<uint32_t>(a_ik * static_cast<int32_t>(b_row[j]));
       }
     }
   }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) void MatMulS8Avx2(const int8_t* a,
+                                                  const int8_t* b,
+                                                  uint32_t* acc, int64_t m,
+                                                  int64_t k, int64_t n) {
+  MatMulS8Loop(a, b, acc, m, k, n);
+}
+#endif
+
+// acc[m x n] += a[m x k] * b[k x n] in s32 arithmetic that wraps.
+void MatMulS8(const int8_t* a, const int8_t* b, uint32_t* acc, int64_t m,
+              int64_t k, int64_t n) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool kHasAvx2 = __builtin_cpu_supports("avx2");
+  if (kHasAvx2) return MatMulS8Avx2(a, b, acc, m, k, n);
+#endif
+  MatMulS8Loop(a, b, acc, m, k, n);
 }
 
 }  // namespace
