@@ -50,16 +50,15 @@ StatusOr<Program> CompileKernel(const ArchConfig& config,
   const std::string name = desc.name != nullptr ? desc.name : "kernel";
   for (uint32_t b = 0; b < desc.buffer_count; ++b) {
     if (!IsMachineType(desc.buffers[b].element_type)) {
-      return Unimplemented(
-          std::string("asic-ref: ") +
-          ElementTypeName(desc.buffers[b].element_type) +
-          " is not a type of this machine (buffer " + std::to_string(b) +
-          " of kernel " + name + ")");
+      return Unimplemented(std::string("asic-ref: ") +
+                           ElementTypeName(desc.buffers[b].element_type) +
+                           " is not a type of this machine (buffer " +
+                           std::to_string(b) + " of kernel " + name + ")");
     }
   }
-  KernelContext context{config, name,
-                        std::span<const phal_kir_buffer_t>(desc.buffers,
-                                                           desc.buffer_count)};
+  KernelContext context{
+      config, name,
+      std::span<const phal_kir_buffer_t>(desc.buffers, desc.buffer_count)};
   context.sram_begin = (desc.buffer_count * 8 + 63) / 64 * 64;
   context.sram_end = static_cast<uint32_t>(
       std::min<uint64_t>(config.sram_bytes, uint64_t{kMaxOffset} + 1) / 64 *

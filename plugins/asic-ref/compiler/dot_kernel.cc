@@ -42,32 +42,34 @@ void EmitDepthTile(const KernelContext& context, const phal_kir_dot_t& dot,
                    bool zero_padding, ProgramBuilder& program) {
   const phal_kir_buffer_t& lhs = context.buffers[dot.lhs];
   const phal_kir_buffer_t& rhs = context.buffers[dot.rhs];
-  const int64_t a_size = static_cast<int64_t>(ElementTypeByteSize(lhs.element_type));
-  const int64_t b_size = static_cast<int64_t>(ElementTypeByteSize(rhs.element_type));
+  const int64_t a_size =
+      static_cast<int64_t>(ElementTypeByteSize(lhs.element_type));
+  const int64_t b_size =
+      static_cast<int64_t>(ElementTypeByteSize(rhs.element_type));
   if (zero_padding) {
     program.Li(reg::kLanes, t.mt * t.kt);
     program.Fill(lhs.element_type, t.a[bank], reg::kZero);
     program.Li(reg::kLanes, t.kt * t.nt);
     program.Fill(rhs.element_type, t.b[bank], reg::kZero);
   }
-  const std::pair<uint8_t, int64_t> a_terms[] = {
-      {kBatch, dot.lhs_strides[0]},
-      {kRow, dot.lhs_strides[1]},
-      {kDepth, dot.lhs_strides[2]}};
+  const std::pair<uint8_t, int64_t> a_terms[] = {{kBatch, dot.lhs_strides[0]},
+                                                 {kRow, dot.lhs_strides[1]},
+                                                 {kDepth, dot.lhs_strides[2]}};
   EmitElementAddress(program, kA, dot.lhs, a_terms, a_size);
-  program.DmaBox(Opcode::kDmaLoad, lhs.element_type, t.a[bank], kA, kRows,
-                 depth_reg, reg::kZero,
-                 program.Descriptor({{dot.lhs_strides[1], dot.lhs_strides[2], 0},
-                                     {t.kt, 1, 0}}));
-  const std::pair<uint8_t, int64_t> b_terms[] = {
-      {kBatch, dot.rhs_strides[0]},
-      {kDepth, dot.rhs_strides[1]},
-      {kColumn, dot.rhs_strides[2]}};
+  program.DmaBox(
+      Opcode::kDmaLoad, lhs.element_type, t.a[bank], kA, kRows, depth_reg,
+      reg::kZero,
+      program.Descriptor(
+          {{dot.lhs_strides[1], dot.lhs_strides[2], 0}, {t.kt, 1, 0}}));
+  const std::pair<uint8_t, int64_t> b_terms[] = {{kBatch, dot.rhs_strides[0]},
+                                                 {kDepth, dot.rhs_strides[1]},
+                                                 {kColumn, dot.rhs_strides[2]}};
   EmitElementAddress(program, kB, dot.rhs, b_terms, b_size);
-  program.DmaBox(Opcode::kDmaLoad, rhs.element_type, t.b[bank], kB, depth_reg,
-                 kColumns, reg::kZero,
-                 program.Descriptor({{dot.rhs_strides[1], dot.rhs_strides[2], 0},
-                                     {t.nt, 1, 0}}));
+  program.DmaBox(
+      Opcode::kDmaLoad, rhs.element_type, t.b[bank], kB, depth_reg, kColumns,
+      reg::kZero,
+      program.Descriptor(
+          {{dot.rhs_strides[1], dot.rhs_strides[2], 0}, {t.nt, 1, 0}}));
   program.MatMul(lhs.element_type, rhs.element_type, t.acc, t.a[bank],
                  t.b[bank], kRows, kKt, kNt, false);
 }
@@ -109,7 +111,8 @@ Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
       program.Iota(lane.offset, reg::kZero);
       PHAL_ASSIGN_OR_RETURN(Slot nt, body.IndexConstant(t.nt));
       if (used[1]) {
-        PHAL_ASSIGN_OR_RETURN(Slot row, body.NewSlot(PHAL_ELEMENT_TYPE_S64, "rows"));
+        PHAL_ASSIGN_OR_RETURN(Slot row,
+                              body.NewSlot(PHAL_ELEMENT_TYPE_S64, "rows"));
         body.Op(Opcode::kVDiv, row, lane, nt);
         PHAL_ASSIGN_OR_RETURN(Slot first, body.Broadcast(kRow));
         body.Op(Opcode::kVAdd, row, row, first);
@@ -119,7 +122,8 @@ Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
       if (used[2]) {
         // Columns past the tile's last are clamped to n - 1: computed, never
         // stored.
-        PHAL_ASSIGN_OR_RETURN(Slot col, body.NewSlot(PHAL_ELEMENT_TYPE_S64, "columns"));
+        PHAL_ASSIGN_OR_RETURN(Slot col,
+                              body.NewSlot(PHAL_ELEMENT_TYPE_S64, "columns"));
         body.Op(Opcode::kVRem, col, lane, nt);
         PHAL_ASSIGN_OR_RETURN(Slot first, body.Broadcast(kColumn));
         body.Op(Opcode::kVAdd, col, col, first);
@@ -132,8 +136,9 @@ Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
       body.Free(nt);
       body.Free(lane);
     }
-    PHAL_ASSIGN_OR_RETURN(std::vector<Slot> results,
-                          body.Emit(e, leaves, "epilogue of dot " + context.name));
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<Slot> results,
+        body.Emit(e, leaves, "epilogue of dot " + context.name));
     for (uint32_t s : leaves.index) {
       if (s != kNoSlot) sram.Free(s);
     }
@@ -146,8 +151,9 @@ Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
   }
   const std::pair<uint8_t, int64_t> terms[] = {
       {kBatch, dot.m * dot.n}, {kRow, dot.n}, {kColumn, 1}};
-  EmitElementAddress(program, kA, dot.output, terms,
-                     static_cast<int64_t>(ElementTypeByteSize(out.element_type)));
+  EmitElementAddress(
+      program, kA, dot.output, terms,
+      static_cast<int64_t>(ElementTypeByteSize(out.element_type)));
   program.DmaBox(Opcode::kDmaStore, out.element_type, result, kA, kRows,
                  kColumns, reg::kZero,
                  program.Descriptor({{dot.n, 1, 0}, {t.nt, 1, 0}}));
@@ -189,7 +195,8 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
   }
   const int64_t array = context.config.array_size;
   Tiles t{};
-  t.nt = std::min<int64_t>(RoundUp(dot.n, array), std::max<int64_t>(array, 128));
+  t.nt =
+      std::min<int64_t>(RoundUp(dot.n, array), std::max<int64_t>(array, 128));
   t.mt = std::max<int64_t>(1, std::min<int64_t>(dot.m, 4 * lanes / t.nt));
   t.kt = std::min<int64_t>(RoundUp(std::max<int64_t>(dot.k, 1), array),
                            std::max<int64_t>(array, 256));
@@ -203,11 +210,11 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
   PHAL_ASSIGN_OR_RETURN(t.acc, sram.Allocate(t.mt * t.nt * 4, "a C tile"));
 
   program.Comment("dot [" + std::to_string(dot.batch) + "] " +
-                  std::to_string(dot.m) + "x" + std::to_string(dot.k) +
-                  " by " + std::to_string(dot.k) + "x" +
-                  std::to_string(dot.n) + " on the matrix unit, C tiles " +
-                  std::to_string(t.mt) + "x" + std::to_string(t.nt) +
-                  ", depth tiles of " + std::to_string(t.kt));
+                  std::to_string(dot.m) + "x" + std::to_string(dot.k) + " by " +
+                  std::to_string(dot.k) + "x" + std::to_string(dot.n) +
+                  " on the matrix unit, C tiles " + std::to_string(t.mt) + "x" +
+                  std::to_string(t.nt) + ", depth tiles of " +
+                  std::to_string(t.kt));
   program.Li(kBatchEnd, dot.batch);
   program.Li(kM, dot.m);
   program.Li(kN, dot.n);
@@ -244,15 +251,15 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
       program.Comment(bank == 0 ? "depth tile, bank A" : "depth tile, bank B");
       EmitDepthTile(context, dot, t, bank, kKt, false, program);
       program.Addi(kDepth, kDepth, t.kt);
-      program.Branch(bank == 0 ? Opcode::kBge : Opcode::kBlt, kDepth,
-                     kFullEnd, bank == 0 ? after : top);
+      program.Branch(bank == 0 ? Opcode::kBge : Opcode::kBlt, kDepth, kFullEnd,
+                     bank == 0 ? after : top);
     }
     program.Bind(after);
   }
   if (tail > 0) {
     program.Comment("last depth tile, zero-padded");
-    EmitDepthTile(context, dot, t, static_cast<int>(full % 2), kTailDepth,
-                  true, program);
+    EmitDepthTile(context, dot, t, static_cast<int>(full % 2), kTailDepth, true,
+                  program);
   }
   program.Comment("epilogue and store");
   PHAL_RETURN_IF_ERROR(EmitEpilogue(context, dot, t, sram, program));

@@ -30,16 +30,14 @@ struct KernelContext {
 // when that does not fit (the driver then halves `lanes`).
 Status EmitLoop(const KernelContext& context, const phal_kir_loop_t& loop,
                 int64_t lanes, ProgramBuilder& program);
-Status EmitReduce(const KernelContext& context,
-                  const phal_kir_reduce_t& reduce, int64_t lanes,
-                  ProgramBuilder& program);
+Status EmitReduce(const KernelContext& context, const phal_kir_reduce_t& reduce,
+                  int64_t lanes, ProgramBuilder& program);
 Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
                int64_t lanes, ProgramBuilder& program);
 Status EmitConv(const KernelContext& context, const phal_kir_conv_t& conv,
                 int64_t lanes, ProgramBuilder& program);
-Status EmitGather(const KernelContext& context,
-                  const phal_kir_gather_t& gather, int64_t lanes,
-                  ProgramBuilder& program);
+Status EmitGather(const KernelContext& context, const phal_kir_gather_t& gather,
+                  int64_t lanes, ProgramBuilder& program);
 Status EmitScatter(const KernelContext& context,
                    const phal_kir_scatter_t& scatter, int64_t lanes,
                    ProgramBuilder& program);

@@ -37,25 +37,24 @@ Status EmitTile(const KernelContext& context, const phal_kir_loop_t& loop,
     PHAL_ASSIGN_OR_RETURN(Slot linear,
                           body.NewSlot(PHAL_ELEMENT_TYPE_S64, "positions"));
     program.Iota(linear.offset, kPosition);
-    PHAL_RETURN_IF_ERROR(body.Decompose(
-        linear, std::span<const int64_t>(loop.dims, loop.rank),
-        used, &leaves.index));
+    PHAL_RETURN_IF_ERROR(
+        body.Decompose(linear, std::span<const int64_t>(loop.dims, loop.rank),
+                       used, &leaves.index));
     body.Free(linear);
   } else {
     leaves.index.assign(loop.rank, kNoSlot);
   }
-  PHAL_ASSIGN_OR_RETURN(std::vector<Slot> results,
-                        body.Emit(loop.body, leaves,
-                                  "loop body of kernel " + context.name));
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<Slot> results,
+      body.Emit(loop.body, leaves, "loop body of kernel " + context.name));
   const uint16_t row = program.Descriptor({{1, 0, 0}, {1, 0, 0}});
   for (uint32_t r = 0; r < loop.output_count; ++r) {
     const phal_kir_buffer_t& out = context.buffers[loop.outputs[r]];
     if (results[r].type != out.element_type) {
-      return InvalidArgument("asic-ref: result " + std::to_string(r) +
-                             " of kernel " + context.name + " is " +
-                             ElementTypeName(results[r].type) +
-                             ", its buffer " +
-                             ElementTypeName(out.element_type));
+      return InvalidArgument(
+          "asic-ref: result " + std::to_string(r) + " of kernel " +
+          context.name + " is " + ElementTypeName(results[r].type) +
+          ", its buffer " + ElementTypeName(out.element_type));
     }
     program.LoadBufferAddress(kAddress, loop.outputs[r]);
     program.Muli(kOffset, kPosition,
@@ -96,9 +95,10 @@ Status EmitLoop(const KernelContext& context, const phal_kir_loop_t& loop,
   }
   const uint32_t half = (context.sram_end - context.sram_begin) / 2 / 64 * 64;
   SramAllocator bank_a(context.sram_begin, context.sram_begin + half);
-  SramAllocator bank_b(context.sram_begin + half, context.sram_begin + 2 * half);
-  program.Comment("loop over " + std::to_string(total) + " points in tiles of " +
-                  std::to_string(lanes));
+  SramAllocator bank_b(context.sram_begin + half,
+                       context.sram_begin + 2 * half);
+  program.Comment("loop over " + std::to_string(total) +
+                  " points in tiles of " + std::to_string(lanes));
   program.Li(kTotal, total);
   program.Li(kPosition, 0);
   const Label top = program.NewLabel();
@@ -107,8 +107,8 @@ Status EmitLoop(const KernelContext& context, const phal_kir_loop_t& loop,
   for (int bank = 0; bank < (total > lanes ? 2 : 1); ++bank) {
     program.Comment(bank == 0 ? "tile in bank A" : "tile in bank B");
     EmitTileCount(program, reg::kLanes, kTotal, kPosition, lanes);
-    PHAL_RETURN_IF_ERROR(EmitTile(context, loop, lanes,
-                                  bank == 0 ? bank_a : bank_b, program));
+    PHAL_RETURN_IF_ERROR(
+        EmitTile(context, loop, lanes, bank == 0 ? bank_a : bank_b, program));
     program.Addi(kPosition, kPosition, lanes);
     if (bank == 0) {
       program.Branch(Opcode::kBge, kPosition, kTotal, done);

@@ -16,7 +16,7 @@ namespace phal::asic_ref {
 // temporaries a helper may use between two instructions it emits.
 namespace reg {
 inline constexpr uint8_t kZero = 0;
-inline constexpr uint8_t kLanes = 1;     // lanes of the current tile
+inline constexpr uint8_t kLanes = 1;      // lanes of the current tile
 inline constexpr uint8_t kFirstLoop = 2;  // loop counters x2..x9
 inline constexpr uint8_t kBound = 10;     // loop bounds x10..x15
 inline constexpr uint8_t kFirstTemp = 16;
@@ -79,7 +79,8 @@ class ProgramBuilder {
               uint32_t acc, uint32_t a, uint32_t b, uint8_t m, uint8_t k,
               uint8_t n, bool zero);
 
-  // -- DMA ---------------------------------------------------------------------
+  // -- DMA
+  // ---------------------------------------------------------------------
   uint16_t Descriptor(const DmaDescriptor& descriptor);
   void DmaBox(Opcode op, phal_element_type_t type, uint32_t sram,
               uint8_t dram_reg, uint8_t r0, uint8_t r1, uint8_t r2,
@@ -109,8 +110,8 @@ class ProgramBuilder {
   }
 
   Program program_;
-  std::vector<int64_t> label_targets_;               // -1 until bound
-  std::vector<std::pair<uint32_t, Label>> fixups_;   // instruction, label
+  std::vector<int64_t> label_targets_;              // -1 until bound
+  std::vector<std::pair<uint32_t, Label>> fixups_;  // instruction, label
 };
 
 }  // namespace phal::asic_ref

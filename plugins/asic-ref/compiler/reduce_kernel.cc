@@ -77,7 +77,8 @@ Status EmitTile(const KernelContext& context, const phal_kir_reduce_t& reduce,
   TileLeaves leaves;
   leaves.index.assign(reduce.rank, kNoSlot);
   std::vector<uint32_t> parts;
-  PHAL_ASSIGN_OR_RETURN(Slot lane, body.NewSlot(PHAL_ELEMENT_TYPE_S64, "lanes"));
+  PHAL_ASSIGN_OR_RETURN(Slot lane,
+                        body.NewSlot(PHAL_ELEMENT_TYPE_S64, "lanes"));
   program.Iota(lane.offset, reg::kZero);
   PHAL_ASSIGN_OR_RETURN(Slot ob, body.IndexConstant(plan.ob));
   PHAL_ASSIGN_OR_RETURN(Slot position,
@@ -123,11 +124,11 @@ Status EmitTile(const KernelContext& context, const phal_kir_reduce_t& reduce,
     const int64_t half = (rows + 1) / 2;
     std::vector<Slot> upper;
     for (const Slot& v : values) {
-      upper.push_back(Slot{static_cast<uint32_t>(
-                               v.offset + half * plan.ob *
-                                              static_cast<int64_t>(
-                                                  ElementTypeByteSize(v.type))),
-                           v.type});
+      upper.push_back(Slot{
+          static_cast<uint32_t>(
+              v.offset + half * plan.ob *
+                             static_cast<int64_t>(ElementTypeByteSize(v.type))),
+          v.type});
     }
     PHAL_RETURN_IF_ERROR(ApplyReducer(body, reduce, values, upper,
                                       (rows - half) * plan.ob,
@@ -142,13 +143,13 @@ Status EmitTile(const KernelContext& context, const phal_kir_reduce_t& reduce,
 
 }  // namespace
 
-Status EmitReduce(const KernelContext& context,
-                  const phal_kir_reduce_t& reduce, int64_t lanes,
-                  ProgramBuilder& program) {
+Status EmitReduce(const KernelContext& context, const phal_kir_reduce_t& reduce,
+                  int64_t lanes, ProgramBuilder& program) {
   Plan plan;
   for (uint32_t d = 0; d < reduce.rank; ++d) {
     const bool reduced =
-        std::find(reduce.reduced_dims, reduce.reduced_dims + reduce.reduced_count,
+        std::find(reduce.reduced_dims,
+                  reduce.reduced_dims + reduce.reduced_count,
                   int64_t{d}) != reduce.reduced_dims + reduce.reduced_count;
     (reduced ? plan.reduced : plan.kept).push_back(d);
     (reduced ? plan.reduced_dims : plan.kept_dims).push_back(reduce.dims[d]);
@@ -174,7 +175,8 @@ Status EmitReduce(const KernelContext& context,
                        "the accumulators"));
     acc.push_back(Slot{offset, init.type});
   }
-  const uint32_t begin = context.sram_begin + static_cast<uint32_t>(fixed.peak());
+  const uint32_t begin =
+      context.sram_begin + static_cast<uint32_t>(fixed.peak());
   const uint32_t half = (context.sram_end - begin) / 2 / 64 * 64;
   SramAllocator bank_a(begin, begin + half);
   SramAllocator bank_b(begin + half, begin + 2 * half);
@@ -192,9 +194,9 @@ Status EmitReduce(const KernelContext& context,
     program.Comment("initial values");
     program.Li(reg::kLanes, plan.ob);
     VectorBody body(program, bank_a, context.buffers, plan.ob);
-    PHAL_ASSIGN_OR_RETURN(std::vector<Slot> init,
-                          body.Emit(reduce.init, TileLeaves{},
-                                    "init of " + what));
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<Slot> init,
+        body.Emit(reduce.init, TileLeaves{}, "init of " + what));
     for (size_t k = 0; k < acc.size(); ++k) {
       body.Op(Opcode::kVMov, acc[k], init[k]);
       body.Free(init[k]);
@@ -246,9 +248,9 @@ Status EmitReduce(const KernelContext& context,
           body.Decompose(position, plan.kept_dims, used, &leaves.index));
       body.Free(position);
     }
-    PHAL_ASSIGN_OR_RETURN(std::vector<Slot> results,
-                          body.Emit(reduce.epilogue, leaves,
-                                    "epilogue of " + what));
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<Slot> results,
+        body.Emit(reduce.epilogue, leaves, "epilogue of " + what));
     const uint16_t row = program.Descriptor({{1, 0, 0}, {1, 0, 0}});
     for (uint32_t r = 0; r < reduce.output_count; ++r) {
       const phal_kir_buffer_t& out = context.buffers[reduce.outputs[r]];

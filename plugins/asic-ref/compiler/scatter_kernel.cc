@@ -19,8 +19,8 @@ namespace {
 
 using Node = BodyBuilder::Node;
 
-constexpr uint8_t kPosition = reg::kFirstLoop;      // first update of tile
-constexpr uint8_t kLane = reg::kFirstLoop + 1;      // update within tile
+constexpr uint8_t kPosition = reg::kFirstLoop;  // first update of tile
+constexpr uint8_t kLane = reg::kFirstLoop + 1;  // update within tile
 constexpr uint8_t kTileLanes = reg::kFirstLoop + 2;
 constexpr uint8_t kTotal = reg::kBound;
 constexpr uint8_t kTarget = reg::kFirstTemp + 8;
@@ -55,14 +55,15 @@ void BuildTargets(const KernelContext& context, const phal_kir_scatter_t& s,
       at.push_back(d == s.index_vector_dim ? v.Int(k) : scatter[b++]);
     }
     const int64_t d = s.scatter_dims_to_operand_dims[k];
-    index[d] = v.Add(index[d],
-                     v.Convert(v.Read(s.scatter_indices, indices.element_type, at),
-                               PHAL_ELEMENT_TYPE_S64));
+    index[d] = v.Add(
+        index[d], v.Convert(v.Read(s.scatter_indices, indices.element_type, at),
+                            PHAL_ELEMENT_TYPE_S64));
   }
   for (uint32_t k = 0; k < s.input_batching_dims_count; ++k) {
     const int64_t indices_dim = s.scatter_indices_batching_dims[k];
     const Node position =
-        scatter[indices_dim < s.index_vector_dim ? indices_dim : indices_dim - 1];
+        scatter[indices_dim < s.index_vector_dim ? indices_dim
+                                                 : indices_dim - 1];
     index[s.input_batching_dims[k]] =
         v.Add(index[s.input_batching_dims[k]], position);
   }
@@ -107,8 +108,11 @@ Status EmitScatter(const KernelContext& context,
     for (size_t i = 0; i + 1 < copied.instructions.size(); ++i) {
       Instruction instruction = copied.instructions[i];
       switch (instruction.op) {
-        case Opcode::kBeq: case Opcode::kBne: case Opcode::kBlt:
-        case Opcode::kBge: case Opcode::kJmp:
+        case Opcode::kBeq:
+        case Opcode::kBne:
+        case Opcode::kBlt:
+        case Opcode::kBge:
+        case Opcode::kJmp:
           instruction.imm += base;
           break;
         default:
@@ -158,7 +162,8 @@ Status EmitScatter(const KernelContext& context,
   const uint16_t one = program.Descriptor({{1, 0, 0}, {1, 0, 0}});
   if (scatter.unique_indices) {
     PHAL_ASSIGN_OR_RETURN(Slot current, body.NewSlot(type, "current values"));
-    PHAL_ASSIGN_OR_RETURN(Slot update, body.NewSlot(updates.element_type, "updates"));
+    PHAL_ASSIGN_OR_RETURN(Slot update,
+                          body.NewSlot(updates.element_type, "updates"));
     program.LoadBufferAddress(kTarget, scatter.output);
     program.DmaIndirect(Opcode::kDmaGather, type, current.offset, kTarget,
                         offsets[0].offset, reg::kLanes);
@@ -169,9 +174,9 @@ Status EmitScatter(const KernelContext& context,
                    kUpdate, reg::kLanes, reg::kZero, reg::kZero, one);
     TileLeaves params;
     params.parameters = {current, update};
-    PHAL_ASSIGN_OR_RETURN(std::vector<Slot> combined,
-                          body.Emit(scatter.combiner, params,
-                                    "combiner of " + what));
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<Slot> combined,
+        body.Emit(scatter.combiner, params, "combiner of " + what));
     program.DmaIndirect(Opcode::kDmaScatter, type, combined[0].offset, kTarget,
                         offsets[0].offset, reg::kLanes);
     body.Free(combined[0]);
@@ -181,7 +186,8 @@ Status EmitScatter(const KernelContext& context,
     // One update at a time: its target read, combined, written, and the
     // write finished (fence) before the next update reads.
     PHAL_ASSIGN_OR_RETURN(Slot current, body.NewSlot(type, "current value"));
-    PHAL_ASSIGN_OR_RETURN(Slot update, body.NewSlot(updates.element_type, "update"));
+    PHAL_ASSIGN_OR_RETURN(Slot update,
+                          body.NewSlot(updates.element_type, "update"));
     program.Li(kLane, 0);
     const Label next = program.NewLabel();
     const Label skip = program.NewLabel();
@@ -203,9 +209,9 @@ Status EmitScatter(const KernelContext& context,
     program.Li(reg::kLanes, 1);
     TileLeaves params;
     params.parameters = {current, update};
-    PHAL_ASSIGN_OR_RETURN(std::vector<Slot> combined,
-                          body.Emit(scatter.combiner, params,
-                                    "combiner of " + what));
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<Slot> combined,
+        body.Emit(scatter.combiner, params, "combiner of " + what));
     program.DmaBox(Opcode::kDmaStore, type, combined[0].offset, kTarget,
                    reg::kZero, reg::kZero, reg::kZero, one);
     program.Fence();

@@ -15,7 +15,7 @@
 namespace phal::asic_ref {
 namespace {
 
-constexpr uint8_t kSlice = reg::kFirstLoop;       // first slice of tile
+constexpr uint8_t kSlice = reg::kFirstLoop;  // first slice of tile
 constexpr uint8_t kRound = reg::kFirstLoop + 1;
 constexpr uint8_t kSlices = reg::kBound;
 constexpr uint8_t kRounds = reg::kBound + 1;
@@ -155,12 +155,12 @@ Status EmitSort(const KernelContext& context, const phal_kir_sort_t& sort,
       self_first.parameters.push_back(values[k]);
       self_first.parameters.push_back(neighbours[k]);
     }
-    PHAL_ASSIGN_OR_RETURN(std::vector<Slot> before_self,
-                          body.Emit(sort.comparator, neighbour_first,
-                                    "comparator of " + what));
-    PHAL_ASSIGN_OR_RETURN(std::vector<Slot> self_before,
-                          body.Emit(sort.comparator, self_first,
-                                    "comparator of " + what));
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<Slot> before_self,
+        body.Emit(sort.comparator, neighbour_first, "comparator of " + what));
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<Slot> self_before,
+        body.Emit(sort.comparator, self_first, "comparator of " + what));
     body.Op(Opcode::kVSel, before_self[0], low[p], before_self[0],
             self_before[0]);
     for (uint32_t k = 0; k < sort.operand_count; ++k) {

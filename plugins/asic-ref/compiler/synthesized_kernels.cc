@@ -56,14 +56,12 @@ Status EmitDotOnVectorUnit(const KernelContext& context,
     return v.Add(v.Add(v.Mul(i, v.Int(s[0])), v.Mul(j, v.Int(s[1]))),
                  v.Mul(l, v.Int(s[2])));
   };
-  const Node x = v.Convert(
-      v.ReadLinear(dot.lhs, lhs.element_type, Dims(lhs),
-                   offset(dot.lhs_strides, b, m, k)),
-      acc);
-  const Node y = v.Convert(
-      v.ReadLinear(dot.rhs, rhs.element_type, Dims(rhs),
-                   offset(dot.rhs_strides, b, k, n)),
-      acc);
+  const Node x = v.Convert(v.ReadLinear(dot.lhs, lhs.element_type, Dims(lhs),
+                                        offset(dot.lhs_strides, b, m, k)),
+                           acc);
+  const Node y = v.Convert(v.ReadLinear(dot.rhs, rhs.element_type, Dims(rhs),
+                                        offset(dot.rhs_strides, b, k, n)),
+                           acc);
   v.Result(Product(v, acc, x, y));
   SumReducer(r, acc);
   const phal_kir_reduce_t reduce = [&] {
@@ -117,9 +115,9 @@ Status EmitConv(const KernelContext& context, const phal_kir_conv_t& conv,
     const int64_t extent = input.dims[conv.input_spatial_dimensions[s]];
     const int64_t base_dilation = conv.lhs_dilation[s];
     // dilated = o * stride - padding_low + w * window_dilation
-    const Node dilated = v.Add(
-        v.Sub(v.Mul(o, v.Int(conv.window_strides[s])), v.Int(conv.padding[2 * s])),
-        v.Mul(w, v.Int(conv.rhs_dilation[s])));
+    const Node dilated = v.Add(v.Sub(v.Mul(o, v.Int(conv.window_strides[s])),
+                                     v.Int(conv.padding[2 * s])),
+                               v.Mul(w, v.Int(conv.rhs_dilation[s])));
     Node source = dilated;
     Node ok = v.Compare(dilated, v.Int(0), PHAL_KIR_COMPARE_GE);
     if (base_dilation != 1) {
@@ -144,9 +142,8 @@ Status EmitConv(const KernelContext& context, const phal_kir_conv_t& conv,
   return EmitReduce(context, reduce, lanes, program);
 }
 
-Status EmitGather(const KernelContext& context,
-                  const phal_kir_gather_t& g, int64_t lanes,
-                  ProgramBuilder& program) {
+Status EmitGather(const KernelContext& context, const phal_kir_gather_t& g,
+                  int64_t lanes, ProgramBuilder& program) {
   const phal_kir_buffer_t& operand = context.buffers[g.operand];
   const phal_kir_buffer_t& indices = context.buffers[g.start_indices];
   const phal_kir_buffer_t& output = context.buffers[g.output];

@@ -26,39 +26,72 @@ uint8_t CompareFlags(phal_kir_comparison_direction_t direction,
 // leaves, derived or special.
 Opcode DirectOpcode(phal_kir_op_t op) {
   switch (op) {
-    case PHAL_KIR_OP_ADD: return Opcode::kVAdd;
-    case PHAL_KIR_OP_SUBTRACT: return Opcode::kVSub;
-    case PHAL_KIR_OP_MULTIPLY: return Opcode::kVMul;
-    case PHAL_KIR_OP_DIVIDE: return Opcode::kVDiv;
-    case PHAL_KIR_OP_REMAINDER: return Opcode::kVRem;
-    case PHAL_KIR_OP_MAXIMUM: return Opcode::kVMax;
-    case PHAL_KIR_OP_MINIMUM: return Opcode::kVMin;
-    case PHAL_KIR_OP_AND: return Opcode::kVAnd;
-    case PHAL_KIR_OP_OR: return Opcode::kVOr;
-    case PHAL_KIR_OP_XOR: return Opcode::kVXor;
-    case PHAL_KIR_OP_SHIFT_LEFT: return Opcode::kVShl;
-    case PHAL_KIR_OP_SHIFT_RIGHT_ARITHMETIC: return Opcode::kVShra;
-    case PHAL_KIR_OP_SHIFT_RIGHT_LOGICAL: return Opcode::kVShrl;
-    case PHAL_KIR_OP_POWER: return Opcode::kVPow;
-    case PHAL_KIR_OP_ATAN2: return Opcode::kVAtan2;
-    case PHAL_KIR_OP_NEGATE: return Opcode::kVNeg;
-    case PHAL_KIR_OP_ABS: return Opcode::kVAbs;
-    case PHAL_KIR_OP_SIGN: return Opcode::kVSign;
-    case PHAL_KIR_OP_FLOOR: return Opcode::kVFloor;
-    case PHAL_KIR_OP_CEIL: return Opcode::kVCeil;
-    case PHAL_KIR_OP_ROUND_NEAREST_AFZ: return Opcode::kVRoundAfz;
-    case PHAL_KIR_OP_ROUND_NEAREST_EVEN: return Opcode::kVRoundEven;
-    case PHAL_KIR_OP_NOT: return Opcode::kVNot;
-    case PHAL_KIR_OP_POPCNT: return Opcode::kVPopcnt;
-    case PHAL_KIR_OP_CLZ: return Opcode::kVClz;
-    case PHAL_KIR_OP_EXP: return Opcode::kVExp;
-    case PHAL_KIR_OP_LOG: return Opcode::kVLog;
-    case PHAL_KIR_OP_SIN: return Opcode::kVSin;
-    case PHAL_KIR_OP_COS: return Opcode::kVCos;
-    case PHAL_KIR_OP_ERF: return Opcode::kVErf;
-    case PHAL_KIR_OP_SQRT: return Opcode::kVSqrt;
-    case PHAL_KIR_OP_RSQRT: return Opcode::kVRsqrt;
-    default: return Opcode::kInvalid;
+    case PHAL_KIR_OP_ADD:
+      return Opcode::kVAdd;
+    case PHAL_KIR_OP_SUBTRACT:
+      return Opcode::kVSub;
+    case PHAL_KIR_OP_MULTIPLY:
+      return Opcode::kVMul;
+    case PHAL_KIR_OP_DIVIDE:
+      return Opcode::kVDiv;
+    case PHAL_KIR_OP_REMAINDER:
+      return Opcode::kVRem;
+    case PHAL_KIR_OP_MAXIMUM:
+      return Opcode::kVMax;
+    case PHAL_KIR_OP_MINIMUM:
+      return Opcode::kVMin;
+    case PHAL_KIR_OP_AND:
+      return Opcode::kVAnd;
+    case PHAL_KIR_OP_OR:
+      return Opcode::kVOr;
+    case PHAL_KIR_OP_XOR:
+      return Opcode::kVXor;
+    case PHAL_KIR_OP_SHIFT_LEFT:
+      return Opcode::kVShl;
+    case PHAL_KIR_OP_SHIFT_RIGHT_ARITHMETIC:
+      return Opcode::kVShra;
+    case PHAL_KIR_OP_SHIFT_RIGHT_LOGICAL:
+      return Opcode::kVShrl;
+    case PHAL_KIR_OP_POWER:
+      return Opcode::kVPow;
+    case PHAL_KIR_OP_ATAN2:
+      return Opcode::kVAtan2;
+    case PHAL_KIR_OP_NEGATE:
+      return Opcode::kVNeg;
+    case PHAL_KIR_OP_ABS:
+      return Opcode::kVAbs;
+    case PHAL_KIR_OP_SIGN:
+      return Opcode::kVSign;
+    case PHAL_KIR_OP_FLOOR:
+      return Opcode::kVFloor;
+    case PHAL_KIR_OP_CEIL:
+      return Opcode::kVCeil;
+    case PHAL_KIR_OP_ROUND_NEAREST_AFZ:
+      return Opcode::kVRoundAfz;
+    case PHAL_KIR_OP_ROUND_NEAREST_EVEN:
+      return Opcode::kVRoundEven;
+    case PHAL_KIR_OP_NOT:
+      return Opcode::kVNot;
+    case PHAL_KIR_OP_POPCNT:
+      return Opcode::kVPopcnt;
+    case PHAL_KIR_OP_CLZ:
+      return Opcode::kVClz;
+    case PHAL_KIR_OP_EXP:
+      return Opcode::kVExp;
+    case PHAL_KIR_OP_LOG:
+      return Opcode::kVLog;
+    case PHAL_KIR_OP_SIN:
+      return Opcode::kVSin;
+    case PHAL_KIR_OP_COS:
+      return Opcode::kVCos;
+    case PHAL_KIR_OP_ERF:
+      return Opcode::kVErf;
+    case PHAL_KIR_OP_SQRT:
+      return Opcode::kVSqrt;
+    case PHAL_KIR_OP_RSQRT:
+      return Opcode::kVRsqrt;
+    default:
+      return Opcode::kInvalid;
   }
 }
 
@@ -115,8 +148,8 @@ void VectorBody::Op(Opcode op, const Slot& d, const Slot& a, const Slot& b,
   const bool operand_typed = op == Opcode::kVCmp || op == Opcode::kVIsFinite;
   program_.Vector(op, operand_typed ? a.type : d.type, d.offset, a.offset,
                   b.offset == kNoSlot ? 0 : b.offset,
-                  c.offset == kNoSlot ? 0 : c.offset,
-                  PHAL_ELEMENT_TYPE_INVALID, flags);
+                  c.offset == kNoSlot ? 0 : c.offset, PHAL_ELEMENT_TYPE_INVALID,
+                  flags);
 }
 
 Status VectorBody::Decompose(const Slot& linear, std::span<const int64_t> dims,
@@ -235,11 +268,10 @@ StatusOr<Slot> VectorBody::EmitNode(const phal_kir_body_t& body,
   }
   for (uint32_t o = 0; o < node.operand_count; ++o) {
     if (!IsMachineType(operand(o).type)) {
-      return Unimplemented(std::string("asic-ref: ") +
-                           ElementTypeName(operand(o).type) +
-                           " is not a type of this machine (node %" +
-                           std::to_string(node_index) + " of the " + what +
-                           ")");
+      return Unimplemented(
+          std::string("asic-ref: ") + ElementTypeName(operand(o).type) +
+          " is not a type of this machine (node %" +
+          std::to_string(node_index) + " of the " + what + ")");
     }
   }
   if (node.op == PHAL_KIR_OP_CONSTANT) {
@@ -270,10 +302,9 @@ StatusOr<Slot> VectorBody::EmitNode(const phal_kir_body_t& body,
       return d;
     case PHAL_KIR_OP_CONVERT:
     case PHAL_KIR_OP_BITCAST_CONVERT:
-      program_.Vector(node.op == PHAL_KIR_OP_CONVERT ? Opcode::kVCvt
-                                                     : Opcode::kVBitcast,
-                      node.type, d.offset, operand(0).offset, 0, 0,
-                      operand(0).type);
+      program_.Vector(
+          node.op == PHAL_KIR_OP_CONVERT ? Opcode::kVCvt : Opcode::kVBitcast,
+          node.type, d.offset, operand(0).offset, 0, 0, operand(0).type);
       return d;
     case PHAL_KIR_OP_REDUCE_PRECISION:
       program_.Vector(Opcode::kVReducePrecision, node.type, d.offset,
@@ -387,15 +418,20 @@ StatusOr<Slot> VectorBody::EmitRead(const phal_kir_body_t& body,
 
 // -- functions built from the SFU's primitives (f32) --------------------------
 
-Status VectorBody::EmitDerived(phal_kir_op_t op, const Slot& d,
-                               const Slot& x) {
+Status VectorBody::EmitDerived(phal_kir_op_t op, const Slot& d, const Slot& x) {
   switch (op) {
-    case PHAL_KIR_OP_EXPM1: return Expm1(d, x);
-    case PHAL_KIR_OP_LOG1P: return Log1p(d, x);
-    case PHAL_KIR_OP_LOGISTIC: return Logistic(d, x);
-    case PHAL_KIR_OP_TANH: return Tanh(d, x);
-    case PHAL_KIR_OP_TAN: return Tan(d, x);
-    case PHAL_KIR_OP_CBRT: return Cbrt(d, x);
+    case PHAL_KIR_OP_EXPM1:
+      return Expm1(d, x);
+    case PHAL_KIR_OP_LOG1P:
+      return Log1p(d, x);
+    case PHAL_KIR_OP_LOGISTIC:
+      return Logistic(d, x);
+    case PHAL_KIR_OP_TANH:
+      return Tanh(d, x);
+    case PHAL_KIR_OP_TAN:
+      return Tan(d, x);
+    case PHAL_KIR_OP_CBRT:
+      return Cbrt(d, x);
     default:
       return Internal("asic-ref compiler: no derived function for op " +
                       std::to_string(op));
@@ -430,13 +466,12 @@ uint8_t Cmp(phal_kir_comparison_direction_t direction) {
 
 }  // namespace
 
-// expm1(x) = (u - 1) * x / log(u) with u = exp(x) (Kahan), x where u == 1,
-// -1 where u - 1 == -1, +inf where u is.
+// expm1(x) = (u - 1) * x / log(u) with u = exp(x) (Kahan) for |x| <= 0.5,
+// u - 1 beyond (no cancellation there), and x where u == 1.
 Status VectorBody::Expm1(const Slot& d, const Slot& x) {
   Temps t(*this);
   PHAL_ASSIGN_OR_RETURN(Slot one, t.Const(1.0f));
-  PHAL_ASSIGN_OR_RETURN(Slot minus_one, t.Const(-1.0f));
-  PHAL_ASSIGN_OR_RETURN(Slot inf, t.Const(std::numeric_limits<float>::infinity()));
+  PHAL_ASSIGN_OR_RETURN(Slot half, t.Const(0.5f));
   PHAL_ASSIGN_OR_RETURN(Slot u, t.F32());
   PHAL_ASSIGN_OR_RETURN(Slot um1, t.F32());
   PHAL_ASSIGN_OR_RETURN(Slot lu, t.F32());
@@ -448,31 +483,33 @@ Status VectorBody::Expm1(const Slot& d, const Slot& x) {
   Op(Opcode::kVDiv, d, d, lu);
   Op(Opcode::kVCmp, c, u, one, {}, Cmp(PHAL_KIR_COMPARE_EQ));
   Op(Opcode::kVSel, d, c, x, d);
-  Op(Opcode::kVCmp, c, um1, minus_one, {}, Cmp(PHAL_KIR_COMPARE_EQ));
-  Op(Opcode::kVSel, d, c, minus_one, d);
-  Op(Opcode::kVCmp, c, u, inf, {}, Cmp(PHAL_KIR_COMPARE_EQ));
-  Op(Opcode::kVSel, d, c, inf, d);
+  Op(Opcode::kVAbs, lu, x);
+  Op(Opcode::kVCmp, c, lu, half, {}, Cmp(PHAL_KIR_COMPARE_GT));
+  Op(Opcode::kVSel, d, c, um1, d);
   return OkStatus();
 }
 
-// log1p(x) = log(u) * x / (u - 1) with u = 1 + x (Goldberg), x where u == 1,
-// +inf at +inf.
+// log1p(x) = log(u) * x / (u - 1) with u = 1 + x (Goldberg) for |x| <=
+// 0.5, log(u) beyond (u is exact or its rounding is below an ulp of the
+// result there), and x where u == 1.
 Status VectorBody::Log1p(const Slot& d, const Slot& x) {
   Temps t(*this);
   PHAL_ASSIGN_OR_RETURN(Slot one, t.Const(1.0f));
-  PHAL_ASSIGN_OR_RETURN(Slot inf, t.Const(std::numeric_limits<float>::infinity()));
+  PHAL_ASSIGN_OR_RETURN(Slot half, t.Const(0.5f));
   PHAL_ASSIGN_OR_RETURN(Slot u, t.F32());
   PHAL_ASSIGN_OR_RETURN(Slot um1, t.F32());
+  PHAL_ASSIGN_OR_RETURN(Slot lu, t.F32());
   PHAL_ASSIGN_OR_RETURN(Slot c, t.Pred());
   Op(Opcode::kVAdd, u, x, one);
   Op(Opcode::kVSub, um1, u, one);
-  Op(Opcode::kVLog, d, u);
-  Op(Opcode::kVMul, d, d, x);
+  Op(Opcode::kVLog, lu, u);
+  Op(Opcode::kVMul, d, lu, x);
   Op(Opcode::kVDiv, d, d, um1);
   Op(Opcode::kVCmp, c, u, one, {}, Cmp(PHAL_KIR_COMPARE_EQ));
   Op(Opcode::kVSel, d, c, x, d);
-  Op(Opcode::kVCmp, c, x, inf, {}, Cmp(PHAL_KIR_COMPARE_EQ));
-  Op(Opcode::kVSel, d, c, inf, d);
+  Op(Opcode::kVAbs, um1, x);
+  Op(Opcode::kVCmp, c, um1, half, {}, Cmp(PHAL_KIR_COMPARE_GT));
+  Op(Opcode::kVSel, d, c, lu, d);
   return OkStatus();
 }
 
