@@ -5,7 +5,7 @@ namespace phal::conformance {
 std::vector<Case> BuiltInCases() {
   std::vector<Case> cases = ApiCases();
   for (auto family : {&ElementwiseCases, &DataMovementCases, &ReductionCases,
-                      &ControlFlowCases, &ModelCases}) {
+                      &ControlFlowCases, &FftCases, &ModelCases}) {
     std::vector<Case> more = family();
     cases.insert(cases.end(), std::make_move_iterator(more.begin()),
                  std::make_move_iterator(more.end()));

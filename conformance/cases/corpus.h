@@ -21,6 +21,8 @@ std::vector<Case> DataMovementCases();
 std::vector<Case> ReductionCases();
 // sort, topk, while, conditional, call, map.
 std::vector<Case> ControlFlowCases();
+// fft: FFT, IFFT, RFFT and IRFFT over 1-3 dimensions, c64 and c128.
+std::vector<Case> FftCases();
 // Whole models: an MLP, a transformer block, a conv net, long while loops,
 // modules with tuple outputs.
 std::vector<Case> ModelCases();

@@ -25,7 +25,8 @@ const std::map<std::string, ModelSpec>& JaxModelSpecs() {
       {"convnet", {2, 256}},
       {"while_loop", {3, 1000}},
       {"sort_gather", {3, 1}},
-      {"integer_ops", {3, 1}}};
+      {"integer_ops", {3, 1}},
+      {"fft_ops", {3, 70}}};
   return specs;
 }
 
