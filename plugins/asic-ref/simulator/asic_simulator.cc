@@ -1073,6 +1073,10 @@ Status Execution::DmaBox(const Instruction& in) {
   Access access{0, 0, load};
   uint64_t rows = 0;
   const uint64_t bytes = static_cast<uint64_t>(elements) * size;
+  if (elements * wide_size > Wide{config_.dram_bytes}) {
+    return OutOfRange("the box moves more bytes than DRAM holds (" +
+                      std::to_string(config_.dram_bytes) + ")");
+  }
   if (elements > 0) {
     if (sram_begin < 0 || sram_end > Wide{config_.sram_bytes}) {
       return OutOfRange("the box covers SRAM bytes outside [0, " +

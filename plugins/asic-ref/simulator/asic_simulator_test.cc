@@ -1082,6 +1082,10 @@ TEST(AsicSimulatorTest, EveryFaultEndsTheRunWithAStatus) {
       {"  li x5, -1\n  vneg.f32 [x0+0x0], [x0+0x100], n=x5\n  halt\n",
        PHAL_INVALID_ARGUMENT,
        {"element count x5 is negative"}},
+      {"  ld x1, [x0+0]\n  li x4, 0x100000\n"
+       "  dma.ld.f32 [x0+0x0], dram[x1], box=(x4, x4, x4), d0\n  halt\n",
+       PHAL_OUT_OF_RANGE,
+       {"instruction 2", "more bytes than DRAM holds"}},
       {"  li x4, -3\n"
        "  mm.f32.f32 [x0+0x0], [x0+0x0], [x0+0x0], m=x4, k=x4, n=x4\n  halt\n",
        PHAL_INVALID_ARGUMENT,
