@@ -200,9 +200,9 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
   t.mt = std::max<int64_t>(1, std::min<int64_t>(dot.m, 4 * lanes / t.nt));
   // At least two depth tiles where k allows, so the next tile's boxes load
   // into the other bank while the array works on this one.
-  t.kt = std::min<int64_t>(
-      RoundUp(std::max<int64_t>((dot.k + 1) / 2, 1), array),
-      std::max<int64_t>(array, 256));
+  t.kt =
+      std::min<int64_t>(RoundUp(std::max<int64_t>((dot.k + 1) / 2, 1), array),
+                        std::max<int64_t>(array, 256));
   SramAllocator sram(context.sram_begin, context.sram_end);
   const uint64_t a_bytes = t.mt * t.kt * ElementTypeByteSize(lhs);
   const uint64_t b_bytes = t.kt * t.nt * ElementTypeByteSize(rhs);

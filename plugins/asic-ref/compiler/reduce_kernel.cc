@@ -16,11 +16,12 @@
 namespace phal::asic_ref {
 namespace {
 
-constexpr uint8_t kOutput = reg::kFirstLoop;       // first output of block
-constexpr uint8_t kReduced = reg::kFirstLoop + 1;  // first reduced point
-constexpr uint8_t kValid = reg::kFirstLoop + 2;    // outputs in the block
-constexpr uint8_t kOutputs = reg::kBound;          // O
-constexpr uint8_t kFullEnd = reg::kBound + 1;      // end of full tiles
+constexpr uint8_t kOutput = reg::kFirstLoop;        // first output of block
+constexpr uint8_t kReduced = reg::kFirstLoop + 1;   // first reduced point
+constexpr uint8_t kValid = reg::kFirstLoop + 2;     // outputs in the block
+constexpr uint8_t kRowCount = reg::kFirstLoop + 3;  // points in the tile
+constexpr uint8_t kOutputs = reg::kBound;           // O
+constexpr uint8_t kFullEnd = reg::kBound + 1;       // end of full tiles
 constexpr uint8_t kAddress = reg::kFirstTemp + 4;
 constexpr uint8_t kOffset = reg::kFirstTemp + 5;
 
@@ -114,6 +115,23 @@ Status EmitTile(const KernelContext& context, const phal_kir_reduce_t& reduce,
   body.Free(position);
   body.Free(ob);
   body.Free(lane);
+  // Reduced dimensions all after the kept ones, or all before: a read of
+  // the iteration space's own shape is a box of rn x ob.
+  const bool trailing = plan.kept.empty() || plan.reduced.empty() ||
+                        plan.kept.back() < plan.reduced.front();
+  const bool leading = !plan.kept.empty() && !plan.reduced.empty() &&
+                       plan.reduced.back() < plan.kept.front();
+  if (trailing || leading) {
+    leaves.box.dims.assign(reduce.dims, reduce.dims + reduce.rank);
+    leaves.box.columns = plan.ob;
+    leaves.box.c_stride = trailing ? plan.points : 1;
+    leaves.box.r_stride = trailing ? 1 : plan.outputs;
+    leaves.box.c_start = kOutput;
+    leaves.box.r_start = kReduced;
+    leaves.box.c_count = kValid;
+    leaves.box.r_count = kRowCount;
+    program.Li(kRowCount, rn);
+  }
   PHAL_ASSIGN_OR_RETURN(std::vector<Slot> values,
                         body.Emit(reduce.values, leaves, "values of " + what));
   for (uint32_t slot : leaves.index) {

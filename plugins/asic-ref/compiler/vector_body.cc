@@ -351,6 +351,7 @@ StatusOr<Slot> VectorBody::EmitRead(const phal_kir_body_t& body,
   }
   const phal_kir_buffer_t& buffer = buffers_[buffer_index];
   const phal_element_type_t type = buffer.element_type;
+  using Box = TileLeaves::Box;
   if (!IsMachineType(type)) {
     return Unimplemented(std::string("asic-ref: ") + ElementTypeName(type) +
                          " is not a type of this machine (buffer " +
@@ -381,6 +382,26 @@ StatusOr<Slot> VectorBody::EmitRead(const phal_kir_body_t& body,
     const uint16_t row = program_.Descriptor({{1, 0, 0}, {1, 0, 0}});
     program_.DmaBox(Opcode::kDmaLoad, type, d.offset, kAddressReg, reg::kLanes,
                     reg::kZero, reg::kZero, row);
+    return d;
+  }
+  // A reduction tile's lanes reading a box of the buffer.
+  bool boxed = leaves.box.dims.size() == buffer.rank;
+  for (uint32_t a = 0; boxed && a < buffer.rank; ++a) {
+    const phal_kir_node_t& index =
+        body.nodes[body.operands[node.operand_begin + a]];
+    boxed = buffer.dims[a] == leaves.box.dims[a] &&
+            index.op == PHAL_KIR_OP_INDEX && index.attributes[0] == a;
+  }
+  if (boxed) {
+    const Box& box = leaves.box;
+    program_.Muli(kOffsetReg, box.c_start, box.c_stride * size);
+    program_.Alu(Opcode::kAdd, kAddressReg, kAddressReg, kOffsetReg);
+    program_.Muli(kOffsetReg, box.r_start, box.r_stride * size);
+    program_.Alu(Opcode::kAdd, kAddressReg, kAddressReg, kOffsetReg);
+    const uint16_t descriptor = program_.Descriptor(
+        {{box.r_stride, box.c_stride, 0}, {box.columns, 1, 0}});
+    program_.DmaBox(Opcode::kDmaLoad, type, d.offset, kAddressReg, box.r_count,
+                    box.c_count, reg::kZero, descriptor);
     return d;
   }
   // Otherwise a gather at offsets sum(index[a] * stride[a]).

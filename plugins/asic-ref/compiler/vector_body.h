@@ -38,6 +38,16 @@ struct TileLeaves {
   // one box DMA. Empty when the lanes are not.
   std::vector<int64_t> linear_dims;
   uint8_t linear_start = 0;
+  // When lane = r * columns + c and a READ of a buffer of shape
+  // `box_dims` at INDEX 0..rank-1 reads the element at
+  // (c_start + c) * c_stride + (r_start + r) * r_stride: one 2-D box of
+  // r_count x c_count (registers) elements. Empty box_dims when not.
+  struct Box {
+    std::vector<int64_t> dims;
+    int64_t columns = 0;
+    int64_t c_stride = 0, r_stride = 0;
+    uint8_t c_start = 0, r_start = 0, c_count = 0, r_count = 0;
+  } box;
 };
 
 class VectorBody {
