@@ -263,31 +263,37 @@ StatusOr<HloInstruction*> DecomposeFft(
     return context.AddNew(HloOpcode::kBroadcast, result, {zero},
                           [](HloInstruction& b) { b.set_dimensions({}); });
   }
+  // The reference's order: forward transforms from the innermost dimension
+  // out, inverse ones from the outermost in.
   int64_t scale = 1;
   switch (source.fft_type()) {
     case FftType::kFft:
-    case FftType::kIfft: {
-      const bool inverse = source.fft_type() == FftType::kIfft;
-      for (int64_t d = first; d <= last; ++d) {
+      for (int64_t d = last; d >= first; --d) {
         const int64_t n = x->shape().dim(d);
-        x = dft.Transform(x, d, n, n, inverse);
-        if (inverse) scale *= n;
+        x = dft.Transform(x, d, n, n, /*inverse=*/false);
       }
       break;
-    }
+    case FftType::kIfft:
+      for (int64_t d = first; d <= last; ++d) {
+        const int64_t n = x->shape().dim(d);
+        x = dft.Transform(x, d, n, n, /*inverse=*/true);
+        scale *= n;
+      }
+      break;
     case FftType::kRfft: {
       const int64_t n = length.back();
-      x = dft.Transform(dft.ToComplex(x), last, n, n / 2 + 1, false);
-      for (int64_t d = first; d < last; ++d) {
+      x = dft.Transform(dft.ToComplex(x), last, n, n / 2 + 1,
+                        /*inverse=*/false);
+      for (int64_t d = last - 1; d >= first; --d) {
         const int64_t m = x->shape().dim(d);
-        x = dft.Transform(x, d, m, m, false);
+        x = dft.Transform(x, d, m, m, /*inverse=*/false);
       }
       break;
     }
     case FftType::kIrfft:
       for (int64_t d = first; d < last; ++d) {
         const int64_t n = x->shape().dim(d);
-        x = dft.Transform(x, d, n, n, true);
+        x = dft.Transform(x, d, n, n, /*inverse=*/true);
         scale *= n;
       }
       x = dft.RealInverse(x, last, length.back());

@@ -131,18 +131,22 @@ StatusOr<Literal> EvaluateFft(const HloInstruction& instruction,
   const std::vector<int64_t>& length = instruction.fft_length();
   const std::size_t rank = array.dims.size();
   const std::size_t first = rank - length.size();
+  // The specification's order: forward transforms from the innermost
+  // dimension out, inverse ones from the outermost in.
   switch (instruction.fft_type()) {
     case FftType::kFft:
-    case FftType::kIfft: {
-      const bool inverse = instruction.fft_type() == FftType::kIfft;
-      for (std::size_t d = first; d < rank; ++d) {
-        array = Transform(array, d, inverse);
+      for (std::size_t d = rank; d-- > first;) {
+        array = Transform(array, d, /*inverse=*/false);
       }
       break;
-    }
+    case FftType::kIfft:
+      for (std::size_t d = first; d < rank; ++d) {
+        array = Transform(array, d, /*inverse=*/true);
+      }
+      break;
     case FftType::kRfft:
       array = RealForward(array, rank - 1);
-      for (std::size_t d = first; d + 1 < rank; ++d) {
+      for (std::size_t d = rank - 1; d-- > first;) {
         array = Transform(array, d, /*inverse=*/false);
       }
       break;
