@@ -194,7 +194,7 @@ StatusOr<VectorPlan> PlanVector(const Instruction& in) {
   if (!MapKirOp(in.op, &kir_op)) {
     return InvalidArgument("not a vector operation");
   }
-  if (IsSfu(in.op) && !IsFloat(in.type)) {
+  if (IsSfu(in.op) && in.op != Opcode::kVPow && !IsFloat(in.type)) {
     return InvalidArgument(std::string("the SFU computes on floats, not ") +
                            ElementTypeName(in.type));
   }
@@ -459,7 +459,6 @@ class Execution {
 
  private:
   // -- Faults
-  // ----------------------------------------------------------------------
   Status Fault(phal_status_code_t code, uint64_t index,
                const std::string& message) const {
     std::string text = "asic-ref program '" + program_.name +
@@ -471,7 +470,6 @@ class Execution {
   }
 
   // -- SRAM
-  // ----------------------------------------------------------------------
   Status CheckSram(uint64_t address, uint64_t bytes, const char* what) const {
     if (address <= config_.sram_bytes &&
         bytes <= config_.sram_bytes - address) {
@@ -496,7 +494,6 @@ class Execution {
   }
 
   // -- Timing
-  // --------------------------------------------------------------------
   void EnsureGranules(uint64_t end_granule) {
     if (end_granule <= s_.last_write.size()) return;
     const uint64_t size =
@@ -570,7 +567,6 @@ class Execution {
   }
 
   // -- Instructions
-  // --------------------------------------------------------------
   Status Step(uint64_t pc, const Instruction& in, uint64_t* next, bool* halt);
   Status Scalar(const Instruction& in, uint64_t* next, bool* halt);
   Status Vector(const Instruction& in, const VectorPlan& plan);
