@@ -130,7 +130,7 @@ TEST(Loader, ManifestDeclaringAnotherAbiMajorIsSkipped) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("abi2.json").reason),
-              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.4"));
+              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.5"));
 }
 
 TEST(Loader, MissingLibraryIsReportedWithItsPath) {
@@ -177,7 +177,7 @@ TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
-              HasSubstr("no common ABI version: core speaks ABI 1.0-1.4, "
+              HasSubstr("no common ABI version: core speaks ABI 1.0-1.5, "
                         "plugin speaks ABI 2.0-2.3"));
 }
 
@@ -190,12 +190,12 @@ TEST(Loader, PluginOfANewerMinorNegotiatesTheCoresNewestVersion) {
   unsetenv("PHAL_LOG");
   const phal_plugin_info_t& newer = loaded.ByManifest("newer.json");
   EXPECT_EQ(newer.state, PHAL_PLUGIN_STATE_LOADED) << newer.reason;
-  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 4))
-      << "a plugin of ABI 1.0-1.5 answers a 1.0-1.4 core with 1.4";
+  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 5))
+      << "a plugin of ABI 1.0-1.6 answers a 1.0-1.5 core with 1.5";
   bool traced = false;
   for (const std::string& line : loaded.log) {
-    traced |= line.find("negotiated ABI 1.4") != std::string::npos &&
-              line.find("core speaks ABI 1.0-1.4, plugin speaks ABI 1.0-1.5") !=
+    traced |= line.find("negotiated ABI 1.5") != std::string::npos &&
+              line.find("core speaks ABI 1.0-1.5, plugin speaks ABI 1.0-1.6") !=
                   std::string::npos;
   }
   EXPECT_TRUE(traced) << "the negotiation was not traced with both ranges";
@@ -212,7 +212,7 @@ TEST(Loader, PluginsOfEveryMinorVersionLoadSideBySide) {
             PHAL_MAKE_VERSION(1, 0));
   EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 4));
   EXPECT_EQ(loaded.ByManifest("newer.json").abi_version,
-            PHAL_MAKE_VERSION(1, 4));
+            PHAL_MAKE_VERSION(1, 5));
   for (const phal_plugin_info_t& info : loaded.plugins) {
     EXPECT_EQ(info.state, PHAL_PLUGIN_STATE_LOADED)
         << info.name << ": " << info.reason;
@@ -220,6 +220,24 @@ TEST(Loader, PluginsOfEveryMinorVersionLoadSideBySide) {
   size_t devices = 0;
   ASSERT_EQ(phal_client_get_device_count(loaded.client, &devices), nullptr);
   EXPECT_EQ(devices, 1u) << "the cpu device; the test plugins have none";
+}
+
+TEST(Loader, APluginOfAbi14LoadsAndItsDeviceReportsNoCounters) {
+  testing::TempDir dir;
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.4"));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  ASSERT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 4))
+      << "the cpu plugin's table ends before the counter slots of ABI 1.5";
+  phal_device_t* device = nullptr;
+  ASSERT_EQ(phal_client_get_device(loaded.client, 0, &device), nullptr);
+  phal_device_counter_t placeholder{};
+  phal_device_counter_t* counters = &placeholder;
+  size_t count = 7;
+  ASSERT_EQ(phal_device_get_counters(device, &counters, &count), nullptr);
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(counters, nullptr);
+  EXPECT_EQ(phal_device_reset_counters(device), nullptr);
 }
 
 TEST(Loader, TooSmallFunctionTableIsReported) {
@@ -364,7 +382,7 @@ TEST(PluginStubs, MissingSlotsAnswerUnimplemented) {
   provided.struct_size = PHAL_PLUGIN_API_MIN_STRUCT_SIZE;
   std::vector<std::string> missing;
   phal_plugin_api_t table = CompletePluginTable(provided, &missing);
-  EXPECT_EQ(missing.size(), 27u) << "every slot after the header";
+  EXPECT_EQ(missing.size(), 29u) << "every slot after the header";
   phal_plugin_buffer_t* buffer = nullptr;
   Status status = TakeCStatus(table.buffer_allocate(nullptr, 0, 16, &buffer));
   EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
@@ -383,6 +401,16 @@ TEST(PluginStubs, MissingSlotsAnswerUnimplemented) {
   phal_plugin_device_t* device = nullptr;
   EXPECT_EQ(TakeCStatus(table.target_device_open(nullptr, &device)).code(),
             PHAL_UNIMPLEMENTED);
+  // A plugin without the counter slots (ABI 1.5) reports no counters, and
+  // resetting them succeeds.
+  phal_device_counter_t placeholder{};
+  phal_device_counter_t* counters = &placeholder;
+  count = 7;
+  EXPECT_TRUE(
+      TakeCStatus(table.device_get_counters(nullptr, &counters, &count)).ok());
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(counters, nullptr);
+  EXPECT_TRUE(TakeCStatus(table.device_reset_counters(nullptr)).ok());
   table.shutdown();
 }
 

@@ -107,6 +107,19 @@ phal_status_t* TargetDeviceOpenStub(const char*, phal_plugin_device_t**) {
                      "compiles only for the devices it has opened");
 }
 
+// A plugin without the counter slots keeps no counters: its devices report
+// none, and there is nothing to reset.
+phal_status_t* DeviceGetCountersStub(phal_plugin_device_t*,
+                                     phal_device_counter_t** out_counters,
+                                     size_t* out_count) {
+  *out_counters = nullptr;
+  *out_count = 0;
+  return nullptr;
+}
+phal_status_t* DeviceResetCountersStub(phal_plugin_device_t*) {
+  return nullptr;
+}
+
 // Replaces `slot` with `stub` when the plugin's table ends before the slot
 // or leaves it NULL.
 template <typename Slot>
@@ -158,10 +171,12 @@ phal_plugin_api_t CompletePluginTable(const phal_plugin_api_t& provided,
   PHAL_FILL_SLOT(stream_launch, StreamLaunchStub);
   PHAL_FILL_SLOT(target_get_names, TargetGetNamesStub);
   PHAL_FILL_SLOT(target_device_open, TargetDeviceOpenStub);
+  PHAL_FILL_SLOT(device_get_counters, DeviceGetCountersStub);
+  PHAL_FILL_SLOT(device_reset_counters, DeviceResetCountersStub);
 #undef PHAL_FILL_SLOT
   static_assert(sizeof(phal_plugin_api_t) ==
-                    offsetof(phal_plugin_api_t, target_device_open) +
-                        sizeof(table.target_device_open),
+                    offsetof(phal_plugin_api_t, device_reset_counters) +
+                        sizeof(table.device_reset_counters),
                 "a slot was appended to phal_plugin_api_t without a stub");
   return table;
 }

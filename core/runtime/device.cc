@@ -2,10 +2,15 @@
 #include "core/runtime/device.h"
 
 #include <cstddef>
+#include <cstdlib>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "core/loader/host_services.h"
 #include "core/runtime/api_guard.h"
 #include "core/runtime/client.h"
+#include "sdk/base/device_counters.h"
 
 phal::Status phal_device::Check(phal_status_t* status) const {
   phal::Status result = phal::TakeCStatus(status);
@@ -135,6 +140,48 @@ StatusOr<phal_device*> OpenTargetDevice(phal_client_t* client,
   return device;
 }
 
+namespace {
+
+// A snapshot of a device's performance counters in one malloc block
+// (sdk/base/device_counters.h), as phal_device_get_counters hands it out.
+struct DeviceCounterBlock {
+  std::unique_ptr<phal_device_counter_t, decltype(&std::free)> counters{
+      nullptr, &std::free};
+  size_t count = 0;
+};
+
+// The device's counters as its plugin reports them (plugin.h,
+// device_get_counters), copied out of the plugin's block: none for a
+// compile-only device or a plugin without counters.
+StatusOr<DeviceCounterBlock> ReadDeviceCounters(const phal_device& device) {
+  DeviceCounterBlock copy;
+  if (device.compile_only) return copy;
+  phal_device_counter_t* counters = nullptr;
+  size_t count = 0;
+  PHAL_RETURN_IF_ERROR(device.Check(
+      device.api->device_get_counters(device.handle, &counters, &count)));
+  // The plugin's block came from the host services' allocator; the copy is
+  // plain malloc memory, which phal_free releases.
+  std::unique_ptr<phal_device_counter_t, void (*)(void*)> plugin_block(
+      counters, HostServices()->host_free);
+  if (count == 0) return copy;
+  if (counters == nullptr) {
+    return Internal("plugin '" + device.plugin_name + "' reported " +
+                    std::to_string(count) + " counters and no array");
+  }
+  const std::vector<CounterView> views = ViewCounters(counters, count);
+  void* block = std::malloc(CounterBlockSize(views));
+  if (block == nullptr) {
+    return ResourceExhausted("no memory for " + std::to_string(count) +
+                             " device counters");
+  }
+  copy.counters.reset(WriteCounterBlock(views, block));
+  copy.count = count;
+  return copy;
+}
+
+}  // namespace
+
 }  // namespace phal
 
 using phal::GuardedCall;
@@ -176,6 +223,29 @@ PHAL_API phal_status_t* phal_device_get_plugin_index(
     if (out_index == nullptr) return NullArgument("out_index");
     *out_index = device->plugin_index;
     return phal::OkStatus();
+  });
+}
+
+PHAL_API phal_status_t* phal_device_get_counters(
+    const phal_device_t* device, phal_device_counter_t** out_counters,
+    size_t* out_count) {
+  return GuardedCall([&]() -> Status {
+    if (device == nullptr) return NullArgument("device");
+    if (out_counters == nullptr) return NullArgument("out_counters");
+    if (out_count == nullptr) return NullArgument("out_count");
+    PHAL_ASSIGN_OR_RETURN(phal::DeviceCounterBlock block,
+                          phal::ReadDeviceCounters(*device));
+    *out_counters = block.counters.release();
+    *out_count = block.count;
+    return phal::OkStatus();
+  });
+}
+
+PHAL_API phal_status_t* phal_device_reset_counters(phal_device_t* device) {
+  return GuardedCall([&]() -> Status {
+    if (device == nullptr) return NullArgument("device");
+    if (device->compile_only) return phal::OkStatus();
+    return device->Check(device->api->device_reset_counters(device->handle));
   });
 }
 

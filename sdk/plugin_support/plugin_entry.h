@@ -28,7 +28,11 @@
 //
 // or, when it also compiles for targets without a device (ABI 1.4's
 // target_get_names and target_device_open, as TargetGetNames and
-// TargetDeviceOpen), as PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME.
+// TargetDeviceOpen), as PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME,
+// and when its devices keep performance counters as well (ABI 1.5's
+// device_get_counters and device_reset_counters, as DeviceGetCounters and
+// DeviceResetCounters), as
+// PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME.
 //
 // The header of `api` (struct_size, next, abi_version, name, version) is
 // filled by the helper; leave it zero. (A designated initializer naming
@@ -62,6 +66,7 @@ inline constexpr PluginAbiVersion kPluginAbiVersions[] = {
     {PHAL_MAKE_VERSION(1, 2), PHAL_PLUGIN_API_STRUCT_SIZE_1_2},
     {PHAL_MAKE_VERSION(1, 3), PHAL_PLUGIN_API_STRUCT_SIZE_1_3},
     {PHAL_MAKE_VERSION(1, 4), PHAL_PLUGIN_API_STRUCT_SIZE_1_4},
+    {PHAL_MAKE_VERSION(1, 5), PHAL_PLUGIN_API_STRUCT_SIZE_1_5},
 };
 inline constexpr size_t kPluginAbiVersionCount = std::size(kPluginAbiVersions);
 static_assert(kPluginAbiVersions[kPluginAbiVersionCount - 1].version ==
@@ -159,21 +164,36 @@ void ShutdownPlugin(const PluginDefinition& definition) noexcept;
   .stream_launch = ns::StreamLaunch
 
 // The table of a plugin that compiles only for the devices it opens: every
-// slot above by name, the ahead-of-time slots of ABI 1.4 NULL (the core
-// answers that the plugin compiles for no target).
-#define PHAL_PLUGIN_API_BY_SLOT_NAME(ns)                                 \
-  {                                                                      \
-    PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns), .target_get_names = nullptr,   \
-                                          .target_device_open = nullptr, \
+// slot above by name, the ahead-of-time slots of ABI 1.4 and the counter
+// slots of ABI 1.5 NULL (the core answers that the plugin compiles for no
+// target and that its devices have no counters).
+#define PHAL_PLUGIN_API_BY_SLOT_NAME(ns)                                  \
+  {                                                                       \
+    PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns),                                 \
+        .target_get_names = nullptr, .target_device_open = nullptr,       \
+        .device_get_counters = nullptr, .device_reset_counters = nullptr, \
   }
 
 // The table of a plugin that also compiles ahead of time, with no device
 // (plugin.h, ABI 1.4): ns::TargetGetNames and ns::TargetDeviceOpen too.
-#define PHAL_PLUGIN_API_WITH_TARGETS_BY_SLOT_NAME(ns) \
-  {                                                   \
-    PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns),             \
-        .target_get_names = ns::TargetGetNames,       \
-        .target_device_open = ns::TargetDeviceOpen,   \
+#define PHAL_PLUGIN_API_WITH_TARGETS_BY_SLOT_NAME(ns)                     \
+  {                                                                       \
+    PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns),                                 \
+        .target_get_names = ns::TargetGetNames,                           \
+        .target_device_open = ns::TargetDeviceOpen,                       \
+        .device_get_counters = nullptr, .device_reset_counters = nullptr, \
+  }
+
+// The table of a plugin that compiles ahead of time and whose devices keep
+// performance counters (plugin.h, ABI 1.5): ns::DeviceGetCounters and
+// ns::DeviceResetCounters too.
+#define PHAL_PLUGIN_API_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME(ns) \
+  {                                                                \
+    PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns),                          \
+        .target_get_names = ns::TargetGetNames,                    \
+        .target_device_open = ns::TargetDeviceOpen,                \
+        .device_get_counters = ns::DeviceGetCounters,              \
+        .device_reset_counters = ns::DeviceResetCounters,          \
   }
 
 // The whole entry point of a plugin built by phal_add_plugin (which defines
@@ -190,6 +210,15 @@ void ShutdownPlugin(const PluginDefinition& definition) noexcept;
                                                            max_abi)     \
   PHAL_PLUGIN_DEFINE_ENTRY_FROM_API(                                    \
       min_abi, max_abi, PHAL_PLUGIN_API_WITH_TARGETS_BY_SLOT_NAME(ns))
+
+// The same for a plugin that compiles ahead of time and counts: its table
+// is PHAL_PLUGIN_API_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME(ns). A core
+// older than ABI 1.5 never sees the counter slots.
+#define PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME( \
+    ns, min_abi, max_abi)                                                \
+  PHAL_PLUGIN_DEFINE_ENTRY_FROM_API(                                     \
+      min_abi, max_abi,                                                  \
+      PHAL_PLUGIN_API_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME(ns))
 
 // The entry point of a plugin built by phal_add_plugin from `table`, a
 // constant phal_plugin_api_t initializer.

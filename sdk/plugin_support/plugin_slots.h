@@ -13,7 +13,8 @@
 // signatures are written once, in plugin.h. A declared slot function that
 // is never defined costs nothing until a table names it: a plugin without
 // the ahead-of-time slots (ABI 1.4) leaves TargetGetNames and
-// TargetDeviceOpen undefined.
+// TargetDeviceOpen undefined, one without counters (ABI 1.5)
+// DeviceGetCounters and DeviceResetCounters.
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
 
@@ -63,7 +64,9 @@ struct PluginSlotFunction<Result (*)(Parameters...)> {
   PHAL_PLUGIN_SLOT_FUNCTION(kernel_deserialize) KernelDeserialize;         \
   PHAL_PLUGIN_SLOT_FUNCTION(stream_launch) StreamLaunch;                   \
   PHAL_PLUGIN_SLOT_FUNCTION(target_get_names) TargetGetNames;              \
-  PHAL_PLUGIN_SLOT_FUNCTION(target_device_open) TargetDeviceOpen;
+  PHAL_PLUGIN_SLOT_FUNCTION(target_device_open) TargetDeviceOpen;          \
+  PHAL_PLUGIN_SLOT_FUNCTION(device_get_counters) DeviceGetCounters;        \
+  PHAL_PLUGIN_SLOT_FUNCTION(device_reset_counters) DeviceResetCounters;
 
 // Defines device_close, device_get_properties and device_get_memory_space
 // in the enclosing namespace for a plugin whose device handle answers the

@@ -1,5 +1,5 @@
 /*
- * Pins the layout of every ABI 1.0 to 1.4 struct and the value of every
+ * Pins the layout of every ABI 1.0 to 1.5 struct and the value of every
  * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
  * only adds members at the end, so only sizes grow. It is compiled as strict
  * C11 (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the
@@ -59,7 +59,7 @@ PHAL_PIN_OFFSET(phal_host_services_t, host_allocate, 32);
 PHAL_PIN_OFFSET(phal_host_services_t, host_free, 40);
 PHAL_PIN_OFFSET(phal_host_services_t, status_free, 48);
 
-PHAL_PIN_SIZE(phal_plugin_api_t, 256);
+PHAL_PIN_SIZE(phal_plugin_api_t, 272);
 PHAL_PIN_OFFSET(phal_plugin_api_t, struct_size, 0);
 PHAL_PIN_OFFSET(phal_plugin_api_t, next, 8);
 PHAL_PIN_OFFSET(phal_plugin_api_t, abi_version, 16);
@@ -211,9 +211,19 @@ PHAL_PIN_OFFSET(phal_kernel_options_t, dump_directory, 24);
 PHAL_PIN_SIZE(phal_compile_options_t, 40);
 PHAL_PIN_OFFSET(phal_compile_options_t, dump_directory, 32);
 
+/* ABI 1.5 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_5, 272);
+PHAL_PIN_OFFSET(phal_plugin_api_t, device_get_counters, 256);
+PHAL_PIN_OFFSET(phal_plugin_api_t, device_reset_counters, 264);
+PHAL_PIN_SIZE(phal_device_counter_t, 32);
+PHAL_PIN_OFFSET(phal_device_counter_t, name, 0);
+PHAL_PIN_OFFSET(phal_device_counter_t, kernel, 8);
+PHAL_PIN_OFFSET(phal_device_counter_t, unit, 16);
+PHAL_PIN_OFFSET(phal_device_counter_t, value, 24);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010004u);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010005u);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);

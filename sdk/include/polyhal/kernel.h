@@ -1,8 +1,8 @@
 /*
- * Polyhal ABI 1.4 (1.1-1.4) -- the kernel IR (KIR): what the core hands a
+ * Polyhal ABI 1.5 (1.1-1.5) -- the kernel IR (KIR): what the core hands a
  * plugin to turn into device code. ABI 1.2 appended node ops (the block
  * marked "ABI 1.2" below); the core never hands a kernel using them to a
- * plugin that negotiated ABI 1.1. ABI 1.3 and 1.4 changed nothing here.
+ * plugin that negotiated ABI 1.1. ABI 1.3 to 1.5 changed nothing here.
  *
  * The core lowers an HLO module to row-major layouts and partitions it into
  * kernels of a few kinds (loop, reduce, dot, conv, gather, scatter, sort,

@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.4 (1.0-1.4) -- the interface a backend plugin implements.
+ * Polyhal ABI 1.5 (1.0-1.5) -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -251,6 +251,33 @@ typedef struct phal_plugin_api {
    * several at once, of one target or of several. */
   phal_status_t* (*target_device_open)(const char* target,
                                        phal_plugin_device_t** out_device);
+
+  /* ---- performance counters (ABI 1.5) --------------------------------------
+   *
+   * A device that counts what its work does (cycles, busy cycles per unit,
+   * bytes moved; phal_device_counter_t in types.h) reports it here. A
+   * plugin that counts nothing leaves both slots NULL; the core then
+   * reports no counters for its devices. The core calls neither slot on a
+   * compile-only device.
+   */
+
+  /* A snapshot of `device`'s counters: its totals (kernel "") and, per
+   * kernel name, the sums over that kernel's launches, of the work that
+   * has finished since device_open or the last device_reset_counters. On
+   * success *out_counters points at *out_count counters in one block
+   * allocated with host->host_allocate that also holds every string they
+   * point at; the block is owned by the core, which frees it with
+   * host->host_free. A device with nothing to report sets *out_counters to
+   * NULL and *out_count to 0. Counters of one name and kernel appear once.
+   * May run while work is queued: work that has not finished is not
+   * counted yet. */
+  phal_status_t* (*device_get_counters)(phal_plugin_device_t* device,
+                                        phal_device_counter_t** out_counters,
+                                        size_t* out_count);
+  /* Sets every counter of `device` to zero and forgets its per-kernel
+   * counters. Work running during the reset may be counted on either side
+   * of it: a caller that needs a sharp line synchronises first. */
+  phal_status_t* (*device_reset_counters)(phal_plugin_device_t* device);
 } phal_plugin_api_t;
 
 /* The smallest table the core accepts: the header up to and including
@@ -271,6 +298,9 @@ typedef struct phal_plugin_api {
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_4              \
   (offsetof(phal_plugin_api_t, target_device_open) + \
    sizeof(((phal_plugin_api_t*)0)->target_device_open))
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_5                 \
+  (offsetof(phal_plugin_api_t, device_reset_counters) + \
+   sizeof(((phal_plugin_api_t*)0)->device_reset_counters))
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the

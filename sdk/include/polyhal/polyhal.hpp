@@ -1,4 +1,4 @@
-// Polyhal ABI 1.4 (1.0-1.4) -- header-only C++17 RAII wrapper over
+// Polyhal ABI 1.5 (1.0-1.5) -- header-only C++17 RAII wrapper over
 // polyhal/runtime.h.
 //
 // Every object owns its C handle and releases it in its destructor; objects
@@ -72,6 +72,15 @@ Handle TakeHandle(Handle& other) {
   return std::exchange(other, nullptr);
 }
 
+// One performance counter of a device (phal_device_counter_t, ABI 1.5),
+// with its strings copied.
+struct Counter {
+  std::string name;
+  std::string kernel;  // "" for the device's totals
+  std::string unit;
+  double value = 0;
+};
+
 class Device {
  public:
   Device() = default;
@@ -91,6 +100,25 @@ class Device {
     Error error(phal_device_get_plugin_index(device_, &index));
     if (!error.ok()) return error;
     return index;
+  }
+  // The device's performance counters (ABI 1.5); empty when its plugin
+  // counts nothing.
+  Result<std::vector<Counter>> Counters() const {
+    phal_device_counter_t* counters = nullptr;
+    size_t count = 0;
+    Error error(phal_device_get_counters(device_, &counters, &count));
+    if (!error.ok()) return error;
+    std::vector<Counter> copied;
+    copied.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      copied.push_back({counters[i].name, counters[i].kernel, counters[i].unit,
+                        counters[i].value});
+    }
+    phal_free(counters);
+    return copied;
+  }
+  Error ResetCounters() const {
+    return Error(phal_device_reset_counters(device_));
   }
 
  private:

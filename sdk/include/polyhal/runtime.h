@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.4 (1.0-1.4) -- the application interface of libpolyhal.
+ * Polyhal ABI 1.5 (1.0-1.5) -- the application interface of libpolyhal.
  *
  * A framework creates a client, which discovers and loads plugins (see
  * docs/plugins.md for the search order), lists their devices, allocates
@@ -146,6 +146,27 @@ PHAL_API phal_status_t* phal_device_get_memory_space(
 /* Index, in phal_client_get_plugin_info order, of the device's plugin. */
 PHAL_API phal_status_t* phal_device_get_plugin_index(
     const phal_device_t* device, size_t* out_index);
+
+/* ---- performance counters (ABI 1.5) -------------------------------------- */
+
+/* A snapshot of `device`'s performance counters (types.h,
+ * phal_device_counter_t): its totals (kernel "") and per-kernel sums, of
+ * the work that has finished on the device since the client opened it or
+ * since phal_device_reset_counters. Synchronize the streams (or let
+ * phal_executable_execute return) before reading to count all of a run.
+ * On success *out_counters points at *out_count counters in one block,
+ * strings included, allocated by libpolyhal and owned by the caller, who
+ * releases it with phal_free. A device whose plugin counts nothing (every
+ * plugin of ABI 1.4 or older), and a compile-only device, has none:
+ * *out_count is 0 and *out_counters NULL. Thread-safe. */
+PHAL_API phal_status_t* phal_device_get_counters(
+    const phal_device_t* device, phal_device_counter_t** out_counters,
+    size_t* out_count);
+/* Sets `device`'s counters to zero and forgets its per-kernel counters.
+ * Work running meanwhile may be counted on either side of the reset;
+ * synchronize first for a sharp line. Succeeds, doing nothing, on a device
+ * without counters. Thread-safe. */
+PHAL_API phal_status_t* phal_device_reset_counters(phal_device_t* device);
 
 /* ---- compile-only devices (ABI 1.4) -------------------------------------- */
 
@@ -375,7 +396,7 @@ PHAL_API phal_status_t* phal_executable_execute(phal_executable_t* executable,
 PHAL_API phal_status_t* phal_executable_serialize(
     const phal_executable_t* executable, void** out_data, size_t* out_size);
 /* Frees memory libpolyhal allocated for the caller (phal_executable_serialize's
- * bytes). NULL is accepted. */
+ * bytes, phal_device_get_counters's array). NULL is accepted. */
 PHAL_API void phal_free(void* data);
 /* Loads an executable from phal_executable_serialize's `size` bytes at
  * `data` (read during the call only) onto `device`, which must belong to

@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.4 (1.0-1.4) -- types shared by applications (runtime.h) and
+ * Polyhal ABI 1.5 (1.0-1.5) -- types shared by applications (runtime.h) and
  * plugins (plugin.h).
  *
  * Rules that hold for every declaration under sdk/include/polyhal:
@@ -33,7 +33,7 @@ extern "C" {
 
 /* The ABI version these headers describe. */
 #define PHAL_ABI_VERSION_MAJOR 1
-#define PHAL_ABI_VERSION_MINOR 4
+#define PHAL_ABI_VERSION_MINOR 5
 #define PHAL_ABI_VERSION \
   PHAL_MAKE_VERSION(PHAL_ABI_VERSION_MAJOR, PHAL_ABI_VERSION_MINOR)
 
@@ -178,6 +178,31 @@ typedef struct phal_memory_space_info {
   phal_memory_kind_t kind;
   uint64_t capacity_bytes;
 } phal_memory_space_info_t;
+
+/*
+ * ABI 1.5: one performance counter of a device (phal_device_get_counters,
+ * plugin.h's device_get_counters). Counters come in arrays, so this is a
+ * fixed record, not an extensible struct: it has no struct_size and never
+ * grows; what a later version adds are counter names, not members.
+ *
+ * A counter counts the work of the device that has finished since the
+ * device was opened or its counters were last reset. Strings are UTF-8,
+ * never NULL, and live in the same block as the array (see the functions
+ * returning it).
+ */
+typedef struct phal_device_counter {
+  /* What is counted, a dotted lower-case name: "cycles", "launches",
+   * "busy.matrix", "utilization.matrix", "dram.bytes_read" (docs/abi.md
+   * lists the names with a shared meaning; a plugin may add its own). */
+  const char* name;
+  /* "" for the device's totals; otherwise the name of the kernel
+   * (phal_kernel_desc_t::name) whose launches the counter sums. */
+  const char* kernel;
+  /* The unit of `value`: "cycles", "bytes", "count" or "ratio" (a fraction
+   * in [0, 1], which does not add up over runs). */
+  const char* unit;
+  double value;
+} phal_device_counter_t;
 
 /* Severity of a log message. */
 typedef enum phal_log_level {
