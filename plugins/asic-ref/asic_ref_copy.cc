@@ -1,18 +1,17 @@
 // Copies between host memory and buffers, and between buffers, queued on a
-// stream.
-#include "asic_ref_plugin.h"
-
+// stream. The simulator does not model the host link, so a copy is a
+// memcpy into or out of the DRAM's backing bytes and costs no device
+// cycles.
 #include <cstring>
 
-#include "sdk/plugin_support/plugin_host.h"
 #include "asic_ref_memory.h"
+#include "asic_ref_plugin.h"
 #include "asic_ref_stream.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::asic_ref {
 namespace {
 
-// TODO(vendor): queue a DMA or a driver copy on the stream's hardware
-// queue; host memory is copied with memcpy.
 Status QueueCopy(Stream& stream, void* destination, const void* source,
                  uint64_t byte_size) {
   stream.Run([&] {
@@ -30,7 +29,8 @@ phal_status_t* StreamCopyFromHost(phal_plugin_stream_t* stream,
                                   uint64_t byte_size) noexcept {
   return RunAtAbiBoundary([&] {
     PHAL_RETURN_IF_ERROR(buffer->CheckRange(offset, byte_size));
-    return QueueCopy(*stream, buffer->data() + offset, source, byte_size);
+    return QueueCopy(*stream, buffer->HostBytes(offset, byte_size), source,
+                     byte_size);
   });
 }
 
@@ -40,7 +40,8 @@ phal_status_t* StreamCopyToHost(phal_plugin_stream_t* stream,
                                 uint64_t byte_size) noexcept {
   return RunAtAbiBoundary([&] {
     PHAL_RETURN_IF_ERROR(buffer->CheckRange(offset, byte_size));
-    return QueueCopy(*stream, destination, buffer->data() + offset, byte_size);
+    return QueueCopy(*stream, destination, buffer->HostBytes(offset, byte_size),
+                     byte_size);
   });
 }
 
@@ -54,8 +55,9 @@ phal_status_t* StreamCopyBuffer(phal_plugin_stream_t* stream,
     PHAL_RETURN_IF_ERROR(source->CheckRange(source_offset, byte_size));
     PHAL_RETURN_IF_ERROR(
         destination->CheckRange(destination_offset, byte_size));
-    return QueueCopy(*stream, destination->data() + destination_offset,
-                     source->data() + source_offset, byte_size);
+    return QueueCopy(*stream,
+                     destination->HostBytes(destination_offset, byte_size),
+                     source->HostBytes(source_offset, byte_size), byte_size);
   });
 }
 

@@ -1,22 +1,20 @@
 #include "asic_ref_device.h"
-#include "asic_ref_plugin.h"
 
-#include <unistd.h>
-
-#include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <memory>
 #include <string>
 
-#include "sdk/base/element_types.h"
+#include "asic_ref_plugin.h"
 #include "sdk/plugin_support/compile_targets.h"
+#include "sdk/plugin_support/device_counters.h"
 #include "sdk/plugin_support/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::asic_ref {
 namespace {
 
-// Every kernel kind, for the same reason.
+// Every kernel kind: the compiler takes each (compiler/asic_compiler.h).
 constexpr uint64_t kAllKernelKinds =
     PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
     PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
@@ -27,75 +25,158 @@ constexpr uint64_t kAllKernelKinds =
     PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
     PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY);
 
-uint64_t PhysicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return 0;
-  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+// The element types the machine has (IsMachineType): kernels of any other
+// are refused, and the conformance suite reports them NotSupported.
+uint64_t MachineElementTypes() {
+  uint64_t mask = 0;
+  for (uint32_t type = 1; type < PHAL_ELEMENT_TYPE_COUNT; ++type) {
+    if (IsMachineType(static_cast<phal_element_type_t>(type))) {
+      mask |= PHAL_ELEMENT_TYPE_BIT(type);
+    }
+  }
+  return mask;
 }
 
-uint32_t OnlineCores() {
-  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return cores > 0 ? static_cast<uint32_t>(cores) : 1;
+// "4 MiB", "512 KiB", "16 GiB", or "1000 bytes" when no unit divides it.
+std::string SizeText(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"GiB", "MiB", "KiB"};
+  for (int i = 0; i < 3; ++i) {
+    const uint64_t unit = uint64_t{1} << (10 * (3 - i));
+    if (bytes >= unit && bytes % unit == 0) {
+      return std::to_string(bytes / unit) + " " + kUnits[i];
+    }
+  }
+  return std::to_string(bytes) + " bytes";
+}
+
+// "4 MiB SRAM, 32x32 array, 1000 MHz".
+std::string Summary(const ArchConfig& config) {
+  return SizeText(config.sram_bytes) + " SRAM, " +
+         std::to_string(config.array_size) + "x" +
+         std::to_string(config.array_size) + " array, " +
+         std::to_string(config.clock_mhz) + " MHz";
+}
+
+std::string DeviceName(const ArchConfig& config, const char* target) {
+  if (target == nullptr) return "asic-ref (simulated: " + Summary(config) + ")";
+  return "asic-ref target " + std::string(target) +
+         " (compile only: " + Summary(config) + ")";
+}
+
+// The architecture of target kTargets[index].
+StatusOr<ArchConfig> TargetConfig(size_t index) {
+  ArchConfig config;
+  PHAL_RETURN_IF_ERROR(ParseArchConfig(kTargetConfigs[index], &config));
+  return config;
 }
 
 }  // namespace
 
-Device::Device()
-    : memory_bytes_(PhysicalMemoryBytes()), compute_units_(OnlineCores()) {}
+StatusOr<ArchConfig> ConfigFromEnvironment() {
+  ArchConfig config;
+  const char* text = std::getenv(kConfigVariable);
+  if (text == nullptr || *text == '\0') return config;
+  Status parsed = ParseArchConfig(text, &config);
+  if (!parsed.ok()) {
+    return InvalidArgument(
+        std::string(kConfigVariable) + "=\"" + text +
+        "\" is not an asic-ref architecture: " + parsed.message());
+  }
+  return config;
+}
 
-Device::Device(const char* target) : Device() { target_ = target; }
+Device::Device(const ArchConfig& config)
+    : config_(config),
+      config_text_(ArchConfigToString(config)),
+      name_(DeviceName(config, nullptr)),
+      dram_(std::make_unique<Dram>(config.dram_bytes)),
+      simulator_(std::make_unique<Simulator>(config)),
+      counters_(config) {}
+
+Device::Device(const ArchConfig& config, const char* target)
+    : config_(config),
+      config_text_(ArchConfigToString(config)),
+      target_(target),
+      name_(DeviceName(config, target)),
+      counters_(config) {}
+
+Device::~Device() = default;
 
 Status Device::CheckRunnable(const char* what) const {
   if (target_ == nullptr) return OkStatus();
   return CompileOnlyDeviceError("asic-ref plugin", target_, what);
 }
 
+Status Device::Run(const Program& program,
+                   std::span<const uint64_t> buffer_addresses) {
+  StatusOr<KernelCounters> run = [&] {
+    std::lock_guard<std::mutex> lock(simulator_mutex_);
+    return simulator_->Run(program, *dram_, buffer_addresses);
+  }();
+  if (!run.ok()) {
+    return Status(run.status().code(),
+                  "asic-ref plugin: kernel " + program.name +
+                      " faulted: " + run.status().message());
+  }
+  counters_.Add(program.name, *run);
+  return OkStatus();
+}
+
 Status Device::GetProperties(phal_device_properties_t* out) const {
   phal_device_properties_t full{};
-  full.name = target_ == nullptr
-                  ? "Polyhal template device (host memory, KIR interpreter)"
-                  : "Polyhal template target host (compile only)";
+  full.name = name_.c_str();
   full.vendor = "Polyhal";
-  full.driver_version = PHAL_PLUGIN_VERSION;
-  full.features = "";
-  // TODO(vendor): PHAL_DEVICE_KIND_GPU or _ACCELERATOR for your device.
-  full.kind = PHAL_DEVICE_KIND_CPU;
+  full.driver_version = PHAL_PLUGIN_VERSION " (asic-ref simulator)";
+  full.features = config_text_.c_str();
+  full.kind = PHAL_DEVICE_KIND_ACCELERATOR;
   full.ordinal = 0;
-  full.compute_units = compute_units_;
+  full.compute_units = 1;
   full.memory_space_count = kMemorySpaceCount;
-  full.memory_bytes = memory_bytes_;
-  full.max_allocation_bytes = std::min<uint64_t>(memory_bytes_, PTRDIFF_MAX);
+  full.memory_bytes = config_.dram_bytes;
+  full.max_allocation_bytes = config_.dram_bytes;
   full.min_alignment = kMinAlignment;
-  full.element_types = kAllElementTypesMask;
-  // Streams run their work before their calls return (template_stream.h),
-  // so the device does not claim PHAL_DEVICE_FLAG_ASYNC_STREAMS.
-  full.flags = target_ == nullptr ? PHAL_DEVICE_FLAG_HOST_ADDRESSABLE
-                                  : PHAL_DEVICE_FLAG_COMPILE_ONLY;
+  full.element_types = MachineElementTypes();
+  // Streams run their work before their calls return (asic_ref_stream.h),
+  // so the device does not claim PHAL_DEVICE_FLAG_ASYNC_STREAMS; its DRAM
+  // is not host memory.
+  full.flags = target_ == nullptr ? 0 : PHAL_DEVICE_FLAG_COMPILE_ONLY;
   full.kernel_kinds = kAllKernelKinds;
   return CopyFittingMembers(full, out);
 }
 
 Status Device::GetMemorySpace(uint32_t index,
                               phal_memory_space_info_t* out) const {
-  if (index != kHostMemorySpace) {
+  if (index != kDramMemorySpace) {
     return OutOfRange("asic-ref plugin: memory space " + std::to_string(index) +
-                      " does not exist; the device has 1 (index 0, host)");
+                      " does not exist; the device has 1 (index 0, dram)");
   }
   phal_memory_space_info_t full{};
-  full.name = "host";
-  full.kind = PHAL_MEMORY_KIND_UNIFIED;
-  full.capacity_bytes = memory_bytes_;
+  full.name = "dram";
+  full.kind = PHAL_MEMORY_KIND_DEVICE;
+  full.capacity_bytes = config_.dram_bytes;
   return CopyFittingMembers(full, out);
 }
 
-// TODO(vendor): count the devices your driver finds. With no driver or no
-// device, report 0 and say why in *out_reason: that is not an error.
+// One device when PHAL_ASIC_REF_CONFIG describes an architecture (or is
+// unset); none, saying why, when it does not: a broken environment is not
+// an error of the process.
 phal_status_t* DeviceCount(size_t* out_count,
                            const char** out_reason) noexcept {
-  *out_count = 1;
+  *out_count = 0;
   if (out_reason != nullptr) *out_reason = nullptr;
-  return nullptr;
+  return RunAtAbiBoundary([&]() -> Status {
+    static std::mutex mutex;
+    static std::string reason;
+    StatusOr<ArchConfig> config = ConfigFromEnvironment();
+    if (config.ok()) {
+      *out_count = 1;
+      return OkStatus();
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    reason = config.status().message();
+    if (out_reason != nullptr) *out_reason = reason.c_str();
+    return OkStatus();
+  });
 }
 
 phal_status_t* DeviceOpen(size_t ordinal,
@@ -106,7 +187,8 @@ phal_status_t* DeviceOpen(size_t ordinal,
                              std::to_string(ordinal) +
                              " does not exist; the plugin has 1 device");
     }
-    *out_device = std::make_unique<phal_plugin_device>().release();
+    PHAL_ASSIGN_OR_RETURN(ArchConfig config, ConfigFromEnvironment());
+    *out_device = std::make_unique<phal_plugin_device>(config).release();
     return OkStatus();
   });
 }
@@ -118,15 +200,36 @@ phal_status_t* TargetGetNames(const char* const** out_names,
   return nullptr;
 }
 
-// TODO(vendor): open what your compiler needs for `target` (no driver, no
-// device: ahead-of-time builds run where the hardware is absent).
 phal_status_t* TargetDeviceOpen(const char* target,
                                 phal_plugin_device_t** out_device) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     PHAL_ASSIGN_OR_RETURN(
         size_t index, FindCompileTarget(kTargets, target, "asic-ref plugin"));
+    PHAL_ASSIGN_OR_RETURN(ArchConfig config, TargetConfig(index));
     *out_device =
-        std::make_unique<phal_plugin_device>(kTargets[index]).release();
+        std::make_unique<phal_plugin_device>(config, kTargets[index]).release();
+    return OkStatus();
+  });
+}
+
+phal_status_t* DeviceGetCounters(phal_plugin_device_t* device,
+                                 phal_device_counter_t** out_counters,
+                                 size_t* out_count) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    const std::vector<NamedCounter> counters = device->counters().Snapshot();
+    std::vector<CounterView> views;
+    views.reserve(counters.size());
+    for (const NamedCounter& counter : counters) {
+      views.push_back(
+          {counter.name, counter.kernel, counter.unit, counter.value});
+    }
+    return ReturnDeviceCounters(views, out_counters, out_count);
+  });
+}
+
+phal_status_t* DeviceResetCounters(phal_plugin_device_t* device) noexcept {
+  return RunAtAbiBoundary([&] {
+    device->counters().Reset();
     return OkStatus();
   });
 }

@@ -1,11 +1,11 @@
 #include "asic_ref_event.h"
-#include "asic_ref_device.h"
-#include "asic_ref_plugin.h"
 
 #include <memory>
 
-#include "sdk/plugin_support/plugin_host.h"
+#include "asic_ref_device.h"
+#include "asic_ref_plugin.h"
 #include "asic_ref_stream.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::asic_ref {
 

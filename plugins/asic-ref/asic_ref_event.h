@@ -1,9 +1,7 @@
 // Events: points in a stream's queue that other streams and the host wait
-// for. Work on the template's streams has finished when it is queued, so a
-// record fires at once, carrying the error of the work before it.
-// TODO(vendor): map an event to your hardware's (a CUDA event, a Vulkan
-// timeline semaphore value); the cpu plugin's cpu_event.h keeps the
-// generation bookkeeping an asynchronous queue needs.
+// for. Work on the device's streams has finished when it is queued
+// (asic_ref_stream.h), so a record fires at once, carrying the error of the
+// work before it.
 #ifndef POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_EVENT_H_
 #define POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_EVENT_H_
 

@@ -1,78 +1,236 @@
 #include "asic_ref_kernel.h"
-#include "asic_ref_plugin.h"
 
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "sdk/base/kir_printer.h"
+#include "asic_ref_device.h"
+#include "asic_ref_kernel_cache.h"
+#include "asic_ref_memory.h"
+#include "asic_ref_plugin.h"
+#include "asic_ref_stream.h"
+#include "compiler/asic_compiler.h"
+#include "isa/asic_assembler.h"
+#include "sdk/base/kir_facts.h"
+#include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
-#include "asic_ref_memory.h"
-#include "asic_ref_stream.h"
 
 namespace phal::asic_ref {
 namespace {
 
-using kir_interpreter::Kernel;
+constexpr std::string_view kMagic = "PHALASIC";
+constexpr uint32_t kFormatVersion = 1;
 
-// TODO(vendor): compile `kernel` for your hardware here, kind by kind
-// (docs/writing-a-plugin.md, "Kernels, kind by kind"), and keep the
-// interpreter for the kinds you do not compile yet. The dump directory gets
-// the code the device runs in its text form: here the KIR the interpreter
-// runs; yours writes its assembly or source.
-Status Emit(const phal_kernel_desc_t* desc,
+Status DataLoss(std::string message) {
+  return Status(PHAL_DATA_LOSS, std::move(message));
+}
+
+const std::string& PluginBuild() {
+  static const std::string* identity =
+      new std::string(BuildIdentity(PHAL_PLUGIN_VERSION));
+  return *identity;
+}
+
+void AppendU32(std::string& out, uint32_t value) {
+  for (int i = 0; i < 4; ++i) out += static_cast<char>(value >> (8 * i));
+}
+void AppendU64(std::string& out, uint64_t value) {
+  for (int i = 0; i < 8; ++i) out += static_cast<char>(value >> (8 * i));
+}
+void AppendString(std::string& out, std::string_view text) {
+  AppendU32(out, static_cast<uint32_t>(text.size()));
+  out += text;
+}
+
+// Reads the serialized form front to back; every read checks the length.
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+
+  StatusOr<uint64_t> Integer(int width, const char* what) {
+    PHAL_RETURN_IF_ERROR(Need(width, what));
+    uint64_t value = 0;
+    for (int i = 0; i < width; ++i) {
+      value |= uint64_t{static_cast<unsigned char>(bytes_[at_ + i])} << (8 * i);
+    }
+    at_ += width;
+    return value;
+  }
+  StatusOr<std::string_view> String(const char* what) {
+    PHAL_ASSIGN_OR_RETURN(uint64_t size, Integer(4, what));
+    PHAL_RETURN_IF_ERROR(Need(size, what));
+    std::string_view text = bytes_.substr(at_, size);
+    at_ += size;
+    return text;
+  }
+  bool AtEnd() const { return at_ == bytes_.size(); }
+
+ private:
+  Status Need(uint64_t size, const char* what) const {
+    if (size <= bytes_.size() - at_) return OkStatus();
+    return DataLoss(std::string("asic-ref plugin: serialized kernel ends in "
+                                "its ") +
+                    what + " (" + std::to_string(bytes_.size()) + " bytes)");
+  }
+
+  std::string_view bytes_;
+  uint64_t at_ = 0;
+};
+
+std::string Encode(const phal_plugin_kernel& kernel) {
+  std::string out(kMagic);
+  AppendU32(out, kFormatVersion);
+  AppendString(out, PluginBuild());
+  AppendString(out, kernel.config_text);
+  AppendU32(out, static_cast<uint32_t>(kernel.buffer_bytes.size()));
+  for (uint64_t bytes : kernel.buffer_bytes) AppendU64(out, bytes);
+  AppendString(out, EncodeProgram(kernel.program));
+  return out;
+}
+
+// The kernel `bytes` hold, for a device of architecture `config_text`.
+StatusOr<std::unique_ptr<phal_plugin_kernel>> Decode(
+    std::string_view bytes, const std::string& config_text) {
+  if (bytes.substr(0, kMagic.size()) != kMagic) {
+    return FailedPrecondition(
+        "asic-ref plugin: the bytes are not a kernel this plugin serialized "
+        "(no PHALASIC magic)");
+  }
+  Reader reader(bytes.substr(kMagic.size()));
+  PHAL_ASSIGN_OR_RETURN(uint64_t format, reader.Integer(4, "format version"));
+  if (format != kFormatVersion) {
+    return FailedPrecondition("asic-ref plugin: kernel of format version " +
+                              std::to_string(format) + "; this build reads " +
+                              std::to_string(kFormatVersion));
+  }
+  PHAL_ASSIGN_OR_RETURN(std::string_view build, reader.String("build"));
+  if (build != PluginBuild()) {
+    return FailedPrecondition(
+        "asic-ref plugin: kernel compiled by plugin build " +
+        std::string(build) + "; this is build " + PluginBuild());
+  }
+  PHAL_ASSIGN_OR_RETURN(std::string_view config, reader.String("architecture"));
+  if (config != config_text) {
+    return FailedPrecondition(
+        "asic-ref plugin: kernel compiled for the architecture " +
+        std::string(config) + "; the device is " + config_text);
+  }
+  auto kernel = std::make_unique<phal_plugin_kernel>();
+  kernel->config_text = config_text;
+  PHAL_ASSIGN_OR_RETURN(uint64_t count, reader.Integer(4, "buffer count"));
+  for (uint64_t i = 0; i < count; ++i) {
+    PHAL_ASSIGN_OR_RETURN(uint64_t size, reader.Integer(8, "buffer sizes"));
+    kernel->buffer_bytes.push_back(size);
+  }
+  PHAL_ASSIGN_OR_RETURN(std::string_view program, reader.String("program"));
+  if (!reader.AtEnd()) {
+    return DataLoss(
+        "asic-ref plugin: serialized kernel has bytes after its "
+        "program");
+  }
+  StatusOr<Program> decoded = DecodeProgram(std::string(program));
+  if (!decoded.ok()) {
+    return DataLoss(
+        "asic-ref plugin: serialized kernel's program is corrupt: " +
+        decoded.status().message());
+  }
+  kernel->program = std::move(decoded).value();
+  return kernel;
+}
+
+StatusOr<std::string> Compile(const Device& device,
+                              const phal_kernel_desc_t& desc) {
+  phal_plugin_kernel kernel;
+  PHAL_ASSIGN_OR_RETURN(kernel.program, CompileKernel(device.config(), desc));
+  kernel.config_text = device.config_text();
+  for (uint32_t i = 0; i < desc.buffer_count; ++i) {
+    kernel.buffer_bytes.push_back(BufferByteSize(desc.buffers[i]));
+  }
+  return Encode(kernel);
+}
+
+std::string KernelName(const phal_kernel_desc_t& desc) {
+  return desc.name != nullptr && *desc.name != '\0' ? desc.name : "kernel";
+}
+
+// Compiles `desc` (or finds it compiled), names the program after it, and
+// writes its assembly, <name>.s, to the dump directory the options name.
+Status Emit(const Device& device, const phal_kernel_desc_t* desc,
             const phal_kernel_options_t* options, phal_plugin_kernel_t** out) {
-  if (desc == nullptr)
+  if (desc == nullptr) {
     return InvalidArgument("asic-ref plugin: kernel is NULL");
-  PHAL_ASSIGN_OR_RETURN(Kernel kernel, Kernel::Create(*desc));
+  }
+  PHAL_RETURN_IF_ERROR(CheckKernelStructure(*desc));
+  const std::string& config_text = device.config_text();
+  PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const std::string> bytes,
+                        KernelCache::Instance().FindOrCompile(
+                            KernelCacheKey(*desc, config_text, PluginBuild()),
+                            [&](const std::string& cached) {
+                              return Decode(cached, config_text).ok();
+                            },
+                            [&] { return Compile(device, *desc); }));
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<phal_plugin_kernel> kernel,
+                        Decode(*bytes, config_text));
+  // The cached program may carry the name of an identical kernel.
+  kernel->program.name = KernelName(*desc);
   PHAL_RETURN_IF_ERROR(WriteKernelDump(KernelDumpDirectory(options),
-                                       kernel.name(), "kir",
-                                       KernelToText(kernel.desc())));
-  *out = new phal_plugin_kernel(std::move(kernel));
+                                       kernel->program.name, "s",
+                                       Disassemble(kernel->program)));
+  *out = kernel.release();
   return OkStatus();
 }
 
-// Checks the bound buffers against the kernel's and runs it on their host
-// memory. TODO(vendor): queue the compiled kernel on the stream's hardware
-// queue instead.
-Status Launch(Stream& stream, const Kernel& kernel,
+// Checks the bound buffers against the kernel's and runs it on the
+// stream's device.
+Status Launch(Stream& stream, const phal_plugin_kernel& kernel,
               phal_plugin_buffer_t* const* buffers, uint32_t buffer_count) {
-  const phal_kernel_desc_t& desc = kernel.desc();
-  if (buffer_count != desc.buffer_count) {
-    return InvalidArgument("asic-ref plugin: kernel " + kernel.name() +
-                           " binds " + std::to_string(desc.buffer_count) +
+  const std::string& name = kernel.program.name;
+  if (buffer_count != kernel.buffer_bytes.size()) {
+    return InvalidArgument("asic-ref plugin: kernel " + name + " binds " +
+                           std::to_string(kernel.buffer_bytes.size()) +
                            " buffers, the launch gave " +
                            std::to_string(buffer_count));
   }
-  std::vector<uint8_t*> addresses(buffer_count);
-  for (uint32_t i = 0; i < buffer_count; ++i) {
-    PHAL_RETURN_IF_ERROR(buffers[i]->CheckRange(0, kernel.BufferByteSize(i)));
-    addresses[i] = reinterpret_cast<uint8_t*>(buffers[i]->data());
+  Device& device = stream.device();
+  if (kernel.config_text != device.config_text()) {
+    return InvalidArgument("asic-ref plugin: kernel " + name +
+                           " was compiled for the architecture " +
+                           kernel.config_text + "; the device is " +
+                           device.config_text());
   }
-  stream.Run([&] { return kernel.Run(addresses); });
+  std::vector<uint64_t> addresses(buffer_count);
+  for (uint32_t i = 0; i < buffer_count; ++i) {
+    if (&buffers[i]->dram() != &device.dram()) {
+      return InvalidArgument("asic-ref plugin: kernel " + name +
+                             " launched with buffer " + std::to_string(i) +
+                             " of another device");
+    }
+    PHAL_RETURN_IF_ERROR(buffers[i]->CheckRange(0, kernel.buffer_bytes[i]));
+    addresses[i] = buffers[i]->address();
+  }
+  stream.Run([&] { return device.Run(kernel.program, addresses); });
   return OkStatus();
 }
 
 }  // namespace
 
-phal_status_t* KernelEmit(phal_plugin_device_t* /*device*/,
+phal_status_t* KernelEmit(phal_plugin_device_t* device,
                           const phal_kernel_desc_t* kernel,
                           const phal_kernel_options_t* options,
                           phal_plugin_kernel_t** out_kernel) noexcept {
-  return RunAtAbiBoundary([&] { return Emit(kernel, options, out_kernel); });
+  return RunAtAbiBoundary(
+      [&] { return Emit(*device, kernel, options, out_kernel); });
 }
 
 void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }
 
-// The interpreter's own encoding of the description. TODO(vendor): your
-// device binary, with a header naming the plugin version and target, so
-// that deserialize refuses bytes built for another.
 phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
                                uint64_t* out_size) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
-    const std::string bytes = kernel->kernel.Serialize();
+    const std::string bytes = Encode(*kernel);
     void* data = HostAllocate(bytes.size(), alignof(std::max_align_t));
     if (data == nullptr) {
       return ResourceExhausted("asic-ref plugin: no host memory for " +
@@ -86,22 +244,18 @@ phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
   });
 }
 
-phal_status_t* KernelDeserialize(phal_plugin_device_t* /*device*/,
-                                 const void* data, uint64_t size,
+phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
+                                 uint64_t size,
                                  phal_plugin_kernel_t** out_kernel) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     if (data == nullptr && size > 0) {
       return InvalidArgument("asic-ref plugin: serialized kernel is NULL");
     }
-    StatusOr<Kernel> kernel = Kernel::Deserialize(
-        std::string_view(static_cast<const char*>(data), size));
-    if (!kernel.ok()) {
-      return FailedPrecondition(
-          "asic-ref plugin: the bytes are not a kernel this plugin "
-          "serialized: " +
-          kernel.status().message());
-    }
-    *out_kernel = new phal_plugin_kernel(std::move(kernel).value());
+    PHAL_ASSIGN_OR_RETURN(
+        std::unique_ptr<phal_plugin_kernel> kernel,
+        Decode(std::string_view(static_cast<const char*>(data), size),
+               device->config_text()));
+    *out_kernel = kernel.release();
     return OkStatus();
   });
 }
@@ -111,7 +265,7 @@ phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
                             phal_plugin_buffer_t* const* buffers,
                             uint32_t buffer_count) noexcept {
   return RunAtAbiBoundary(
-      [&] { return Launch(*stream, kernel->kernel, buffers, buffer_count); });
+      [&] { return Launch(*stream, *kernel, buffers, buffer_count); });
 }
 
 }  // namespace phal::asic_ref

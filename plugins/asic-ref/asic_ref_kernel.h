@@ -1,26 +1,35 @@
-// Kernels: the KIR the core hands over (polyhal/kernel.h), made runnable.
-// The template runs every kernel with the SDK's KIR interpreter, on the
-// host, so a fresh copy is certified before its author changes a line.
-// TODO(vendor): compile kernels for your hardware instead, one kernel kind
-// at a time: emit the kinds you have (sdk/emitters/llvm or
-// sdk/emitters/source help), keep the interpreter for the rest, and take
-// kinds out of the device's kernel_kinds only if you drop them.
+// Kernels: the KIR the core hands over (polyhal/kernel.h) compiled to the
+// asic-ref ISA (compiler/asic_compiler.h) for the device's architecture,
+// and their serialized form, which kernel_serialize returns and the kernel
+// cache keeps:
+//
+//   "PHALASIC"            8 bytes of magic
+//   u32 format            1
+//   str build identity    the plugin build (BuildIdentity) that compiled it
+//   str architecture      ArchConfigToString of the device compiled for
+//   u32 n, u64 x n        the byte size of each buffer the kernel binds
+//   str program           EncodeProgram (isa/asic_isa.h)
+//
+// Integers little-endian; a str is a u32 length and its bytes. Bytes of
+// another build or architecture are refused (FAILED_PRECONDITION), so a
+// kernel only ever runs on the machine it was compiled for.
 #ifndef POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_KERNEL_H_
 #define POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_KERNEL_H_
 
 #include <cstdint>
-#include <utility>
+#include <string>
+#include <vector>
 
+#include "isa/asic_isa.h"
 #include "polyhal/plugin.h"
-#include "sdk/kir_interpreter/kir_interpreter.h"
 
-namespace phal::asic_ref {}  // namespace phal::asic_ref
-
-// A kernel as the interpreter holds it: a deep copy of its description.
+// A compiled kernel; immutable, so it may launch from many threads.
 struct phal_plugin_kernel final {
-  explicit phal_plugin_kernel(phal::kir_interpreter::Kernel k)
-      : kernel(std::move(k)) {}
-  phal::kir_interpreter::Kernel kernel;
+  // Named after the kernel (phal_kernel_desc_t::name): the simulator's
+  // fault messages and the device's per-kernel counters use the name.
+  phal::asic_ref::Program program;
+  std::vector<uint64_t> buffer_bytes;
+  std::string config_text;  // the architecture compiled for
 };
 
 #endif  // POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_KERNEL_H_

@@ -1,19 +1,13 @@
 #include "asic_ref_memory.h"
-#include "asic_ref_plugin.h"
 
-#include <cstdlib>
 #include <memory>
-#include <new>
 #include <string>
 
-#include "sdk/plugin_support/plugin_host.h"
 #include "asic_ref_device.h"
+#include "asic_ref_plugin.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::asic_ref {
-
-Buffer::~Buffer() {
-  ::operator delete (data_, std::align_val_t{kMinAlignment});
-}
 
 Status Buffer::CheckRange(uint64_t offset, uint64_t byte_size) const {
   if (offset > byte_size_ || byte_size > byte_size_ - offset) {
@@ -30,27 +24,13 @@ phal_status_t* BufferAllocate(phal_plugin_device_t* device,
                               phal_plugin_buffer_t** out_buffer) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     PHAL_RETURN_IF_ERROR(device->CheckRunnable("allocate buffers"));
-    if (memory_space != kHostMemorySpace) {
+    if (memory_space != kDramMemorySpace) {
       return OutOfRange("asic-ref plugin: memory space " +
                         std::to_string(memory_space) + " does not exist");
     }
-    if (byte_size > device->memory_bytes()) {
-      return ResourceExhausted("asic-ref plugin: " + std::to_string(byte_size) +
-                               " bytes exceed the device's " +
-                               std::to_string(device->memory_bytes()) +
-                               " bytes of memory");
-    }
-    // A zero-byte buffer still gets a block of its own, so that buffers
-    // stay distinct. TODO(vendor): allocate device memory here.
-    const auto block_bytes =
-        static_cast<std::size_t>(byte_size == 0 ? kMinAlignment : byte_size);
-    auto* data = static_cast<std::byte*>(::operator new (
-        block_bytes, std::align_val_t{kMinAlignment}, std::nothrow));
-    if (data == nullptr) {
-      return ResourceExhausted("asic-ref plugin: out of memory allocating " +
-                               std::to_string(byte_size) + " bytes");
-    }
-    *out_buffer = new phal_plugin_buffer(data, byte_size);
+    Dram& dram = device->dram();
+    PHAL_ASSIGN_OR_RETURN(uint64_t address, dram.Allocate(byte_size));
+    *out_buffer = new phal_plugin_buffer(dram, address, byte_size);
     return OkStatus();
   });
 }

@@ -1,39 +1,48 @@
-// Buffers: blocks of device memory. The template's device memory is host
-// memory, so a buffer is an aligned heap block.
+// Buffers: allocations in the simulated device's DRAM (asic_ref_dram.h),
+// each a device address the kernels' DMA reads and writes, backed by host
+// memory the copies reach.
 #ifndef POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_MEMORY_H_
 #define POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_MEMORY_H_
 
-#include <cstddef>
 #include <cstdint>
 
+#include "asic_ref_dram.h"
 #include "polyhal/plugin.h"
 #include "sdk/base/status.h"
 
 namespace phal::asic_ref {
 
-// The size and block never change, so a buffer may be used from many
-// threads; its contents are ordered by the streams that touch them.
-// TODO(vendor): hold your driver's allocation here (a device pointer, a
-// memory object); keep the range check.
+// The address, size and backing never change, so a buffer may be used
+// from many threads; its contents are ordered by the streams that touch
+// them.
 class Buffer {
  public:
-  Buffer(std::byte* data, uint64_t byte_size)
-      : data_(data), byte_size_(byte_size) {}
-  ~Buffer();
+  // Takes the allocation at `address` of `dram`, which outlives the buffer
+  // (the core frees buffers before closing their device).
+  Buffer(Dram& dram, uint64_t address, uint64_t byte_size)
+      : dram_(dram), address_(address), byte_size_(byte_size) {}
+  ~Buffer() { dram_.Free(address_); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 
-  std::byte* data() const { return data_; }
+  const Dram& dram() const { return dram_; }
+  // The device address of byte 0.
+  uint64_t address() const { return address_; }
   uint64_t byte_size() const { return byte_size_; }
 
   // OK when [offset, offset + byte_size) lies inside the buffer. The core
   // checks ranges before calling; checking again costs one comparison and
   // turns a core bug into an error instead of a heap overrun.
   Status CheckRange(uint64_t offset, uint64_t byte_size) const;
+  // The host bytes backing [offset, offset + byte_size), after CheckRange.
+  uint8_t* HostBytes(uint64_t offset, uint64_t byte_size) const {
+    return dram_.Map(address_ + offset, byte_size);
+  }
 
  private:
-  std::byte* data_;
-  uint64_t byte_size_;
+  Dram& dram_;
+  const uint64_t address_;
+  const uint64_t byte_size_;
 };
 
 }  // namespace phal::asic_ref

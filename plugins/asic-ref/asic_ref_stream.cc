@@ -1,9 +1,8 @@
 #include "asic_ref_stream.h"
-#include "asic_ref_device.h"
-#include "asic_ref_plugin.h"
 
 #include <memory>
 
+#include "asic_ref_plugin.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::asic_ref {
@@ -30,12 +29,12 @@ phal_status_t* StreamCreate(phal_plugin_device_t* device,
                             phal_plugin_stream_t** out_stream) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     PHAL_RETURN_IF_ERROR(device->CheckRunnable("create streams"));
-    *out_stream = std::make_unique<phal_plugin_stream>().release();
+    *out_stream = std::make_unique<phal_plugin_stream>(*device).release();
     return OkStatus();
   });
 }
 
-// Nothing is ever pending, so there is nothing to wait for.
+// Work runs before the call queuing it returns, so nothing is pending.
 void StreamDestroy(phal_plugin_stream_t* stream) noexcept { delete stream; }
 
 phal_status_t* StreamSynchronize(phal_plugin_stream_t* stream) noexcept {
