@@ -77,7 +77,6 @@ StatusOr<KernelCounters> RunText(Simulator& simulator, TestDram& dram,
 }
 
 // -- The scalar core
-// -------------------------------------------------------------
 
 TEST(AsicSimulatorTest, ScalarLoopSumsAndStoresThroughDma) {
   Simulator simulator{ArchConfig()};
@@ -137,7 +136,6 @@ loop:
 }
 
 // -- Vector operations against KIR's scalar semantics
-// ----------------------------
 
 // Runs `op_line` (operands [x0+0x4000] = f([x0+0x1000], [x0+0x2000],
 // [x0+0x3000]), n=x5) on `n` elements loaded from `inputs` and returns the
@@ -487,7 +485,6 @@ TEST(AsicSimulatorTest, SixteenBitFloatsRoundOnceToTheirType) {
 }
 
 // -- Vector operations the unit defines itself
-// ------------------------------------
 
 TEST(AsicSimulatorTest, FillIotaBroadcastMoveAndPermute) {
   const std::vector<std::vector<uint8_t>> inputs = {
@@ -549,7 +546,6 @@ TEST(AsicSimulatorTest, ReductionsFoldInOrderRoundingEachStep) {
 }
 
 // -- DMA
-// --------------------------------------------------------------------------
 
 TEST(AsicSimulatorTest, DmaBoxesTransposeThroughStrides) {
   Simulator simulator{ArchConfig()};
@@ -672,7 +668,6 @@ TEST(AsicSimulatorTest, GatherZeroesNegativeOffsetsAndScatterAppliesInOrder) {
 }
 
 // -- The matrix unit
-// --------------------------------------------------------------
 
 template <typename T>
 std::vector<T> RandomTile(size_t count, uint32_t seed, T (*make)(float)) {
@@ -790,7 +785,6 @@ TEST(AsicSimulatorTest, MatMulOfS8AccumulatesInWrappingS32) {
 }
 
 // -- Timing
-// -----------------------------------------------------------------------
 
 TEST(AsicSimulatorTest, OneVectorOpCostsLatencyPlusLanes) {
   Simulator simulator{ArchConfig()};
@@ -1020,7 +1014,6 @@ TEST(AsicSimulatorTest, CountersAccumulateAndReportUtilization) {
 }
 
 // -- Faults
-// -----------------------------------------------------------------------
 
 struct FaultCase {
   const char* text;
@@ -1166,7 +1159,6 @@ TEST(AsicSimulatorTest, SramStartsZeroedExceptTheArgumentArea) {
 }
 
 // -- Speed
-// ------------------------------------------------------------------------
 
 // Not a check: prints the simulator's throughput (run with
 // --gtest_also_run_disabled_tests).
