@@ -1,12 +1,15 @@
 // `polyhal bench MODULE`: how long a module takes to parse, compile, run
 // the first time, and run again (median and minimum over --repeat runs),
-// on a plugin's first device or on the reference interpreter.
+// on a plugin's first device or on the reference interpreter; and, when the
+// device keeps performance counters (ABI 1.5), what one run counted there.
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/cli/plugin_program.h"
 #include "core/cli/run_support.h"
@@ -38,7 +41,19 @@ struct BenchFigures {
   std::optional<double> upload_ms;
   double first_run_ms = 0;
   std::vector<double> run_ms;  // sorted
+  // The device's counters over the timed runs, per run (PerRun); empty when
+  // the device keeps none.
+  std::vector<Counter> counters;
 };
+
+// Counters summed over `runs` runs, as one run's: every amount divided by
+// the run count, ratios (which do not add up) left as they are.
+std::vector<Counter> PerRun(std::vector<Counter> counters, int64_t runs) {
+  for (Counter& counter : counters) {
+    if (counter.unit != "ratio") counter.value /= static_cast<double>(runs);
+  }
+  return counters;
+}
 
 // The module of an HLO text file, or of a StableHLO file of one part.
 StatusOr<std::unique_ptr<HloModule>> LoadModule(const std::string& path) {
@@ -99,11 +114,17 @@ Status BenchPlugin(const HloModule& module,
   start = Clock::now();
   PHAL_RETURN_IF_ERROR(program.Execute(inputs).status());
   figures->first_run_ms = MillisecondsSince(start);
+  // Counted from here: the timed runs only (execute returns when a run has
+  // finished, so each is counted whole).
+  PHAL_RETURN_IF_ERROR(StatusFromError(device.ResetCounters()));
   for (int64_t i = 0; i < options.repeat; ++i) {
     start = Clock::now();
     PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program.Execute(inputs));
     figures->run_ms.push_back(MillisecondsSince(start));
   }
+  Result<std::vector<Counter>> counters = device.Counters();
+  PHAL_RETURN_IF_ERROR(StatusFromError(counters.error()));
+  figures->counters = PerRun(std::move(*counters), options.repeat);
   return OkStatus();
 }
 
@@ -117,6 +138,26 @@ double Mean(const std::vector<double>& values) {
   double sum = 0;
   for (double value : values) sum += value;
   return sum / static_cast<double>(values.size());
+}
+
+// {"device_counters": {name: value}, "kernel_counters": {kernel: {name:
+// value}}, "counter_units": {name: unit}} of one run, into `document`.
+void AddCountersJson(const std::vector<Counter>& counters,
+                     nlohmann::ordered_json& document) {
+  nlohmann::ordered_json totals = nlohmann::ordered_json::object();
+  nlohmann::ordered_json kernels = nlohmann::ordered_json::object();
+  nlohmann::ordered_json units = nlohmann::ordered_json::object();
+  for (const Counter& counter : counters) {
+    if (counter.kernel.empty()) {
+      totals[counter.name] = counter.value;
+    } else {
+      kernels[counter.kernel][counter.name] = counter.value;
+    }
+    units[counter.name] = counter.unit;
+  }
+  document["device_counters"] = std::move(totals);
+  document["kernel_counters"] = std::move(kernels);
+  document["counter_units"] = std::move(units);
 }
 
 void PrintJson(const BenchOptions& options, const BenchFigures& figures) {
@@ -138,7 +179,42 @@ void PrintJson(const BenchOptions& options, const BenchFigures& figures) {
   document["mean_ms"] = Mean(figures.run_ms);
   document["max_ms"] = figures.run_ms.back();
   document["runs_ms"] = figures.run_ms;
+  if (!figures.counters.empty()) AddCountersJson(figures.counters, document);
   std::printf("%s\n", document.dump(2).c_str());
+}
+
+// The device's totals of one run, ratios as percentages, then each
+// kernel's share of the cycles when the device counts cycles.
+void PrintCountersText(const std::vector<Counter>& counters) {
+  if (counters.empty()) return;
+  std::printf("device counters, per run:\n");
+  double total_cycles = 0;
+  for (const Counter& counter : counters) {
+    if (!counter.kernel.empty()) continue;
+    if (counter.name == "cycles") total_cycles = counter.value;
+    if (counter.unit == "ratio") {
+      std::printf("  %-28s %14.1f %%\n", counter.name.c_str(),
+                  100 * counter.value);
+    } else {
+      std::printf("  %-28s %14.0f %s\n", counter.name.c_str(), counter.value,
+                  counter.unit.c_str());
+    }
+  }
+  if (total_cycles <= 0) return;
+  std::vector<const Counter*> kernels;
+  for (const Counter& counter : counters) {
+    if (!counter.kernel.empty() && counter.name == "cycles") {
+      kernels.push_back(&counter);
+    }
+  }
+  std::stable_sort(
+      kernels.begin(), kernels.end(),
+      [](const Counter* a, const Counter* b) { return a->value > b->value; });
+  std::printf("kernels by cycles, per run:\n");
+  for (const Counter* kernel : kernels) {
+    std::printf("  %-28s %14.0f cycles %5.1f %%\n", kernel->kernel.c_str(),
+                kernel->value, 100 * kernel->value / total_cycles);
+  }
 }
 
 void PrintText(const BenchOptions& options, const BenchFigures& figures) {
@@ -158,6 +234,7 @@ void PrintText(const BenchOptions& options, const BenchFigures& figures) {
   std::printf("min         %10.3f ms\n", figures.run_ms.front());
   std::printf("mean        %10.3f ms\n", Mean(figures.run_ms));
   std::printf("max         %10.3f ms\n", figures.run_ms.back());
+  PrintCountersText(figures.counters);
 }
 
 Status Bench(const BenchOptions& options) {

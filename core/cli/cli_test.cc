@@ -86,6 +86,40 @@ TEST(PolyhalBench, ReportsCompileAndRunTimesAsJson) {
   EXPECT_GT(minimum, 0.0);
   EXPECT_LE(minimum, report["median_ms"].get<double>());
   EXPECT_LE(report["median_ms"].get<double>(), report["max_ms"].get<double>());
+  EXPECT_FALSE(report.contains("device_counters"))
+      << "the cpu plugin keeps no counters";
+}
+
+TEST(PolyhalBench, ReportsTheSimulatedDevicesCountersPerRun) {
+  testing::CommandOutput bench =
+      RunCommand(kPolyhal + " bench " + kModels +
+                 "mlp.hlo --plugin asic-ref --repeat 2 --json");
+  ASSERT_EQ(bench.exit_code, 0) << bench.text;
+  nlohmann::json report = nlohmann::json::parse(bench.text, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << bench.text;
+  const nlohmann::json& totals = report["device_counters"];
+  ASSERT_TRUE(totals.is_object()) << bench.text;
+  EXPECT_GT(totals["cycles"].get<double>(), 0.0);
+  EXPECT_GT(totals["launches"].get<double>(), 0.0);
+  const double matrix = totals["utilization.matrix"].get<double>();
+  EXPECT_GT(matrix, 0.0) << "the MLP's dots run on the matrix unit";
+  EXPECT_LE(matrix, 1.0);
+  EXPECT_EQ(report["counter_units"]["cycles"], "cycles");
+  EXPECT_EQ(report["counter_units"]["utilization.matrix"], "ratio");
+  const nlohmann::json& kernels = report["kernel_counters"];
+  ASSERT_FALSE(kernels.empty()) << bench.text;
+  double kernel_cycles = 0;
+  for (const auto& [name, counters] : kernels.items()) {
+    kernel_cycles += counters["cycles"].get<double>();
+  }
+  EXPECT_DOUBLE_EQ(kernel_cycles, totals["cycles"].get<double>())
+      << "every cycle belongs to a kernel";
+
+  testing::CommandOutput text = RunCommand(
+      kPolyhal + " bench " + kModels + "mlp.hlo --plugin asic-ref --repeat 1");
+  ASSERT_EQ(text.exit_code, 0) << text.text;
+  EXPECT_THAT(text.text, HasSubstr("device counters, per run:"));
+  EXPECT_THAT(text.text, HasSubstr("utilization.matrix"));
 }
 
 TEST(PolyhalBench, TimesTheReferenceWithoutACompileStep) {
