@@ -25,6 +25,9 @@ constexpr uint8_t kFullEnd = reg::kBound + 1;       // end of full tiles
 constexpr uint8_t kAddress = reg::kFirstTemp + 4;
 constexpr uint8_t kOffset = reg::kFirstTemp + 5;
 
+// Tiles of at most this many reduced points are summed in order.
+constexpr int64_t kSequentialRows = 32;
+
 struct Plan {
   std::vector<int64_t> kept;     // iteration dims kept, in order
   std::vector<int64_t> reduced;  // iteration dims reduced
@@ -137,7 +140,27 @@ Status EmitTile(const KernelContext& context, const phal_kir_reduce_t& reduce,
   for (uint32_t slot : leaves.index) {
     if (slot != kNoSlot) sram.Free(slot);
   }
-  // Fold the tile's upper half onto its lower half until one row is left.
+  // Short tiles: the rows into the accumulators one after another, in the
+  // order of the reduced points (the order the reference sums in, which
+  // decides the result when large terms cancel).
+  if (rn <= kSequentialRows) {
+    for (int64_t r = 0; r < rn; ++r) {
+      std::vector<Slot> row;
+      for (const Slot& v : values) {
+        row.push_back(Slot{
+            static_cast<uint32_t>(
+                v.offset +
+                r * plan.ob * static_cast<int64_t>(ElementTypeByteSize(v.type))),
+            v.type});
+      }
+      PHAL_RETURN_IF_ERROR(
+          ApplyReducer(body, reduce, acc, row, plan.ob, "reducer of " + what));
+    }
+    for (const Slot& v : values) body.Free(v);
+    return OkStatus();
+  }
+  // Longer ones: fold the tile's upper half onto its lower half until one
+  // row is left.
   for (int64_t rows = rn; rows > 1;) {
     const int64_t half = (rows + 1) / 2;
     std::vector<Slot> upper;
