@@ -360,6 +360,28 @@ void DefineModule(py::module_& module) {
           "max_allocation",
           [](const PyDevice& d) { return d.properties().max_allocation_bytes; })
       .def_property_readonly("element_types", &PyDevice::ElementTypes)
+      .def(
+          "counters",
+          [](const PyDevice& d) {
+            std::vector<Counter> counters;
+            {
+              py::gil_scoped_release release;
+              counters = ValueOrThrow(d.device().Counters());
+            }
+            py::list out;
+            for (const Counter& counter : counters) {
+              out.append(py::make_tuple(counter.name, counter.kernel,
+                                        counter.unit, counter.value));
+            }
+            return out;
+          },
+          "The device's performance counters (ABI 1.5) as (name, kernel, "
+          "unit, value) tuples, kernel '' for the totals; [] when its "
+          "plugin counts nothing.")
+      .def(
+          "reset_counters",
+          [](const PyDevice& d) { ThrowIfError(d.device().ResetCounters()); },
+          "Sets the device's performance counters to zero.")
       .def("__eq__", &PyDevice::Equals)
       .def("__hash__",
            [](const PyDevice& d) {

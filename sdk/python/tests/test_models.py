@@ -31,7 +31,14 @@ def check_outputs(outputs, name):
 @pytest.mark.parametrize("name", jax_model_names())
 def test_jax_model_gives_xla_results(name, suffix, plugin):
     path = os.path.join(JAX_MODELS, name + suffix)
-    executable = polyhal.compile(path, plugin)
+    try:
+        executable = polyhal.compile(path, plugin)
+    except polyhal.Error as error:
+        # As the conformance suite's NotSupported: a device may lack an
+        # element type (asic-ref has no f64 or complex), and says so.
+        if error.code == "UNIMPLEMENTED" and "are not supported" in str(error):
+            pytest.skip(str(error))
+        raise
     assert executable.device.plugin == plugin
     check_outputs(executable(*jax_model_arrays(name, "input")), name)
 
