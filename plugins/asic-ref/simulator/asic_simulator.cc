@@ -437,7 +437,7 @@ struct MachineState {
 
   uint8_t* Scratch(int slot, uint64_t bytes) {
     std::vector<uint64_t>& s = scratch[slot];
-    const uint64_t words = CeilDiv(bytes, 8);
+    const uint64_t words = std::max<uint64_t>(1, CeilDiv(bytes, 8));
     if (s.size() < words) s.resize(words);
     return reinterpret_cast<uint8_t*>(s.data());
   }
