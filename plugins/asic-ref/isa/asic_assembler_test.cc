@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -227,6 +228,156 @@ TEST(AsicAssemblerTest, EveryOpcodeRoundTripsThroughText) {
   }
   EXPECT_EQ(assembled->comments, program.comments);
   EXPECT_EQ(Disassemble(*assembled), text);
+}
+
+// A valid instruction of a random opcode with random field values.
+Instruction RandomInstruction(std::mt19937_64& random, size_t count,
+                              size_t descriptors) {
+  static const std::vector<Opcode> kOpcodes = [] {
+    std::vector<Opcode> ops;
+    for (int value = 0; value < 256; ++value) {
+      const auto op = static_cast<Opcode>(value);
+      if (OpcodeName(op) != nullptr) ops.push_back(op);
+    }
+    return ops;
+  }();
+  constexpr phal_element_type_t kFloats[] = {
+      PHAL_ELEMENT_TYPE_F16, PHAL_ELEMENT_TYPE_BF16, PHAL_ELEMENT_TYPE_F32};
+  Instruction in;
+  in.op = kOpcodes[random() % kOpcodes.size()];
+  if (in.op == Opcode::kDmaLoad || in.op == Opcode::kDmaStore) {
+    if (descriptors == 0) in.op = Opcode::kDmaGather;
+  }
+  auto reg = [&] { return static_cast<uint8_t>(random() % 32); };
+  auto offset = [&] {
+    return static_cast<uint32_t>(random() % (kMaxOffset + 1));
+  };
+  auto imm = [&] { return static_cast<int64_t>(random()) >> (random() % 64); };
+  if (OpcodeUsesType(in.op)) {
+    in.type = static_cast<phal_element_type_t>(1 + random() % 12);
+  }
+  if (OpcodeUsesType2(in.op)) {
+    in.type2 = static_cast<phal_element_type_t>(1 + random() % 12);
+  }
+  switch (OpcodeOperands(in.op)) {
+    case Operands::kNone:
+      break;
+    case Operands::kRdImm:
+      in.rd = reg();
+      in.imm = imm();
+      break;
+    case Operands::kRdRaRb:
+      in.rd = reg();
+      in.ra = reg();
+      in.rb = reg();
+      break;
+    case Operands::kRdRaImm:
+    case Operands::kLoad:
+      in.rd = reg();
+      in.ra = reg();
+      in.imm = in.op == Opcode::kShli || in.op == Opcode::kShri
+                   ? static_cast<int64_t>(random() % 64)
+                   : imm();
+      break;
+    case Operands::kStore:
+      in.ra = reg();
+      in.rb = reg();
+      in.imm = imm();
+      break;
+    case Operands::kBranch:
+      in.ra = reg();
+      in.rb = reg();
+      in.imm = static_cast<int64_t>(random() % count);
+      break;
+    case Operands::kJump:
+      in.imm = static_cast<int64_t>(random() % count);
+      break;
+    case Operands::kVUnary:
+    case Operands::kVBinary:
+    case Operands::kVTernary:
+    case Operands::kVReducePrecision: {
+      in.rb = reg();
+      in.rn = reg();
+      const int used = OpcodeOperands(in.op) == Operands::kVUnary    ? 2
+                       : OpcodeOperands(in.op) == Operands::kVBinary ? 3
+                                                                     : 4;
+      for (int i = 0; i < used; ++i) in.offset[i] = offset();
+      if (in.op == Opcode::kVCmp) {
+        in.flags = CompareFlags(static_cast<uint32_t>(random() % 6),
+                                static_cast<uint32_t>(random() % 4));
+      }
+      break;
+    }
+    case Operands::kVScalar:
+      in.rb = reg();
+      in.rn = reg();
+      in.rx = reg();
+      in.offset[0] = offset();
+      if (in.op == Opcode::kVIota) {
+        in.type = random() % 2 ? PHAL_ELEMENT_TYPE_S32 : PHAL_ELEMENT_TYPE_S64;
+      }
+      break;
+    case Operands::kMatMul:
+      in.rb = reg();
+      in.rm = reg();
+      in.rk = reg();
+      in.rn = reg();
+      for (int i = 0; i < 3; ++i) in.offset[i] = offset();
+      in.flags = static_cast<uint8_t>(random() % 2);
+      in.type = kFloats[random() % 3];
+      in.type2 = kFloats[random() % 3];
+      if (random() % 4 == 0) in.type = in.type2 = PHAL_ELEMENT_TYPE_S8;
+      break;
+    case Operands::kDmaBox:
+      in.rb = reg();
+      in.rm = reg();
+      in.r0 = reg();
+      in.r1 = reg();
+      in.r2 = reg();
+      in.offset[0] = offset();
+      in.descriptor = static_cast<uint16_t>(random() % descriptors);
+      break;
+    case Operands::kDmaIndirect:
+      in.rb = reg();
+      in.rm = reg();
+      in.r0 = reg();
+      in.offset[0] = offset();
+      in.offset[1] = offset();
+      break;
+  }
+  return in;
+}
+
+TEST(AsicAssemblerTest, RandomProgramsRoundTripThroughTextAndBinary) {
+  std::mt19937_64 random(2024);
+  for (int iteration = 0; iteration < 300; ++iteration) {
+    Program program;
+    program.name = "random_" + std::to_string(iteration);
+    const size_t descriptors = random() % 3;
+    for (size_t d = 0; d < descriptors; ++d) {
+      DmaDescriptor descriptor;
+      for (int i = 0; i < 3; ++i) {
+        descriptor.dram_strides[i] = static_cast<int64_t>(random());
+        descriptor.sram_strides[i] = static_cast<int64_t>(random()) >> 40;
+      }
+      program.descriptors.push_back(descriptor);
+    }
+    const size_t count = 1 + random() % 40;
+    for (size_t i = 0; i < count; ++i) {
+      program.instructions.push_back(
+          RandomInstruction(random, count, descriptors));
+    }
+    ASSERT_TRUE(IsOk(ValidateProgram(program)));
+    const std::string text = Disassemble(program);
+    StatusOr<Program> assembled = Assemble(text, "random.s");
+    ASSERT_TRUE(IsOk(assembled.status())) << text;
+    EXPECT_EQ(assembled->instructions, program.instructions) << text;
+    EXPECT_EQ(assembled->descriptors, program.descriptors);
+    StatusOr<Program> decoded = DecodeProgram(EncodeProgram(program));
+    ASSERT_TRUE(IsOk(decoded.status()));
+    EXPECT_EQ(decoded->instructions, program.instructions);
+    EXPECT_EQ(decoded->descriptors, program.descriptors);
+  }
 }
 
 // A GEMM tile loop as the documentation shows it.
