@@ -759,7 +759,8 @@ std::string DisassembleInstruction(const Instruction& instruction) {
 }
 
 std::string Disassemble(const Program& program) {
-  std::string text = ".kernel " + program.name + "\n";
+  std::string text =
+      program.name.empty() ? ".kernel\n" : ".kernel " + program.name + "\n";
   for (size_t d = 0; d < program.descriptors.size(); ++d) {
     const DmaDescriptor& desc = program.descriptors[d];
     auto triple = [](const std::array<int64_t, 3>& v) {
@@ -785,7 +786,14 @@ std::string Disassemble(const Program& program) {
   auto print_comments = [&](uint64_t index) {
     while (next_comment < comments.size() &&
            comments[next_comment].first <= index) {
-      text += "; " + comments[next_comment].second + "\n";
+      // A comment of several lines prints as one comment line each.
+      std::string_view comment = comments[next_comment].second;
+      for (;;) {
+        const size_t newline = comment.find('\n');
+        text += "; " + std::string(comment.substr(0, newline)) + "\n";
+        if (newline == std::string_view::npos) break;
+        comment.remove_prefix(newline + 1);
+      }
       ++next_comment;
     }
   };

@@ -411,6 +411,18 @@ TEST(AsicAssemblerTest, AHandWrittenKernelPrintsAsWritten) {
   EXPECT_EQ(Disassemble(*program), kGemmText);
 }
 
+TEST(AsicAssemblerTest, MultiLineCommentsPrintAsOneCommentLineEach) {
+  Program program;
+  program.instructions = {Make(Opcode::kHalt)};
+  program.comments = {{0, "first\nsecond"}};
+  const std::string text = Disassemble(program);
+  EXPECT_EQ(text, ".kernel\n; first\n; second\n  halt\n");
+  StatusOr<Program> assembled = Assemble(text, "comments.s");
+  ASSERT_TRUE(IsOk(assembled.status()));
+  EXPECT_EQ(assembled->comments, (std::vector<std::pair<uint32_t, std::string>>{
+                                     {0, "first"}, {0, "second"}}));
+}
+
 TEST(AsicAssemblerTest, LabelsNumbersAndTrailingCommentsAreAccepted) {
   StatusOr<Program> program = Assemble(
       "  li x1, 0x10          ; sixteen\n"
