@@ -46,6 +46,13 @@ Status EmitSort(const KernelContext& context, const phal_kir_sort_t& sort,
 Status EmitCopy(const KernelContext& context, const phal_kir_copy_t& copy,
                 int64_t lanes, ProgramBuilder& program);
 
+// Whether the matrix unit takes the convolution, and the convolution on it.
+bool ConvOnMatrixUnit(const KernelContext& context,
+                      const phal_kir_conv_t& conv);
+Status EmitConvOnMatrixUnit(const KernelContext& context,
+                            const phal_kir_conv_t& conv, int64_t lanes,
+                            ProgramBuilder& program);
+
 // A dot or a loop the matrix unit does not take, on the vector unit.
 Status EmitDotOnVectorUnit(const KernelContext& context,
                            const phal_kir_dot_t& dot, int64_t lanes,

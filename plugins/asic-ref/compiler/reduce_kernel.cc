@@ -147,11 +147,11 @@ Status EmitTile(const KernelContext& context, const phal_kir_reduce_t& reduce,
     for (int64_t r = 0; r < rn; ++r) {
       std::vector<Slot> row;
       for (const Slot& v : values) {
-        row.push_back(Slot{
-            static_cast<uint32_t>(
-                v.offset +
-                r * plan.ob * static_cast<int64_t>(ElementTypeByteSize(v.type))),
-            v.type});
+        row.push_back(Slot{static_cast<uint32_t>(
+                               v.offset + r * plan.ob *
+                                              static_cast<int64_t>(
+                                                  ElementTypeByteSize(v.type))),
+                           v.type});
       }
       PHAL_RETURN_IF_ERROR(
           ApplyReducer(body, reduce, acc, row, plan.ob, "reducer of " + what));

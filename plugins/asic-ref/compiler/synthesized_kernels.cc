@@ -74,6 +74,9 @@ Status EmitDotOnVectorUnit(const KernelContext& context,
 
 Status EmitConv(const KernelContext& context, const phal_kir_conv_t& conv,
                 int64_t lanes, ProgramBuilder& program) {
+  if (ConvOnMatrixUnit(context, conv)) {
+    return EmitConvOnMatrixUnit(context, conv, lanes, program);
+  }
   const phal_element_type_t acc = conv.accumulation_type;
   const phal_kir_buffer_t& input = context.buffers[conv.input];
   const phal_kir_buffer_t& kernel = context.buffers[conv.kernel];
