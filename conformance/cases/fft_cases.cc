@@ -1,7 +1,8 @@
 // fft: every fft_type over one, two and three trailing dimensions, lengths
-// that are not powers of two (primes among them) and one long transform, in
-// both precisions. Each output element sums every element of the lines it
-// transforms, so the bound is accumulation over the product of the lengths.
+// that are not powers of two (primes among them) and long transforms whose
+// twiddles plugins compute in the kernel, in both precisions. Each output
+// element sums every element of the lines it transforms, so the bound is
+// accumulation over the product of the lengths.
 #include "conformance/cases/case_builder.h"
 #include "conformance/cases/corpus.h"
 #include "conformance/cases/hlo_text.h"
@@ -33,7 +34,11 @@ std::vector<FftSpec> FftSpecs() {
           {"irfft_1d", "IRFFT", "npot", {6, 6}, {10}},
           {"irfft_1d", "IRFFT", "odd", {4, 6}, {11}},
           {"irfft_2d", "IRFFT", "npot", {3, 5, 5}, {5, 8}},
-          {"irfft_3d", "IRFFT", "npot", {2, 3, 4}, {2, 3, 7}}};
+          {"irfft_3d", "IRFFT", "npot", {2, 3, 4}, {2, 3, 7}},
+          // Beyond the twiddle tables the compiler computes on the host.
+          {"fft_1d", "FFT", "long", {1, 1100}, {1100}},
+          {"rfft_1d", "RFFT", "long", {1, 2100}, {2100}},
+          {"irfft_1d", "IRFFT", "long", {1, 1051}, {2100}}};
 }
 
 void AddFft(const FftSpec& spec, ElementType complex_type,

@@ -40,9 +40,10 @@ StatusOr<HloInstruction*> DecomposeErfc(
 // the twiddle exp(-+2 pi i j k / n) over j (RFFT's last dimension only for
 // k <= n/2; IRFFT's last dimension from its n/2+1 frequencies by Hermitian
 // symmetry, as a real sum), then one division by the product of the lengths
-// for IFFT and IRFFT. Twiddles come from integer arithmetic on iotas
-// (j k mod n, reduced to within pi/4 of a multiple of pi/2), sin and cos:
-// no table, any n, O(n) work per output element and dimension.
+// for IFFT and IRFFT. Twiddle grids of up to 2^20 elements are constants
+// computed on the host in double; larger ones come from integer arithmetic
+// on iotas (j k mod n, reduced to within pi/4 of a multiple of pi/2), sin
+// and cos in the kernel: any n, O(n) work per output element and dimension.
 StatusOr<HloInstruction*> DecomposeFft(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     RewriteContext& context);

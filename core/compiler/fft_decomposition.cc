@@ -1,12 +1,17 @@
 #include <numbers>
 
 #include "core/compiler/decompositions.h"
+#include "core/reference/fft.h"
 
 namespace phal {
 namespace {
 
 // Index products j*k below 2^31 keep the twiddle arithmetic in s32.
 constexpr int64_t kLargestS32Length = 46340;
+// Twiddle grids of up to this many elements (4 MiB of f32 cosines and as
+// many sines: a 1024-point FFT) are constants computed on the host; larger
+// ones are computed in the kernel.
+constexpr int64_t kLargestTwiddleTable = int64_t{1} << 20;
 
 struct Twiddles {
   HloInstruction* cosine;
@@ -15,7 +20,7 @@ struct Twiddles {
 
 // The instructions of one fft's decomposition: discrete Fourier transforms
 // along one dimension each, as reduces whose values are products with
-// twiddle factors computed in place.
+// twiddle factors.
 class DftBuilder {
  public:
   DftBuilder(RewriteContext& context, ElementType complex_type)
@@ -29,12 +34,11 @@ class DftBuilder {
   HloInstruction* Transform(HloInstruction* x, int64_t dimension, int64_t n,
                             int64_t outputs, bool inverse) {
     const int64_t inputs = x->shape().dim(dimension);
-    const Twiddles roots = UnitRoots(inputs, outputs, n);
-    HloInstruction* sine =
-        inverse ? roots.sine : Unary(HloOpcode::kNegate, roots.sine);
+    const Twiddles roots =
+        Roots(inputs, outputs, n, inverse ? 1.0 : -1.0, /*weighted=*/false);
     HloInstruction* twiddles =
         context_.AddNew(HloOpcode::kComplex, Shape(complex_, {inputs, outputs}),
-                        {roots.cosine, sine});
+                        {roots.cosine, roots.sine});
     HloInstruction* products =
         Binary(HloOpcode::kMultiply, Spread(x, dimension, outputs),
                SpreadGrid(twiddles, x->shape().dims(), dimension, outputs));
@@ -48,25 +52,14 @@ class DftBuilder {
   // for k = 0 and k = n/2, whose imaginary parts therefore do not count.
   HloInstruction* RealInverse(HloInstruction* x, int64_t dimension, int64_t n) {
     const int64_t inputs = x->shape().dim(dimension);
-    const Twiddles roots = UnitRoots(inputs, n, n);
-    const std::vector<int64_t> grid = {inputs, n};
-    const ElementType index = IndexType(n);
-    HloInstruction* k = Iota(index, grid, 0);
-    HloInstruction* unpaired = context_.AddNew(
-        HloOpcode::kOr, Shape(PHAL_ELEMENT_TYPE_PRED, grid),
-        {Compare(k, Constant(index, 0, grid), ComparisonDirection::kEq),
-         Compare(Binary(HloOpcode::kMultiply, k, Constant(index, 2, grid)),
-                 Constant(index, n, grid), ComparisonDirection::kEq)});
-    HloInstruction* weight =
-        Select(unpaired, Constant(real_, 1, grid), Constant(real_, 2, grid));
+    const Twiddles roots = Roots(inputs, n, n, 1.0, /*weighted=*/true);
     const std::vector<int64_t>& dims = x->shape().dims();
     const auto spread_part = [&](HloOpcode part) {
       return Spread(context_.AddNew(part, Shape(real_, dims), {x}), dimension,
                     n);
     };
     const auto spread_root = [&](HloInstruction* root) {
-      return SpreadGrid(Binary(HloOpcode::kMultiply, weight, root), dims,
-                        dimension, n);
+      return SpreadGrid(root, dims, dimension, n);
     };
     HloInstruction* values =
         Binary(HloOpcode::kSubtract,
@@ -100,6 +93,54 @@ class DftBuilder {
   }
 
  private:
+  // cos and sign * sin of 2 pi (j k mod n) / n over the grid [inputs,
+  // outputs] of (j, k); `weighted` multiplies row j by IRFFT's c_j (2, or 1
+  // for j = 0 and 2j = n). A host-computed constant, rounded once from
+  // double, while the grid is small; computed in the kernel otherwise.
+  Twiddles Roots(int64_t inputs, int64_t outputs, int64_t n, double sign,
+                 bool weighted) {
+    if (inputs * outputs <= kLargestTwiddleTable) {
+      return RootTables(inputs, outputs, n, sign, weighted);
+    }
+    Twiddles roots = UnitRoots(inputs, outputs, n);
+    if (sign < 0) roots.sine = Unary(HloOpcode::kNegate, roots.sine);
+    if (!weighted) return roots;
+    const std::vector<int64_t> grid = {inputs, outputs};
+    const ElementType index = IndexType(n);
+    HloInstruction* j = Iota(index, grid, 0);
+    HloInstruction* unpaired = context_.AddNew(
+        HloOpcode::kOr, Shape(PHAL_ELEMENT_TYPE_PRED, grid),
+        {Compare(j, Constant(index, 0, grid), ComparisonDirection::kEq),
+         Compare(Binary(HloOpcode::kMultiply, j, Constant(index, 2, grid)),
+                 Constant(index, n, grid), ComparisonDirection::kEq)});
+    HloInstruction* weight =
+        Select(unpaired, Constant(real_, 1, grid), Constant(real_, 2, grid));
+    return {Binary(HloOpcode::kMultiply, weight, roots.cosine),
+            Binary(HloOpcode::kMultiply, weight, roots.sine)};
+  }
+
+  Twiddles RootTables(int64_t inputs, int64_t outputs, int64_t n, double sign,
+                      bool weighted) {
+    const Shape grid(real_, {inputs, outputs});
+    Literal cosines(grid);
+    Literal sines(grid);
+    for (int64_t j = 0; j < inputs; ++j) {
+      const double weight = weighted && j != 0 && 2 * j != n ? 2.0 : 1.0;
+      for (int64_t k = 0; k < outputs; ++k) {
+        const std::complex<double> root =
+            reference::UnitRoot((j * k) % n, n, sign);
+        cosines.SetFromDouble(j * outputs + k, weight * root.real());
+        sines.SetFromDouble(j * outputs + k, weight * root.imag());
+      }
+    }
+    const auto constant = [&](Literal& table) {
+      return context_.AddNew(
+          HloOpcode::kConstant, grid, {},
+          [&](HloInstruction& c) { c.set_literal(std::move(table)); });
+    };
+    return {constant(cosines), constant(sines)};
+  }
+
   static ElementType IndexType(int64_t n) {
     return n <= kLargestS32Length ? PHAL_ELEMENT_TYPE_S32
                                   : PHAL_ELEMENT_TYPE_S64;

@@ -12,29 +12,6 @@ namespace {
 
 using Complex = std::complex<double>;
 
-// exp(sign * 2 pi i m / n) for 0 <= m < n. The angle is split into a
-// multiple q of pi/2 and a remainder in [-pi/4, pi/4] with integer
-// arithmetic, so the value has the accuracy of sin and cos near zero.
-Complex UnitRoot(int64_t m, int64_t n, double sign) {
-  const int64_t quarter_turns = 4 * m;  // the angle is pi/2 * quarter_turns/n
-  const int64_t q = (quarter_turns + n / 2) / n;
-  const double phi = std::numbers::pi / 2 *
-                     static_cast<double>(quarter_turns - q * n) /
-                     static_cast<double>(n);
-  const double c = std::cos(phi);
-  const double s = std::sin(phi);
-  switch (q % 4) {
-    case 0:
-      return {c, sign * s};
-    case 1:
-      return {-s, sign * c};
-    case 2:
-      return {-c, -sign * s};
-    default:
-      return {s, -sign * c};
-  }
-}
-
 // Row-major values of dimensions `dims`.
 struct Array {
   std::vector<int64_t> dims;
@@ -122,6 +99,26 @@ Array RealInverse(const Array& in, std::size_t dimension, int64_t n) {
 }
 
 }  // namespace
+
+Complex UnitRoot(int64_t m, int64_t n, double sign) {
+  const int64_t quarter_turns = 4 * m;  // the angle is pi/2 * quarter_turns/n
+  const int64_t q = (quarter_turns + n / 2) / n;
+  const double phi = std::numbers::pi / 2 *
+                     static_cast<double>(quarter_turns - q * n) /
+                     static_cast<double>(n);
+  const double c = std::cos(phi);
+  const double s = std::sin(phi);
+  switch (q % 4) {
+    case 0:
+      return {c, sign * s};
+    case 1:
+      return {-s, sign * c};
+    case 2:
+      return {-c, -sign * s};
+    default:
+      return {s, -sign * c};
+  }
+}
 
 StatusOr<Literal> EvaluateFft(const HloInstruction& instruction,
                               const Literal& operand) {

@@ -2,6 +2,9 @@
 #ifndef POLYHAL_CORE_REFERENCE_FFT_H_
 #define POLYHAL_CORE_REFERENCE_FFT_H_
 
+#include <complex>
+#include <cstdint>
+
 #include "core/hlo/instruction.h"
 #include "core/hlo/literal.h"
 #include "sdk/base/status.h"
@@ -18,6 +21,11 @@ namespace phal::reference {
 // X[0] and, for even n, X[n/2] do not count, as in numpy and XLA.
 StatusOr<Literal> EvaluateFft(const HloInstruction& instruction,
                               const Literal& operand);
+
+// exp(sign * 2 pi i m / n) for 0 <= m < n and sign = +-1, accurate to the
+// rounding of sin and cos near zero: the angle is split with integer
+// arithmetic into a multiple of pi/2 and a remainder within pi/4 of zero.
+std::complex<double> UnitRoot(int64_t m, int64_t n, double sign);
 
 }  // namespace phal::reference
 
