@@ -741,7 +741,7 @@ TEST(AsicSimulatorTest, MatMulAccumulatesInF32InKOrder) {
 }
 
 TEST(AsicSimulatorTest, MatMulOfSixteenBitFloatsStartsFromZero) {
-  const int64_t m = 8, k = 33, n = 5;
+  const int64_t m = 8, k = 33, n = 13;
   const std::vector<uint16_t> a = RandomTile<uint16_t>(m * k, 4, &ToF16);
   const std::vector<uint16_t> b = RandomTile<uint16_t>(k * n, 5, &ToBf16);
   std::vector<float> expected(m * n);
@@ -761,7 +761,7 @@ TEST(AsicSimulatorTest, MatMulOfSixteenBitFloatsStartsFromZero) {
 }
 
 TEST(AsicSimulatorTest, MatMulOfS8AccumulatesInWrappingS32) {
-  const int64_t m = 3, k = 300, n = 4;
+  const int64_t m = 3, k = 300, n = 20;
   std::vector<int8_t> a(m * k, -128), b(k * n, -128);
   b[0] = 1;
   std::vector<int32_t> init(m * n, std::numeric_limits<int32_t>::max());
@@ -1209,6 +1209,17 @@ TEST(AsicSimulatorTest, DISABLED_Throughput) {
       "  li x3, 1000000\nloop:\n  addi x2, x2, 1\n  blt x2, x3, loop\n  halt\n",
       3);
   std::printf("scalar loop: %.0f M instructions/s\n", 2.0 / loop);
+  const double small = time(
+      ".desc d0 dram=(1, 0, 0) sram=(1, 0, 0)\n"
+      "  li x5, 256\n"
+      "  vfill.f32 [x0+0x1000], x0, n=x5\n"
+      "  vexp.f32 [x0+0x2000], [x0+0x1000], n=x5\n"
+      "  vadd.f32 [x0+0x3000], [x0+0x2000], [x0+0x1000], n=x5\n"
+      "  vred.add.f32 [x0+0x4000], [x0+0x3000], n=x5\n"
+      "  halt\n",
+      20000);
+  std::printf("a 6-instruction kernel over 256 elements: %.1f us per run\n",
+              small * 1e6);
 }
 
 }  // namespace
