@@ -15,6 +15,8 @@ constexpr phal_element_type_t kPred = PHAL_ELEMENT_TYPE_PRED;
 constexpr uint8_t kScratchReg = reg::kFirstTemp;
 constexpr uint8_t kAddressReg = reg::kFirstTemp + 1;
 constexpr uint8_t kOffsetReg = reg::kFirstTemp + 2;
+// Buffers up to this size are read whole into SRAM and indexed there.
+constexpr int64_t kResidentBytes = 64 << 10;
 
 uint8_t CompareFlags(phal_kir_comparison_direction_t direction,
                      phal_kir_comparison_type_t type) {
@@ -206,11 +208,10 @@ StatusOr<std::vector<Slot>> VectorBody::Emit(const phal_kir_body_t& body,
     if (node.op == PHAL_KIR_OP_INDEX || node.op == PHAL_KIR_OP_PARAMETER) {
       const auto a = static_cast<size_t>(node.attributes[0]);
       if (node.op == PHAL_KIR_OP_INDEX) {
-        if (a >= leaves.index.size() || leaves.index[a] == kNoSlot) {
-          return Internal("asic-ref compiler: INDEX " + std::to_string(a) +
-                          " has no vector in the " + what);
-        }
-        values[i] = Slot{leaves.index[a], kS64};
+        // A dimension without a vector may only feed box reads, which do
+        // not look at it; any other use fails below.
+        values[i] =
+            Slot{a < leaves.index.size() ? leaves.index[a] : kNoSlot, kS64};
       } else {
         if (a >= leaves.parameters.size()) {
           return Internal("asic-ref compiler: PARAMETER " + std::to_string(a) +
@@ -267,6 +268,10 @@ StatusOr<Slot> VectorBody::EmitNode(const phal_kir_body_t& body,
     return EmitRead(body, node, values, leaves, what);
   }
   for (uint32_t o = 0; o < node.operand_count; ++o) {
+    if (operand(o).offset == kNoSlot) {
+      return Internal("asic-ref compiler: node %" + std::to_string(node_index) +
+                      " of the " + what + " uses a value with no vector");
+    }
     if (!IsMachineType(operand(o).type)) {
       return Unimplemented(
           std::string("asic-ref: ") + ElementTypeName(operand(o).type) +
@@ -404,12 +409,20 @@ StatusOr<Slot> VectorBody::EmitRead(const phal_kir_body_t& body,
                     box.c_count, reg::kZero, descriptor);
     return d;
   }
-  // Otherwise a gather at offsets sum(index[a] * stride[a]).
+  // Otherwise offsets sum(index[a] * stride[a]): a small buffer comes in
+  // whole (one box) and vperm picks the elements; a large one is gathered.
+  int64_t count = 1;
+  for (uint32_t a = 0; a < buffer.rank; ++a) count *= buffer.dims[a];
+  const bool resident = count <= lanes_ && count * size <= kResidentBytes;
   PHAL_ASSIGN_OR_RETURN(Slot offsets, NewSlot(kS64, "read offsets"));
   int64_t stride = 1;
   bool first = true;
   for (uint32_t a = buffer.rank; a-- > 0;) {
     const Slot index = values[body.operands[node.operand_begin + a]];
+    if (index.offset == kNoSlot) {
+      return Internal("asic-ref compiler: a READ index with no vector in the " +
+                      what);
+    }
     if (index.type != kS64) {
       return InvalidArgument("asic-ref: READ index of type " +
                              std::string(ElementTypeName(index.type)) +
@@ -431,8 +444,19 @@ StatusOr<Slot> VectorBody::EmitRead(const phal_kir_body_t& body,
     first = false;
     stride *= buffer.dims[a];
   }
-  program_.DmaIndirect(Opcode::kDmaGather, type, d.offset, kAddressReg,
-                       offsets.offset, reg::kLanes);
+  if (resident) {
+    PHAL_ASSIGN_OR_RETURN(uint32_t whole,
+                          sram_.Allocate(count * size, "a small buffer"));
+    program_.Li(kOffsetReg, count);
+    const uint16_t row = program_.Descriptor({{1, 0, 0}, {1, 0, 0}});
+    program_.DmaBox(Opcode::kDmaLoad, type, whole, kAddressReg, kOffsetReg,
+                    reg::kZero, reg::kZero, row);
+    program_.Vector(Opcode::kVPerm, type, d.offset, whole, offsets.offset);
+    sram_.Free(whole);
+  } else {
+    program_.DmaIndirect(Opcode::kDmaGather, type, d.offset, kAddressReg,
+                         offsets.offset, reg::kLanes);
+  }
   Free(offsets);
   return d;
 }
