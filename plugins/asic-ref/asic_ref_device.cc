@@ -3,7 +3,9 @@
 #include <cstdlib>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "asic_ref_plugin.h"
 #include "sdk/plugin_support/compile_targets.h"

@@ -17,6 +17,7 @@
 #include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/serialized_bytes.h"
 
 namespace phal::asic_ref {
 namespace {
@@ -34,85 +35,50 @@ const std::string& PluginBuild() {
   return *identity;
 }
 
-void AppendU32(std::string& out, uint32_t value) {
-  for (int i = 0; i < 4; ++i) out += static_cast<char>(value >> (8 * i));
+// DATA_LOSS for a serialized kernel of `size` bytes that ends in `field`.
+Status Truncated(std::string_view field, size_t size) {
+  return DataLoss("asic-ref plugin: serialized kernel ends in its " +
+                  std::string(field) + " (" + std::to_string(size) + " bytes)");
 }
-void AppendU64(std::string& out, uint64_t value) {
-  for (int i = 0; i < 8; ++i) out += static_cast<char>(value >> (8 * i));
-}
-void AppendString(std::string& out, std::string_view text) {
-  AppendU32(out, static_cast<uint32_t>(text.size()));
-  out += text;
-}
-
-// Reads the serialized form front to back; every read checks the length.
-class Reader {
- public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-
-  StatusOr<uint64_t> Integer(int width, const char* what) {
-    PHAL_RETURN_IF_ERROR(Need(width, what));
-    uint64_t value = 0;
-    for (int i = 0; i < width; ++i) {
-      value |= uint64_t{static_cast<unsigned char>(bytes_[at_ + i])} << (8 * i);
-    }
-    at_ += width;
-    return value;
-  }
-  StatusOr<std::string_view> String(const char* what) {
-    PHAL_ASSIGN_OR_RETURN(uint64_t size, Integer(4, what));
-    PHAL_RETURN_IF_ERROR(Need(size, what));
-    std::string_view text = bytes_.substr(at_, size);
-    at_ += size;
-    return text;
-  }
-  bool AtEnd() const { return at_ == bytes_.size(); }
-
- private:
-  Status Need(uint64_t size, const char* what) const {
-    if (size <= bytes_.size() - at_) return OkStatus();
-    return DataLoss(std::string("asic-ref plugin: serialized kernel ends in "
-                                "its ") +
-                    what + " (" + std::to_string(bytes_.size()) + " bytes)");
-  }
-
-  std::string_view bytes_;
-  uint64_t at_ = 0;
-};
 
 std::string Encode(const phal_plugin_kernel& kernel) {
-  std::string out(kMagic);
-  AppendU32(out, kFormatVersion);
-  AppendString(out, PluginBuild());
-  AppendString(out, kernel.config_text);
-  AppendU32(out, static_cast<uint32_t>(kernel.buffer_bytes.size()));
-  for (uint64_t bytes : kernel.buffer_bytes) AppendU64(out, bytes);
-  AppendString(out, EncodeProgram(kernel.program));
-  return out;
+  ByteWriter out;
+  out.AddRaw(kMagic);
+  out.AddU32(kFormatVersion);
+  out.AddString(PluginBuild());
+  out.AddString(kernel.config_text);
+  out.AddU64(kernel.buffer_bytes.size());
+  for (uint64_t bytes : kernel.buffer_bytes) out.AddU64(bytes);
+  out.AddString(EncodeProgram(kernel.program));
+  return out.Take();
 }
 
 // The kernel `bytes` hold, for a device of architecture `config_text`.
 StatusOr<std::unique_ptr<phal_plugin_kernel>> Decode(
     std::string_view bytes, const std::string& config_text) {
-  if (bytes.substr(0, kMagic.size()) != kMagic) {
+  ByteReader in(bytes);
+  std::string_view magic;
+  if (!in.ReadRaw(kMagic.size(), &magic) || magic != kMagic) {
     return FailedPrecondition(
         "asic-ref plugin: the bytes are not a kernel this plugin serialized "
         "(no PHALASIC magic)");
   }
-  Reader reader(bytes.substr(kMagic.size()));
-  PHAL_ASSIGN_OR_RETURN(uint64_t format, reader.Integer(4, "format version"));
+  uint32_t format = 0;
+  if (!in.ReadU32(&format)) return Truncated("format version", bytes.size());
   if (format != kFormatVersion) {
     return FailedPrecondition("asic-ref plugin: kernel of format version " +
                               std::to_string(format) + "; this build reads " +
                               std::to_string(kFormatVersion));
   }
-  PHAL_ASSIGN_OR_RETURN(std::string_view build, reader.String("build"));
+  std::string_view build;
+  if (!in.ReadString(&build)) return Truncated("build", bytes.size());
   if (build != PluginBuild()) {
     return FailedPrecondition(
         "asic-ref plugin: kernel compiled by plugin build " +
         std::string(build) + "; this is build " + PluginBuild());
   }
-  PHAL_ASSIGN_OR_RETURN(std::string_view config, reader.String("architecture"));
+  std::string_view config;
+  if (!in.ReadString(&config)) return Truncated("architecture", bytes.size());
   if (config != config_text) {
     return FailedPrecondition(
         "asic-ref plugin: kernel compiled for the architecture " +
@@ -120,16 +86,18 @@ StatusOr<std::unique_ptr<phal_plugin_kernel>> Decode(
   }
   auto kernel = std::make_unique<phal_plugin_kernel>();
   kernel->config_text = config_text;
-  PHAL_ASSIGN_OR_RETURN(uint64_t count, reader.Integer(4, "buffer count"));
+  uint64_t count = 0;
+  if (!in.ReadU64(&count)) return Truncated("buffer count", bytes.size());
   for (uint64_t i = 0; i < count; ++i) {
-    PHAL_ASSIGN_OR_RETURN(uint64_t size, reader.Integer(8, "buffer sizes"));
+    uint64_t size = 0;
+    if (!in.ReadU64(&size)) return Truncated("buffer sizes", bytes.size());
     kernel->buffer_bytes.push_back(size);
   }
-  PHAL_ASSIGN_OR_RETURN(std::string_view program, reader.String("program"));
-  if (!reader.AtEnd()) {
+  std::string_view program;
+  if (!in.ReadString(&program)) return Truncated("program", bytes.size());
+  if (!in.at_end()) {
     return DataLoss(
-        "asic-ref plugin: serialized kernel has bytes after its "
-        "program");
+        "asic-ref plugin: serialized kernel has bytes after its program");
   }
   StatusOr<Program> decoded = DecodeProgram(std::string(program));
   if (!decoded.ok()) {

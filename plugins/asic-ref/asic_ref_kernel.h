@@ -7,12 +7,13 @@
 //   u32 format            1
 //   str build identity    the plugin build (BuildIdentity) that compiled it
 //   str architecture      ArchConfigToString of the device compiled for
-//   u32 n, u64 x n        the byte size of each buffer the kernel binds
+//   u64 n, u64 x n        the byte size of each buffer the kernel binds
 //   str program           EncodeProgram (isa/asic_isa.h)
 //
-// Integers little-endian; a str is a u32 length and its bytes. Bytes of
-// another build or architecture are refused (FAILED_PRECONDITION), so a
-// kernel only ever runs on the machine it was compiled for.
+// A record of sdk/plugin_support/serialized_bytes.h: integers little-endian,
+// a str a u64 length and its bytes. Bytes of another build or architecture
+// are refused (FAILED_PRECONDITION), so a kernel only ever runs on the
+// machine it was compiled for.
 #ifndef POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_KERNEL_H_
 #define POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_KERNEL_H_
 

@@ -138,18 +138,18 @@ std::string SerializeKernel(phal_plugin_kernel_t* kernel) {
 // `bytes`, a serialized kernel, with its program replaced by `program`
 // (asic_ref_kernel.h gives the layout: the program is the last string).
 std::string WithProgram(const std::string& bytes, const Program& program) {
-  auto u32 = [&](size_t at) {
-    uint32_t value = 0;
+  auto u64 = [&](size_t at) {
+    uint64_t value = 0;
     std::memcpy(&value, bytes.data() + at, sizeof(value));
-    return value;
+    return static_cast<size_t>(value);
   };
-  size_t at = 8 + 4;              // magic, format
-  at += 4 + u32(at);              // build identity
-  at += 4 + u32(at);              // architecture
-  at += 4 + 8 * size_t{u32(at)};  // buffer sizes
+  size_t at = 8 + 4;      // magic, format
+  at += 8 + u64(at);      // build identity
+  at += 8 + u64(at);      // architecture
+  at += 8 + 8 * u64(at);  // buffer sizes
   const std::string encoded = EncodeProgram(program);
   std::string out = bytes.substr(0, at);
-  const auto size = static_cast<uint32_t>(encoded.size());
+  const uint64_t size = encoded.size();
   out.append(reinterpret_cast<const char*>(&size), sizeof(size));
   return out + encoded;
 }

@@ -1,0 +1,58 @@
+// Byte records: what ByteWriter writes ByteReader reads back, little-endian,
+// and a record cut short reads as false, never past its end.
+#include "sdk/plugin_support/serialized_bytes.h"
+
+#include <gtest/gtest.h>
+
+namespace phal {
+namespace {
+
+TEST(SerializedBytesTest, WhatIsWrittenReadsBackInOrder) {
+  ByteWriter out;
+  out.AddRaw("MAGC");
+  out.AddU32(0x01020304u);
+  out.AddString("name");
+  out.AddU64(0x1122334455667788ull);
+  const std::string bytes = out.Take();
+  EXPECT_EQ(bytes.size(), 4u + 4 + 8 + 4 + 8);
+  EXPECT_EQ(bytes.substr(4, 4), std::string("\x04\x03\x02\x01", 4))
+      << "integers are little-endian";
+
+  ByteReader in(bytes);
+  std::string_view magic, name;
+  uint32_t small = 0;
+  uint64_t large = 0;
+  ASSERT_TRUE(in.ReadRaw(4, &magic));
+  ASSERT_TRUE(in.ReadU32(&small));
+  ASSERT_TRUE(in.ReadString(&name));
+  ASSERT_TRUE(in.ReadU64(&large));
+  EXPECT_EQ(magic, "MAGC");
+  EXPECT_EQ(small, 0x01020304u);
+  EXPECT_EQ(name, "name");
+  EXPECT_EQ(large, 0x1122334455667788ull);
+  EXPECT_TRUE(in.at_end());
+}
+
+TEST(SerializedBytesTest, ARecordCutShortReadsAsFalse) {
+  ByteWriter out;
+  out.AddString("a longer string");
+  const std::string bytes = out.Take();
+  for (size_t size = 0; size < bytes.size(); ++size) {
+    ByteReader in(std::string_view(bytes).substr(0, size));
+    std::string_view text;
+    EXPECT_FALSE(in.ReadString(&text)) << size << " bytes";
+  }
+  const std::string huge_length(8, '\xff');
+  ByteReader huge(huge_length);
+  std::string_view text;
+  EXPECT_FALSE(huge.ReadString(&text)) << "a length beyond the bytes";
+  const std::string three_bytes = "abc";
+  ByteReader short_reader(three_bytes);
+  uint32_t value = 0;
+  EXPECT_FALSE(short_reader.ReadU32(&value));
+  std::string_view all;
+  EXPECT_TRUE(short_reader.ReadRaw(3, &all)) << "a failed read reads nothing";
+}
+
+}  // namespace
+}  // namespace phal
