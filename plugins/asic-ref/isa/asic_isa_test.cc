@@ -345,6 +345,14 @@ TEST(AsicIsaTest, DecodeProgramRejectsTruncatedAndTrailingBytes) {
   version[8] = 2;
   EXPECT_TRUE(HasCode(DecodeProgram(version).status(), PHAL_INVALID_ARGUMENT,
                       {"format version 2"}));
+  std::string header = bytes;
+  header[12] = 16;
+  EXPECT_TRUE(HasCode(DecodeProgram(header).status(), PHAL_INVALID_ARGUMENT,
+                      {"header size"}));
+  std::string reserved = bytes;
+  reserved[28] = 1;
+  EXPECT_TRUE(HasCode(DecodeProgram(reserved).status(), PHAL_INVALID_ARGUMENT,
+                      {"reserved word"}));
   std::string padding = bytes;
   padding[32 + 14] = 1;
   EXPECT_TRUE(HasCode(DecodeProgram(padding).status(), PHAL_INVALID_ARGUMENT,

@@ -956,6 +956,28 @@ TEST(AsicSimulatorTest, ScalarLoadsWaitForTheSramTheyRead) {
   EXPECT_EQ(cycles("0x1008") - cycles("0x2000"), 257u + 4u - 4u);
 }
 
+TEST(AsicSimulatorTest, ScalarStoresWaitForEarlierReadersOfTheirSram) {
+  auto cycles = [](const std::string& address) {
+    Simulator simulator{ArchConfig()};
+    TestDram dram;
+    StatusOr<KernelCounters> counters = RunText(
+        simulator, dram,
+        "  li x5, 6400\n"
+        "  vneg.f32 [x0+0x20000], [x0+0x10000], n=x5\n"
+        "  st x5, [x0+" +
+            address +
+            "]\n"
+            "  li x3, 200\nloop:\n  addi x2, x2, 1\n  blt x2, x3, loop\n"
+            "  halt\n",
+        {});
+    EXPECT_TRUE(IsOk(counters.status()));
+    return counters.ok() ? counters->cycles : 0;
+  };
+  // vneg (issued in cycle 1) reads [0x10000, +25600) until cycle 2 + 108; a
+  // store into it waits for that, then the 800-cycle loop runs.
+  EXPECT_EQ(cycles("0x10040") - cycles("0x8000"), 110u - 2u);
+}
+
 TEST(AsicSimulatorTest, AFullQueueStallsTheScalarCore) {
   const std::string text = R"(
   li x5, 6400
