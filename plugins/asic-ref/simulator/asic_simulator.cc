@@ -572,8 +572,12 @@ class Execution {
     }
   }
   // Issues a unit instruction that takes `cost` cycles and touches
-  // `accesses`.
-  void Issue(Unit unit, uint64_t cost, const Access* accesses, int count) {
+  // `accesses`; returns when it starts and finishes.
+  struct Interval {
+    uint64_t start;
+    uint64_t finish;
+  };
+  Interval Issue(Unit unit, uint64_t cost, const Access* accesses, int count) {
     const int u = static_cast<int>(unit);
     Ring& queue = rings_[u];
     while (queue.size > 0 && queue.Front() <= scalar_time_) queue.Pop();
@@ -591,6 +595,35 @@ class Execution {
     queue.Push(start);
     counters_.busy[u] += cost;
     counters_.instructions[u] += 1;
+    return {start, finish};
+  }
+  // DRAM is not tracked by the scoreboard: a DMA load of DRAM bytes that an
+  // earlier DMA store may still be writing, or a DMA store of bytes an
+  // earlier DMA load may still be reading, is a race the program must order
+  // (a fence, or an SRAM dependence). Ranges are the transfers' DRAM spans.
+  Status CheckDramOrder(uint64_t begin, uint64_t end, bool write,
+                        Interval when) {
+    if (end <= begin) return OkStatus();
+    size_t kept = 0;
+    for (const DramSpan& other : dram_spans_) {
+      if (other.finish <= scalar_time_) continue;
+      dram_spans_[kept++] = other;
+      if (other.write == write || other.end <= begin || end <= other.begin ||
+          other.finish <= when.start) {
+        continue;
+      }
+      return FailedPrecondition(
+          std::string("DRAM race: ") + (write ? "writes" : "reads") +
+          " DRAM [" + std::to_string(begin) + ", " + std::to_string(end) +
+          ") from cycle " + std::to_string(when.start) + " while instruction " +
+          std::to_string(other.index) + " (" +
+          DisassembleInstruction(program_.instructions[other.index]) +
+          ") still " + (other.write ? "writes" : "reads") + " it until cycle " +
+          std::to_string(other.finish) + "; order them with a fence");
+    }
+    dram_spans_.resize(kept);
+    dram_spans_.push_back({begin, end, when.finish, pc_, write});
+    return OkStatus();
   }
   // A scalar load (writes false) or store of the granule holding `address`.
   void ScalarAccess(uint64_t address, uint64_t bytes, bool write) {
@@ -614,6 +647,14 @@ class Execution {
   Status MatMul(const Instruction& in);
   Status DmaBox(const Instruction& in);
   Status DmaIndirect(const Instruction& in);
+
+  struct DramSpan {
+    uint64_t begin;
+    uint64_t end;
+    uint64_t finish;
+    uint64_t index;
+    bool write;
+  };
 
   struct Ring {
     std::vector<uint64_t>* storage = nullptr;
@@ -644,6 +685,8 @@ class Execution {
   std::array<uint64_t, kUnitCount> unit_free_{};
   std::array<Ring, kUnitCount> rings_{};
   KernelCounters counters_;
+  uint64_t pc_ = 0;
+  std::vector<DramSpan> dram_spans_;  // DMA transfers that may be in flight
 };
 
 StatusOr<KernelCounters> Execution::Run(
@@ -696,6 +739,7 @@ StatusOr<KernelCounters> Execution::Run(
     }
     uint64_t next = pc + 1;
     bool halt = false;
+    pc_ = pc;
     Status status = Step(pc, instructions[pc], &next, &halt);
     if (!status.ok()) return Fault(status.code(), pc, status.message());
     if (halt) break;
@@ -1106,6 +1150,7 @@ Status Execution::DmaBox(const Instruction& in) {
   const Wide dram_begin = Wide{dram_base} + dram_low * wide_size;
   const Wide dram_end = Wide{dram_base} + (dram_high + 1) * wide_size;
   Access access{0, 0, load};
+  uint64_t dram_span[2] = {0, 0};  // the DRAM bytes the box spans
   uint64_t rows = 0;
   const uint64_t bytes = static_cast<uint64_t>(elements) * size;
   if (elements * wide_size > Wide{config_.dram_bytes}) {
@@ -1133,6 +1178,8 @@ Status Execution::DmaBox(const Instruction& in) {
     rows = bytes / static_cast<uint64_t>(run);
     const auto dram_first = static_cast<uint64_t>(dram_begin);
     const uint64_t dram_bytes = static_cast<uint64_t>(dram_end - dram_begin);
+    dram_span[0] = dram_first;
+    dram_span[1] = dram_first + dram_bytes;
     uint8_t* mapped = dram_.Map(dram_first, dram_bytes);
     // The element loop runs along the innermost remaining dimension when
     // the box is not contiguous there.
@@ -1204,8 +1251,9 @@ Status Execution::DmaBox(const Instruction& in) {
   const uint64_t cost =
       config_.dma_latency_cycles +
       std::max(CeilDiv(bytes, config_.dma_bytes_per_cycle), rows);
-  Issue(load ? Unit::kDmaIn : Unit::kDmaOut, cost, &access, 1);
-  return OkStatus();
+  const Interval when =
+      Issue(load ? Unit::kDmaIn : Unit::kDmaOut, cost, &access, 1);
+  return CheckDramOrder(dram_span[0], dram_span[1], !load, when);
 }
 
 Status Execution::DmaIndirect(const Instruction& in) {
@@ -1234,13 +1282,15 @@ Status Execution::DmaIndirect(const Instruction& in) {
     highest = std::max(highest, off);
   }
   uint8_t* mapped = nullptr;
+  uint64_t dram_span[2] = {0, 0};  // the DRAM bytes the elements span
   using Wide = __int128;
   if (highest >= 0) {
     const Wide begin = Wide{dram_base} + Wide{lowest} * size;
     const Wide end = Wide{dram_base} + (Wide{highest} + 1) * size;
     if (end <= Wide{std::numeric_limits<uint64_t>::max()}) {
-      mapped = dram_.Map(static_cast<uint64_t>(begin),
-                         static_cast<uint64_t>(end - begin));
+      dram_span[0] = static_cast<uint64_t>(begin);
+      dram_span[1] = static_cast<uint64_t>(end);
+      mapped = dram_.Map(dram_span[0], dram_span[1] - dram_span[0]);
     }
   }
   uint64_t moved = 0;
@@ -1282,8 +1332,9 @@ Status Execution::DmaIndirect(const Instruction& in) {
   const uint64_t cost =
       config_.dma_latency_cycles +
       std::max(CeilDiv(count * size, config_.dma_bytes_per_cycle), count);
-  Issue(gather ? Unit::kDmaIn : Unit::kDmaOut, cost, accesses, 2);
-  return OkStatus();
+  const Interval when =
+      Issue(gather ? Unit::kDmaIn : Unit::kDmaOut, cost, accesses, 2);
+  return CheckDramOrder(dram_span[0], dram_span[1], !gather, when);
 }
 
 }  // namespace

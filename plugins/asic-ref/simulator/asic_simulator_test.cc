@@ -1012,6 +1012,62 @@ loop:
   EXPECT_GT(shallow.cycles, deep.cycles + 300);
 }
 
+// Stores 8 s64 elements of SRAM 0x100 to buffer 0 (128 bytes), then `second` (a DMA
+// of buffer 0's DRAM) with `between` in between.
+StatusOr<KernelCounters> RunDramOrder(const std::string& between,
+                                      const std::string& second) {
+  Simulator simulator{ArchConfig()};
+  TestDram dram;
+  const uint64_t buffer = dram.Allocate(128);
+  return RunText(simulator, dram,
+                 ".kernel dram_order\n"
+                 ".desc d0 dram=(1, 0, 0) sram=(1, 0, 0)\n"
+                 "  ld x1, [x0+0]\n  li x5, 8\n"
+                 "  dma.st.s64 dram[x1], [x0+0x100], box=(x5, x0, x0), d0\n" +
+                     between + "  " + second + "\n  halt\n",
+                 {buffer});
+}
+
+TEST(AsicSimulatorTest, UnorderedDmaOfTheSameDramIsARace) {
+  const std::string load =
+      "dma.ld.s64 [x0+0x200], dram[x1], box=(x5, x0, x0), d0";
+  EXPECT_TRUE(HasCode(RunDramOrder("", load).status(), PHAL_FAILED_PRECONDITION,
+                      {"instruction 3 (dma.ld.s64", "DRAM race",
+                       "instruction 2 (dma.st.s64", "fence"}));
+  EXPECT_TRUE(IsOk(RunDramOrder("  fence\n", load).status()));
+  // Other DRAM bytes do not race.
+  EXPECT_TRUE(IsOk(RunDramOrder("  addi x1, x1, 64\n", load).status()));
+}
+
+TEST(AsicSimulatorTest, AStoreOverDramALoadStillReadsIsARace) {
+  Simulator simulator{ArchConfig()};
+  TestDram dram;
+  const uint64_t buffer = dram.Allocate(64);
+  const std::string prologue =
+      ".desc d0 dram=(1, 0, 0) sram=(1, 0, 0)\n"
+      "  ld x1, [x0+0]\n  li x5, 8\n"
+      "  dma.ld.s64 [x0+0x100], dram[x1], box=(x5, x0, x0), d0\n";
+  // From other SRAM: nothing orders the store after the load.
+  EXPECT_TRUE(HasCode(
+      RunText(simulator, dram,
+              prologue +
+                  "  dma.st.s64 dram[x1], [x0+0x200], box=(x5, x0, x0), d0\n"
+                  "  halt\n",
+              {buffer})
+          .status(),
+      PHAL_FAILED_PRECONDITION, {"DRAM race", "writes DRAM"}));
+  // Storing what the load brought in (an update in place): the SRAM
+  // dependence orders them.
+  EXPECT_TRUE(IsOk(
+      RunText(simulator, dram,
+              prologue +
+                  "  vneg.s64 [x0+0x100], [x0+0x100], n=x5\n"
+                  "  dma.st.s64 dram[x1], [x0+0x100], box=(x5, x0, x0), d0\n"
+                  "  halt\n",
+              {buffer})
+          .status()));
+}
+
 TEST(AsicSimulatorTest, CountersAccumulateAndReportUtilization) {
   KernelCounters a;
   a.cycles = 100;
