@@ -115,10 +115,11 @@ Status Device::Run(const Program& program,
     std::lock_guard<std::mutex> lock(simulator_mutex_);
     return simulator_->Run(program, *dram_, buffer_addresses);
   }();
+  // The simulator's message names the program, the instruction and its
+  // text.
   if (!run.ok()) {
     return Status(run.status().code(),
-                  "asic-ref plugin: kernel " + program.name +
-                      " faulted: " + run.status().message());
+                  "asic-ref plugin: " + run.status().message());
   }
   counters_.Add(program.name, *run);
   return OkStatus();

@@ -424,7 +424,7 @@ TEST_F(AsicRefDevice, ASimulatorFaultIsTheStreamsErrorNotACrash) {
   phal_plugin_buffer_t* const buffers[] = {buffer, buffer, buffer};
   EXPECT_TRUE(IsOk(api().stream_launch(stream, restored, buffers, 3)));
   EXPECT_TRUE(HasCode(api().stream_synchronize(stream), PHAL_OUT_OF_RANGE,
-                      "kernel faulting faulted"));
+                      "asic-ref program 'faulting': instruction 0 (dma.ld"));
   EXPECT_TRUE(IsOk(api().stream_synchronize(stream)))
       << "the error is reported once";
   api().kernel_destroy(restored);
