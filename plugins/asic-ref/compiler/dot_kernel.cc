@@ -33,49 +33,58 @@ int64_t RoundUp(int64_t value, int64_t step) {
 
 struct Tiles {
   int64_t mt, nt, kt;
-  uint32_t a[2], b[2], acc;
+  int64_t depth_tiles;      // KT = ceil(k / kt)
+  bool resident;            // A's row block stays in SRAM across the C tiles
+  std::vector<uint32_t> a;  // KT tiles when resident, else two banks
+  uint32_t b[2], acc[2];
 };
 
-// One k tile into bank `bank`: the boxes of A and B, then the product.
-void EmitDepthTile(const KernelContext& context, const phal_kir_dot_t& dot,
-                   const Tiles& t, int bank, uint8_t depth_reg,
-                   bool zero_padding, ProgramBuilder& program) {
+// The A box of depth tile `kt` (register kDepth holds its first k) into
+// `tile`, zero-filled first when it is the short last one.
+void EmitLoadA(const KernelContext& context, const phal_kir_dot_t& dot,
+               const Tiles& t, uint32_t tile, bool last, uint8_t depth_reg,
+               ProgramBuilder& program) {
   const phal_kir_buffer_t& lhs = context.buffers[dot.lhs];
-  const phal_kir_buffer_t& rhs = context.buffers[dot.rhs];
-  const int64_t a_size =
-      static_cast<int64_t>(ElementTypeByteSize(lhs.element_type));
-  const int64_t b_size =
-      static_cast<int64_t>(ElementTypeByteSize(rhs.element_type));
-  if (zero_padding) {
+  if (last && dot.k % t.kt != 0) {
     program.Li(reg::kLanes, t.mt * t.kt);
-    program.Fill(lhs.element_type, t.a[bank], reg::kZero);
-    program.Li(reg::kLanes, t.kt * t.nt);
-    program.Fill(rhs.element_type, t.b[bank], reg::kZero);
+    program.Fill(lhs.element_type, tile, reg::kZero);
   }
-  const std::pair<uint8_t, int64_t> a_terms[] = {{kBatch, dot.lhs_strides[0]},
-                                                 {kRow, dot.lhs_strides[1]},
-                                                 {kDepth, dot.lhs_strides[2]}};
-  EmitElementAddress(program, kA, dot.lhs, a_terms, a_size);
+  const std::pair<uint8_t, int64_t> terms[] = {{kBatch, dot.lhs_strides[0]},
+                                               {kRow, dot.lhs_strides[1]},
+                                               {kDepth, dot.lhs_strides[2]}};
+  EmitElementAddress(
+      program, kA, dot.lhs, terms,
+      static_cast<int64_t>(ElementTypeByteSize(lhs.element_type)));
   program.DmaBox(
-      Opcode::kDmaLoad, lhs.element_type, t.a[bank], kA, kRows, depth_reg,
+      Opcode::kDmaLoad, lhs.element_type, tile, kA, kRows, depth_reg,
       reg::kZero,
       program.Descriptor(
           {{dot.lhs_strides[1], dot.lhs_strides[2], 0}, {t.kt, 1, 0}}));
-  const std::pair<uint8_t, int64_t> b_terms[] = {{kBatch, dot.rhs_strides[0]},
-                                                 {kDepth, dot.rhs_strides[1]},
-                                                 {kColumn, dot.rhs_strides[2]}};
-  EmitElementAddress(program, kB, dot.rhs, b_terms, b_size);
+}
+
+void EmitLoadB(const KernelContext& context, const phal_kir_dot_t& dot,
+               const Tiles& t, uint32_t tile, bool last, uint8_t depth_reg,
+               ProgramBuilder& program) {
+  const phal_kir_buffer_t& rhs = context.buffers[dot.rhs];
+  if (last && dot.k % t.kt != 0) {
+    program.Li(reg::kLanes, t.kt * t.nt);
+    program.Fill(rhs.element_type, tile, reg::kZero);
+  }
+  const std::pair<uint8_t, int64_t> terms[] = {{kBatch, dot.rhs_strides[0]},
+                                               {kDepth, dot.rhs_strides[1]},
+                                               {kColumn, dot.rhs_strides[2]}};
+  EmitElementAddress(
+      program, kB, dot.rhs, terms,
+      static_cast<int64_t>(ElementTypeByteSize(rhs.element_type)));
   program.DmaBox(
-      Opcode::kDmaLoad, rhs.element_type, t.b[bank], kB, depth_reg, kColumns,
+      Opcode::kDmaLoad, rhs.element_type, tile, kB, depth_reg, kColumns,
       reg::kZero,
       program.Descriptor(
           {{dot.rhs_strides[1], dot.rhs_strides[2], 0}, {t.nt, 1, 0}}));
-  program.MatMul(lhs.element_type, rhs.element_type, t.acc, t.a[bank],
-                 t.b[bank], kRows, kKt, kNt, false);
 }
 
 Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
-                    const Tiles& t, SramAllocator& sram,
+                    const Tiles& t, uint32_t acc, SramAllocator& sram,
                     ProgramBuilder& program) {
   const phal_kir_buffer_t& out = context.buffers[dot.output];
   const phal_element_type_t acc_type =
@@ -85,7 +94,7 @@ Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
   const bool identity = e.result_count == 1 &&
                         e.nodes[e.results[0]].op == PHAL_KIR_OP_PARAMETER &&
                         e.nodes[e.results[0]].type == out.element_type;
-  uint32_t result = t.acc;
+  uint32_t result = acc;
   Slot owned;
   VectorBody body(program, sram, context.buffers, t.mt * t.nt);
   std::vector<uint32_t> index_slots;
@@ -100,7 +109,7 @@ Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
     }
     TileLeaves leaves;
     leaves.index.assign(3, kNoSlot);
-    leaves.parameters = {Slot{t.acc, acc_type}};
+    leaves.parameters = {Slot{acc, acc_type}};
     if (used[0]) {
       PHAL_ASSIGN_OR_RETURN(Slot s, body.Broadcast(kBatch));
       leaves.index[0] = s.offset;
@@ -193,31 +202,46 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
     program.Halt();
     return OkStatus();
   }
+  const phal_element_type_t acc_type =
+      int8_array ? PHAL_ELEMENT_TYPE_S32 : PHAL_ELEMENT_TYPE_F32;
   const int64_t array = context.config.array_size;
   Tiles t{};
   t.nt =
       std::min<int64_t>(RoundUp(dot.n, array), std::max<int64_t>(array, 128));
   t.mt = std::max<int64_t>(1, std::min<int64_t>(dot.m, 4 * lanes / t.nt));
-  // At least two depth tiles where k allows, so the next tile's boxes load
-  // into the other bank while the array works on this one.
-  t.kt =
-      std::min<int64_t>(RoundUp(std::max<int64_t>((dot.k + 1) / 2, 1), array),
-                        std::max<int64_t>(array, 256));
-  SramAllocator sram(context.sram_begin, context.sram_end);
-  const uint64_t a_bytes = t.mt * t.kt * ElementTypeByteSize(lhs);
-  const uint64_t b_bytes = t.kt * t.nt * ElementTypeByteSize(rhs);
-  for (int bank = 0; bank < 2; ++bank) {
-    PHAL_ASSIGN_OR_RETURN(t.a[bank], sram.Allocate(a_bytes, "an A tile"));
-    PHAL_ASSIGN_OR_RETURN(t.b[bank], sram.Allocate(b_bytes, "a B tile"));
+  t.kt = std::min<int64_t>(RoundUp(std::max<int64_t>(dot.k, 1), array),
+                           std::max<int64_t>(array, 256));
+  t.depth_tiles = (dot.k + t.kt - 1) / t.kt;
+  const uint64_t a_tile = t.mt * t.kt * ElementTypeByteSize(lhs);
+  const uint64_t b_tile = t.kt * t.nt * ElementTypeByteSize(rhs);
+  // Depth tiles unrolled (at most 16) let A's whole row block stay in SRAM
+  // while the C tiles of that row go by, when it takes at most a quarter of
+  // the scratchpad.
+  const bool unrolled = t.depth_tiles <= 16;
+  t.resident =
+      unrolled && t.depth_tiles > 0 &&
+      a_tile * t.depth_tiles <= (context.sram_end - context.sram_begin) / 4;
+  SramAllocator fixed(context.sram_begin, context.sram_end);
+  const int64_t a_count = t.resident ? t.depth_tiles : 2;
+  for (int64_t i = 0; i < a_count; ++i) {
+    PHAL_ASSIGN_OR_RETURN(uint32_t offset, fixed.Allocate(a_tile, "an A tile"));
+    t.a.push_back(offset);
   }
-  PHAL_ASSIGN_OR_RETURN(t.acc, sram.Allocate(t.mt * t.nt * 4, "a C tile"));
+  for (int bank = 0; bank < 2; ++bank) {
+    PHAL_ASSIGN_OR_RETURN(t.b[bank], fixed.Allocate(b_tile, "a B tile"));
+    PHAL_ASSIGN_OR_RETURN(t.acc[bank],
+                          fixed.Allocate(t.mt * t.nt * 4, "a C tile"));
+  }
+  SramAllocator sram(context.sram_begin + static_cast<uint32_t>(fixed.peak()),
+                     context.sram_end);
 
   program.Comment("dot [" + std::to_string(dot.batch) + "] " +
                   std::to_string(dot.m) + "x" + std::to_string(dot.k) + " by " +
                   std::to_string(dot.k) + "x" + std::to_string(dot.n) +
-                  " on the matrix unit, C tiles " + std::to_string(t.mt) + "x" +
-                  std::to_string(t.nt) + ", depth tiles of " +
-                  std::to_string(t.kt));
+                  " on the matrix unit: C tiles " + std::to_string(t.mt) + "x" +
+                  std::to_string(t.nt) + " in two banks, depth tiles of " +
+                  std::to_string(t.kt) +
+                  (t.resident ? ", A's row block resident" : ""));
   program.Li(kBatchEnd, dot.batch);
   program.Li(kM, dot.m);
   program.Li(kN, dot.n);
@@ -225,9 +249,60 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
   program.Li(kNt, t.nt);
   program.Li(kMt, t.mt);
   const int64_t full = dot.k / t.kt;
-  const int64_t tail = dot.k % t.kt;
   program.Li(kFullEnd, full * t.kt);
-  program.Li(kTailDepth, tail);
+  program.Li(kTailDepth, dot.k % t.kt);
+  // The depth count register of depth tile i.
+  auto depth_of = [&](int64_t i) {
+    return i == t.depth_tiles - 1 && dot.k % t.kt != 0 ? kTailDepth : kKt;
+  };
+  // One C tile in C bank v: its depth tiles, the epilogue, the store.
+  auto c_tile = [&](int v) -> Status {
+    const uint32_t acc = t.acc[v];
+    if (t.depth_tiles == 0 || !unrolled) {
+      program.Li(reg::kLanes, t.mt * t.nt);
+      program.Fill(acc_type, acc, reg::kZero);
+    }
+    if (unrolled) {
+      for (int64_t i = 0; i < t.depth_tiles; ++i) {
+        const int bank = static_cast<int>((v * t.depth_tiles + i) % 2);
+        const bool last = i == t.depth_tiles - 1;
+        program.Li(kDepth, i * t.kt);
+        if (!t.resident) {
+          EmitLoadA(context, dot, t, t.a[bank], last, depth_of(i), program);
+        }
+        EmitLoadB(context, dot, t, t.b[bank], last, depth_of(i), program);
+        program.MatMul(lhs, rhs, acc, t.resident ? t.a[i] : t.a[bank],
+                       t.b[bank], kRows, kKt, kNt, i == 0);
+      }
+    } else {
+      // Many depth tiles: a loop over the full ones, two banks alternating,
+      // then the short last one.
+      program.Li(kDepth, 0);
+      const Label top = program.NewLabel();
+      const Label after = program.NewLabel();
+      program.Bind(top);
+      for (int bank = 0; bank < 2; ++bank) {
+        EmitLoadA(context, dot, t, t.a[bank], false, kKt, program);
+        EmitLoadB(context, dot, t, t.b[bank], false, kKt, program);
+        program.MatMul(lhs, rhs, acc, t.a[bank], t.b[bank], kRows, kKt, kNt,
+                       false);
+        program.Addi(kDepth, kDepth, t.kt);
+        program.Branch(bank == 0 ? Opcode::kBge : Opcode::kBlt, kDepth,
+                       kFullEnd, bank == 0 ? after : top);
+      }
+      program.Bind(after);
+      if (dot.k % t.kt != 0) {
+        const int bank = static_cast<int>(full % 2);
+        EmitLoadA(context, dot, t, t.a[bank], true, kTailDepth, program);
+        EmitLoadB(context, dot, t, t.b[bank], true, kTailDepth, program);
+        program.MatMul(lhs, rhs, acc, t.a[bank], t.b[bank], kRows, kKt, kNt,
+                       false);
+      }
+    }
+    program.Comment("epilogue and store");
+    return EmitEpilogue(context, dot, t, acc, sram, program);
+  };
+
   program.Li(kBatch, 0);
   const Label batch_top = program.NewLabel();
   program.Bind(batch_top);
@@ -235,39 +310,27 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
   const Label row_top = program.NewLabel();
   program.Bind(row_top);
   EmitTileCount(program, kRows, kM, kRow, t.mt);
+  if (t.resident) {
+    program.Comment("A's row block");
+    for (int64_t i = 0; i < t.depth_tiles; ++i) {
+      program.Li(kDepth, i * t.kt);
+      EmitLoadA(context, dot, t, t.a[i], i == t.depth_tiles - 1, depth_of(i),
+                program);
+    }
+  }
   program.Li(kColumn, 0);
   const Label column_top = program.NewLabel();
+  const Label row_done = program.NewLabel();
   program.Bind(column_top);
-  EmitTileCount(program, kColumns, kN, kColumn, t.nt);
-  program.Comment("C tile = 0");
-  program.Li(reg::kLanes, t.mt * t.nt);
-  program.Fill(dot.accumulation_type == PHAL_ELEMENT_TYPE_S32
-                   ? PHAL_ELEMENT_TYPE_S32
-                   : PHAL_ELEMENT_TYPE_F32,
-               t.acc, reg::kZero);
-  program.Li(kDepth, 0);
-  if (full > 0) {
-    const Label top = program.NewLabel();
-    const Label after = program.NewLabel();
-    program.Bind(top);
-    for (int bank = 0; bank < (full > 1 ? 2 : 1); ++bank) {
-      program.Comment(bank == 0 ? "depth tile, bank A" : "depth tile, bank B");
-      EmitDepthTile(context, dot, t, bank, kKt, false, program);
-      program.Addi(kDepth, kDepth, t.kt);
-      program.Branch(bank == 0 ? Opcode::kBge : Opcode::kBlt, kDepth, kFullEnd,
-                     bank == 0 ? after : top);
-    }
-    program.Bind(after);
+  for (int v = 0; v < 2; ++v) {
+    program.Comment(v == 0 ? "C tile in bank A" : "C tile in bank B");
+    EmitTileCount(program, kColumns, kN, kColumn, t.nt);
+    PHAL_RETURN_IF_ERROR(c_tile(v));
+    program.Alu(Opcode::kAdd, kColumn, kColumn, kNt);
+    program.Branch(v == 0 ? Opcode::kBge : Opcode::kBlt, kColumn, kN,
+                   v == 0 ? row_done : column_top);
   }
-  if (tail > 0) {
-    program.Comment("last depth tile, zero-padded");
-    EmitDepthTile(context, dot, t, static_cast<int>(full % 2), kTailDepth, true,
-                  program);
-  }
-  program.Comment("epilogue and store");
-  PHAL_RETURN_IF_ERROR(EmitEpilogue(context, dot, t, sram, program));
-  program.Alu(Opcode::kAdd, kColumn, kColumn, kNt);
-  program.Branch(Opcode::kBlt, kColumn, kN, column_top);
+  program.Bind(row_done);
   program.Alu(Opcode::kAdd, kRow, kRow, kMt);
   program.Branch(Opcode::kBlt, kRow, kM, row_top);
   program.Addi(kBatch, kBatch, 1);

@@ -20,43 +20,11 @@ constexpr uint8_t kOffset = reg::kFirstTemp + 5;
 Status EmitTile(const KernelContext& context, const phal_kir_loop_t& loop,
                 int64_t lanes, SramAllocator& sram, ProgramBuilder& program) {
   VectorBody body(program, sram, context.buffers, lanes);
-  // The dimensions whose INDEX values some node needs: a READ of the
-  // iteration space's own shape at its own coordinates is a box and needs
-  // none.
-  const phal_kir_body_t& b = loop.body;
-  std::vector<bool> used(loop.rank, false);
-  for (uint32_t i = 0; i < b.node_count; ++i) {
-    const phal_kir_node_t& node = b.nodes[i];
-    bool box = node.op == PHAL_KIR_OP_READ && node.attributes[0] >= 0 &&
-               static_cast<size_t>(node.attributes[0]) < context.buffers.size();
-    if (box) {
-      const phal_kir_buffer_t& buffer =
-          context.buffers[static_cast<size_t>(node.attributes[0])];
-      box = buffer.rank == loop.rank && node.operand_count == loop.rank;
-      for (uint32_t a = 0; box && a < loop.rank; ++a) {
-        const phal_kir_node_t& index =
-            b.nodes[b.operands[node.operand_begin + a]];
-        box = buffer.dims[a] == loop.dims[a] && index.op == PHAL_KIR_OP_INDEX &&
-              index.attributes[0] == a;
-      }
-    }
-    if (box) continue;
-    for (uint32_t o = 0; o < node.operand_count; ++o) {
-      const phal_kir_node_t& operand =
-          b.nodes[b.operands[node.operand_begin + o]];
-      if (operand.op == PHAL_KIR_OP_INDEX && operand.attributes[0] >= 0 &&
-          operand.attributes[0] < loop.rank) {
-        used[static_cast<size_t>(operand.attributes[0])] = true;
-      }
-    }
-  }
-  for (uint32_t r = 0; r < b.result_count; ++r) {
-    const phal_kir_node_t& result = b.nodes[b.results[r]];
-    if (result.op == PHAL_KIR_OP_INDEX && result.attributes[0] >= 0 &&
-        result.attributes[0] < loop.rank) {
-      used[static_cast<size_t>(result.attributes[0])] = true;
-    }
-  }
+  // A READ of the iteration space's own shape at its own coordinates is a
+  // box and needs no INDEX vectors.
+  const std::vector<bool> used =
+      UsedIndexDims(loop.body, context.buffers, loop.rank,
+                    std::span<const int64_t>(loop.dims, loop.rank));
   TileLeaves leaves;
   leaves.linear_dims.assign(loop.dims, loop.dims + loop.rank);
   leaves.linear_start = kPosition;

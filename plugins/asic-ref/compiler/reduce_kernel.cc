@@ -36,18 +36,6 @@ struct Plan {
   int64_t ob = 1, rb = 1;
 };
 
-std::vector<bool> IndexUse(const phal_kir_body_t& body, uint32_t rank) {
-  std::vector<bool> used(rank, false);
-  for (uint32_t i = 0; i < body.node_count; ++i) {
-    const phal_kir_node_t& node = body.nodes[i];
-    if (node.op == PHAL_KIR_OP_INDEX && node.attributes[0] >= 0 &&
-        node.attributes[0] < rank) {
-      used[static_cast<size_t>(node.attributes[0])] = true;
-    }
-  }
-  return used;
-}
-
 // Applies the reducer to (acc[k] over `count` lanes, value[k]) and moves
 // the results into acc[k].
 Status ApplyReducer(VectorBody& body, const phal_kir_reduce_t& reduce,
@@ -69,62 +57,73 @@ Status ApplyReducer(VectorBody& body, const phal_kir_reduce_t& reduce,
 }
 
 Status EmitTile(const KernelContext& context, const phal_kir_reduce_t& reduce,
-                const Plan& plan, int64_t rn, const std::vector<Slot>& acc,
-                int64_t lanes, SramAllocator& sram, ProgramBuilder& program) {
+                const Plan& plan, int64_t rn, uint32_t transpose,
+                const std::vector<Slot>& acc, int64_t lanes,
+                SramAllocator& sram, ProgramBuilder& program) {
   VectorBody body(program, sram, context.buffers, lanes);
   const std::string what = "reduce kernel " + context.name;
   program.Li(reg::kLanes, rn * plan.ob);
-  const std::vector<bool> used = IndexUse(reduce.values, reduce.rank);
+  // Reduced dimensions all after the kept ones, or all before: a read of
+  // the iteration space's own shape is a box of rn x ob, which needs no
+  // INDEX vectors.
+  const bool trailing = plan.kept.empty() || plan.reduced.empty() ||
+                        plan.kept.back() < plan.reduced.front();
+  const bool leading = !plan.kept.empty() && !plan.reduced.empty() &&
+                       plan.reduced.back() < plan.kept.front();
+  const std::span<const int64_t> box_dims =
+      trailing || leading ? std::span<const int64_t>(reduce.dims, reduce.rank)
+                          : std::span<const int64_t>();
+  const std::vector<bool> used =
+      UsedIndexDims(reduce.values, context.buffers, reduce.rank, box_dims);
   std::vector<bool> kept_used, reduced_used;
   for (int64_t d : plan.kept) kept_used.push_back(used[d]);
   for (int64_t d : plan.reduced) reduced_used.push_back(used[d]);
   TileLeaves leaves;
   leaves.index.assign(reduce.rank, kNoSlot);
-  std::vector<uint32_t> parts;
-  PHAL_ASSIGN_OR_RETURN(Slot lane,
-                        body.NewSlot(PHAL_ELEMENT_TYPE_S64, "lanes"));
-  program.Iota(lane.offset, reg::kZero);
-  PHAL_ASSIGN_OR_RETURN(Slot ob, body.IndexConstant(plan.ob));
-  PHAL_ASSIGN_OR_RETURN(Slot position,
-                        body.NewSlot(PHAL_ELEMENT_TYPE_S64, "positions"));
-  // Output o = min(first + lane % ob, O - 1): a short last block repeats
-  // its last output, whose lanes are not stored.
-  if (std::find(kept_used.begin(), kept_used.end(), true) != kept_used.end()) {
-    body.Op(Opcode::kVRem, position, lane, ob);
-    PHAL_ASSIGN_OR_RETURN(Slot first, body.Broadcast(kOutput));
-    body.Op(Opcode::kVAdd, position, position, first);
-    body.Free(first);
-    PHAL_ASSIGN_OR_RETURN(Slot last, body.IndexConstant(plan.outputs - 1));
-    body.Op(Opcode::kVMin, position, position, last);
-    body.Free(last);
-    PHAL_RETURN_IF_ERROR(
-        body.Decompose(position, plan.kept_dims, kept_used, &parts));
-    for (size_t i = 0; i < plan.kept.size(); ++i) {
-      leaves.index[plan.kept[i]] = parts[i];
+  const bool any_kept =
+      std::find(kept_used.begin(), kept_used.end(), true) != kept_used.end();
+  const bool any_reduced = std::find(reduced_used.begin(), reduced_used.end(),
+                                     true) != reduced_used.end();
+  if (any_kept || any_reduced) {
+    std::vector<uint32_t> parts;
+    PHAL_ASSIGN_OR_RETURN(Slot lane,
+                          body.NewSlot(PHAL_ELEMENT_TYPE_S64, "lanes"));
+    program.Iota(lane.offset, reg::kZero);
+    PHAL_ASSIGN_OR_RETURN(Slot ob, body.IndexConstant(plan.ob));
+    PHAL_ASSIGN_OR_RETURN(Slot position,
+                          body.NewSlot(PHAL_ELEMENT_TYPE_S64, "positions"));
+    // Output o = min(first + lane % ob, O - 1): a short last block repeats
+    // its last output, whose lanes are not stored.
+    if (any_kept) {
+      body.Op(Opcode::kVRem, position, lane, ob);
+      PHAL_ASSIGN_OR_RETURN(Slot first, body.Broadcast(kOutput));
+      body.Op(Opcode::kVAdd, position, position, first);
+      body.Free(first);
+      PHAL_ASSIGN_OR_RETURN(Slot last, body.IndexConstant(plan.outputs - 1));
+      body.Op(Opcode::kVMin, position, position, last);
+      body.Free(last);
+      PHAL_RETURN_IF_ERROR(
+          body.Decompose(position, plan.kept_dims, kept_used, &parts));
+      for (size_t i = 0; i < plan.kept.size(); ++i) {
+        leaves.index[plan.kept[i]] = parts[i];
+      }
     }
-  }
-  if (std::find(reduced_used.begin(), reduced_used.end(), true) !=
-      reduced_used.end()) {
-    body.Op(Opcode::kVDiv, position, lane, ob);
-    PHAL_ASSIGN_OR_RETURN(Slot first, body.Broadcast(kReduced));
-    body.Op(Opcode::kVAdd, position, position, first);
-    body.Free(first);
-    PHAL_RETURN_IF_ERROR(
-        body.Decompose(position, plan.reduced_dims, reduced_used, &parts));
-    for (size_t i = 0; i < plan.reduced.size(); ++i) {
-      leaves.index[plan.reduced[i]] = parts[i];
+    if (any_reduced) {
+      body.Op(Opcode::kVDiv, position, lane, ob);
+      PHAL_ASSIGN_OR_RETURN(Slot first, body.Broadcast(kReduced));
+      body.Op(Opcode::kVAdd, position, position, first);
+      body.Free(first);
+      PHAL_RETURN_IF_ERROR(
+          body.Decompose(position, plan.reduced_dims, reduced_used, &parts));
+      for (size_t i = 0; i < plan.reduced.size(); ++i) {
+        leaves.index[plan.reduced[i]] = parts[i];
+      }
     }
+    body.Free(position);
+    body.Free(ob);
+    body.Free(lane);
   }
-  body.Free(position);
-  body.Free(ob);
-  body.Free(lane);
-  // Reduced dimensions all after the kept ones, or all before: a read of
-  // the iteration space's own shape is a box of rn x ob.
-  const bool trailing = plan.kept.empty() || plan.reduced.empty() ||
-                        plan.kept.back() < plan.reduced.front();
-  const bool leading = !plan.kept.empty() && !plan.reduced.empty() &&
-                       plan.reduced.back() < plan.kept.front();
-  if (trailing || leading) {
+  if (!box_dims.empty()) {
     leaves.box.dims.assign(reduce.dims, reduce.dims + reduce.rank);
     leaves.box.columns = plan.ob;
     leaves.box.c_stride = trailing ? plan.points : 1;
@@ -133,6 +132,8 @@ Status EmitTile(const KernelContext& context, const phal_kir_reduce_t& reduce,
     leaves.box.r_start = kReduced;
     leaves.box.c_count = kValid;
     leaves.box.r_count = kRowCount;
+    leaves.box.transpose = trailing ? transpose : kNoSlot;
+    leaves.box.rows = rn;
     program.Li(kRowCount, rn);
   }
   PHAL_ASSIGN_OR_RETURN(std::vector<Slot> values,
@@ -216,11 +217,47 @@ Status EmitReduce(const KernelContext& context, const phal_kir_reduce_t& reduce,
                        "the accumulators"));
     acc.push_back(Slot{offset, init.type});
   }
+  // Reductions over trailing dimensions with more than one output per
+  // block read rows: column-major boxes that one vperm per tile transposes
+  // into the tile's reduced-major lanes, by permutations (lane l reads
+  // element (l % ob) * rn + l / ob) computed once per tile shape.
+  const bool trailing = plan.kept.empty() || plan.reduced.empty() ||
+                        plan.kept.back() < plan.reduced.front();
+  const int64_t shapes[2] = {plan.rb, plan.points % plan.rb};
+  uint32_t transpose[2] = {kNoSlot, kNoSlot};
+  if (trailing && plan.ob > 1 && plan.points > 0) {
+    for (int t = 0; t < 2; ++t) {
+      if (shapes[t] == 0) continue;
+      PHAL_ASSIGN_OR_RETURN(
+          transpose[t],
+          fixed.Allocate(shapes[t] * plan.ob * 8, "a transposing permutation"));
+    }
+  }
   const uint32_t begin =
       context.sram_begin + static_cast<uint32_t>(fixed.peak());
   const uint32_t half = (context.sram_end - begin) / 2 / 64 * 64;
   SramAllocator bank_a(begin, begin + half);
   SramAllocator bank_b(begin + half, begin + 2 * half);
+  for (int t = 0; t < 2; ++t) {
+    if (transpose[t] == kNoSlot) continue;
+    const int64_t rn = shapes[t];
+    program.Comment("permutation transposing rows of " + std::to_string(rn));
+    program.Li(reg::kLanes, rn * plan.ob);
+    VectorBody body(program, bank_a, context.buffers, rn * plan.ob);
+    PHAL_ASSIGN_OR_RETURN(Slot lane,
+                          body.NewSlot(PHAL_ELEMENT_TYPE_S64, "lanes"));
+    program.Iota(lane.offset, reg::kZero);
+    PHAL_ASSIGN_OR_RETURN(Slot ob, body.IndexConstant(plan.ob));
+    PHAL_ASSIGN_OR_RETURN(Slot rows, body.IndexConstant(rn));
+    const Slot out{transpose[t], PHAL_ELEMENT_TYPE_S64};
+    PHAL_ASSIGN_OR_RETURN(Slot column,
+                          body.NewSlot(PHAL_ELEMENT_TYPE_S64, "columns"));
+    body.Op(Opcode::kVRem, column, lane, ob);
+    body.Op(Opcode::kVMul, column, column, rows);
+    body.Op(Opcode::kVDiv, out, lane, ob);
+    body.Op(Opcode::kVAdd, out, out, column);
+    for (const Slot& slot : {lane, ob, rows, column}) body.Free(slot);
+  }
 
   program.Comment("reduce " + std::to_string(plan.points) + " points into " +
                   std::to_string(plan.outputs) + " outputs, blocks of " +
@@ -253,7 +290,8 @@ Status EmitReduce(const KernelContext& context, const phal_kir_reduce_t& reduce,
     program.Bind(top);
     for (int bank = 0; bank < (full > 1 ? 2 : 1); ++bank) {
       program.Comment(bank == 0 ? "tile in bank A" : "tile in bank B");
-      PHAL_RETURN_IF_ERROR(EmitTile(context, reduce, plan, plan.rb, acc, lanes,
+      PHAL_RETURN_IF_ERROR(EmitTile(context, reduce, plan, plan.rb,
+                                    transpose[0], acc, lanes,
                                     bank == 0 ? bank_a : bank_b, program));
       program.Addi(kReduced, kReduced, plan.rb);
       if (bank == 0) {
@@ -266,15 +304,17 @@ Status EmitReduce(const KernelContext& context, const phal_kir_reduce_t& reduce,
   }
   if (tail > 0) {
     program.Comment("last tile");
-    PHAL_RETURN_IF_ERROR(EmitTile(context, reduce, plan, tail, acc, lanes,
-                                  full % 2 == 0 ? bank_a : bank_b, program));
+    PHAL_RETURN_IF_ERROR(EmitTile(context, reduce, plan, tail, transpose[1],
+                                  acc, lanes, full % 2 == 0 ? bank_a : bank_b,
+                                  program));
   }
   {
     program.Comment("epilogue");
     program.Li(reg::kLanes, plan.ob);
     VectorBody body(program, bank_a, context.buffers, plan.ob);
     const std::vector<bool> used =
-        IndexUse(reduce.epilogue, static_cast<uint32_t>(plan.kept.size()));
+        UsedIndexDims(reduce.epilogue, context.buffers,
+                      static_cast<uint32_t>(plan.kept.size()), {});
     TileLeaves leaves;
     leaves.parameters = acc;
     leaves.index.assign(plan.kept.size(), kNoSlot);

@@ -115,6 +115,45 @@ uint64_t FloatBits(float value) { return std::bit_cast<uint32_t>(value); }
 
 }  // namespace
 
+std::vector<bool> UsedIndexDims(const phal_kir_body_t& body,
+                                std::span<const phal_kir_buffer_t> buffers,
+                                uint32_t rank,
+                                std::span<const int64_t> box_dims) {
+  std::vector<bool> used(rank, false);
+  auto mark = [&](const phal_kir_node_t& node) {
+    if (node.op == PHAL_KIR_OP_INDEX && node.attributes[0] >= 0 &&
+        node.attributes[0] < rank) {
+      used[static_cast<size_t>(node.attributes[0])] = true;
+    }
+  };
+  for (uint32_t i = 0; i < body.node_count; ++i) {
+    const phal_kir_node_t& node = body.nodes[i];
+    bool box = !box_dims.empty() && node.op == PHAL_KIR_OP_READ &&
+               node.attributes[0] >= 0 &&
+               static_cast<size_t>(node.attributes[0]) < buffers.size();
+    if (box) {
+      const phal_kir_buffer_t& buffer =
+          buffers[static_cast<size_t>(node.attributes[0])];
+      box = buffer.rank == box_dims.size() &&
+            node.operand_count == box_dims.size();
+      for (uint32_t a = 0; box && a < buffer.rank; ++a) {
+        const phal_kir_node_t& index =
+            body.nodes[body.operands[node.operand_begin + a]];
+        box = buffer.dims[a] == box_dims[a] && index.op == PHAL_KIR_OP_INDEX &&
+              index.attributes[0] == a;
+      }
+    }
+    if (box) continue;
+    for (uint32_t o = 0; o < node.operand_count; ++o) {
+      mark(body.nodes[body.operands[node.operand_begin + o]]);
+    }
+  }
+  for (uint32_t r = 0; r < body.result_count; ++r) {
+    mark(body.nodes[body.results[r]]);
+  }
+  return used;
+}
+
 VectorBody::VectorBody(ProgramBuilder& program, SramAllocator& sram,
                        std::span<const phal_kir_buffer_t> buffers,
                        int64_t lanes)
@@ -403,6 +442,17 @@ StatusOr<Slot> VectorBody::EmitRead(const phal_kir_body_t& body,
     program_.Alu(Opcode::kAdd, kAddressReg, kAddressReg, kOffsetReg);
     program_.Muli(kOffsetReg, box.r_start, box.r_stride * size);
     program_.Alu(Opcode::kAdd, kAddressReg, kAddressReg, kOffsetReg);
+    if (box.transpose != kNoSlot) {
+      PHAL_ASSIGN_OR_RETURN(Slot rows, NewSlot(type, "rows read"));
+      const uint16_t descriptor = program_.Descriptor(
+          {{box.c_stride, box.r_stride, 0}, {box.rows, 1, 0}});
+      program_.DmaBox(Opcode::kDmaLoad, type, rows.offset, kAddressReg,
+                      box.c_count, box.r_count, reg::kZero, descriptor);
+      program_.Vector(Opcode::kVPerm, type, d.offset, rows.offset,
+                      box.transpose);
+      Free(rows);
+      return d;
+    }
     const uint16_t descriptor = program_.Descriptor(
         {{box.r_stride, box.c_stride, 0}, {box.columns, 1, 0}});
     program_.DmaBox(Opcode::kDmaLoad, type, d.offset, kAddressReg, box.r_count,

@@ -47,8 +47,21 @@ struct TileLeaves {
     int64_t columns = 0;
     int64_t c_stride = 0, r_stride = 0;
     uint8_t c_start = 0, r_start = 0, c_count = 0, r_count = 0;
+    // When set, the box loads column-major (c * rows + r, contiguous where
+    // the buffer's rows are) and `transpose` (s64 lane -> element) puts it
+    // in the lanes' order with one vperm.
+    uint32_t transpose = kNoSlot;
+    int64_t rows = 0;
   } box;
 };
+
+// The dimensions below `rank` whose INDEX values some node of `body`
+// needs, given that a READ of a buffer of shape `box_dims` at INDEX
+// 0..rank-1 is a box and needs none (empty `box_dims`: no read is).
+std::vector<bool> UsedIndexDims(const phal_kir_body_t& body,
+                                std::span<const phal_kir_buffer_t> buffers,
+                                uint32_t rank,
+                                std::span<const int64_t> box_dims);
 
 class VectorBody {
  public:
