@@ -41,20 +41,24 @@ struct Tiles {
 
 // The A box of depth tile `kt` (register kDepth holds its first k) into
 // `tile`, zero-filled first when it is the short last one.
+// `depth` is the tile's first k when known here, -1 when register kDepth
+// holds it.
 void EmitLoadA(const KernelContext& context, const phal_kir_dot_t& dot,
                const Tiles& t, uint32_t tile, bool last, uint8_t depth_reg,
-               ProgramBuilder& program) {
+               int64_t depth, ProgramBuilder& program) {
   const phal_kir_buffer_t& lhs = context.buffers[dot.lhs];
   if (last && dot.k % t.kt != 0) {
     program.Li(reg::kLanes, t.mt * t.kt);
     program.Fill(lhs.element_type, tile, reg::kZero);
   }
-  const std::pair<uint8_t, int64_t> terms[] = {{kBatch, dot.lhs_strides[0]},
-                                               {kRow, dot.lhs_strides[1]},
-                                               {kDepth, dot.lhs_strides[2]}};
+  const std::pair<uint8_t, int64_t> terms[] = {
+      {dot.batch > 1 ? kBatch : reg::kZero, dot.lhs_strides[0]},
+      {kRow, dot.lhs_strides[1]},
+      {depth < 0 ? kDepth : reg::kZero, dot.lhs_strides[2]}};
   EmitElementAddress(
       program, kA, dot.lhs, terms,
-      static_cast<int64_t>(ElementTypeByteSize(lhs.element_type)));
+      static_cast<int64_t>(ElementTypeByteSize(lhs.element_type)),
+      depth < 0 ? 0 : depth * dot.lhs_strides[2]);
   program.DmaBox(
       Opcode::kDmaLoad, lhs.element_type, tile, kA, kRows, depth_reg,
       reg::kZero,
@@ -64,18 +68,20 @@ void EmitLoadA(const KernelContext& context, const phal_kir_dot_t& dot,
 
 void EmitLoadB(const KernelContext& context, const phal_kir_dot_t& dot,
                const Tiles& t, uint32_t tile, bool last, uint8_t depth_reg,
-               ProgramBuilder& program) {
+               int64_t depth, ProgramBuilder& program) {
   const phal_kir_buffer_t& rhs = context.buffers[dot.rhs];
   if (last && dot.k % t.kt != 0) {
     program.Li(reg::kLanes, t.kt * t.nt);
     program.Fill(rhs.element_type, tile, reg::kZero);
   }
-  const std::pair<uint8_t, int64_t> terms[] = {{kBatch, dot.rhs_strides[0]},
-                                               {kDepth, dot.rhs_strides[1]},
-                                               {kColumn, dot.rhs_strides[2]}};
+  const std::pair<uint8_t, int64_t> terms[] = {
+      {dot.batch > 1 ? kBatch : reg::kZero, dot.rhs_strides[0]},
+      {depth < 0 ? kDepth : reg::kZero, dot.rhs_strides[1]},
+      {kColumn, dot.rhs_strides[2]}};
   EmitElementAddress(
       program, kB, dot.rhs, terms,
-      static_cast<int64_t>(ElementTypeByteSize(rhs.element_type)));
+      static_cast<int64_t>(ElementTypeByteSize(rhs.element_type)),
+      depth < 0 ? 0 : depth * dot.rhs_strides[1]);
   program.DmaBox(
       Opcode::kDmaLoad, rhs.element_type, tile, kB, depth_reg, kColumns,
       reg::kZero,
@@ -159,10 +165,12 @@ Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
     result = owned.offset;
   }
   const std::pair<uint8_t, int64_t> terms[] = {
-      {kBatch, dot.m * dot.n}, {kRow, dot.n}, {kColumn, 1}};
+      {dot.batch > 1 ? kBatch : reg::kZero, dot.m * dot.n},
+      {kRow, dot.n},
+      {kColumn, 1}};
   EmitElementAddress(
       program, kA, dot.output, terms,
-      static_cast<int64_t>(ElementTypeByteSize(out.element_type)));
+      static_cast<int64_t>(ElementTypeByteSize(out.element_type)), 0);
   program.DmaBox(Opcode::kDmaStore, out.element_type, result, kA, kRows,
                  kColumns, reg::kZero,
                  program.Descriptor({{dot.n, 1, 0}, {t.nt, 1, 0}}));
@@ -174,16 +182,15 @@ Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
 
 void EmitElementAddress(ProgramBuilder& program, uint8_t dst, uint32_t buffer,
                         std::span<const std::pair<uint8_t, int64_t>> terms,
-                        int64_t element_size) {
-  const uint8_t sum = reg::kFirstTemp + 6, product = reg::kFirstTemp + 7;
-  program.Li(sum, 0);
-  for (const auto& [r, stride] : terms) {
-    if (stride == 0) continue;
-    program.Muli(product, r, stride * element_size);
-    program.Alu(Opcode::kAdd, sum, sum, product);
-  }
+                        int64_t element_size, int64_t constant) {
+  const uint8_t product = reg::kFirstTemp + 7;
   program.LoadBufferAddress(dst, buffer);
-  program.Alu(Opcode::kAdd, dst, dst, sum);
+  for (const auto& [r, stride] : terms) {
+    if (stride == 0 || r == reg::kZero) continue;
+    program.Muli(product, r, stride * element_size);
+    program.Alu(Opcode::kAdd, dst, dst, product);
+  }
+  if (constant != 0) program.Addi(dst, dst, constant * element_size);
 }
 
 Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
@@ -266,11 +273,12 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
       for (int64_t i = 0; i < t.depth_tiles; ++i) {
         const int bank = static_cast<int>((v * t.depth_tiles + i) % 2);
         const bool last = i == t.depth_tiles - 1;
-        program.Li(kDepth, i * t.kt);
         if (!t.resident) {
-          EmitLoadA(context, dot, t, t.a[bank], last, depth_of(i), program);
+          EmitLoadA(context, dot, t, t.a[bank], last, depth_of(i), i * t.kt,
+                    program);
         }
-        EmitLoadB(context, dot, t, t.b[bank], last, depth_of(i), program);
+        EmitLoadB(context, dot, t, t.b[bank], last, depth_of(i), i * t.kt,
+                  program);
         program.MatMul(lhs, rhs, acc, t.resident ? t.a[i] : t.a[bank],
                        t.b[bank], kRows, kKt, kNt, i == 0);
       }
@@ -282,8 +290,8 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
       const Label after = program.NewLabel();
       program.Bind(top);
       for (int bank = 0; bank < 2; ++bank) {
-        EmitLoadA(context, dot, t, t.a[bank], false, kKt, program);
-        EmitLoadB(context, dot, t, t.b[bank], false, kKt, program);
+        EmitLoadA(context, dot, t, t.a[bank], false, kKt, -1, program);
+        EmitLoadB(context, dot, t, t.b[bank], false, kKt, -1, program);
         program.MatMul(lhs, rhs, acc, t.a[bank], t.b[bank], kRows, kKt, kNt,
                        false);
         program.Addi(kDepth, kDepth, t.kt);
@@ -293,8 +301,8 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
       program.Bind(after);
       if (dot.k % t.kt != 0) {
         const int bank = static_cast<int>(full % 2);
-        EmitLoadA(context, dot, t, t.a[bank], true, kTailDepth, program);
-        EmitLoadB(context, dot, t, t.b[bank], true, kTailDepth, program);
+        EmitLoadA(context, dot, t, t.a[bank], true, kTailDepth, -1, program);
+        EmitLoadB(context, dot, t, t.b[bank], true, kTailDepth, -1, program);
         program.MatMul(lhs, rhs, acc, t.a[bank], t.b[bank], kRows, kKt, kNt,
                        false);
       }
@@ -313,9 +321,8 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
   if (t.resident) {
     program.Comment("A's row block");
     for (int64_t i = 0; i < t.depth_tiles; ++i) {
-      program.Li(kDepth, i * t.kt);
       EmitLoadA(context, dot, t, t.a[i], i == t.depth_tiles - 1, depth_of(i),
-                program);
+                i * t.kt, program);
     }
   }
   program.Li(kColumn, 0);

@@ -58,11 +58,12 @@ Status EmitDotOnVectorUnit(const KernelContext& context,
                            const phal_kir_dot_t& dot, int64_t lanes,
                            ProgramBuilder& program);
 
-// Emits `dst = address of buffer + sum(reg * stride) * element_size`, with
-// the products in temporaries x16..x19 (kept clear of dst).
+// Emits `dst = address of buffer + (sum(reg * stride) + constant) *
+// element_size` (terms of register x0 or stride 0 left out), the products
+// in temporary x23.
 void EmitElementAddress(ProgramBuilder& program, uint8_t dst, uint32_t buffer,
                         std::span<const std::pair<uint8_t, int64_t>> terms,
-                        int64_t element_size);
+                        int64_t element_size, int64_t constant);
 
 int64_t ElementCount(std::span<const int64_t> dims);
 
