@@ -18,7 +18,7 @@ phal_status_t* OutOfMemoryStatus() {
 phal_status_t* MakeCStatus(phal_status_code_t code, const char* message) {
   if (code == PHAL_OK) code = PHAL_UNKNOWN;
   try {
-    return new phal_status_t{code, message ? message : ""};
+    return new phal_status_t{code, message ? message : "", false};
   } catch (const std::bad_alloc&) {
     return OutOfMemoryStatus();
   }
@@ -37,7 +37,11 @@ Status TakeCStatus(phal_status_t* status) {
 }
 
 phal_status_t* HostStatusCreate(phal_status_code_t code, const char* message) {
-  return MakeCStatus(code, message);
+  phal_status_t* status = MakeCStatus(code, message);
+  if (code == PHAL_OK && status != OutOfMemoryStatus()) {
+    status->created_as_ok = true;
+  }
+  return status;
 }
 
 }  // namespace phal

@@ -4,12 +4,15 @@
 
 #include <string>
 
-#include "sdk/base/status.h"
 #include "polyhal/types.h"
+#include "sdk/base/status.h"
 
 struct phal_status {
   phal_status_code_t code;
   std::string message;
+  // Set when a plugin asked status_create for PHAL_OK, which the core reads
+  // as PHAL_UNKNOWN (success is NULL); the validation layer reports it.
+  bool created_as_ok = false;
 };
 
 namespace phal {

@@ -23,7 +23,7 @@ std::string OptionOrEnv(const phal_client_options_t* options,
 // open keeps its other devices and records the reason.
 void OpenPluginDevices(phal_client* client, size_t plugin_index) {
   const PluginRecord& record = client->plugins[plugin_index];
-  const phal_plugin_api_t* api = &record.library->api();
+  const phal_plugin_api_t* api = client->plugin_apis[plugin_index];
   size_t count = 0;
   const char* reason = nullptr;
   Status status = TakeCStatus(api->device_count(&count, &reason));
@@ -53,8 +53,8 @@ void ListPluginTargets(phal_client* client, size_t plugin_index) {
   const PluginRecord& record = client->plugins[plugin_index];
   const char* const* names = nullptr;
   size_t count = 0;
-  Status status =
-      TakeCStatus(record.library->api().target_get_names(&names, &count));
+  Status status = TakeCStatus(
+      client->plugin_apis[plugin_index]->target_get_names(&names, &count));
   if (!status.ok()) {
     client->logger.Warning("plugin " + record.manifest.name +
                            ": target_get_names failed: " + status.ToString());
@@ -111,13 +111,54 @@ Status OpenClientTargetDevice(phal_client* client, const char* plugin_name,
       return OkStatus();
     }
   }
-  PHAL_ASSIGN_OR_RETURN(
-      phal_device * device,
-      OpenTargetDevice(client, index, plugin_name,
-                       &client->plugins[index].library->api(), name));
+  PHAL_ASSIGN_OR_RETURN(phal_device * device,
+                        OpenTargetDevice(client, index, plugin_name,
+                                         client->plugin_apis[index], name));
   client->target_devices.emplace_back(device);
   *out_device = device;
   return OkStatus();
+}
+
+// Chooses the table the client calls for each loaded plugin: the plugin's
+// own, or with PHAL_VALIDATION=1 a validation layer in front of it.
+Status ChoosePluginTables(phal_client* client) {
+  const bool validate = ValidationRequested();
+  client->plugin_apis.assign(client->plugins.size(), nullptr);
+  client->validation_layers.resize(client->plugins.size());
+  for (size_t i = 0; i < client->plugins.size(); ++i) {
+    const PluginRecord& record = client->plugins[i];
+    if (record.state != PHAL_PLUGIN_STATE_LOADED) continue;
+    client->plugin_apis[i] = &record.library->api();
+    if (!validate) continue;
+    PHAL_ASSIGN_OR_RETURN(
+        client->validation_layers[i],
+        ValidationLayer::Create(record.library->api(), record.manifest.name,
+                                client->logger));
+    client->plugin_apis[i] = &client->validation_layers[i]->table();
+    client->logger.Debug("plugin " + record.manifest.name +
+                         ": calls checked by the validation layer");
+  }
+  return OkStatus();
+}
+
+// Lists what each validated plugin still holds and how many breaches its
+// layer saw, then removes the layers.
+void CloseValidationLayers(phal_client* client) {
+  for (size_t i = 0; i < client->validation_layers.size(); ++i) {
+    std::unique_ptr<ValidationLayer>& layer = client->validation_layers[i];
+    if (layer == nullptr) continue;
+    layer->checks().ReportLeaks("phal_client_destroy");
+    size_t breaches = layer->checks().violation_count();
+    if (breaches > 0) {
+      client->logger.Log(
+          PHAL_LOG_LEVEL_ERROR,
+          "validation layer, plugin '" + client->plugins[i].manifest.name +
+              "': " + std::to_string(breaches) +
+              " breaches of the ABI contract in this client (each logged "
+              "above)");
+    }
+    layer.reset();
+  }
 }
 
 Status CreateClient(const phal_client_options_t* options,
@@ -149,6 +190,7 @@ Status CreateClient(const phal_client_options_t* options,
   client->plugin_device_reasons.assign(client->plugins.size(), "");
   client->plugin_targets.resize(client->plugins.size());
   client->plugin_target_names.resize(client->plugins.size());
+  PHAL_RETURN_IF_ERROR(ChoosePluginTables(client.get()));
   RegisterPluginLogSink(&client->logger);
   for (size_t i = 0; i < client->plugins.size(); ++i) {
     if (client->plugins[i].state == PHAL_PLUGIN_STATE_LOADED) {
@@ -182,6 +224,7 @@ void DestroyClient(phal_client* client) {
   client->devices.clear();
   for (auto& device : client->target_devices) device->Close();
   client->target_devices.clear();
+  CloseValidationLayers(client);
   UnregisterPluginLogSink(&client->logger);
   delete client;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/loader/plugin_registry.h"
+#include "core/loader/validation_layer.h"
 #include "core/runtime/buffer.h"
 #include "core/runtime/event.h"
 #include "core/runtime/stream.h"
@@ -20,6 +21,10 @@ struct phal_client {
 
   phal::Logger logger;
   std::vector<phal::PluginRecord> plugins;
+  // Per plugin, the table the client calls: the plugin's own, or with
+  // PHAL_VALIDATION=1 the table of its validation layer (NULL otherwise).
+  std::vector<const phal_plugin_api_t*> plugin_apis;
+  std::vector<std::unique_ptr<phal::ValidationLayer>> validation_layers;
   std::vector<uint32_t> plugin_device_counts;
   std::vector<std::string> plugin_device_reasons;
   std::vector<std::unique_ptr<phal_device>> devices;

@@ -1,0 +1,169 @@
+// The checks of the validation layer (PHAL_VALIDATION=1): one object per
+// plugin a client uses, with one method per slot of phal_plugin_api_t. Each
+// method checks the call against the contract plugin.h writes beside the
+// slot, forwards it to the plugin, and checks what the plugin returned.
+//
+// What the core passes is checked before the plugin sees it: handles must
+// be live handles of this plugin of the slot's kind, objects used together
+// must share a device, copies must stay within the sizes the core asked
+// for. A breach returns a status (INVALID_ARGUMENT, OUT_OF_RANGE or
+// FAILED_PRECONDITION) and the plugin is not called; a void slot logs the
+// breach and skips the call. What the plugin returns is checked after:
+// statuses well formed, handles non-NULL and new, descriptions complete,
+// no write past a buffer's end (its guard band, guard_band.h). A breach
+// there returns INTERNAL. Every breach is logged as an error naming the
+// rule, the call and the objects.
+#ifndef POLYHAL_CORE_LOADER_VALIDATED_PLUGIN_H_
+#define POLYHAL_CORE_LOADER_VALIDATED_PLUGIN_H_
+
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/loader/handle_registry.h"
+#include "polyhal/plugin.h"
+#include "sdk/base/log.h"
+#include "sdk/base/status.h"
+
+namespace phal {
+
+class ValidatedPlugin {
+ public:
+  // `plugin` is a complete table (no NULL slot) that outlives this object.
+  ValidatedPlugin(const phal_plugin_api_t& plugin, std::string plugin_name,
+                  const Logger& log);
+  ValidatedPlugin(const ValidatedPlugin&) = delete;
+  ValidatedPlugin& operator=(const ValidatedPlugin&) = delete;
+  ~ValidatedPlugin();
+
+  // Breaches found so far.
+  size_t violation_count() const { return violations_.load(); }
+  // Every handle the plugin returned that the core has not released, in
+  // creation order, each saying where it was created.
+  std::vector<std::string> LiveObjects() const;
+  // Logs LiveObjects as one error (rule lifetime.leak); returns how many.
+  size_t ReportLeaks(const std::string& moment);
+
+  phal_status_t* DeviceCount(size_t* out_count, const char** out_reason);
+  phal_status_t* DeviceOpen(size_t ordinal, phal_plugin_device_t** out_device);
+  void DeviceClose(phal_plugin_device_t* device);
+  phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
+                                     phal_device_properties_t* out);
+  phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
+                                      uint32_t index,
+                                      phal_memory_space_info_t* out);
+  phal_status_t* BufferAllocate(phal_plugin_device_t* device,
+                                uint32_t memory_space, uint64_t byte_size,
+                                phal_plugin_buffer_t** out_buffer);
+  void BufferFree(phal_plugin_buffer_t* buffer);
+  phal_status_t* StreamCreate(phal_plugin_device_t* device,
+                              phal_plugin_stream_t** out_stream);
+  void StreamDestroy(phal_plugin_stream_t* stream);
+  phal_status_t* StreamSynchronize(phal_plugin_stream_t* stream);
+  phal_status_t* StreamCopyFromHost(phal_plugin_stream_t* stream,
+                                    const void* source,
+                                    phal_plugin_buffer_t* buffer,
+                                    uint64_t offset, uint64_t byte_size);
+  phal_status_t* StreamCopyToHost(phal_plugin_stream_t* stream,
+                                  phal_plugin_buffer_t* buffer, uint64_t offset,
+                                  void* destination, uint64_t byte_size);
+  phal_status_t* StreamCopyBuffer(phal_plugin_stream_t* stream,
+                                  phal_plugin_buffer_t* source,
+                                  uint64_t source_offset,
+                                  phal_plugin_buffer_t* destination,
+                                  uint64_t destination_offset,
+                                  uint64_t byte_size);
+  phal_status_t* EventCreate(phal_plugin_device_t* device,
+                             phal_plugin_event_t** out_event);
+  void EventDestroy(phal_plugin_event_t* event);
+  phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
+                                   phal_plugin_event_t* event);
+  phal_status_t* StreamWaitEvent(phal_plugin_stream_t* stream,
+                                 phal_plugin_event_t* event);
+  phal_status_t* EventSynchronize(phal_plugin_event_t* event);
+  phal_status_t* EventQuery(phal_plugin_event_t* event, int* out_done);
+  phal_status_t* KernelEmit(phal_plugin_device_t* device,
+                            const phal_kernel_desc_t* kernel,
+                            const phal_kernel_options_t* options,
+                            phal_plugin_kernel_t** out_kernel);
+  void KernelDestroy(phal_plugin_kernel_t* kernel);
+  phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
+                                 uint64_t* out_size);
+  phal_status_t* KernelDeserialize(phal_plugin_device_t* device,
+                                   const void* data, uint64_t size,
+                                   phal_plugin_kernel_t** out_kernel);
+  phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
+                              phal_plugin_kernel_t* kernel,
+                              phal_plugin_buffer_t* const* buffers,
+                              uint32_t buffer_count);
+  phal_status_t* TargetGetNames(const char* const** out_names,
+                                size_t* out_count);
+  phal_status_t* TargetDeviceOpen(const char* target,
+                                  phal_plugin_device_t** out_device);
+  phal_status_t* DeviceGetCounters(phal_plugin_device_t* device,
+                                   phal_device_counter_t** out_counters,
+                                   size_t* out_count);
+  phal_status_t* DeviceResetCounters(phal_plugin_device_t* device);
+
+ private:
+  // Logs a breach of `rule` in `call` and returns it as a status.
+  Status Violation(const char* rule, phal_status_code_t code,
+                   const std::string& call, const std::string& detail);
+  phal_status_t* Report(const char* rule, phal_status_code_t code,
+                        const std::string& call, const std::string& detail);
+  // The record of `handle`, which the core passed as `argument` of `call`
+  // and which must be a live handle of `kind`.
+  StatusOr<HandleRecord> Expect(const void* handle, HandleKind kind,
+                                const char* call, const char* argument);
+  // `status` as the plugin returned it from `call`, or a breach of the
+  // status rules (the plugin's status is then freed).
+  phal_status_t* Returned(const char* call, phal_status_t* status);
+  // Checks the outcome of a slot that creates `record.kind` into *out and
+  // records the new handle.
+  phal_status_t* Register(const char* call, phal_status_t* status,
+                          const void* handle, HandleRecord record);
+  // A device the plugin must refuse to allocate, stream or signal on
+  // (compile-only) accepted the call; `release` frees what it returned.
+  template <typename Release>
+  phal_status_t* CheckRefused(const char* call, const HandleRecord& device,
+                              phal_status_t* status, Release&& release);
+  std::string DeviceLabel(const void* device) const;
+  static std::string Label(const HandleRecord& record);
+  Status CheckRange(const char* call, const HandleRecord& buffer,
+                    uint64_t offset, uint64_t byte_size, const char* what);
+  Status CheckSameDevice(const char* call, const HandleRecord& stream,
+                         const HandleRecord& object, const char* what);
+
+  // Guard bands (guard_band.h).
+  phal_plugin_stream_t* GuardStream(const void* device);
+  bool WriteGuardBand(phal_plugin_stream_t* stream,
+                      phal_plugin_buffer_t* buffer, uint64_t byte_size);
+  phal_status_t* CheckGuardBands(phal_plugin_stream_t* stream,
+                                 const HandleRecord& kernel,
+                                 phal_plugin_buffer_t* const* buffers,
+                                 uint32_t buffer_count);
+  // Keeps an error of queued work that the layer's own synchronize
+  // collected, for the core's next stream_synchronize.
+  void KeepPendingError(phal_plugin_stream_t* stream, phal_status_t* status);
+
+  const phal_plugin_api_t plugin_;
+  const std::string plugin_name_;
+  const Logger log_;
+  HandleRegistry registry_;
+  std::atomic<size_t> violations_{0};
+  std::atomic<size_t> device_count_{0};
+  std::atomic<bool> device_count_known_{false};
+
+  std::mutex mutex_;
+  std::unordered_map<size_t, const void*> open_ordinals_;
+  std::unordered_map<const void*, phal_plugin_stream_t*> guard_streams_;
+  std::unordered_map<const void*, phal_status_t*> pending_errors_;
+};
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_LOADER_VALIDATED_PLUGIN_H_
