@@ -371,6 +371,83 @@ void AddErfcTailCases(std::vector<Case>* cases) {
   }
 }
 
+// The special functions of CHLO, which plugins run as decompositions
+// (core/compiler/gamma_family_decomposition.cc, bessel_i1e_decomposition.cc,
+// next_after_decomposition.cc). Where a function crosses zero (lgamma at 1
+// and 2 and between its poles, digamma at 1.46 and between its poles) its
+// error is bounded relative to the largest result, as the accumulation
+// bound measures it; elsewhere in ulps. The bounds are the decompositions'
+// measured errors (docs/compiler.md) with a margin.
+void AddSpecialFunctionCases(std::vector<Case>* cases) {
+  struct Special {
+    const char* op;
+    const char* variant;
+    std::vector<InputSpec> inputs;
+    ToleranceSpec f32;
+    ToleranceSpec f64;
+  };
+  const std::vector<Special> specials = {
+      {"lgamma", "positive", {RandomValues(2.5, 60)}, Ulps(16), Ulps(16)},
+      {"lgamma",
+       "zeros_and_poles",
+       {RandomValues(-9, 2.5)},
+       Accumulation(40),
+       Accumulation(40)},
+      {"lgamma", "", {EdgeValues()}, Accumulation(40), Accumulation(40)},
+      {"digamma", "positive", {RandomValues(2, 60)}, Ulps(16), Ulps(16)},
+      {"digamma",
+       "zeros_and_poles",
+       {RandomValues(-9, 2)},
+       Accumulation(40),
+       Accumulation(600)},
+      {"digamma", "", {EdgeValues()}, Accumulation(40), Accumulation(600)},
+      {"bessel-i1e", "", {RandomValues(-40, 40)}, Ulps(16), Ulps(16)},
+      {"bessel-i1e", "", {EdgeValues()}, Ulps(16), Ulps(16)},
+      {"zeta",
+       "",
+       {RandomValues(1.5, 12), RandomValues(0.5, 20)},
+       Ulps(8),
+       Ulps(8)},
+      {"polygamma",
+       "",
+       {IndexValues(1, 5), RandomValues(0.5, 10)},
+       Ulps(32),
+       Ulps(64)},
+      {"polygamma",
+       "digamma",
+       {IndexValues(0, 0), RandomValues(2, 10)},
+       Ulps(16),
+       Ulps(16)},
+      {"next-after", "", {RandomValues(), RandomValues()}, Exact(), Exact()},
+      {"next-after", "", {EdgeValues(0), EdgeValues(1)}, Exact(), Exact()},
+  };
+  for (const Special& special : specials) {
+    for (const ElementType type :
+         {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64}) {
+      const bool edge = special.inputs[0].values == ValueClass::kEdge;
+      const int64_t edges = EdgeValueCount(type);
+      const std::vector<int64_t> dims =
+          edge ? std::vector<int64_t>{special.inputs.size() == 2 ? edges * edges
+                                                                 : edges}
+               : std::vector<int64_t>{7, 13};
+      Case c = NumericCase(
+          special.op, special.variant, type, 1, edge ? "1d" : "odd",
+          edge ? "edge" : "random", "", special.inputs,
+          type == PHAL_ELEMENT_TYPE_F64 ? special.f64 : special.f32);
+      std::vector<std::string> lines;
+      std::string operands;
+      for (int i = 0; i < static_cast<int>(special.inputs.size()); ++i) {
+        lines.push_back(ParameterLine(i, type, dims));
+        operands += (i == 0 ? "p" : ", p") + std::to_string(i);
+      }
+      lines.push_back("ROOT r = " + ShapeText(type, dims) + " " + special.op +
+                      "(" + operands + ")");
+      c.module_text = ModuleText(c.id, {}, lines);
+      cases->push_back(std::move(c));
+    }
+  }
+}
+
 // StableHLO's i1 is one bit: bitcast_convert packs a last dimension of
 // i1 into one wider element, least significant bit first, and unpacks it
 // back. The front end lowers the StableHLO program to the HLO the case
@@ -474,6 +551,7 @@ std::vector<Case> ElementwiseCases() {
   AddBitcastConvertCases(&cases);
   AddBitcastConvertOfI1Cases(&cases);
   AddErfcTailCases(&cases);
+  AddSpecialFunctionCases(&cases);
   AddReducePrecisionCases(&cases);
   AddComplexConstructionCases(&cases);
   return cases;

@@ -36,6 +36,28 @@ StatusOr<HloInstruction*> DecomposeErfc(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     RewriteContext& context);
 
+// lgamma, digamma (XLA's Lanczos approximation with g = 7, reflected
+// below 1/2), zeta (Cephes' Hurwitz zeta with fixed work: ten direct terms
+// and a twelve-term Euler-Maclaurin tail) and polygamma ((-1)^(n+1) n!
+// zeta(n + 1, x), digamma for n = 0), computed in f32 for f16, bf16 and
+// f32 and in f64 for f64. docs/compiler.md gives their measured accuracy.
+StatusOr<HloInstruction*> DecomposeGammaFamily(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context);
+
+// bessel-i1e: Cephes' Chebyshev series on [0, 8] and [8, inf) (i1e's for
+// f64, i1ef's shorter ones in f32 for the narrower types), odd in x.
+StatusOr<HloInstruction*> DecomposeBesselI1e(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context);
+
+// next-after on the bit patterns as unsigned integers of the type's width:
+// one step up or down, y's smallest subnormal after a zero, y when equal,
+// NaN when either is NaN.
+StatusOr<HloInstruction*> DecomposeNextAfter(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context);
+
 // fft: one reduce per transformed dimension, summing x[.., j, ..] times
 // the twiddle exp(-+2 pi i j k / n) over j (RFFT's last dimension only for
 // k <= n/2; IRFFT's last dimension from its n/2+1 frequencies by Hermitian

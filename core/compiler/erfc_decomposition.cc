@@ -1,63 +1,8 @@
 #include "core/compiler/decompositions.h"
+#include "core/compiler/elementwise_graph.h"
 
 namespace phal {
 namespace {
-
-// Elementwise instructions of one shape, scalar constants broadcast to it.
-class ElementwiseGraph {
- public:
-  ElementwiseGraph(RewriteContext& context, const std::vector<int64_t>& dims,
-                   ElementType type)
-      : context_(context), shape_(type, dims), type_(type) {}
-
-  HloInstruction* Constant(double value) {
-    HloInstruction* scalar = context_.AddNew(
-        HloOpcode::kConstant, Shape(type_, {}), {}, [&](HloInstruction& c) {
-          c.set_literal(Literal::Scalar(type_, value));
-        });
-    return context_.AddNew(HloOpcode::kBroadcast, shape_, {scalar},
-                           [](HloInstruction& b) { b.set_dimensions({}); });
-  }
-  HloInstruction* Op(HloOpcode opcode, HloInstruction* x) {
-    return context_.AddNew(opcode, shape_, {x});
-  }
-  HloInstruction* Op(HloOpcode opcode, HloInstruction* x, HloInstruction* y) {
-    return context_.AddNew(opcode, shape_, {x, y});
-  }
-  HloInstruction* Less(HloInstruction* x, HloInstruction* y) {
-    return context_.AddNew(
-        HloOpcode::kCompare, Shape(PHAL_ELEMENT_TYPE_PRED, shape_.dims()),
-        {x, y}, [](HloInstruction& c) {
-          c.set_comparison_direction(ComparisonDirection::kLt);
-        });
-  }
-  HloInstruction* Select(HloInstruction* condition, HloInstruction* on_true,
-                         HloInstruction* on_false) {
-    return context_.AddNew(HloOpcode::kSelect, shape_,
-                           {condition, on_true, on_false});
-  }
-  HloInstruction* ReducePrecision(HloInstruction* x, int64_t exponent_bits,
-                                  int64_t mantissa_bits) {
-    return context_.AddNew(HloOpcode::kReducePrecision, shape_, {x},
-                           [&](HloInstruction& r) {
-                             r.set_exponent_bits(exponent_bits);
-                             r.set_mantissa_bits(mantissa_bits);
-                           });
-  }
-  // c[0] * w^(n-1) + ... + c[n-1] by Horner's rule.
-  HloInstruction* Polynomial(HloInstruction* w, const std::vector<double>& c) {
-    HloInstruction* p = Constant(c[0]);
-    for (std::size_t i = 1; i < c.size(); ++i) {
-      p = Op(HloOpcode::kAdd, Op(HloOpcode::kMultiply, p, w), Constant(c[i]));
-    }
-    return p;
-  }
-
- private:
-  RewriteContext& context_;
-  Shape shape_;
-  ElementType type_;
-};
 
 // exp(-a^2) for a >= 0 without the error of rounding a^2, which exp
 // multiplies by a^2 (64 ulps of erfc in f32 near a = 9): a = h + l with h

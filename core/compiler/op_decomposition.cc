@@ -41,6 +41,15 @@ class OpDecomposition : public HloPass {
           return DecomposeBitcastConvert(source, operands, context);
         case HloOpcode::kErfc:
           return DecomposeErfc(source, operands, context);
+        case HloOpcode::kLgamma:
+        case HloOpcode::kDigamma:
+        case HloOpcode::kZeta:
+        case HloOpcode::kPolygamma:
+          return DecomposeGammaFamily(source, operands, context);
+        case HloOpcode::kBesselI1e:
+          return DecomposeBesselI1e(source, operands, context);
+        case HloOpcode::kNextAfter:
+          return DecomposeNextAfter(source, operands, context);
         case HloOpcode::kFft:
           return DecomposeFft(source, operands, context);
         case HloOpcode::kBitcast:

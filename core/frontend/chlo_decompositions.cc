@@ -453,15 +453,32 @@ StatusOr<HloInstruction*> Square(HloBuilder& b, HloInstruction* x) {
 
 const std::map<std::string, int>& UnaryArity() {
   static const auto* arity = new std::map<std::string, int>{
-      {"chlo.erf", 1},     {"chlo.erfc", 1},       {"chlo.tan", 1},
-      {"chlo.erf_inv", 1}, {"chlo.atan", 1},       {"chlo.asin", 1},
-      {"chlo.acos", 1},    {"chlo.sinh", 1},       {"chlo.cosh", 1},
-      {"chlo.asinh", 1},   {"chlo.acosh", 1},      {"chlo.atanh", 1},
-      {"chlo.is_inf", 1},  {"chlo.is_pos_inf", 1}, {"chlo.is_neg_inf", 1},
-      {"chlo.conj", 1},    {"chlo.square", 1},     {"chlo.constant_like", 1},
-      {"chlo.top_k", 1},   {"chlo.mulhi", 2},
+      {"chlo.erf", 1},       {"chlo.erfc", 1},       {"chlo.tan", 1},
+      {"chlo.erf_inv", 1},   {"chlo.atan", 1},       {"chlo.asin", 1},
+      {"chlo.acos", 1},      {"chlo.sinh", 1},       {"chlo.cosh", 1},
+      {"chlo.asinh", 1},     {"chlo.acosh", 1},      {"chlo.atanh", 1},
+      {"chlo.is_inf", 1},    {"chlo.is_pos_inf", 1}, {"chlo.is_neg_inf", 1},
+      {"chlo.conj", 1},      {"chlo.square", 1},     {"chlo.constant_like", 1},
+      {"chlo.top_k", 1},     {"chlo.mulhi", 2},      {"chlo.lgamma", 1},
+      {"chlo.digamma", 1},   {"chlo.bessel_i1e", 1}, {"chlo.next_after", 2},
+      {"chlo.polygamma", 2}, {"chlo.zeta", 2},
   };
   return *arity;
+}
+
+// The special functions the HLO opcodes of the same names compute: the
+// reference evaluates them in double and the compiler decomposes them for
+// plugins.
+const std::map<std::string, HloOpcode>& SpecialFunctions() {
+  static const auto* ops = new std::map<std::string, HloOpcode>{
+      {"chlo.lgamma", HloOpcode::kLgamma},
+      {"chlo.digamma", HloOpcode::kDigamma},
+      {"chlo.bessel_i1e", HloOpcode::kBesselI1e},
+      {"chlo.next_after", HloOpcode::kNextAfter},
+      {"chlo.polygamma", HloOpcode::kPolygamma},
+      {"chlo.zeta", HloOpcode::kZeta},
+  };
+  return *ops;
 }
 
 StatusOr<HloInstruction*> DecomposeUnary(const ChloOp& op, HloBuilder& b) {
@@ -479,6 +496,15 @@ StatusOr<HloInstruction*> DecomposeUnary(const ChloOp& op, HloBuilder& b) {
   if (name == "chlo.square") return Square(b, x);
   if (name == "chlo.constant_like") return ConstantLike(b, op);
   if (name == "chlo.mulhi") return MulHi(b, x, op.operands[1]);
+  const auto special = SpecialFunctions().find(name);
+  if (special != SpecialFunctions().end()) {
+    if (!IsFloat(x->shape().element_type())) {
+      return InvalidArgument(name + " expects floating-point operands, got " +
+                             x->shape().ToString());
+    }
+    if (op.operands.size() == 1) return b.Unary(special->second, x);
+    return b.Binary(special->second, x, op.operands[1]);
+  }
   return Elementary(b, name, x);
 }
 

@@ -32,7 +32,9 @@ bool IsElementwiseUnary(HloOpcode opcode) {
     case HloOpcode::kCeil:
     case HloOpcode::kClz:
     case HloOpcode::kCopy:
+    case HloOpcode::kBesselI1e:
     case HloOpcode::kCos:
+    case HloOpcode::kDigamma:
     case HloOpcode::kErf:
     case HloOpcode::kErfc:
     case HloOpcode::kExp:
@@ -40,6 +42,7 @@ bool IsElementwiseUnary(HloOpcode opcode) {
     case HloOpcode::kFloor:
     case HloOpcode::kImag:
     case HloOpcode::kIsFinite:
+    case HloOpcode::kLgamma:
     case HloOpcode::kLog:
     case HloOpcode::kLog1p:
     case HloOpcode::kLogistic:
@@ -72,7 +75,9 @@ bool IsElementwiseBinary(HloOpcode opcode) {
     case HloOpcode::kMaximum:
     case HloOpcode::kMinimum:
     case HloOpcode::kMultiply:
+    case HloOpcode::kNextAfter:
     case HloOpcode::kOr:
+    case HloOpcode::kPolygamma:
     case HloOpcode::kPower:
     case HloOpcode::kRemainder:
     case HloOpcode::kShiftLeft:
@@ -80,6 +85,7 @@ bool IsElementwiseBinary(HloOpcode opcode) {
     case HloOpcode::kShiftRightLogical:
     case HloOpcode::kSubtract:
     case HloOpcode::kXor:
+    case HloOpcode::kZeta:
       return true;
     default:
       return false;

@@ -18,6 +18,7 @@ namespace phal {
   X(kBatchNormGrad, "batch-norm-grad")               \
   X(kBatchNormInference, "batch-norm-inference")     \
   X(kBatchNormTraining, "batch-norm-training")       \
+  X(kBesselI1e, "bessel-i1e")                        \
   X(kBitcast, "bitcast")                             \
   X(kBitcastConvert, "bitcast-convert")              \
   X(kBroadcast, "broadcast")                         \
@@ -35,6 +36,7 @@ namespace phal {
   X(kConvolution, "convolution")                     \
   X(kCopy, "copy")                                   \
   X(kCos, "cosine")                                  \
+  X(kDigamma, "digamma")                             \
   X(kDivide, "divide")                               \
   X(kDot, "dot")                                     \
   X(kDynamicSlice, "dynamic-slice")                  \
@@ -51,6 +53,7 @@ namespace phal {
   X(kImag, "imag")                                   \
   X(kIota, "iota")                                   \
   X(kIsFinite, "is-finite")                          \
+  X(kLgamma, "lgamma")                               \
   X(kLog, "log")                                     \
   X(kLog1p, "log-plus-one")                          \
   X(kLogistic, "logistic")                           \
@@ -59,11 +62,13 @@ namespace phal {
   X(kMinimum, "minimum")                             \
   X(kMultiply, "multiply")                           \
   X(kNegate, "negate")                               \
+  X(kNextAfter, "next-after")                        \
   X(kNot, "not")                                     \
   X(kOptimizationBarrier, "opt-barrier")             \
   X(kOr, "or")                                       \
   X(kPad, "pad")                                     \
   X(kParameter, "parameter")                         \
+  X(kPolygamma, "polygamma")                         \
   X(kPopulationCount, "popcnt")                      \
   X(kPower, "power")                                 \
   X(kReal, "real")                                   \
@@ -94,7 +99,8 @@ namespace phal {
   X(kTranspose, "transpose")                         \
   X(kTuple, "tuple")                                 \
   X(kWhile, "while")                                 \
-  X(kXor, "xor")
+  X(kXor, "xor")                                     \
+  X(kZeta, "zeta")
 
 enum class HloOpcode {
 #define PHAL_HLO_OPCODE_ENUMERATOR(enumerator, spelling) enumerator,

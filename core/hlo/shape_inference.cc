@@ -205,6 +205,9 @@ bool UnaryAcceptsType(HloOpcode opcode, ElementType type) {
     case HloOpcode::kIsFinite:
     case HloOpcode::kErf:
     case HloOpcode::kErfc:
+    case HloOpcode::kLgamma:
+    case HloOpcode::kDigamma:
+    case HloOpcode::kBesselI1e:
       return IsFloat(type);
     case HloOpcode::kNot:
       return type == PHAL_ELEMENT_TYPE_PRED || IsIntegral(type);
@@ -254,6 +257,10 @@ bool BinaryAcceptsType(HloOpcode opcode, ElementType type) {
       return IsNumeric(type);
     case HloOpcode::kRemainder:
       return IsIntegral(type) || IsFloat(type);
+    case HloOpcode::kNextAfter:
+    case HloOpcode::kPolygamma:
+    case HloOpcode::kZeta:
+      return IsFloat(type);
     case HloOpcode::kAtan2:
       return IsFloat(type) || IsComplex(type);
     case HloOpcode::kComplex:

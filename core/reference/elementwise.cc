@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "core/hlo/comparison.h"
 #include "sdk/element_semantics/comparison.h"
@@ -12,6 +13,7 @@
 #include "sdk/element_semantics/integer_functions.h"
 #include "sdk/element_semantics/real_functions.h"
 #include "sdk/element_semantics/reduce_precision.h"
+#include "sdk/element_semantics/special_functions.h"
 
 namespace phal::reference {
 namespace {
@@ -62,12 +64,16 @@ Status FloatUnary(HloOpcode opcode, const Literal& in, Literal* out) {
   switch (opcode) {
     case HloOpcode::kAbs:
       return map(FloatAbs);
+    case HloOpcode::kBesselI1e:
+      return map(FloatBesselI1e);
     case HloOpcode::kCbrt:
       return map(FloatCbrt);
     case HloOpcode::kCeil:
       return map(FloatCeil);
     case HloOpcode::kCos:
       return map(FloatCos);
+    case HloOpcode::kDigamma:
+      return map(FloatDigamma);
     case HloOpcode::kErf:
       return map(FloatErf);
     case HloOpcode::kErfc:
@@ -82,6 +88,8 @@ Status FloatUnary(HloOpcode opcode, const Literal& in, Literal* out) {
       return map(FloatImag);
     case HloOpcode::kIsFinite:
       return MapUnary<T, PredTraits>(in, out, FloatIsFinite);
+    case HloOpcode::kLgamma:
+      return map(FloatLgamma);
     case HloOpcode::kLog:
       return map(FloatLog);
     case HloOpcode::kLog1p:
@@ -113,6 +121,23 @@ Status FloatUnary(HloOpcode opcode, const Literal& in, Literal* out) {
   }
 }
 
+// next_after steps through the element type's bit patterns, which the
+// values in double do not see.
+template <typename T>
+Status NextAfter(const Literal& from, const Literal& to, Literal* out) {
+  using Storage = typename T::Storage;
+  using Bits = std::conditional_t<
+      sizeof(Storage) == 2, uint16_t,
+      std::conditional_t<sizeof(Storage) == 4, uint32_t, uint64_t>>;
+  const auto* a = from.data_as<Storage>();
+  const auto* b = to.data_as<Storage>();
+  auto* result = out->data_as<Storage>();
+  for (int64_t i = 0; i < out->ElementCount(); ++i) {
+    result[i] = NextAfterBits<Bits>(a[i], T::Load(a[i]), b[i], T::Load(b[i]));
+  }
+  return OkStatus();
+}
+
 template <typename T>
 Status FloatBinary(HloOpcode opcode, const Literal& a, const Literal& b,
                    Literal* out) {
@@ -136,6 +161,12 @@ Status FloatBinary(HloOpcode opcode, const Literal& a, const Literal& b,
       return map(FloatPower);
     case HloOpcode::kAtan2:
       return map(FloatAtan2);
+    case HloOpcode::kPolygamma:
+      return map(FloatPolygamma);
+    case HloOpcode::kZeta:
+      return map(FloatZeta);
+    case HloOpcode::kNextAfter:
+      return NextAfter<T>(a, b, out);
     case HloOpcode::kComplex:
       return out->element_type() == PHAL_ELEMENT_TYPE_C64
                  ? MapBinary<T, C64Traits>(a, b, out, MakeComplex)
