@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <numeric>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -393,6 +394,85 @@ void Capture(void* user_data, phal_log_level_t, const char* message) {
 }
 
 // A client of the cpu plugin whose log is kept, and its device.
+TEST_F(RuntimeTest, ADeviceWithoutCountersReportsNoneAndRefusesNullArguments) {
+  Result<std::vector<Counter>> counters = device_.Counters();
+  ASSERT_TRUE(counters.ok()) << counters.error().ToString();
+  EXPECT_TRUE(counters->empty()) << "the cpu plugin keeps no counters";
+  EXPECT_TRUE(device_.ResetCounters().ok());
+  phal_device_counter_t* array = nullptr;
+  size_t count = 0;
+  EXPECT_EQ(CodeOf(phal_device_get_counters(nullptr, &array, &count)),
+            PHAL_INVALID_ARGUMENT);
+  EXPECT_EQ(CodeOf(phal_device_get_counters(device_.get(), nullptr, &count)),
+            PHAL_INVALID_ARGUMENT);
+  EXPECT_EQ(CodeOf(phal_device_get_counters(device_.get(), &array, nullptr)),
+            PHAL_INVALID_ARGUMENT);
+  EXPECT_EQ(CodeOf(phal_device_reset_counters(nullptr)), PHAL_INVALID_ARGUMENT);
+}
+
+// The simulated accelerator of the asic-ref plugin counts what its kernels
+// do (ABI 1.5); its device in a client of the default search path.
+TEST(RuntimeCounters, ACountingDeviceReportsItsRunsInOneBlockUntilReset) {
+  Result<Client> client = Client::Create();
+  ASSERT_TRUE(client.ok()) << client.error().ToString();
+  Device asic;
+  for (const Device& device : client->Devices()) {
+    Result<size_t> index = device.PluginIndex();
+    if (index.ok() &&
+        std::string(client->Plugins()[*index].name) == "asic-ref") {
+      asic = device;
+    }
+  }
+  if (asic.get() == nullptr) GTEST_SKIP() << "no asic-ref device";
+  Result<Executable> twice =
+      Executable::Compile(asic,
+                          "HloModule twice\n"
+                          "ENTRY main {\n"
+                          "  x = f32[64] parameter(0)\n"
+                          "  ROOT y = f32[64] add(x, x)\n"
+                          "}\n");
+  ASSERT_TRUE(twice.ok()) << twice.error().ToString();
+  Result<Buffer> x = Buffer::Allocate(asic, PHAL_ELEMENT_TYPE_F32, {64});
+  ASSERT_TRUE(x.ok()) << x.error().ToString();
+  std::vector<float> values(64, 1.5f);
+  ASSERT_TRUE(x->CopyFromHost(values.data(), 256).ok());
+  std::vector<Buffer> arguments;
+  arguments.push_back(std::move(*x));
+  ASSERT_TRUE(asic.ResetCounters().ok());
+  ASSERT_TRUE(twice->Execute(arguments).ok());
+  ASSERT_TRUE(twice->Execute(arguments).ok());
+
+  phal_device_counter_t* counters = nullptr;
+  size_t count = 0;
+  ASSERT_EQ(phal_device_get_counters(asic.get(), &counters, &count), nullptr);
+  ASSERT_GT(count, 0u);
+  double launches = -1, cycles = -1;
+  bool per_kernel = false;
+  for (size_t i = 0; i < count; ++i) {
+    const std::string name = counters[i].name;
+    if (counters[i].kernel[0] != '\0') {
+      per_kernel = true;
+    } else if (name == "launches") {
+      launches = counters[i].value;
+    } else if (name == "cycles") {
+      cycles = counters[i].value;
+      EXPECT_STREQ(counters[i].unit, "cycles");
+    }
+  }
+  phal_free(counters);
+  EXPECT_EQ(launches, 2);
+  EXPECT_GT(cycles, 0);
+  EXPECT_TRUE(per_kernel) << "each kernel's counters too";
+
+  ASSERT_TRUE(asic.ResetCounters().ok());
+  Result<std::vector<Counter>> reset = asic.Counters();
+  ASSERT_TRUE(reset.ok());
+  for (const Counter& counter : *reset) {
+    EXPECT_EQ(counter.kernel, "") << "no kernel is counted after a reset";
+    EXPECT_EQ(counter.value, 0) << counter.name;
+  }
+}
+
 class RuntimeLifetime : public ::testing::Test {
  protected:
   void SetUp() override {
