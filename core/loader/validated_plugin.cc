@@ -403,13 +403,14 @@ phal_status_t* ValidatedPlugin::BufferAllocate(
   record.origin = "buffer_allocate(" + DeviceLabel(device) + ", memory space " +
                   std::to_string(memory_space) + ", " + Bytes(byte_size) + ")";
   record.byte_size = byte_size;
-  if (guard != 0) {
-    phal_plugin_stream_t* stream = GuardStream(device);
-    if (stream != nullptr && WriteGuardBand(stream, *out_buffer, byte_size)) {
-      record.guard_bytes = guard;
-    }
+  status = Register(kCall, nullptr, *out_buffer, std::move(record));
+  if (status != nullptr || guard == 0) return status;
+  phal_plugin_stream_t* stream = GuardStream(device);
+  if (stream != nullptr && WriteGuardBand(stream, *out_buffer, byte_size)) {
+    registry_.Update(*out_buffer,
+                     [&](HandleRecord& buffer) { buffer.guard_bytes = guard; });
   }
-  return Register(kCall, nullptr, *out_buffer, std::move(record));
+  return nullptr;
 }
 
 void ValidatedPlugin::BufferFree(phal_plugin_buffer_t* buffer) {
