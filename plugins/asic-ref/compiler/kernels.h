@@ -46,6 +46,12 @@ Status EmitSort(const KernelContext& context, const phal_kir_sort_t& sort,
 Status EmitCopy(const KernelContext& context, const phal_kir_copy_t& copy,
                 int64_t lanes, ProgramBuilder& program);
 
+// Whether a convolution has the channels-innermost layouts the direct
+// convolution reads by boxes (conv_direct.cc), and that convolution.
+bool ConvIsDirect(const KernelContext& context, const phal_kir_conv_t& conv);
+Status EmitConvDirect(const KernelContext& context, const phal_kir_conv_t& conv,
+                      int64_t lanes, ProgramBuilder& program);
+
 // Whether the matrix unit takes the convolution, and the convolution on it.
 bool ConvOnMatrixUnit(const KernelContext& context,
                       const phal_kir_conv_t& conv);

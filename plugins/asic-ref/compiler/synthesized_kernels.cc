@@ -74,6 +74,11 @@ Status EmitDotOnVectorUnit(const KernelContext& context,
 
 Status EmitConv(const KernelContext& context, const phal_kir_conv_t& conv,
                 int64_t lanes, ProgramBuilder& program) {
+  if (ConvIsDirect(context, conv)) {
+    const Status direct = EmitConvDirect(context, conv, lanes, program);
+    if (direct.ok() || direct.code() != PHAL_RESOURCE_EXHAUSTED) return direct;
+    program = ProgramBuilder(context.name);
+  }
   if (ConvOnMatrixUnit(context, conv)) {
     return EmitConvOnMatrixUnit(context, conv, lanes, program);
   }
