@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -278,6 +279,7 @@ std::vector<const Case*> SelectCases(const std::vector<Case>& cases, int tier,
 StatusOr<RunResults> RunCases(const std::vector<const Case*>& cases,
                               const RunnerOptions& options) {
   const auto start = Clock::now();
+  if (options.validate) setenv("PHAL_VALIDATION", "1", 1);
   RunResults run;
   if (options.isolate) {
     PHAL_ASSIGN_OR_RETURN(run, RunIsolated(cases, options));
@@ -291,6 +293,7 @@ StatusOr<RunResults> RunCases(const std::vector<const Case*>& cases,
     // this run, so it is left to the process's exit.
     if (run.abandoned) static_cast<void>(target.release());
   }
+  if (options.validate) run.target["validation"] = true;
   run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return run;
 }

@@ -21,6 +21,10 @@ struct RunnerOptions {
   PluginLocation plugin;
   int jobs = 1;
   bool isolate = false;
+  // Runs with the validation layer on (PHAL_VALIDATION=1, set for this
+  // process and the children it starts): a call breaking the ABI contract
+  // fails its case with a status naming the rule.
+  bool validate = false;
   // A case running longer is a Timeout (a child killed with --isolate; in
   // process, the run stops there).
   double timeout_seconds = 120;

@@ -28,6 +28,7 @@ struct ConformanceOptions {
   std::vector<std::string> filters;
   int jobs = 1;
   bool isolate = false;
+  bool validate = false;
   double timeout = 120;
   std::string corpus_dir;
   std::string report_dir;
@@ -60,6 +61,7 @@ int ParseOptions(const Arguments& arguments, ConformanceOptions* options) {
   options->filters = SplitCommas(reader.Values("--filter"));
   const std::string jobs = reader.Value("--jobs");
   options->isolate = reader.Flag("--isolate");
+  options->validate = reader.Flag("--validate");
   const std::string timeout = reader.Value("--timeout");
   options->corpus_dir = reader.Value("--corpus");
   options->report_dir = reader.Value("--report");
@@ -180,6 +182,7 @@ int RunConformance(const Arguments& arguments) {
   runner.plugin = *location;
   runner.jobs = options.jobs;
   runner.isolate = options.isolate;
+  runner.validate = options.validate;
   runner.timeout_seconds = options.timeout;
   Progress progress;
   runner.on_result = [&](const CaseResult& result, std::size_t done,
