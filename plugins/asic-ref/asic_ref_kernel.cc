@@ -23,7 +23,7 @@ namespace phal::asic_ref {
 namespace {
 
 constexpr std::string_view kMagic = "PHALASIC";
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 
 Status DataLoss(std::string message) {
   return Status(PHAL_DATA_LOSS, std::move(message));
@@ -50,6 +50,13 @@ std::string Encode(const phal_plugin_kernel& kernel) {
   out.AddU64(kernel.buffer_bytes.size());
   for (uint64_t bytes : kernel.buffer_bytes) out.AddU64(bytes);
   out.AddString(EncodeProgram(kernel.program));
+  // The compiler's comments, which the binary program does not hold, so
+  // that the assembly of a cached kernel reads as a fresh one's.
+  out.AddU64(kernel.program.comments.size());
+  for (const auto& [index, text] : kernel.program.comments) {
+    out.AddU32(index);
+    out.AddString(text);
+  }
   return out.Take();
 }
 
@@ -95,6 +102,17 @@ StatusOr<std::unique_ptr<phal_plugin_kernel>> Decode(
   }
   std::string_view program;
   if (!in.ReadString(&program)) return Truncated("program", bytes.size());
+  uint64_t comment_count = 0;
+  if (!in.ReadU64(&comment_count)) return Truncated("comments", bytes.size());
+  std::vector<std::pair<uint32_t, std::string>> comments;
+  for (uint64_t i = 0; i < comment_count; ++i) {
+    uint32_t index = 0;
+    std::string_view text;
+    if (!in.ReadU32(&index) || !in.ReadString(&text)) {
+      return Truncated("comments", bytes.size());
+    }
+    comments.emplace_back(index, std::string(text));
+  }
   if (!in.at_end()) {
     return DataLoss(
         "asic-ref plugin: serialized kernel has bytes after its program");
@@ -106,6 +124,16 @@ StatusOr<std::unique_ptr<phal_plugin_kernel>> Decode(
         decoded.status().message());
   }
   kernel->program = std::move(decoded).value();
+  for (const auto& comment : comments) {
+    if (comment.first > kernel->program.instructions.size()) {
+      return DataLoss(
+          "asic-ref plugin: serialized kernel has a comment at "
+          "instruction " +
+          std::to_string(comment.first) + " of " +
+          std::to_string(kernel->program.instructions.size()));
+    }
+  }
+  kernel->program.comments = std::move(comments);
   return kernel;
 }
 
