@@ -4,11 +4,12 @@
 // cache keeps:
 //
 //   "PHALASIC"            8 bytes of magic
-//   u32 format            1
+//   u32 format            2
 //   str build identity    the plugin build (BuildIdentity) that compiled it
 //   str architecture      ArchConfigToString of the device compiled for
 //   u64 n, u64 x n        the byte size of each buffer the kernel binds
 //   str program           EncodeProgram (isa/asic_isa.h)
+//   u64 n, (u32, str) x n the compiler's comments: instruction, text
 //
 // A record of sdk/plugin_support/serialized_bytes.h: integers little-endian,
 // a str a u64 length and its bytes. Bytes of another build or architecture

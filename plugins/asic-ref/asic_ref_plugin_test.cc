@@ -136,7 +136,8 @@ std::string SerializeKernel(phal_plugin_kernel_t* kernel) {
 }
 
 // `bytes`, a serialized kernel, with its program replaced by `program`
-// (asic_ref_kernel.h gives the layout: the program is the last string).
+// and no comments (asic_ref_kernel.h gives the layout: the program, then
+// its comments, end it).
 std::string WithProgram(const std::string& bytes, const Program& program) {
   auto u64 = [&](size_t at) {
     uint64_t value = 0;
@@ -151,7 +152,10 @@ std::string WithProgram(const std::string& bytes, const Program& program) {
   std::string out = bytes.substr(0, at);
   const uint64_t size = encoded.size();
   out.append(reinterpret_cast<const char*>(&size), sizeof(size));
-  return out + encoded;
+  const uint64_t no_comments = 0;
+  return out + encoded +
+         std::string(reinterpret_cast<const char*>(&no_comments),
+                     sizeof(no_comments));
 }
 
 // ---- the entry point ------------------------------------------------------
