@@ -28,15 +28,6 @@ constexpr uint8_t kCount = reg::kFirstTemp + 9;
 constexpr uint8_t kColumnCount = reg::kFirstTemp + 10;
 constexpr phal_element_type_t kS64 = PHAL_ELEMENT_TYPE_S64;
 
-int64_t RoundUp(int64_t value, int64_t step) {
-  return (value + step - 1) / step * step;
-}
-
-bool IsMatrixInput(phal_element_type_t type) {
-  return type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_BF16 ||
-         type == PHAL_ELEMENT_TYPE_F16;
-}
-
 // The geometry in a 2-D form (a 1-D convolution has H = KH = Ho = 1).
 struct Geometry {
   int64_t n, h, w, c;  // input

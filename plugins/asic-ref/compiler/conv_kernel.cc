@@ -28,15 +28,6 @@ constexpr uint8_t kGroups = 10, kPositions = 11, kFeatures = 12, kDepthEnd = 13,
 constexpr uint8_t kMt = 6, kAddress = reg::kFirstTemp + 8;
 constexpr phal_element_type_t kS64 = PHAL_ELEMENT_TYPE_S64;
 
-bool IsMatrixInput(phal_element_type_t type) {
-  return type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_BF16 ||
-         type == PHAL_ELEMENT_TYPE_F16;
-}
-
-int64_t RoundUp(int64_t value, int64_t step) {
-  return (value + step - 1) / step * step;
-}
-
 std::vector<int64_t> RowMajorStrides(const phal_kir_buffer_t& buffer) {
   std::vector<int64_t> strides(buffer.rank, 1);
   for (uint32_t d = buffer.rank; d-- > 1;) {

@@ -22,15 +22,6 @@ constexpr uint8_t kBatchEnd = 10, kM = 11, kN = 12, kFullEnd = 13,
                   kTailDepth = 14, kMt = 15;
 constexpr uint8_t kA = reg::kFirstTemp + 8, kB = reg::kFirstTemp + 9;
 
-bool IsMatrixInput(phal_element_type_t type) {
-  return type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_BF16 ||
-         type == PHAL_ELEMENT_TYPE_F16;
-}
-
-int64_t RoundUp(int64_t value, int64_t step) {
-  return (value + step - 1) / step * step;
-}
-
 struct Tiles {
   int64_t mt, nt, kt;
   int64_t depth_tiles;      // KT = ceil(k / kt)
@@ -39,54 +30,35 @@ struct Tiles {
   uint32_t b[2], acc[2];
 };
 
-// The A box of depth tile `kt` (register kDepth holds its first k) into
-// `tile`, zero-filled first when it is the short last one.
-// `depth` is the tile's first k when known here, -1 when register kDepth
-// holds it.
-void EmitLoadA(const KernelContext& context, const phal_kir_dot_t& dot,
-               const Tiles& t, uint32_t tile, bool last, uint8_t depth_reg,
-               int64_t depth, ProgramBuilder& program) {
-  const phal_kir_buffer_t& lhs = context.buffers[dot.lhs];
+// One operand's box for a depth tile into `tile`: A (lhs, Mt x Kt, rows
+// from register kRow) or B (rhs, Kt x Nt, columns from register kColumn),
+// zero-filled first when it is the short last depth tile. `depth` is the
+// tile's first k when known here, -1 when register kDepth holds it;
+// `depth_reg` holds the tile's depth.
+void EmitLoad(const KernelContext& context, const phal_kir_dot_t& dot,
+              const Tiles& t, bool lhs, uint32_t tile, bool last,
+              uint8_t depth_reg, int64_t depth, ProgramBuilder& program) {
+  const uint32_t buffer = lhs ? dot.lhs : dot.rhs;
+  const phal_element_type_t type = context.buffers[buffer].element_type;
+  const int64_t* strides = lhs ? dot.lhs_strides : dot.rhs_strides;
+  // lhs: (batch, m, k); rhs: (batch, k, n).
+  const int64_t depth_stride = lhs ? strides[2] : strides[1];
   if (last && dot.k % t.kt != 0) {
-    program.Li(reg::kLanes, t.mt * t.kt);
-    program.Fill(lhs.element_type, tile, reg::kZero);
+    program.Li(reg::kLanes, lhs ? t.mt * t.kt : t.kt * t.nt);
+    program.Fill(type, tile, reg::kZero);
   }
   const std::pair<uint8_t, int64_t> terms[] = {
-      {dot.batch > 1 ? kBatch : reg::kZero, dot.lhs_strides[0]},
-      {kRow, dot.lhs_strides[1]},
-      {depth < 0 ? kDepth : reg::kZero, dot.lhs_strides[2]}};
-  EmitElementAddress(
-      program, kA, dot.lhs, terms,
-      static_cast<int64_t>(ElementTypeByteSize(lhs.element_type)),
-      depth < 0 ? 0 : depth * dot.lhs_strides[2]);
-  program.DmaBox(
-      Opcode::kDmaLoad, lhs.element_type, tile, kA, kRows, depth_reg,
-      reg::kZero,
-      program.Descriptor(
-          {{dot.lhs_strides[1], dot.lhs_strides[2], 0}, {t.kt, 1, 0}}));
-}
-
-void EmitLoadB(const KernelContext& context, const phal_kir_dot_t& dot,
-               const Tiles& t, uint32_t tile, bool last, uint8_t depth_reg,
-               int64_t depth, ProgramBuilder& program) {
-  const phal_kir_buffer_t& rhs = context.buffers[dot.rhs];
-  if (last && dot.k % t.kt != 0) {
-    program.Li(reg::kLanes, t.kt * t.nt);
-    program.Fill(rhs.element_type, tile, reg::kZero);
-  }
-  const std::pair<uint8_t, int64_t> terms[] = {
-      {dot.batch > 1 ? kBatch : reg::kZero, dot.rhs_strides[0]},
-      {depth < 0 ? kDepth : reg::kZero, dot.rhs_strides[1]},
-      {kColumn, dot.rhs_strides[2]}};
-  EmitElementAddress(
-      program, kB, dot.rhs, terms,
-      static_cast<int64_t>(ElementTypeByteSize(rhs.element_type)),
-      depth < 0 ? 0 : depth * dot.rhs_strides[1]);
-  program.DmaBox(
-      Opcode::kDmaLoad, rhs.element_type, tile, kB, depth_reg, kColumns,
-      reg::kZero,
-      program.Descriptor(
-          {{dot.rhs_strides[1], dot.rhs_strides[2], 0}, {t.nt, 1, 0}}));
+      {dot.batch > 1 ? kBatch : reg::kZero, strides[0]},
+      {depth < 0 ? kDepth : reg::kZero, depth_stride},
+      {lhs ? kRow : kColumn, lhs ? strides[1] : strides[2]}};
+  const uint8_t address = lhs ? kA : kB;
+  EmitElementAddress(program, address, buffer, terms,
+                     static_cast<int64_t>(ElementTypeByteSize(type)),
+                     depth < 0 ? 0 : depth * depth_stride);
+  program.DmaBox(Opcode::kDmaLoad, type, tile, address, lhs ? kRows : depth_reg,
+                 lhs ? depth_reg : kColumns, reg::kZero,
+                 program.Descriptor(
+                     {{strides[1], strides[2], 0}, {lhs ? t.kt : t.nt, 1, 0}}));
 }
 
 Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
@@ -274,11 +246,11 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
         const int bank = static_cast<int>((v * t.depth_tiles + i) % 2);
         const bool last = i == t.depth_tiles - 1;
         if (!t.resident) {
-          EmitLoadA(context, dot, t, t.a[bank], last, depth_of(i), i * t.kt,
-                    program);
+          EmitLoad(context, dot, t, true, t.a[bank], last, depth_of(i),
+                   i * t.kt, program);
         }
-        EmitLoadB(context, dot, t, t.b[bank], last, depth_of(i), i * t.kt,
-                  program);
+        EmitLoad(context, dot, t, false, t.b[bank], last, depth_of(i), i * t.kt,
+                 program);
         program.MatMul(lhs, rhs, acc, t.resident ? t.a[i] : t.a[bank],
                        t.b[bank], kRows, kKt, kNt, i == 0);
       }
@@ -290,8 +262,8 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
       const Label after = program.NewLabel();
       program.Bind(top);
       for (int bank = 0; bank < 2; ++bank) {
-        EmitLoadA(context, dot, t, t.a[bank], false, kKt, -1, program);
-        EmitLoadB(context, dot, t, t.b[bank], false, kKt, -1, program);
+        EmitLoad(context, dot, t, true, t.a[bank], false, kKt, -1, program);
+        EmitLoad(context, dot, t, false, t.b[bank], false, kKt, -1, program);
         program.MatMul(lhs, rhs, acc, t.a[bank], t.b[bank], kRows, kKt, kNt,
                        false);
         program.Addi(kDepth, kDepth, t.kt);
@@ -301,8 +273,10 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
       program.Bind(after);
       if (dot.k % t.kt != 0) {
         const int bank = static_cast<int>(full % 2);
-        EmitLoadA(context, dot, t, t.a[bank], true, kTailDepth, -1, program);
-        EmitLoadB(context, dot, t, t.b[bank], true, kTailDepth, -1, program);
+        EmitLoad(context, dot, t, true, t.a[bank], true, kTailDepth, -1,
+                 program);
+        EmitLoad(context, dot, t, false, t.b[bank], true, kTailDepth, -1,
+                 program);
         program.MatMul(lhs, rhs, acc, t.a[bank], t.b[bank], kRows, kKt, kNt,
                        false);
       }
@@ -321,8 +295,8 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
   if (t.resident) {
     program.Comment("A's row block");
     for (int64_t i = 0; i < t.depth_tiles; ++i) {
-      EmitLoadA(context, dot, t, t.a[i], i == t.depth_tiles - 1, depth_of(i),
-                i * t.kt, program);
+      EmitLoad(context, dot, t, true, t.a[i], i == t.depth_tiles - 1,
+               depth_of(i), i * t.kt, program);
     }
   }
   program.Li(kColumn, 0);

@@ -73,6 +73,16 @@ void EmitElementAddress(ProgramBuilder& program, uint8_t dst, uint32_t buffer,
 
 int64_t ElementCount(std::span<const int64_t> dims);
 
+// The matrix unit's input types (f32 accumulation; s8 accumulates in s32).
+inline bool IsMatrixInput(phal_element_type_t type) {
+  return type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_BF16 ||
+         type == PHAL_ELEMENT_TYPE_F16;
+}
+
+inline int64_t RoundUp(int64_t value, int64_t step) {
+  return (value + step - 1) / step * step;
+}
+
 // Emits `count_reg = min(step, bound_reg - position_reg)`.
 void EmitTileCount(ProgramBuilder& program, uint8_t count_reg,
                    uint8_t bound_reg, uint8_t position_reg, int64_t step);

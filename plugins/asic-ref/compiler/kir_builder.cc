@@ -99,6 +99,49 @@ phal_kir_body_t BodyBuilder::Body() const {
   return body;
 }
 
+std::vector<BodyBuilder::Node> SliceIndex(
+    BodyBuilder& v, const SliceDims& dims, uint32_t operand_rank,
+    std::span<const BodyBuilder::Node> batch,
+    std::span<const BodyBuilder::Node> window,
+    const std::function<BodyBuilder::Node(int64_t, BodyBuilder::Node)>& start) {
+  using Node = BodyBuilder::Node;
+  auto contains = [](std::span<const int64_t> values, int64_t value) {
+    return std::find(values.begin(), values.end(), value) != values.end();
+  };
+  std::vector<Node> index(operand_rank);
+  for (uint32_t d = 0; d < operand_rank; ++d) index[d] = v.Int(0);
+  for (size_t k = 0; k < dims.start_index_map.size(); ++k) {
+    std::vector<Node> at;
+    size_t b = 0;
+    for (uint32_t d = 0; d < dims.indices->rank; ++d) {
+      at.push_back(d == dims.index_vector_dim ? v.Int(static_cast<int64_t>(k))
+                                              : batch[b++]);
+    }
+    const int64_t d = dims.start_index_map[k];
+    index[d] = v.Add(index[d],
+                     start(d, v.Convert(v.Read(dims.indices_buffer,
+                                               dims.indices->element_type, at),
+                                        PHAL_ELEMENT_TYPE_S64)));
+  }
+  for (size_t k = 0; k < dims.operand_batching_dims.size(); ++k) {
+    const int64_t indices_dim = dims.indices_batching_dims[k];
+    const Node position =
+        batch[indices_dim < dims.index_vector_dim ? indices_dim
+                                                  : indices_dim - 1];
+    const int64_t d = dims.operand_batching_dims[k];
+    index[d] = v.Add(index[d], position);
+  }
+  size_t w = 0;
+  for (uint32_t d = 0; d < operand_rank; ++d) {
+    if (contains(dims.collapsed_dims, d) ||
+        contains(dims.operand_batching_dims, d)) {
+      continue;
+    }
+    index[d] = v.Add(index[d], window[w++]);
+  }
+  return index;
+}
+
 phal_kir_loop_t OwnedLoop::Describe() const {
   phal_kir_loop_t loop{};
   loop.rank = static_cast<uint32_t>(dims.size());

@@ -6,6 +6,7 @@
 #define POLYHAL_PLUGINS_ASIC_REF_COMPILER_KIR_BUILDER_H_
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <span>
 #include <vector>
@@ -75,6 +76,30 @@ class BodyBuilder {
   std::vector<uint32_t> results_;
   uint32_t parameter_count_ = 0;
 };
+
+// The dimension numbers gather and scatter share, in gather's names
+// (scatter: inserted_window_dims, input_batching_dims,
+// scatter_dims_to_operand_dims, scatter_indices_batching_dims).
+struct SliceDims {
+  uint32_t indices_buffer = 0;
+  const phal_kir_buffer_t* indices = nullptr;
+  int64_t index_vector_dim = 0;
+  std::span<const int64_t> start_index_map;
+  std::span<const int64_t> collapsed_dims;
+  std::span<const int64_t> operand_batching_dims;
+  std::span<const int64_t> indices_batching_dims;
+};
+
+// The operand index an element of a gather's output (or a scatter's
+// update) names, per operand dimension: the start index vector at the
+// element's `batch` position (each component through `start`, which may
+// clamp it), plus the batching position, plus the `window` offsets on the
+// dimensions that are neither collapsed nor batching.
+std::vector<BodyBuilder::Node> SliceIndex(
+    BodyBuilder& v, const SliceDims& dims, uint32_t operand_rank,
+    std::span<const BodyBuilder::Node> batch,
+    std::span<const BodyBuilder::Node> window,
+    const std::function<BodyBuilder::Node(int64_t, BodyBuilder::Node)>& start);
 
 // A loop or reduce description that owns its arrays and bodies.
 struct OwnedLoop {

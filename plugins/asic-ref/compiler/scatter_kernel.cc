@@ -46,35 +46,18 @@ void BuildTargets(const KernelContext& context, const phal_kir_scatter_t& s,
                                                                    : scatter)
         .push_back(v.Index(d));
   }
-  std::vector<Node> index(operand.rank);
-  for (uint32_t d = 0; d < operand.rank; ++d) index[d] = v.Int(0);
-  for (uint32_t k = 0; k < s.scatter_dims_to_operand_dims_count; ++k) {
-    std::vector<Node> at;
-    size_t b = 0;
-    for (uint32_t d = 0; d < indices.rank; ++d) {
-      at.push_back(d == s.index_vector_dim ? v.Int(k) : scatter[b++]);
-    }
-    const int64_t d = s.scatter_dims_to_operand_dims[k];
-    index[d] = v.Add(
-        index[d], v.Convert(v.Read(s.scatter_indices, indices.element_type, at),
-                            PHAL_ELEMENT_TYPE_S64));
-  }
-  for (uint32_t k = 0; k < s.input_batching_dims_count; ++k) {
-    const int64_t indices_dim = s.scatter_indices_batching_dims[k];
-    const Node position =
-        scatter[indices_dim < s.index_vector_dim ? indices_dim
-                                                 : indices_dim - 1];
-    index[s.input_batching_dims[k]] =
-        v.Add(index[s.input_batching_dims[k]], position);
-  }
-  size_t w = 0;
-  for (uint32_t d = 0; d < operand.rank; ++d) {
-    if (Contains(s.inserted_window_dims, s.inserted_window_dims_count, d) ||
-        Contains(s.input_batching_dims, s.input_batching_dims_count, d)) {
-      continue;
-    }
-    index[d] = v.Add(index[d], window[w++]);
-  }
+  const SliceDims dims{
+      s.scatter_indices,
+      &indices,
+      s.index_vector_dim,
+      {s.scatter_dims_to_operand_dims, s.scatter_dims_to_operand_dims_count},
+      {s.inserted_window_dims, s.inserted_window_dims_count},
+      {s.input_batching_dims, s.input_batching_dims_count},
+      {s.scatter_indices_batching_dims, s.scatter_indices_batching_dims_count}};
+  // Starts as they are: an update whose index falls outside is skipped.
+  const std::vector<Node> index =
+      SliceIndex(v, dims, operand.rank, scatter, window,
+                 [](int64_t, Node start) { return start; });
   Node inside = v.Constant(PHAL_ELEMENT_TYPE_PRED, 1);
   Node offset = v.Int(0);
   int64_t stride = 1;

@@ -165,39 +165,21 @@ Status EmitGather(const KernelContext& context, const phal_kir_gather_t& g,
     (Contains(g.offset_dims, g.offset_dims_count, d) ? offsets : batch)
         .push_back(v.Index(d));
   }
-  // The start index vector's component k.
-  auto component = [&](int64_t k) {
-    std::vector<Node> at;
-    size_t b = 0;
-    for (uint32_t d = 0; d < indices.rank; ++d) {
-      at.push_back(d == g.index_vector_dim ? v.Int(k) : batch[b++]);
-    }
-    return v.Convert(v.Read(g.start_indices, indices.element_type, at),
-                     PHAL_ELEMENT_TYPE_S64);
-  };
-  std::vector<Node> index(operand.rank);
-  for (uint32_t d = 0; d < operand.rank; ++d) index[d] = v.Int(0);
-  for (uint32_t k = 0; k < g.start_index_map_count; ++k) {
-    const int64_t d = g.start_index_map[k];
-    const int64_t highest =
-        std::max<int64_t>(0, operand.dims[d] - g.slice_sizes[d]);
-    index[d] = v.Max(v.Min(component(k), v.Int(highest)), v.Int(0));
-  }
-  for (uint32_t k = 0; k < g.operand_batching_dims_count; ++k) {
-    const int64_t indices_dim = g.start_indices_batching_dims[k];
-    const Node position =
-        batch[indices_dim < g.index_vector_dim ? indices_dim : indices_dim - 1];
-    index[g.operand_batching_dims[k]] =
-        v.Add(index[g.operand_batching_dims[k]], position);
-  }
-  size_t window = 0;
-  for (uint32_t d = 0; d < operand.rank; ++d) {
-    if (Contains(g.collapsed_slice_dims, g.collapsed_slice_dims_count, d) ||
-        Contains(g.operand_batching_dims, g.operand_batching_dims_count, d)) {
-      continue;
-    }
-    index[d] = v.Add(index[d], offsets[window++]);
-  }
+  const SliceDims dims{
+      g.start_indices,
+      &indices,
+      g.index_vector_dim,
+      {g.start_index_map, g.start_index_map_count},
+      {g.collapsed_slice_dims, g.collapsed_slice_dims_count},
+      {g.operand_batching_dims, g.operand_batching_dims_count},
+      {g.start_indices_batching_dims, g.start_indices_batching_dims_count}};
+  // Starts clamped so the slice fits, as the specification says.
+  std::vector<Node> index = SliceIndex(
+      v, dims, operand.rank, batch, offsets, [&](int64_t d, Node start) {
+        const int64_t highest =
+            std::max<int64_t>(0, operand.dims[d] - g.slice_sizes[d]);
+        return v.Max(v.Min(start, v.Int(highest)), v.Int(0));
+      });
   // Indices stay in bounds whatever the data (the clamps above already
   // guarantee it for well-formed gathers).
   for (uint32_t d = 0; d < operand.rank; ++d) {
