@@ -25,7 +25,10 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    np = None
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 MODELS_DIR = os.path.join(ROOT, "benchmarks", "models")
@@ -130,11 +133,13 @@ def machine():
 def main():
     args = parse_args()
     try:
+        if np is None:
+            raise ImportError("no numpy")
         import jax
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import export_benchmark_models as models
     except ImportError as error:
-        print(f"bench_vs_xla: jax is not importable ({error}); nothing compared. "
+        print(f"bench_vs_xla: needs jax and numpy ({error}); nothing compared. "
               "scripts/python-venv.sh builds a virtual environment with it.", file=sys.stderr)
         return 0
     if not os.access(args.polyhal, os.X_OK):
