@@ -81,6 +81,17 @@ std::vector<ElementwiseOp> ElementwiseOps() {
       {"sine", 1, 1, real_and_complex, 1, 4, 8},
       {"cosine", 1, 1, real_and_complex, 1, 4, 8},
       {"tan", 1, 3, real_and_complex, 1, 4, 8, -1.5, 1.5},
+      // Decompositions on plugins (inverse_and_hyperbolic_decomposition.cc);
+      // the ranges reach the real functions' domains and, for complex
+      // operands, their branch cuts.
+      {"asin", 1, 1, real_and_complex, 1, 4, 8, -1, 1},
+      {"acos", 1, 1, real_and_complex, 1, 4, 8, -1, 1},
+      {"atan", 1, 1, real_and_complex, 1, 4, 8},
+      {"sinh", 1, 1, real_and_complex, 1, 4, 8, -10, 10},
+      {"cosh", 1, 1, real_and_complex, 1, 4, 8, -10, 10},
+      {"asinh", 1, 1, real_and_complex, 1, 4, 8, -10, 10},
+      {"acosh", 1, 1, real_and_complex, 1, 4, 8, 1, 10},
+      {"atanh", 1, 1, real_and_complex, 1, 4, 8, -1, 1},
       {"cbrt", 1, 3, floats, 1, 4},
       {"is-finite", 1, 3, floats},
       {"not", 1, 3, Join({pred, ints})},

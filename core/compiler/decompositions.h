@@ -58,6 +58,17 @@ StatusOr<HloInstruction*> DecomposeNextAfter(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     RewriteContext& context);
 
+// asin, acos, atan, sinh, cosh, asinh, acosh, atanh. Real operands (in
+// f32 for f16 and bf16): asinh, acosh and atanh through log1p of
+// arguments that do not cancel near their zeros and log(2|x|) where
+// squares would overflow; sinh through expm1 below 1 and exp(|x|/2)^2
+// beyond, so neither overflows early. Complex operands, on real and
+// imaginary parts: Kahan's formulas for asin, acos and acosh over complex
+// square roots, atanh in real parts, atan and asinh by rotation.
+StatusOr<HloInstruction*> DecomposeInverseOrHyperbolic(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context);
+
 // fft: one reduce per transformed dimension, summing x[.., j, ..] times
 // the twiddle exp(-+2 pi i j k / n) over j (RFFT's last dimension only for
 // k <= n/2; IRFFT's last dimension from its n/2+1 frequencies by Hermitian

@@ -46,6 +46,15 @@ class OpDecomposition : public HloPass {
         case HloOpcode::kZeta:
         case HloOpcode::kPolygamma:
           return DecomposeGammaFamily(source, operands, context);
+        case HloOpcode::kAsin:
+        case HloOpcode::kAcos:
+        case HloOpcode::kAtan:
+        case HloOpcode::kSinh:
+        case HloOpcode::kCosh:
+        case HloOpcode::kAsinh:
+        case HloOpcode::kAcosh:
+        case HloOpcode::kAtanh:
+          return DecomposeInverseOrHyperbolic(source, operands, context);
         case HloOpcode::kBesselI1e:
           return DecomposeBesselI1e(source, operands, context);
         case HloOpcode::kNextAfter:

@@ -175,74 +175,6 @@ StatusOr<HloInstruction*> ErfInv(HloBuilder& b, HloInstruction* x) {
       });
 }
 
-// Inverse trigonometric and hyperbolic functions through atan2, log and
-// sqrt, as the chlo-to-stablehlo lowering writes them for real types.
-StatusOr<HloInstruction*> Elementary(HloBuilder& b, const std::string& name,
-                                     HloInstruction* x) {
-  return InWorkingPrecision(
-      b, x, [&](HloInstruction* v) -> StatusOr<HloInstruction*> {
-        Graph g(b, v);
-        PHAL_ASSIGN_OR_RETURN(HloInstruction * one, g.Constant(1));
-        PHAL_ASSIGN_OR_RETURN(HloInstruction * square,
-                              g.Op(HloOpcode::kMultiply, v, v));
-        if (name == "chlo.atan") return g.Op(HloOpcode::kAtan2, v, one);
-        if (name == "chlo.asin" || name == "chlo.acos") {
-          // asin(x) = atan2(x, sqrt(1 - x^2)); acos(x) = atan2(sqrt(1 - x^2),
-          // x).
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * rest,
-                                g.Op(HloOpcode::kSubtract, one, square));
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * root,
-                                g.Op(HloOpcode::kSqrt, rest));
-          return name == "chlo.asin" ? g.Op(HloOpcode::kAtan2, v, root)
-                                     : g.Op(HloOpcode::kAtan2, root, v);
-        }
-        if (name == "chlo.sinh" || name == "chlo.cosh") {
-          // (e^x -+ e^-x) / 2; expm1 keeps sinh accurate near zero.
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * negated,
-                                g.Op(HloOpcode::kNegate, v));
-          const HloOpcode exp =
-              name == "chlo.sinh" ? HloOpcode::kExpm1 : HloOpcode::kExp;
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * up, g.Op(exp, v));
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * down, g.Op(exp, negated));
-          const HloOpcode combine =
-              name == "chlo.sinh" ? HloOpcode::kSubtract : HloOpcode::kAdd;
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * sum, g.Op(combine, up, down));
-          return g.OpConstant(HloOpcode::kMultiply, sum, 0.5);
-        }
-        if (name == "chlo.asinh" || name == "chlo.acosh") {
-          // asinh(x) = sign(x) log(|x| + sqrt(x^2 + 1)); acosh(x) = log(x +
-          // sqrt(x^2 - 1)).
-          const bool is_asinh = name == "chlo.asinh";
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * magnitude,
-                                is_asinh ? g.Op(HloOpcode::kAbs, v)
-                                         : StatusOr<HloInstruction*>(v));
-          PHAL_ASSIGN_OR_RETURN(
-              HloInstruction * shifted,
-              g.Op(is_asinh ? HloOpcode::kAdd : HloOpcode::kSubtract, square,
-                   one));
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * root,
-                                g.Op(HloOpcode::kSqrt, shifted));
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * sum,
-                                g.Op(HloOpcode::kAdd, magnitude, root));
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * log,
-                                g.Op(HloOpcode::kLog, sum));
-          if (!is_asinh) return log;
-          PHAL_ASSIGN_OR_RETURN(HloInstruction * sign,
-                                g.Op(HloOpcode::kSign, v));
-          return g.Op(HloOpcode::kMultiply, sign, log);
-        }
-        // atanh(x) = (log1p(x) - log1p(-x)) / 2.
-        PHAL_ASSIGN_OR_RETURN(HloInstruction * up, g.Op(HloOpcode::kLog1p, v));
-        PHAL_ASSIGN_OR_RETURN(HloInstruction * negated,
-                              g.Op(HloOpcode::kNegate, v));
-        PHAL_ASSIGN_OR_RETURN(HloInstruction * down,
-                              g.Op(HloOpcode::kLog1p, negated));
-        PHAL_ASSIGN_OR_RETURN(HloInstruction * difference,
-                              g.Op(HloOpcode::kSubtract, up, down));
-        return g.OpConstant(HloOpcode::kMultiply, difference, 0.5);
-      });
-}
-
 StatusOr<HloInstruction*> IsInfinity(HloBuilder& b, const std::string& name,
                                      HloInstruction* x) {
   Graph g(b, x);
@@ -466,9 +398,10 @@ const std::map<std::string, int>& UnaryArity() {
   return *arity;
 }
 
-// The special functions the HLO opcodes of the same names compute: the
-// reference evaluates them in double and the compiler decomposes them for
-// plugins.
+// The special, inverse trigonometric and hyperbolic functions the HLO
+// opcodes of the same names compute: the reference evaluates them in
+// double (std::complex<double> for complex operands) and the compiler
+// decomposes them for plugins.
 const std::map<std::string, HloOpcode>& SpecialFunctions() {
   static const auto* ops = new std::map<std::string, HloOpcode>{
       {"chlo.lgamma", HloOpcode::kLgamma},
@@ -477,6 +410,14 @@ const std::map<std::string, HloOpcode>& SpecialFunctions() {
       {"chlo.next_after", HloOpcode::kNextAfter},
       {"chlo.polygamma", HloOpcode::kPolygamma},
       {"chlo.zeta", HloOpcode::kZeta},
+      {"chlo.asin", HloOpcode::kAsin},
+      {"chlo.acos", HloOpcode::kAcos},
+      {"chlo.atan", HloOpcode::kAtan},
+      {"chlo.sinh", HloOpcode::kSinh},
+      {"chlo.cosh", HloOpcode::kCosh},
+      {"chlo.asinh", HloOpcode::kAsinh},
+      {"chlo.acosh", HloOpcode::kAcosh},
+      {"chlo.atanh", HloOpcode::kAtanh},
   };
   return *ops;
 }
@@ -498,14 +439,19 @@ StatusOr<HloInstruction*> DecomposeUnary(const ChloOp& op, HloBuilder& b) {
   if (name == "chlo.mulhi") return MulHi(b, x, op.operands[1]);
   const auto special = SpecialFunctions().find(name);
   if (special != SpecialFunctions().end()) {
-    if (!IsFloat(x->shape().element_type())) {
+    const ElementType type = x->shape().element_type();
+    const bool takes_complex = op.operands.size() == 1 &&
+                               special->second != HloOpcode::kLgamma &&
+                               special->second != HloOpcode::kDigamma &&
+                               special->second != HloOpcode::kBesselI1e;
+    if (!IsFloat(type) && !(takes_complex && IsComplex(type))) {
       return InvalidArgument(name + " expects floating-point operands, got " +
                              x->shape().ToString());
     }
     if (op.operands.size() == 1) return b.Unary(special->second, x);
     return b.Binary(special->second, x, op.operands[1]);
   }
-  return Elementary(b, name, x);
+  return InvalidArgument("no decomposition of " + name);
 }
 
 }  // namespace

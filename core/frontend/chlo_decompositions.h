@@ -1,7 +1,7 @@
 // The chlo ops JAX emits, decomposed into HLO: erf, erfc, tan, lgamma,
-// digamma, bessel_i1e, next_after, polygamma and zeta map onto HLO opcodes;
-// erf_inv, top_k, constant_like, mulhi, the inverse trigonometric and
-// hyperbolic functions, is_inf and the numpy-style broadcasting
+// digamma, bessel_i1e, next_after, polygamma, zeta and the inverse
+// trigonometric and hyperbolic functions map onto HLO opcodes; erf_inv,
+// top_k, constant_like, mulhi, is_inf and the numpy-style broadcasting
 // binary ops (chlo.broadcast_add, ...) become small HLO graphs.
 // docs/stablehlo.md lists each decomposition and its accuracy.
 #ifndef POLYHAL_CORE_FRONTEND_CHLO_DECOMPOSITIONS_H_

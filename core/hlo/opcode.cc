@@ -28,6 +28,14 @@ std::optional<HloOpcode> HloOpcodeFromName(std::string_view name) {
 bool IsElementwiseUnary(HloOpcode opcode) {
   switch (opcode) {
     case HloOpcode::kAbs:
+    case HloOpcode::kAcos:
+    case HloOpcode::kAcosh:
+    case HloOpcode::kAsin:
+    case HloOpcode::kAsinh:
+    case HloOpcode::kAtan:
+    case HloOpcode::kAtanh:
+    case HloOpcode::kCosh:
+    case HloOpcode::kSinh:
     case HloOpcode::kCbrt:
     case HloOpcode::kCeil:
     case HloOpcode::kClz:

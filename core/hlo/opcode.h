@@ -12,9 +12,15 @@ namespace phal {
 // what the parser reads; the list is the single source of both.
 #define PHAL_HLO_OPCODE_LIST(X)                      \
   X(kAbs, "abs")                                     \
+  X(kAcos, "acos")                                   \
+  X(kAcosh, "acosh")                                 \
   X(kAdd, "add")                                     \
   X(kAnd, "and")                                     \
+  X(kAsin, "asin")                                   \
+  X(kAsinh, "asinh")                                 \
+  X(kAtan, "atan")                                   \
   X(kAtan2, "atan2")                                 \
+  X(kAtanh, "atanh")                                 \
   X(kBatchNormGrad, "batch-norm-grad")               \
   X(kBatchNormInference, "batch-norm-inference")     \
   X(kBatchNormTraining, "batch-norm-training")       \
@@ -36,6 +42,7 @@ namespace phal {
   X(kConvolution, "convolution")                     \
   X(kCopy, "copy")                                   \
   X(kCos, "cosine")                                  \
+  X(kCosh, "cosh")                                   \
   X(kDigamma, "digamma")                             \
   X(kDivide, "divide")                               \
   X(kDot, "dot")                                     \
@@ -89,6 +96,7 @@ namespace phal {
   X(kShiftRightLogical, "shift-right-logical")       \
   X(kSign, "sign")                                   \
   X(kSin, "sine")                                    \
+  X(kSinh, "sinh")                                   \
   X(kSlice, "slice")                                 \
   X(kSort, "sort")                                   \
   X(kSqrt, "sqrt")                                   \

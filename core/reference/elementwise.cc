@@ -66,6 +66,22 @@ Status FloatUnary(HloOpcode opcode, const Literal& in, Literal* out) {
       return map(FloatAbs);
     case HloOpcode::kBesselI1e:
       return map(FloatBesselI1e);
+    case HloOpcode::kAsin:
+      return map(FloatAsin);
+    case HloOpcode::kAcos:
+      return map(FloatAcos);
+    case HloOpcode::kAtan:
+      return map(FloatAtan);
+    case HloOpcode::kSinh:
+      return map(FloatSinh);
+    case HloOpcode::kCosh:
+      return map(FloatCosh);
+    case HloOpcode::kAsinh:
+      return map(FloatAsinh);
+    case HloOpcode::kAcosh:
+      return map(FloatAcosh);
+    case HloOpcode::kAtanh:
+      return map(FloatAtanh);
     case HloOpcode::kCbrt:
       return map(FloatCbrt);
     case HloOpcode::kCeil:
@@ -216,6 +232,22 @@ Status ComplexUnary(HloOpcode opcode, const Literal& in, Literal* out) {
       return map(ComplexTan);
     case HloOpcode::kTanh:
       return map(ComplexTanh);
+    case HloOpcode::kAsin:
+      return map(ComplexAsin);
+    case HloOpcode::kAcos:
+      return map(ComplexAcos);
+    case HloOpcode::kAtan:
+      return map(ComplexAtan);
+    case HloOpcode::kSinh:
+      return map(ComplexSinh);
+    case HloOpcode::kCosh:
+      return map(ComplexCosh);
+    case HloOpcode::kAsinh:
+      return map(ComplexAsinh);
+    case HloOpcode::kAcosh:
+      return map(ComplexAcosh);
+    case HloOpcode::kAtanh:
+      return map(ComplexAtanh);
     case HloOpcode::kSign:
       return map(ComplexSign);
     default:

@@ -43,6 +43,14 @@ Complex ComplexSin(Complex z) { return std::sin(z); }
 Complex ComplexCos(Complex z) { return std::cos(z); }
 Complex ComplexTan(Complex z) { return std::tan(z); }
 Complex ComplexTanh(Complex z) { return std::tanh(z); }
+Complex ComplexAsin(Complex z) { return std::asin(z); }
+Complex ComplexAcos(Complex z) { return std::acos(z); }
+Complex ComplexAtan(Complex z) { return std::atan(z); }
+Complex ComplexSinh(Complex z) { return std::sinh(z); }
+Complex ComplexCosh(Complex z) { return std::cosh(z); }
+Complex ComplexAsinh(Complex z) { return std::asinh(z); }
+Complex ComplexAcosh(Complex z) { return std::acosh(z); }
+Complex ComplexAtanh(Complex z) { return std::atanh(z); }
 
 Complex ComplexSign(Complex z) {
   if (std::isnan(z.real()) || std::isnan(z.imag())) return {kNaN, kNaN};

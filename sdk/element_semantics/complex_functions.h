@@ -30,6 +30,16 @@ Complex ComplexSin(Complex z);
 Complex ComplexCos(Complex z);
 Complex ComplexTan(Complex z);
 Complex ComplexTanh(Complex z);
+// The inverse trigonometric and the hyperbolic functions with the branch
+// cuts of C99 Annex G (std::), which XLA and numpy follow.
+Complex ComplexAsin(Complex z);
+Complex ComplexAcos(Complex z);
+Complex ComplexAtan(Complex z);
+Complex ComplexSinh(Complex z);
+Complex ComplexCosh(Complex z);
+Complex ComplexAsinh(Complex z);
+Complex ComplexAcosh(Complex z);
+Complex ComplexAtanh(Complex z);
 // z / |z|; 0 for 0, and NaN in both parts when either part is NaN.
 Complex ComplexSign(Complex z);
 

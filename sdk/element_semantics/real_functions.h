@@ -58,6 +58,14 @@ inline double FloatSin(double x) { return std::sin(x); }
 inline double FloatSqrt(double x) { return std::sqrt(x); }
 inline double FloatTan(double x) { return std::tan(x); }
 inline double FloatTanh(double x) { return std::tanh(x); }
+inline double FloatAsin(double x) { return std::asin(x); }
+inline double FloatAcos(double x) { return std::acos(x); }
+inline double FloatAtan(double x) { return std::atan(x); }
+inline double FloatSinh(double x) { return std::sinh(x); }
+inline double FloatCosh(double x) { return std::cosh(x); }
+inline double FloatAsinh(double x) { return std::asinh(x); }
+inline double FloatAcosh(double x) { return std::acosh(x); }
+inline double FloatAtanh(double x) { return std::atanh(x); }
 
 inline double FloatAdd(double x, double y) { return x + y; }
 inline double FloatSubtract(double x, double y) { return x - y; }
