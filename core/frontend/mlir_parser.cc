@@ -149,8 +149,7 @@ class MlirParser {
   // `typed_scalars`: a number may carry ": type" (false in the pretty
   // form's "dim = 0 : tensor<...>", where the type is the op's).
   StatusOr<MlirAttribute> ParseAttributeValue(bool typed_scalars = true);
-  Status ParseAttributeDictionary(
-      std::vector<std::pair<std::string, MlirAttribute>>* fields);
+  Status ParseAttributeDictionary(std::vector<MlirNamedAttribute>* fields);
   Status ParseDialectAttribute(MlirAttribute* attribute);
   Status ParseArrayTail(MlirAttribute* attribute);
   Status ParseDenseArray(MlirAttribute* attribute);
@@ -188,7 +187,7 @@ StatusOr<MlirModule> MlirParser::ParseModule() {
         Advance();
       }
       if (ConsumeBare("attributes")) {
-        std::vector<std::pair<std::string, MlirAttribute>> ignored;
+        std::vector<MlirNamedAttribute> ignored;
         PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
       }
       PHAL_RETURN_IF_ERROR(Expect(Kind::kLeftBrace, "'{' to open the module"));
@@ -257,7 +256,7 @@ Status MlirParser::ParseFunction(MlirModule* module) {
     MlirBlockArgument argument;
     PHAL_RETURN_IF_ERROR(ParseTypedArgument(&argument));
     if (token_.Is(Kind::kLeftBrace)) {
-      std::vector<std::pair<std::string, MlirAttribute>> ignored;
+      std::vector<MlirNamedAttribute> ignored;
       PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
     }
     PHAL_RETURN_IF_ERROR(SkipLocation());
@@ -266,7 +265,7 @@ Status MlirParser::ParseFunction(MlirModule* module) {
   if (ConsumeIf(Kind::kArrow))
     PHAL_RETURN_IF_ERROR(ParseFunctionResults(&function));
   if (ConsumeBare("attributes")) {
-    std::vector<std::pair<std::string, MlirAttribute>> ignored;
+    std::vector<MlirNamedAttribute> ignored;
     PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
   }
   if (!token_.Is(Kind::kLeftBrace))
@@ -285,7 +284,7 @@ Status MlirParser::ParseFunctionResults(MlirFunction* function) {
     PHAL_ASSIGN_OR_RETURN(Shape type, ParseType());
     function->result_types.push_back(std::move(type));
     if (parenthesized && token_.Is(Kind::kLeftBrace)) {
-      std::vector<std::pair<std::string, MlirAttribute>> ignored;
+      std::vector<MlirNamedAttribute> ignored;
       PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
     }
     if (!parenthesized || !ConsumeIf(Kind::kComma)) break;
@@ -937,7 +936,7 @@ Status MlirParser::ParseFunctionResultTypes(std::vector<Shape>* types,
 // --- Attributes -------------------------------------------------------------
 
 Status MlirParser::ParseAttributeDictionary(
-    std::vector<std::pair<std::string, MlirAttribute>>* fields) {
+    std::vector<MlirNamedAttribute>* fields) {
   PHAL_RETURN_IF_ERROR(EnterNesting());
   PHAL_RETURN_IF_ERROR(
       Expect(Kind::kLeftBrace, "'{' to open an attribute dictionary"));

@@ -3,9 +3,8 @@
 namespace phal {
 namespace {
 
-const MlirAttribute* FindNamed(
-    const std::vector<std::pair<std::string, MlirAttribute>>& named,
-    const std::string& name) {
+const MlirAttribute* FindNamed(const std::vector<MlirNamedAttribute>& named,
+                               const std::string& name) {
   for (const auto& [key, value] : named) {
     if (key == name) return &value;
   }

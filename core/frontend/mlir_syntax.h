@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "core/frontend/emulated_types.h"
@@ -40,6 +39,8 @@ inline int64_t SignedFromMagnitude(uint64_t magnitude, bool negative) {
   return static_cast<int64_t>(negative ? 0 - magnitude : magnitude);
 }
 
+struct MlirNamedAttribute;
+
 struct MlirAttribute {
   enum class Kind {
     kUnit,           // a name without a value: {has_side_effect}
@@ -68,7 +69,7 @@ struct MlirAttribute {
   // kConvDimensions: three arrays of keywords and integers.
   std::vector<MlirAttribute> elements;
   // kDictionary; kDialect: its "name = value" parameters.
-  std::vector<std::pair<std::string, MlirAttribute>> fields;
+  std::vector<MlirNamedAttribute> fields;
   std::vector<int64_t> integers;  // kDenseArray
   DenseElements dense;            // kDenseElements
   bool has_type = false;          // kDenseElements, kInteger, kFloat
@@ -78,6 +79,15 @@ struct MlirAttribute {
 
   // The field called `name` of a dictionary or dialect attribute, or null.
   const MlirAttribute* Field(const std::string& name) const;
+};
+
+// A "name = value" entry of an attribute dictionary: an operation's
+// attributes and the fields of a dictionary or dialect attribute. A named
+// type rather than std::pair, so MlirAttribute can hold a vector of them
+// while it is still incomplete.
+struct MlirNamedAttribute {
+  std::string name;
+  MlirAttribute value;
 };
 
 // A use of an SSA value: "%x" (index 0) or "%x#2".
@@ -115,7 +125,7 @@ struct MlirOperation {
   std::size_t offset = 0;
   std::vector<MlirResultGroup> results;
   std::vector<MlirValueUse> operands;
-  std::vector<std::pair<std::string, MlirAttribute>> attributes;
+  std::vector<MlirNamedAttribute> attributes;
   // Bare words of the pretty form in order (compare's "LT" and "SIGNED").
   std::vector<std::string> keywords;
   std::vector<MlirRegion> regions;
