@@ -4,8 +4,10 @@
 #include <set>
 #include <string>
 
+#include "core/executor/stream_wait.h"
 #include "core/loader/c_status.h"
 #include "core/loader/host_services.h"
+#include "core/loader/plugin_library.h"
 
 namespace phal {
 
@@ -31,7 +33,9 @@ class Execution {
       : loaded_(loaded), api_(loaded.api_) {}
 
   ~Execution() {
-    if (stream_ != nullptr) {
+    // A stream whose work outlived the deadline is left as it is, with the
+    // buffers that work may still use.
+    if (stream_ != nullptr && !abandoned_) {
       TakeCStatus(api_->stream_synchronize(stream_)).ok();
       FreeReleased();
       loaded_.ReleaseStream(stream_);
@@ -129,6 +133,7 @@ class Execution {
     }
     if (status.ok()) status = Synchronize();
     if (status.ok()) return handles;
+    if (abandoned_) return status;
     TakeCStatus(api_->stream_synchronize(stream_)).ok();
     for (phal_plugin_buffer_t* handle : handles) api_->buffer_free(handle);
     return status;
@@ -136,9 +141,28 @@ class Execution {
 
  private:
   Status Synchronize() {
-    Status status = TakeCStatus(api_->stream_synchronize(stream_));
+    StreamWaitResult waited = WaitForStream(api_, loaded_.device_, stream_,
+                                            loaded_.execute_timeout_seconds_);
+    if (waited.outcome == StreamWaitOutcome::kTimedOut) {
+      abandoned_ = true;
+      KeepPluginCodeLoaded(*api_);
+      return Status(
+          PHAL_DEADLINE_EXCEEDED,
+          "the device has not finished the work of this execution after " +
+              FormatSeconds(loaded_.execute_timeout_seconds_) +
+              " (PHAL_EXECUTE_TIMEOUT); the last kernel launched was '" +
+              (last_kernel_ != nullptr ? *last_kernel_ : "") +
+              "'. Its stream and buffers are abandoned to the plugin");
+    }
     FreeReleased();
-    return status;
+    return waited.status;
+  }
+
+  static std::string FormatSeconds(double seconds) {
+    std::string text = std::to_string(seconds);
+    text.erase(text.find_last_not_of('0') + 1);
+    if (!text.empty() && text.back() == '.') text.pop_back();
+    return text + " s";
   }
 
   void FreeReleased() {
@@ -174,9 +198,11 @@ class Execution {
         for (int leaf : step.buffers) {
           handles.push_back((*leaves)[static_cast<std::size_t>(leaf)]->handle);
         }
+        const auto kernel = static_cast<std::size_t>(step.kernel);
+        last_kernel_ = &loaded_.kernel_names_[kernel];
         return TakeCStatus(api_->stream_launch(
-            stream_, loaded_.kernels_[static_cast<std::size_t>(step.kernel)],
-            handles.data(), static_cast<uint32_t>(handles.size())));
+            stream_, loaded_.kernels_[kernel], handles.data(),
+            static_cast<uint32_t>(handles.size())));
       }
       case StepKind::kWhile: {
         std::vector<BufferRef> state = Select(*leaves, step.operands[0]);
@@ -227,6 +253,9 @@ class Execution {
   const phal_plugin_api_t* api_;
   phal_plugin_stream_t* stream_ = nullptr;
   std::vector<phal_plugin_buffer_t*> released_;
+  // Set when a wait outlived PHAL_EXECUTE_TIMEOUT.
+  bool abandoned_ = false;
+  const std::string* last_kernel_ = nullptr;
 };
 
 LoadedProgram::LoadedProgram(std::unique_ptr<Program> program,
@@ -235,7 +264,8 @@ LoadedProgram::LoadedProgram(std::unique_ptr<Program> program,
     : program_(std::move(program)),
       api_(api),
       device_(device),
-      runnable_(runnable) {}
+      runnable_(runnable),
+      execute_timeout_seconds_(ExecuteTimeoutFromEnv()) {}
 
 LoadedProgram::~LoadedProgram() {
   for (phal_plugin_stream_t* stream : idle_streams_) {

@@ -78,6 +78,10 @@ class LoadedProgram {
   const phal_plugin_api_t* api_;
   phal_plugin_device_t* device_;
   bool runnable_;
+  // PHAL_EXECUTE_TIMEOUT when the program was loaded: how long an
+  // execution waits for the device before it fails with DEADLINE_EXCEEDED
+  // (0: as long as the work takes).
+  double execute_timeout_seconds_;
   std::vector<phal_plugin_kernel_t*> kernels_;
   std::vector<std::string> kernel_names_;
   std::vector<phal_plugin_buffer_t*> constants_;

@@ -144,6 +144,17 @@ StatusOr<std::shared_ptr<PluginLibrary>> PluginLibrary::Load(
   return plugin;
 }
 
+void KeepPluginCodeLoaded(const phal_plugin_api_t& api) {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<const void*>(api.stream_launch), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return;
+  }
+  // Taken once more and never given back: RTLD_NODELETE keeps the mapping
+  // after the last dlclose.
+  dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
 PluginLibrary::~PluginLibrary() {
   // Under the lock, so a concurrent Open of the same library waits until
   // shutdown has finished and the library is unloaded.

@@ -11,9 +11,9 @@
 #include <boost/dll/shared_library.hpp>
 
 #include "core/loader/manifest.h"
+#include "polyhal/plugin.h"
 #include "sdk/base/log.h"
 #include "sdk/base/status.h"
-#include "polyhal/plugin.h"
 
 namespace phal {
 
@@ -46,6 +46,13 @@ class PluginLibrary {
   phal_plugin_api_t api_{};
   std::string path_;
 };
+
+// Keeps the shared library that defines `api`'s slots mapped until the
+// process exits, however often it is unloaded: work the core abandoned
+// (an execution past PHAL_EXECUTE_TIMEOUT) may still be running its code.
+// A table whose slots live in libpolyhal (a validation layer's) pins
+// nothing.
+void KeepPluginCodeLoaded(const phal_plugin_api_t& api);
 
 }  // namespace phal
 

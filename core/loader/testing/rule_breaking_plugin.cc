@@ -1,5 +1,7 @@
 // A plugin that breaks one rule of the ABI contract on request, the proof
-// that the validation layer (core/loader/validation_layer.h) catches each.
+// that the validation layer (core/loader/validation_layer.h) catches each,
+// and that hangs on request, the proof that PHAL_EXECUTE_TIMEOUT bounds the
+// wait (core/executor/stream_wait.h).
 // It loads the cpu plugin and forwards every slot to it; the environment
 // variable PHAL_TEST_BROKEN_RULE, read at every call, names the rule to
 // break (unset: none, and the plugin behaves as cpu does):
@@ -16,6 +18,10 @@
 //   bad-target-name   target_get_names lists "host,gpu"
 //   bad-counters      device_get_counters gives one counter and no array
 //   write-past-end    each launch writes 4 bytes past its last buffer
+//   hung-launch       a stream that ran a launch never finishes its work as
+//                     far as events tell (event_query says 0 for the events
+//                     recorded on it); device_close releases such streams,
+//                     which the core abandons
 // Written in C++ against the C header only; built as a module in
 // lib/polyhal-testing/, outside the default search path.
 #include <dlfcn.h>
@@ -26,6 +32,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "polyhal/plugin.h"
 
@@ -39,6 +46,13 @@ phal_plugin_stream_t* last_stream = nullptr;
 phal_plugin_buffer_t* last_buffer = nullptr;
 // Per kernel, the byte size of the last buffer it binds.
 std::unordered_map<phal_plugin_kernel_t*, uint64_t> last_binding_bytes;
+// hung-launch: streams whose work never finishes, and the events recorded
+// on them.
+std::unordered_set<phal_plugin_stream_t*> hung_streams;
+std::unordered_set<phal_plugin_event_t*> hung_events;
+// Every buffer not freed yet, for device_close to release what the core
+// abandoned with a hung stream.
+std::unordered_set<phal_plugin_buffer_t*> live_buffers;
 
 bool Breaking(const char* rule) {
   const char* broken = std::getenv("PHAL_TEST_BROKEN_RULE");
@@ -95,6 +109,7 @@ phal_status_t* BufferAllocate(phal_plugin_device_t* device,
   if (status == nullptr) {
     std::lock_guard<std::mutex> lock(mutex);
     last_buffer = *out_buffer;
+    live_buffers.insert(*out_buffer);
   }
   return status;
 }
@@ -120,6 +135,7 @@ void StreamDestroy(phal_plugin_stream_t* stream) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (stream == last_stream) last_stream = nullptr;
+    hung_streams.erase(stream);
   }
   cpu->stream_destroy(stream);
 }
@@ -128,6 +144,7 @@ void BufferFree(phal_plugin_buffer_t* buffer) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (buffer == last_buffer) last_buffer = nullptr;
+    live_buffers.erase(buffer);
   }
   cpu->buffer_free(buffer);
 }
@@ -158,8 +175,45 @@ phal_status_t* EventCreate(phal_plugin_device_t* device,
 
 phal_status_t* EventQuery(phal_plugin_event_t* event, int* out_done) {
   phal_status_t* status = cpu->event_query(event, out_done);
-  if (status == nullptr && Breaking("event-done")) *out_done = 7;
-  return status;
+  if (status != nullptr) return status;
+  if (Breaking("event-done")) *out_done = 7;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (hung_events.count(event) > 0) *out_done = 0;
+  return nullptr;
+}
+
+phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
+                                 phal_plugin_event_t* event) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (hung_streams.count(stream) > 0) hung_events.insert(event);
+  }
+  return cpu->stream_record_event(stream, event);
+}
+
+void EventDestroy(phal_plugin_event_t* event) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    hung_events.erase(event);
+  }
+  cpu->event_destroy(event);
+}
+
+// Releases what the core abandoned on hung streams before the device goes.
+void DeviceClose(phal_plugin_device_t* device) {
+  std::unordered_set<phal_plugin_stream_t*> streams;
+  std::unordered_set<phal_plugin_event_t*> events;
+  std::unordered_set<phal_plugin_buffer_t*> buffers;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    streams.swap(hung_streams);
+    events.swap(hung_events);
+    if (!streams.empty()) buffers.swap(live_buffers);
+  }
+  for (phal_plugin_event_t* event : events) cpu->event_destroy(event);
+  for (phal_plugin_stream_t* stream : streams) cpu->stream_destroy(stream);
+  for (phal_plugin_buffer_t* buffer : buffers) cpu->buffer_free(buffer);
+  cpu->device_close(device);
 }
 
 phal_status_t* KernelEmit(phal_plugin_device_t* device,
@@ -203,6 +257,10 @@ phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
                             uint32_t buffer_count) {
   phal_status_t* status =
       cpu->stream_launch(stream, kernel, buffers, buffer_count);
+  if (status == nullptr && Breaking("hung-launch")) {
+    std::lock_guard<std::mutex> lock(mutex);
+    hung_streams.insert(stream);
+  }
   if (status != nullptr || !Breaking("write-past-end") || buffer_count == 0) {
     return status;
   }
@@ -272,6 +330,9 @@ phal_plugin_entry(phal_plugin_negotiation_t* negotiation) {
   table.stream_synchronize = StreamSynchronize;
   table.event_create = EventCreate;
   table.event_query = EventQuery;
+  table.stream_record_event = StreamRecordEvent;
+  table.event_destroy = EventDestroy;
+  table.device_close = DeviceClose;
   table.kernel_emit = KernelEmit;
   table.kernel_destroy = KernelDestroy;
   table.kernel_serialize = KernelSerialize;
