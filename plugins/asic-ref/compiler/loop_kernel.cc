@@ -17,29 +17,65 @@ constexpr uint8_t kTotal = reg::kBound;         // points in the space
 constexpr uint8_t kAddress = reg::kFirstTemp + 4;
 constexpr uint8_t kOffset = reg::kFirstTemp + 5;
 
+// The INDEX vectors of the dimensions a loop body needs, where tiles start
+// at multiples of `lanes`: a dimension whose period (the product of its own
+// and the later extents) divides `lanes` has the same vector in every tile
+// (`invariant`, computed once); a dimension whose stride divides `lanes`
+// has the tile's first index plus a fixed vector (`offset`); the others
+// are computed per tile.
+struct IndexPlan {
+  std::vector<bool> used;
+  std::vector<uint32_t> invariant;  // per dimension, or kNoSlot
+  std::vector<uint32_t> offset;     // per dimension, or kNoSlot
+  std::vector<int64_t> stride;
+};
+
 Status EmitTile(const KernelContext& context, const phal_kir_loop_t& loop,
-                int64_t lanes, SramAllocator& sram, ProgramBuilder& program) {
+                int64_t lanes, const IndexPlan& plan, SramAllocator& sram,
+                ProgramBuilder& program) {
   VectorBody body(program, sram, context.buffers, lanes);
-  // A READ of the iteration space's own shape at its own coordinates is a
-  // box and needs no INDEX vectors.
-  const std::vector<bool> used =
-      UsedIndexDims(loop.body, context.buffers, loop.rank,
-                    std::span<const int64_t>(loop.dims, loop.rank));
   TileLeaves leaves;
   leaves.linear_dims.assign(loop.dims, loop.dims + loop.rank);
   leaves.linear_start = kPosition;
+  leaves.index.assign(loop.rank, kNoSlot);
+  std::vector<bool> per_tile(loop.rank, false);
   bool any = false;
-  for (bool u : used) any |= u;
+  for (uint32_t d = 0; d < loop.rank; ++d) {
+    if (!plan.used[d]) continue;
+    if (plan.invariant[d] != kNoSlot) {
+      leaves.index[d] = plan.invariant[d];
+    } else if (plan.offset[d] != kNoSlot) {
+      // (first / stride + offset) % extent
+      PHAL_ASSIGN_OR_RETURN(Slot index,
+                            body.NewSlot(PHAL_ELEMENT_TYPE_S64, "an index"));
+      program.Li(kOffset, plan.stride[d]);
+      program.Alu(Opcode::kDiv, kOffset, kPosition, kOffset);
+      program.Fill(PHAL_ELEMENT_TYPE_S64, index.offset, kOffset);
+      body.Op(Opcode::kVAdd, index, index,
+              Slot{plan.offset[d], PHAL_ELEMENT_TYPE_S64});
+      if (d > 0) {
+        PHAL_ASSIGN_OR_RETURN(Slot extent, body.IndexConstant(loop.dims[d]));
+        body.Op(Opcode::kVRem, index, index, extent);
+        body.Free(extent);
+      }
+      leaves.index[d] = index.offset;
+    } else {
+      per_tile[d] = true;
+      any = true;
+    }
+  }
   if (any) {
+    std::vector<uint32_t> computed;
     PHAL_ASSIGN_OR_RETURN(Slot linear,
                           body.NewSlot(PHAL_ELEMENT_TYPE_S64, "positions"));
     program.Iota(linear.offset, kPosition);
     PHAL_RETURN_IF_ERROR(
         body.Decompose(linear, std::span<const int64_t>(loop.dims, loop.rank),
-                       used, &leaves.index));
+                       per_tile, &computed));
     body.Free(linear);
-  } else {
-    leaves.index.assign(loop.rank, kNoSlot);
+    for (uint32_t d = 0; d < loop.rank; ++d) {
+      if (per_tile[d]) leaves.index[d] = computed[d];
+    }
   }
   PHAL_ASSIGN_OR_RETURN(
       std::vector<Slot> results,
@@ -61,8 +97,10 @@ Status EmitTile(const KernelContext& context, const phal_kir_loop_t& loop,
                    kAddress, reg::kLanes, reg::kZero, reg::kZero, row);
   }
   for (const Slot& slot : results) body.Free(slot);
-  for (uint32_t slot : leaves.index) {
-    if (slot != kNoSlot) sram.Free(slot);
+  for (uint32_t d = 0; d < loop.rank; ++d) {
+    if (leaves.index[d] != kNoSlot && plan.invariant[d] == kNoSlot) {
+      sram.Free(leaves.index[d]);
+    }
   }
   return OkStatus();
 }
@@ -90,12 +128,52 @@ Status EmitLoop(const KernelContext& context, const phal_kir_loop_t& loop,
     program.Halt();
     return OkStatus();
   }
-  const uint32_t half = (context.sram_end - context.sram_begin) / 2 / 64 * 64;
-  SramAllocator bank_a(context.sram_begin, context.sram_begin + half);
-  SramAllocator bank_b(context.sram_begin + half,
-                       context.sram_begin + 2 * half);
+  // A READ of the iteration space's own shape at its own coordinates is a
+  // box and needs no INDEX vectors.
+  IndexPlan plan;
+  plan.used = UsedIndexDims(loop.body, context.buffers, loop.rank,
+                            std::span<const int64_t>(loop.dims, loop.rank));
+  plan.invariant.assign(loop.rank, kNoSlot);
+  plan.offset.assign(loop.rank, kNoSlot);
+  plan.stride.assign(loop.rank, 1);
+  for (uint32_t d = loop.rank; d-- > 1;) {
+    plan.stride[d - 1] = plan.stride[d] * loop.dims[d];
+  }
+  SramAllocator fixed(context.sram_begin, context.sram_end);
   program.Comment("loop over " + std::to_string(total) +
                   " points in tiles of " + std::to_string(lanes));
+  {
+    VectorBody body(program, fixed, context.buffers, lanes);
+    program.Li(reg::kLanes, lanes);
+    for (uint32_t d = 0; d < loop.rank; ++d) {
+      if (!plan.used[d] || lanes % plan.stride[d] != 0) continue;
+      const bool invariant =
+          d > 0 && lanes % (plan.stride[d] * loop.dims[d]) == 0;
+      PHAL_ASSIGN_OR_RETURN(
+          Slot vector, body.NewSlot(PHAL_ELEMENT_TYPE_S64, "an index vector"));
+      program.Comment(std::string(invariant ? "index " : "index offsets ") +
+                      std::to_string(d) + " of every tile");
+      program.Iota(vector.offset, reg::kZero);
+      if (plan.stride[d] > 1) {
+        PHAL_ASSIGN_OR_RETURN(Slot stride, body.IndexConstant(plan.stride[d]));
+        body.Op(Opcode::kVDiv, vector, vector, stride);
+        body.Free(stride);
+      }
+      if (invariant) {
+        PHAL_ASSIGN_OR_RETURN(Slot extent, body.IndexConstant(loop.dims[d]));
+        body.Op(Opcode::kVRem, vector, vector, extent);
+        body.Free(extent);
+        plan.invariant[d] = vector.offset;
+      } else {
+        plan.offset[d] = vector.offset;
+      }
+    }
+  }
+  const uint32_t begin =
+      context.sram_begin + static_cast<uint32_t>(fixed.peak());
+  const uint32_t half = (context.sram_end - begin) / 2 / 64 * 64;
+  SramAllocator bank_a(begin, begin + half);
+  SramAllocator bank_b(begin + half, begin + 2 * half);
   program.Li(kTotal, total);
   program.Li(kPosition, 0);
   const Label top = program.NewLabel();
@@ -104,8 +182,8 @@ Status EmitLoop(const KernelContext& context, const phal_kir_loop_t& loop,
   for (int bank = 0; bank < (total > lanes ? 2 : 1); ++bank) {
     program.Comment(bank == 0 ? "tile in bank A" : "tile in bank B");
     EmitTileCount(program, reg::kLanes, kTotal, kPosition, lanes);
-    PHAL_RETURN_IF_ERROR(
-        EmitTile(context, loop, lanes, bank == 0 ? bank_a : bank_b, program));
+    PHAL_RETURN_IF_ERROR(EmitTile(context, loop, lanes, plan,
+                                  bank == 0 ? bank_a : bank_b, program));
     program.Addi(kPosition, kPosition, lanes);
     if (bank == 0) {
       program.Branch(Opcode::kBge, kPosition, kTotal, done);
