@@ -39,6 +39,7 @@ nlohmann::json ReportToJson(const Report& report) {
             {"filters", s.filters},
             {"jobs", s.jobs},
             {"isolate", s.isolate},
+            {"validate", s.validate},
             {"timeout_seconds", s.timeout_seconds},
             {"corpus_dir", s.corpus_dir},
             {"started_at", s.started_at},

@@ -30,6 +30,7 @@ struct RunSettings {
   std::string started_at;             // UTC, ISO 8601
   double seconds = 0;                 // wall time of the run
   std::size_t corpus_case_count = 0;  // cases before --tier and --filter
+  bool validate = false;              // --validate: the validation layer on
 };
 
 struct Report {

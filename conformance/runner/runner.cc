@@ -293,7 +293,6 @@ StatusOr<RunResults> RunCases(const std::vector<const Case*>& cases,
     // this run, so it is left to the process's exit.
     if (run.abandoned) static_cast<void>(target.release());
   }
-  if (options.validate) run.target["validation"] = true;
   run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return run;
 }

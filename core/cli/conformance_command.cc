@@ -204,6 +204,7 @@ int RunConformance(const Arguments& arguments) {
     return kExitFailure;
   }
   report.settings.seconds = run->seconds;
+  report.settings.validate = options.validate;
   report.target = run->target;
   report.results = run->results;
   report.verdict = conformance::Judge(report.results, options.tier);
