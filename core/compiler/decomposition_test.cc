@@ -276,6 +276,64 @@ TEST(FftDecomposition, EveryTypeAndRankMatchesTheReference) {
   }
 }
 
+// Runs `op` on xs in f32 and f64 on the evaluator device and checks each
+// element against the reference within `ulps`.
+void ExpectUnaryWithinUlps(const std::string& op, const std::vector<double>& xs,
+                           double ulps) {
+  for (const ElementType type :
+       {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64}) {
+    const std::string name = type == PHAL_ELEMENT_TYPE_F32 ? "f32" : "f64";
+    const std::string shape = name + "[" + std::to_string(xs.size()) + "]";
+    const std::string text =
+        "HloModule " + op + "\nENTRY main {\n  x = " + shape +
+        " parameter(0)\n  ROOT r = " + shape + " " + op + "(x)\n}\n";
+    const Literal x = Literal::FromValues<double>(
+        type, {static_cast<int64_t>(xs.size())}, xs);
+    const std::vector<Literal> expected = ReferenceLeaves(text, {x});
+    ASSERT_EQ(expected.size(), 1u);
+    std::unique_ptr<LoadedProgram> loaded = LoadText(text);
+    ASSERT_NE(loaded, nullptr);
+    StatusOr<std::vector<Literal>> actual = RunOnDevice(*loaded, {x});
+    ASSERT_TRUE(actual.ok()) << actual.status().ToString();
+    for (int64_t i = 0; i < static_cast<int64_t>(xs.size()); ++i) {
+      const double want = expected[0].GetAsDouble(i);
+      const double got = (*actual)[0].GetAsDouble(i);
+      const bool both_infinite = std::isinf(want) && got == want;
+      EXPECT_TRUE(both_infinite || UlpDistance(type, got, want) <= ulps)
+          << name << " " << op << "(" << x.GetAsDouble(i) << "): expected "
+          << want << ", got " << got;
+    }
+  }
+}
+
+// The real inverse and hyperbolic functions near their edges: tiny
+// arguments (no cancellation), |x| near 1, and arguments whose squares
+// or exponentials overflow while the result does not.
+TEST(InverseAndHyperbolicDecomposition, StaysWithinThreeUlpsAtTheEdges) {
+  const std::vector<double> edges = {
+      kNan,     0.0,   -0.0, 1e-30,     -3e-20, 1e-8, 0.5,   -0.75,
+      0.999999, 1.0,   -1.0, 1.0000001, 2.0,    30.0, -88.0, 89.0,
+      1e10,     -3e19, 1e30, 1e300,     kInf,   -kInf};
+  for (const char* op :
+       {"asinh", "acosh", "atanh", "sinh", "cosh", "asin", "acos", "atan"}) {
+    ExpectUnaryWithinUlps(op, edges, 3);
+  }
+}
+
+// lgamma and digamma away from their zeros, bessel-i1e everywhere, and
+// the values at poles and infinities.
+TEST(GammaFamilyDecomposition, StaysWithinItsMeasuredUlps) {
+  std::vector<double> positive = {2.5, 3.0, 10.0, 100.0, 1e10, 1e30, kInf};
+  for (double x = 2.5; x < 60; x += 0.731) positive.push_back(x);
+  ExpectUnaryWithinUlps("lgamma", positive, 16);
+  ExpectUnaryWithinUlps("digamma", positive, 16);
+  ExpectUnaryWithinUlps("lgamma", {0.0, -1.0, -2.0, -kInf, 1e-40}, 1);
+  std::vector<double> i1e = {kNan, 0.0,   -0.0,  1e-300, 7.99, 8.0,
+                             8.01, 500.0, -1e30, kInf,   -kInf};
+  for (double x = -40; x < 40; x += 0.377) i1e.push_back(x);
+  ExpectUnaryWithinUlps("bessel-i1e", i1e, 16);
+}
+
 TEST(VariadicScatterSplitting, ScattersEachOperandWithItsOwnCombiner) {
   ExpectMatchesReference(
       kVariadicScatter,

@@ -3,7 +3,9 @@
 #include "core/frontend/chlo_decompositions.h"
 
 #include <cmath>
+#include <complex>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -107,6 +109,82 @@ TEST(ChloDecompositionsTest, InverseTrigonometricAndHyperbolicFunctions) {
   EXPECT_THAT(Apply("chlo.acosh %x : tensor<2xf64> -> tensor<2xf64>",
                     "dense<[1.5, 3.0]>", "tensor<2xf64>", "tensor<2xf64>"),
               Pointwise(DoubleNear(1e-14), {std::acosh(1.5), std::acosh(3.0)}));
+}
+
+TEST(ChloDecompositionsTest, ComplexInverseFunctionsTakeTheBranchCutsOfStd) {
+  // Points on and beside the cuts of asin and atanh (real axis beyond +-1)
+  // and of acosh (real axis below 1), with the sign of a zero imaginary
+  // part choosing the side.
+  const std::vector<std::complex<double>> z = {
+      {2.0, 0.0}, {2.0, -0.0}, {-3.0, 0.5}, {0.25, -1.5}};
+  const std::string type = "tensor<4xcomplex<f64>>";
+  const std::string parts = "tensor<4xf64>";
+  for (const char* name :
+       {"asin", "acos", "atan", "asinh", "acosh", "atanh", "sinh", "cosh"}) {
+    const std::string text =
+        "func.func @main() -> (" + parts + ", " + parts +
+        ") {\n  %x = stablehlo.constant dense<[(2.0, 0.0), (2.0, -0.0), "
+        "(-3.0, 0.5), (0.25, -1.5)]> : " +
+        type + "\n  %y = chlo." + name + " %x : " + type + " -> " + type +
+        "\n  %re = stablehlo.real %y : (" + type + ") -> " + parts +
+        "\n  %im = stablehlo.imag %y : (" + type + ") -> " + parts +
+        "\n  return %re, %im : " + parts + ", " + parts + "\n}";
+    StatusOr<std::vector<Literal>> outputs = RunStableHlo(text);
+    ASSERT_TRUE(outputs.ok()) << outputs.status().message() << "\n" << text;
+    const std::vector<double> re = Values((*outputs)[0]);
+    const std::vector<double> im = Values((*outputs)[1]);
+    for (std::size_t i = 0; i < z.size(); ++i) {
+      const std::string f = name;
+      const std::complex<double> expected = f == "asin"    ? std::asin(z[i])
+                                            : f == "acos"  ? std::acos(z[i])
+                                            : f == "atan"  ? std::atan(z[i])
+                                            : f == "asinh" ? std::asinh(z[i])
+                                            : f == "acosh" ? std::acosh(z[i])
+                                            : f == "atanh" ? std::atanh(z[i])
+                                            : f == "sinh"  ? std::sinh(z[i])
+                                                           : std::cosh(z[i]);
+      EXPECT_NEAR(re[i], expected.real(), 1e-14) << name << z[i];
+      EXPECT_NEAR(im[i], expected.imag(), 1e-14) << name << z[i];
+    }
+  }
+}
+
+TEST(ChloDecompositionsTest, SpecialFunctionsMapToHloOps) {
+  const std::string type = "tensor<2xf64>";
+  const auto unary = [&](const std::string& name) {
+    return Apply("chlo." + name + " %x : " + type + " -> " + type,
+                 "dense<[0.5, 3.0]>", type, type);
+  };
+  const double euler_gamma = 0.57721566490153286061;
+  EXPECT_THAT(unary("lgamma"),
+              Pointwise(DoubleNear(1e-15), {std::lgamma(0.5), std::log(2.0)}));
+  EXPECT_THAT(unary("digamma"),
+              Pointwise(DoubleNear(1e-14),
+                        {-euler_gamma - 2 * std::log(2.0), 1.5 - euler_gamma}));
+  EXPECT_THAT(unary("bessel_i1e"),
+              Pointwise(DoubleNear(1e-15),
+                        {std::cyl_bessel_i(1.0, 0.5) * std::exp(-0.5),
+                         std::cyl_bessel_i(1.0, 3.0) * std::exp(-3.0)}));
+  const auto binary = [&](const std::string& name) {
+    return Apply(
+        "chlo." + name + " %x, %x : " + type + ", " + type + " -> " + type,
+        "dense<[1.0, 2.0]>", type, type);
+  };
+  // zeta(2, 2) = pi^2 / 6 - 1; polygamma(1, 1) = pi^2 / 6.
+  const double pi_squared_over_6 = M_PI * M_PI / 6;
+  EXPECT_THAT(binary("zeta"),
+              Pointwise(DoubleNear(1e-15), {HUGE_VAL, pi_squared_over_6 - 1}));
+  EXPECT_THAT(binary("next_after"), ElementsAre(1.0, 2.0));
+  EXPECT_NEAR(binary("polygamma")[0], pi_squared_over_6, 1e-14);
+  StatusOr<std::vector<Literal>> step = RunStableHlo(
+      "func.func @main() -> tensor<1xf32> {\n"
+      "  %x = stablehlo.constant dense<1.0> : tensor<1xf32>\n"
+      "  %y = stablehlo.constant dense<2.0> : tensor<1xf32>\n"
+      "  %r = chlo.next_after %x, %y : tensor<1xf32>, tensor<1xf32> -> "
+      "tensor<1xf32>\n"
+      "  return %r : tensor<1xf32>\n}");
+  ASSERT_TRUE(step.ok()) << step.status().message();
+  EXPECT_THAT(Values((*step)[0]), ElementsAre(std::nextafter(1.0f, 2.0f)));
 }
 
 TEST(ChloDecompositionsTest, IsInfFamily) {
