@@ -3,10 +3,12 @@
 #include <cblas.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "plugins/cpu/cpu_features.h"
 #include "sdk/plugin_support/plugin_host.h"
@@ -110,7 +112,85 @@ void RunTypedGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
   }
 }
 
+// Rows of output positions per GEMM: the patches of a block take at most
+// 64 MiB.
+constexpr int64_t kPatchBytes = int64_t{64} << 20;
+
+template <typename T, typename Gemm>
+void RunTypedConvGemm(const llvm_emitter::ConvGemmShape& s,
+                      void* const* buffers, T* sums, Gemm gemm) {
+  const auto* input = static_cast<const T*>(buffers[s.input]);
+  const auto* kernel = static_cast<const T*>(buffers[s.kernel]);
+  const int64_t depth = s.kernel_height * s.kernel_width * s.channels;
+  const int64_t positions = s.out_height * s.out_width;
+  if (depth == 0) {
+    std::memset(
+        sums, 0,
+        sizeof(T) * static_cast<size_t>(s.batch * positions * s.features));
+    return;
+  }
+  const int64_t block = std::max<int64_t>(
+      1,
+      std::min<int64_t>(
+          positions, kPatchBytes / (depth * static_cast<int64_t>(sizeof(T)))));
+  std::vector<T> patches(static_cast<size_t>(block * depth));
+  for (int64_t b = 0; b < s.batch; ++b) {
+    const T* image = input + b * s.height * s.width * s.channels;
+    for (int64_t first = 0; first < positions; first += block) {
+      const int64_t rows = std::min(block, positions - first);
+      for (int64_t r = 0; r < rows; ++r) {
+        const int64_t y = (first + r) / s.out_width;
+        const int64_t x = (first + r) % s.out_width;
+        T* row = patches.data() + r * depth;
+        for (int64_t ky = 0; ky < s.kernel_height; ++ky) {
+          const int64_t iy = y * s.stride_h - s.pad_h + ky * s.dilation_h;
+          for (int64_t kx = 0; kx < s.kernel_width; ++kx) {
+            const int64_t ix = x * s.stride_w - s.pad_w + kx * s.dilation_w;
+            T* tap = row + (ky * s.kernel_width + kx) * s.channels;
+            if (iy < 0 || iy >= s.height || ix < 0 || ix >= s.width) {
+              std::fill(tap, tap + s.channels, T{0});
+            } else {
+              std::memcpy(tap, image + (iy * s.width + ix) * s.channels,
+                          sizeof(T) * static_cast<size_t>(s.channels));
+            }
+          }
+        }
+      }
+      gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+           static_cast<blasint>(rows), static_cast<blasint>(s.features),
+           static_cast<blasint>(depth), T{1}, patches.data(),
+           static_cast<blasint>(depth), kernel,
+           static_cast<blasint>(s.features), T{0},
+           sums + (b * positions + first) * s.features,
+           static_cast<blasint>(s.features));
+    }
+  }
+}
+
 }  // namespace
+
+void RunConvGemm(const llvm_emitter::ConvGemmShape& shape, void* const* buffers,
+                 void* sums) {
+  if (shape.batch * shape.out_height * shape.out_width * shape.features == 0) {
+    return;
+  }
+  const Blas& blas = TheBlas();
+  if (shape.type == PHAL_ELEMENT_TYPE_F32) {
+    auto* out = static_cast<float*>(sums);
+    if (blas.sgemm != nullptr) {
+      RunTypedConvGemm(shape, buffers, out, blas.sgemm);
+    } else {
+      RunTypedConvGemm(shape, buffers, out, PortableGemm<float>);
+    }
+  } else {
+    auto* out = static_cast<double*>(sums);
+    if (blas.dgemm != nullptr) {
+      RunTypedConvGemm(shape, buffers, out, blas.dgemm);
+    } else {
+      RunTypedConvGemm(shape, buffers, out, PortableGemm<double>);
+    }
+  }
+}
 
 void RunGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
              void* sums) {

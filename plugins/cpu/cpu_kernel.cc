@@ -132,6 +132,9 @@ Status Kernel::Run(const std::vector<void*>& buffers, ThreadPool& pool) const {
   if (plan_.gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
     RunGemm(plan_.gemm, buffers.data(), sums.data());
   }
+  if (plan_.conv_gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
+    RunConvGemm(plan_.conv_gemm, buffers.data(), sums.data());
+  }
   const int64_t grain =
       kMinimumWorkPerTask / std::max<int64_t>(1, plan_.work_per_split);
   const llvm_emitter::KernelFunction function = code_.function;

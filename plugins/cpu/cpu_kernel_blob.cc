@@ -9,7 +9,7 @@ namespace phal::cpu {
 namespace {
 
 constexpr std::string_view kMagic = "PHALCPUK";
-constexpr uint32_t kFormat = 1;
+constexpr uint32_t kFormat = 2;
 
 class Writer {
  public:
@@ -61,6 +61,7 @@ class Reader {
 template <typename Visitor>
 bool VisitPlan(llvm_emitter::LaunchPlan& plan, Visitor&& visit) {
   llvm_emitter::GemmShape& gemm = plan.gemm;
+  llvm_emitter::ConvGemmShape& conv = plan.conv_gemm;
   return visit(plan.kind) && visit(plan.buffer_count) &&
          visit(plan.split_extent) && visit(plan.work_per_split) &&
          visit(plan.dot_sums_bytes) && visit(gemm.type) && visit(gemm.lhs) &&
@@ -68,7 +69,14 @@ bool VisitPlan(llvm_emitter::LaunchPlan& plan, Visitor&& visit) {
          visit(gemm.rhs_transposed) && visit(gemm.batch) && visit(gemm.m) &&
          visit(gemm.n) && visit(gemm.k) && visit(gemm.lhs_leading) &&
          visit(gemm.rhs_leading) && visit(gemm.lhs_batch_stride) &&
-         visit(gemm.rhs_batch_stride);
+         visit(gemm.rhs_batch_stride) && visit(conv.type) &&
+         visit(conv.input) && visit(conv.kernel) && visit(conv.batch) &&
+         visit(conv.height) && visit(conv.width) && visit(conv.channels) &&
+         visit(conv.kernel_height) && visit(conv.kernel_width) &&
+         visit(conv.features) && visit(conv.out_height) &&
+         visit(conv.out_width) && visit(conv.stride_h) &&
+         visit(conv.stride_w) && visit(conv.pad_h) && visit(conv.pad_w) &&
+         visit(conv.dilation_h) && visit(conv.dilation_w);
 }
 
 }  // namespace

@@ -518,8 +518,64 @@ class KernelBuilder : KernelIrBuilder {
     });
   }
 
+  // A convolution the runtime's GEMM computes (ConvGemmShape): f32 or f64
+  // operands of the accumulation type, channels-innermost layouts, one or
+  // two spatial dimensions, no groups, no lhs dilation, no reversal.
+  void PlanConvGemm(const phal_kir_conv_t& conv) {
+    const phal_element_type_t type = conv.accumulation_type;
+    const phal_kir_buffer_t& input = kernel_.buffers[conv.input];
+    const phal_kir_buffer_t& weights = kernel_.buffers[conv.kernel];
+    const phal_kir_buffer_t& output = kernel_.buffers[conv.output];
+    const uint32_t s = conv.spatial_count;
+    if (!target_.HasGemm(type) || input.element_type != type ||
+        weights.element_type != type || s < 1 || s > 2 ||
+        conv.feature_group_count != 1 || conv.batch_group_count != 1 ||
+        input.rank != s + 2 || weights.rank != s + 2 || output.rank != s + 2 ||
+        conv.input_batch_dimension != 0 ||
+        conv.input_feature_dimension != s + 1 ||
+        conv.kernel_input_feature_dimension != s ||
+        conv.kernel_output_feature_dimension != s + 1 ||
+        conv.output_batch_dimension != 0 ||
+        conv.output_feature_dimension != s + 1) {
+      return;
+    }
+    for (uint32_t i = 0; i < s; ++i) {
+      if (conv.input_spatial_dimensions[i] != i + 1 ||
+          conv.kernel_spatial_dimensions[i] != i ||
+          conv.output_spatial_dimensions[i] != i + 1 ||
+          conv.lhs_dilation[i] != 1 || conv.window_reversal[i] != 0) {
+        return;
+      }
+    }
+    const bool two = s == 2;
+    ConvGemmShape shape;
+    shape.type = type;
+    shape.input = conv.input;
+    shape.kernel = conv.kernel;
+    shape.batch = input.dims[0];
+    shape.height = two ? input.dims[1] : 1;
+    shape.width = input.dims[s];
+    shape.channels = input.dims[s + 1];
+    shape.kernel_height = two ? weights.dims[0] : 1;
+    shape.kernel_width = weights.dims[s - 1];
+    shape.features = weights.dims[s + 1];
+    shape.out_height = two ? output.dims[1] : 1;
+    shape.out_width = output.dims[s];
+    shape.stride_h = two ? conv.window_strides[0] : 1;
+    shape.stride_w = conv.window_strides[s - 1];
+    shape.pad_h = two ? conv.padding[0] : 0;
+    shape.pad_w = conv.padding[2 * (s - 1)];
+    shape.dilation_h = two ? conv.rhs_dilation[0] : 1;
+    shape.dilation_w = conv.rhs_dilation[s - 1];
+    if (output.dims[0] != shape.batch || output.dims[s + 1] != shape.features) {
+      return;
+    }
+    plan_.conv_gemm = shape;
+  }
+
   // A loop over the output (split on its dimension 0); each element sums
-  // its window directly and applies the epilogue.
+  // its window directly, or takes the sum the runtime's GEMM left in
+  // dot_sums, and applies the epilogue.
   Status EmitConv(const phal_kir_conv_t& conv) {
     const phal_kir_buffer_t& output = kernel_.buffers[conv.output];
     const phal_kir_buffer_t& weights = kernel_.buffers[conv.kernel];
@@ -533,11 +589,21 @@ class KernelBuilder : KernelIrBuilder {
         1, Product(output.dims + 1, output.rank - 1) * ElementCount(weights) /
                std::max<int64_t>(
                    1, weights.dims[conv.kernel_output_feature_dimension]));
+    PlanConvGemm(conv);
+    const bool sums_given = plan_.conv_gemm.type != PHAL_ELEMENT_TYPE_INVALID;
+    if (sums_given) {
+      plan_.dot_sums_bytes = Product(output.dims, output.rank) * SumBytes(type);
+    }
     std::vector<llvm::Value*> out(dims.size());
     auto element = [&]() -> Status {
-      PHAL_ASSIGN_OR_RETURN(IrValue sum, ConvSum(conv, out));
-      llvm::Value* address =
-          bodies_->ElementAddress(conv.output, Linear(out, dims));
+      llvm::Value* linear = Linear(out, dims);
+      IrValue sum;
+      if (sums_given) {
+        sum = LoadSum(type, SumAddress(type, linear));
+      } else {
+        PHAL_ASSIGN_OR_RETURN(sum, ConvSum(conv, out));
+      }
+      llvm::Value* address = bodies_->ElementAddress(conv.output, linear);
       if (!has_epilogue) {
         bodies_->Store(type, sum, address);
         return OkStatus();

@@ -13,12 +13,13 @@ namespace phal::llvm_emitter {
 // The one function every emitted host kernel defines, under kKernelSymbol:
 // runs the iterations [begin, end) of the kernel's split dimension.
 // buffers[i] is the base address of phal_kernel_desc_t::buffers[i].
-// `dot_sums` is NULL except for a DOT: then it holds
-// LaunchPlan::dot_sums_bytes bytes, sums[batch][m][n] in the accumulation
-// type (16-bit floats as f32, complex as two parts). When the plan has a
-// GemmShape the runtime fills them before the call and the kernel only
-// applies its epilogue; otherwise the kernel computes the sums of its rows
-// there itself. Calls with disjoint ranges may run concurrently.
+// `dot_sums` is NULL except for a DOT, or a CONV with a ConvGemmShape: then
+// it holds LaunchPlan::dot_sums_bytes bytes, sums[batch][m][n] (a CONV's
+// laid out as its output) in the accumulation type (16-bit floats as f32,
+// complex as two parts). When the plan has a GemmShape or ConvGemmShape the
+// runtime fills them before the call and the kernel only applies its
+// epilogue; otherwise a DOT's kernel computes the sums of its rows there
+// itself. Calls with disjoint ranges may run concurrently.
 using KernelFunction = void (*)(void* const* buffers, int64_t begin,
                                 int64_t end, void* dot_sums);
 inline constexpr const char* kKernelSymbol = "phal_kernel";
@@ -41,6 +42,24 @@ struct GemmShape {
   int64_t rhs_batch_stride = 0;
 };
 
+// A convolution a GEMM routine computes, for channels-innermost layouts
+// (input [batch, height, width, channels], kernel [kernel_height,
+// kernel_width, channels, features], output [batch, out_height, out_width,
+// features]; a 1-D convolution has heights of 1): per image, the patches
+// (im2col, zeros on padding) times the kernel as a (kernel_height *
+// kernel_width * channels) x features matrix, into sums laid out as the
+// output.
+struct ConvGemmShape {
+  phal_element_type_t type = PHAL_ELEMENT_TYPE_INVALID;  // f32 or f64
+  uint32_t input = 0;
+  uint32_t kernel = 0;
+  int64_t batch = 0, height = 0, width = 0, channels = 0;
+  int64_t kernel_height = 0, kernel_width = 0, features = 0;
+  int64_t out_height = 0, out_width = 0;
+  int64_t stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
+  int64_t dilation_h = 1, dilation_w = 1;
+};
+
 // Plain data, so a runtime may store it byte for byte beside the object code.
 struct LaunchPlan {
   phal_kernel_kind_t kind = PHAL_KERNEL_KIND_LOOP;
@@ -53,6 +72,10 @@ struct LaunchPlan {
   int64_t dot_sums_bytes = 0;
   // DOT with type != INVALID: the runtime computes the sums with a GEMM.
   GemmShape gemm;
+  // CONV with type != INVALID: the runtime computes the sums (dot_sums,
+  // laid out as the output) with a GEMM over patches; the kernel applies
+  // the epilogue.
+  ConvGemmShape conv_gemm;
 };
 
 }  // namespace phal::llvm_emitter
