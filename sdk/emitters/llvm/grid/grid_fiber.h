@@ -28,10 +28,11 @@ class FiberHome {
  private:
   friend class Fiber;
   ucontext_t context_{};
-  void* tsan_fiber_ = nullptr;
-  void* asan_fake_stack_ = nullptr;
-  const void* asan_stack_bottom_ = nullptr;
-  size_t asan_stack_size_ = 0;
+  // The sanitizers' state, used only in builds with ASan or TSan.
+  [[maybe_unused]] void* tsan_fiber_ = nullptr;
+  [[maybe_unused]] void* asan_fake_stack_ = nullptr;
+  [[maybe_unused]] const void* asan_stack_bottom_ = nullptr;
+  [[maybe_unused]] size_t asan_stack_size_ = 0;
 };
 
 class Fiber {
@@ -70,8 +71,9 @@ class Fiber {
   void (*entry_)(void*) = nullptr;
   void* argument_ = nullptr;
   FiberHome* home_ = nullptr;
-  void* tsan_fiber_ = nullptr;
-  void* asan_fake_stack_ = nullptr;
+  // The sanitizers' state, used only in builds with ASan or TSan.
+  [[maybe_unused]] void* tsan_fiber_ = nullptr;
+  [[maybe_unused]] void* asan_fake_stack_ = nullptr;
 };
 
 }  // namespace phal::llvm_emitter::grid
