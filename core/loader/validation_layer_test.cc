@@ -496,5 +496,25 @@ TEST_F(CoreSideRulesTest, ObjectsNotReleasedAreListedWithWhereTheyCameFrom) {
   api_->buffer_free(buffer);
 }
 
+TEST_F(CoreSideRulesTest, ADeviceClosedUnderLiveObjectsListsThem) {
+  api_->stream_destroy(stream_);
+  stream_ = nullptr;
+  phal_plugin_event_t* event = nullptr;
+  ASSERT_EQ(api_->event_create(device_, &event), nullptr);
+  api_->device_close(device_);
+  device_ = nullptr;
+  EXPECT_THAT(Joined(log_lines_),
+              AllOf(HasSubstr("rule lifetime.device_close broken in "
+                              "device_close: device 0 '"),
+                    HasSubstr("closed with 1 of its objects never released"),
+                    HasSubstr("event #3 created by event_create(device 0")));
+  // The event went with its device as far as the layer knows; the plugin
+  // itself still holds it.
+  api_->event_destroy(event);
+  EXPECT_THAT(Joined(log_lines_), HasSubstr("rule handle.unknown broken in "
+                                            "event_destroy"));
+  library_->api().event_destroy(event);
+}
+
 }  // namespace
 }  // namespace phal
