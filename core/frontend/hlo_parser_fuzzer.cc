@@ -1,8 +1,10 @@
 // libFuzzer target: any input must parse to a module or to an error, never
 // crash; a module that parses and verifies must print to text that parses
 // back to an identical module.
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 
