@@ -28,6 +28,9 @@ struct Tiles {
   bool resident;            // A's row block stays in SRAM across the C tiles
   std::vector<uint32_t> a;  // KT tiles when resident, else two banks
   uint32_t b[2], acc[2];
+  // The C tile's lane -> row and lane -> column (s64), computed once when
+  // the epilogue reads its indices.
+  uint32_t lane_row = kNoSlot, lane_column = kNoSlot;
 };
 
 // One operand's box for a depth tile into `tile`: A (lhs, Mt x Kt, rows
@@ -78,50 +81,43 @@ Status EmitEpilogue(const KernelContext& context, const phal_kir_dot_t& dot,
   std::vector<uint32_t> index_slots;
   if (!identity) {
     program.Alu(Opcode::kMul, reg::kLanes, kRows, kNt);
-    bool used[3] = {false, false, false};
-    for (uint32_t i = 0; i < e.node_count; ++i) {
-      if (e.nodes[i].op == PHAL_KIR_OP_INDEX && e.nodes[i].attributes[0] >= 0 &&
-          e.nodes[i].attributes[0] < 3) {
-        used[e.nodes[i].attributes[0]] = true;
-      }
-    }
+    const std::vector<bool> used = UsedIndexDims(e, context.buffers, 3, {});
     TileLeaves leaves;
     leaves.index.assign(3, kNoSlot);
     leaves.parameters = {Slot{acc, acc_type}};
+    // Reads of the output's shape (a residual), of [m, n] or of [n] (a
+    // bias) are boxes of the C tile's rows and columns.
+    leaves.box.dims = {dot.batch, dot.m, dot.n};
+    leaves.box.columns = t.nt;
+    leaves.box.c_stride = 1;
+    leaves.box.r_stride = dot.n;
+    leaves.box.b_stride = dot.m * dot.n;
+    leaves.box.c_start = kColumn;
+    leaves.box.r_start = kRow;
+    leaves.box.b_start = dot.batch > 1 ? kBatch : reg::kZero;
+    leaves.box.c_count = kColumns;
+    leaves.box.r_count = kRows;
+    leaves.box.trailing = true;
     if (used[0]) {
       PHAL_ASSIGN_OR_RETURN(Slot s, body.Broadcast(kBatch));
       leaves.index[0] = s.offset;
     }
-    if (used[1] || used[2]) {
-      PHAL_ASSIGN_OR_RETURN(Slot lane,
-                            body.NewSlot(PHAL_ELEMENT_TYPE_S64, "lanes"));
-      program.Iota(lane.offset, reg::kZero);
-      PHAL_ASSIGN_OR_RETURN(Slot nt, body.IndexConstant(t.nt));
-      if (used[1]) {
-        PHAL_ASSIGN_OR_RETURN(Slot row,
-                              body.NewSlot(PHAL_ELEMENT_TYPE_S64, "rows"));
-        body.Op(Opcode::kVDiv, row, lane, nt);
-        PHAL_ASSIGN_OR_RETURN(Slot first, body.Broadcast(kRow));
-        body.Op(Opcode::kVAdd, row, row, first);
-        body.Free(first);
-        leaves.index[1] = row.offset;
-      }
-      if (used[2]) {
-        // Columns past the tile's last are clamped to n - 1: computed, never
-        // stored.
-        PHAL_ASSIGN_OR_RETURN(Slot col,
-                              body.NewSlot(PHAL_ELEMENT_TYPE_S64, "columns"));
-        body.Op(Opcode::kVRem, col, lane, nt);
-        PHAL_ASSIGN_OR_RETURN(Slot first, body.Broadcast(kColumn));
-        body.Op(Opcode::kVAdd, col, col, first);
-        body.Free(first);
-        PHAL_ASSIGN_OR_RETURN(Slot last, body.IndexConstant(dot.n - 1));
-        body.Op(Opcode::kVMin, col, col, last);
-        body.Free(last);
-        leaves.index[2] = col.offset;
-      }
-      body.Free(nt);
-      body.Free(lane);
+    const Slot lane_row{t.lane_row, PHAL_ELEMENT_TYPE_S64};
+    const Slot lane_column{t.lane_column, PHAL_ELEMENT_TYPE_S64};
+    if (used[1]) {
+      PHAL_ASSIGN_OR_RETURN(Slot row, body.Broadcast(kRow));
+      body.Op(Opcode::kVAdd, row, row, lane_row);
+      leaves.index[1] = row.offset;
+    }
+    if (used[2]) {
+      // Columns past the tile's last are clamped to n - 1: computed, never
+      // stored.
+      PHAL_ASSIGN_OR_RETURN(Slot column, body.Broadcast(kColumn));
+      body.Op(Opcode::kVAdd, column, column, lane_column);
+      PHAL_ASSIGN_OR_RETURN(Slot last, body.IndexConstant(dot.n - 1));
+      body.Op(Opcode::kVMin, column, column, last);
+      body.Free(last);
+      leaves.index[2] = column.offset;
     }
     PHAL_ASSIGN_OR_RETURN(
         std::vector<Slot> results,
@@ -211,8 +207,30 @@ Status EmitDot(const KernelContext& context, const phal_kir_dot_t& dot,
     PHAL_ASSIGN_OR_RETURN(t.acc[bank],
                           fixed.Allocate(t.mt * t.nt * 4, "a C tile"));
   }
+  const phal_kir_body_t& e = dot.epilogue;
+  const std::vector<bool> used = UsedIndexDims(e, context.buffers, 3, {});
+  if (used[1] || used[2]) {
+    PHAL_ASSIGN_OR_RETURN(t.lane_row,
+                          fixed.Allocate(t.mt * t.nt * 8, "C tile rows"));
+    PHAL_ASSIGN_OR_RETURN(t.lane_column,
+                          fixed.Allocate(t.mt * t.nt * 8, "C tile columns"));
+  }
   SramAllocator sram(context.sram_begin + static_cast<uint32_t>(fixed.peak()),
                      context.sram_end);
+  if (t.lane_row != kNoSlot) {
+    program.Comment("C tile lanes: rows and columns");
+    program.Li(reg::kLanes, t.mt * t.nt);
+    VectorBody body(program, sram, context.buffers, t.mt * t.nt);
+    PHAL_ASSIGN_OR_RETURN(Slot lane,
+                          body.NewSlot(PHAL_ELEMENT_TYPE_S64, "lanes"));
+    program.Iota(lane.offset, reg::kZero);
+    PHAL_ASSIGN_OR_RETURN(Slot nt, body.IndexConstant(t.nt));
+    body.Op(Opcode::kVDiv, Slot{t.lane_row, PHAL_ELEMENT_TYPE_S64}, lane, nt);
+    body.Op(Opcode::kVRem, Slot{t.lane_column, PHAL_ELEMENT_TYPE_S64}, lane,
+            nt);
+    body.Free(nt);
+    body.Free(lane);
+  }
 
   program.Comment("dot [" + std::to_string(dot.batch) + "] " +
                   std::to_string(dot.m) + "x" + std::to_string(dot.k) + " by " +

@@ -428,24 +428,40 @@ StatusOr<Slot> VectorBody::EmitRead(const phal_kir_body_t& body,
                     reg::kZero, reg::kZero, row);
     return d;
   }
-  // A reduction tile's lanes reading a box of the buffer.
-  bool boxed = leaves.box.dims.size() == buffer.rank;
+  // A tile's lanes reading a box of the buffer (a reduction's rows and
+  // columns, a dot's C tile).
+  const Box& box = leaves.box;
+  const size_t skipped = box.dims.size() - buffer.rank;
+  bool boxed = !box.dims.empty() && buffer.rank >= 1 &&
+               buffer.rank <= box.dims.size() &&
+               (skipped == 0 || (box.trailing && buffer.rank <= 2));
   for (uint32_t a = 0; boxed && a < buffer.rank; ++a) {
     const phal_kir_node_t& index =
         body.nodes[body.operands[node.operand_begin + a]];
-    boxed = buffer.dims[a] == leaves.box.dims[a] &&
-            index.op == PHAL_KIR_OP_INDEX && index.attributes[0] == a;
+    boxed = buffer.dims[a] == box.dims[a + skipped] &&
+            index.op == PHAL_KIR_OP_INDEX &&
+            index.attributes[0] == static_cast<int64_t>(a + skipped);
   }
   if (boxed) {
-    const Box& box = leaves.box;
+    // A trailing-dimension buffer: [n] has no rows, [m, n] rows of n.
+    const int64_t r_stride =
+        skipped == 0 ? box.r_stride : (buffer.rank == 1 ? 0 : buffer.dims[1]);
+    const int64_t b_stride = skipped == 0 ? box.b_stride : 0;
     program_.Muli(kOffsetReg, box.c_start, box.c_stride * size);
     program_.Alu(Opcode::kAdd, kAddressReg, kAddressReg, kOffsetReg);
-    program_.Muli(kOffsetReg, box.r_start, box.r_stride * size);
-    program_.Alu(Opcode::kAdd, kAddressReg, kAddressReg, kOffsetReg);
+    if (r_stride != 0) {
+      program_.Muli(kOffsetReg, box.r_start, r_stride * size);
+      program_.Alu(Opcode::kAdd, kAddressReg, kAddressReg, kOffsetReg);
+    }
+    if (b_stride != 0 && box.b_start != reg::kZero) {
+      program_.Muli(kOffsetReg, box.b_start, b_stride * size);
+      program_.Alu(Opcode::kAdd, kAddressReg, kAddressReg, kOffsetReg);
+    }
+
     if (box.transpose != kNoSlot) {
       PHAL_ASSIGN_OR_RETURN(Slot rows, NewSlot(type, "rows read"));
-      const uint16_t descriptor = program_.Descriptor(
-          {{box.c_stride, box.r_stride, 0}, {box.rows, 1, 0}});
+      const uint16_t descriptor =
+          program_.Descriptor({{box.c_stride, r_stride, 0}, {box.rows, 1, 0}});
       program_.DmaBox(Opcode::kDmaLoad, type, rows.offset, kAddressReg,
                       box.c_count, box.r_count, reg::kZero, descriptor);
       program_.Vector(Opcode::kVPerm, type, d.offset, rows.offset,
@@ -453,8 +469,8 @@ StatusOr<Slot> VectorBody::EmitRead(const phal_kir_body_t& body,
       Free(rows);
       return d;
     }
-    const uint16_t descriptor = program_.Descriptor(
-        {{box.r_stride, box.c_stride, 0}, {box.columns, 1, 0}});
+    const uint16_t descriptor =
+        program_.Descriptor({{r_stride, box.c_stride, 0}, {box.columns, 1, 0}});
     program_.DmaBox(Opcode::kDmaLoad, type, d.offset, kAddressReg, box.r_count,
                     box.c_count, reg::kZero, descriptor);
     return d;

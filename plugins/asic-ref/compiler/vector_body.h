@@ -52,6 +52,13 @@ struct TileLeaves {
     // in the lanes' order with one vperm.
     uint32_t transpose = kNoSlot;
     int64_t rows = 0;
+    // A third, outer term: + b_start * b_stride (x0: none).
+    uint8_t b_start = 0;
+    int64_t b_stride = 0;
+    // Also a buffer of the trailing dimensions of `dims` read at their
+    // INDEX values (a bias of [n] or a residual of [m, n] in a dot's
+    // [batch, m, n] epilogue): its own strides, no outer term.
+    bool trailing = false;
   } box;
 };
 
