@@ -103,6 +103,26 @@ TEST(Loader, MalformedJsonIsSkippedWithFileLineAndColumn) {
   EXPECT_THAT(std::string(bad.reason), HasSubstr(path + ":4:14: invalid JSON"));
 }
 
+// manifest_fuzzer's finding: a number beyond a double's range made the JSON
+// reader throw an exception the loader did not catch.
+TEST(Loader, ManifestWithAnOverflowingNumberIsSkipped) {
+  testing::TempDir dir;
+  dir.Write("huge.json",
+            "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": "
+            "\"x\", \"library_path\": \"libx.so\", \"abi_version\": "
+            "\"1.0\", \"size\": 1e999}}");
+  dir.Write("reproducer.json", "1e999e_n\": \"1.4\"");
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  for (const char* name : {"huge.json", "reproducer.json"}) {
+    const phal_plugin_info_t& huge = loaded.ByManifest(name);
+    EXPECT_EQ(huge.state, PHAL_PLUGIN_STATE_SKIPPED) << name;
+    EXPECT_THAT(std::string(huge.reason),
+                HasSubstr("invalid JSON: number overflow parsing '1e999'"))
+        << name;
+  }
+}
+
 TEST(Loader, ManifestWithoutLibraryPathNamesTheMissingMember) {
   testing::TempDir dir;
   dir.Write("incomplete.json",

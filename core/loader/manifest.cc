@@ -38,6 +38,13 @@ std::string ParseErrorDetail(const json::parse_error& error) {
   return colon == std::string::npos ? message : message.substr(colon + 2);
 }
 
+// nlohmann's exception message after its "[json.exception.<kind>.<id>] ".
+std::string ExceptionDetail(const json::exception& error) {
+  std::string message = error.what();
+  size_t bracket = message.find("] ");
+  return bracket == std::string::npos ? message : message.substr(bracket + 2);
+}
+
 Status ManifestError(const std::string& path, const std::string& what) {
   return InvalidArgument("manifest " + path + ": " + what);
 }
@@ -104,6 +111,10 @@ StatusOr<PluginManifest> ParseManifest(const std::string& manifest_path,
     return InvalidArgument(manifest_path + ":" + std::to_string(line) + ":" +
                            std::to_string(column) +
                            ": invalid JSON: " + ParseErrorDetail(error));
+  } catch (const json::exception& error) {
+    // Errors without a position, such as a number too large for a double.
+    return ManifestError(manifest_path,
+                         "invalid JSON: " + ExceptionDetail(error));
   }
   if (!document.is_object()) {
     return ManifestError(manifest_path, "top level must be a JSON object");
