@@ -46,6 +46,7 @@ class ExecuteTimeoutTest : public ::testing::Test {
   void TearDown() override {
     unsetenv("PHAL_TEST_BROKEN_RULE");
     unsetenv("PHAL_EXECUTE_TIMEOUT");
+    unsetenv("PHAL_VALIDATION");
     phal_client_destroy(client_);
   }
 
@@ -78,13 +79,16 @@ class ExecuteTimeoutTest : public ::testing::Test {
   phal_device_t* device_ = nullptr;
 };
 
-TEST_F(ExecuteTimeoutTest, WorkThatNeverFinishesFailsWithTheDeadline) {
-  setenv("PHAL_TEST_BROKEN_RULE", "hung-launch", 1);
-  const auto start = std::chrono::steady_clock::now();
-  phal_status_t* status = RunDoubling();
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+// The same client with the validation layer on, whose guard-band read after
+// each launch waits for the launch too.
+class ValidatedExecuteTimeoutTest : public ExecuteTimeoutTest {
+ protected:
+  ValidatedExecuteTimeoutTest() { setenv("PHAL_VALIDATION", "1", 1); }
+};
+
+// Expects `status` (freed) to be the deadline of a hung execution that took
+// `seconds`.
+void ExpectDeadline(phal_status_t* status, double seconds) {
   EXPECT_EQ(phal_status_get_code(status), PHAL_DEADLINE_EXCEEDED);
   EXPECT_THAT(phal_status_get_message(status),
               AllOf(HasSubstr("has not finished the work of this execution "
@@ -92,6 +96,24 @@ TEST_F(ExecuteTimeoutTest, WorkThatNeverFinishesFailsWithTheDeadline) {
                     HasSubstr("the last kernel launched was '")));
   phal_status_free(status);
   EXPECT_LT(seconds, 30.0) << "the wait is bounded by the timeout";
+}
+
+TEST_F(ValidatedExecuteTimeoutTest, TheDeadlineHoldsWithTheLayerOn) {
+  setenv("PHAL_TEST_BROKEN_RULE", "hung-launch", 1);
+  const auto start = std::chrono::steady_clock::now();
+  phal_status_t* status = RunDoubling();
+  ExpectDeadline(status, std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - start)
+                             .count());
+}
+
+TEST_F(ExecuteTimeoutTest, WorkThatNeverFinishesFailsWithTheDeadline) {
+  setenv("PHAL_TEST_BROKEN_RULE", "hung-launch", 1);
+  const auto start = std::chrono::steady_clock::now();
+  phal_status_t* status = RunDoubling();
+  ExpectDeadline(status, std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - start)
+                             .count());
 
   unsetenv("PHAL_TEST_BROKEN_RULE");
   status = RunDoubling();

@@ -4,10 +4,10 @@
 #include <set>
 #include <string>
 
-#include "core/executor/stream_wait.h"
 #include "core/loader/c_status.h"
 #include "core/loader/host_services.h"
 #include "core/loader/plugin_library.h"
+#include "core/loader/stream_wait.h"
 
 namespace phal {
 

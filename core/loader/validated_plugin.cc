@@ -6,6 +6,7 @@
 #include "core/loader/c_status.h"
 #include "core/loader/guard_band.h"
 #include "core/loader/host_services.h"
+#include "core/loader/stream_wait.h"
 #include "sdk/base/element_types.h"
 
 namespace phal {
@@ -37,7 +38,10 @@ uint64_t BindingBytes(const phal_kir_buffer_t& buffer) {
 
 ValidatedPlugin::ValidatedPlugin(const phal_plugin_api_t& plugin,
                                  std::string plugin_name, const Logger& log)
-    : plugin_(plugin), plugin_name_(std::move(plugin_name)), log_(log) {}
+    : plugin_(plugin),
+      plugin_name_(std::move(plugin_name)),
+      log_(log),
+      wait_seconds_(ExecuteTimeoutFromEnv()) {}
 
 ValidatedPlugin::~ValidatedPlugin() {
   for (auto& [stream, status] : pending_errors_) phal_status_free(status);
@@ -794,11 +798,23 @@ phal_status_t* ValidatedPlugin::CheckGuardBands(
         &read[i * kGuardBandBytes], kGuardBandBytes));
     if (!copied.ok()) return nullptr;
   }
-  phal_status_t* synced =
-      Returned("stream_synchronize", plugin_.stream_synchronize(stream));
-  if (synced != nullptr) {
+  std::optional<HandleRecord> queue = registry_.Find(stream);
+  StreamWaitResult waited =
+      WaitForStream(&plugin_,
+                    const_cast<phal_plugin_device_t*>(
+                        static_cast<const phal_plugin_device_t*>(
+                            queue ? queue->device : nullptr)),
+                    stream, wait_seconds_);
+  if (waited.outcome == StreamWaitOutcome::kTimedOut) {
+    // The launch outlived PHAL_EXECUTE_TIMEOUT: the core's own wait
+    // reports it; the reads stay queued behind it.
+    std::lock_guard<std::mutex> lock(mutex_);
+    abandoned_reads_.push_back(std::move(read));
+    return nullptr;
+  }
+  if (!waited.status.ok()) {
     // The launch failed; its error belongs to the core's synchronize.
-    KeepPendingError(stream, synced);
+    KeepPendingError(stream, ToCStatus(waited.status));
     return nullptr;
   }
   std::string damage;

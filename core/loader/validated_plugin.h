@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -162,6 +163,11 @@ class ValidatedPlugin {
   std::unordered_map<size_t, const void*> open_ordinals_;
   std::unordered_map<const void*, phal_plugin_stream_t*> guard_streams_;
   std::unordered_map<const void*, phal_status_t*> pending_errors_;
+  // PHAL_EXECUTE_TIMEOUT: how long a launch's guard-band read waits.
+  const double wait_seconds_;
+  // Host memory that guard-band reads queued behind work that outlived the
+  // wait may still write; kept until the layer goes.
+  std::vector<std::vector<uint8_t>> abandoned_reads_;
 };
 
 }  // namespace phal

@@ -1,4 +1,4 @@
-#include "core/executor/stream_wait.h"
+#include "core/loader/stream_wait.h"
 
 #include <algorithm>
 #include <chrono>
