@@ -12,16 +12,24 @@
 namespace phal::cpu {
 namespace {
 
+// Bytes up to which a copy on an idle stream runs on the calling thread.
+constexpr uint64_t kInlineCopyBytes = 64 << 10;
+
 // Queues the memcpy. A zero-byte copy has no effect to order, so nothing is
 // queued (and memcpy never sees the NULL pointers a zero-size copy may
 // legitimately carry).
 Status EnqueueCopy(Stream& stream, void* destination, const void* source,
                    uint64_t byte_size) {
   if (byte_size == 0) return OkStatus();
-  stream.Enqueue([destination, source, byte_size] {
+  Stream::Task copy = [destination, source, byte_size] {
     std::memcpy(destination, source, byte_size);
     return OkStatus();
-  });
+  };
+  // A small copy on an idle stream runs here (Stream::RunIfIdle).
+  if (byte_size <= kInlineCopyBytes && stream.RunIfIdle(copy)) {
+    return OkStatus();
+  }
+  stream.Enqueue(std::move(copy));
   return OkStatus();
 }
 

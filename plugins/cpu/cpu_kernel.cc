@@ -25,6 +25,10 @@
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
+
+// Scalar iterations up to which a launch on an idle stream runs on the
+// launching thread (Stream::RunIfIdle).
+constexpr int64_t kInlineWork = 16384;
 namespace {
 
 // Scalar iterations below which splitting a range costs more than it saves.
@@ -206,9 +210,17 @@ phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
       addresses.push_back(buffers[i]->data());
     }
     const phal_plugin_kernel* launched = kernel;
-    stream->Enqueue([launched, addresses = std::move(addresses)]() {
+    Stream::Task task = [launched, addresses = std::move(addresses)]() {
       return launched->Run(addresses, launched->device->thread_pool());
-    });
+    };
+    // A small kernel on an idle stream runs here: two thread wake-ups cost
+    // more than its work.
+    const llvm_emitter::LaunchPlan& plan = kernel->plan();
+    if (plan.split_extent * plan.work_per_split <= kInlineWork &&
+        stream->RunIfIdle(task)) {
+      return OkStatus();
+    }
+    stream->Enqueue(std::move(task));
     return OkStatus();
   });
 }

@@ -56,6 +56,29 @@ void Stream::Enqueue(Task task) {
   work_queued_.notify_one();
 }
 
+bool Stream::RunIfIdle(const Task& task) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ || running_inline_ || !queue_.empty() ||
+        finished_count_ != enqueued_count_) {
+      return false;
+    }
+    running_inline_ = true;
+    ++enqueued_count_;
+  }
+  Status status = RunTask(task);
+  {
+    std::lock_guard lock(mutex_);
+    running_inline_ = false;
+    if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
+    ++finished_count_;
+  }
+  work_finished_.notify_all();
+  // Work another thread queued meanwhile waited for this task.
+  work_queued_.notify_one();
+  return true;
+}
+
 Status Stream::Synchronize() {
   std::unique_lock lock(mutex_);
   const uint64_t target = enqueued_count_;
@@ -71,7 +94,10 @@ Status Stream::PendingError() const {
 void Stream::RunWorker() {
   std::unique_lock lock(mutex_);
   while (true) {
-    work_queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    // Queued work waits while a RunIfIdle task runs on its caller's thread.
+    work_queued_.wait(lock, [&] {
+      return !running_inline_ && (stopping_ || !queue_.empty());
+    });
     if (queue_.empty()) return;  // stopping, and everything queued has run
     Status status;
     {

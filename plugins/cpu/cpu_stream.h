@@ -34,6 +34,13 @@ class Stream {
   // Queues `task` behind all earlier work. Throws std::bad_alloc, leaving the
   // queue as it was.
   void Enqueue(Task task);
+
+  // Runs `task` on the calling thread, now, when the stream has nothing
+  // queued or running (so it runs exactly when queueing it would), and
+  // returns true; otherwise returns false and the caller queues it. For work
+  // smaller than the two thread wake-ups a queued task costs. Its result is
+  // recorded as a queued task's is.
+  bool RunIfIdle(const Task& task);
   // Waits until the work queued before the call has run, then returns and
   // clears the first error recorded since the previous Synchronize.
   Status Synchronize();
@@ -51,6 +58,7 @@ class Stream {
   uint64_t enqueued_count_ = 0;
   uint64_t finished_count_ = 0;
   bool stopping_ = false;
+  bool running_inline_ = false;  // a RunIfIdle task is running
   Status first_error_;
   // Declared last: the worker starts once every member above exists.
   std::thread worker_;
