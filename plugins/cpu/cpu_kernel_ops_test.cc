@@ -139,8 +139,7 @@ uint64_t UlpDistance(phal_element_type_t type, double a, double b) {
 // output after Run.
 class OpBatch {
  public:
-  OpBatch(phal_element_type_t type, int64_t count)
-      : type_(type), count_(count) {
+  OpBatch(phal_element_type_t type, int64_t count) : count_(count) {
     x_buffer_ = kernel_.AddBuffer(type, {count});
     y_buffer_ = kernel_.AddBuffer(type, {count});
     kernel_.dims = {count};
@@ -197,7 +196,6 @@ class OpBatch {
   static inline Runner runner_ = nullptr;
 
  private:
-  phal_element_type_t type_;
   int64_t count_;
   LoopKernel kernel_;
   uint32_t x_buffer_ = 0, y_buffer_ = 0, x_ = 0, y_ = 0;
