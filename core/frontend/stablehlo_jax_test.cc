@@ -58,7 +58,8 @@ TEST_P(JaxStableHloTest, ReproducesJaxOutputs) {
 
 INSTANTIATE_TEST_SUITE_P(Models, JaxStableHloTest,
                          ::testing::Values("jax_mlp", "jax_control",
-                                           "jax_special", "jax_conv"));
+                                           "jax_special", "jax_conv",
+                                           "jax_scipy_special"));
 
 }  // namespace
 }  // namespace phal
