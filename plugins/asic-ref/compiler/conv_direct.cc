@@ -20,7 +20,7 @@
 namespace phal::asic_ref {
 namespace {
 
-constexpr uint8_t kBatch = 2, kRowOut = 3, kRowIn = 4, kRows = 5;
+constexpr uint8_t kBatch = 2, kRowOut = 3, kRowIn = 4;
 constexpr uint8_t kBatchEnd = 10, kRowsOut = 11, kRowsIn = 12;
 constexpr uint8_t kMt = 13, kKt = 14, kNt = 15;
 constexpr uint8_t kAddress = reg::kFirstTemp + 8;
