@@ -398,6 +398,11 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     return InvalidArgument("expects " + std::to_string(count) +
                            " operands, got " + std::to_string(operands.size()));
   };
+  // For ops whose dynamic_ forms add shape operands after the first.
+  const auto has_operand = [&]() -> Status {
+    if (!operands.empty()) return OkStatus();
+    return InvalidArgument("expects an operand, got none");
+  };
   const auto elementwise = ElementwiseOps().find(name);
   if (elementwise != ElementwiseOps().end()) {
     return LowerElementwise(elementwise->second, b, operands);
@@ -430,6 +435,7 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
   }
   if (name == "bitcast_convert" || name == "reshape" ||
       name == "dynamic_reshape") {
+    PHAL_RETURN_IF_ERROR(has_operand());
     PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
     if (name == "bitcast_convert" &&
         (operands[0]->shape().element_type() == PHAL_ELEMENT_TYPE_PRED ||
@@ -462,12 +468,14 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     return one(b.Add(std::move(reduce)));
   }
   if (name == "broadcast_in_dim" || name == "dynamic_broadcast_in_dim") {
+    PHAL_RETURN_IF_ERROR(has_operand());
     PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
     PHAL_ASSIGN_OR_RETURN(IntList dims,
                           Ints(op, {"broadcast_dimensions", "dims"}));
     return one(b.Broadcast(operands[0], type.dims(), dims));
   }
   if (name == "broadcast") {
+    PHAL_RETURN_IF_ERROR(has_operand());
     PHAL_ASSIGN_OR_RETURN(IntList sizes,
                           Ints(op, {"broadcast_sizes", "sizes"}));
     const Shape& shape = operands[0]->shape();

@@ -471,6 +471,26 @@ TEST(StableHloParserTest, FftOfTheWrongTypeIsReportedAtTheOp) {
       HasSubstr("unknown fft_type 'DCT'"));
 }
 
+// stablehlo_parser_fuzzer's finding: an op written without its operand
+// ("bf162" where "%1" belongs) was lowered as if it had one.
+TEST(StableHloParserTest, OpsWithoutTheirOperandAreErrors) {
+  for (const char* op :
+       {"stablehlo.broadcast_in_dim bf162, dims = [1] : (tensor<8xf32>) -> "
+        "tensor<1x8xf32>",
+        "\"stablehlo.broadcast_in_dim\"() {broadcast_dimensions = "
+        "array<i64: 1>} : () -> tensor<1x8xf32>",
+        "\"stablehlo.broadcast\"() {broadcast_sizes = array<i64: 1>} : () "
+        "-> tensor<1x8xf32>",
+        "\"stablehlo.reshape\"() : () -> tensor<1x8xf32>",
+        "\"stablehlo.bitcast_convert\"() : () -> tensor<1x8xf32>"}) {
+    EXPECT_THAT(ErrorOf(std::string("func.func @main(%arg0: tensor<8xf32>) -> "
+                                    "tensor<1x8xf32> {\n  %1 = ") +
+                        op + "\n  return %1 : tensor<1x8xf32>\n}"),
+                HasSubstr("expects an operand, got none"))
+        << op;
+  }
+}
+
 TEST(StableHloParserTest, MalformedTextGetsPreciseMessages) {
   EXPECT_THAT(ErrorOf("func.func @main() {\n  %0 = stablehlo.add %x, %x : "
                       "tensor<f32>\n  func.return\n}"),
