@@ -2,9 +2,24 @@
 # Builds everything and runs the whole test suite through CTest.
 #   scripts/test.sh             the normal build, in build/
 #   scripts/test.sh --sanitize  ASan + UBSan, in build-sanitize/
+#   scripts/test.sh --tsan      ThreadSanitizer over the concurrency tests,
+#                               in build-tsan/
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-if [ "${1:-}" = "--sanitize" ]; then
+tests=()
+if [ "${1:-}" = "--tsan" ]; then
+  build="$root/build-tsan"
+  # Only what the concurrency tests need: the core's and the cpu plugin's
+  # test binaries, the SDK's, the plugins the core's tests load and the CLI.
+  bash "$root/scripts/build.sh" "$build" -DPHAL_BUILD_TESTS=ON \
+    -DPHAL_SANITIZE_THREAD=ON -DPHAL_BUILD_SAMPLES=OFF --target \
+    polyhal_core_tests polyhal_sdk_tests phal_plugin_cpu_tests polyhal_cli
+  # second_deadlock_stack: both stacks of a lock-order inversion.
+  export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+  # The tests that run threads against one client, one executable, one
+  # stream, one kernel or one cache (docs/reliability.md, "Sanitizers").
+  tests=(-R 'EightThreads|ConcurrencyTest|SeveralThreads|ReadersNeverSeeHalfAnEntry|Stress')
+elif [ "${1:-}" = "--sanitize" ]; then
   build="$root/build-sanitize"
   bash "$root/scripts/build.sh" "$build" -DPHAL_BUILD_TESTS=ON -DPHAL_SANITIZE=ON
   # handle_segv=0: the conformance suite's crash isolation must see a
@@ -28,4 +43,4 @@ else
 fi
 # A run that finds no test fails: an empty suite is never a pass.
 ctest --test-dir "$build" --output-on-failure --no-tests=error \
-  --parallel "$(nproc)" --timeout 600
+  --parallel "$(nproc)" --timeout 600 "${tests[@]}"
