@@ -112,8 +112,8 @@ StatusOr<Literal> EvaluateConvolution(const HloInstruction& instruction,
   PHAL_ASSIGN_OR_RETURN(ConvolutionGeometry geometry,
                         ResolveGeometry(instruction, lhs, rhs));
   Literal result(instruction.shape());
-  PHAL_RETURN_IF_ERROR(element_semantics::DispatchAccumulationDomain(
-      result.element_type(), [&](auto domain) {
+  PHAL_RETURN_IF_ERROR(
+      DispatchSummationDomain(result.element_type(), [&](auto domain) {
         return Convolve<decltype(domain)>(geometry, lhs, rhs, &result);
       }));
   return result;

@@ -129,8 +129,8 @@ StatusOr<Literal> EvaluateDot(const HloInstruction& instruction,
                            lhs.shape().ToString() + " and " +
                            rhs.shape().ToString());
   }
-  PHAL_RETURN_IF_ERROR(element_semantics::DispatchAccumulationDomain(
-      result.element_type(), [&](auto domain) {
+  PHAL_RETURN_IF_ERROR(
+      DispatchSummationDomain(result.element_type(), [&](auto domain) {
         return MultiplyPacked<decltype(domain)>(packed_lhs, packed_rhs,
                                                 &result);
       }));

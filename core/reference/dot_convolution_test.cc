@@ -38,7 +38,7 @@ TEST(DotTest, GeneralDimensionNumbersWithBatchAndTransposedOperands) {
                   Values(kS32, {2, 1, 1}, {1 * 5 + 3 * 6, 2 * 7 + 4 * 8})));
 }
 
-TEST(DotTest, FloatsAccumulateInDoubleAndRoundOnce) {
+TEST(DotTest, HalfPrecisionFloatsAccumulateInDoubleAndRoundOnce) {
   // In f16, 2048 + 1 + 1 summed step by step stays 2048; the exact sum
   // 2050 is representable and is what one rounding gives.
   EXPECT_TRUE(SameLiteral(
@@ -55,6 +55,24 @@ TEST(DotTest, FloatsAccumulateInDoubleAndRoundOnce) {
                  Shape(kF32, {}),
                  "lhs_contracting_dims={0}, rhs_contracting_dims={0}"),
       Values(kF32, {}, {257})));
+}
+
+TEST(DotTest, F32SumsRoundAtEveryAdditionInContractingOrder) {
+  // 2^24 + 1 rounds back to 2^24 in f32, so the sum is 0 in this order
+  // and 1 once the 1 comes last.
+  const char* kDims = "lhs_contracting_dims={0}, rhs_contracting_dims={0}";
+  EXPECT_TRUE(
+      SameLiteral(EvaluateOp("dot",
+                             {Values(kF32, {3}, {16777216, 1, -16777216}),
+                              Values(kF32, {3}, {1, 1, 1})},
+                             Shape(kF32, {}), kDims),
+                  Values(kF32, {}, {0})));
+  EXPECT_TRUE(
+      SameLiteral(EvaluateOp("dot",
+                             {Values(kF32, {3}, {16777216, -16777216, 1}),
+                              Values(kF32, {3}, {1, 1, 1})},
+                             Shape(kF32, {}), kDims),
+                  Values(kF32, {}, {1})));
 }
 
 TEST(DotTest, IntegersWrapAroundAndPredIsOrOfAnds) {

@@ -29,6 +29,12 @@ std::vector<D> MultiplyBatched(std::span<const D> a, std::span<const D> b,
 template std::vector<double> MultiplyBatched(std::span<const double>,
                                              std::span<const double>, int64_t,
                                              int64_t, int64_t, int64_t);
+template std::vector<float> MultiplyBatched(std::span<const float>,
+                                            std::span<const float>, int64_t,
+                                            int64_t, int64_t, int64_t);
+template std::vector<std::complex<float>> MultiplyBatched(
+    std::span<const std::complex<float>>, std::span<const std::complex<float>>,
+    int64_t, int64_t, int64_t, int64_t);
 template std::vector<Complex> MultiplyBatched(std::span<const Complex>,
                                               std::span<const Complex>, int64_t,
                                               int64_t, int64_t, int64_t);

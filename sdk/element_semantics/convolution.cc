@@ -85,6 +85,12 @@ std::vector<D> Convolve(const ConvolutionGeometry& g, std::span<const D> l,
 template std::vector<double> Convolve(const ConvolutionGeometry&,
                                       std::span<const double>,
                                       std::span<const double>, int64_t);
+template std::vector<float> Convolve(const ConvolutionGeometry&,
+                                     std::span<const float>,
+                                     std::span<const float>, int64_t);
+template std::vector<std::complex<float>> Convolve(
+    const ConvolutionGeometry&, std::span<const std::complex<float>>,
+    std::span<const std::complex<float>>, int64_t);
 template std::vector<Complex> Convolve(const ConvolutionGeometry&,
                                        std::span<const Complex>,
                                        std::span<const Complex>, int64_t);

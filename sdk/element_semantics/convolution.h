@@ -42,7 +42,7 @@ struct ConvolutionGeometry {
 // domain D), each summing its taps with MultiplyAdd from zero: kernel
 // spatial positions in row-major order, input features innermost. Taps on
 // padding or on lhs-dilation holes are skipped. Defined for the four
-// domains.
+// domains and for float and std::complex<float>.
 template <typename D>
 std::vector<D> Convolve(const ConvolutionGeometry& geometry,
                         std::span<const D> lhs, std::span<const D> rhs,
