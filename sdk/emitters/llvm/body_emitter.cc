@@ -8,6 +8,7 @@
 #include <llvm/IR/Module.h>
 
 #include "sdk/base/float16.h"
+#include "sdk/emitters/llvm/inline_math.h"
 
 namespace phal::llvm_emitter {
 
@@ -493,6 +494,9 @@ StatusOr<IrValue> BodyEmitter::EmitFloatUnary(phal_kir_op_t op,
       return IrValue{RoundTo(
           type, builder_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x))};
     case PHAL_KIR_OP_EXP:
+      if (compute->isFloatTy()) {
+        return IrValue{RoundTo(type, EmitExpF32(builder_, x))};
+      }
       return IrValue{CallMath("exp", type, arguments)};
     case PHAL_KIR_OP_EXPM1:
       return IrValue{CallMath("expm1", type, arguments)};
@@ -501,12 +505,18 @@ StatusOr<IrValue> BodyEmitter::EmitFloatUnary(phal_kir_op_t op,
     case PHAL_KIR_OP_LOG1P:
       return IrValue{CallMath("log1p", type, arguments)};
     case PHAL_KIR_OP_LOGISTIC:
+      if (compute->isFloatTy()) {
+        return IrValue{RoundTo(type, EmitLogisticF32(builder_, x))};
+      }
       return IrValue{CallMath("logistic", type, arguments)};
     case PHAL_KIR_OP_RSQRT:
       return IrValue{CallMath("rsqrt", type, arguments)};
     case PHAL_KIR_OP_CBRT:
       return IrValue{CallMath("cbrt", type, arguments)};
     case PHAL_KIR_OP_TANH:
+      if (compute->isFloatTy()) {
+        return IrValue{RoundTo(type, EmitTanhF32(builder_, x))};
+      }
       return IrValue{CallMath("tanh", type, arguments)};
     case PHAL_KIR_OP_SIN:
       return IrValue{CallMath("sin", type, arguments)};
