@@ -347,6 +347,17 @@ ENTRY main {
   ExpectRoundTrip(kText);
 }
 
+// hlo_parser_fuzzer's finding: a parameter whose name starts with a digit
+// (legal after '%') printed in the computation's signature without its '%'
+// did not parse back.
+TEST(HloParserTest, ParameterNamesStartingWithADigitRoundTrip) {
+  ExpectRoundTrip(R"(HloModule m
+
+ENTRY %main (%9x.2: f32[]) -> f32[] {
+  ROOT %9x.2 = f32[] parameter(0)
+})");
+}
+
 TEST(HloParserTest, ReadsFftTypesAndLengths) {
   constexpr const char* kText = R"(HloModule fft
 ENTRY main {

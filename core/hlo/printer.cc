@@ -1,5 +1,6 @@
 #include "core/hlo/printer.h"
 
+#include <cctype>
 #include <charconv>
 #include <cstring>
 
@@ -369,7 +370,12 @@ std::string HloComputationToText(const HloComputation& computation) {
   for (const HloInstruction* parameter : computation.parameter_instructions()) {
     if (parameter == nullptr) continue;
     text += first ? "" : ", ";
-    text += parameter->name() + ": " + parameter->shape().ToString();
+    // A name that starts with a digit is read back only after its '%'.
+    const std::string& name = parameter->name();
+    const bool digit_first =
+        !name.empty() && std::isdigit(static_cast<unsigned char>(name[0]));
+    text +=
+        (digit_first ? "%" : "") + name + ": " + parameter->shape().ToString();
     first = false;
   }
   const HloInstruction* root = computation.root_instruction();
