@@ -78,6 +78,9 @@ int RunBench(const Arguments& arguments);
 int RunConvert(const Arguments& arguments);
 // `polyhal conformance --plugin NAME|PATH ...` (docs/conformance.md).
 int RunConformance(const Arguments& arguments);
+// `polyhal stress [--plugin NAME]... [--threads N] [--duration S] ...`:
+// load and soak (docs/reliability.md, "Load and soak").
+int RunStress(const Arguments& arguments);
 
 }  // namespace phal::cli
 
