@@ -137,13 +137,13 @@ bool FindEmulatedType(std::string_view name, ElementType* storage,
   for (const auto& narrow : kNarrowIntegers) {
     if (narrow.name == name) {
       *storage = narrow.storage;
-      *type = EmulatedType{narrow.bits, nullptr};
+      *type = EmulatedType{narrow.bits, nullptr, nullptr};
       return true;
     }
   }
   if (const MinifloatFormat* format = FindMinifloatFormat(name)) {
     *storage = PHAL_ELEMENT_TYPE_F32;
-    *type = EmulatedType{0, format};
+    *type = EmulatedType{0, format, nullptr};
     return true;
   }
   return false;

@@ -2,11 +2,14 @@
 // front end stores them in HLO types: the narrow integers i2, i4, ui2, ui4
 // in s8/u8 (narrow_integers.h), and the small floating-point formats (f8*,
 // f6*, f4*) in f32 holding only values of the format. An op whose result
-// has such a type rounds or wraps its result back into the type.
+// has such a type rounds or wraps its result back into the type. Quantized
+// types (!quant.uniform) are stored as their storage integers and lowered
+// by quantized_lowering.h.
 #ifndef POLYHAL_CORE_FRONTEND_EMULATED_TYPES_H_
 #define POLYHAL_CORE_FRONTEND_EMULATED_TYPES_H_
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "core/hlo/shape.h"
@@ -43,11 +46,17 @@ double RoundToMinifloat(const MinifloatFormat& format, double value);
 // The largest finite value of the format.
 double MinifloatMax(const MinifloatFormat& format);
 
+struct QuantizedType;
+
 struct EmulatedType {
   int integer_bits = 0;                        // 2 or 4 for i2, i4, ui2, ui4
   const MinifloatFormat* minifloat = nullptr;  // f8*, f6*, f4*
+  // !quant.uniform<...>, stored as its storage values (quantized_type.h).
+  std::shared_ptr<const QuantizedType> quantized;
 
-  bool IsEmulated() const { return integer_bits > 0 || minifloat != nullptr; }
+  bool IsEmulated() const {
+    return integer_bits > 0 || minifloat != nullptr || quantized != nullptr;
+  }
 };
 
 // Recognizes an emulated element type name: the HLO type that stores it in

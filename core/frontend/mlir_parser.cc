@@ -3,10 +3,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <utility>
 
 #include "core/frontend/mlir_lexer.h"
+#include "core/frontend/quantized_type.h"
 
 namespace phal {
 namespace {
@@ -844,6 +846,10 @@ StatusOr<Shape> MlirParser::ParseType() {
         return source_.ErrorAt(start, "dynamic dimensions are not supported");
     }
     PHAL_ASSIGN_OR_RETURN(ElementType element, ParseElementType());
+    if (element_emulated_.quantized != nullptr) {
+      PHAL_RETURN_IF_ERROR(CheckQuantizedDimensions(
+          *element_emulated_.quantized, dims, source_, start));
+    }
     if (ConsumeIf(Kind::kComma)) {
       PHAL_ASSIGN_OR_RETURN(MlirAttribute encoding, ParseAttributeValue());
       (void)encoding;
@@ -892,6 +898,17 @@ StatusOr<ElementType> MlirParser::ParseElementType() {
     if (part == PHAL_ELEMENT_TYPE_F64) return PHAL_ELEMENT_TYPE_C128;
     return source_.ErrorAt(start,
                            "only complex<f32> and complex<f64> are supported");
+  }
+  if (token_.Is(Kind::kBangId) && token_.text.rfind("!quant.", 0) == 0) {
+    std::size_t end = 0;
+    PHAL_ASSIGN_OR_RETURN(QuantizedType quantized,
+                          ParseQuantizedType(source_, token_.offset, &end));
+    lexer_.ResetTo(end);
+    Advance();
+    const ElementType storage = quantized.storage;
+    element_emulated_.quantized =
+        std::make_shared<const QuantizedType>(std::move(quantized));
+    return storage;
   }
   if (token_.Is(Kind::kBangId)) {
     return Error("type '" + std::string(token_.text) + "' is not supported");

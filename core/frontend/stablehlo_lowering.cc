@@ -256,6 +256,11 @@ Status StableHloLowering::WrapEmulatedResults(const MlirOperation& op,
         i < op.result_emulated.size() ? op.result_emulated[i] : EmulatedType();
     if (op.result_emulated.empty() && value != nullptr) type = value->emulated;
     if (!type.IsEmulated() || !results[i]->shape().IsArray()) continue;
+    // Quantized results are already storage values (quantized_lowering.h).
+    if (type.quantized != nullptr) {
+      emulated_[results[i]] = type;
+      continue;
+    }
     // Constants already hold values of the type.
     if (results[i]->opcode() == HloOpcode::kConstant) {
       emulated_[results[i]] = type;

@@ -119,6 +119,27 @@ class StableHloLowering {
   StatusOr<HloInstruction*> LowerGather(
       const MlirOperation& op, LoweringScope& scope, const Values& operands,
       const std::vector<int64_t>& slice_sizes);
+  // --- Quantized types (quantized_lowering.cc) -----------------------------
+  // Whether the op reads or writes a value of a !quant.uniform type.
+  bool InvolvesQuantizedType(const MlirOperation& op,
+                             const Values& operands) const;
+  // Lowers such an op on storage values: uniform_quantize and
+  // uniform_dequantize, data movement on the storage values, dot_general
+  // and convolution with integer accumulation, and every other op as
+  // dequantize, the op in the expressed type, quantize.
+  StatusOr<Values> LowerQuantizedOp(const MlirOperation& op,
+                                    LoweringScope& scope,
+                                    const Values& operands);
+  // dot_general or convolution of quantized operands as an integer op with
+  // s32 (or, where s32 could overflow, s64) accumulation; null when the
+  // operands' quantization does not allow it.
+  StatusOr<HloInstruction*> LowerIntegerDotOrConvolution(
+      const std::string& name, const MlirOperation& op, LoweringScope& scope,
+      const Values& operands);
+  StatusOr<Values> LowerDequantizeOpQuantize(const std::string& name,
+                                             const MlirOperation& op,
+                                             LoweringScope& scope,
+                                             const Values& operands);
   // --- Several processes (stablehlo_run_parallel.cc) -----------------------
   // interpreter.run_parallel: runs one program on a grid of replicas x
   // partitions by lowering a copy of its body per process, in lockstep, so

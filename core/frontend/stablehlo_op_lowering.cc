@@ -83,8 +83,6 @@ const std::map<std::string, std::string>& UnsupportedOps() {
       {"cholesky", "the HLO IR has no cholesky op"},
       {"rng", "random number generation is not supported"},
       {"rng_bit_generator", "random number generation is not supported"},
-      {"uniform_quantize", "quantized types are not supported"},
-      {"uniform_dequantize", "quantized types are not supported"},
   };
   return *ops;
 }
@@ -363,6 +361,8 @@ StatusOr<Literal> StableHloLowering::AttributeLiteral(
 StatusOr<Values> StableHloLowering::LowerValueOp(const MlirOperation& op,
                                                  LoweringScope& scope) {
   PHAL_ASSIGN_OR_RETURN(Values operands, LookUpOperands(op, scope));
+  if (InvolvesQuantizedType(op, operands))
+    return LowerQuantizedOp(op, scope, operands);
   if (op.name == "chlo.scan") return LowerScan(op, scope, operands);
   if (op.name.rfind("chlo.", 0) == 0) return LowerChlo(op, scope, operands);
   if (op.name == "interpreter.run_parallel")

@@ -1,0 +1,288 @@
+// Quantized types in the StableHLO front end: parsing !quant.uniform, and
+// the quantized ops lowered to plain HLO, run on the reference interpreter.
+#include "core/frontend/quantized_lowering.h"
+
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/frontend/quantized_type.h"
+#include "core/frontend/stablehlo_test_util.h"
+
+namespace phal {
+namespace {
+
+using ::phal::testing::FailedChecks;
+using ::phal::testing::RunStableHlo;
+using ::phal::testing::Values;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+std::vector<std::string> Failures(const std::string& text) {
+  StatusOr<std::vector<std::string>> failed = FailedChecks(text);
+  EXPECT_TRUE(failed.ok()) << failed.status().message();
+  return failed.ok() ? *failed : std::vector<std::string>{"did not run"};
+}
+
+StatusOr<QuantizedType> Parse(const std::string& text) {
+  const SourceText source(text, "type.mlir");
+  std::size_t end = 0;
+  return ParseQuantizedType(source, 0, &end);
+}
+
+std::string ParseError(const std::string& program) {
+  StatusOr<StableHloModule> parsed = ParseStableHlo(program, "bad.mlir");
+  EXPECT_FALSE(parsed.ok());
+  return parsed.ok() ? "" : parsed.status().message();
+}
+
+// The element types of the dots and convolutions of the entry computation:
+// "s8,s8->s32" for each.
+std::vector<std::string> AccumulatingOps(const std::string& program) {
+  StatusOr<StableHloModule> parsed = ParseStableHlo(program, "q.mlir");
+  EXPECT_TRUE(parsed.ok()) << parsed.status().message();
+  std::vector<std::string> found;
+  if (!parsed.ok()) return found;
+  for (const HloInstruction* instruction :
+       parsed->module->entry_computation()->instructions()) {
+    if (instruction->opcode() != HloOpcode::kDot &&
+        instruction->opcode() != HloOpcode::kConvolution) {
+      continue;
+    }
+    found.push_back(
+        std::string(
+            ElementTypeName(instruction->operand(0)->shape().element_type())) +
+        "," + ElementTypeName(instruction->operand(1)->shape().element_type()) +
+        "->" + ElementTypeName(instruction->shape().element_type()));
+  }
+  return found;
+}
+
+TEST(QuantizedTypeTest, ParsesPerTensorPerAxisAndStorageRanges) {
+  StatusOr<QuantizedType> type = Parse("!quant.uniform<i8:f32, 0.5:-3>");
+  ASSERT_TRUE(type.ok()) << type.status().message();
+  EXPECT_EQ(type->storage, PHAL_ELEMENT_TYPE_S8);
+  EXPECT_EQ(type->expressed, PHAL_ELEMENT_TYPE_F32);
+  EXPECT_EQ(type->storage_min, -128);
+  EXPECT_EQ(type->storage_max, 127);
+  EXPECT_THAT(type->scales, ElementsAre(0.5));
+  EXPECT_THAT(type->zero_points, ElementsAre(-3));
+  EXPECT_FALSE(type->IsPerAxis());
+
+  type = Parse("!quant.uniform<u8<1:254>:bf16:1, {1.0e-01:3, 2.5:7}>");
+  ASSERT_TRUE(type.ok()) << type.status().message();
+  EXPECT_EQ(type->storage, PHAL_ELEMENT_TYPE_U8);
+  EXPECT_EQ(type->expressed, PHAL_ELEMENT_TYPE_BF16);
+  EXPECT_EQ(type->storage_min, 1);
+  EXPECT_EQ(type->storage_max, 254);
+  EXPECT_EQ(type->quantization_dimension, 1);
+  EXPECT_THAT(type->scales, ElementsAre(0.1, 2.5));
+  EXPECT_THAT(type->zero_points, ElementsAre(3, 7));
+
+  type = Parse("!quant.uniform<i4:f16, 2.0>");
+  ASSERT_TRUE(type.ok()) << type.status().message();
+  EXPECT_EQ(type->storage, PHAL_ELEMENT_TYPE_S8);
+  EXPECT_EQ(type->storage_min, -8);
+  EXPECT_EQ(type->storage_max, 7);
+}
+
+TEST(QuantizedTypeTest, MalformedTypesAreErrorsAtTheirColumn) {
+  const auto message = [](const std::string& type) {
+    StatusOr<QuantizedType> parsed = Parse(type);
+    EXPECT_FALSE(parsed.ok()) << type;
+    return parsed.ok() ? "" : parsed.status().message();
+  };
+  EXPECT_THAT(
+      message("!quant.uniform<i7:f32, 1.0>"),
+      HasSubstr("1:16: error: unsupported quantized storage type 'i7'"));
+  EXPECT_THAT(message("!quant.uniform<i8:f8, 1.0>"),
+              HasSubstr("unsupported expressed type 'f8'"));
+  EXPECT_THAT(message("!quant.uniform<i8:f32, -1.0>"),
+              HasSubstr("the scale must be positive and finite"));
+  EXPECT_THAT(message("!quant.uniform<i8:f32, 1.0:200>"),
+              HasSubstr("the zero point 200 is outside the storage range"));
+  EXPECT_THAT(message("!quant.uniform<i8<5:2>:f32, 1.0>"),
+              HasSubstr("the storage range [5, 2] is empty"));
+  EXPECT_THAT(message("!quant.uniform<i8:f32, {1.0, 2.0}>"),
+              HasSubstr("a list of scales needs a quantization dimension"));
+  EXPECT_THAT(message("!quant.uniform<i8:f32:0, 1.0>"),
+              HasSubstr("a per-axis type needs a list of scales"));
+  EXPECT_THAT(message("!quant.uniform<i8:f32, 1.0"),
+              HasSubstr("expected '>' to close the quantized type"));
+  EXPECT_THAT(message("!quant.any<i8:f32>"),
+              HasSubstr("only !quant.uniform quantized types are supported"));
+}
+
+TEST(QuantizedTypeTest, PerAxisTypesMustFitTheirTensor) {
+  EXPECT_THAT(
+      ParseError(
+          R"(func.func @main(%x: tensor<3x!quant.uniform<i8:f32:0, {1.0, 2.0}>>) -> tensor<3xf32> {
+  %y = stablehlo.uniform_dequantize %x : (tensor<3x!quant.uniform<i8:f32:0, {1.0, 2.0}>>) -> tensor<3xf32>
+  func.return %y : tensor<3xf32>
+})"),
+      HasSubstr("bad.mlir:1:21: error: the quantized type has 2 scales "
+                "but quantization dimension 0 has size 3"));
+  EXPECT_THAT(
+      ParseError(
+          R"(func.func @main(%x: tensor<3x!quant.uniform<i8:f32:1, {1.0}>>) -> tensor<3xf32> {
+  func.return %x : tensor<3xf32>
+})"),
+      HasSubstr("quantization dimension 1 is out of range"));
+}
+
+TEST(QuantizedLoweringTest, QuantizeRoundsTiesToEvenAndSaturates) {
+  // x / 0.5: 0.5 -> 0, 1.5 -> 2, -2.5 -> -2, 2000 -> 127, -2000 -> -128;
+  // with the range <-127:127> the lowest value is -127.
+  EXPECT_THAT(Failures(R"(
+    func.func @main() {
+      %x = stablehlo.constant dense<[0.25, 0.75, -1.25, 1000.0, -1000.0]> : tensor<5xf32>
+      %q = stablehlo.uniform_quantize %x : (tensor<5xf32>) -> tensor<5x!quant.uniform<i8:f32, 0.5>>
+      %s = stablehlo.bitcast_convert %q : (tensor<5x!quant.uniform<i8:f32, 0.5>>) -> tensor<5xi8>
+      check.expect_eq_const %s, dense<[0, 2, -2, 127, -128]> : tensor<5xi8>
+      %n = stablehlo.uniform_quantize %x : (tensor<5xf32>) -> tensor<5x!quant.uniform<i8<-127:127>:f32, 0.5>>
+      %ns = stablehlo.bitcast_convert %n : (tensor<5x!quant.uniform<i8<-127:127>:f32, 0.5>>) -> tensor<5xi8>
+      check.expect_eq_const %ns, dense<[0, 2, -2, 127, -127]> : tensor<5xi8>
+      %u = stablehlo.uniform_quantize %x : (tensor<5xf32>) -> tensor<5x!quant.uniform<u8:f32, 0.5:128>>
+      %us = stablehlo.bitcast_convert %u : (tensor<5x!quant.uniform<u8:f32, 0.5:128>>) -> tensor<5xui8>
+      check.expect_eq_const %us, dense<[128, 130, 126, 255, 0]> : tensor<5xui8>
+      func.return
+    })"),
+              IsEmpty());
+}
+
+TEST(QuantizedLoweringTest, DequantizesPerAxisAndRequantizes) {
+  EXPECT_THAT(Failures(R"(
+    func.func @main() {
+      %s = stablehlo.constant dense<[[10, -10], [4, 0]]> : tensor<2x2xi8>
+      %q = stablehlo.bitcast_convert %s : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5:2, 0.25:-4}>>
+      %d = stablehlo.uniform_dequantize %q : (tensor<2x2x!quant.uniform<i8:f32:1, {0.5:2, 0.25:-4}>>) -> tensor<2x2xf32>
+      check.expect_eq_const %d, dense<[[4.0, -1.5], [1.0, 1.0]]> : tensor<2x2xf32>
+      %r = stablehlo.uniform_quantize %q : (tensor<2x2x!quant.uniform<i8:f32:1, {0.5:2, 0.25:-4}>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.125:1>>
+      %rs = stablehlo.bitcast_convert %r : (tensor<2x2x!quant.uniform<i8:f32, 0.125:1>>) -> tensor<2x2xi8>
+      check.expect_eq_const %rs, dense<[[33, -11], [9, 9]]> : tensor<2x2xi8>
+      func.return
+    })"),
+              IsEmpty());
+}
+
+TEST(QuantizedLoweringTest, DataMovementMovesStorageValues) {
+  const std::string program = R"(
+    func.func @main() {
+      %s = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi8>
+      %q = stablehlo.bitcast_convert %s : (tensor<2x3xi8>) -> tensor<2x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+      %t = stablehlo.transpose %q, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+      %sl = stablehlo.slice %t [1:3, 0:2] : (tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+      %d = stablehlo.uniform_dequantize %sl : (tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2xf32>
+      check.expect_eq_const %d, dense<[[1.0, 1.25], [1.5, 1.5]]> : tensor<2x2xf32>
+      func.return
+    })";
+  EXPECT_THAT(Failures(program), IsEmpty());
+}
+
+TEST(QuantizedLoweringTest, OtherOpsDequantizeComputeAndQuantize) {
+  // quantized_add of the StableHLO interpreter's tests, and maximum with a
+  // requantizing result.
+  EXPECT_THAT(Failures(R"(
+    func.func @main() {
+      %a = stablehlo.constant dense<[1.0, -2.0]> : tensor<2xf32>
+      %b = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>
+      %qa = stablehlo.uniform_quantize %a : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.1:-30>>
+      %qb = stablehlo.uniform_quantize %b : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>
+      %sum = stablehlo.add %qa, %qb : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>, tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>
+      %ss = stablehlo.bitcast_convert %sum : (tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2xi8>
+      check.expect_eq_const %ss, dense<[-12, -16]> : tensor<2xi8>
+      %zero = stablehlo.constant dense<-30> : tensor<2xi8>
+      %qz = stablehlo.bitcast_convert %zero : (tensor<2xi8>) -> tensor<2x!quant.uniform<i8:f32, 0.1:-30>>
+      %relu = stablehlo.maximum %qa, %qz : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>, tensor<2x!quant.uniform<i8:f32, 0.1:-30>>) -> tensor<2x!quant.uniform<i8:f32, 0.05>>
+      %rs = stablehlo.bitcast_convert %relu : (tensor<2x!quant.uniform<i8:f32, 0.05>>) -> tensor<2xi8>
+      check.expect_eq_const %rs, dense<[20, 0]> : tensor<2xi8>
+      %cmp = stablehlo.compare GT, %qa, %qz : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>, tensor<2x!quant.uniform<i8:f32, 0.1:-30>>) -> tensor<2xi1>
+      check.expect_eq_const %cmp, dense<[true, false]> : tensor<2xi1>
+      func.return
+    })"),
+              IsEmpty());
+}
+
+constexpr char kInt8Dot[] = R"(
+    func.func @main(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
+      %qx = stablehlo.uniform_quantize %x : (tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32, 0.5>>
+      %w = stablehlo.constant dense<[[1, -2], [3, 4], [-5, 6]]> : tensor<3x2xi8>
+      %qw = stablehlo.bitcast_convert %w : (tensor<3x2xi8>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.25, 0.125}>>
+      %y = stablehlo.dot_general %qx, %qw, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5>>, tensor<3x2x!quant.uniform<i8:f32:1, {0.25, 0.125}>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.0625:-1>>
+      %d = stablehlo.uniform_dequantize %y : (tensor<2x2x!quant.uniform<i8:f32, 0.0625:-1>>) -> tensor<2x2xf32>
+      func.return %d : tensor<2x2xf32>
+    })";
+
+TEST(QuantizedLoweringTest, Int8DotAccumulatesInInt32) {
+  EXPECT_THAT(AccumulatingOps(kInt8Dot), ElementsAre("s8,s8->s32"));
+  // x quantizes to [[2, 4, -2], [1, 0, 6]]; the integer sums are
+  // [[24, 0], [-29, 34]], times 0.5 * {0.25, 0.125}: [[3, 0], [-3.625,
+  // 2.125]], requantized with scale 1/16 and zero point -1, then read back.
+  StatusOr<std::vector<Literal>> outputs =
+      RunStableHlo(kInt8Dot, "",
+                   {Literal::FromValues(
+                       PHAL_ELEMENT_TYPE_F32, {2, 3},
+                       std::vector<double>{1.0, 2.0, -1.0, 0.5, 0.0, 3.0})});
+  ASSERT_TRUE(outputs.ok()) << outputs.status().message();
+  EXPECT_THAT(Values((*outputs)[0]), ElementsAre(3.0, 0.0, -3.625, 2.125));
+}
+
+TEST(QuantizedLoweringTest, ZeroPointsAreSubtractedBeforeTheIntegerDot) {
+  EXPECT_THAT(AccumulatingOps(R"(
+    func.func @main(%a: tensor<2x2x!quant.uniform<u8:f32, 0.5:128>>, %b: tensor<2x2x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>> {
+      %y = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x2x!quant.uniform<u8:f32, 0.5:128>>, tensor<2x2x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+      func.return %y : tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+    })"),
+              ElementsAre("s32,s32->s32"));
+}
+
+TEST(QuantizedLoweringTest, SumsThatCouldOverflowInt32AccumulateInInt64) {
+  // (-32768)^2 * 2 = 2^31: beyond s32.
+  const std::string program = R"(
+    func.func @main() {
+      %s = stablehlo.constant dense<[-32768, -32768]> : tensor<2xi16>
+      %q = stablehlo.bitcast_convert %s : (tensor<2xi16>) -> tensor<2x!quant.uniform<i16:f64, 1.0>>
+      %y = stablehlo.dot_general %q, %q, contracting_dims = [0] x [0] : (tensor<2x!quant.uniform<i16:f64, 1.0>>, tensor<2x!quant.uniform<i16:f64, 1.0>>) -> tensor<!quant.uniform<i32:f64, 2.0>>
+      %ys = stablehlo.bitcast_convert %y : (tensor<!quant.uniform<i32:f64, 2.0>>) -> tensor<i32>
+      check.expect_eq_const %ys, dense<1073741824> : tensor<i32>
+      func.return
+    })";
+  EXPECT_THAT(AccumulatingOps(program), ElementsAre("s16,s16->s64"));
+  EXPECT_THAT(Failures(program), IsEmpty());
+}
+
+TEST(QuantizedLoweringTest, Int8ConvolutionAccumulatesInInt32) {
+  // A 1-D convolution of [1, 2, 3, 4] (zero point -1, so padding reads the
+  // real value 0) with the kernel [1, -1] per output feature scales.
+  const std::string program = R"(
+    func.func @main() {
+      %x = stablehlo.constant dense<[[[0], [1], [2], [3]]]> : tensor<1x4x1xi8>
+      %qx = stablehlo.bitcast_convert %x : (tensor<1x4x1xi8>) -> tensor<1x4x1x!quant.uniform<i8:f32, 1.0:-1>>
+      %k = stablehlo.constant dense<[[[1, 2]], [[-1, -2]]]> : tensor<2x1x2xi8>
+      %qk = stablehlo.bitcast_convert %k : (tensor<2x1x2xi8>) -> tensor<2x1x2x!quant.uniform<i8:f32:2, {1.0, 0.5}>>
+      %y = stablehlo.convolution(%qx, %qk) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x1x!quant.uniform<i8:f32, 1.0:-1>>, tensor<2x1x2x!quant.uniform<i8:f32:2, {1.0, 0.5}>>) -> tensor<1x4x2x!quant.uniform<i8:f32, 0.5>>
+      %ys = stablehlo.bitcast_convert %y : (tensor<1x4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x4x2xi8>
+      check.expect_eq_const %ys, dense<[[[-2, -2], [-2, -2], [-2, -2], [-2, -2]]]> : tensor<1x4x2xi8>
+      func.return
+    })";
+  EXPECT_THAT(AccumulatingOps(program), ElementsAre("s32,s32->s32"));
+  EXPECT_THAT(Failures(program), IsEmpty());
+}
+
+TEST(QuantizedLoweringTest, OpsWithRegionsOnQuantizedValuesAreErrors) {
+  EXPECT_THAT(
+      ParseError(
+          R"(func.func @main(%x: tensor<2x!quant.uniform<i8:f32, 1.0>>) -> tensor<!quant.uniform<i8:f32, 1.0>> {
+  %z = stablehlo.constant dense<0> : tensor<i8>
+  %qz = stablehlo.bitcast_convert %z : (tensor<i8>) -> tensor<!quant.uniform<i8:f32, 1.0>>
+  %r = stablehlo.reduce(%x init: %qz) applies stablehlo.add across dimensions = [0] : (tensor<2x!quant.uniform<i8:f32, 1.0>>, tensor<!quant.uniform<i8:f32, 1.0>>) -> tensor<!quant.uniform<i8:f32, 1.0>>
+  func.return %r : tensor<!quant.uniform<i8:f32, 1.0>>
+})"),
+      HasSubstr("bad.mlir:4:3: error: stablehlo.reduce: quantized "
+                "operands or results are not supported"));
+}
+
+}  // namespace
+}  // namespace phal
