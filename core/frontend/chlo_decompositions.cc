@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 
+#include "core/frontend/chlo_hyperbolic_functions.h"
+
 namespace phal {
 namespace {
 
@@ -437,6 +439,9 @@ StatusOr<HloInstruction*> DecomposeUnary(const ChloOp& op, HloBuilder& b) {
   if (name == "chlo.square") return Square(b, x);
   if (name == "chlo.constant_like") return ConstantLike(b, op);
   if (name == "chlo.mulhi") return MulHi(b, x, op.operands[1]);
+  if (ExpandsAsChloDefines(name, x)) {
+    return ExpandChloHyperbolicFunction(name, b, x);
+  }
   const auto special = SpecialFunctions().find(name);
   if (special != SpecialFunctions().end()) {
     const ElementType type = x->shape().element_type();

@@ -1,6 +1,8 @@
 // The chlo ops JAX emits, decomposed into HLO: erf, erfc, tan, lgamma,
-// digamma, bessel_i1e, next_after, polygamma, zeta and the inverse
-// trigonometric and hyperbolic functions map onto HLO opcodes; erf_inv,
+// digamma, bessel_i1e, next_after, polygamma, zeta, the inverse
+// trigonometric functions and the complex hyperbolic ones map onto HLO
+// opcodes; real sinh, cosh, asinh, acosh and atanh expand as CHLO defines
+// them (chlo_hyperbolic_functions.h); erf_inv,
 // top_k, constant_like, mulhi, is_inf and the numpy-style broadcasting
 // binary ops (chlo.broadcast_add, ...) become small HLO graphs.
 // docs/stablehlo.md lists each decomposition and its accuracy.

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,39 @@ TEST(ChloDecompositionsTest, InverseTrigonometricAndHyperbolicFunctions) {
   EXPECT_THAT(Apply("chlo.acosh %x : tensor<2xf64> -> tensor<2xf64>",
                     "dense<[1.5, 3.0]>", "tensor<2xf64>", "tensor<2xf64>"),
               Pointwise(DoubleNear(1e-14), {std::acosh(1.5), std::acosh(3.0)}));
+}
+
+TEST(ChloDecompositionsTest, RealHyperbolicFunctionsAreTheirChloExpansion) {
+  // sinh(x) beyond |x| = 1 is exp(x + log(1/2)) - exp(log(1/2) - x) with
+  // every op rounded to f32, not the correctly rounded sinh.
+  const float x = -10.2856512f;
+  const float log_half = static_cast<float>(std::log(0.5));
+  const auto exp = [](float v) {
+    return static_cast<float>(std::exp(static_cast<double>(v)));
+  };
+  const float expansion = exp(x + log_half) - exp(log_half - x);
+  EXPECT_THAT(Apply("chlo.sinh %x : tensor<1xf32> -> tensor<1xf32>",
+                    "dense<[-10.2856512]>", "tensor<1xf32>", "tensor<1xf32>"),
+              ElementsAre(expansion));
+  // The edges: atanh is infinite at +-1 and NaN beyond, acosh NaN below 1,
+  // asinh and acosh finite where x * x overflows.
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> atanh =
+      Apply("chlo.atanh %x : tensor<3xf32> -> tensor<3xf32>",
+            "dense<[1.0, -1.0, 1.5]>", "tensor<3xf32>", "tensor<3xf32>");
+  ASSERT_EQ(atanh.size(), 3u);
+  EXPECT_EQ(atanh[0], inf);
+  EXPECT_EQ(atanh[1], -inf);
+  EXPECT_TRUE(std::isnan(atanh[2]));
+  const std::vector<double> acosh =
+      Apply("chlo.acosh %x : tensor<2xf32> -> tensor<2xf32>",
+            "dense<[0.5, 3.0e38]>", "tensor<2xf32>", "tensor<2xf32>");
+  ASSERT_EQ(acosh.size(), 2u);
+  EXPECT_TRUE(std::isnan(acosh[0]));
+  EXPECT_NEAR(acosh[1], std::acosh(3.0e38), 1e-5);
+  EXPECT_THAT(Apply("chlo.asinh %x : tensor<1xf32> -> tensor<1xf32>",
+                    "dense<[-3.0e38]>", "tensor<1xf32>", "tensor<1xf32>"),
+              Pointwise(DoubleNear(1e-5), {std::asinh(-3.0e38)}));
 }
 
 TEST(ChloDecompositionsTest, ComplexInverseFunctionsTakeTheBranchCutsOfStd) {
