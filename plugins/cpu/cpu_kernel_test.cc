@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sdk/plugin_support/disk_cache.h"
 #include "sdk/plugin_testing/fake_host.h"
 #include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
@@ -1119,15 +1120,38 @@ TEST_F(KernelCacheTest, StaleDiskEntryIsRecompiledAndReplaced) {
   LoopKernel kernel = AddConstantKernel(16, 103.0f);
   ASSERT_NE(Emit(kernel.Desc()), nullptr);
   const std::string good = CacheFileContents();
-  std::string stale = good;
+  // A sound entry of another plugin build: stored through the cache, so
+  // that only the plugin's own check can tell.
+  const DiskCache disk({CacheFile().parent_path().string(), uint64_t{1} << 30});
+  const uint64_t key = std::stoull(CacheFile().stem().string(), nullptr, 16);
+  std::string stale = disk.Load(key).value_or("");
   const std::string version = api().version;
+  ASSERT_NE(stale.find(version), std::string::npos);
   stale[stale.find(version) + version.size() - 1] ^= 1;
-  std::ofstream(CacheFile(), std::ios::binary | std::ios::trunc) << stale;
+  disk.Store(key, stale);
   ReopenDevice();
   ASSERT_NE(Emit(kernel.Desc()), nullptr);
   EXPECT_TRUE(LogsContain("ignores the stale disk cache entry"));
   EXPECT_TRUE(LogsContain("compiled"));
   EXPECT_EQ(CacheFileContents(), good);
+}
+
+TEST_F(KernelCacheTest, TruncatedDiskEntryIsRecompiledAndReplaced) {
+  LoopKernel kernel = AddConstantKernel(16, 105.0f);
+  ASSERT_NE(Emit(kernel.Desc()), nullptr);
+  const std::string good = CacheFileContents();
+  std::ofstream(CacheFile(), std::ios::binary | std::ios::trunc)
+      << good.substr(0, good.size() / 2);
+  ReopenDevice();
+  phal_plugin_kernel_t* again = Emit(kernel.Desc());
+  ASSERT_NE(again, nullptr);
+  EXPECT_TRUE(LogsContain("damaged entry"));
+  EXPECT_TRUE(LogsContain("compiled"));
+  EXPECT_EQ(CacheFileContents(), good);
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(std::vector<float>(16, 1.0f)), ToBytes(std::vector<float>(16))};
+  Run(again, buffers);
+  EXPECT_EQ(FromBytes<float>(buffers[1]), std::vector<float>(16, 106.0f));
 }
 
 TEST_F(KernelCacheTest, CacheDirOffKeepsKernelsOffTheDisk) {

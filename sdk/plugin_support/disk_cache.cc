@@ -4,14 +4,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
 #include <vector>
 
+#include "sdk/base/hash.h"
 #include "sdk/base/log.h"
 #include "sdk/plugin_support/plugin_host.h"
 
@@ -25,8 +28,65 @@ constexpr std::string_view kTemporaryMarker = ".tmp";
 // A temporary file this old belongs to a writer that died mid-store.
 constexpr auto kAbandonedTemporaryAge = std::chrono::hours(1);
 
+// Every entry file starts with this header: the magic, then the payload's
+// size and its FNV-1a hash, each 8 bytes little-endian. A file cut short
+// (a full disk, a crash of another writer's machine, a copy gone wrong) or
+// changed afterwards fails the check and is never handed to the plugin.
+constexpr std::string_view kEntryMagic = "PHALDC01";
+constexpr size_t kHeaderBytes = kEntryMagic.size() + 2 * sizeof(uint64_t);
+
 void LogDebug(const std::string& message) {
   Log(PHAL_LOG_LEVEL_DEBUG, ("disk cache: " + message).c_str());
+}
+
+void LogWarning(const std::string& message) {
+  Log(PHAL_LOG_LEVEL_WARNING, ("disk cache: " + message).c_str());
+}
+
+void AppendUint64(uint64_t value, std::string* out) {
+  for (int i = 0; i < 8; ++i) {
+    out->push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+  }
+}
+
+uint64_t ReadUint64(std::string_view bytes) {
+  uint64_t value = 0;
+  for (int i = 7; i >= 0; --i) {
+    value = (value << 8) | static_cast<unsigned char>(bytes[i]);
+  }
+  return value;
+}
+
+std::string EntryHeader(std::string_view payload) {
+  std::string header(kEntryMagic);
+  AppendUint64(payload.size(), &header);
+  AppendUint64(Fnv1a(payload), &header);
+  return header;
+}
+
+// Why `file` (a whole entry file) is not a sound entry; "" when it is.
+std::string EntryDamage(std::string_view file) {
+  if (file.size() < kHeaderBytes) {
+    return std::to_string(file.size()) + " bytes, shorter than the " +
+           std::to_string(kHeaderBytes) + "-byte header";
+  }
+  if (file.substr(0, kEntryMagic.size()) != kEntryMagic) {
+    return "no entry header (another format or another program's file)";
+  }
+  const uint64_t size = ReadUint64(file.substr(kEntryMagic.size()));
+  const std::string_view payload = file.substr(kHeaderBytes);
+  if (size != payload.size()) {
+    return "the header promises " + std::to_string(size) +
+           " bytes and the file holds " + std::to_string(payload.size());
+  }
+  if (ReadUint64(file.substr(kEntryMagic.size() + 8)) != Fnv1a(payload)) {
+    return "the bytes do not match the header's hash";
+  }
+  return "";
+}
+
+std::string ErrnoText() {
+  return errno != 0 ? std::string(": ") + std::strerror(errno) : "";
 }
 
 std::string CacheRootFromEnvironment() {
@@ -117,8 +177,24 @@ std::optional<std::string> DiskCache::Load(uint64_t key) const {
     return std::nullopt;
   }
   std::error_code error;
+  if (const std::string damage = EntryDamage(bytes); !damage.empty()) {
+    LogWarning("ignores and removes the damaged entry " + path + " (" + damage +
+               "); the code is compiled again");
+    fs::remove(path, error);
+    return std::nullopt;
+  }
   fs::last_write_time(path, fs::file_time_type::clock::now(), error);
-  return bytes;
+  return bytes.substr(kHeaderBytes);
+}
+
+void DiskCache::ReportStoreFailure(const std::string& message) const {
+  if (store_failure_reported_.exchange(true)) {
+    LogDebug(message);
+    return;
+  }
+  LogWarning(message +
+             "; compiled code is not cached, compiles still succeed "
+             "(later failures are logged at debug level)");
 }
 
 void DiskCache::Store(uint64_t key, std::string_view bytes) const {
@@ -132,7 +208,8 @@ void DiskCache::Store(uint64_t key, std::string_view bytes) const {
   std::error_code error;
   fs::create_directories(config_.directory, error);
   if (error) {
-    LogDebug("cannot create " + config_.directory + ": " + error.message());
+    ReportStoreFailure("cannot create " + config_.directory + ": " +
+                       error.message());
     return;
   }
   static std::atomic<uint64_t> next_temporary{0};
@@ -141,19 +218,22 @@ void DiskCache::Store(uint64_t key, std::string_view bytes) const {
       path + std::string(kTemporaryMarker) + std::to_string(::getpid()) + "-" +
       std::to_string(next_temporary.fetch_add(1, std::memory_order_relaxed));
   {
+    const std::string header = EntryHeader(bytes);
+    errno = 0;
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    file.write(header.data(), static_cast<std::streamsize>(header.size()));
     file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     file.close();
     if (!file) {
-      LogDebug("cannot write " + temporary);
+      ReportStoreFailure("cannot write " + temporary + ErrnoText());
       fs::remove(temporary, error);
       return;
     }
   }
   fs::rename(temporary, path, error);
   if (error) {
-    LogDebug("cannot rename " + temporary + " to " + path + ": " +
-             error.message());
+    ReportStoreFailure("cannot rename " + temporary + " to " + path + ": " +
+                       error.message());
     fs::remove(temporary, error);
     return;
   }
@@ -180,7 +260,10 @@ void DiskCache::Evict(uint64_t stored_bytes) const {
       continue;
     }
     if (!IsEntry(path)) continue;
-    const uint64_t size = it->file_size(stat_error);
+    // The limit counts what the plugins stored, not the headers.
+    const uint64_t size =
+        std::max<uint64_t>(it->file_size(stat_error), kHeaderBytes) -
+        kHeaderBytes;
     if (stat_error) continue;
     entries.push_back({path, size, used});
     total += size;

@@ -5,10 +5,14 @@
 //
 // The cache is an optimisation, never a source of errors: a failing disk
 // (missing directory, full disk, permissions) only makes lookups miss and
-// stores vanish, each logged at debug level through the host's log. A
-// reader never sees half an entry: entries are written to a temporary file
-// and renamed into place. The directory is kept under a size limit by
-// evicting the entries used longest ago (a hit counts as a use).
+// stores vanish; the first store that fails is logged as a warning through
+// the host's log, naming the path and the reason, the later ones at debug
+// level. A reader never sees half an entry: entries are written to a
+// temporary file and renamed into place, and each carries its size and a
+// hash of its bytes, so that a file cut short or changed on disk is
+// logged as a warning, removed and read as a miss. The directory is kept under
+// a size limit by evicting the entries used longest ago (a hit counts as a
+// use).
 //
 // The cache cannot tell a stale entry (another plugin build, another
 // driver) from a good one: the plugin checks what it loads and stores a
@@ -16,6 +20,7 @@
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_DISK_CACHE_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_DISK_CACHE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -53,8 +58,9 @@ class DiskCache {
   std::string PathFor(uint64_t key) const;
 
   // The bytes stored under `key`, or nullopt when there are none (or the
-  // cache is disabled, or the file cannot be read). A hit marks the entry
-  // as just used.
+  // cache is disabled, or the file cannot be read, or it fails its size
+  // and hash check, in which case it is removed). A hit marks the entry as
+  // just used.
   std::optional<std::string> Load(uint64_t key) const;
   // Stores `bytes` under `key`, replacing any entry, then evicts the
   // entries used longest ago until the directory fits max_bytes. An entry
@@ -65,6 +71,8 @@ class DiskCache {
   // Records `stored_bytes` more and, when the directory may have grown past
   // max_bytes, scans it and removes the entries used longest ago.
   void Evict(uint64_t stored_bytes) const;
+  // Logs a failed store: the first as a warning, the rest at debug level.
+  void ReportStoreFailure(const std::string& message) const;
 
   DiskCacheConfig config_;
   // Serialises this process's eviction scans; other processes may scan at
@@ -76,6 +84,7 @@ class DiskCache {
   // cache of n entries costs O(n) directory reads, not O(n^2).
   mutable uint64_t estimated_bytes_ = 0;
   mutable bool scanned_ = false;
+  mutable std::atomic<bool> store_failure_reported_{false};
 };
 
 }  // namespace phal

@@ -2,7 +2,9 @@
 #include "sdk/plugin_support/disk_cache.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include <atomic>
 #include <chrono>
@@ -11,6 +13,9 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_testing/fake_host.h"
 
 namespace phal {
 namespace {
@@ -55,10 +60,27 @@ class DiskCacheTest : public ::testing::Test {
         (fs::temp_directory_path() / "phal-disk-cache-XXXXXX").string();
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
     root_ = pattern;
+    ASSERT_TRUE(InstallHostServices(&plugin_testing::FakeHost(), "cache"));
+    plugin_testing::ClearRecordedLogLines();
   }
   void TearDown() override {
+    UninstallHostServices();
     std::error_code ignored;
     fs::remove_all(root_, ignored);
+  }
+
+  // Rewrites the file of `key`'s entry with `change` applied to its bytes.
+  template <typename Change>
+  static void Damage(const DiskCache& cache, uint64_t key,
+                     const Change& change) {
+    std::string bytes;
+    {
+      std::ifstream file(cache.PathFor(key), std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(file), {});
+    }
+    change(bytes);
+    std::ofstream(cache.PathFor(key), std::ios::binary | std::ios::trunc)
+        << bytes;
   }
 
   DiskCache Cache(uint64_t max_bytes = uint64_t{1} << 30) const {
@@ -165,6 +187,80 @@ TEST_F(DiskCacheTest, AnUnwritableDirectoryOnlyMakesLookupsMiss) {
   const DiskCache cache({(file / "plugin").string(), 1 << 20});
   cache.Store(1, "bytes");
   EXPECT_FALSE(cache.Load(1).has_value());
+}
+
+TEST_F(DiskCacheTest, AnUnwritableDirectoryIsReportedOnceAsAWarning) {
+  const fs::path file = root_ / "not-a-directory";
+  std::ofstream(file) << "x";
+  const DiskCache cache({(file / "plugin").string(), 1 << 20});
+  cache.Store(1, "bytes");
+  cache.Store(2, "bytes");
+  size_t failures = 0;
+  size_t warnings = 0;
+  for (const std::string& line : plugin_testing::RecordedLogLines()) {
+    if (line.find("cannot create " + (file / "plugin").string()) ==
+        std::string::npos) {
+      continue;
+    }
+    ++failures;
+    if (line.find("compiles still succeed") != std::string::npos) ++warnings;
+  }
+  EXPECT_EQ(failures, 2u);
+  EXPECT_EQ(warnings, 1u) << "the first failure is explained, later ones not";
+}
+
+// A full disk, as a file size limit makes one: writes past the limit fail
+// with EFBIG. In a child process, so that the limit binds nothing else.
+TEST_F(DiskCacheTest, AFullDiskMakesStoresVanishWithoutAHalfEntry) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const DiskCache cache = Cache();
+  cache.Store(1, "small entry, stored before the disk fills");
+  auto fill_disk_and_store = [&] {
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{4096, 4096};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) std::_Exit(2);
+    cache.Store(2, std::string(64 << 10, 'x'));
+    const bool missed = !cache.Load(2).has_value();
+    const bool kept = cache.Load(1).has_value();
+    bool temporaries = false;
+    for (const auto& entry : fs::directory_iterator(cache.directory())) {
+      temporaries = temporaries || !entry.path().string().ends_with(".bin");
+    }
+    const bool warned = plugin_testing::LogsContain("File too large");
+    std::error_code ignored;
+    fs::remove_all(root_, ignored);
+    std::_Exit(missed && kept && !temporaries && warned ? 0 : 1);
+  };
+  EXPECT_EXIT(fill_disk_and_store(), ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(DiskCacheTest, ATruncatedEntryIsRemovedAndReadAsAMiss) {
+  const DiskCache cache = Cache();
+  cache.Store(1, std::string(1000, 'k'));
+  Damage(cache, 1, [](std::string& bytes) { bytes.resize(bytes.size() / 2); });
+  EXPECT_FALSE(cache.Load(1).has_value());
+  EXPECT_FALSE(fs::exists(cache.PathFor(1)));
+  EXPECT_TRUE(plugin_testing::LogsContain("damaged entry " + cache.PathFor(1)));
+  cache.Store(1, std::string(1000, 'k'));
+  EXPECT_EQ(cache.Load(1), std::string(1000, 'k'));
+}
+
+TEST_F(DiskCacheTest, AChangedByteIsCaughtByTheHash) {
+  const DiskCache cache = Cache();
+  cache.Store(1, std::string(1000, 'k'));
+  Damage(cache, 1, [](std::string& bytes) { bytes[bytes.size() - 10] ^= 1; });
+  EXPECT_FALSE(cache.Load(1).has_value());
+  EXPECT_TRUE(plugin_testing::LogsContain("do not match the header's hash"));
+}
+
+TEST_F(DiskCacheTest, AFileWithoutTheHeaderIsNotAnEntry) {
+  const DiskCache cache = Cache();
+  cache.Store(1, "x");
+  std::ofstream(cache.PathFor(2), std::ios::binary) << "raw bytes of old";
+  std::ofstream(cache.PathFor(3), std::ios::binary) << "";
+  EXPECT_FALSE(cache.Load(2).has_value());
+  EXPECT_FALSE(cache.Load(3).has_value());
+  EXPECT_EQ(cache.Load(1), "x");
 }
 
 TEST_F(DiskCacheTest, DisabledCacheKeepsNothing) {
