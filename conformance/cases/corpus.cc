@@ -4,8 +4,9 @@ namespace phal::conformance {
 
 std::vector<Case> BuiltInCases() {
   std::vector<Case> cases = ApiCases();
-  for (auto family : {&ElementwiseCases, &DataMovementCases, &ReductionCases,
-                      &ControlFlowCases, &FftCases, &ModelCases}) {
+  for (auto family :
+       {&ElementwiseCases, &DataMovementCases, &ReductionCases,
+        &ControlFlowCases, &FftCases, &ModelCases, &QuantizedCases}) {
     std::vector<Case> more = family();
     cases.insert(cases.end(), std::make_move_iterator(more.begin()),
                  std::make_move_iterator(more.end()));

@@ -26,6 +26,10 @@ std::vector<Case> FftCases();
 // Whole models: an MLP, a transformer block, a conv net, long while loops,
 // modules with tuple outputs.
 std::vector<Case> ModelCases();
+// Quantized programs (StableHLO !quant.uniform lowered to HLO): quantize
+// per tensor and per axis with ties and saturation, dequantize, requantize,
+// int8 dot and convolution with integer accumulation, add, data movement.
+std::vector<Case> QuantizedCases();
 // The API behaviours every plugin must show.
 std::vector<Case> ApiCases();
 // One case per .mlir file under `directory` (recursively, in path order).
