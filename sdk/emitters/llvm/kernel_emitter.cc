@@ -24,6 +24,33 @@ int64_t SumBytes(phal_element_type_t type) {
   return StorageBytes(type);
 }
 
+// True when `reducer` is a single f32 or f64 sum of its two parameters: the
+// one reducer whose additions may be regrouped, so that the reduction
+// vectorizes with partial sums. The specification leaves the order in which
+// a reduce applies its reducer to the implementation; any other reducer
+// (a compensated sum, a tuple, a maximum with NaN semantics) keeps program
+// order.
+bool IsPlainFloatSum(const phal_kir_body_t& reducer) {
+  if (reducer.result_count != 1 || reducer.parameter_count != 2) return false;
+  const phal_kir_node_t& sum = reducer.nodes[reducer.results[0]];
+  if (sum.op != PHAL_KIR_OP_ADD || sum.operand_count != 2 ||
+      (sum.type != PHAL_ELEMENT_TYPE_F32 &&
+       sum.type != PHAL_ELEMENT_TYPE_F64)) {
+    return false;
+  }
+  bool seen[2] = {false, false};
+  for (uint32_t i = 0; i < 2; ++i) {
+    const phal_kir_node_t& operand =
+        reducer.nodes[reducer.operands[sum.operand_begin + i]];
+    if (operand.op != PHAL_KIR_OP_PARAMETER || operand.attributes[0] < 0 ||
+        operand.attributes[0] > 1) {
+      return false;
+    }
+    seen[operand.attributes[0]] = true;
+  }
+  return seen[0] && seen[1];
+}
+
 // Builds the one kernel function of a module and the loops inside it.
 class KernelBuilder : KernelIrBuilder {
  public:
@@ -165,6 +192,7 @@ class KernelBuilder : KernelIrBuilder {
     std::vector<llvm::Value*> kept(kept_dims.size());
     std::vector<llvm::Value*> inner(reduced_dims.size());
     std::vector<llvm::Value*> full(reduce.rank);
+    const bool regroup = n == 1 && IsPlainFloatSum(reduce.reducer);
     auto accumulate = [&]() -> Status {
       for (size_t i = 0; i < kept.size(); ++i)
         full[kept_positions[i]] = kept[i];
@@ -180,6 +208,12 @@ class KernelBuilder : KernelIrBuilder {
                             bodies_->Emit(reduce.values, index, {}));
       std::vector<IrValue> parameters = load();
       parameters.insert(parameters.end(), values.begin(), values.end());
+      llvm::IRBuilderBase::FastMathFlagGuard keep_flags(builder_);
+      if (regroup) {
+        llvm::FastMathFlags flags;
+        flags.setAllowReassoc();
+        builder_.setFastMathFlags(flags);
+      }
       PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> next,
                             bodies_->Emit(reduce.reducer, nullptr, parameters));
       store(next);
