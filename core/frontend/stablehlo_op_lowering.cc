@@ -8,6 +8,7 @@
 #include "core/frontend/dense_elements.h"
 #include "core/frontend/linear_algebra_decompositions.h"
 #include "core/frontend/narrow_integers.h"
+#include "core/frontend/ragged_dot.h"
 #include "core/frontend/stablehlo_lowering_context.h"
 
 namespace phal {
@@ -218,6 +219,21 @@ IntList FieldInts(const MlirAttribute& dialect, const char* name) {
   if (field == nullptr) return {};
   std::optional<IntList> ints = AsInts(*field);
   return ints.has_value() ? *ints : IntList{};
+}
+
+RaggedDotDimensionNumbers RaggedDotNumbers(const MlirAttribute& dialect) {
+  RaggedDotDimensionNumbers numbers;
+  numbers.dot.lhs_batch_dimensions =
+      FieldInts(dialect, "lhs_batching_dimensions");
+  numbers.dot.rhs_batch_dimensions =
+      FieldInts(dialect, "rhs_batching_dimensions");
+  numbers.dot.lhs_contracting_dimensions =
+      FieldInts(dialect, "lhs_contracting_dimensions");
+  numbers.dot.rhs_contracting_dimensions =
+      FieldInts(dialect, "rhs_contracting_dimensions");
+  numbers.lhs_ragged_dimensions = FieldInts(dialect, "lhs_ragged_dimensions");
+  numbers.rhs_group_dimensions = FieldInts(dialect, "rhs_group_dimensions");
+  return numbers;
 }
 
 int64_t FieldInt(const MlirAttribute& dialect, const char* name) {
@@ -1098,6 +1114,28 @@ StatusOr<Values> StableHloLowering::LowerScan(const MlirOperation& op,
 StatusOr<Values> StableHloLowering::LowerChlo(const MlirOperation& op,
                                               LoweringScope& scope,
                                               const Values& operands) {
+  const ComputationSink sink = [this](std::unique_ptr<HloComputation> helper) {
+    return AddComputation(std::move(helper));
+  };
+  if (op.name == "chlo.ragged_dot") {
+    const MlirAttribute* numbers = op.Attribute("ragged_dot_dimension_numbers");
+    if (numbers == nullptr || operands.size() != 3) {
+      return InvalidArgument(
+          "chlo.ragged_dot takes lhs, rhs and group_sizes and "
+          "ragged_dot_dimension_numbers");
+    }
+    PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
+    const RaggedDot dot{.lhs = operands[0],
+                        .rhs = operands[1],
+                        .group_sizes = operands[2],
+                        .numbers = RaggedDotNumbers(*numbers),
+                        .result_type = type.element_type(),
+                        .helper_computation_name =
+                            UniqueName(scope.function_name + ".ragged_dot")};
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * result,
+                          LowerRaggedDot(dot, *scope.builder, sink));
+    return Values{result};
+  }
   if (!IsDecomposableChloOp(op.name))
     return Unimplemented("unsupported operation " + op.name);
   ChloOp chlo;
@@ -1116,10 +1154,7 @@ StatusOr<Values> StableHloLowering::LowerChlo(const MlirOperation& op,
     chlo.value = value->number;
   chlo.helper_computation_name =
       UniqueName(scope.function_name + ".top_k_comparator");
-  return DecomposeChloOp(chlo, *scope.builder,
-                         [this](std::unique_ptr<HloComputation> helper) {
-                           return AddComputation(std::move(helper));
-                         });
+  return DecomposeChloOp(chlo, *scope.builder, sink);
 }
 
 StatusOr<Values> StableHloLowering::LowerCall(const MlirOperation& op,
