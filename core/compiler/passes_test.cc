@@ -113,6 +113,63 @@ ENTRY main {
       << HloModuleToText(**cleaned);
 }
 
+// JAX writes one reducer region per reduce: two maxima over the same rows
+// call computations that differ only in their names, and merge; a reduce
+// whose reducer computes something else (minimum) or the same ops on
+// swapped parameters (a - b against b - a) does not.
+TEST(CommonSubexpressionElimination,
+     MergesReducesWhoseReducersDifferOnlyInNames) {
+  auto pass = MakeCommonSubexpressionEliminationPass();
+  auto dce = MakeDeadCodeEliminationPass();
+  std::unique_ptr<HloModule> module = ParseVerified(R"(
+HloModule m
+region_0 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+region_1 {
+  p = f32[] parameter(0)
+  q = f32[] parameter(1)
+  ROOT r = f32[] maximum(p, q)
+}
+region_2 {
+  s = f32[] parameter(0)
+  t = f32[] parameter(1)
+  ROOT u = f32[] minimum(s, t)
+}
+sub_0 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT d = f32[] subtract(a, b)
+}
+sub_1 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT d = f32[] subtract(b, a)
+}
+ENTRY main {
+  x = f32[8,16] parameter(0)
+  init = f32[] constant(-inf)
+  m0 = f32[8] reduce(x, init), dimensions={1}, to_apply=region_0
+  m1 = f32[8] reduce(x, init), dimensions={1}, to_apply=region_1
+  m2 = f32[8] reduce(x, init), dimensions={1}, to_apply=region_2
+  d0 = f32[8] reduce(x, init), dimensions={1}, to_apply=sub_0
+  d1 = f32[8] reduce(x, init), dimensions={1}, to_apply=sub_1
+  ROOT out = (f32[8], f32[8], f32[8], f32[8], f32[8]) tuple(m0, m1, m2, d0, d1)
+}
+)");
+  auto merged = pass->Run(*module);
+  ASSERT_TRUE(merged.ok()) << merged.status().ToString();
+  auto cleaned = dce->Run(**merged);
+  ASSERT_TRUE(cleaned.ok());
+  const HloInstruction* root =
+      (*cleaned)->entry_computation()->root_instruction();
+  EXPECT_EQ(root->operand(0), root->operand(1)) << HloModuleToText(**cleaned);
+  EXPECT_NE(root->operand(0), root->operand(2));
+  EXPECT_NE(root->operand(3), root->operand(4));
+}
+
 TEST(DeadCodeElimination, DropsUnusedInstructionsAndComputations) {
   auto pass = MakeDeadCodeEliminationPass();
   std::unique_ptr<HloModule> module = ParseVerified(R"(
