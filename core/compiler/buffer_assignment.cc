@@ -84,15 +84,19 @@ class Assigner {
   }
 
   // An input leaf of `step` that dies here and that `kernel` reads only at
-  // the iteration point, of `bytes` bytes, if any.
-  int InPlaceInput(const Step& step, const KirKernel& kernel, int64_t bytes,
-                   std::size_t now, const std::set<int>& taken) {
+  // the iteration point, of the output's size and element type, if any: the
+  // aliased buffer keeps the input's type (an s32 read and an f32 write of
+  // one 4-byte buffer would disagree with its description).
+  int InPlaceInput(const Step& step, const KirKernel& kernel,
+                   const Shape& output, std::size_t now,
+                   const std::set<int>& taken) {
     for (uint32_t b = 0; b < kernel.buffers().size(); ++b) {
       const int leaf = step.buffers[b];
       if (kernel.buffers()[b].access != PHAL_KIR_ACCESS_READ ||
           !IsSlotLeaf(leaf) || taken.count(leaf) ||
           last_use_[leaf] != static_cast<int>(now) ||
-          plan_->leaf_shapes[leaf].ByteSize() != bytes ||
+          plan_->leaf_shapes[leaf].ByteSize() != output.ByteSize() ||
+          plan_->leaf_shapes[leaf].element_type() != output.element_type() ||
           !ReadsOnlyAtIterationPoint(kernel, b)) {
         continue;
       }
@@ -108,8 +112,8 @@ class Assigner {
     if (kernel.kind() == PHAL_KERNEL_KIND_LOOP) {
       for (uint32_t o = 0; o < kernel.outputs.size(); ++o) {
         const int leaf = step.outputs[o];
-        const int input = InPlaceInput(
-            step, kernel, plan_->leaf_shapes[leaf].ByteSize(), now, taken);
+        const int input =
+            InPlaceInput(step, kernel, plan_->leaf_shapes[leaf], now, taken);
         if (input < 0) continue;
         const int input_leaf = step.buffers[static_cast<std::size_t>(input)];
         taken.insert(input_leaf);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/testing/compiler_test_util.h"
+#include "sdk/base/kir_facts.h"
 
 namespace phal::testing {
 namespace {
@@ -425,6 +426,32 @@ ENTRY main {
                           TestData(PHAL_ELEMENT_TYPE_F32, {8, 16}, 1),
                           TestData(PHAL_ELEMENT_TYPE_F32, {16}, 2),
                           TestData(PHAL_ELEMENT_TYPE_F32, {16, 3}, 3)});
+}
+
+// The s32 sum of an integer dot dies in the loop that converts it to f32:
+// that loop must not write its f32 result in place over the s32 buffer,
+// whose description then disagrees with what the kernel writes.
+TEST(Partitioner, LoopsWriteInPlaceOnlyOverBuffersOfTheirElementType) {
+  const std::string text = R"(
+HloModule int8_dot
+ENTRY main {
+  a = s8[8,16] parameter(0)
+  b = s8[16,10] parameter(1)
+  d = s32[8,10] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  c = f32[8,10] convert(d)
+  k = f32[] constant(0.25)
+  kb = f32[8,10] broadcast(k), dimensions={}
+  ROOT m = f32[8,10] multiply(c, kb)
+}
+)";
+  std::unique_ptr<Program> program = CompileText(text);
+  ASSERT_NE(program, nullptr);
+  for (const std::unique_ptr<KirKernel>& kernel : program->kernels) {
+    const Status checked = CheckKernelStructure(kernel->Desc());
+    EXPECT_TRUE(checked.ok()) << checked.ToString();
+  }
+  ExpectMatchesReference(text, {TestData(PHAL_ELEMENT_TYPE_S8, {8, 16}, 0),
+                                TestData(PHAL_ELEMENT_TYPE_S8, {16, 10}, 1)});
 }
 
 TEST(Partitioner, BatchedDotOfTransposedOperandsAndConvertedInputs) {
