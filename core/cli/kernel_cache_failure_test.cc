@@ -83,6 +83,7 @@ class KernelCacheFailure : public ::testing::TestWithParam<const char*> {
     testing::CommandOutput plugins = RunCommand(
         "PHAL_GPU_EMULATION=1 PHAL_PLUGINS=" + std::string(GetParam()) + " " +
         kPolyhal + " devices");
+    ASSERT_EQ(plugins.exit_code, 0) << plugins.text;
     if (plugins.text.find("] " + std::string(GetParam()) + ":") ==
         std::string::npos) {
       GTEST_SKIP() << "plugin '" << GetParam() << "' has no device here";

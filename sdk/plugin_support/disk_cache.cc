@@ -64,14 +64,18 @@ std::string EntryHeader(std::string_view payload) {
   return header;
 }
 
-// Why `file` (a whole entry file) is not a sound entry; "" when it is.
+// Whether `file` starts as every entry does. A file that does not was
+// written by an older release of the cache (or is no entry at all).
+bool HasEntryMagic(std::string_view file) {
+  return file.substr(0, kEntryMagic.size()) == kEntryMagic;
+}
+
+// Why `file` (a whole entry file with the magic) is not a sound entry; ""
+// when it is.
 std::string EntryDamage(std::string_view file) {
   if (file.size() < kHeaderBytes) {
     return std::to_string(file.size()) + " bytes, shorter than the " +
            std::to_string(kHeaderBytes) + "-byte header";
-  }
-  if (file.substr(0, kEntryMagic.size()) != kEntryMagic) {
-    return "no entry header (another format or another program's file)";
   }
   const uint64_t size = ReadUint64(file.substr(kEntryMagic.size()));
   const std::string_view payload = file.substr(kHeaderBytes);
@@ -177,6 +181,11 @@ std::optional<std::string> DiskCache::Load(uint64_t key) const {
     return std::nullopt;
   }
   std::error_code error;
+  if (!HasEntryMagic(bytes)) {
+    LogDebug("removes " + path + ", which is not an entry of this format");
+    fs::remove(path, error);
+    return std::nullopt;
+  }
   if (const std::string damage = EntryDamage(bytes); !damage.empty()) {
     LogWarning("ignores and removes the damaged entry " + path + " (" + damage +
                "); the code is compiled again");

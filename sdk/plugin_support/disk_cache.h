@@ -9,10 +9,11 @@
 // the host's log, naming the path and the reason, the later ones at debug
 // level. A reader never sees half an entry: entries are written to a
 // temporary file and renamed into place, and each carries its size and a
-// hash of its bytes, so that a file cut short or changed on disk is
-// logged as a warning, removed and read as a miss. The directory is kept under
-// a size limit by evicting the entries used longest ago (a hit counts as a
-// use).
+// hash of its bytes, so that a file cut short or changed on disk is logged
+// as a warning, removed and read as a miss (a file without the entry
+// header, such as an older release's entry, is removed quietly). The
+// directory is kept under a size limit by evicting the entries used
+// longest ago (a hit counts as a use).
 //
 // The cache cannot tell a stale entry (another plugin build, another
 // driver) from a good one: the plugin checks what it loads and stores a

@@ -253,13 +253,16 @@ TEST_F(DiskCacheTest, AChangedByteIsCaughtByTheHash) {
   EXPECT_TRUE(plugin_testing::LogsContain("do not match the header's hash"));
 }
 
-TEST_F(DiskCacheTest, AFileWithoutTheHeaderIsNotAnEntry) {
+TEST_F(DiskCacheTest, AFileWithoutTheHeaderIsRemovedQuietly) {
   const DiskCache cache = Cache();
   cache.Store(1, "x");
-  std::ofstream(cache.PathFor(2), std::ios::binary) << "raw bytes of old";
+  std::ofstream(cache.PathFor(2), std::ios::binary) << "an older entry";
   std::ofstream(cache.PathFor(3), std::ios::binary) << "";
   EXPECT_FALSE(cache.Load(2).has_value());
   EXPECT_FALSE(cache.Load(3).has_value());
+  EXPECT_FALSE(fs::exists(cache.PathFor(2)));
+  EXPECT_FALSE(plugin_testing::LogsContain("damaged"))
+      << "an entry of an older release is no damage";
   EXPECT_EQ(cache.Load(1), "x");
 }
 
