@@ -86,9 +86,10 @@ class Execution {
           std::move(parameters[static_cast<std::size_t>(p)]);
     }
     std::vector<BufferRef> slots;
-    for (int64_t bytes : plan.slot_bytes) {
-      PHAL_ASSIGN_OR_RETURN(BufferRef slot, NewBuffer(bytes));
-      slots.push_back(std::move(slot));
+    for (std::size_t i = 0; i < plan.slot_bytes.size(); ++i) {
+      StatusOr<BufferRef> slot = NewBuffer(plan.slot_bytes[i]);
+      if (!slot.ok()) return SlotFailure(plan, i, slot.status());
+      slots.push_back(std::move(*slot));
     }
     for (std::size_t leaf = 0; leaf < leaves.size(); ++leaf) {
       if (plan.leaf_constant[leaf] >= 0) {
@@ -106,6 +107,22 @@ class Execution {
       results.push_back(leaves[static_cast<std::size_t>(leaf)]);
     }
     return results;
+  }
+
+  // The error of a slot the device could not allocate, naming the slot,
+  // its computation and what the slots need together; the plugin's own
+  // message (and code, RESOURCE_EXHAUSTED when memory ran out) follows.
+  static Status SlotFailure(const ComputationPlan& plan, std::size_t slot,
+                            const Status& status) {
+    int64_t total = 0;
+    for (int64_t bytes : plan.slot_bytes) total += bytes;
+    return Status(
+        status.code(),
+        "intermediate buffer " + std::to_string(slot) + " of " +
+            std::to_string(plan.slot_bytes.size()) + " of computation '" +
+            plan.name + "' (" + std::to_string(plan.slot_bytes[slot]) +
+            " bytes; its buffers need " + std::to_string(total) +
+            " bytes together) could not be allocated: " + status.message());
   }
 
   // Hands the results to the caller: buffers this run allocated are
