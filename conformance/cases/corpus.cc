@@ -4,9 +4,9 @@ namespace phal::conformance {
 
 std::vector<Case> BuiltInCases() {
   std::vector<Case> cases = ApiCases();
-  for (auto family :
-       {&ElementwiseCases, &DataMovementCases, &ReductionCases,
-        &ControlFlowCases, &FftCases, &ModelCases, &QuantizedCases}) {
+  for (auto family : {&ElementwiseCases, &DataMovementCases, &ReductionCases,
+                      &ControlFlowCases, &FftCases, &ModelCases,
+                      &QuantizedCases, &ChloCases}) {
     std::vector<Case> more = family();
     cases.insert(cases.end(), std::make_move_iterator(more.begin()),
                  std::make_move_iterator(more.end()));

@@ -30,6 +30,10 @@ std::vector<Case> ModelCases();
 // per tensor and per axis with ties and saturation, dequantize, requantize,
 // int8 dot and convolution with integer accumulation, add, data movement.
 std::vector<Case> QuantizedCases();
+// CHLO programs lowered to HLO: chlo.ragged_dot (ragged rows, batched rows,
+// ragged contraction, ragged batch) and the real sinh, cosh, asinh, acosh
+// and atanh as CHLO expands them.
+std::vector<Case> ChloCases();
 // The API behaviours every plugin must show.
 std::vector<Case> ApiCases();
 // One case per .mlir file under `directory` (recursively, in path order).
