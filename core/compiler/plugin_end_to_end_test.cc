@@ -23,6 +23,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/frontend/stablehlo_parser.h"
+#include "core/hlo/printer.h"
 #include "core/testing/compiler_test_util.h"
 #include "core/testing/elementwise_ops.h"
 #include "core/testing/jax_models.h"
@@ -682,6 +684,42 @@ INSTANTIATE_TEST_SUITE_P(Models, JaxModelOnPlugin,
                          ::testing::Combine(::testing::ValuesIn(kPlugins),
                                             ::testing::ValuesIn(kJaxModels)),
                          PluginAndNameName);
+
+using QuantizedModelOnPlugin = PluginAndName;
+
+// The int8-quantized MLP of core/frontend/testdata/stablehlo in its three
+// forms: StableHLO with !quant.uniform types, and the integer program JAX
+// lowered (an s8 x s8 -> s32 dot) as StableHLO and as HLO text. On XLA's
+// inputs every plugin reproduces XLA's outputs exactly.
+TEST_P(QuantizedModelOnPlugin, MatchesXlaExactly) {
+  const std::filesystem::path file =
+      SourceFile("core/frontend/testdata/stablehlo/" + name());
+  std::string text = ReadTextFile(file);
+  ASSERT_FALSE(text.empty()) << file;
+  if (file.extension() == ".mlir") {
+    StatusOr<StableHloModule> program = ParseStableHlo(text, name());
+    ASSERT_TRUE(program.ok()) << program.status().ToString();
+    text = HloModuleToText(*program->module);
+  }
+  const std::string base = (file.parent_path() / file.stem()).string();
+  StatusOr<std::vector<Literal>> inputs = ReadNpySequence(base, "input");
+  StatusOr<std::vector<Literal>> expected = ReadNpySequence(base, "expected");
+  ASSERT_TRUE(inputs.ok()) << inputs.status().ToString();
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  ASSERT_FALSE(expected->empty()) << base;
+  ExpectComputes(text, *inputs, *expected, Flat(0));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, QuantizedModelOnPlugin,
+    ::testing::Combine(::testing::ValuesIn(kPlugins),
+                       ::testing::Values("quantized_mlp.mlir",
+                                         "jax_int8_mlp.mlir",
+                                         "jax_int8_mlp.hlo")),
+    [](const auto& info) {
+      return Identifier(std::get<0>(info.param) + "_" +
+                        std::get<1>(info.param));
+    });
 
 }  // namespace
 }  // namespace phal::testing

@@ -2,13 +2,18 @@
 // the quantized ops lowered to plain HLO, run on the reference interpreter.
 #include "core/frontend/quantized_lowering.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/frontend/hlo_parser.h"
 #include "core/frontend/quantized_type.h"
 #include "core/frontend/stablehlo_test_util.h"
+#include "core/testing/jax_models.h"
+#include "core/testing/source_files.h"
 
 namespace phal {
 namespace {
@@ -17,6 +22,7 @@ using ::phal::testing::FailedChecks;
 using ::phal::testing::RunStableHlo;
 using ::phal::testing::Values;
 using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
@@ -283,6 +289,53 @@ TEST(QuantizedLoweringTest, OpsWithRegionsOnQuantizedValuesAreErrors) {
       HasSubstr("bad.mlir:4:3: error: stablehlo.reduce: quantized "
                 "operands or results are not supported"));
 }
+
+// The int8-quantized MLP of testdata/stablehlo (written with XLA's outputs
+// by scripts/export_quantized_model.py) in its three forms, on the
+// reference: StableHLO with !quant.uniform types, and JAX's integer program
+// as StableHLO and as HLO text. Every scale is a power of two, so the
+// outputs must equal XLA's bit for bit.
+class QuantizedModelTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(QuantizedModelTest, ReproducesXlaExactly) {
+  const std::filesystem::path file = ::phal::testing::SourceFile(
+      std::string("core/frontend/testdata/stablehlo/") + GetParam());
+  const std::string text = ::phal::testing::ReadTextFile(file);
+  ASSERT_FALSE(text.empty()) << file;
+  const std::string base = (file.parent_path() / file.stem()).string();
+  StatusOr<std::vector<Literal>> inputs =
+      ::phal::testing::ReadNpySequence(base, "input");
+  StatusOr<std::vector<Literal>> expected =
+      ::phal::testing::ReadNpySequence(base, "expected");
+  ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+  ASSERT_TRUE(expected.ok()) << expected.status().message();
+  ASSERT_EQ(expected->size(), 1u);
+  Literal actual;
+  if (file.extension() == ".mlir") {
+    StatusOr<std::vector<Literal>> outputs = RunStableHlo(text, "", *inputs);
+    ASSERT_TRUE(outputs.ok()) << outputs.status().message();
+    ASSERT_EQ(outputs->size(), 1u);
+    actual = std::move((*outputs)[0]);
+  } else {
+    StatusOr<std::unique_ptr<HloModule>> module =
+        ParseHloText(text, file.string());
+    ASSERT_TRUE(module.ok()) << module.status().message();
+    StatusOr<Literal> result = Evaluate(**module, *inputs);
+    ASSERT_TRUE(result.ok()) << result.status().message();
+    actual = std::move(result).value();
+  }
+  EXPECT_THAT(Values(actual), ElementsAreArray(Values((*expected)[0])));
+}
+
+INSTANTIATE_TEST_SUITE_P(Int8Mlp, QuantizedModelTest,
+                         ::testing::Values("quantized_mlp.mlir",
+                                           "jax_int8_mlp.mlir",
+                                           "jax_int8_mlp.hlo"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '.', '_');
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace phal
