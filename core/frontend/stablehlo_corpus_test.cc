@@ -155,8 +155,8 @@ TEST(StableHloCorpusTest, RunsEveryFileOfTheJaxTestData) {
             << " passed, " << files.size() - passed << " failed\n";
   // docs/stablehlo.md gives the count and the reasons of the failures.
   EXPECT_GE(static_cast<double>(passed),
-            0.975 * static_cast<double>(files.size()))
-      << "fewer than 97.5% of the test data files pass";
+            0.99 * static_cast<double>(files.size()))
+      << "fewer than 99% of the test data files pass";
 }
 
 TEST(StableHloCorpusTest, RunsEveryFunctionOfTheInterpreterCorpus) {

@@ -324,6 +324,12 @@ Status StableHloLowering::LowerCheck(const MlirOperation& op,
       op.name == "stablehlo.custom_call" ? "custom_call @" + kind : kind;
   check.function = scope.function_name;
   check.location = source_.LocationOf(op.offset);
+  if (op.name == "stablehlo.custom_call") {
+    if (kind == "check.expect_close")
+      check.max_ulp_difference = kCustomCallMaxUlpDifference;
+    if (kind == "check.expect_almost_eq")
+      check.tolerance = kCustomCallAlmostEqualTolerance;
+  }
   if (check.kind == CheckKind::kSkipped) {
     check.skip_reason =
         kind +
@@ -372,6 +378,11 @@ Status StableHloLowering::LowerCheck(const MlirOperation& op,
     }
     check.expected_output = output_index();
     scope.check_outputs->push_back(values[1]);
+  }
+  const ElementType checked = values[0]->shape().element_type();
+  if (op.name == "stablehlo.custom_call" && kind == "check.eq" &&
+      (IsFloat(checked) || IsComplex(checked))) {
+    check.kind = CheckKind::kAlmostEqual;
   }
   if (const MlirAttribute* tolerance = op.Attribute("tolerance")) {
     check.tolerance = tolerance->number;

@@ -398,6 +398,34 @@ TEST(StableHloParserTest, CheckOpsBecomeOutputsAndSpecs) {
               HasSubstr("main: custom_call @check.expect_eq at test.mlir:9:7"));
 }
 
+TEST(StableHloParserTest, CheckCustomCallsTakeTheInterpreterDriversBounds) {
+  // JAX's test data writes its checks as attribute-less custom calls; the
+  // StableHLO interpreter driver checks them within 3 ulp, 1e-3, and 1e-4
+  // for @check.eq on floats.
+  const std::string text = R"(
+    func.func @main() -> tensor<2xf32> {
+      %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+      %b = stablehlo.constant dense<[1.0000003, 2.0005]> : tensor<2xf32>
+      %c = stablehlo.constant dense<[1.00005, 2.0]> : tensor<2xf32>
+      stablehlo.custom_call @check.expect_close(%a, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+      stablehlo.custom_call @check.expect_almost_eq(%a, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+      stablehlo.custom_call @check.eq(%a, %c) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+      return %a : tensor<2xf32>
+    })";
+  StatusOr<StableHloModule> program = ParseStableHlo(text, "checks.mlir");
+  ASSERT_TRUE(program.ok()) << program.status().message();
+  const StableHloFunction& main = *program->EntryFunction();
+  ASSERT_EQ(main.checks.size(), 3u);
+  EXPECT_EQ(main.checks[0].max_ulp_difference, kCustomCallMaxUlpDifference);
+  EXPECT_EQ(main.checks[1].tolerance, kCustomCallAlmostEqualTolerance);
+  EXPECT_EQ(main.checks[2].kind, CheckKind::kAlmostEqual);
+  StatusOr<std::vector<std::string>> failed = FailedChecks(text);
+  ASSERT_TRUE(failed.ok()) << failed.status().message();
+  // 1.0000003 is 3 ulp from 1; 2.0005 is 0.0005 from 2 but 1049 ulp away.
+  ASSERT_EQ(failed->size(), 1u);
+  EXPECT_THAT((*failed)[0], HasSubstr("custom_call @check.expect_close"));
+}
+
 TEST(StableHloParserTest, SplitsPartsAtDashedLines) {
   const std::string text = "a\n// -----\nb\n  // -----  \nc";
   const std::vector<StableHloPart> parts = SplitStableHloParts(text);
