@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <set>
@@ -133,9 +134,9 @@ StatusOr<HloInstruction*> QuantizeValues(HloBuilder& builder,
                                          const QuantizedType& type) {
   const std::vector<int64_t> dims = value->shape().dims();
   if (!IsFloat(value->shape().element_type())) {
-    return InvalidArgument(
-        std::string("only floating-point values can be quantized, got ") +
-        ElementTypeName(value->shape().element_type()));
+    return InvalidArgument("only floating-point values can be quantized to " +
+                           type.ToString() + ", got " +
+                           ElementTypeName(value->shape().element_type()));
   }
   if (value->shape().element_type() != type.expressed) {
     PHAL_ASSIGN_OR_RETURN(value, builder.Convert(value, type.expressed));
