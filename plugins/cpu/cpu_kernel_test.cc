@@ -356,6 +356,86 @@ TEST_F(CpuKernelTest, VariadicReduceFindsMaximumAndItsIndexWithAnEpilogue) {
   }
 }
 
+// StableHLO maximum and minimum: NaN wins, -0 < +0.
+float SpecMaximum(float a, float b) {
+  if (std::isnan(a) || std::isnan(b)) return NAN;
+  if (a == b) return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+float SpecMinimum(float a, float b) {
+  if (std::isnan(a) || std::isnan(b)) return NAN;
+  if (a == b) return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+
+// A plain maximum or minimum along a long contiguous row runs in lanes of
+// partial results: rows of every length around the lane count, NaNs at the
+// start, middle and end, rows of signed zeros only, an init value that is
+// not the identity (5, which all but some rows exceed), and a reduction
+// over the middle of three dimensions (not contiguous: index order).
+TEST_F(CpuKernelTest, MaximumAndMinimumReductionsInLanesMatchIndexOrder) {
+  for (const phal_kir_op_t op : {PHAL_KIR_OP_MAXIMUM, PHAL_KIR_OP_MINIMUM}) {
+    for (const std::vector<int64_t>& dims : std::vector<std::vector<int64_t>>{
+             {12, 31}, {12, 32}, {12, 33}, {12, 47}, {12, 1000}, {3, 40, 5}}) {
+      const bool middle = dims.size() == 3;
+      const int64_t rows = middle ? dims[0] * dims[2] : dims[0];
+      const int64_t length = middle ? dims[1] : dims[1];
+      ReduceKernel kernel;
+      const uint32_t x = kernel.AddBuffer(kF32, dims);
+      const uint32_t out =
+          kernel.AddBuffer(kF32, {rows}, PHAL_KIR_ACCESS_WRITE);
+      kernel.dims = dims;
+      kernel.reduced_dims = {1};
+      kernel.accumulator_count = 1;
+      kernel.outputs = {out};
+      kernel.init.Result(kernel.init.Constant(kF32, F32Bits(5.0f)));
+      KirBody& v = kernel.values;
+      std::vector<uint32_t> index;
+      for (size_t d = 0; d < dims.size(); ++d) {
+        index.push_back(v.Index(static_cast<int64_t>(d)));
+      }
+      v.Result(v.Read(x, kF32, index));
+      KirBody& r = kernel.reducer;
+      r.Result(r.Node(op, kF32, {r.Parameter(kF32, 0), r.Parameter(kF32, 1)}));
+      KirBody& e = kernel.epilogue;
+      e.Result(e.Parameter(kF32, 0));
+
+      int64_t total = 1;
+      for (int64_t d : dims) total *= d;
+      std::vector<float> input(static_cast<size_t>(total));
+      for (int64_t i = 0; i < total; ++i) {
+        input[i] = static_cast<float>((i * 7919) % 1009) - 500.0f;
+      }
+      auto at = [&](int64_t row, int64_t j) -> float& {
+        return middle ? input[((row / dims[2]) * dims[1] + j) * dims[2] +
+                              row % dims[2]]
+                      : input[row * length + j];
+      };
+      at(1, 0) = NAN;
+      at(2, length / 2) = NAN;
+      at(3, length - 1) = NAN;
+      for (int64_t j = 0; j < length; ++j) at(4, j) = (j % 3) ? -0.0f : 0.0f;
+      for (int64_t j = 0; j < length; ++j) at(5, j) = -0.0f;
+      std::vector<std::vector<uint8_t>> buffers = {
+          ToBytes(input), ToBytes(std::vector<float>(rows))};
+      Run(Emit(kernel.Desc()), buffers);
+      const std::vector<float> results = FromBytes<float>(buffers[1]);
+      for (int64_t row = 0; row < rows; ++row) {
+        float expected = 5.0f;
+        for (int64_t j = 0; j < length; ++j) {
+          expected = op == PHAL_KIR_OP_MAXIMUM
+                         ? SpecMaximum(expected, at(row, j))
+                         : SpecMinimum(expected, at(row, j));
+        }
+        EXPECT_EQ(F32Bits(results[row]), F32Bits(expected))
+            << (op == PHAL_KIR_OP_MAXIMUM ? "maximum" : "minimum") << " row "
+            << row << " of " << dims.size() << "-d length " << length << ": "
+            << results[row] << " != " << expected;
+      }
+    }
+  }
+}
+
 // C = relu(A B + bias[n]) with A [b, m, k] and B [b, k, n] as `lhs_strides`
 // and `rhs_strides` lay them out.
 struct DotCase {

@@ -1,6 +1,7 @@
 #include "sdk/emitters/llvm/kernel_emitter.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -24,32 +25,53 @@ int64_t SumBytes(phal_element_type_t type) {
   return StorageBytes(type);
 }
 
-// True when `reducer` is a single f32 or f64 sum of its two parameters: the
-// one reducer whose additions may be regrouped, so that the reduction
-// vectorizes with partial sums. The specification leaves the order in which
-// a reduce applies its reducer to the implementation; any other reducer
-// (a compensated sum, a tuple, a maximum with NaN semantics) keeps program
-// order.
-bool IsPlainFloatSum(const phal_kir_body_t& reducer) {
-  if (reducer.result_count != 1 || reducer.parameter_count != 2) return false;
-  const phal_kir_node_t& sum = reducer.nodes[reducer.results[0]];
-  if (sum.op != PHAL_KIR_OP_ADD || sum.operand_count != 2 ||
-      (sum.type != PHAL_ELEMENT_TYPE_F32 &&
-       sum.type != PHAL_ELEMENT_TYPE_F64)) {
-    return false;
+// The op of a reducer that is one binary op of its two parameters on f32 or
+// f64 (either order), or nullopt.
+std::optional<phal_kir_op_t> PlainFloatReducer(const phal_kir_body_t& reducer) {
+  if (reducer.result_count != 1 || reducer.parameter_count != 2) {
+    return std::nullopt;
+  }
+  const phal_kir_node_t& op = reducer.nodes[reducer.results[0]];
+  if (op.operand_count != 2 ||
+      (op.type != PHAL_ELEMENT_TYPE_F32 && op.type != PHAL_ELEMENT_TYPE_F64)) {
+    return std::nullopt;
   }
   bool seen[2] = {false, false};
   for (uint32_t i = 0; i < 2; ++i) {
     const phal_kir_node_t& operand =
-        reducer.nodes[reducer.operands[sum.operand_begin + i]];
+        reducer.nodes[reducer.operands[op.operand_begin + i]];
     if (operand.op != PHAL_KIR_OP_PARAMETER || operand.attributes[0] < 0 ||
         operand.attributes[0] > 1) {
-      return false;
+      return std::nullopt;
     }
     seen[operand.attributes[0]] = true;
   }
-  return seen[0] && seen[1];
+  if (!seen[0] || !seen[1]) return std::nullopt;
+  return op.op;
 }
+
+// A plain f32/f64 sum may be regrouped: the specification leaves the order
+// in which a reduce applies its reducer to the implementation, and LLVM's
+// vectoriser then keeps partial sums (`reassoc` on the reducer's add). A
+// plain maximum or minimum gives the same result in any order (NaN wins,
+// -0 < +0), so it is computed in lanes of partial results that the SLP
+// vectoriser turns into vector operations. Any other reducer (a compensated
+// sum, a tuple, an argmax) applies in index order.
+bool IsPlainFloatSum(const phal_kir_body_t& reducer) {
+  return PlainFloatReducer(reducer) == PHAL_KIR_OP_ADD;
+}
+
+// The value x for which op(x, y) = y for every y, NaN and signed zeros
+// included, for a plain maximum or minimum reducer; nullopt for others.
+std::optional<double> MinMaxIdentity(const phal_kir_body_t& reducer) {
+  const std::optional<phal_kir_op_t> op = PlainFloatReducer(reducer);
+  if (op == PHAL_KIR_OP_MAXIMUM) return -HUGE_VAL;
+  if (op == PHAL_KIR_OP_MINIMUM) return HUGE_VAL;
+  return std::nullopt;
+}
+
+// Partial results a plain maximum or minimum keeps per reduced row.
+constexpr int64_t kMinMaxLanes = 16;
 
 // Builds the one kernel function of a module and the loops inside it.
 class KernelBuilder : KernelIrBuilder {
@@ -219,12 +241,90 @@ class KernelBuilder : KernelIrBuilder {
       store(next);
       return OkStatus();
     };
+    // A plain maximum or minimum along a contiguous innermost reduced
+    // dimension runs in kMinMaxLanes lanes, each starting at the identity,
+    // folded into the accumulator (which starts at the init value) at the
+    // end; the last partial strip goes straight into the accumulator.
+    const std::optional<double> identity = MinMaxIdentity(reduce.reducer);
+    const bool lanes = n == 1 && identity.has_value() &&
+                       !reduced_dims.empty() &&
+                       reduced_positions.back() == reduce.rank - 1 &&
+                       reduced_dims.back() >= 2 * kMinMaxLanes;
+    std::vector<llvm::Value*> lane_slots;
+    if (lanes) {
+      for (int64_t k = 0; k < kMinMaxLanes; ++k) {
+        lane_slots.push_back(
+            entry.CreateAlloca(bodies_->ComputeType(types[0])));
+      }
+    }
+    auto apply = [&](llvm::Value* slot) -> Status {
+      for (size_t i = 0; i < kept.size(); ++i)
+        full[kept_positions[i]] = kept[i];
+      for (size_t i = 0; i < inner.size(); ++i) {
+        full[reduced_positions[i]] = inner[i];
+      }
+      auto index = [&](int64_t d) -> llvm::Value* {
+        return d >= 0 && static_cast<size_t>(d) < full.size()
+                   ? full[static_cast<size_t>(d)]
+                   : nullptr;
+      };
+      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> values,
+                            bodies_->Emit(reduce.values, index, {}));
+      llvm::Type* type = bodies_->ComputeType(types[0]);
+      std::vector<IrValue> parameters = {{builder_.CreateLoad(type, slot)}};
+      parameters.insert(parameters.end(), values.begin(), values.end());
+      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> next,
+                            bodies_->Emit(reduce.reducer, nullptr, parameters));
+      builder_.CreateStore(next[0].real, slot);
+      return OkStatus();
+    };
+    auto lane_rows = [&]() -> Status {
+      llvm::Type* type = bodies_->ComputeType(types[0]);
+      for (llvm::Value* slot : lane_slots) {
+        builder_.CreateStore(llvm::ConstantFP::get(type, *identity), slot);
+      }
+      const int64_t extent = reduced_dims.back();
+      const int64_t whole = extent - extent % kMinMaxLanes;
+      std::vector<int64_t> outer_dims(reduced_dims.begin(),
+                                      reduced_dims.end() - 1);
+      std::vector<llvm::Value*> outer(outer_dims.size());
+      PHAL_RETURN_IF_ERROR(Nest(outer_dims, nullptr, nullptr, outer, [&]() {
+        std::copy(outer.begin(), outer.end(), inner.begin());
+        PHAL_RETURN_IF_ERROR(Loop(
+            builder_.getInt64(0), builder_.getInt64(whole),
+            [&](llvm::Value* strip) -> Status {
+              for (int64_t k = 0; k < kMinMaxLanes; ++k) {
+                inner.back() =
+                    builder_.CreateNSWAdd(strip, builder_.getInt64(k));
+                PHAL_RETURN_IF_ERROR(apply(lane_slots[static_cast<size_t>(k)]));
+              }
+              return OkStatus();
+            },
+            builder_.getInt64(kMinMaxLanes)));
+        return Loop(builder_.getInt64(whole), builder_.getInt64(extent),
+                    [&](llvm::Value* rest) -> Status {
+                      inner.back() = rest;
+                      return apply(real_slots[0]);
+                    });
+      }));
+      for (llvm::Value* slot : lane_slots) {
+        std::vector<IrValue> parameters = {
+            {builder_.CreateLoad(type, real_slots[0])},
+            {builder_.CreateLoad(type, slot)}};
+        PHAL_ASSIGN_OR_RETURN(
+            std::vector<IrValue> next,
+            bodies_->Emit(reduce.reducer, nullptr, parameters));
+        builder_.CreateStore(next[0].real, real_slots[0]);
+      }
+      return OkStatus();
+    };
     auto output_point = [&]() -> Status {
       PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> initial,
                             bodies_->Emit(reduce.init, nullptr, {}));
       store(initial);
       PHAL_RETURN_IF_ERROR(
-          Nest(reduced_dims, nullptr, nullptr, inner, accumulate));
+          lanes ? lane_rows()
+                : Nest(reduced_dims, nullptr, nullptr, inner, accumulate));
       auto index = [&](int64_t d) -> llvm::Value* {
         return d >= 0 && static_cast<size_t>(d) < kept.size()
                    ? kept[static_cast<size_t>(d)]

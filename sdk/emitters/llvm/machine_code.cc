@@ -38,7 +38,12 @@ StatusOr<std::string> OptimizeAndEmit(llvm::TargetMachine& machine,
   llvm::FunctionAnalysisManager function_analyses;
   llvm::CGSCCAnalysisManager cgscc_analyses;
   llvm::ModuleAnalysisManager module_analyses;
-  llvm::PassBuilder pass_builder(&machine);
+  // As clang at -O2 and above: the SLP vectoriser on (LLVM's default
+  // tuning leaves it off), which turns the lanes of a maximum or minimum
+  // reduction into vector operations.
+  llvm::PipelineTuningOptions tuning;
+  tuning.SLPVectorization = optimization_level >= 2;
+  llvm::PassBuilder pass_builder(&machine, tuning);
   pass_builder.registerModuleAnalyses(module_analyses);
   pass_builder.registerCGSCCAnalyses(cgscc_analyses);
   pass_builder.registerFunctionAnalyses(function_analyses);
