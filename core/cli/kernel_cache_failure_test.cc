@@ -134,20 +134,27 @@ TEST_P(KernelCacheFailure, AFullDiskLeavesNoEntryAndIsAWarning) {
   testing::CommandOutput run =
       RunCommand("sh -c \"trap '' XFSZ; ulimit -f 0; " +
                  StressCommand(GetParam(), cache.path()) + "\"");
+  EXPECT_THAT(CacheFiles(cache.path()), ::testing::IsEmpty())
+      << "neither entries nor temporary files are left";
+  if (std::string(GetParam()) == "intel") {
+    // PoCL compiles each program into a shared object in a file of its
+    // own: on a full disk the compile itself fails, with a status.
+    EXPECT_EQ(run.exit_code, 1) << run.text;
+    EXPECT_THAT(run.text, HasSubstr("clBuildProgram failed"));
+    return;
+  }
   EXPECT_EQ(run.exit_code, 0) << run.text;
   EXPECT_THAT(run.text, HasSubstr("\nPASS\n"));
   EXPECT_THAT(run.text, HasSubstr("warning: disk cache: cannot write " +
                                   cache.path() + "/" + GetParam() + "/"));
   EXPECT_THAT(run.text, HasSubstr("File too large"));
-  EXPECT_THAT(CacheFiles(cache.path()), ::testing::IsEmpty())
-      << "neither entries nor temporary files are left";
 }
 
-// Every plugin that keeps a disk cache and runs in CI in seconds; intel
-// (PoCL) shares the same cache code and compiles too slowly for this.
+// Every plugin that keeps a disk cache. intel (PoCL) compiles slowly, but
+// the three small modules here take it about a second a run.
 INSTANTIATE_TEST_SUITE_P(
     Plugins, KernelCacheFailure,
-    ::testing::Values("cpu", "asic-ref", "arm", "nvidia", "amd"),
+    ::testing::Values("cpu", "asic-ref", "arm", "intel", "nvidia", "amd"),
     [](const ::testing::TestParamInfo<const char*>& info) {
       std::string name = info.param;
       name.erase(std::remove(name.begin(), name.end(), '-'), name.end());

@@ -793,7 +793,7 @@ Status Stress(const StressOptions& options, StressReport& report) {
     if (!options.json) {
       std::fprintf(stderr,
                    "polyhal stress: %zu modules on %zu devices, %lld threads, "
-                   "%.0f s (warm-up %.0f s)\n",
+                   "%g s (warm-up %g s)\n",
                    modules.size(), devices.size(),
                    static_cast<long long>(options.threads), options.duration_s,
                    options.Warmup());
