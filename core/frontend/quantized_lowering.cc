@@ -83,6 +83,40 @@ bool CarriesValues(const std::string& name) {
   return kOps.count(name) > 0;
 }
 
+// Whether the op's regions take quantized block arguments of its quantized
+// operands' parameters, so that the op runs on storage values and each op
+// of its regions is itself a quantized op. Regions that take a promoted
+// type (an i8 reduction into an i32 accumulator) or plain values do not.
+bool RegionsTakeOperandTypes(
+    const std::map<const HloInstruction*, EmulatedType>& emulated,
+    const MlirOperation& op, const Values& operands) {
+  std::vector<const QuantizedType*> types;
+  for (const HloInstruction* operand : operands) {
+    if (const QuantizedType* type = QuantizedTypeOf(emulated, operand))
+      types.push_back(type);
+  }
+  std::vector<const QuantizedType*> taken;
+  for (const MlirRegion& region : op.regions) {
+    const std::size_t before = taken.size();
+    for (const MlirBlockArgument& argument : region.arguments) {
+      if (argument.emulated.quantized != nullptr)
+        taken.push_back(argument.emulated.quantized.get());
+    }
+    if (taken.size() == before) return false;
+  }
+  // Each quantized operand meets a block argument of its parameters, and
+  // each quantized block argument an operand of its.
+  const auto all_met = [](const std::vector<const QuantizedType*>& these,
+                          const std::vector<const QuantizedType*>& those) {
+    return std::all_of(these.begin(), these.end(), [&](const auto* type) {
+      return std::any_of(those.begin(), those.end(), [&](const auto* other) {
+        return other->SameParameters(*type);
+      });
+    });
+  };
+  return all_met(types, taken) && all_met(taken, types);
+}
+
 }  // namespace
 
 StatusOr<HloInstruction*> QuantizationParameterTensor(
@@ -220,9 +254,12 @@ StatusOr<Values> StableHloLowering::LowerQuantizedOp(const MlirOperation& op,
     return Values{value};
   }
   if (!op.regions.empty()) {
+    if (RegionsTakeOperandTypes(emulated_, op, operands))
+      return LowerStableHloOp(name, op, scope, operands);
     return Unimplemented(
-        "quantized operands or results are not supported in ops with "
-        "regions");
+        "the regions of an op with quantized operands must take the "
+        "operands' quantized types (promoted or plain types are not "
+        "supported)");
   }
   if (MovesValues(name)) {
     // bitcast_convert reinterprets storage values; the other ops move them

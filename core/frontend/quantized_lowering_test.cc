@@ -277,7 +277,55 @@ TEST(QuantizedLoweringTest, Int8ConvolutionAccumulatesInInt32) {
   EXPECT_THAT(Failures(program), IsEmpty());
 }
 
-TEST(QuantizedLoweringTest, OpsWithRegionsOnQuantizedValuesAreErrors) {
+// A reduction and a max pool whose regions take the operands' quantized
+// types run on storage values, each step a quantized add or maximum.
+TEST(QuantizedLoweringTest, RegionsOfTheOperandsTypesRunOnStorageValues) {
+  EXPECT_THAT(Failures(R"(
+func.func @main() {
+  %x = stablehlo.constant dense<[[1.0, -1.0, 2.5, 3.0], [0.5, 4.0, -2.0, 1.5]]> : tensor<2x4xf32>
+  %q = stablehlo.uniform_quantize %x : (tensor<2x4xf32>) -> tensor<2x4x!quant.uniform<i8:f32, 0.5:1>>
+  %zs = stablehlo.constant dense<1> : tensor<i8>
+  %z = stablehlo.bitcast_convert %zs : (tensor<i8>) -> tensor<!quant.uniform<i8:f32, 0.5:1>>
+  %sum = stablehlo.reduce(%q init: %z) across dimensions = [1] : (tensor<2x4x!quant.uniform<i8:f32, 0.5:1>>, tensor<!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:1>>
+    reducer(%a: tensor<!quant.uniform<i8:f32, 0.5:1>>, %b: tensor<!quant.uniform<i8:f32, 0.5:1>>) {
+      %s = stablehlo.add %a, %b : tensor<!quant.uniform<i8:f32, 0.5:1>>
+      stablehlo.return %s : tensor<!quant.uniform<i8:f32, 0.5:1>>
+    }
+  %sd = stablehlo.uniform_dequantize %sum : (tensor<2x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2xf32>
+  check.expect_eq_const %sd, dense<[5.5, 4.0]> : tensor<2xf32>
+  %ms = stablehlo.constant dense<-128> : tensor<i8>
+  %m = stablehlo.bitcast_convert %ms : (tensor<i8>) -> tensor<!quant.uniform<i8:f32, 0.5:1>>
+  %pool = "stablehlo.reduce_window"(%q, %m) ({
+    ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.5:1>>, %b: tensor<!quant.uniform<i8:f32, 0.5:1>>):
+      %mx = stablehlo.maximum %a, %b : tensor<!quant.uniform<i8:f32, 0.5:1>>
+      stablehlo.return %mx : tensor<!quant.uniform<i8:f32, 0.5:1>>
+    }) {window_dimensions = array<i64: 1, 2>, window_strides = array<i64: 1, 2>} : (tensor<2x4x!quant.uniform<i8:f32, 0.5:1>>, tensor<!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>
+  %pd = stablehlo.uniform_dequantize %pool : (tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x2xf32>
+  check.expect_eq_const %pd, dense<[[1.0, 3.0], [4.0, 1.5]]> : tensor<2x2xf32>
+  func.return
+}
+)"),
+              IsEmpty());
+}
+
+// A region of a promoted type (an i8 reduction into an i32 accumulator),
+// and the short reduce form whose region takes plain values, are refused.
+TEST(QuantizedLoweringTest, RegionsOfOtherTypesAreErrors) {
+  EXPECT_THAT(
+      ParseError(
+          R"(func.func @main(%x: tensor<2x!quant.uniform<i8:f32, 1.0>>) -> tensor<!quant.uniform<i32:f32, 1.0>> {
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %qz = stablehlo.bitcast_convert %z : (tensor<i32>) -> tensor<!quant.uniform<i32:f32, 1.0>>
+  %r = stablehlo.reduce(%x init: %qz) across dimensions = [0] : (tensor<2x!quant.uniform<i8:f32, 1.0>>, tensor<!quant.uniform<i32:f32, 1.0>>) -> tensor<!quant.uniform<i32:f32, 1.0>>
+    reducer(%a: tensor<!quant.uniform<i32:f32, 1.0>>, %b: tensor<!quant.uniform<i32:f32, 1.0>>) {
+      %s = stablehlo.add %a, %b : tensor<!quant.uniform<i32:f32, 1.0>>
+      stablehlo.return %s : tensor<!quant.uniform<i32:f32, 1.0>>
+    }
+  func.return %r : tensor<!quant.uniform<i32:f32, 1.0>>
+})"),
+      HasSubstr("bad.mlir:4:3: error: stablehlo.reduce: the regions "
+                "of an op with quantized operands must take the "
+                "operands' quantized types"));
   EXPECT_THAT(
       ParseError(
           R"(func.func @main(%x: tensor<2x!quant.uniform<i8:f32, 1.0>>) -> tensor<!quant.uniform<i8:f32, 1.0>> {
@@ -286,8 +334,7 @@ TEST(QuantizedLoweringTest, OpsWithRegionsOnQuantizedValuesAreErrors) {
   %r = stablehlo.reduce(%x init: %qz) applies stablehlo.add across dimensions = [0] : (tensor<2x!quant.uniform<i8:f32, 1.0>>, tensor<!quant.uniform<i8:f32, 1.0>>) -> tensor<!quant.uniform<i8:f32, 1.0>>
   func.return %r : tensor<!quant.uniform<i8:f32, 1.0>>
 })"),
-      HasSubstr("bad.mlir:4:3: error: stablehlo.reduce: quantized "
-                "operands or results are not supported"));
+      HasSubstr("bad.mlir:4:3: error: stablehlo.reduce: the regions"));
 }
 
 // Calls, while loops, pad and select carry storage values; a dot whose
