@@ -59,7 +59,7 @@ TEST_P(JaxStableHloTest, ReproducesJaxOutputs) {
 INSTANTIATE_TEST_SUITE_P(Models, JaxStableHloTest,
                          ::testing::Values("jax_mlp", "jax_control",
                                            "jax_special", "jax_conv",
-                                           "jax_scipy_special"));
+                                           "jax_scipy_special", "jax_moe"));
 
 }  // namespace
 }  // namespace phal
