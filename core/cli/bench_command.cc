@@ -13,9 +13,6 @@
 
 #include "core/cli/plugin_program.h"
 #include "core/cli/run_support.h"
-#include "core/frontend/hlo_parser.h"
-#include "core/frontend/stablehlo_parser.h"
-#include "core/hlo/verifier.h"
 #include "core/reference/interpreter.h"
 
 namespace phal::cli {
@@ -53,30 +50,6 @@ std::vector<Counter> PerRun(std::vector<Counter> counters, int64_t runs) {
     if (counter.unit != "ratio") counter.value /= static_cast<double>(runs);
   }
   return counters;
-}
-
-// The module of an HLO text file, or of a StableHLO file of one part.
-StatusOr<std::unique_ptr<HloModule>> LoadModule(const std::string& path) {
-  PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
-  std::unique_ptr<HloModule> module;
-  if (IsStableHloPath(path)) {
-    if (SplitStableHloParts(text).size() != 1) {
-      return InvalidArgument(path +
-                             ": holds several modules separated by "
-                             "'// -----'; bench takes one");
-    }
-    PHAL_ASSIGN_OR_RETURN(StableHloModule program, ParseStableHlo(text, path));
-    if (program.EntryFunction() == nullptr) {
-      return InvalidArgument(path +
-                             ": no entry function: name one @main or make "
-                             "exactly one function public");
-    }
-    module = std::move(program.module);
-  } else {
-    PHAL_ASSIGN_OR_RETURN(module, ParseHloText(text, path));
-  }
-  PHAL_RETURN_IF_ERROR(VerifyModule(*module));
-  return module;
 }
 
 Status BenchReference(const HloModule& module,
@@ -241,7 +214,7 @@ Status Bench(const BenchOptions& options) {
   BenchFigures figures;
   Clock::time_point start = Clock::now();
   PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
-                        LoadModule(options.run.module_path));
+                        LoadOneModule(options.run.module_path, "bench"));
   figures.parse_ms = MillisecondsSince(start);
   PHAL_ASSIGN_OR_RETURN(std::vector<Literal> arguments,
                         BindInputs(*module->entry_computation(), options.run));

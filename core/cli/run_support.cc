@@ -8,6 +8,9 @@
 #include <sstream>
 
 #include "core/cli/plugin_program.h"
+#include "core/frontend/hlo_parser.h"
+#include "core/frontend/stablehlo_parser.h"
+#include "core/hlo/verifier.h"
 #include "core/io/npy.h"
 #include "core/reference/interpreter.h"
 
@@ -87,6 +90,31 @@ StatusOr<std::string> ReadTextFile(const std::string& path) {
   text << file.rdbuf();
   if (file.bad()) return Internal(path + ": read error");
   return text.str();
+}
+
+StatusOr<std::unique_ptr<HloModule>> LoadOneModule(const std::string& path,
+                                                   const std::string& command) {
+  PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
+  std::unique_ptr<HloModule> module;
+  if (IsStableHloPath(path)) {
+    if (SplitStableHloParts(text).size() != 1) {
+      return InvalidArgument(path +
+                             ": holds several modules separated by "
+                             "'// -----'; " +
+                             command + " takes one");
+    }
+    PHAL_ASSIGN_OR_RETURN(StableHloModule program, ParseStableHlo(text, path));
+    if (program.EntryFunction() == nullptr) {
+      return InvalidArgument(path +
+                             ": no entry function: name one @main or make "
+                             "exactly one function public");
+    }
+    module = std::move(program.module);
+  } else {
+    PHAL_ASSIGN_OR_RETURN(module, ParseHloText(text, path));
+  }
+  PHAL_RETURN_IF_ERROR(VerifyModule(*module));
+  return module;
 }
 
 int ParseRunOptions(ArgumentReader& reader, RunOptions* options) {

@@ -4,6 +4,7 @@
 #ifndef POLYHAL_CORE_CLI_RUN_SUPPORT_H_
 #define POLYHAL_CORE_CLI_RUN_SUPPORT_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ bool IsStableHloPath(const std::string& path);
 
 // Reads a whole file; the error names it.
 StatusOr<std::string> ReadTextFile(const std::string& path);
+
+// The verified module of an HLO text file, or of a StableHLO file of one
+// part (several parts are an error naming `command`, which takes one).
+StatusOr<std::unique_ptr<HloModule>> LoadOneModule(const std::string& path,
+                                                   const std::string& command);
 
 // Parses `--plugin`, `--input` (repeatable), `--output-dir`, `--print` and
 // `--random-inputs SEED` into `options`; returns kExitSuccess or the usage

@@ -33,8 +33,6 @@
 #include "core/cli/plugin_program.h"
 #include "core/cli/run_support.h"
 #include "core/frontend/hlo_parser.h"
-#include "core/frontend/stablehlo_parser.h"
-#include "core/hlo/verifier.h"
 #include "core/reference/interpreter.h"
 
 namespace phal::cli {
@@ -114,9 +112,9 @@ struct StressModule {
   std::vector<conformance::InputSpec> inputs;  // built-in cases only
   uint64_t seed = 0;
   conformance::ToleranceSpec tolerance;
-  // Per input set: the arguments and the reference's result leaves.
+  // Per input set: the arguments and the reference's result.
   std::vector<std::vector<Literal>> arguments;
-  std::vector<std::vector<Literal>> expected;
+  std::vector<Literal> expected;
 };
 
 struct StressDevice {
@@ -175,16 +173,6 @@ std::string MissingTypes(const HloModule& module, uint64_t supported) {
         (missing.empty() ? "" : ", ") + std::string(ElementTypeName(type));
   }
   return missing;
-}
-
-void Flatten(Literal literal, std::vector<Literal>* leaves) {
-  if (!literal.IsTuple()) {
-    leaves->push_back(std::move(literal));
-    return;
-  }
-  for (Literal& element : literal.mutable_tuple_elements()) {
-    Flatten(std::move(element), leaves);
-  }
 }
 
 // ---- modules -------------------------------------------------------------
@@ -266,27 +254,10 @@ int64_t LargestDimension(const HloModule& module) {
 }
 
 StatusOr<StressModule> FileModule(const std::string& path) {
-  PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
   StressModule stress;
   stress.name = path;
   stress.from_file = true;
-  if (IsStableHloPath(path)) {
-    if (SplitStableHloParts(text).size() != 1) {
-      return InvalidArgument(path +
-                             ": holds several modules separated by "
-                             "'// -----'; stress takes one per file");
-    }
-    PHAL_ASSIGN_OR_RETURN(StableHloModule program, ParseStableHlo(text, path));
-    if (program.EntryFunction() == nullptr) {
-      return InvalidArgument(path +
-                             ": no entry function: name one @main or make "
-                             "exactly one function public");
-    }
-    stress.module = std::move(program.module);
-  } else {
-    PHAL_ASSIGN_OR_RETURN(stress.module, ParseHloText(text, path));
-  }
-  PHAL_RETURN_IF_ERROR(VerifyModule(*stress.module));
+  PHAL_ASSIGN_OR_RETURN(stress.module, LoadOneModule(path, "stress"));
   stress.tolerance =
       conformance::Accumulation(LargestDimension(*stress.module));
   return stress;
@@ -511,14 +482,9 @@ void ExecuteAndCheck(PluginProgram& program, const StressModule& module,
     return;
   }
   tally.Execution(device_index);
-  std::vector<Literal> leaves;
-  Flatten(std::move(*downloaded), &leaves);
-  std::vector<const Literal*> expected;
-  std::vector<const Literal*> actual;
-  for (const Literal& leaf : module.expected[s]) expected.push_back(&leaf);
-  for (const Literal& leaf : leaves) actual.push_back(&leaf);
   conformance::Comparison comparison =
-      conformance::CompareResults(expected, actual, module.tolerance);
+      conformance::CompareResults(FlattenLeaves(module.expected[s]),
+                                  FlattenLeaves(*downloaded), module.tolerance);
   if (comparison.passed) return;
   std::string what = Describe(module, device, set) + ": ";
   if (!comparison.message.empty()) {
@@ -576,7 +542,7 @@ Status ComputeExpected(std::vector<StressModule>& modules,
       }
       return;
     }
-    Flatten(std::move(*result), &module.expected[i % sets]);
+    module.expected[i % sets] = std::move(*result);
   });
   return first;
 }
