@@ -28,7 +28,8 @@ std::vector<Case> FftCases();
 std::vector<Case> ModelCases();
 // Quantized programs (StableHLO !quant.uniform lowered to HLO): quantize
 // per tensor and per axis with ties and saturation, dequantize, requantize,
-// int8 dot and convolution with integer accumulation, add, data movement.
+// int8 dot and convolution with integer accumulation, add, a quantized
+// sum and max pool, data movement.
 std::vector<Case> QuantizedCases();
 // CHLO programs lowered to HLO: chlo.ragged_dot (ragged rows, batched rows,
 // ragged contraction, ragged batch) and the real sinh, cosh, asinh, acosh

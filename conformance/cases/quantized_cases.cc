@@ -184,6 +184,41 @@ std::vector<Case> OtherQuantizedCases() {
   func.return %y : tensor<7x13x!quant.uniform<i8:f32, 0.5:-20>>
 })",
       {RandomValues(-8, 8), RandomValues(-8, 8)}));
+  // A max pool and a sum whose regions take quantized values: each step is
+  // a quantized maximum or add (dequantize, the op, quantize).
+  const std::string q = "!quant.uniform<i8:f32, 0.25:3>";
+  cases.push_back(QuantizedCase(
+      "quantized.reduce_window", "max_pool", kS8, 2, "nhwc", "random",
+      "func.func @main(%x: tensor<1x8x8x3xf32>) -> tensor<1x4x4x3x" + q +
+          "> {\n"
+          "  %qx = stablehlo.uniform_quantize %x : (tensor<1x8x8x3xf32>) -> "
+          "tensor<1x8x8x3x" +
+          q + ">\n  %ms = stablehlo.constant dense<-128> : tensor<i8>\n" +
+          "  %m = stablehlo.bitcast_convert %ms : (tensor<i8>) -> tensor<" + q +
+          ">\n  %y = \"stablehlo.reduce_window\"(%qx, %m) ({\n" +
+          "  ^bb0(%a: tensor<" + q + ">, %b: tensor<" + q + ">):\n" +
+          "    %r = stablehlo.maximum %a, %b : tensor<" + q + ">\n" +
+          "    stablehlo.return %r : tensor<" + q + ">\n" +
+          "  }) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = "
+          "array<i64: 1, 2, 2, 1>} : (tensor<1x8x8x3x" +
+          q + ">, tensor<" + q + ">) -> tensor<1x4x4x3x" + q +
+          ">\n  func.return %y : tensor<1x4x4x3x" + q + ">\n}",
+      {RandomValues(-40, 40)}));
+  cases.push_back(QuantizedCase(
+      "quantized.reduce", "sum", kS8, 1, "odd", "random",
+      "func.func @main(%x: tensor<7x13xf32>) -> tensor<7x" + q + "> {\n" +
+          "  %qx = stablehlo.uniform_quantize %x : (tensor<7x13xf32>) -> "
+          "tensor<7x13x" +
+          q + ">\n  %zs = stablehlo.constant dense<3> : tensor<i8>\n" +
+          "  %z = stablehlo.bitcast_convert %zs : (tensor<i8>) -> tensor<" + q +
+          ">\n  %y = stablehlo.reduce(%qx init: %z) across dimensions = "
+          "[1] : (tensor<7x13x" +
+          q + ">, tensor<" + q + ">) -> tensor<7x" + q +
+          ">\n    reducer(%a: tensor<" + q + ">, %b: tensor<" + q +
+          ">) {\n      %s = stablehlo.add %a, %b : tensor<" + q +
+          ">\n      stablehlo.return %s : tensor<" + q +
+          ">\n    }\n  func.return %y : tensor<7x" + q + ">\n}",
+      {RandomValues(-3, 3)}));
   const std::string columns = PerAxisType("i8", 1, 4, true);
   const std::string rows = PerAxisType("i8", 0, 4, true);
   cases.push_back(QuantizedCase(
