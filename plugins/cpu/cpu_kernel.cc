@@ -134,10 +134,10 @@ Status Kernel::Run(const std::vector<void*>& buffers, ThreadPool& pool) const {
   // f64 elements keep the sums aligned for every accumulation type.
   std::vector<double> sums(static_cast<size_t>((plan_.dot_sums_bytes + 7) / 8));
   if (plan_.gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
-    RunGemm(plan_.gemm, buffers.data(), sums.data());
+    RunGemm(plan_.gemm, buffers.data(), sums.data(), pool);
   }
   if (plan_.conv_gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
-    RunConvGemm(plan_.conv_gemm, buffers.data(), sums.data());
+    RunConvGemm(plan_.conv_gemm, buffers.data(), sums.data(), pool);
   }
   const int64_t grain =
       kMinimumWorkPerTask / std::max<int64_t>(1, plan_.work_per_split);

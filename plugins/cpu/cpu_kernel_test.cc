@@ -538,6 +538,19 @@ TEST_F(DotTest, F32DotsThroughTheGemmMatchAReference) {
   Check({1, 200, 130, 150, true, true, 1});
 }
 
+// Each batch's sums are cut into blocks of rows, one GEMM per pool task;
+// the last block is shorter than the others.
+TEST_F(DotTest, F32DotsCutIntoRowBlocksMatchAReference) {
+  Check({2, 300, 90, 120, false, false, 1});
+  Check({1, 257, 64, 300, true, true, 1});
+}
+
+// A single row is cut into blocks of columns instead.
+TEST_F(DotTest, F32VectorMatrixDotsCutIntoColumnBlocksMatchAReference) {
+  Check({1, 1, 5000, 300, false, false, 1});
+  Check({2, 1, 4097, 257, true, true, 1});
+}
+
 TEST_F(DotTest, F32DotsWithStridesNoGemmTakesAreComputedInTheKernel) {
   Check({2, 13, 29, 31, false, false, 2});
 }
@@ -1020,6 +1033,60 @@ TEST_F(ConvTest, TwoDimensionalConvWithStridesPaddingAndDilationMatches) {
   e.Result(e.Node(PHAL_KIR_OP_ADD, kF32,
                   {e.Parameter(kF32, 0), e.Constant(kF32, half_bits)}));
   Check(kernel);
+}
+
+// An NHWC convolution in f32 with kernel [kh, kw, ci, co]: its GEMM runs
+// over the output positions of all images, in row blocks of the pool's
+// tasks that start and end inside images.
+ConvKernel NhwcConv(std::vector<int64_t> input, std::vector<int64_t> weights,
+                    std::vector<int64_t> output, std::vector<int64_t> padding) {
+  ConvKernel kernel;
+  kernel.conv.input = kernel.AddBuffer(kF32, input);
+  kernel.conv.kernel = kernel.AddBuffer(kF32, weights);
+  kernel.conv.output = kernel.AddBuffer(kF32, output, PHAL_KIR_ACCESS_WRITE);
+  kernel.conv.accumulation_type = kF32;
+  kernel.conv.input_batch_dimension = 0;
+  kernel.conv.input_feature_dimension = 3;
+  kernel.input_spatial = {1, 2};
+  kernel.conv.kernel_input_feature_dimension = 2;
+  kernel.conv.kernel_output_feature_dimension = 3;
+  kernel.kernel_spatial = {0, 1};
+  kernel.conv.output_batch_dimension = 0;
+  kernel.conv.output_feature_dimension = 3;
+  kernel.output_spatial = {1, 2};
+  kernel.strides = {1, 1};
+  kernel.padding = padding;
+  kernel.lhs_dilation = {1, 1};
+  kernel.rhs_dilation = {1, 1};
+  kernel.reversal = {0, 0};
+  kernel.conv.feature_group_count = 1;
+  kernel.conv.batch_group_count = 1;
+  KirBody& e = kernel.epilogue;
+  uint32_t half_bits;
+  const float half = 0.5f;
+  std::memcpy(&half_bits, &half, 4);
+  e.Result(e.Node(PHAL_KIR_OP_ADD, kF32,
+                  {e.Parameter(kF32, 0), e.Constant(kF32, half_bits)}));
+  return kernel;
+}
+
+// 630 output positions of 144 taps by 32 features: several blocks, some
+// spanning two images.
+TEST_F(ConvTest, ConvGemmBlocksAcrossImagesMatch) {
+  ConvKernel kernel =
+      NhwcConv({3, 14, 15, 16}, {3, 3, 16, 32}, {3, 14, 15, 32}, {1, 1, 1, 1});
+  Check(kernel);
+}
+
+// A 1x1 window at stride 1 without padding multiplies the input itself;
+// with padding it gathers patches (zeros around the image).
+TEST_F(ConvTest, PointwiseConvsMatch) {
+  ConvKernel direct =
+      NhwcConv({2, 9, 31, 40}, {1, 1, 40, 48}, {2, 9, 31, 48}, {0, 0, 0, 0});
+  Check(direct);
+  ConvKernel padded =
+      NhwcConv({2, 9, 31, 40}, {1, 1, 40, 48}, {2, 10, 33, 48}, {1, 0, 1, 1});
+  Check(padded);
 }
 
 // Depthwise (feature groups = channels) over [N, C, W] in s32, with input
