@@ -75,20 +75,53 @@ llvm::Value* BodyEmitter::ElementAddress(uint32_t buffer,
                                     linear_index);
 }
 
+// True when `address` points into a buffer the kernel only reads. Nothing
+// writes that memory while the kernel runs (a buffer a kernel writes is its
+// own slot, never a second name of one it reads), which `!invariant.load`
+// tells LLVM, so that loads of indices and operands can leave loops that
+// store elsewhere.
+bool BodyEmitter::IsReadOnly(llvm::Value* address) const {
+  llvm::Value* base = address;
+  for (int depth = 0; depth < 2; ++depth) {
+    auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(base);
+    if (gep == nullptr) break;
+    base = gep->getPointerOperand();
+  }
+  for (const BoundBuffer& buffer : buffers_) {
+    if (buffer.base == base) {
+      return buffer.desc->access == PHAL_KIR_ACCESS_READ;
+    }
+  }
+  return false;
+}
+
+llvm::LoadInst* BodyEmitter::LoadElement(bool read_only, llvm::Type* type,
+                                         llvm::Value* address) {
+  llvm::LoadInst* load = builder_.CreateLoad(type, address);
+  if (read_only) {
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                      llvm::MDNode::get(load->getContext(), {}));
+  }
+  return load;
+}
+
 IrValue BodyEmitter::Load(phal_element_type_t type, llvm::Value* address) {
   llvm::Type* compute = ComputeType(type);
+  const bool read_only = IsReadOnly(address);
   switch (type) {
     case PHAL_ELEMENT_TYPE_PRED:
       return {builder_.CreateICmpNE(
-          builder_.CreateLoad(builder_.getInt8Ty(), address),
+          LoadElement(read_only, builder_.getInt8Ty(), address),
           builder_.getInt8(0))};
     case PHAL_ELEMENT_TYPE_F16: {
-      llvm::Value* bits = builder_.CreateLoad(builder_.getInt16Ty(), address);
+      llvm::Value* bits =
+          LoadElement(read_only, builder_.getInt16Ty(), address);
       llvm::Value* arguments[] = {bits};
       return {CallRuntime("phal_rt_f16_from_bits", compute, arguments)};
     }
     case PHAL_ELEMENT_TYPE_BF16: {
-      llvm::Value* bits = builder_.CreateLoad(builder_.getInt16Ty(), address);
+      llvm::Value* bits =
+          LoadElement(read_only, builder_.getInt16Ty(), address);
       llvm::Value* wide = builder_.CreateShl(
           builder_.CreateZExt(bits, builder_.getInt32Ty()), 16);
       return {builder_.CreateBitCast(wide, compute)};
@@ -97,11 +130,11 @@ IrValue BodyEmitter::Load(phal_element_type_t type, llvm::Value* address) {
     case PHAL_ELEMENT_TYPE_C128: {
       llvm::Value* imag_address =
           builder_.CreateConstInBoundsGEP1_64(compute, address, 1);
-      return {builder_.CreateLoad(compute, address),
-              builder_.CreateLoad(compute, imag_address)};
+      return {LoadElement(read_only, compute, address),
+              LoadElement(read_only, compute, imag_address)};
     }
     default:
-      return {builder_.CreateLoad(compute, address)};
+      return {LoadElement(read_only, compute, address)};
   }
 }
 

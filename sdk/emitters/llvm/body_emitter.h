@@ -65,6 +65,10 @@ class BodyEmitter {
  private:
   struct NodeContext;
 
+  bool IsReadOnly(llvm::Value* address) const;
+  llvm::LoadInst* LoadElement(bool read_only, llvm::Type* type,
+                              llvm::Value* address);
+
   StatusOr<IrValue> EmitNode(const NodeContext& node);
   StatusOr<IrValue> EmitLeaf(const NodeContext& node);
   StatusOr<IrValue> EmitUnary(const NodeContext& node);
