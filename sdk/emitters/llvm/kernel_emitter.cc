@@ -215,7 +215,8 @@ class KernelBuilder : KernelIrBuilder {
     std::vector<llvm::Value*> inner(reduced_dims.size());
     std::vector<llvm::Value*> full(reduce.rank);
     const bool regroup = n == 1 && IsPlainFloatSum(reduce.reducer);
-    auto accumulate = [&]() -> Status {
+    // The values body at the current (kept, inner) point.
+    auto emit_values = [&]() -> StatusOr<std::vector<IrValue>> {
       for (size_t i = 0; i < kept.size(); ++i)
         full[kept_positions[i]] = kept[i];
       for (size_t i = 0; i < inner.size(); ++i) {
@@ -226,8 +227,10 @@ class KernelBuilder : KernelIrBuilder {
                    ? full[static_cast<size_t>(d)]
                    : nullptr;
       };
-      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> values,
-                            bodies_->Emit(reduce.values, index, {}));
+      return bodies_->Emit(reduce.values, index, {});
+    };
+    auto accumulate = [&]() -> Status {
+      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> values, emit_values());
       std::vector<IrValue> parameters = load();
       parameters.insert(parameters.end(), values.begin(), values.end());
       llvm::IRBuilderBase::FastMathFlagGuard keep_flags(builder_);
@@ -258,18 +261,7 @@ class KernelBuilder : KernelIrBuilder {
       }
     }
     auto apply = [&](llvm::Value* slot) -> Status {
-      for (size_t i = 0; i < kept.size(); ++i)
-        full[kept_positions[i]] = kept[i];
-      for (size_t i = 0; i < inner.size(); ++i) {
-        full[reduced_positions[i]] = inner[i];
-      }
-      auto index = [&](int64_t d) -> llvm::Value* {
-        return d >= 0 && static_cast<size_t>(d) < full.size()
-                   ? full[static_cast<size_t>(d)]
-                   : nullptr;
-      };
-      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> values,
-                            bodies_->Emit(reduce.values, index, {}));
+      PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> values, emit_values());
       llvm::Type* type = bodies_->ComputeType(types[0]);
       std::vector<IrValue> parameters = {{builder_.CreateLoad(type, slot)}};
       parameters.insert(parameters.end(), values.begin(), values.end());
