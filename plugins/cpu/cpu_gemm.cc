@@ -102,8 +102,11 @@ void PortableGemm(CBLAS_ORDER, CBLAS_TRANSPOSE transpose_a,
 // Multiply-adds below which a GEMM call is not worth a task of its own.
 constexpr int64_t kMinimumGemmWork = int64_t{1} << 20;
 
-// Tasks per thread, so uneven progress on a loaded machine still balances.
-constexpr int64_t kTasksPerThread = 4;
+// Tasks per thread, so uneven progress on a loaded machine still balances:
+// a convolution's tasks gather their own patches and share only the kernel,
+// a dot's repack an operand each.
+constexpr int64_t kConvTasksPerThread = 4;
+constexpr int64_t kGemmTasksPerThread = 2;
 
 // Rows (or columns) of C per task: as many tasks as the pool can use, none
 // smaller than kMinimumGemmWork.
@@ -114,9 +117,11 @@ int64_t RowsPerTask(int64_t rows, int64_t work_per_row, int64_t tasks_wanted) {
   return std::clamp<int64_t>(std::max(by_count, by_work), 1, rows);
 }
 
-// Each batch's C = A * B is cut into blocks of rows, or of columns when
-// there are too few rows to keep the pool busy; each block is one
-// single-threaded GEMM on a pool task.
+// Each batch's C = A * B is cut along its longer side, into blocks of rows
+// or of columns; each block is one single-threaded GEMM on a pool task.
+// Every task packs the whole of the other operand again, so the cut runs
+// across the larger one (a task copies only its share of it), and there are
+// only a few tasks per thread.
 template <typename T, typename Gemm>
 void RunTypedGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
                   T* sums, Gemm gemm, ThreadPool& pool) {
@@ -129,10 +134,9 @@ void RunTypedGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
     return;
   }
   const int64_t tasks_wanted =
-      std::max<int64_t>(1, pool.thread_count() * kTasksPerThread /
+      std::max<int64_t>(1, pool.thread_count() * kGemmTasksPerThread /
                                std::max<int64_t>(1, shape.batch));
-  const bool split_columns =
-      shape.m < static_cast<int64_t>(pool.thread_count()) && shape.n > shape.m;
+  const bool split_columns = shape.n > shape.m;
   const int64_t extent = split_columns ? shape.n : shape.m;
   const int64_t block = RowsPerTask(
       extent, (split_columns ? shape.m : shape.n) * shape.k, tasks_wanted);
@@ -233,9 +237,9 @@ void RunTypedConvGemm(const llvm_emitter::ConvGemmShape& s,
   const bool direct = InputIsPatchMatrix(s);
   const int64_t by_cache = std::max<int64_t>(
       1, kPatchBlockBytes / (depth * static_cast<int64_t>(sizeof(T))));
-  const int64_t block =
-      std::min(by_cache, RowsPerTask(rows, depth * s.features,
-                                     pool.thread_count() * kTasksPerThread));
+  const int64_t block = std::min(
+      by_cache, RowsPerTask(rows, depth * s.features,
+                            pool.thread_count() * kConvTasksPerThread));
   const int64_t blocks = (rows + block - 1) / block;
   pool.ParallelFor(blocks, 1, [&](int64_t begin, int64_t end) {
     std::vector<T> patches(direct ? 0 : static_cast<size_t>(block * depth));

@@ -131,18 +131,24 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
 uint64_t CompiledKernelKinds() { return llvm_emitter::SupportedKernelKinds(); }
 
 Status Kernel::Run(const std::vector<void*>& buffers, ThreadPool& pool) const {
-  // f64 elements keep the sums aligned for every accumulation type.
-  std::vector<double> sums(static_cast<size_t>((plan_.dot_sums_bytes + 7) / 8));
+  // f64 elements keep the sums aligned for every accumulation type. They
+  // are left uninitialised: the GEMM, or the kernel's own row sums, write
+  // every one before it is read.
+  const size_t sum_count = static_cast<size_t>((plan_.dot_sums_bytes + 7) / 8);
+  std::unique_ptr<double[]> sums;
+  if (sum_count != 0) {
+    sums = std::make_unique_for_overwrite<double[]>(sum_count);
+  }
   if (plan_.gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
-    RunGemm(plan_.gemm, buffers.data(), sums.data(), pool);
+    RunGemm(plan_.gemm, buffers.data(), sums.get(), pool);
   }
   if (plan_.conv_gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
-    RunConvGemm(plan_.conv_gemm, buffers.data(), sums.data(), pool);
+    RunConvGemm(plan_.conv_gemm, buffers.data(), sums.get(), pool);
   }
   const int64_t grain =
       kMinimumWorkPerTask / std::max<int64_t>(1, plan_.work_per_split);
   const llvm_emitter::KernelFunction function = code_.function;
-  void* dot_sums = sums.empty() ? nullptr : sums.data();
+  void* dot_sums = sums.get();
   pool.ParallelFor(plan_.split_extent, grain, [&](int64_t begin, int64_t end) {
     function(buffers.data(), begin, end, dot_sums);
   });
