@@ -65,9 +65,21 @@ class RaggedDotLowering {
     }
     if (n.lhs_ragged_dimensions.size() != 1 || n.lhs_ragged_dimensions[0] < 0 ||
         n.lhs_ragged_dimensions[0] >= lhs().rank()) {
+      std::string listed;
+      for (int64_t d : n.lhs_ragged_dimensions)
+        listed += (listed.empty() ? "" : ", ") + std::to_string(d);
       return InvalidArgument(
-          "ragged_dot needs exactly one lhs ragged dimension of " +
-          lhs().ToString());
+          "ragged_dot needs exactly one lhs ragged dimension, a dimension "
+          "of " +
+          lhs().ToString() + "; got [" + listed + "]");
+    }
+    if (n.dot.lhs_batch_dimensions.size() !=
+            n.dot.rhs_batch_dimensions.size() ||
+        n.dot.lhs_contracting_dimensions.size() !=
+            n.dot.rhs_contracting_dimensions.size()) {
+      return InvalidArgument(
+          "ragged_dot needs as many batch and contracting dimensions on the "
+          "lhs as on the rhs");
     }
     if (n.rhs_group_dimensions.size() > 1) {
       return InvalidArgument(

@@ -118,6 +118,13 @@ TEST(RaggedDotTest, MalformedDimensionNumbersAreErrors) {
                             "rhs_group_dimensions = [0]",
                             types)),
               HasSubstr("exactly one lhs ragged dimension"));
+  EXPECT_THAT(
+      Error(Program(lhs, rhs, "dense<[2, 1]> : tensor<2xi64>",
+                    "lhs_contracting_dimensions = [1], "
+                    "rhs_contracting_dimensions = [], "
+                    "lhs_ragged_dimensions = [1], rhs_group_dimensions = []",
+                    types)),
+      HasSubstr("as many batch and contracting dimensions"));
 }
 
 }  // namespace
