@@ -1,8 +1,12 @@
 #include "core/executor/executor.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/loader/c_status.h"
 #include "core/loader/host_services.h"
@@ -12,6 +16,9 @@
 namespace phal {
 
 namespace {
+
+// Threads that emit one program's kernels at once, at most.
+constexpr std::size_t kMaxEmitThreads = 8;
 
 StatusOr<phal_plugin_buffer_t*> Allocate(const phal_plugin_api_t* api,
                                          phal_plugin_device_t* device,
@@ -298,17 +305,41 @@ StatusOr<std::unique_ptr<LoadedProgram>> LoadedProgram::Load(
     bool runnable) {
   std::unique_ptr<LoadedProgram> loaded(
       new LoadedProgram(std::move(program), api, device, runnable));
-  for (const std::unique_ptr<KirKernel>& kernel : loaded->program_->kernels) {
-    phal_plugin_kernel_t* emitted = nullptr;
-    Status status = TakeCStatus(
-        api->kernel_emit(device, &kernel->Desc(), options, &emitted));
-    if (!status.ok()) {
-      return Status(status.code(),
-                    "kernel " + kernel->name() + ": " + status.message());
+  // Kernels compile independently, and plugins' slots are thread-safe: up
+  // to one thread per processor emits them, each taking the next kernel.
+  const std::vector<std::unique_ptr<KirKernel>>& kernels =
+      loaded->program_->kernels;
+  std::vector<phal_plugin_kernel_t*> emitted(kernels.size(), nullptr);
+  std::vector<Status> statuses(kernels.size());
+  std::atomic<std::size_t> next{0};
+  auto emit = [&] {
+    for (std::size_t i = next++; i < kernels.size(); i = next++) {
+      statuses[i] = TakeCStatus(
+          api->kernel_emit(device, &kernels[i]->Desc(), options, &emitted[i]));
     }
-    loaded->kernels_.push_back(emitted);
-    loaded->kernel_names_.push_back(kernel->name());
+  };
+  const std::size_t threads = std::min<std::size_t>(
+      {kernels.size(), std::max(1u, std::thread::hardware_concurrency()),
+       kMaxEmitThreads});
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(emit);
+  emit();
+  for (std::thread& helper : helpers) helper.join();
+  // Every kernel emitted joins the program, so that a failure frees them.
+  Status failure;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    if (emitted[i] != nullptr && statuses[i].ok()) {
+      loaded->kernels_.push_back(emitted[i]);
+      loaded->kernel_names_.push_back(kernels[i]->name());
+    } else if (failure.ok()) {
+      const Status cause = statuses[i].ok()
+                               ? Internal("the plugin returned no kernel")
+                               : statuses[i];
+      failure = Status(cause.code(),
+                       "kernel " + kernels[i]->name() + ": " + cause.message());
+    }
   }
+  if (!failure.ok()) return failure;
   PHAL_RETURN_IF_ERROR(loaded->UploadConstants());
   return loaded;
 }
