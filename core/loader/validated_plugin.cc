@@ -427,24 +427,33 @@ void ValidatedPlugin::BufferFree(phal_plugin_buffer_t* buffer) {
 
 // ---- streams and events ----------------------------------------------------
 
-phal_status_t* ValidatedPlugin::StreamCreate(
-    phal_plugin_device_t* device, phal_plugin_stream_t** out_stream) {
-  constexpr const char* kCall = "stream_create";
+template <typename Handle>
+phal_status_t* ValidatedPlugin::CreateOnDevice(
+    const char* call, const char* out_name, HandleKind kind,
+    phal_plugin_device_t* device, Handle** out,
+    phal_status_t* (*create)(phal_plugin_device_t*, Handle**),
+    void (*destroy)(Handle*)) {
   StatusOr<HandleRecord> owner =
-      Expect(device, HandleKind::kDevice, kCall, "device");
+      Expect(device, HandleKind::kDevice, call, "device");
   if (!owner.ok()) return ToCStatus(owner.status());
-  if (out_stream == nullptr) {
-    return Report("argument.null", kCallerError, kCall, "out_stream is NULL");
+  if (out == nullptr) {
+    return Report("argument.null", kCallerError, call,
+                  std::string(out_name) + " is NULL");
   }
   phal_status_t* status =
-      CheckRefused(kCall, *owner, plugin_.stream_create(device, out_stream),
-                   [&] { plugin_.stream_destroy(*out_stream); });
+      CheckRefused(call, *owner, create(device, out), [&] { destroy(*out); });
   HandleRecord record;
-  record.kind = HandleKind::kStream;
+  record.kind = kind;
   record.device = device;
-  record.origin = "stream_create(" + DeviceLabel(device) + ")";
-  return Register(kCall, status, status ? nullptr : *out_stream,
-                  std::move(record));
+  record.origin = std::string(call) + "(" + DeviceLabel(device) + ")";
+  return Register(call, status, status ? nullptr : *out, std::move(record));
+}
+
+phal_status_t* ValidatedPlugin::StreamCreate(
+    phal_plugin_device_t* device, phal_plugin_stream_t** out_stream) {
+  return CreateOnDevice("stream_create", "out_stream", HandleKind::kStream,
+                        device, out_stream, plugin_.stream_create,
+                        plugin_.stream_destroy);
 }
 
 void ValidatedPlugin::KeepPendingError(phal_plugin_stream_t* stream,
@@ -572,22 +581,8 @@ phal_status_t* ValidatedPlugin::StreamCopyBuffer(
 
 phal_status_t* ValidatedPlugin::EventCreate(phal_plugin_device_t* device,
                                             phal_plugin_event_t** out_event) {
-  constexpr const char* kCall = "event_create";
-  StatusOr<HandleRecord> owner =
-      Expect(device, HandleKind::kDevice, kCall, "device");
-  if (!owner.ok()) return ToCStatus(owner.status());
-  if (out_event == nullptr) {
-    return Report("argument.null", kCallerError, kCall, "out_event is NULL");
-  }
-  phal_status_t* status =
-      CheckRefused(kCall, *owner, plugin_.event_create(device, out_event),
-                   [&] { plugin_.event_destroy(*out_event); });
-  HandleRecord record;
-  record.kind = HandleKind::kEvent;
-  record.device = device;
-  record.origin = "event_create(" + DeviceLabel(device) + ")";
-  return Register(kCall, status, status ? nullptr : *out_event,
-                  std::move(record));
+  return CreateOnDevice("event_create", "out_event", HandleKind::kEvent, device,
+                        out_event, plugin_.event_create, plugin_.event_destroy);
 }
 
 void ValidatedPlugin::EventDestroy(phal_plugin_event_t* event) {

@@ -132,6 +132,16 @@ class ValidatedPlugin {
   template <typename Release>
   phal_status_t* CheckRefused(const char* call, const HandleRecord& device,
                               phal_status_t* status, Release&& release);
+  // A stream or an event created on `device` by `create` into *out: the
+  // device checked, the handle refused on compile-only devices (freed by
+  // `destroy`) and recorded as `kind`.
+  template <typename Handle>
+  phal_status_t* CreateOnDevice(const char* call, const char* out_name,
+                                HandleKind kind, phal_plugin_device_t* device,
+                                Handle** out,
+                                phal_status_t* (*create)(phal_plugin_device_t*,
+                                                         Handle**),
+                                void (*destroy)(Handle*));
   std::string DeviceLabel(const void* device) const;
   static std::string Label(const HandleRecord& record);
   Status CheckRange(const char* call, const HandleRecord& buffer,
