@@ -146,26 +146,26 @@ void RunTypedGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
       const int64_t b = task / blocks;
       const int64_t first = (task % blocks) * block;
       const int64_t count = std::min(block, extent - first);
-      const T* a = lhs + b * shape.lhs_batch_stride;
-      const T* bm = rhs + b * shape.rhs_batch_stride;
-      T* c = sums + b * output_size;
+      const T* lhs_block = lhs + b * shape.lhs_batch_stride;
+      const T* rhs_block = rhs + b * shape.rhs_batch_stride;
+      T* sums_block = sums + b * output_size;
       int64_t m = shape.m;
       int64_t n = shape.n;
       if (split_columns) {
-        bm += shape.rhs_transposed ? first * shape.rhs_leading : first;
-        c += first;
+        rhs_block += shape.rhs_transposed ? first * shape.rhs_leading : first;
+        sums_block += first;
         n = count;
       } else {
-        a += shape.lhs_transposed ? first : first * shape.lhs_leading;
-        c += first * shape.n;
+        lhs_block += shape.lhs_transposed ? first : first * shape.lhs_leading;
+        sums_block += first * shape.n;
         m = count;
       }
       gemm(CblasRowMajor, shape.lhs_transposed ? CblasTrans : CblasNoTrans,
            shape.rhs_transposed ? CblasTrans : CblasNoTrans,
            static_cast<blasint>(m), static_cast<blasint>(n),
-           static_cast<blasint>(shape.k), T{1}, a,
-           static_cast<blasint>(shape.lhs_leading), bm,
-           static_cast<blasint>(shape.rhs_leading), T{0}, c,
+           static_cast<blasint>(shape.k), T{1}, lhs_block,
+           static_cast<blasint>(shape.lhs_leading), rhs_block,
+           static_cast<blasint>(shape.rhs_leading), T{0}, sums_block,
            static_cast<blasint>(shape.n));
     }
   });
@@ -174,6 +174,25 @@ void RunTypedGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
 // Bytes of patches one task gathers before its GEMM: small enough to stay
 // in a core's L2 cache between the gather and the multiply.
 constexpr int64_t kPatchBlockBytes = int64_t{256} << 10;
+
+// Without kernel dilation the taps of one window row are adjacent pixels:
+// one copy for those inside the image, zeros for those on padding.
+template <typename T>
+void GatherSpan(const llvm_emitter::ConvGemmShape& s, const T* line,
+                int64_t first_x, T* taps) {
+  const int64_t inside_begin = std::clamp<int64_t>(-first_x, 0, s.kernel_width);
+  const int64_t inside_end =
+      std::clamp<int64_t>(s.width - first_x, inside_begin, s.kernel_width);
+  std::fill(taps, taps + inside_begin * s.channels, T{0});
+  if (inside_end > inside_begin) {
+    std::memcpy(taps + inside_begin * s.channels,
+                line + (first_x + inside_begin) * s.channels,
+                sizeof(T) * static_cast<size_t>((inside_end - inside_begin) *
+                                                s.channels));
+  }
+  std::fill(taps + inside_end * s.channels, taps + s.kernel_width * s.channels,
+            T{0});
+}
 
 // Fills `rows` rows of patches, starting at output position `first`
 // (counted over all images), `depth` elements each.
@@ -197,6 +216,10 @@ void GatherPatches(const llvm_emitter::ConvGemmShape& s, const T* input,
         continue;
       }
       const T* line = image + iy * s.width * s.channels;
+      if (s.dilation_w == 1) {
+        GatherSpan(s, line, x * s.stride_w - s.pad_w, taps);
+        continue;
+      }
       for (int64_t kx = 0; kx < s.kernel_width; ++kx) {
         const int64_t ix = x * s.stride_w - s.pad_w + kx * s.dilation_w;
         T* tap = taps + kx * s.channels;
@@ -219,6 +242,257 @@ bool InputIsPatchMatrix(const llvm_emitter::ConvGemmShape& s) {
          s.out_height == s.height && s.out_width == s.width;
 }
 
+// Winograd's minimal filtering F(2x2, 3x3) for 3x3 windows at stride 1:
+// each 2x2 block of outputs (a tile) comes from its 4x4 input patch d as
+// Y = A^T [(G g G^T) . (B^T d B)] A, so the sums over channels become 16
+// GEMMs of tiles x channels by channels x features, one per element of the
+// 4x4 transformed tile: 4 multiplies per output and channel instead of 9.
+// With fewer channels or features the transforms cost more than they save.
+constexpr int64_t kWinogradMinimumChannels = 32;
+
+// Bytes of transformed patches and products one task keeps in L2.
+constexpr int64_t kWinogradBlockBytes = int64_t{1} << 20;
+
+bool WinogradApplies(const llvm_emitter::ConvGemmShape& s) {
+  return s.kernel_height == 3 && s.kernel_width == 3 && s.stride_h == 1 &&
+         s.stride_w == 1 && s.dilation_h == 1 && s.dilation_w == 1 &&
+         s.channels >= kWinogradMinimumChannels &&
+         s.features >= kWinogradMinimumChannels;
+}
+
+// G g G^T for every channel and feature: u[16][channels][features].
+template <typename T>
+std::vector<T> WinogradKernel(const llvm_emitter::ConvGemmShape& s,
+                              const T* kernel) {
+  const int64_t c_count = s.channels, f_count = s.features;
+  const int64_t plane = c_count * f_count;
+  std::vector<T> u(static_cast<size_t>(16 * plane));
+  const T half{0.5};
+  for (int64_t c = 0; c < c_count; ++c) {
+    for (int64_t f = 0; f < f_count; ++f) {
+      T g[3][3];
+      for (int64_t ky = 0; ky < 3; ++ky) {
+        for (int64_t kx = 0; kx < 3; ++kx) {
+          g[ky][kx] = kernel[((ky * 3 + kx) * c_count + c) * f_count + f];
+        }
+      }
+      T t[4][3];
+      for (int64_t kx = 0; kx < 3; ++kx) {
+        t[0][kx] = g[0][kx];
+        t[1][kx] = (g[0][kx] + g[1][kx] + g[2][kx]) * half;
+        t[2][kx] = (g[0][kx] - g[1][kx] + g[2][kx]) * half;
+        t[3][kx] = g[2][kx];
+      }
+      for (int64_t i = 0; i < 4; ++i) {
+        const T row[4] = {t[i][0], (t[i][0] + t[i][1] + t[i][2]) * half,
+                          (t[i][0] - t[i][1] + t[i][2]) * half, t[i][2]};
+        for (int64_t j = 0; j < 4; ++j) {
+          u[static_cast<size_t>((i * 4 + j) * plane + c * f_count + f)] =
+              row[j];
+        }
+      }
+    }
+  }
+  return u;
+}
+
+// Where the tiles of the output are: `per_row` across, `per_image` in all.
+struct WinogradTiles {
+  int64_t per_row = 0;
+  int64_t per_image = 0;
+};
+
+// Channels (or features) a transform handles at once: 64 bytes, in local
+// arrays of a fixed length, so that the compiler vectorises the arithmetic
+// without checking whether the pixels and the output overlap.
+template <typename T>
+constexpr int64_t kLanes = 64 / sizeof(T);
+
+// Copies `lanes` elements; a whole kLanes<T> is a copy of a constant size,
+// which the compiler inlines.
+template <typename T>
+void CopyLanes(T* to, const T* from, int64_t lanes) {
+  if (lanes == kLanes<T>) {
+    std::memcpy(to, from, sizeof(T) * kLanes<T>);
+  } else {
+    std::memcpy(to, from, sizeof(T) * static_cast<size_t>(lanes));
+  }
+}
+
+// B^T d B for `lanes` channels from c on (at most kLanes<T>): d[r][col]
+// points at the channels of the tile's pixel (r, col); the 16 results go
+// to out + e * stride.
+template <typename T>
+void TransformInputLanes(const T* const (&d)[4][4], int64_t c, int64_t lanes,
+                         T* out, int64_t stride) {
+  constexpr int64_t kL = kLanes<T>;
+  T in[4][4][kL];
+  if (lanes < kL) std::fill_n(&in[0][0][0], 16 * kL, T{0});
+  for (int64_t r = 0; r < 4; ++r) {
+    for (int64_t col = 0; col < 4; ++col) {
+      CopyLanes(in[r][col], d[r][col] + c, lanes);
+    }
+  }
+  T w[4][4][kL];
+  for (int64_t col = 0; col < 4; ++col) {
+    for (int64_t l = 0; l < kL; ++l) {
+      w[0][col][l] = in[0][col][l] - in[2][col][l];
+      w[1][col][l] = in[1][col][l] + in[2][col][l];
+      w[2][col][l] = in[2][col][l] - in[1][col][l];
+      w[3][col][l] = in[1][col][l] - in[3][col][l];
+    }
+  }
+  T v[16][kL];
+  for (int64_t i = 0; i < 4; ++i) {
+    for (int64_t l = 0; l < kL; ++l) {
+      v[i * 4 + 0][l] = w[i][0][l] - w[i][2][l];
+      v[i * 4 + 1][l] = w[i][1][l] + w[i][2][l];
+      v[i * 4 + 2][l] = w[i][2][l] - w[i][1][l];
+      v[i * 4 + 3][l] = w[i][1][l] - w[i][3][l];
+    }
+  }
+  for (int64_t e = 0; e < 16; ++e) CopyLanes(out + e * stride + c, v[e], lanes);
+}
+
+// B^T d B of the tiles [first, first + count), into v[16][count][channels];
+// pixels on padding read `zeros`.
+template <typename T>
+void WinogradInputs(const llvm_emitter::ConvGemmShape& s,
+                    const WinogradTiles& tiles, const T* input, const T* zeros,
+                    int64_t first, int64_t count, T* v) {
+  const int64_t c_count = s.channels;
+  const int64_t stride = count * c_count;
+  for (int64_t t = 0; t < count; ++t) {
+    const int64_t b = (first + t) / tiles.per_image;
+    const int64_t in_image = (first + t) % tiles.per_image;
+    const int64_t y = (in_image / tiles.per_row) * 2 - s.pad_h;
+    const int64_t x = (in_image % tiles.per_row) * 2 - s.pad_w;
+    const T* image = input + b * s.height * s.width * c_count;
+    const T* d[4][4];
+    for (int64_t r = 0; r < 4; ++r) {
+      for (int64_t col = 0; col < 4; ++col) {
+        const bool inside =
+            y + r >= 0 && y + r < s.height && x + col >= 0 && x + col < s.width;
+        d[r][col] =
+            inside ? image + ((y + r) * s.width + x + col) * c_count : zeros;
+      }
+    }
+    T* out = v + t * c_count;
+    int64_t c = 0;
+    for (; c + kLanes<T> <= c_count; c += kLanes<T>) {
+      TransformInputLanes(d, c, kLanes<T>, out, stride);
+    }
+    if (c < c_count) TransformInputLanes(d, c, c_count - c, out, stride);
+  }
+}
+
+// A^T m A for `lanes` features from f on (at most kLanes<T>): the 16
+// products at in + e * stride, the 2x2 outputs (`rows` x `columns` of them
+// inside the output) at out, rows `row_stride` apart, features innermost.
+template <typename T>
+void TransformOutputLanes(const T* in, int64_t stride, int64_t f, int64_t lanes,
+                          int64_t rows, int64_t columns, T* out,
+                          int64_t row_stride, int64_t f_count) {
+  constexpr int64_t kL = kLanes<T>;
+  T m[16][kL];
+  if (lanes < kL) std::fill_n(&m[0][0], 16 * kL, T{0});
+  for (int64_t e = 0; e < 16; ++e) CopyLanes(m[e], in + e * stride + f, lanes);
+  T z[2][4][kL];
+  for (int64_t j = 0; j < 4; ++j) {
+    for (int64_t l = 0; l < kL; ++l) {
+      z[0][j][l] = m[j][l] + m[4 + j][l] + m[8 + j][l];
+      z[1][j][l] = m[4 + j][l] - m[8 + j][l] - m[12 + j][l];
+    }
+  }
+  T y[2][2][kL];
+  for (int64_t i = 0; i < 2; ++i) {
+    for (int64_t l = 0; l < kL; ++l) {
+      y[i][0][l] = z[i][0][l] + z[i][1][l] + z[i][2][l];
+      y[i][1][l] = z[i][1][l] - z[i][2][l] - z[i][3][l];
+    }
+  }
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t k = 0; k < columns; ++k) {
+      CopyLanes(out + i * row_stride + k * f_count + f, y[i][k], lanes);
+    }
+  }
+}
+
+// A^T m A of the products m[16][count][features] into the sums, laid out as
+// the output; a tile's row or column past the output's edge is dropped.
+template <typename T>
+void WinogradOutputs(const llvm_emitter::ConvGemmShape& s,
+                     const WinogradTiles& tiles, const T* m, int64_t first,
+                     int64_t count, T* sums) {
+  const int64_t f_count = s.features;
+  const int64_t stride = count * f_count;
+  const int64_t row_stride = s.out_width * f_count;
+  for (int64_t t = 0; t < count; ++t) {
+    const int64_t b = (first + t) / tiles.per_image;
+    const int64_t in_image = (first + t) % tiles.per_image;
+    const int64_t y = (in_image / tiles.per_row) * 2;
+    const int64_t x = (in_image % tiles.per_row) * 2;
+    const int64_t rows = std::min<int64_t>(2, s.out_height - y);
+    const int64_t columns = std::min<int64_t>(2, s.out_width - x);
+    const T* in = m + t * f_count;
+    T* out = sums + ((b * s.out_height + y) * s.out_width + x) * f_count;
+    int64_t f = 0;
+    for (; f + kLanes<T> <= f_count; f += kLanes<T>) {
+      TransformOutputLanes(in, stride, f, kLanes<T>, rows, columns, out,
+                           row_stride, f_count);
+    }
+    if (f < f_count) {
+      TransformOutputLanes(in, stride, f, f_count - f, rows, columns, out,
+                           row_stride, f_count);
+    }
+  }
+}
+
+// The tiles of all images in blocks; each pool task transforms its block's
+// patches, runs the 16 GEMMs single-threaded and transforms the products
+// into the sums.
+template <typename T, typename Gemm>
+void RunTypedWinograd(const llvm_emitter::ConvGemmShape& s,
+                      void* const* buffers, T* sums, Gemm gemm,
+                      ThreadPool& pool) {
+  const auto* input = static_cast<const T*>(buffers[s.input]);
+  const std::vector<T> u =
+      WinogradKernel(s, static_cast<const T*>(buffers[s.kernel]));
+  const std::vector<T> zeros(static_cast<size_t>(s.channels));
+  WinogradTiles tiles;
+  tiles.per_row = (s.out_width + 1) / 2;
+  tiles.per_image = ((s.out_height + 1) / 2) * tiles.per_row;
+  const int64_t tile_count = s.batch * tiles.per_image;
+  const int64_t by_cache = std::max<int64_t>(
+      1, kWinogradBlockBytes / (16 * (s.channels + s.features) *
+                                static_cast<int64_t>(sizeof(T))));
+  const int64_t block = std::min(
+      by_cache, RowsPerTask(tile_count, 16 * s.channels * s.features,
+                            pool.thread_count() * kConvTasksPerThread));
+  const int64_t blocks = (tile_count + block - 1) / block;
+  const int64_t plane = s.channels * s.features;
+  pool.ParallelFor(blocks, 1, [&](int64_t begin, int64_t end) {
+    std::vector<T> v(static_cast<size_t>(16 * block * s.channels));
+    std::vector<T> m(static_cast<size_t>(16 * block * s.features));
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t first = task * block;
+      const int64_t count = std::min(block, tile_count - first);
+      WinogradInputs(s, tiles, input, zeros.data(), first, count, v.data());
+      for (int64_t e = 0; e < 16; ++e) {
+        gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+             static_cast<blasint>(count), static_cast<blasint>(s.features),
+             static_cast<blasint>(s.channels), T{1},
+             v.data() + e * count * s.channels,
+             static_cast<blasint>(s.channels), u.data() + e * plane,
+             static_cast<blasint>(s.features), T{0},
+             m.data() + e * count * s.features,
+             static_cast<blasint>(s.features));
+      }
+      WinogradOutputs(s, tiles, m.data(), first, count, sums);
+    }
+  });
+}
+
 // One GEMM over the output positions of all images (M = batch * out_height
 // * out_width), cut into row blocks; each pool task gathers its block's
 // patches and multiplies them by the kernel single-threaded.
@@ -232,6 +506,10 @@ void RunTypedConvGemm(const llvm_emitter::ConvGemmShape& s,
   const int64_t rows = s.batch * s.out_height * s.out_width;
   if (depth == 0) {
     std::memset(sums, 0, sizeof(T) * static_cast<size_t>(rows * s.features));
+    return;
+  }
+  if (WinogradApplies(s)) {
+    RunTypedWinograd(s, buffers, sums, gemm, pool);
     return;
   }
   const bool direct = InputIsPatchMatrix(s);

@@ -1078,6 +1078,19 @@ TEST_F(ConvTest, ConvGemmBlocksAcrossImagesMatch) {
   Check(kernel);
 }
 
+// 3x3 windows at stride 1 over 32 or more channels take Winograd's
+// F(2x2, 3x3): odd output sizes (tiles cut at the edge), asymmetric and no
+// padding, and blocks of tiles spanning two images. The sums of small
+// integers stay exact through the transforms' halves.
+TEST_F(ConvTest, WinogradConvsMatch) {
+  ConvKernel padded =
+      NhwcConv({2, 40, 37, 32}, {3, 3, 32, 40}, {2, 41, 37, 40}, {2, 1, 1, 1});
+  Check(padded);
+  ConvKernel valid =
+      NhwcConv({1, 9, 12, 48}, {3, 3, 48, 32}, {1, 7, 10, 32}, {0, 0, 0, 0});
+  Check(valid);
+}
+
 // A 1x1 window at stride 1 without padding multiplies the input itself;
 // with padding it gathers patches (zeros around the image).
 TEST_F(ConvTest, PointwiseConvsMatch) {
