@@ -1,10 +1,14 @@
 # Regenerates the mixture-of-experts layer of core/frontend/testdata/stablehlo
-# (jax_moe.mlir) with its inputs and the outputs XLA:CPU computes. A token
-# router picks each token's expert (top-1 of a softmax), the tokens are
-# sorted by expert, and two jax.lax.ragged_dot calls apply each expert's
-# MLP to its group of rows. JAX lowers ragged_dot for GPUs and TPUs as a
-# `stablehlo.composite "chlo.ragged_dot"`, which is what this exports (for
-# CUDA; XLA:CPU computes the expected outputs from the same function). A
+# with its inputs and the outputs XLA:CPU computes. A token router picks
+# each token's expert (top-1 of a softmax), the tokens are sorted by
+# expert, and two jax.lax.ragged_dot calls apply each expert's MLP to its
+# group of rows. JAX lowers ragged_dot for GPUs and TPUs to chlo.ragged_dot;
+# this writes the function lowered for CUDA in two forms:
+#   jax_moe.mlir  the exported StableHLO, where chlo.ragged_dot is kept as a
+#                 `stablehlo.composite "chlo.ragged_dot"`
+#   jax_moe.hlo   the HLO text XLA converts the lowering to, with XLA's
+#                 `ragged-dot` instruction
+# (XLA:CPU computes the expected outputs from the same function). A
 # development tool only: building and testing Polyhal never runs it.
 #   build/python-venv/bin/python scripts/export_moe_model.py
 import os
@@ -39,6 +43,8 @@ args = (f32(TOKENS, MODEL), f32(MODEL, EXPERTS),
         f32(EXPERTS, HIDDEN, MODEL, scale=0.25))
 exported = export.export(jax.jit(moe), platforms=["cuda"])(*args)
 open(f"{out}/jax_moe.mlir", "w").write(exported.mlir_module())
+lowered = jax.jit(moe).trace(*args).lower(lowering_platforms=("cuda",))
+open(f"{out}/jax_moe.hlo", "w").write(lowered.as_text(dialect="hlo"))
 for i, a in enumerate(args):
     np.save(f"{out}/jax_moe.input_{i}.npy", a)
 np.save(f"{out}/jax_moe.expected_0.npy", np.asarray(jax.jit(moe)(*args)))

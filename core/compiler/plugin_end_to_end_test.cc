@@ -685,6 +685,39 @@ INSTANTIATE_TEST_SUITE_P(Models, JaxModelOnPlugin,
                                             ::testing::ValuesIn(kJaxModels)),
                          PluginAndNameName);
 
+// A program of core/frontend/testdata/stablehlo (StableHLO or HLO text) as
+// HLO text, with its inputs and the outputs XLA computed.
+struct TestdataModel {
+  std::string text;
+  std::vector<Literal> inputs;
+  std::vector<Literal> expected;
+};
+
+StatusOr<TestdataModel> ReadTestdataModel(const std::string& file_name) {
+  const std::filesystem::path file =
+      SourceFile("core/frontend/testdata/stablehlo/" + file_name);
+  TestdataModel model;
+  model.text = ReadTextFile(file);
+  if (model.text.empty()) return NotFound("cannot read " + file.string());
+  if (file.extension() == ".mlir") {
+    PHAL_ASSIGN_OR_RETURN(StableHloModule program,
+                          ParseStableHlo(model.text, file_name));
+    model.text = HloModuleToText(*program.module);
+  }
+  const std::string base = (file.parent_path() / file.stem()).string();
+  PHAL_ASSIGN_OR_RETURN(model.inputs, ReadNpySequence(base, "input"));
+  PHAL_ASSIGN_OR_RETURN(model.expected, ReadNpySequence(base, "expected"));
+  if (model.expected.empty()) return NotFound("no outputs of " + base);
+  return model;
+}
+
+// The plugin and the file name, as an identifier.
+std::string PluginAndFileName(
+    const ::testing::TestParamInfo<std::tuple<std::string, std::string>>&
+        info) {
+  return Identifier(std::get<0>(info.param) + "_" + std::get<1>(info.param));
+}
+
 using QuantizedModelOnPlugin = PluginAndName;
 
 // The int8-quantized MLP of core/frontend/testdata/stablehlo in its three
@@ -692,22 +725,9 @@ using QuantizedModelOnPlugin = PluginAndName;
 // lowered (an s8 x s8 -> s32 dot) as StableHLO and as HLO text. On XLA's
 // inputs every plugin reproduces XLA's outputs exactly.
 TEST_P(QuantizedModelOnPlugin, MatchesXlaExactly) {
-  const std::filesystem::path file =
-      SourceFile("core/frontend/testdata/stablehlo/" + name());
-  std::string text = ReadTextFile(file);
-  ASSERT_FALSE(text.empty()) << file;
-  if (file.extension() == ".mlir") {
-    StatusOr<StableHloModule> program = ParseStableHlo(text, name());
-    ASSERT_TRUE(program.ok()) << program.status().ToString();
-    text = HloModuleToText(*program->module);
-  }
-  const std::string base = (file.parent_path() / file.stem()).string();
-  StatusOr<std::vector<Literal>> inputs = ReadNpySequence(base, "input");
-  StatusOr<std::vector<Literal>> expected = ReadNpySequence(base, "expected");
-  ASSERT_TRUE(inputs.ok()) << inputs.status().ToString();
-  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
-  ASSERT_FALSE(expected->empty()) << base;
-  ExpectComputes(text, *inputs, *expected, Flat(0));
+  StatusOr<TestdataModel> model = ReadTestdataModel(name());
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  ExpectComputes(model->text, model->inputs, model->expected, Flat(0));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -716,10 +736,39 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values("quantized_mlp.mlir",
                                          "jax_int8_mlp.mlir",
                                          "jax_int8_mlp.hlo")),
-    [](const auto& info) {
-      return Identifier(std::get<0>(info.param) + "_" +
-                        std::get<1>(info.param));
-    });
+    PluginAndFileName);
+
+using JaxTestdataModelOnPlugin = PluginAndName;
+
+// The JAX programs of core/frontend/testdata/stablehlo that
+// samples/models/jax does not cover, from their StableHLO and, where JAX
+// printed it, their HLO text: the mixture-of-experts layer with its ragged
+// dots (a composite chlo.ragged_dot in StableHLO, XLA's ragged-dot in HLO
+// text) and the scipy.special functions. Within XLA's tolerance of XLA's
+// outputs.
+TEST_P(JaxTestdataModelOnPlugin, MatchesXla) {
+  StatusOr<TestdataModel> model = ReadTestdataModel(name());
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  double tolerance = 0;
+  for (const Literal& result : model->expected) {
+    tolerance = std::max(tolerance, XlaTolerance(result.element_type()));
+  }
+  for (const std::vector<Literal>* literals :
+       {&model->inputs, &model->expected}) {
+    const ElementType missing = FirstUnsupported(*literals);
+    if (missing != PHAL_ELEMENT_TYPE_INVALID) {
+      GTEST_SKIP() << "the device has no " << ElementTypeName(missing);
+    }
+  }
+  ExpectComputes(model->text, model->inputs, model->expected, Flat(tolerance));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, JaxTestdataModelOnPlugin,
+    ::testing::Combine(::testing::ValuesIn(kPlugins),
+                       ::testing::Values("jax_moe.mlir", "jax_moe.hlo",
+                                         "jax_scipy_special.mlir")),
+    PluginAndFileName);
 
 }  // namespace
 }  // namespace phal::testing

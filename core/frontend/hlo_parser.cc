@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/frontend/ragged_dot.h"
 #include "core/hlo/literal.h"
 #include "sdk/base/float16.h"
 
@@ -24,6 +25,10 @@ namespace {
 constexpr int kMaxNestingDepth = 64;
 // Literals are read recursively, one level per dimension.
 constexpr int kMaxRank = 64;
+
+// XLA's grouped matrix product, which Polyhal has no opcode for: the
+// parser lowers it to a call of a computation of plain HLO.
+constexpr std::string_view kRaggedDotOpcode = "ragged-dot";
 
 // The sections of stack-frame tables that newer XLA appends to a module.
 constexpr std::string_view kStackFrameSections[] = {
@@ -294,6 +299,15 @@ class HloTextParser {
   Status ParseOperands(HloInstruction* instruction,
                        const std::unordered_map<std::string, HloInstruction*>&
                            instructions_by_name);
+  // The attributes and lowering of a `ragged-dot` whose operands are read
+  // into `call`, a call instruction that is to compute it.
+  Status ParseRaggedDot(HloInstruction* call, std::size_t instruction_offset);
+  // lhs_ragged_dims and rhs_group_dims; false when `name` is neither.
+  StatusOr<bool> ParseRaggedDimensions(std::string_view name,
+                                       RaggedDotDimensionNumbers* numbers);
+  // A name for a new computation that no computation of the module has,
+  // nor starts with followed by '.'.
+  std::string UnusedComputationName(const std::string& base) const;
   Status ParseAttribute(HloInstruction* instruction, AttributeList* list);
   // Dot, gather and scatter dimension lists and index_vector_dim; false
   // when `name` is none of them.
@@ -317,6 +331,7 @@ class HloTextParser {
   std::size_t pos_ = 0;
   std::size_t token_start_ = 0;
   std::vector<PendingCalls> pending_calls_;
+  HloModule* module_ = nullptr;
 };
 
 // --- Errors -----------------------------------------------------------------
@@ -846,6 +861,7 @@ StatusOr<std::unique_ptr<HloModule>> HloTextParser::ParseModule() {
   }
   PHAL_ASSIGN_OR_RETURN(std::string name, ParseName("the module name"));
   auto module = std::make_unique<HloModule>(std::move(name));
+  module_ = module.get();
   PHAL_RETURN_IF_ERROR(SkipHeaderAttributes());
   while (Peek() != '\0') {
     if (AtStackFrameSection()) {
@@ -984,7 +1000,9 @@ Status HloTextParser::ParseInstruction(
   const std::size_t opcode_offset = token_start_;
   PHAL_ASSIGN_OR_RETURN(std::string_view opcode_name,
                         ParseIdentifier("an opcode"));
-  const std::optional<HloOpcode> opcode = HloOpcodeFromName(opcode_name);
+  const bool is_ragged_dot = opcode_name == kRaggedDotOpcode;
+  const std::optional<HloOpcode> opcode =
+      is_ragged_dot ? HloOpcode::kCall : HloOpcodeFromName(opcode_name);
   if (!opcode.has_value()) {
     return ErrorAt(opcode_offset, "unknown or unsupported opcode '" +
                                       std::string(opcode_name) + "'");
@@ -993,6 +1011,12 @@ Status HloTextParser::ParseInstruction(
       std::make_unique<HloInstruction>(*opcode, name, std::move(shape));
   PHAL_RETURN_IF_ERROR(Expect('(', "to open the operand list"));
   PHAL_RETURN_IF_ERROR(ParseOperands(instruction.get(), *instructions_by_name));
+  if (is_ragged_dot) {
+    PHAL_RETURN_IF_ERROR(ParseRaggedDot(instruction.get(), instruction_offset));
+    (*instructions_by_name)[name] =
+        computation->AddInstruction(std::move(instruction));
+    return OkStatus();
+  }
   AttributeList attributes;
   while (TryConsume(',')) {
     PHAL_RETURN_IF_ERROR(ParseAttribute(instruction.get(), &attributes));
@@ -1048,6 +1072,104 @@ Status HloTextParser::ParseOperands(
     instruction->AppendOperand(found->second);
   } while (TryConsume(','));
   return Expect(')', "to close the operand list");
+}
+
+Status HloTextParser::ParseRaggedDot(HloInstruction* call,
+                                     std::size_t instruction_offset) {
+  const std::string what = "ragged-dot %" + call->name();
+  if (call->operand_count() != 3) {
+    return ErrorAt(instruction_offset,
+                   what +
+                       " takes three operands (lhs, rhs, group_sizes), got " +
+                       std::to_string(call->operand_count()));
+  }
+  for (const HloInstruction* operand : call->operands()) {
+    if (operand->shape().IsTuple()) {
+      return ErrorAt(instruction_offset, what + " operand %" + operand->name() +
+                                             " is a tuple, not an array");
+    }
+  }
+  if (call->shape().IsTuple()) {
+    return ErrorAt(instruction_offset, what + " must return an array");
+  }
+  RaggedDotDimensionNumbers numbers;
+  AttributeList attributes;
+  while (TryConsume(',')) {
+    SkipTrivia();
+    const std::size_t name_offset = token_start_;
+    const std::size_t name_end =
+        text_.find_first_not_of("abcdefghijklmnopqrstuvwxyz_", pos_);
+    const std::string_view name = text_.substr(pos_, name_end - pos_);
+    PHAL_ASSIGN_OR_RETURN(bool ragged, ParseRaggedDimensions(name, &numbers));
+    if (ragged) {
+      if (!attributes.seen.insert(std::string(name)).second) {
+        return ErrorAt(name_offset,
+                       "attribute '" + std::string(name) + "' is given twice");
+      }
+      continue;
+    }
+    PHAL_RETURN_IF_ERROR(ParseAttribute(call, &attributes));
+    if (!attributes.computations.empty()) {
+      return ErrorAt(attributes.computations.begin()->second[0].offset,
+                     "attribute '" + attributes.computations.begin()->first +
+                         "' is not used by ragged-dot");
+    }
+  }
+  if (attributes.seen.count("lhs_ragged_dims") == 0) {
+    return ErrorAt(instruction_offset,
+                   what + " needs attribute 'lhs_ragged_dims'");
+  }
+  numbers.dot = call->dot_dimension_numbers();
+  call->set_dot_dimension_numbers(DotDimensionNumbers());
+  const std::string helper_name =
+      UnusedComputationName(call->name() + ".ragged_dot");
+  const ComputationSink sink = [this](std::unique_ptr<HloComputation> helper) {
+    return module_->AddComputation(std::move(helper));
+  };
+  StatusOr<std::unique_ptr<HloComputation>> lowered = RaggedDotComputation(
+      helper_name, call->operand(0)->shape(), call->operand(1)->shape(),
+      call->operand(2)->shape(), numbers, call->shape().element_type(), sink);
+  if (!lowered.ok()) {
+    return ErrorAt(instruction_offset,
+                   what + ": " + std::string(lowered.status().message()));
+  }
+  const Shape& computed = (*lowered)->root_instruction()->shape();
+  if (computed.dims() != call->shape().dims()) {
+    return ErrorAt(instruction_offset,
+                   what + " computes " + computed.ToString() +
+                       ", the text states " + call->shape().ToString());
+  }
+  call->AppendCalledComputation(
+      module_->AddComputation(std::move(lowered).value()));
+  return OkStatus();
+}
+
+StatusOr<bool> HloTextParser::ParseRaggedDimensions(
+    std::string_view name, RaggedDotDimensionNumbers* numbers) {
+  std::vector<int64_t>* field = nullptr;
+  if (name == "lhs_ragged_dims") field = &numbers->lhs_ragged_dimensions;
+  if (name == "rhs_group_dims") field = &numbers->rhs_group_dimensions;
+  if (field == nullptr) return false;
+  PHAL_RETURN_IF_ERROR(ParseIdentifier("an attribute name").status());
+  PHAL_RETURN_IF_ERROR(Expect('=', "after attribute " + std::string(name)));
+  PHAL_ASSIGN_OR_RETURN(*field, ParseIntList(name));
+  return true;
+}
+
+std::string HloTextParser::UnusedComputationName(
+    const std::string& base) const {
+  const auto used = [this](const std::string& name) {
+    for (const HloComputation* computation : module_->computations()) {
+      const std::string& other = computation->name();
+      if (other == name || other.rfind(name + ".", 0) == 0) return true;
+    }
+    return false;
+  };
+  std::string name = base;
+  for (int suffix = 1; used(name); ++suffix) {
+    name = base + "_" + std::to_string(suffix);
+  }
+  return name;
 }
 
 Status HloTextParser::ParseComputationAttribute(std::string_view name,

@@ -8,6 +8,10 @@
 #include <string>
 
 #include "core/hlo/printer.h"
+#include "core/hlo/verifier.h"
+#include "core/reference/interpreter.h"
+#include "core/testing/jax_models.h"
+#include "core/testing/literal_comparison.h"
 #include "core/testing/source_files.h"
 
 namespace phal {
@@ -381,6 +385,145 @@ ENTRY main {
   EXPECT_EQ(back->fft_length(), (std::vector<int64_t>{2, 3, 8}));
   EXPECT_NE(HloModuleToText(**parsed).find(
                 "fft(%real), fft_type=IRFFT, fft_length={2,3,8}"),
+            std::string::npos);
+}
+
+// --- ragged-dot
+// ---------------------------------------------------------------
+
+// A module whose root is `ragged` (a ragged-dot of lhs f32[4,2], rhs
+// f32[2,2,3] and group sizes s32[2], as JAX prints it), stated to return
+// `result`.
+std::string RaggedDotModule(const std::string& ragged,
+                            const std::string& result = "f32[4,3]{1,0}") {
+  return "HloModule m\n"
+         "ENTRY main {\n"
+         "  lhs = f32[4,2]{1,0} parameter(0)\n"
+         "  rhs = f32[2,2,3]{2,1,0} parameter(1)\n"
+         "  sizes = s32[2]{0} parameter(2)\n"
+         "  ROOT r = " +
+         result + " " + ragged +
+         "\n"
+         "}\n";
+}
+
+TEST(HloParserRaggedDotTest, RowsOfEachGroupMultiplyTheirGroupsMatrix) {
+  std::unique_ptr<HloModule> module = ParseOrDie(RaggedDotModule(
+      "ragged-dot(lhs, rhs, sizes), lhs_contracting_dims={1}, "
+      "rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}, "
+      "metadata={op_name=\"jit(f)/ragged_dot_general\"}"));
+  ASSERT_NE(module, nullptr);
+  ASSERT_TRUE(VerifyModule(*module).ok());
+  const HloInstruction* root = module->entry_computation()->root_instruction();
+  EXPECT_EQ(root->opcode(), HloOpcode::kCall);
+  EXPECT_EQ(root->name(), "r");
+  Literal lhs(Shape(PHAL_ELEMENT_TYPE_F32, {4, 2}));
+  Literal rhs(Shape(PHAL_ELEMENT_TYPE_F32, {2, 2, 3}));
+  Literal sizes(Shape(PHAL_ELEMENT_TYPE_S32, {2}));
+  const double lhs_values[] = {1, 2, 3, 4, 5, 6, 7, 8};
+  // Group 0 keeps the two inputs as the first two outputs; group 1 sends
+  // the second input to output 0 and the first to output 2.
+  const double rhs_values[] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0};
+  for (int64_t i = 0; i < 8; ++i) lhs.SetFromDouble(i, lhs_values[i]);
+  for (int64_t i = 0; i < 12; ++i) rhs.SetFromDouble(i, rhs_values[i]);
+  // Row 0 in group 0, rows 1 and 2 in group 1, row 3 in none.
+  sizes.SetFromDouble(0, 1);
+  sizes.SetFromDouble(1, 2);
+  StatusOr<Literal> result = Evaluate(*module, {lhs, rhs, sizes});
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  const double expected[] = {1, 2, 0, 4, 0, 3, 6, 0, 5, 0, 0, 0};
+  for (int64_t i = 0; i < 12; ++i) {
+    EXPECT_EQ(result->GetAsDouble(i), expected[i]) << "element " << i;
+  }
+}
+
+TEST(HloParserRaggedDotTest, RaggedContractingDimensionGainsAGroupDimension) {
+  std::unique_ptr<HloModule> module = ParseOrDie(
+      "HloModule m\nENTRY main {\n  x = f32[3,8]{1,0} parameter(0)\n"
+      "  w = f32[8,5]{1,0} parameter(1)\n  g = s32[2]{0} parameter(2)\n"
+      "  ROOT r = f32[2,3,5]{2,1,0} ragged-dot(x, w, g), "
+      "lhs_contracting_dims={1}, rhs_contracting_dims={0}, "
+      "lhs_ragged_dims={1}\n}\n");
+  ASSERT_NE(module, nullptr);
+  EXPECT_TRUE(VerifyModule(*module).ok());
+}
+
+TEST(HloParserRaggedDotTest, ModuleWithARaggedDotRoundTrips) {
+  ExpectRoundTrip(
+      RaggedDotModule("ragged-dot(lhs, rhs, sizes), lhs_contracting_dims={1}, "
+                      "rhs_contracting_dims={1}, lhs_ragged_dims={0}, "
+                      "rhs_group_dims={0}"));
+}
+
+TEST(HloParserRaggedDotTest, JaxMixtureOfExpertsLayerReproducesXla) {
+  const std::string base =
+      testing::SourceFile("core/frontend/testdata/stablehlo/jax_moe").string();
+  const std::string text = testing::ReadTextFile(base + ".hlo");
+  ASSERT_FALSE(text.empty()) << base << ".hlo";
+  std::unique_ptr<HloModule> module = ParseOrDie(text);
+  ASSERT_NE(module, nullptr);
+  ASSERT_TRUE(VerifyModule(*module).ok());
+  StatusOr<std::vector<Literal>> inputs =
+      testing::ReadNpySequence(base, "input");
+  StatusOr<std::vector<Literal>> expected =
+      testing::ReadNpySequence(base, "expected");
+  ASSERT_TRUE(inputs.ok()) << inputs.status().ToString();
+  ASSERT_TRUE(expected.ok() && expected->size() == 1u);
+  StatusOr<Literal> result = Evaluate(*module, *inputs);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_TRUE(
+      testing::Matches(*result, (*expected)[0],
+                       testing::XlaTolerance((*expected)[0].element_type())))
+      << "XLA computed the expected, the reference the actual";
+}
+
+TEST(HloParserRaggedDotTest, MalformedRaggedDotsAreLocatedErrors) {
+  const std::string dims =
+      "lhs_contracting_dims={1}, rhs_contracting_dims={1}, ";
+  EXPECT_EQ(ParseError(RaggedDotModule("ragged-dot(lhs, rhs, sizes), " + dims +
+                                       "rhs_group_dims={0}")),
+            "bad.hlo:6:3: error: ragged-dot %r needs attribute "
+            "'lhs_ragged_dims'\n"
+            "  ROOT r = f32[4,3]{1,0} ragged-dot(lhs, rhs, sizes), " +
+                dims + "rhs_group_dims={0}\n  ^");
+  EXPECT_NE(ParseError(RaggedDotModule("ragged-dot(lhs, rhs, sizes), " + dims +
+                                       "lhs_ragged_dims={0,1}, "
+                                       "rhs_group_dims={0}"))
+                .find("bad.hlo:6:3: error: ragged-dot %r: ragged_dot needs "
+                      "exactly one lhs ragged dimension"),
+            std::string::npos);
+  EXPECT_NE(ParseError(RaggedDotModule("ragged-dot(lhs, rhs, sizes), " + dims +
+                                       "lhs_ragged_dims={a}"))
+                .find("bad.hlo:6:124: error: expected an integer for "
+                      "lhs_ragged_dims"),
+            std::string::npos);
+  EXPECT_NE(ParseError(RaggedDotModule("ragged-dot(lhs, rhs), " + dims +
+                                       "lhs_ragged_dims={0}"))
+                .find("bad.hlo:6:3: error: ragged-dot %r takes three operands "
+                      "(lhs, rhs, group_sizes), got 2"),
+            std::string::npos);
+  EXPECT_NE(ParseError(RaggedDotModule("ragged-dot(lhs, rhs, sizes), " + dims +
+                                           "lhs_ragged_dims={0}, "
+                                           "rhs_group_dims={0}",
+                                       "f32[4,4]{1,0}"))
+                .find("ragged-dot %r computes f32[4,3], the text states "
+                      "f32[4,4]"),
+            std::string::npos);
+  EXPECT_NE(ParseError(RaggedDotModule("ragged-dot(lhs, rhs, sizes), " + dims +
+                                       "lhs_ragged_dims={0}, "
+                                       "rhs_group_dims={0}, "
+                                       "lhs_ragged_dims={0}"))
+                .find("attribute 'lhs_ragged_dims' is given twice"),
+            std::string::npos);
+  EXPECT_NE(ParseError(RaggedDotModule("ragged-dot(lhs, rhs, sizes), " + dims +
+                                       "lhs_ragged_dims={0}, "
+                                       "rhs_group_dims={0}, to_apply=main"))
+                .find("attribute 'to_apply' is not used by ragged-dot"),
+            std::string::npos);
+  EXPECT_NE(ParseError(RaggedDotModule("ragged-dot(lhs, rhs, sizes), " + dims +
+                                       "lhs_ragged_dims={0}, "
+                                       "rhs_group_dims={1}"))
+                .find("rhs group dimension must be a dimension"),
             std::string::npos);
 }
 

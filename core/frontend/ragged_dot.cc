@@ -270,4 +270,20 @@ StatusOr<HloInstruction*> LowerRaggedDot(
   return RaggedDotLowering(dot, builder, add_computation).Lower();
 }
 
+StatusOr<std::unique_ptr<HloComputation>> RaggedDotComputation(
+    const std::string& name, const Shape& lhs, const Shape& rhs,
+    const Shape& group_sizes, const RaggedDotDimensionNumbers& numbers,
+    ElementType result_type, const ComputationSink& add_computation) {
+  HloBuilder builder(name);
+  const RaggedDot dot{.lhs = builder.AddParameter(lhs),
+                      .rhs = builder.AddParameter(rhs),
+                      .group_sizes = builder.AddParameter(group_sizes),
+                      .numbers = numbers,
+                      .result_type = result_type,
+                      .helper_computation_name = name};
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * result,
+                        LowerRaggedDot(dot, builder, add_computation));
+  return builder.Build(result);
+}
+
 }  // namespace phal

@@ -16,6 +16,7 @@
 #define POLYHAL_CORE_FRONTEND_RAGGED_DOT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,16 @@ struct RaggedDot {
 StatusOr<HloInstruction*> LowerRaggedDot(
     const RaggedDot& dot, HloBuilder& builder,
     const ComputationSink& add_computation);
+
+// The ragged dot as a computation named `name` of three parameters (lhs,
+// rhs and group_sizes, of the given shapes), for front ends whose ragged
+// dot is one instruction (XLA's HLO text `ragged-dot`) that becomes a call.
+// Its helper computations, named `name` followed by ".0", ".1", ..., go to
+// `add_computation` before it is returned.
+StatusOr<std::unique_ptr<HloComputation>> RaggedDotComputation(
+    const std::string& name, const Shape& lhs, const Shape& rhs,
+    const Shape& group_sizes, const RaggedDotDimensionNumbers& numbers,
+    ElementType result_type, const ComputationSink& add_computation);
 
 }  // namespace phal
 
