@@ -51,6 +51,7 @@ using ::phal::plugin_testing::ToBytes;
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
+constexpr phal_element_type_t kF64 = PHAL_ELEMENT_TYPE_F64;
 
 uint64_t F32Bits(float value) {
   uint32_t bits;
@@ -956,7 +957,7 @@ std::vector<double> ReferenceConv(const ConvKernel& k,
   return result;
 }
 
-// Runs `kernel` (f32 or s32 buffers of its accumulation type) on small
+// Runs `kernel` (f32, f64 or s32 buffers of its accumulation type) on small
 // integers, so every sum is exact, against ReferenceConv.
 void CheckConv(PluginTest& test, ConvKernel& kernel,
                void (PluginTest::*run)(phal_plugin_kernel_t*,
@@ -976,19 +977,22 @@ void CheckConv(PluginTest& test, ConvKernel& kernel,
   for (size_t i = 0; i < weights.size(); ++i)
     weights[i] = double((i * 5) % 7) - 3;
   const std::vector<double> expected = ReferenceConv(kernel, input, weights);
-  const bool is_float = c.accumulation_type == kF32;
+  const phal_element_type_t type = c.accumulation_type;
+  const bool is_float = type == kF32 || type == kF64;
   auto bytes = [&](const std::vector<double>& values) {
     std::vector<float> floats(values.begin(), values.end());
     std::vector<int32_t> ints(values.begin(), values.end());
-    return is_float ? ToBytes(floats) : ToBytes(ints);
+    if (type == kF64) return ToBytes(values);
+    return type == kF32 ? ToBytes(floats) : ToBytes(ints);
   };
   std::vector<std::vector<uint8_t>> buffers = {
       bytes(input), bytes(weights),
       bytes(std::vector<double>(static_cast<size_t>(count(c.output))))};
   (test.*run)(emitted, buffers);
   for (size_t i = 0; i < expected.size(); ++i) {
-    const double got = is_float ? FromBytes<float>(buffers[2])[i]
-                                : FromBytes<int32_t>(buffers[2])[i];
+    const double got = type == kF64   ? FromBytes<double>(buffers[2])[i]
+                       : type == kF32 ? FromBytes<float>(buffers[2])[i]
+                                      : FromBytes<int32_t>(buffers[2])[i];
     ASSERT_EQ(got, expected[i] + (is_float ? 0.5 : 0.0)) << "output " << i;
   }
 }
@@ -1035,16 +1039,16 @@ TEST_F(ConvTest, TwoDimensionalConvWithStridesPaddingAndDilationMatches) {
   Check(kernel);
 }
 
-// An NHWC convolution in f32 with kernel [kh, kw, ci, co]: its GEMM runs
-// over the output positions of all images, in row blocks of the pool's
-// tasks that start and end inside images.
+// An NHWC convolution (f32 unless `type` says f64) with kernel [kh, kw, ci,
+// co] and an epilogue adding 0.5.
 ConvKernel NhwcConv(std::vector<int64_t> input, std::vector<int64_t> weights,
-                    std::vector<int64_t> output, std::vector<int64_t> padding) {
+                    std::vector<int64_t> output, std::vector<int64_t> padding,
+                    phal_element_type_t type = kF32) {
   ConvKernel kernel;
-  kernel.conv.input = kernel.AddBuffer(kF32, input);
-  kernel.conv.kernel = kernel.AddBuffer(kF32, weights);
-  kernel.conv.output = kernel.AddBuffer(kF32, output, PHAL_KIR_ACCESS_WRITE);
-  kernel.conv.accumulation_type = kF32;
+  kernel.conv.input = kernel.AddBuffer(type, input);
+  kernel.conv.kernel = kernel.AddBuffer(type, weights);
+  kernel.conv.output = kernel.AddBuffer(type, output, PHAL_KIR_ACCESS_WRITE);
+  kernel.conv.accumulation_type = type;
   kernel.conv.input_batch_dimension = 0;
   kernel.conv.input_feature_dimension = 3;
   kernel.input_spatial = {1, 2};
@@ -1062,11 +1066,16 @@ ConvKernel NhwcConv(std::vector<int64_t> input, std::vector<int64_t> weights,
   kernel.conv.feature_group_count = 1;
   kernel.conv.batch_group_count = 1;
   KirBody& e = kernel.epilogue;
-  uint32_t half_bits;
-  const float half = 0.5f;
-  std::memcpy(&half_bits, &half, 4);
-  e.Result(e.Node(PHAL_KIR_OP_ADD, kF32,
-                  {e.Parameter(kF32, 0), e.Constant(kF32, half_bits)}));
+  uint64_t half_bits = 0;
+  if (type == kF64) {
+    const double half = 0.5;
+    std::memcpy(&half_bits, &half, sizeof half);
+  } else {
+    const float half = 0.5f;
+    std::memcpy(&half_bits, &half, sizeof half);
+  }
+  e.Result(e.Node(PHAL_KIR_OP_ADD, type,
+                  {e.Parameter(type, 0), e.Constant(type, half_bits)}));
   return kernel;
 }
 
@@ -1080,8 +1089,9 @@ TEST_F(ConvTest, ConvGemmBlocksAcrossImagesMatch) {
 
 // 3x3 windows at stride 1 over 32 or more channels take Winograd's
 // F(2x2, 3x3): odd output sizes (tiles cut at the edge), asymmetric and no
-// padding, and blocks of tiles spanning two images. The sums of small
-// integers stay exact through the transforms' halves.
+// padding, blocks of tiles spanning two images, and f64 with channels and
+// features that leave a partial lane. The sums of small integers stay exact
+// through the transforms' halves.
 TEST_F(ConvTest, WinogradConvsMatch) {
   ConvKernel padded =
       NhwcConv({2, 40, 37, 32}, {3, 3, 32, 40}, {2, 41, 37, 40}, {2, 1, 1, 1});
@@ -1089,6 +1099,9 @@ TEST_F(ConvTest, WinogradConvsMatch) {
   ConvKernel valid =
       NhwcConv({1, 9, 12, 48}, {3, 3, 48, 32}, {1, 7, 10, 32}, {0, 0, 0, 0});
   Check(valid);
+  ConvKernel f64 = NhwcConv({2, 7, 9, 36}, {3, 3, 36, 33}, {2, 7, 9, 33},
+                            {1, 1, 1, 1}, kF64);
+  Check(f64);
 }
 
 // A 1x1 window at stride 1 without padding multiplies the input itself;
