@@ -659,31 +659,71 @@ TEST_P(PluginEndToEnd, EveryBenchmarkModelMatchesTheReference) {
   }
 }
 
-using JaxModelOnPlugin = PluginAndName;
-
-// The model's inputs and XLA's outputs, saved beside it as .npy files.
-TEST_P(JaxModelOnPlugin, MatchesXla) {
-  StatusOr<JaxModel> model = ReadJaxModel(name());
-  ASSERT_TRUE(model.ok()) << model.status().ToString();
-  double tolerance = 0;
-  for (const Literal& result : model->results) {
-    tolerance = std::max(tolerance, XlaTolerance(result.element_type()));
-  }
-  for (const std::vector<Literal>* literals :
-       {&model->arguments, &model->results}) {
-    const ElementType missing = FirstUnsupported(*literals);
-    if (missing != PHAL_ELEMENT_TYPE_INVALID) {
-      GTEST_SKIP() << "the device has no " << ElementTypeName(missing);
+// A plugin and a JAX program with its inputs and XLA's outputs.
+class JaxProgramOnPlugin : public PluginAndName {
+ protected:
+  // XLA's outputs within XLA's tolerance for their element types; skipped
+  // when the device lacks an element type of the inputs or outputs.
+  void ExpectMatchesXla(const std::string& text,
+                        const std::vector<Literal>& inputs,
+                        const std::vector<Literal>& outputs) {
+    double tolerance = 0;
+    for (const Literal& result : outputs) {
+      tolerance = std::max(tolerance, XlaTolerance(result.element_type()));
     }
+    for (const std::vector<Literal>* literals : {&inputs, &outputs}) {
+      const ElementType missing = FirstUnsupported(*literals);
+      if (missing != PHAL_ELEMENT_TYPE_INVALID) {
+        GTEST_SKIP() << "the device has no " << ElementTypeName(missing);
+      }
+    }
+    ExpectComputes(text, inputs, outputs, Flat(tolerance));
   }
-  ExpectComputes(model->text, model->arguments, model->results,
-                 Flat(tolerance));
+};
+
+// `text` as HLO text: itself, or the lowering of StableHLO text when
+// `file_name` ends in ".mlir".
+StatusOr<std::string> AsHloText(const std::string& text,
+                                const std::string& file_name) {
+  if (std::filesystem::path(file_name).extension() != ".mlir") return text;
+  PHAL_ASSIGN_OR_RETURN(StableHloModule program,
+                        ParseStableHlo(text, file_name));
+  return HloModuleToText(*program.module);
+}
+
+using JaxModelOnPlugin = JaxProgramOnPlugin;
+
+// A model of samples/models/jax, from its HLO text (NAME) or its StableHLO
+// text (NAME.mlir), on the inputs and XLA's outputs saved beside it as .npy
+// files.
+TEST_P(JaxModelOnPlugin, MatchesXla) {
+  const std::filesystem::path file(name());
+  StatusOr<JaxModel> model = file.extension() == ".mlir"
+                                 ? ReadJaxModel(file.stem().string(), ".mlir")
+                                 : ReadJaxModel(name());
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  StatusOr<std::string> text = AsHloText(model->text, name());
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  ExpectMatchesXla(*text, model->arguments, model->results);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, JaxModelOnPlugin,
                          ::testing::Combine(::testing::ValuesIn(kPlugins),
                                             ::testing::ValuesIn(kJaxModels)),
                          PluginAndNameName);
+
+// NAME.mlir for every NAME of samples/models/jax.
+std::vector<std::string> JaxStableHloModels() {
+  std::vector<std::string> files;
+  for (const std::string& model : kJaxModels) files.push_back(model + ".mlir");
+  return files;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    StableHlo, JaxModelOnPlugin,
+    ::testing::Combine(::testing::ValuesIn(kPlugins),
+                       ::testing::ValuesIn(JaxStableHloModels())),
+    PluginAndNameName);
 
 // A program of core/frontend/testdata/stablehlo (StableHLO or HLO text) as
 // HLO text, with its inputs and the outputs XLA computed.
@@ -699,11 +739,7 @@ StatusOr<TestdataModel> ReadTestdataModel(const std::string& file_name) {
   TestdataModel model;
   model.text = ReadTextFile(file);
   if (model.text.empty()) return NotFound("cannot read " + file.string());
-  if (file.extension() == ".mlir") {
-    PHAL_ASSIGN_OR_RETURN(StableHloModule program,
-                          ParseStableHlo(model.text, file_name));
-    model.text = HloModuleToText(*program.module);
-  }
+  PHAL_ASSIGN_OR_RETURN(model.text, AsHloText(model.text, file_name));
   const std::string base = (file.parent_path() / file.stem()).string();
   PHAL_ASSIGN_OR_RETURN(model.inputs, ReadNpySequence(base, "input"));
   PHAL_ASSIGN_OR_RETURN(model.expected, ReadNpySequence(base, "expected"));
@@ -738,36 +774,27 @@ INSTANTIATE_TEST_SUITE_P(
                                          "jax_int8_mlp.hlo")),
     PluginAndFileName);
 
-using JaxTestdataModelOnPlugin = PluginAndName;
+using JaxTestdataModelOnPlugin = JaxProgramOnPlugin;
 
-// The JAX programs of core/frontend/testdata/stablehlo that
-// samples/models/jax does not cover, from their StableHLO and, where JAX
-// printed it, their HLO text: the mixture-of-experts layer with its ragged
-// dots (a composite chlo.ragged_dot in StableHLO, XLA's ragged-dot in HLO
-// text) and the scipy.special functions. Within XLA's tolerance of XLA's
-// outputs.
+// The JAX programs of core/frontend/testdata/stablehlo, from their
+// StableHLO and their HLO text: a transformer block with exact (erf) GELU,
+// the mixture-of-experts layer with its ragged dots (a composite
+// chlo.ragged_dot in StableHLO, XLA's ragged-dot in HLO text) and the
+// scipy.special functions (the HLO text XLA converts the StableHLO to).
 TEST_P(JaxTestdataModelOnPlugin, MatchesXla) {
   StatusOr<TestdataModel> model = ReadTestdataModel(name());
   ASSERT_TRUE(model.ok()) << model.status().ToString();
-  double tolerance = 0;
-  for (const Literal& result : model->expected) {
-    tolerance = std::max(tolerance, XlaTolerance(result.element_type()));
-  }
-  for (const std::vector<Literal>* literals :
-       {&model->inputs, &model->expected}) {
-    const ElementType missing = FirstUnsupported(*literals);
-    if (missing != PHAL_ELEMENT_TYPE_INVALID) {
-      GTEST_SKIP() << "the device has no " << ElementTypeName(missing);
-    }
-  }
-  ExpectComputes(model->text, model->inputs, model->expected, Flat(tolerance));
+  ExpectMatchesXla(model->text, model->inputs, model->expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Models, JaxTestdataModelOnPlugin,
     ::testing::Combine(::testing::ValuesIn(kPlugins),
-                       ::testing::Values("jax_moe.mlir", "jax_moe.hlo",
-                                         "jax_scipy_special.mlir")),
+                       ::testing::Values("jax_gelu_transformer.mlir",
+                                         "jax_gelu_transformer.hlo",
+                                         "jax_moe.mlir", "jax_moe.hlo",
+                                         "jax_scipy_special.mlir",
+                                         "jax_scipy_special.hlo")),
     PluginAndFileName);
 
 }  // namespace

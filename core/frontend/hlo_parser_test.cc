@@ -10,8 +10,6 @@
 #include "core/hlo/printer.h"
 #include "core/hlo/verifier.h"
 #include "core/reference/interpreter.h"
-#include "core/testing/jax_models.h"
-#include "core/testing/literal_comparison.h"
 #include "core/testing/source_files.h"
 
 namespace phal {
@@ -453,28 +451,6 @@ TEST(HloParserRaggedDotTest, ModuleWithARaggedDotRoundTrips) {
       RaggedDotModule("ragged-dot(lhs, rhs, sizes), lhs_contracting_dims={1}, "
                       "rhs_contracting_dims={1}, lhs_ragged_dims={0}, "
                       "rhs_group_dims={0}"));
-}
-
-TEST(HloParserRaggedDotTest, JaxMixtureOfExpertsLayerReproducesXla) {
-  const std::string base =
-      testing::SourceFile("core/frontend/testdata/stablehlo/jax_moe").string();
-  const std::string text = testing::ReadTextFile(base + ".hlo");
-  ASSERT_FALSE(text.empty()) << base << ".hlo";
-  std::unique_ptr<HloModule> module = ParseOrDie(text);
-  ASSERT_NE(module, nullptr);
-  ASSERT_TRUE(VerifyModule(*module).ok());
-  StatusOr<std::vector<Literal>> inputs =
-      testing::ReadNpySequence(base, "input");
-  StatusOr<std::vector<Literal>> expected =
-      testing::ReadNpySequence(base, "expected");
-  ASSERT_TRUE(inputs.ok()) << inputs.status().ToString();
-  ASSERT_TRUE(expected.ok() && expected->size() == 1u);
-  StatusOr<Literal> result = Evaluate(*module, *inputs);
-  ASSERT_TRUE(result.ok()) << result.status().ToString();
-  EXPECT_TRUE(
-      testing::Matches(*result, (*expected)[0],
-                       testing::XlaTolerance((*expected)[0].element_type())))
-      << "XLA computed the expected, the reference the actual";
 }
 
 TEST(HloParserRaggedDotTest, MalformedRaggedDotsAreLocatedErrors) {

@@ -1,7 +1,7 @@
 // Programs JAX lowered to StableHLO (core/frontend/testdata/stablehlo,
-// written by jax.jit(f).lower(...).as_text() with JAX 0.10): each runs on
-// the reference interpreter with the saved inputs and must reproduce the
-// outputs JAX computed.
+// written by jax.jit(f).lower(...).as_text() with JAX 0.10), and some also
+// as XLA's HLO text: each runs on the reference interpreter with the saved
+// inputs and must reproduce the outputs JAX computed.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,8 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_test_util.h"
+#include "core/hlo/verifier.h"
 #include "core/io/npy.h"
+#include "core/reference/interpreter.h"
+#include "core/testing/jax_models.h"
+#include "core/testing/literal_comparison.h"
 
 namespace phal {
 namespace {
@@ -59,7 +64,44 @@ TEST_P(JaxStableHloTest, ReproducesJaxOutputs) {
 INSTANTIATE_TEST_SUITE_P(Models, JaxStableHloTest,
                          ::testing::Values("jax_mlp", "jax_control",
                                            "jax_special", "jax_conv",
-                                           "jax_scipy_special", "jax_moe"));
+                                           "jax_scipy_special", "jax_moe",
+                                           "jax_gelu_transformer"));
+
+class JaxHloTextTest : public ::testing::TestWithParam<const char*> {};
+
+// The HLO text of the same program, on the same inputs, within XLA's
+// tolerance of its outputs.
+TEST_P(JaxHloTextTest, ReproducesXlaOutputs) {
+  const std::string base = TestdataPath(GetParam());
+  const std::string text = testing::ReadTextFile(base + ".hlo");
+  ASSERT_FALSE(text.empty()) << base << ".hlo";
+  StatusOr<std::unique_ptr<HloModule>> module =
+      ParseHloText(text, std::string(GetParam()) + ".hlo");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ASSERT_TRUE(VerifyModule(**module).ok());
+  StatusOr<std::vector<Literal>> inputs =
+      testing::ReadNpySequence(base, "input");
+  StatusOr<std::vector<Literal>> expected =
+      testing::ReadNpySequence(base, "expected");
+  ASSERT_TRUE(inputs.ok()) << inputs.status().ToString();
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  StatusOr<Literal> result = Evaluate(**module, *inputs);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  std::vector<Literal> leaves;
+  testing::FlattenLiteral(*result, &leaves);
+  ASSERT_EQ(leaves.size(), expected->size());
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    const Literal& want = (*expected)[i];
+    EXPECT_TRUE(testing::Matches(leaves[i], want,
+                                 testing::XlaTolerance(want.element_type())))
+        << GetParam() << " output " << i
+        << ": XLA computed the expected, the reference the actual";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, JaxHloTextTest,
+                         ::testing::Values("jax_gelu_transformer", "jax_moe",
+                                           "jax_scipy_special"));
 
 }  // namespace
 }  // namespace phal

@@ -23,7 +23,7 @@ inline const std::vector<std::string> kJaxModels = {
     "f64_ops",    "mixed_precision",   "fft_ops"};
 
 struct JaxModel {
-  std::string text;                // the HLO module
+  std::string text;                // the HLO (or StableHLO) module
   std::vector<Literal> arguments;  // in parameter order
   std::vector<Literal> results;    // XLA's, one per result leaf
 };
@@ -42,11 +42,14 @@ inline StatusOr<std::vector<Literal>> ReadNpySequence(const std::string& base,
   }
 }
 
-inline StatusOr<JaxModel> ReadJaxModel(const std::string& name) {
+// The model from its HLO text (`extension` ".hlo") or its StableHLO text
+// (".mlir", left as StableHLO).
+inline StatusOr<JaxModel> ReadJaxModel(const std::string& name,
+                                       const std::string& extension = ".hlo") {
   const std::string base = SourceFile("samples/models/jax/" + name).string();
   JaxModel model;
-  model.text = ReadTextFile(base + ".hlo");
-  if (model.text.empty()) return NotFound("cannot read " + base + ".hlo");
+  model.text = ReadTextFile(base + extension);
+  if (model.text.empty()) return NotFound("cannot read " + base + extension);
   PHAL_ASSIGN_OR_RETURN(model.arguments, ReadNpySequence(base, "input"));
   PHAL_ASSIGN_OR_RETURN(model.results, ReadNpySequence(base, "output"));
   return model;
