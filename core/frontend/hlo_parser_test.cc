@@ -503,6 +503,48 @@ TEST(HloParserRaggedDotTest, MalformedRaggedDotsAreLocatedErrors) {
             std::string::npos);
 }
 
+TEST(HloParserRaggedDotTest,
+     EveryDimensionNumberCombinationIsAModuleOrAnError) {
+  const std::vector<std::string> lists = {"{}",  "{0}",  "{1}",  "{2}",
+                                          "{3}", "{-1}", "{0,1}"};
+  int parsed = 0;
+  for (const std::string& lhs_contracting : lists) {
+    for (const std::string& rhs_contracting : lists) {
+      for (const std::string& ragged : lists) {
+        for (const std::string& group : lists) {
+          const std::string text = RaggedDotModule(
+              "ragged-dot(lhs, rhs, sizes), lhs_contracting_dims=" +
+              lhs_contracting + ", rhs_contracting_dims=" + rhs_contracting +
+              ", lhs_ragged_dims=" + ragged + ", rhs_group_dims=" + group);
+          StatusOr<std::unique_ptr<HloModule>> module =
+              ParseHloText(text, "any.hlo");
+          if (!module.ok()) {
+            EXPECT_EQ(module.status().message().rfind("any.hlo:6:", 0), 0u)
+                << module.status().message();
+            continue;
+          }
+          ++parsed;
+          EXPECT_TRUE(VerifyModule(**module).ok()) << text;
+        }
+      }
+    }
+  }
+  EXPECT_GE(parsed, 1);
+}
+
+TEST(HloParserRaggedDotTest, NeverCrashesOnTruncationsOfTheMoeLayer) {
+  const std::string text = testing::ReadTextFile(
+      testing::SourceFile("core/frontend/testdata/stablehlo/jax_moe.hlo"));
+  ASSERT_FALSE(text.empty());
+  for (std::size_t length = 0; length < text.size(); length += 5) {
+    StatusOr<std::unique_ptr<HloModule>> module =
+        ParseHloText(std::string_view(text).substr(0, length), "cut.hlo");
+    if (!module.ok()) {
+      EXPECT_EQ(module.status().message().rfind("cut.hlo:", 0), 0u);
+    }
+  }
+}
+
 // --- Errors -----------------------------------------------------------------
 
 TEST(HloParserErrorTest, ReportsFileLineColumnSourceLineAndCaret) {
