@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "plugins/cpu/cpu_features.h"
@@ -311,7 +312,8 @@ constexpr int64_t kLanes = 64 / sizeof(T);
 // Copies `lanes` elements; a whole kLanes<T> is a copy of a constant size,
 // which the compiler inlines.
 template <typename T>
-void CopyLanes(T* to, const T* from, int64_t lanes) {
+[[gnu::always_inline]] inline void CopyLanes(T* to, const T* from,
+                                             int64_t lanes) {
   if (lanes == kLanes<T>) {
     std::memcpy(to, from, sizeof(T) * kLanes<T>);
   } else {
@@ -323,8 +325,9 @@ void CopyLanes(T* to, const T* from, int64_t lanes) {
 // points at the channels of the tile's pixel (r, col); the 16 results go
 // to out + e * stride.
 template <typename T>
-void TransformInputLanes(const T* const (&d)[4][4], int64_t c, int64_t lanes,
-                         T* out, int64_t stride) {
+[[gnu::always_inline]] inline void TransformInputLanes(
+    const T* const (&d)[4][4], int64_t c, int64_t lanes, T* out,
+    int64_t stride) {
   constexpr int64_t kL = kLanes<T>;
   T in[4][4][kL];
   if (lanes < kL) std::fill_n(&in[0][0][0], 16 * kL, T{0});
@@ -357,9 +360,9 @@ void TransformInputLanes(const T* const (&d)[4][4], int64_t c, int64_t lanes,
 // B^T d B of the tiles [first, first + count), into v[16][count][channels];
 // pixels on padding read `zeros`.
 template <typename T>
-void WinogradInputs(const llvm_emitter::ConvGemmShape& s,
-                    const WinogradTiles& tiles, const T* input, const T* zeros,
-                    int64_t first, int64_t count, T* v) {
+[[gnu::always_inline]] inline void WinogradInputs(
+    const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
+    const T* input, const T* zeros, int64_t first, int64_t count, T* v) {
   const int64_t c_count = s.channels;
   const int64_t stride = count * c_count;
   for (int64_t t = 0; t < count; ++t) {
@@ -390,9 +393,9 @@ void WinogradInputs(const llvm_emitter::ConvGemmShape& s,
 // products at in + e * stride, the 2x2 outputs (`rows` x `columns` of them
 // inside the output) at out, rows `row_stride` apart, features innermost.
 template <typename T>
-void TransformOutputLanes(const T* in, int64_t stride, int64_t f, int64_t lanes,
-                          int64_t rows, int64_t columns, T* out,
-                          int64_t row_stride, int64_t f_count) {
+[[gnu::always_inline]] inline void TransformOutputLanes(
+    const T* in, int64_t stride, int64_t f, int64_t lanes, int64_t rows,
+    int64_t columns, T* out, int64_t row_stride, int64_t f_count) {
   constexpr int64_t kL = kLanes<T>;
   T m[16][kL];
   if (lanes < kL) std::fill_n(&m[0][0], 16 * kL, T{0});
@@ -421,9 +424,9 @@ void TransformOutputLanes(const T* in, int64_t stride, int64_t f, int64_t lanes,
 // A^T m A of the products m[16][count][features] into the sums, laid out as
 // the output; a tile's row or column past the output's edge is dropped.
 template <typename T>
-void WinogradOutputs(const llvm_emitter::ConvGemmShape& s,
-                     const WinogradTiles& tiles, const T* m, int64_t first,
-                     int64_t count, T* sums) {
+[[gnu::always_inline]] inline void WinogradOutputs(
+    const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
+    const T* m, int64_t first, int64_t count, T* sums) {
   const int64_t f_count = s.features;
   const int64_t stride = count * f_count;
   const int64_t row_stride = s.out_width * f_count;
@@ -447,6 +450,45 @@ void WinogradOutputs(const llvm_emitter::ConvGemmShape& s,
     }
   }
 }
+
+// The transforms are most of a Winograd convolution's time besides the
+// GEMMs, and the plugin is built for the baseline ISA: on x86-64 they are
+// compiled for AVX-512 and AVX2 too, the loader picking the clone the CPU
+// runs (the templates above are inlined into each clone).
+#if defined(__x86_64__)
+#define PHAL_CPU_VECTOR_CLONES \
+  __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define PHAL_CPU_VECTOR_CLONES
+#endif
+
+PHAL_CPU_VECTOR_CLONES void WinogradInputsF32(
+    const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
+    const float* input, const float* zeros, int64_t first, int64_t count,
+    float* v) {
+  WinogradInputs(s, tiles, input, zeros, first, count, v);
+}
+
+PHAL_CPU_VECTOR_CLONES void WinogradInputsF64(
+    const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
+    const double* input, const double* zeros, int64_t first, int64_t count,
+    double* v) {
+  WinogradInputs(s, tiles, input, zeros, first, count, v);
+}
+
+PHAL_CPU_VECTOR_CLONES void WinogradOutputsF32(
+    const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
+    const float* m, int64_t first, int64_t count, float* sums) {
+  WinogradOutputs(s, tiles, m, first, count, sums);
+}
+
+PHAL_CPU_VECTOR_CLONES void WinogradOutputsF64(
+    const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
+    const double* m, int64_t first, int64_t count, double* sums) {
+  WinogradOutputs(s, tiles, m, first, count, sums);
+}
+
+#undef PHAL_CPU_VECTOR_CLONES
 
 // The tiles of all images in blocks; each pool task transforms its block's
 // patches, runs the 16 GEMMs single-threaded and transforms the products
@@ -477,7 +519,13 @@ void RunTypedWinograd(const llvm_emitter::ConvGemmShape& s,
     for (int64_t task = begin; task < end; ++task) {
       const int64_t first = task * block;
       const int64_t count = std::min(block, tile_count - first);
-      WinogradInputs(s, tiles, input, zeros.data(), first, count, v.data());
+      if constexpr (std::is_same_v<T, float>) {
+        WinogradInputsF32(s, tiles, input, zeros.data(), first, count,
+                          v.data());
+      } else {
+        WinogradInputsF64(s, tiles, input, zeros.data(), first, count,
+                          v.data());
+      }
       for (int64_t e = 0; e < 16; ++e) {
         gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
              static_cast<blasint>(count), static_cast<blasint>(s.features),
@@ -488,7 +536,11 @@ void RunTypedWinograd(const llvm_emitter::ConvGemmShape& s,
              m.data() + e * count * s.features,
              static_cast<blasint>(s.features));
       }
-      WinogradOutputs(s, tiles, m.data(), first, count, sums);
+      if constexpr (std::is_same_v<T, float>) {
+        WinogradOutputsF32(s, tiles, m.data(), first, count, sums);
+      } else {
+        WinogradOutputsF64(s, tiles, m.data(), first, count, sums);
+      }
     }
   });
 }
