@@ -558,6 +558,9 @@ StatusOr<IrValue> BodyEmitter::EmitFloatUnary(phal_kir_op_t op,
     case PHAL_KIR_OP_TAN:
       return IrValue{CallMath("tan", type, arguments)};
     case PHAL_KIR_OP_ERF:
+      if (compute->isFloatTy()) {
+        return IrValue{RoundTo(type, EmitErfF32(builder_, x))};
+      }
       return IrValue{CallMath("erf", type, arguments)};
     case PHAL_KIR_OP_IS_FINITE:
       return IrValue{builder_.CreateFCmpOLT(
@@ -698,6 +701,24 @@ StatusOr<IrValue> BodyEmitter::EmitReducePrecision(const NodeContext& context,
   if (node.attributes[0] < 1 || node.attributes[1] < 0) {
     return InvalidArgument(
         "reduce_precision needs exponent bits >= 1 and mantissa bits >= 0");
+  }
+  if (node.type == PHAL_ELEMENT_TYPE_F32 && node.attributes[0] >= 8 &&
+      node.attributes[1] >= 1 && node.attributes[1] < 23) {
+    // The exponent range stays f32's, so only the mantissa rounds: to
+    // nearest even at the last kept bit, as the runtime function does, in
+    // straight-line integer IR that vectorises. A NaN keeps its bits.
+    llvm::Type* i32 = builder_.getInt32Ty();
+    const int dropped = 23 - static_cast<int>(node.attributes[1]);
+    const uint32_t last_kept = uint32_t{1} << dropped;
+    llvm::Value* bits = builder_.CreateBitCast(x.real, i32);
+    llvm::Value* bias = builder_.CreateAdd(
+        builder_.CreateLShr(builder_.CreateAnd(bits, last_kept), dropped),
+        builder_.getInt32(last_kept / 2 - 1));
+    llvm::Value* rounded = builder_.CreateAnd(
+        builder_.CreateAdd(bits, bias), builder_.getInt32(~(last_kept - 1)));
+    llvm::Value* nan = builder_.CreateFCmpUNO(x.real, x.real);
+    return IrValue{builder_.CreateSelect(
+        nan, x.real, builder_.CreateBitCast(rounded, x.real->getType()))};
   }
   llvm::Value* arguments[] = {
       x.real, builder_.getInt32(static_cast<uint32_t>(node.attributes[0])),

@@ -109,6 +109,35 @@ llvm::Value* EmitTanhF32(llvm::IRBuilder<>& builder, llvm::Value* x) {
   return m.ToF32(x, builder.CreateSelect(is_small, small, large));
 }
 
+llvm::Value* EmitErfF32(llvm::IRBuilder<>& builder, llvm::Value* x) {
+  F64Math m(builder);
+  llvm::Value* wide = builder.CreateFPExt(x, m.f64_);
+  llvm::Value* magnitude =
+      builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, wide);
+  // erf(|x|) = |x| sum_n c_n x^2n with c_n = 2/sqrt(pi) (-1)^n / (n! (2n+1)),
+  // 70 terms, for |x| < 4; from 4 on erf rounds to 1 in f32.
+  llvm::Value* limited = m.Clamp(magnitude, 0.0, 4.0);
+  llvm::Value* square = builder.CreateFMul(limited, limited);
+  constexpr int kTerms = 70;
+  double coefficients[kTerms];
+  double factorial = 1.0;
+  for (int n = 0; n < kTerms; ++n) {
+    if (n > 0) factorial *= n;
+    coefficients[n] =
+        1.1283791670955126 * ((n % 2) ? -1.0 : 1.0) / (factorial * (2 * n + 1));
+  }
+  llvm::Value* p = m.Constant(coefficients[kTerms - 1]);
+  for (int n = kTerms - 2; n >= 0; --n) {
+    p = m.MulAdd(p, square, m.Constant(coefficients[n]));
+  }
+  llvm::Value* result =
+      builder.CreateSelect(builder.CreateFCmpOGE(magnitude, m.Constant(4.0)),
+                           m.Constant(1.0), builder.CreateFMul(limited, p));
+  result =
+      builder.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, result, wide);
+  return m.ToF32(x, result);
+}
+
 llvm::Value* EmitLogisticF32(llvm::IRBuilder<>& builder, llvm::Value* x) {
   F64Math m(builder);
   llvm::Value* wide = builder.CreateFPExt(x, m.f64_);

@@ -5,7 +5,9 @@
 // parts) and a degree-12 Taylor polynomial, scaled by 2^k built in the
 // exponent bits; tanh from that exp as 1 - 2 / (e^2|x| + 1) with the sign of
 // x, and by its odd series below |x| = 2^-5 where the subtraction would
-// cancel; logistic as 1 / (1 + e^-x).
+// cancel; logistic as 1 / (1 + e^-x); erf by its Taylor series in x^2
+// (70 terms) below |x| = 4, and 1 with x's sign above, where erf rounds to 1
+// in f32.
 //
 // The f64 value is within 2^-46 of the exact one (relative; exp within
 // 2^-51), so the f32 result is the correctly rounded one except where the
@@ -26,6 +28,7 @@ namespace phal::llvm_emitter {
 llvm::Value* EmitExpF32(llvm::IRBuilder<>& builder, llvm::Value* x);
 llvm::Value* EmitTanhF32(llvm::IRBuilder<>& builder, llvm::Value* x);
 llvm::Value* EmitLogisticF32(llvm::IRBuilder<>& builder, llvm::Value* x);
+llvm::Value* EmitErfF32(llvm::IRBuilder<>& builder, llvm::Value* x);
 
 }  // namespace phal::llvm_emitter
 
