@@ -30,9 +30,26 @@ ThreadPool::~ThreadPool() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
+    stopping_flag_ = true;
   }
   job_queued_.notify_all();
   for (std::thread& worker : workers_) worker.join();
+}
+
+template <typename Done>
+bool ThreadPool::SpinUntil(const Done& done) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  while (!done()) {
+    for (int i = 0; i < 32; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      asm volatile("yield");
+#endif
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return done();
+  }
+  return true;
 }
 
 void ThreadPool::RunChunks(Job& job) {
@@ -54,12 +71,14 @@ void ThreadPool::RunChunks(Job& job) {
 void ThreadPool::RunWorker() {
   while (true) {
     std::shared_ptr<Job> job;
+    SpinUntil([&] { return queued_.load() > 0 || stopping_flag_.load(); });
     {
       std::unique_lock lock(mutex_);
       job_queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;
       job = std::move(queue_.front());
       queue_.pop_front();
+      queued_.fetch_sub(1);
     }
     RunChunks(*job);
   }
@@ -85,13 +104,17 @@ void ThreadPool::ParallelFor(int64_t extent, int64_t grain,
     {
       std::lock_guard lock(mutex_);
       for (int64_t i = 0; i < helpers; ++i) queue_.push_back(job);
+      queued_.fetch_add(helpers);
     }
     job_queued_.notify_all();
   }
   RunChunks(*job);
+  auto all_finished = [&] {
+    return job->finished_chunks.load() == job->chunk_count;
+  };
+  if (SpinUntil(all_finished)) return;
   std::unique_lock lock(job->mutex);
-  job->finished.wait(
-      lock, [&] { return job->finished_chunks.load() == job->chunk_count; });
+  job->finished.wait(lock, all_finished);
 }
 
 }  // namespace phal::cpu

@@ -1,10 +1,15 @@
 // The worker threads every kernel of a device shares. A launch splits its
 // kernel's outer range into chunks; the pool's workers and the launching
 // stream's own worker run them, so several streams launching at once share
-// the cores instead of oversubscribing them.
+// the cores instead of oversubscribing them. A worker out of work, and a
+// caller waiting for its chunks, first spin for kSpin before sleeping: a
+// program's kernels follow each other within microseconds, and waking a
+// sleeping thread costs tens of them.
 #ifndef POLYHAL_PLUGINS_CPU_CPU_THREAD_POOL_H_
 #define POLYHAL_PLUGINS_CPU_CPU_THREAD_POOL_H_
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -38,13 +43,20 @@ class ThreadPool {
 
  private:
   struct Job;
+  static constexpr std::chrono::microseconds kSpin{100};
 
   void RunWorker();
   static void RunChunks(Job& job);
+  // Spins until `done()` holds or kSpin has passed; returns `done()`.
+  template <typename Done>
+  static bool SpinUntil(const Done& done);
 
   std::mutex mutex_;
   std::condition_variable job_queued_;
   std::deque<std::shared_ptr<Job>> queue_;
+  // queue_.size(), read without the mutex by spinning workers.
+  std::atomic<int64_t> queued_{0};
+  std::atomic<bool> stopping_flag_{false};
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };
