@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "conformance/runner/device_execution.h"
+#include "conformance/runner/module_types.h"
 #include "core/frontend/check_evaluator.h"
 #include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_parser.h"
@@ -27,38 +28,6 @@ const char* KindName(CaseKind kind) {
       return "corpus";
   }
   return "numeric";
-}
-
-void CollectTypes(const Shape& shape, std::set<ElementType>* types) {
-  if (shape.IsTuple()) {
-    for (const Shape& element : shape.tuple_shapes()) {
-      CollectTypes(element, types);
-    }
-    return;
-  }
-  types->insert(shape.element_type());
-}
-
-// The element types of every value the module computes.
-std::set<ElementType> ModuleTypes(const HloModule& module) {
-  std::set<ElementType> types;
-  for (const HloComputation* computation : module.computations()) {
-    for (const HloInstruction* instruction : computation->instructions()) {
-      CollectTypes(instruction->shape(), &types);
-    }
-  }
-  return types;
-}
-
-// Names of `types` missing from the device's element type mask.
-std::string MissingTypes(const std::set<ElementType>& types, uint64_t mask) {
-  std::string missing;
-  for (ElementType type : types) {
-    if ((mask & PHAL_ELEMENT_TYPE_BIT(type)) != 0) continue;
-    missing +=
-        (missing.empty() ? "" : ", ") + std::string(ElementTypeName(type));
-  }
-  return missing;
 }
 
 std::string SummarizeInput(const Literal& literal) {

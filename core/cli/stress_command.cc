@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "conformance/cases/corpus.h"
+#include "conformance/runner/module_types.h"
 #include "conformance/runner/runner.h"
 #include "conformance/runner/tolerance.h"
 #include "core/cli/plugin_program.h"
@@ -146,33 +147,6 @@ double Mib(uint64_t bytes) {
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-void CollectTypes(const Shape& shape, std::set<ElementType>* types) {
-  if (shape.IsTuple()) {
-    for (const Shape& element : shape.tuple_shapes()) {
-      CollectTypes(element, types);
-    }
-    return;
-  }
-  types->insert(shape.element_type());
-}
-
-// The element types of `module` the device lacks, by name; "" if none.
-std::string MissingTypes(const HloModule& module, uint64_t supported) {
-  std::set<ElementType> types;
-  for (const HloComputation* computation : module.computations()) {
-    for (const HloInstruction* instruction : computation->instructions()) {
-      CollectTypes(instruction->shape(), &types);
-    }
-  }
-  std::string missing;
-  for (ElementType type : types) {
-    if ((supported & PHAL_ELEMENT_TYPE_BIT(type)) != 0) continue;
-    missing +=
-        (missing.empty() ? "" : ", ") + std::string(ElementTypeName(type));
-  }
-  return missing;
 }
 
 // ---- modules -------------------------------------------------------------
@@ -563,8 +537,8 @@ StatusOr<std::vector<CompiledPair>> CompileAll(
     const StressDevice& device = devices[i % devices.size()];
     pairs[i].module = i / devices.size();
     pairs[i].device = i % devices.size();
-    const std::string missing =
-        MissingTypes(*module.module, device.element_types);
+    const std::string missing = conformance::MissingTypes(
+        conformance::ModuleTypes(*module.module), device.element_types);
     if (!missing.empty()) {
       refusals[i] = module.name + " on " + device.label +
                     ": the device lacks element types [" + missing + "]";

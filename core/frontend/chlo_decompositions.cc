@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/frontend/chlo_hyperbolic_functions.h"
+#include "core/frontend/hlo_expression.h"
 
 namespace phal {
 namespace {
@@ -36,43 +37,7 @@ const std::map<std::string, HloOpcode>& BroadcastingBinaryOps() {
   return *ops;
 }
 
-// A small expression helper over one builder: every value has the shape of
-// `like_`, constants are broadcast to it.
-class Graph {
- public:
-  Graph(HloBuilder& builder, HloInstruction* like) : b_(builder), like_(like) {}
-
-  StatusOr<HloInstruction*> Constant(double value) {
-    return b_.FullLike(like_, value);
-  }
-  StatusOr<HloInstruction*> Op(HloOpcode opcode, HloInstruction* x) {
-    return b_.Unary(opcode, x);
-  }
-  StatusOr<HloInstruction*> Op(HloOpcode opcode, HloInstruction* x,
-                               HloInstruction* y) {
-    return b_.Binary(opcode, x, y);
-  }
-  StatusOr<HloInstruction*> OpConstant(HloOpcode opcode, HloInstruction* x,
-                                       double c) {
-    PHAL_ASSIGN_OR_RETURN(HloInstruction * constant, Constant(c));
-    return b_.Binary(opcode, x, constant);
-  }
-  // c[0] * w^(n-1) + ... + c[n-1] by Horner's rule.
-  StatusOr<HloInstruction*> Polynomial(HloInstruction* w,
-                                       const std::vector<double>& c) {
-    PHAL_ASSIGN_OR_RETURN(HloInstruction * p, Constant(c[0]));
-    for (std::size_t i = 1; i < c.size(); ++i) {
-      PHAL_ASSIGN_OR_RETURN(p, Op(HloOpcode::kMultiply, p, w));
-      PHAL_ASSIGN_OR_RETURN(p, OpConstant(HloOpcode::kAdd, p, c[i]));
-    }
-    return p;
-  }
-  HloBuilder& builder() { return b_; }
-
- private:
-  HloBuilder& b_;
-  HloInstruction* like_;
-};
+using Graph = HloExpression;
 
 // Floating-point decompositions run in f32 for f16 and bf16 (as XLA's chlo
 // lowering does) and in the operand's type otherwise.

@@ -3,74 +3,26 @@
 #include <cmath>
 #include <limits>
 
+#include "core/frontend/hlo_expression.h"
+
 namespace phal {
 namespace {
 
 using Op = HloOpcode;
 
-// Values of one shape and element type, built into one builder; each
-// method adds one op.
-class Expression {
- public:
-  Expression(HloBuilder& builder, HloInstruction* like)
-      : b_(builder), like_(like) {}
-
-  StatusOr<HloInstruction*> Constant(double value) {
-    return b_.FullLike(like_, value);
-  }
-  StatusOr<HloInstruction*> Apply(Op opcode, HloInstruction* x) {
-    return b_.Unary(opcode, x);
-  }
-  StatusOr<HloInstruction*> Apply(Op opcode, HloInstruction* x,
-                                  HloInstruction* y) {
-    return b_.Binary(opcode, x, y);
-  }
-  StatusOr<HloInstruction*> ApplyConstant(Op opcode, HloInstruction* x,
-                                          double c) {
-    PHAL_ASSIGN_OR_RETURN(HloInstruction * constant, Constant(c));
-    return b_.Binary(opcode, x, constant);
-  }
-  StatusOr<HloInstruction*> Compare(ComparisonDirection direction,
-                                    HloInstruction* x, double c) {
-    PHAL_ASSIGN_OR_RETURN(HloInstruction * constant, Constant(c));
-    return b_.Compare(direction, x, constant);
-  }
-  StatusOr<HloInstruction*> Select(HloInstruction* predicate,
-                                   HloInstruction* on_true,
-                                   HloInstruction* on_false) {
-    return b_.Select(predicate, on_true, on_false);
-  }
-
-  // The element type's largest finite value.
-  double Largest() const {
-    switch (like_->shape().element_type()) {
-      case PHAL_ELEMENT_TYPE_F16:
-        return 65504.0;
-      case PHAL_ELEMENT_TYPE_BF16:
-        return 3.3895313892515355e38;
-      case PHAL_ELEMENT_TYPE_F32:
-        return std::numeric_limits<float>::max();
-      default:
-        return std::numeric_limits<double>::max();
-    }
-  }
-
- private:
-  HloBuilder& b_;
-  HloInstruction* like_;
-};
+using Expression = HloExpression;
 
 // exp(x + log(1/2)) -/+ exp(log(1/2) - x): e^x / 2 without overflowing
 // where e^x does but e^x / 2 does not.
 StatusOr<HloInstruction*> HalfExponentials(Expression& e, HloInstruction* x,
                                            Op combine) {
   PHAL_ASSIGN_OR_RETURN(HloInstruction * log_half, e.Constant(std::log(0.5)));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * up, e.Apply(Op::kAdd, x, log_half));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * up, e.Op(Op::kAdd, x, log_half));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * down,
-                        e.Apply(Op::kSubtract, log_half, x));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * exp_up, e.Apply(Op::kExp, up));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * exp_down, e.Apply(Op::kExp, down));
-  return e.Apply(combine, exp_up, exp_down);
+                        e.Op(Op::kSubtract, log_half, x));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * exp_up, e.Op(Op::kExp, up));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * exp_down, e.Op(Op::kExp, down));
+  return e.Op(combine, exp_up, exp_down);
 }
 
 // sinh: below |x| = 1, (m + m / (m + 1)) / 2 with m = expm1(x), which
@@ -79,16 +31,15 @@ StatusOr<HloInstruction*> HalfExponentials(Expression& e, HloInstruction* x,
 StatusOr<HloInstruction*> Sinh(Expression& e, HloInstruction* x) {
   PHAL_ASSIGN_OR_RETURN(HloInstruction * large,
                         HalfExponentials(e, x, Op::kSubtract));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * m, e.Apply(Op::kExpm1, x));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * m, e.Op(Op::kExpm1, x));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * m_plus_one,
-                        e.ApplyConstant(Op::kAdd, m, 1));
+                        e.OpConstant(Op::kAdd, m, 1));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * ratio,
-                        e.Apply(Op::kDivide, m, m_plus_one));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * sum, e.Apply(Op::kAdd, m, ratio));
+                        e.Op(Op::kDivide, m, m_plus_one));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * sum, e.Op(Op::kAdd, m, ratio));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * half, e.Constant(0.5));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * small,
-                        e.Apply(Op::kMultiply, half, sum));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * abs, e.Apply(Op::kAbs, x));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * small, e.Op(Op::kMultiply, half, sum));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * abs, e.Op(Op::kAbs, x));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * below_one,
                         e.Compare(ComparisonDirection::kLt, abs, 1));
   return e.Select(below_one, small, large);
@@ -99,32 +50,29 @@ StatusOr<HloInstruction*> Sinh(Expression& e, HloInstruction* x) {
 // identity a + sqrt(1 + a^2) = 1 + a + a^2 / (1 + sqrt(1 + a^2)) keeps the
 // low-order terms log loses near 1).
 StatusOr<HloInstruction*> Asinh(Expression& e, HloInstruction* x) {
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * a, e.Apply(Op::kAbs, x));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * a, e.Op(Op::kAbs, x));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * log_two, e.Constant(std::log(2.0)));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * log_a, e.Apply(Op::kLog, a));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * huge,
-                        e.Apply(Op::kAdd, log_two, log_a));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * a_squared,
-                        e.Apply(Op::kMultiply, a, a));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * log_a, e.Op(Op::kLog, a));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * huge, e.Op(Op::kAdd, log_two, log_a));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * a_squared, e.Op(Op::kMultiply, a, a));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * one, e.Constant(1));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * one_plus_square,
-                        e.Apply(Op::kAdd, one, a_squared));
+                        e.Op(Op::kAdd, one, a_squared));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * root,
-                        e.Apply(Op::kSqrt, one_plus_square));
+                        e.Op(Op::kSqrt, one_plus_square));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * one_plus_root,
-                        e.Apply(Op::kAdd, one, root));
+                        e.Op(Op::kAdd, one, root));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * quotient,
-                        e.Apply(Op::kDivide, a_squared, one_plus_root));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * argument,
-                        e.Apply(Op::kAdd, a, quotient));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * finite, e.Apply(Op::kLog1p, argument));
+                        e.Op(Op::kDivide, a_squared, one_plus_root));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * argument, e.Op(Op::kAdd, a, quotient));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * finite, e.Op(Op::kLog1p, argument));
   PHAL_ASSIGN_OR_RETURN(
       HloInstruction * overflows,
       e.Compare(ComparisonDirection::kGe, a, std::sqrt(e.Largest())));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * magnitude,
                         e.Select(overflows, huge, finite));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * sign, e.Apply(Op::kSign, x));
-  return e.Apply(Op::kMultiply, sign, magnitude);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * sign, e.Op(Op::kSign, x));
+  return e.Op(Op::kMultiply, sign, magnitude);
 }
 
 // acosh: log(2) + log(x) from half the largest finite value on (where the
@@ -133,19 +81,18 @@ StatusOr<HloInstruction*> Asinh(Expression& e, HloInstruction* x) {
 // near 1, and NaN below 1 through sqrt.
 StatusOr<HloInstruction*> Acosh(Expression& e, HloInstruction* x) {
   PHAL_ASSIGN_OR_RETURN(HloInstruction * log_two, e.Constant(std::log(2.0)));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * log_x, e.Apply(Op::kLog, x));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * huge,
-                        e.Apply(Op::kAdd, log_two, log_x));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * log_x, e.Op(Op::kLog, x));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * huge, e.Op(Op::kAdd, log_two, log_x));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * minus,
-                        e.ApplyConstant(Op::kSubtract, x, 1));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * plus, e.ApplyConstant(Op::kAdd, x, 1));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * root_minus, e.Apply(Op::kSqrt, minus));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * root_plus, e.Apply(Op::kSqrt, plus));
+                        e.OpConstant(Op::kSubtract, x, 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * plus, e.OpConstant(Op::kAdd, x, 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * root_minus, e.Op(Op::kSqrt, minus));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * root_plus, e.Op(Op::kSqrt, plus));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * roots,
-                        e.Apply(Op::kAdd, root_plus, root_minus));
+                        e.Op(Op::kAdd, root_plus, root_minus));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * product,
-                        e.Apply(Op::kMultiply, root_minus, roots));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * finite, e.Apply(Op::kLog1p, product));
+                        e.Op(Op::kMultiply, root_minus, roots));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * finite, e.Op(Op::kLog1p, product));
   PHAL_ASSIGN_OR_RETURN(
       HloInstruction * overflows,
       e.Compare(ComparisonDirection::kGe, x, e.Largest() / 2));
@@ -156,24 +103,24 @@ StatusOr<HloInstruction*> Acosh(Expression& e, HloInstruction* x) {
 // (1 + a) / (1 - a) written as 1 + 2a / (1 - a) so that log1p keeps the
 // low-order terms; NaN beyond 1.
 StatusOr<HloInstruction*> Atanh(Expression& e, HloInstruction* x) {
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * a, e.Apply(Op::kAbs, x));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * twice, e.Apply(Op::kAdd, a, a));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * a, e.Op(Op::kAbs, x));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * twice, e.Op(Op::kAdd, a, a));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * one, e.Constant(1));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * complement,
-                        e.Apply(Op::kSubtract, one, a));
+                        e.Op(Op::kSubtract, one, a));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * ratio,
-                        e.Apply(Op::kDivide, twice, complement));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * log, e.Apply(Op::kLog1p, ratio));
+                        e.Op(Op::kDivide, twice, complement));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * log, e.Op(Op::kLog1p, ratio));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * half,
-                        e.ApplyConstant(Op::kMultiply, log, 0.5));
+                        e.OpConstant(Op::kMultiply, log, 0.5));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * beyond_one,
                         e.Compare(ComparisonDirection::kGt, a, 1));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * nan,
                         e.Constant(std::numeric_limits<double>::quiet_NaN()));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * magnitude,
                         e.Select(beyond_one, nan, half));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * sign, e.Apply(Op::kSign, x));
-  return e.Apply(Op::kMultiply, sign, magnitude);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * sign, e.Op(Op::kSign, x));
+  return e.Op(Op::kMultiply, sign, magnitude);
 }
 
 // sinh and cosh of f16 and bf16 run in f32, rounded once at the end.
