@@ -1163,6 +1163,12 @@ Status MlirParser::ParseDenseArray(MlirAttribute* attribute) {
       } else if (token_.Is(Kind::kFloat)) {
         const double value =
             std::strtod(std::string(token_.text).c_str(), nullptr);
+        // A float element of an integer array must fit an i64 (2^63 is
+        // the first double that does not).
+        if (!(std::fabs(value) < 9223372036854775808.0)) {
+          return Error("array element " + std::string(token_.text) +
+                       " is out of range");
+        }
         attribute->integers.push_back(
             static_cast<int64_t>(negative ? -value : value));
       } else {

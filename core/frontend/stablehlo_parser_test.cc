@@ -519,6 +519,20 @@ TEST(StableHloParserTest, OpsWithoutTheirOperandAreErrors) {
   }
 }
 
+// stablehlo_parser_fuzzer's finding: a float element of an integer array
+// beyond an i64's range (here infinite) was converted to one regardless.
+TEST(StableHloParserTest, ArrayElementsBeyondAnI64AreErrors) {
+  for (const char* element : {"222222e22222", "-1e19", "9.3e18"}) {
+    EXPECT_THAT(
+        ErrorOf(std::string("module @m attributes {a = array<i64: 1, ") +
+                element +
+                ">} {\n  func.func @main() {\n    func.return\n  "
+                "}\n}"),
+        HasSubstr("is out of range"))
+        << element;
+  }
+}
+
 TEST(StableHloParserTest, MalformedTextGetsPreciseMessages) {
   EXPECT_THAT(ErrorOf("func.func @main() {\n  %0 = stablehlo.add %x, %x : "
                       "tensor<f32>\n  func.return\n}"),
