@@ -30,7 +30,6 @@ ThreadPool::~ThreadPool() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
-    stopping_flag_ = true;
   }
   job_queued_.notify_all();
   for (std::thread& worker : workers_) worker.join();
@@ -71,7 +70,7 @@ void ThreadPool::RunChunks(Job& job) {
 void ThreadPool::RunWorker() {
   while (true) {
     std::shared_ptr<Job> job;
-    SpinUntil([&] { return queued_.load() > 0 || stopping_flag_.load(); });
+    SpinUntil([&] { return queued_.load() > 0 || stopping_.load(); });
     {
       std::unique_lock lock(mutex_);
       job_queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });

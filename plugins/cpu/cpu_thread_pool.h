@@ -56,8 +56,9 @@ class ThreadPool {
   std::deque<std::shared_ptr<Job>> queue_;
   // queue_.size(), read without the mutex by spinning workers.
   std::atomic<int64_t> queued_{0};
-  std::atomic<bool> stopping_flag_{false};
-  bool stopping_ = false;
+  // Set once, under mutex_, when the pool shuts down; spinning workers read
+  // it without the mutex.
+  std::atomic<bool> stopping_{false};
   std::vector<std::thread> workers_;
 };
 
