@@ -1,10 +1,12 @@
 #include "core/frontend/hlo_parser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <set>
@@ -55,6 +57,9 @@ struct ComputationReference {
 // What an instruction's attribute list said, beyond what is stored directly
 // on the instruction.
 struct AttributeList {
+  // The opcode whose attributes these are: the instruction's, or kDot for
+  // the dot dimensions of a ragged-dot (read into a call).
+  HloOpcode owner = HloOpcode::kParameter;
   std::set<std::string, std::less<>> seen;
   std::map<std::string, std::vector<ComputationReference>, std::less<>>
       computations;
@@ -220,6 +225,60 @@ const NamedMember<Member>* FindByName(const NamedMember<Member> (&table)[N],
     if (entry.name == name) return &entry;
   }
   return nullptr;
+}
+
+// Whether the value attribute `name` belongs to `opcode`: the printer
+// writes each only for its opcodes, so one given to another opcode is
+// skipped, as attributes the parser does not know are, and every module
+// prints to text that parses back to it. Names not listed here (metadata,
+// sharding, ...) are skipped for every opcode.
+bool AttributeAppliesTo(std::string_view name, HloOpcode opcode) {
+  using enum HloOpcode;
+  auto any_of = [opcode](std::initializer_list<HloOpcode> owners) {
+    return std::find(owners.begin(), owners.end(), opcode) != owners.end();
+  };
+  if (FindByName(kDotLists, name) != nullptr) return opcode == kDot;
+  if (FindByName(kGatherLists, name) != nullptr || name == "slice_sizes") {
+    return opcode == kGather;
+  }
+  if (FindByName(kScatterLists, name) != nullptr || name == "unique_indices") {
+    return opcode == kScatter;
+  }
+  if (name == "index_vector_dim" || name == "indices_are_sorted") {
+    return any_of({kGather, kScatter});
+  }
+  if (name == "dimensions") {
+    return any_of(
+        {kBroadcast, kConcatenate, kMap, kReduce, kReverse, kTranspose, kSort});
+  }
+  if (name == "window") {
+    return any_of({kReduceWindow, kSelectAndScatter, kConvolution});
+  }
+  if (name == "dim_labels" || name == "feature_group_count" ||
+      name == "batch_group_count") {
+    return opcode == kConvolution;
+  }
+  if (name == "epsilon" || name == "feature_index") {
+    return any_of({kBatchNormGrad, kBatchNormInference, kBatchNormTraining});
+  }
+  static const std::map<std::string_view, HloOpcode> kOwner = {
+      {"is_stable", kSort},
+      {"index", kGetTupleElement},
+      {"k", kTopK},
+      {"largest", kTopK},
+      {"fft_type", kFft},
+      {"fft_length", kFft},
+      {"iota_dimension", kIota},
+      {"slice", kSlice},
+      {"dynamic_slice_sizes", kDynamicSlice},
+      {"padding", kPad},
+      {"direction", kCompare},
+      {"type", kCompare},
+      {"exponent_bits", kReducePrecision},
+      {"mantissa_bits", kReducePrecision},
+      {"kind", kFusion}};
+  auto owner = kOwner.find(name);
+  return owner == kOwner.end() || owner->second == opcode;
 }
 
 class HloTextParser {
@@ -1018,6 +1077,7 @@ Status HloTextParser::ParseInstruction(
     return OkStatus();
   }
   AttributeList attributes;
+  attributes.owner = instruction->opcode();
   while (TryConsume(',')) {
     PHAL_RETURN_IF_ERROR(ParseAttribute(instruction.get(), &attributes));
   }
@@ -1094,6 +1154,7 @@ Status HloTextParser::ParseRaggedDot(HloInstruction* call,
   }
   RaggedDotDimensionNumbers numbers;
   AttributeList attributes;
+  attributes.owner = HloOpcode::kDot;
   while (TryConsume(',')) {
     SkipTrivia();
     const std::size_t name_offset = token_start_;
@@ -1205,6 +1266,7 @@ Status HloTextParser::ParseAttribute(HloInstruction* instruction,
   if (IsComputationAttribute(name)) {
     return ParseComputationAttribute(name, list);
   }
+  if (!AttributeAppliesTo(name, list->owner)) return SkipAttributeValue();
   if (const auto* setter = FindByName(kIntegerAttributes, name)) {
     PHAL_ASSIGN_OR_RETURN(int64_t value, ParseInt64(name));
     (instruction->*(setter->member))(value);

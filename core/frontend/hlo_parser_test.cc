@@ -360,6 +360,15 @@ ENTRY %main (%9x.2: f32[]) -> f32[] {
 })");
 }
 
+TEST(HloParserTest, FuzzerFindingRoundTrips) {
+  ExpectRoundTrip(
+      "HloModule jit_cnnloss, entry_compation_layout={(f32ter.2, "
+      "seleccatte\xf2.,e6s lect_and_tr\n)e7}.\n\nENTRY mc63.4 {\n"
+      "  x.1 = f32[2,2,6,6]{3,2,1,0} parameter(0)\n"
+      ", window={size=3x3 pad=1_1x1_1}, dim.1 = f32[2,2,6,6]{3,201\n"
+      "  codi5)\n}\n\n");
+}
+
 TEST(HloParserTest, ReadsFftTypesAndLengths) {
   constexpr const char* kText = R"(HloModule fft
 ENTRY main {
