@@ -84,6 +84,9 @@ StatusOr<std::unique_ptr<Program>> CompileModule(
   PHAL_ASSIGN_OR_RETURN(Program partitioned, Partition(*module));
   auto program = std::make_unique<Program>(std::move(partitioned));
   AssignBuffers(program.get());
+  for (const std::unique_ptr<KirKernel>& kernel : program->kernels) {
+    kernel->Desc();
+  }
   if (!options.dump_directory.empty()) {
     PHAL_RETURN_IF_ERROR(DumpKernels(*program, options.dump_directory));
   }

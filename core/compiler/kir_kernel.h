@@ -140,6 +140,11 @@ class KirKernel {
 
   // The description; valid until the kernel is next modified.
   const phal_kernel_desc_t& Desc();
+  // The description Desc() last built, for a kernel no longer modified:
+  // CompileModule builds every kernel's before it returns the program,
+  // which threads then share (Desc() rebuilds, so only one thread may
+  // call it).
+  const phal_kernel_desc_t& built_desc() const { return desc_; }
 
  private:
   std::string name_;

@@ -28,7 +28,7 @@ class LoadedProgram {
   // emitted for serialization only and Execute refuses it. `api` and
   // `device` must outlive the result.
   static StatusOr<std::unique_ptr<LoadedProgram>> Load(
-      std::unique_ptr<Program> program, const phal_plugin_api_t* api,
+      std::shared_ptr<const Program> program, const phal_plugin_api_t* api,
       phal_plugin_device_t* device, const phal_kernel_options_t* options,
       bool runnable);
   // The same for a program read back from its serialized form: kernels[i]
@@ -63,8 +63,9 @@ class LoadedProgram {
 
  private:
   friend class Execution;
-  LoadedProgram(std::unique_ptr<Program> program, const phal_plugin_api_t* api,
-                phal_plugin_device_t* device, bool runnable);
+  LoadedProgram(std::shared_ptr<const Program> program,
+                const phal_plugin_api_t* api, phal_plugin_device_t* device,
+                bool runnable);
 
   // Copies the constants to device buffers, when runnable.
   Status UploadConstants();
@@ -74,7 +75,8 @@ class LoadedProgram {
   // Keeps a synchronised stream for the next execution.
   void ReleaseStream(phal_plugin_stream_t* stream) const;
 
-  std::unique_ptr<Program> program_;
+  // Shared with the process's program cache and other executables.
+  std::shared_ptr<const Program> program_;
   const phal_plugin_api_t* api_;
   phal_plugin_device_t* device_;
   bool runnable_;

@@ -15,6 +15,7 @@
 #include "core/loader/c_status.h"
 #include "core/loader/plugin_library.h"
 #include "core/loader/validation_layer.h"
+#include "core/testing/scoped_env.h"
 #include "core/testing/temp_dir.h"
 #include "polyhal/runtime.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
@@ -24,29 +25,7 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
-
-// Sets an environment variable for the lifetime of the object.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    const char* old = std::getenv(name);
-    if (old != nullptr) old_ = old;
-    had_ = old != nullptr;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (had_) {
-      setenv(name_, old_.c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
+using testing::ScopedEnv;
 
 // The code and message of `status`, which is freed.
 struct Outcome {

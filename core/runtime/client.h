@@ -13,6 +13,7 @@
 #include "core/loader/validation_layer.h"
 #include "core/runtime/buffer.h"
 #include "core/runtime/event.h"
+#include "core/runtime/executable_cache.h"
 #include "core/runtime/stream.h"
 #include "sdk/base/log.h"
 
@@ -21,6 +22,8 @@ struct phal_client {
 
   phal::Logger logger;
   std::vector<phal::PluginRecord> plugins;
+  // Executables compiled by earlier processes (executable_cache.h).
+  phal::ExecutableCache executable_cache;
   // Per plugin, the table the client calls: the plugin's own, or with
   // PHAL_VALIDATION=1 the table of its validation layer (NULL otherwise).
   std::vector<const phal_plugin_api_t*> plugin_apis;

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,8 @@
 #include "core/runtime/api_guard.h"
 #include "core/runtime/buffer.h"
 #include "core/runtime/client.h"
+#include "core/runtime/executable_cache.h"
+#include "core/runtime/program_cache.h"
 
 namespace phal {
 namespace {
@@ -69,6 +72,54 @@ std::unique_ptr<phal_executable> NewExecutable(
   return executable;
 }
 
+// phal_executable_serialize's bytes for `executable`.
+StatusOr<std::string> SerializedBytes(const phal_executable& executable) {
+  const phal_device& device = *executable.device;
+  StatusOr<std::vector<SerializedKernel>> kernels =
+      executable.program->SerializeKernels();
+  if (!kernels.ok()) {
+    return Status(
+        kernels.status().code(),
+        "plugin '" + device.plugin_name + "': " + kernels.status().message());
+  }
+  SerializedProgramHeader header{device.plugin_name, device.api->version,
+                                 device.target, device.properties.name};
+  return WriteSerializedProgram(header, executable.program->program(),
+                                *kernels);
+}
+
+// "plugin 'cpu' 0.1.0 for target 'host'" or "... for device 'name'".
+std::string CompiledBy(const SerializedProgramHeader& header) {
+  return "plugin '" + header.plugin + "' " + header.plugin_version +
+         (header.target.empty() ? " for device '" + header.device + "'"
+                                : " for target '" + header.target + "'");
+}
+
+// The executor's program for phal_executable_deserialize's `bytes` on
+// `device`.
+StatusOr<std::unique_ptr<LoadedProgram>> LoadSerialized(
+    phal_device* device, std::string_view bytes) {
+  PHAL_ASSIGN_OR_RETURN(SerializedProgram serialized,
+                        ReadSerializedProgram(bytes));
+  if (serialized.header.plugin != device->plugin_name) {
+    return FailedPrecondition(
+        "the executable was compiled by " + CompiledBy(serialized.header) +
+        "; the device belongs to plugin '" + device->plugin_name + "'");
+  }
+  StatusOr<std::unique_ptr<LoadedProgram>> loaded = LoadedProgram::Deserialize(
+      std::move(serialized.program), serialized.kernels, device->api,
+      device->handle, !device->compile_only);
+  if (!loaded.ok()) {
+    return Status(loaded.status().code(),
+                  "plugin '" + device->plugin_name +
+                      "': cannot load the executable compiled by " +
+                      CompiledBy(serialized.header) + " on device '" +
+                      device->properties.name +
+                      "': " + loaded.status().message());
+  }
+  return loaded;
+}
+
 Status Compile(phal_device* device, const char* program, size_t program_size,
                const phal_compile_options_t* options,
                phal_executable_t** out_executable) {
@@ -104,16 +155,48 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
                            std::to_string(optimization_level) +
                            " is out of range 0..3");
   }
-  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
-                        ParseProgram(std::string_view(program, program_size),
-                                     format, source_name));
-  PHAL_RETURN_IF_ERROR(VerifyModule(*module));
   const CompilerOptions compiler_options = CompilerOptionsFromEnvironment();
   // PHAL_DUMP, where the compiler writes its passes' modules and the KIR,
   // also gets the plugin's device code unless the options name a directory.
   if (dump_directory.empty()) dump_directory = compiler_options.dump_directory;
-  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Program> compiled,
-                        CompileModule(std::move(module), compiler_options));
+  const std::string_view text(program, program_size);
+  // A compile that dumps runs every pass, so that its files are written.
+  std::string cache_key;
+  std::shared_ptr<const Program> compiled;
+  if (dump_directory.empty()) {
+    cache_key = ProgramCache::Key(text, format, source_name, compiler_options);
+    compiled = ProgramCache::Global().Find(cache_key);
+  }
+  // Else an executable an earlier process compiled for this device.
+  const ExecutableCache* disk =
+      cache_key.empty() || !device->client->executable_cache.enabled()
+          ? nullptr
+          : &device->client->executable_cache;
+  if (compiled == nullptr && disk != nullptr) {
+    if (std::optional<std::string> bytes =
+            disk->Load(cache_key, optimization_level, *device)) {
+      // One the plugin no longer loads is compiled again and stored over.
+      StatusOr<std::unique_ptr<LoadedProgram>> loaded =
+          LoadSerialized(device, *bytes);
+      if (loaded.ok()) {
+        *out_executable =
+            NewExecutable(device, std::move(loaded).value()).release();
+        return OkStatus();
+      }
+      device->client->logger.Log(
+          PHAL_LOG_LEVEL_DEBUG,
+          "executable cache: compiling again: " + loaded.status().message());
+    }
+  }
+  const bool fresh = compiled == nullptr;
+  if (fresh) {
+    PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
+                          ParseProgram(text, format, source_name));
+    PHAL_RETURN_IF_ERROR(VerifyModule(*module));
+    PHAL_ASSIGN_OR_RETURN(compiled,
+                          CompileModule(std::move(module), compiler_options));
+    if (!cache_key.empty()) ProgramCache::Global().Store(cache_key, compiled);
+  }
   PHAL_RETURN_IF_ERROR(CheckDeviceCapabilities(*compiled, device->properties,
                                                device->api->abi_version,
                                                device->properties.name));
@@ -124,9 +207,18 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
       dump_directory.empty() ? nullptr : dump_directory.c_str();
   PHAL_ASSIGN_OR_RETURN(
       std::unique_ptr<LoadedProgram> loaded,
-      LoadedProgram::Load(std::move(compiled), device->api, device->handle,
+      LoadedProgram::Load(compiled, device->api, device->handle,
                           &kernel_options, !device->compile_only));
-  *out_executable = NewExecutable(device, std::move(loaded)).release();
+  std::unique_ptr<phal_executable> executable =
+      NewExecutable(device, std::move(loaded));
+  // A plugin that cannot serialize its kernels is left out of the cache.
+  if (fresh && disk != nullptr) {
+    if (StatusOr<std::string> bytes = SerializedBytes(*executable);
+        bytes.ok()) {
+      disk->Store(cache_key, optimization_level, *device, *bytes);
+    }
+  }
+  *out_executable = executable.release();
   return OkStatus();
 }
 
@@ -135,18 +227,7 @@ Status Serialize(const phal_executable* executable, void** out_data,
   if (executable == nullptr) return NullArgument("executable");
   if (out_data == nullptr) return NullArgument("out_data");
   if (out_size == nullptr) return NullArgument("out_size");
-  const phal_device& device = *executable->device;
-  StatusOr<std::vector<SerializedKernel>> kernels =
-      executable->program->SerializeKernels();
-  if (!kernels.ok()) {
-    return Status(
-        kernels.status().code(),
-        "plugin '" + device.plugin_name + "': " + kernels.status().message());
-  }
-  SerializedProgramHeader header{device.plugin_name, device.api->version,
-                                 device.target, device.properties.name};
-  const std::string bytes =
-      WriteSerializedProgram(header, executable->program->program(), *kernels);
+  PHAL_ASSIGN_OR_RETURN(const std::string bytes, SerializedBytes(*executable));
   // malloc, so that phal_free is free and the bytes need no C++ owner.
   void* data = std::malloc(bytes.empty() ? 1 : bytes.size());
   if (data == nullptr) {
@@ -159,38 +240,16 @@ Status Serialize(const phal_executable* executable, void** out_data,
   return OkStatus();
 }
 
-// "plugin 'cpu' 0.1.0 for target 'host'" or "... for device 'name'".
-std::string CompiledBy(const SerializedProgramHeader& header) {
-  return "plugin '" + header.plugin + "' " + header.plugin_version +
-         (header.target.empty() ? " for device '" + header.device + "'"
-                                : " for target '" + header.target + "'");
-}
-
 Status Deserialize(phal_device* device, const void* data, size_t size,
                    phal_executable_t** out_executable) {
   if (device == nullptr) return NullArgument("device");
   if (data == nullptr && size > 0) return NullArgument("data");
   if (out_executable == nullptr) return NullArgument("out_executable");
-  PHAL_ASSIGN_OR_RETURN(SerializedProgram serialized,
-                        ReadSerializedProgram(std::string_view(
-                            static_cast<const char*>(data), size)));
-  if (serialized.header.plugin != device->plugin_name) {
-    return FailedPrecondition(
-        "the executable was compiled by " + CompiledBy(serialized.header) +
-        "; the device belongs to plugin '" + device->plugin_name + "'");
-  }
-  StatusOr<std::unique_ptr<LoadedProgram>> loaded = LoadedProgram::Deserialize(
-      std::move(serialized.program), serialized.kernels, device->api,
-      device->handle, !device->compile_only);
-  if (!loaded.ok()) {
-    return Status(loaded.status().code(),
-                  "plugin '" + device->plugin_name +
-                      "': cannot load the executable compiled by " +
-                      CompiledBy(serialized.header) + " on device '" +
-                      device->properties.name +
-                      "': " + loaded.status().message());
-  }
-  *out_executable = NewExecutable(device, std::move(loaded).value()).release();
+  PHAL_ASSIGN_OR_RETURN(
+      std::unique_ptr<LoadedProgram> loaded,
+      LoadSerialized(device,
+                     std::string_view(static_cast<const char*>(data), size)));
+  *out_executable = NewExecutable(device, std::move(loaded)).release();
   return OkStatus();
 }
 

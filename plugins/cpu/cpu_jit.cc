@@ -52,21 +52,23 @@ StatusOr<CompiledKernel> CompileKernel(const phal_kernel_desc_t& kernel,
   return CompiledKernel{std::move(object), emitted.plan};
 }
 
-StatusOr<LoadedKernel> LoadKernel(std::string_view object) {
+StatusOr<std::shared_ptr<const LoadedKernel>> LoadKernel(
+    std::string_view object) {
   StatusOr<llvm_emitter::HostJitCode> code = llvm_emitter::LoadHostObject(
       object, llvm_emitter::kKernelSymbol, llvm_emitter::RuntimeSymbols());
   if (!code.ok()) {
     return Status(code.status().code(),
                   "cpu plugin: " + code.status().message());
   }
-  return LoadedKernel{
-      reinterpret_cast<llvm_emitter::KernelFunction>(code->entry),
-      code->library_id};
-}
-
-void UnloadKernel(const LoadedKernel& kernel) {
-  llvm_emitter::UnloadHostObject(
-      llvm_emitter::HostJitCode{nullptr, kernel.library_id});
+  return std::shared_ptr<const LoadedKernel>(
+      new LoadedKernel{
+          reinterpret_cast<llvm_emitter::KernelFunction>(code->entry),
+          code->library_id},
+      [](const LoadedKernel* kernel) {
+        llvm_emitter::UnloadHostObject(
+            llvm_emitter::HostJitCode{nullptr, kernel->library_id});
+        delete kernel;
+      });
 }
 
 }  // namespace phal::cpu

@@ -6,6 +6,7 @@
 #define POLYHAL_PLUGINS_CPU_CPU_JIT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -27,10 +28,19 @@ struct CompiledKernel {
   llvm_emitter::LaunchPlan plan;
 };
 
-// Code loaded into the JIT; release it with UnloadKernel.
+// Code loaded into the JIT, unloaded when its last holder lets go.
 struct LoadedKernel {
   llvm_emitter::KernelFunction function = nullptr;
   uint64_t library_id = 0;
+};
+
+// A kernel blob decoded and its code loaded: what every kernel emitted or
+// deserialized from the same blob shares.
+struct LinkedKernel {
+  std::string name;
+  llvm_emitter::LaunchPlan plan;
+  std::shared_ptr<const std::string> blob;  // the kernel_serialize bytes
+  std::shared_ptr<const LoadedKernel> code;
 };
 
 // The host CPU target, detected once. Fails when LLVM has no backend for it.
@@ -42,8 +52,8 @@ StatusOr<CompiledKernel> CompileKernel(const phal_kernel_desc_t& kernel,
 
 // Links `object` into a library of its own, resolving calls against the
 // toolkit's runtime functions only.
-StatusOr<LoadedKernel> LoadKernel(std::string_view object);
-void UnloadKernel(const LoadedKernel& kernel);
+StatusOr<std::shared_ptr<const LoadedKernel>> LoadKernel(
+    std::string_view object);
 
 }  // namespace phal::cpu
 

@@ -52,20 +52,26 @@ uint64_t CacheKey(uint64_t fingerprint, const JitTarget& target,
   return Fnv1a(std::to_string(optimization_level), key);
 }
 
-StatusOr<std::unique_ptr<phal_plugin_kernel>> LoadBlob(
-    const Device& device, std::shared_ptr<const std::string> bytes,
-    const JitTarget& target) {
-  PHAL_ASSIGN_OR_RETURN(KernelBlob blob, DecodeKernelBlob(*bytes, target));
-  PHAL_ASSIGN_OR_RETURN(LoadedKernel code, LoadKernel(blob.object));
-  auto kernel = std::make_unique<phal_plugin_kernel>(blob.name, blob.plan,
-                                                     std::move(bytes), code);
+// `blob`, decoded from `bytes`, with its code loaded.
+StatusOr<std::shared_ptr<const LinkedKernel>> Link(
+    const KernelBlob& blob, std::shared_ptr<const std::string> bytes) {
+  PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const LoadedKernel> code,
+                        LoadKernel(blob.object));
+  return std::make_shared<const LinkedKernel>(
+      LinkedKernel{blob.name, blob.plan, std::move(bytes), std::move(code)});
+}
+
+// A kernel of `device` running `linked`.
+std::unique_ptr<phal_plugin_kernel> NewKernel(
+    const Device& device, std::shared_ptr<const LinkedKernel> linked) {
+  auto kernel = std::make_unique<phal_plugin_kernel>(std::move(linked));
   kernel->device = &device;
   return kernel;
 }
 
-// A blob for `kernel` from the memory cache, the disk cache, or a fresh
+// `kernel` linked, from the memory cache, the disk cache, or a fresh
 // compile, in that order.
-StatusOr<std::shared_ptr<const std::string>> FindOrCompile(
+StatusOr<std::shared_ptr<const LinkedKernel>> FindOrCompile(
     const Device& device, const phal_kernel_desc_t& kernel,
     unsigned optimization_level, const JitTarget& target) {
   const std::string label = "cpu plugin: kernel '" + KernelName(kernel) + "'";
@@ -80,7 +86,10 @@ StatusOr<std::shared_ptr<const std::string>> FindOrCompile(
     StatusOr<KernelBlob> decoded = DecodeKernelBlob(*bytes, target);
     if (decoded.ok() && decoded->fingerprint == fingerprint) {
       LogDebug(label + " found in the disk cache " + cache.PathFor(key));
-      return cache.Store(key, std::move(*bytes), false);
+      PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const LinkedKernel> linked,
+                            Link(*decoded, std::make_shared<const std::string>(
+                                               std::move(*bytes))));
+      return cache.Store(key, std::move(linked), false);
     }
     LogDebug(label + " ignores the stale disk cache entry " +
              cache.PathFor(key));
@@ -91,7 +100,10 @@ StatusOr<std::shared_ptr<const std::string>> FindOrCompile(
   KernelBlob blob{fingerprint,           target,
                   PluginBuildIdentity(), KernelName(kernel),
                   compiled.plan,         std::move(compiled.object)};
-  return cache.Store(key, EncodeKernelBlob(blob), true);
+  PHAL_ASSIGN_OR_RETURN(
+      std::shared_ptr<const LinkedKernel> linked,
+      Link(blob, std::make_shared<const std::string>(EncodeKernelBlob(blob))));
+  return cache.Store(key, std::move(linked), true);
 }
 
 Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
@@ -118,11 +130,9 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
   }
   PHAL_ASSIGN_OR_RETURN(JitTarget target, HostJitTarget());
   PHAL_ASSIGN_OR_RETURN(
-      std::shared_ptr<const std::string> blob,
+      std::shared_ptr<const LinkedKernel> linked,
       FindOrCompile(device, *kernel, optimization_level, target));
-  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<phal_plugin_kernel> loaded,
-                        LoadBlob(device, std::move(blob), target));
-  *out_kernel = loaded.release();
+  *out_kernel = NewKernel(device, std::move(linked)).release();
   return OkStatus();
 }
 
@@ -134,22 +144,22 @@ Status Kernel::Run(const std::vector<void*>& buffers, ThreadPool& pool) const {
   // f64 elements keep the sums aligned for every accumulation type. They
   // are left uninitialised: the GEMM, or the kernel's own row sums, write
   // every one before it is read.
-  const size_t sum_count = static_cast<size_t>((plan_.dot_sums_bytes + 7) / 8);
+  const size_t sum_count = static_cast<size_t>((plan().dot_sums_bytes + 7) / 8);
   std::unique_ptr<double[]> sums;
   if (sum_count != 0) {
     sums = std::make_unique_for_overwrite<double[]>(sum_count);
   }
-  if (plan_.gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
-    RunGemm(plan_.gemm, buffers.data(), sums.get(), pool);
+  if (plan().gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
+    RunGemm(plan().gemm, buffers.data(), sums.get(), pool);
   }
-  if (plan_.conv_gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
-    RunConvGemm(plan_.conv_gemm, buffers.data(), sums.get(), pool);
+  if (plan().conv_gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
+    RunConvGemm(plan().conv_gemm, buffers.data(), sums.get(), pool);
   }
   const int64_t grain =
-      kMinimumWorkPerTask / std::max<int64_t>(1, plan_.work_per_split);
-  const llvm_emitter::KernelFunction function = code_.function;
+      kMinimumWorkPerTask / std::max<int64_t>(1, plan().work_per_split);
+  const llvm_emitter::KernelFunction function = linked_->code->function;
   void* dot_sums = sums.get();
-  pool.ParallelFor(plan_.split_extent, grain, [&](int64_t begin, int64_t end) {
+  pool.ParallelFor(plan().split_extent, grain, [&](int64_t begin, int64_t end) {
     function(buffers.data(), begin, end, dot_sums);
   });
   return OkStatus();
@@ -193,9 +203,10 @@ phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
     PHAL_ASSIGN_OR_RETURN(JitTarget target, HostJitTarget());
     auto bytes = std::make_shared<const std::string>(
         static_cast<const char*>(data), static_cast<size_t>(size));
-    PHAL_ASSIGN_OR_RETURN(std::unique_ptr<phal_plugin_kernel> kernel,
-                          LoadBlob(*device, std::move(bytes), target));
-    *out_kernel = kernel.release();
+    PHAL_ASSIGN_OR_RETURN(KernelBlob blob, DecodeKernelBlob(*bytes, target));
+    PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const LinkedKernel> linked,
+                          Link(blob, std::move(bytes)));
+    *out_kernel = NewKernel(*device, std::move(linked)).release();
     return OkStatus();
   });
 }

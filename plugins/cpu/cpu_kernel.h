@@ -21,13 +21,8 @@ namespace phal::cpu {
 // Immutable once built: launches from many streams may run it at once.
 class Kernel {
  public:
-  Kernel(std::string name, llvm_emitter::LaunchPlan plan,
-         std::shared_ptr<const std::string> blob, LoadedKernel code)
-      : name_(std::move(name)),
-        plan_(plan),
-        blob_(std::move(blob)),
-        code_(code) {}
-  ~Kernel() { UnloadKernel(code_); }
+  explicit Kernel(std::shared_ptr<const LinkedKernel> linked)
+      : linked_(std::move(linked)) {}
   Kernel(const Kernel&) = delete;
   Kernel& operator=(const Kernel&) = delete;
 
@@ -35,16 +30,15 @@ class Kernel {
   // the KIR's buffers), on `pool` and the calling thread.
   Status Run(const std::vector<void*>& buffers, ThreadPool& pool) const;
 
-  const std::string& name() const { return name_; }
-  const llvm_emitter::LaunchPlan& plan() const { return plan_; }
+  const std::string& name() const { return linked_->name; }
+  const llvm_emitter::LaunchPlan& plan() const { return linked_->plan; }
   // The kernel_serialize bytes.
-  const std::string& blob() const { return *blob_; }
+  const std::string& blob() const { return *linked_->blob; }
 
  private:
-  std::string name_;
-  llvm_emitter::LaunchPlan plan_;
-  std::shared_ptr<const std::string> blob_;
-  LoadedKernel code_;
+  // Shared with the device's kernel cache and the other kernels emitted
+  // from the same KIR.
+  std::shared_ptr<const LinkedKernel> linked_;
 };
 
 // The kernel kinds kernel_emit compiles (PHAL_KERNEL_KIND_BIT mask).

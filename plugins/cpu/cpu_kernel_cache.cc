@@ -4,23 +4,23 @@ namespace phal::cpu {
 
 KernelCache::KernelCache() : disk_(DiskCacheConfigFromEnvironment("cpu")) {}
 
-std::shared_ptr<const std::string> KernelCache::FindInMemory(
+std::shared_ptr<const LinkedKernel> KernelCache::FindInMemory(
     uint64_t key) const {
   std::lock_guard lock(mutex_);
   auto found = memory_.find(key);
   return found == memory_.end() ? nullptr : found->second;
 }
 
-std::shared_ptr<const std::string> KernelCache::Store(uint64_t key,
-                                                      std::string blob,
-                                                      bool write_to_disk) {
-  auto shared = std::make_shared<const std::string>(std::move(blob));
+std::shared_ptr<const LinkedKernel> KernelCache::Store(
+    uint64_t key, std::shared_ptr<const LinkedKernel> kernel,
+    bool write_to_disk) {
   {
     std::lock_guard lock(mutex_);
-    memory_[key] = shared;
+    auto [slot, inserted] = memory_.emplace(key, kernel);
+    if (!inserted) return slot->second;
   }
-  if (write_to_disk) disk_.Store(key, *shared);
-  return shared;
+  if (write_to_disk) disk_.Store(key, *kernel->blob);
+  return kernel;
 }
 
 }  // namespace phal::cpu
