@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <set>
 #include <string>
 #include <thread>
@@ -299,47 +300,63 @@ LoadedProgram::~LoadedProgram() {
   for (phal_plugin_buffer_t* buffer : constants_) api_->buffer_free(buffer);
 }
 
+Status LoadedProgram::AddKernels(
+    const std::vector<std::string>& names, std::size_t max_threads,
+    const std::function<phal_status_t*(std::size_t, phal_plugin_kernel_t**)>&
+        make) {
+  // Kernels build independently, and plugins' slots are thread-safe: up to
+  // max_threads threads build them, each taking the next kernel.
+  const std::size_t count = names.size();
+  std::vector<phal_plugin_kernel_t*> built(count, nullptr);
+  std::vector<Status> statuses(count);
+  std::atomic<std::size_t> next{0};
+  auto build = [&] {
+    for (std::size_t i = next++; i < count; i = next++) {
+      statuses[i] = TakeCStatus(make(i, &built[i]));
+    }
+  };
+  const std::size_t threads = std::min<std::size_t>(
+      {count, std::max(1u, std::thread::hardware_concurrency()), max_threads});
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(build);
+  build();
+  for (std::thread& helper : helpers) helper.join();
+  // Every kernel built joins the program, so that a failure frees them.
+  Status failure;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (built[i] != nullptr && statuses[i].ok()) {
+      kernels_.push_back(built[i]);
+      kernel_names_.push_back(names[i]);
+    } else if (failure.ok()) {
+      const Status cause = statuses[i].ok()
+                               ? Internal("the plugin returned no kernel")
+                               : statuses[i];
+      failure =
+          Status(cause.code(), "kernel " + names[i] + ": " + cause.message());
+    }
+  }
+  return failure;
+}
+
 StatusOr<std::unique_ptr<LoadedProgram>> LoadedProgram::Load(
     std::shared_ptr<const Program> program, const phal_plugin_api_t* api,
     phal_plugin_device_t* device, const phal_kernel_options_t* options,
     bool runnable) {
   std::unique_ptr<LoadedProgram> loaded(
       new LoadedProgram(std::move(program), api, device, runnable));
-  // Kernels compile independently, and plugins' slots are thread-safe: up
-  // to one thread per processor emits them, each taking the next kernel.
   const std::vector<std::unique_ptr<KirKernel>>& kernels =
       loaded->program_->kernels;
-  std::vector<phal_plugin_kernel_t*> emitted(kernels.size(), nullptr);
-  std::vector<Status> statuses(kernels.size());
-  std::atomic<std::size_t> next{0};
-  auto emit = [&] {
-    for (std::size_t i = next++; i < kernels.size(); i = next++) {
-      statuses[i] = TakeCStatus(api->kernel_emit(
-          device, &kernels[i]->built_desc(), options, &emitted[i]));
-    }
-  };
-  const std::size_t threads = std::min<std::size_t>(
-      {kernels.size(), std::max(1u, std::thread::hardware_concurrency()),
-       kMaxEmitThreads});
-  std::vector<std::thread> helpers;
-  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(emit);
-  emit();
-  for (std::thread& helper : helpers) helper.join();
-  // Every kernel emitted joins the program, so that a failure frees them.
-  Status failure;
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    if (emitted[i] != nullptr && statuses[i].ok()) {
-      loaded->kernels_.push_back(emitted[i]);
-      loaded->kernel_names_.push_back(kernels[i]->name());
-    } else if (failure.ok()) {
-      const Status cause = statuses[i].ok()
-                               ? Internal("the plugin returned no kernel")
-                               : statuses[i];
-      failure = Status(cause.code(),
-                       "kernel " + kernels[i]->name() + ": " + cause.message());
-    }
+  std::vector<std::string> names;
+  for (const std::unique_ptr<KirKernel>& kernel : kernels) {
+    names.push_back(kernel->name());
   }
-  if (!failure.ok()) return failure;
+  // Compiling is the slow part of a compile: kernels are emitted on up to
+  // one thread per processor.
+  PHAL_RETURN_IF_ERROR(loaded->AddKernels(
+      names, kMaxEmitThreads, [&](std::size_t i, phal_plugin_kernel_t** out) {
+        return api->kernel_emit(device, &kernels[i]->built_desc(), options,
+                                out);
+      }));
   PHAL_RETURN_IF_ERROR(loaded->UploadConstants());
   return loaded;
 }
@@ -350,17 +367,15 @@ StatusOr<std::unique_ptr<LoadedProgram>> LoadedProgram::Deserialize(
     phal_plugin_device_t* device, bool runnable) {
   std::unique_ptr<LoadedProgram> loaded(
       new LoadedProgram(std::move(program), api, device, runnable));
-  for (const SerializedKernel& kernel : kernels) {
-    phal_plugin_kernel_t* rebuilt = nullptr;
-    Status status = TakeCStatus(api->kernel_deserialize(
-        device, kernel.bytes.data(), kernel.bytes.size(), &rebuilt));
-    if (!status.ok()) {
-      return Status(status.code(),
-                    "kernel " + kernel.name + ": " + status.message());
-    }
-    loaded->kernels_.push_back(rebuilt);
-    loaded->kernel_names_.push_back(kernel.name);
-  }
+  std::vector<std::string> names;
+  for (const SerializedKernel& kernel : kernels) names.push_back(kernel.name);
+  // Loading a kernel takes less than starting a thread: one thread loads
+  // them all.
+  PHAL_RETURN_IF_ERROR(loaded->AddKernels(
+      names, 1, [&](std::size_t i, phal_plugin_kernel_t** out) {
+        return api->kernel_deserialize(device, kernels[i].bytes.data(),
+                                       kernels[i].bytes.size(), out);
+      }));
   PHAL_RETURN_IF_ERROR(loaded->UploadConstants());
   return loaded;
 }

@@ -7,6 +7,7 @@
 #ifndef POLYHAL_CORE_EXECUTOR_EXECUTOR_H_
 #define POLYHAL_CORE_EXECUTOR_EXECUTOR_H_
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -67,6 +68,14 @@ class LoadedProgram {
                 const phal_plugin_api_t* api, phal_plugin_device_t* device,
                 bool runnable);
 
+  // Builds kernel i of `names` with make(i, &kernel) for every i, on up to
+  // `max_threads` threads (and one per processor), and keeps each one
+  // built, in order; the first failure, named by its kernel, is returned
+  // after all have run.
+  Status AddKernels(
+      const std::vector<std::string>& names, std::size_t max_threads,
+      const std::function<phal_status_t*(std::size_t, phal_plugin_kernel_t**)>&
+          make);
   // Copies the constants to device buffers, when runnable.
   Status UploadConstants();
 
