@@ -2,14 +2,13 @@
 
 #include <sys/stat.h>
 
-#include <cstring>
-
 #include "core/loader/host_services.h"
 #include "core/runtime/client.h"
 #include "core/runtime/device.h"
 #include "sdk/base/hash.h"
 #include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/serialized_bytes.h"
 
 namespace phal {
 namespace {
@@ -48,23 +47,12 @@ uint64_t HashKey(std::string_view program_key, uint32_t optimization_level,
   uint64_t hash = Fnv1a(program_key, seed);
   for (const std::string& part :
        {CoreIdentity(), std::to_string(optimization_level), device.plugin_name,
-        std::string(device.api->version), LibraryIdentity(device),
-        std::string(device.properties.name), device.target}) {
+        std::string(device.api->version != nullptr ? device.api->version : ""),
+        LibraryIdentity(device), std::string(device.properties.name),
+        device.target}) {
     hash = Fnv1a(std::string_view(part.c_str(), part.size() + 1), hash);
   }
   return hash;
-}
-
-void PutU64(std::string& out, uint64_t value) {
-  for (int i = 0; i < 8; ++i) out += static_cast<char>(value >> (8 * i));
-}
-
-uint64_t GetU64(std::string_view bytes) {
-  uint64_t value = 0;
-  for (int i = 0; i < 8; ++i) {
-    value |= uint64_t{static_cast<unsigned char>(bytes[i])} << (8 * i);
-  }
-  return value;
 }
 
 DiskCacheConfig Config() {
@@ -86,12 +74,14 @@ std::optional<std::string> ExecutableCache::Load(
   if (!disk_.enabled()) return std::nullopt;
   std::optional<std::string> entry =
       disk_.Load(HashKey(program_key, optimization_level, device, kFnv1aSeed));
-  if (!entry || entry->size() < 8 ||
-      GetU64(*entry) !=
-          HashKey(program_key, optimization_level, device, kCheckSeed)) {
+  if (!entry) return std::nullopt;
+  ByteReader reader(*entry);
+  uint64_t check = 0;
+  if (!reader.ReadU64(&check) ||
+      check != HashKey(program_key, optimization_level, device, kCheckSeed)) {
     return std::nullopt;
   }
-  entry->erase(0, 8);
+  entry->erase(0, sizeof(check));
   return entry;
 }
 
@@ -100,12 +90,11 @@ void ExecutableCache::Store(std::string_view program_key,
                             const phal_device& device,
                             std::string_view serialized) const {
   if (!disk_.enabled()) return;
-  std::string entry;
-  entry.reserve(8 + serialized.size());
-  PutU64(entry, HashKey(program_key, optimization_level, device, kCheckSeed));
-  entry += serialized;
+  ByteWriter entry;
+  entry.AddU64(HashKey(program_key, optimization_level, device, kCheckSeed));
+  entry.AddRaw(serialized);
   disk_.Store(HashKey(program_key, optimization_level, device, kFnv1aSeed),
-              entry);
+              entry.Take());
 }
 
 }  // namespace phal
