@@ -29,9 +29,15 @@ phal_status_t* ToCStatus(const Status& status) {
   return MakeCStatus(status.code(), status.message().c_str());
 }
 
+phal_status_code_t CodeOf(const phal_status& status) {
+  return status.code > PHAL_OK && status.code <= PHAL_UNAUTHENTICATED
+             ? static_cast<phal_status_code_t>(status.code)
+             : PHAL_UNKNOWN;
+}
+
 Status TakeCStatus(phal_status_t* status) {
   if (status == nullptr) return OkStatus();
-  Status result(status->code, status->message);
+  Status result(CodeOf(*status), status->message);
   phal_status_free(status);
   return result;
 }
@@ -49,7 +55,7 @@ phal_status_t* HostStatusCreate(phal_status_code_t code, const char* message) {
 extern "C" {
 
 PHAL_API phal_status_code_t phal_status_get_code(const phal_status_t* status) {
-  return status ? status->code : PHAL_OK;
+  return status ? phal::CodeOf(*status) : PHAL_OK;
 }
 
 PHAL_API const char* phal_status_get_message(const phal_status_t* status) {

@@ -105,7 +105,7 @@ StatusOr<HandleRecord> ValidatedPlugin::Expect(const void* handle,
 phal_status_t* ValidatedPlugin::Returned(const char* call,
                                          phal_status_t* status) {
   if (status == nullptr) return nullptr;
-  const int code = static_cast<int>(status->code);
+  const int code = status->code;
   std::string original = "the status it returned (code " +
                          std::to_string(code) + ", message '" +
                          status->message + "')";
@@ -121,7 +121,7 @@ phal_status_t* ValidatedPlugin::Returned(const char* call,
     detail = original + " has no phal_status_code_t code";
   } else if (status->message.empty()) {
     rule = "status.message";
-    detail = std::string(StatusCodeName(status->code)) +
+    detail = std::string(StatusCodeName(CodeOf(*status))) +
              " status with an empty message; say what failed";
   }
   if (rule == nullptr) return status;

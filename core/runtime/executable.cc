@@ -167,9 +167,15 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
     cache_key = ProgramCache::Key(text, format, source_name, compiler_options);
     compiled = ProgramCache::Global().Find(cache_key);
   }
-  // Else an executable an earlier process compiled for this device.
+  // Else an executable an earlier process compiled for this device; not
+  // under the validation layer, whose checks of kernel_emit every compile
+  // must reach.
+  const bool validated =
+      device->plugin_index < device->client->validation_layers.size() &&
+      device->client->validation_layers[device->plugin_index] != nullptr;
   const ExecutableCache* disk =
-      cache_key.empty() || !device->client->executable_cache.enabled()
+      cache_key.empty() || validated ||
+              !device->client->executable_cache.enabled()
           ? nullptr
           : &device->client->executable_cache;
   if (compiled == nullptr && disk != nullptr) {
