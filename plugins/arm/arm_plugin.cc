@@ -4,16 +4,13 @@
 #include "plugins/arm/arm_plugin.h"
 
 #include "plugins/arm/arm_device.h"
-#include "plugins/arm/arm_vulkan.h"
 #include "sdk/plugin_support/plugin_entry.h"
 
 namespace phal::arm {
 
-// Every device has closed: the instance and the device list go.
-void Shutdown() noexcept {
-  ForgetDevices();
-  ReleaseVulkan();
-}
+// Every device has closed: the device list goes (the instance stays for the
+// process, arm_vulkan.h).
+void Shutdown() noexcept { ForgetDevices(); }
 
 }  // namespace phal::arm
 

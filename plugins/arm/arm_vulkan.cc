@@ -125,19 +125,6 @@ StatusOr<const Vulkan*> GetVulkan() {
   return &loaded.vulkan;
 }
 
-void ReleaseVulkan() {
-  Loaded& loaded = State();
-  if (loaded.vulkan.instance != VK_NULL_HANDLE &&
-      loaded.vulkan.vkDestroyInstance != nullptr) {
-    loaded.vulkan.vkDestroyInstance(loaded.vulkan.instance, nullptr);
-  }
-  // The loader stays mapped: drivers register exit handlers that must find
-  // their code, and the plugin may be loaded again in the same process.
-  loaded.vulkan = Vulkan{};
-  loaded.status = OkStatus();
-  new (&loaded.once) std::once_flag();
-}
-
 Status LoadDeviceFunctions(const Vulkan& vulkan, VkDevice device,
                            DeviceFunctions* out) {
 #define PHAL_VULKAN_LOAD_DEVICE(name)                                          \

@@ -86,13 +86,13 @@ struct DeviceFunctions {
 };
 
 // The process's Vulkan: the loader opened and an instance created on the
-// first call; the reason it is unusable (no loader, no Vulkan 1.2 instance)
-// on every call after a failure.
+// first call, both kept until the process exits (the plugin loaded again in
+// the same process finds them); the reason it is unusable (no loader, no
+// Vulkan 1.2 instance) on every call after a failure. Destroying the
+// instance would let the loader unload the driver, whose once-per-process
+// allocations (lavapipe's, for one) would then be lost, and make every
+// later load pay for loading the driver again.
 StatusOr<const Vulkan*> GetVulkan();
-
-// Destroys the instance and closes the loader (shutdown, after every device
-// has closed).
-void ReleaseVulkan();
 
 // `device`'s entry points.
 Status LoadDeviceFunctions(const Vulkan& vulkan, VkDevice device,
