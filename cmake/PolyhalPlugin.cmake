@@ -149,10 +149,16 @@ function(phal_add_conformance_test)
     get_target_property(plugin_path phal_plugin_${ARG_PLUGIN} PHAL_MANIFEST)
   endif()
   set(environment "PHAL_PLUGIN_PATH=${plugin_path}" ${ARG_ENVIRONMENT})
+  # Under the project's AddressSanitizer build the harness and reference
+  # run several times slower.
+  set(timeout 1200)
+  if(PHAL_SANITIZE)
+    set(timeout 3600)
+  endif()
   add_test(NAME ${ARG_NAME} COMMAND ${command})
   set_tests_properties(${ARG_NAME} PROPERTIES
     ENVIRONMENT "${environment}"
-    LABELS conformance TIMEOUT 1200
+    LABELS conformance TIMEOUT ${timeout}
     # Certification runs are the longest tests: started first, they overlap
     # with the rest of the suite instead of running alone at its end.
     COST 1000)
