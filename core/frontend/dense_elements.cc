@@ -1,5 +1,6 @@
 #include "core/frontend/dense_elements.h"
 
+#include <algorithm>
 #include <complex>
 #include <cstring>
 #include <string>
@@ -16,9 +17,9 @@ class DenseLiteralBuilder {
       : literal_(type), source_(source), minifloat_(minifloat) {}
 
   Status FillSplat(const DenseElements& scalar) {
-    for (int64_t i = 0; i < literal_.ElementCount(); ++i) {
-      PHAL_RETURN_IF_ERROR(Store(i, scalar));
-    }
+    if (literal_.ElementCount() == 0) return OkStatus();
+    PHAL_RETURN_IF_ERROR(Store(0, scalar));
+    Repeat(ElementTypeByteSize(literal_.element_type()));
     return OkStatus();
   }
 
@@ -63,16 +64,27 @@ class DenseLiteralBuilder {
                                              literal_.shape().ToString() +
                                              " needs " + std::to_string(total));
     }
-    for (int64_t i = 0; i < literal_.ElementCount(); ++i) {
-      std::memcpy(literal_.data() + static_cast<std::size_t>(i) * element_size,
-                  hex.bytes.data(), element_size);
-    }
+    if (total == 0) return OkStatus();
+    std::memcpy(literal_.data(), hex.bytes.data(), element_size);
+    Repeat(element_size);
     return OkStatus();
   }
 
   Literal Take() { return std::move(literal_); }
 
  private:
+  // Copies the first `filled` bytes over the rest of the literal, doubling
+  // the copied run each time.
+  void Repeat(std::size_t filled) {
+    uint8_t* data = literal_.data();
+    const std::size_t total = literal_.byte_size();
+    while (filled < total) {
+      const std::size_t run = std::min(filled, total - filled);
+      std::memcpy(data + filled, data, run);
+      filled += run;
+    }
+  }
+
   Status Store(int64_t index, const DenseElements& scalar) {
     if (minifloat_ != nullptr) return StoreMinifloat(index, scalar);
     const ElementType type = literal_.element_type();
@@ -187,6 +199,26 @@ class DenseLiteralBuilder {
   const MinifloatFormat* minifloat_;
 };
 
+// The values written in the text, counting each scalar of nested lists.
+uint64_t CountValues(const DenseElements& elements) {
+  if (elements.kind != DK::kList) return 1;
+  uint64_t count = 0;
+  for (const DenseElements& element : elements.elements) {
+    count += CountValues(element);
+  }
+  return count;
+}
+
+// Whether every element of `type` is written out in the text, so that the
+// constant's size is bounded by the text's.
+bool WrittenOut(const DenseElements& elements, const Shape& type) {
+  if (elements.kind == DK::kHexBytes) {
+    return elements.bytes.size() == static_cast<uint64_t>(type.ByteSize());
+  }
+  return elements.kind == DK::kList &&
+         CountValues(elements) == static_cast<uint64_t>(type.ElementCount());
+}
+
 }  // namespace
 
 StatusOr<Literal> DenseElementsToLiteral(const DenseElements& elements,
@@ -195,6 +227,17 @@ StatusOr<Literal> DenseElementsToLiteral(const DenseElements& elements,
                                          const MinifloatFormat* minifloat) {
   if (!type.IsArray() || type.element_type() == PHAL_ELEMENT_TYPE_INVALID)
     return source.ErrorAt(elements.offset, "dense elements need a tensor type");
+  if (static_cast<uint64_t>(type.ByteSize()) > kMaxExpandedConstantBytes &&
+      !WrittenOut(elements, type)) {
+    return source.ErrorAt(
+        elements.offset,
+        "a constant of " + type.ToString() + " (" +
+            std::to_string(type.ByteSize()) +
+            " bytes) from fewer values than it holds; constants expanded "
+            "from a splat beyond " +
+            std::to_string(kMaxExpandedConstantBytes >> 20) +
+            " MiB are refused (write a scalar constant and broadcast it)");
+  }
   DenseLiteralBuilder builder(type, source, minifloat);
   if (elements.kind == DK::kHexBytes) {
     PHAL_RETURN_IF_ERROR(builder.FillBytes(elements));

@@ -6,6 +6,8 @@
 #ifndef POLYHAL_CORE_FRONTEND_DENSE_ELEMENTS_H_
 #define POLYHAL_CORE_FRONTEND_DENSE_ELEMENTS_H_
 
+#include <cstdint>
+
 #include "core/frontend/emulated_types.h"
 #include "core/frontend/mlir_syntax.h"
 #include "core/frontend/source_text.h"
@@ -13,6 +15,12 @@
 #include "sdk/base/status.h"
 
 namespace phal {
+
+// The most bytes a constant may expand to from fewer values than it holds
+// (a splat, or one element as hex): beyond it the text is refused rather
+// than materialized. Constants whose every element is written out are
+// bounded by the text instead.
+inline constexpr uint64_t kMaxExpandedConstantBytes = uint64_t{256} << 20;
 
 // Errors point at the offending element in `source`. With `minifloat`, the
 // f32 literal holds values of that small float format: numbers are rounded

@@ -533,6 +533,35 @@ TEST(StableHloParserTest, ArrayElementsBeyondAnI64AreErrors) {
   }
 }
 
+// stablehlo_parser_fuzzer's finding: a splat constant of 777,777,777,777,774
+// elements was materialized, asking the allocator for 777 TB.
+TEST(StableHloParserTest, ConstantsExpandedBeyondTheLimitAreErrors) {
+  for (const char* elements : {"dense<3> : tensor<777777777777774xi8>",
+                               "dense<\"0x0300\"> : tensor<200000000xi16>",
+                               "dense<[1, 2]> : tensor<1000000x1000xf32>"}) {
+    EXPECT_THAT(ErrorOf(std::string("func.func @main() {\n  %0 = "
+                                    "stablehlo.constant ") +
+                        elements + "\n  func.return\n}"),
+                HasSubstr("bad.mlir:2:33: error: a constant of "))
+        << elements;
+  }
+}
+
+TEST(StableHloParserTest, SplatsFillEveryElement) {
+  EXPECT_THAT(RunOne(R"(
+    func.func @main() -> tensor<5xi16> {
+      %0 = stablehlo.constant dense<-3> : tensor<5xi16>
+      func.return %0 : tensor<5xi16>
+    })"),
+              ElementsAre(-3, -3, -3, -3, -3));
+  EXPECT_THAT(RunOne(R"(
+    func.func @main() -> tensor<3x3xf32> {
+      %0 = stablehlo.constant dense<"0x0000C03F"> : tensor<3x3xf32>
+      func.return %0 : tensor<3x3xf32>
+    })"),
+              ElementsAre(1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5));
+}
+
 TEST(StableHloParserTest, MalformedTextGetsPreciseMessages) {
   EXPECT_THAT(ErrorOf("func.func @main() {\n  %0 = stablehlo.add %x, %x : "
                       "tensor<f32>\n  func.return\n}"),
