@@ -27,16 +27,6 @@ using testing::RunCommand;
 
 const std::string kPolyhal = std::string(PHAL_TEST_BUILD_DIR) + "/bin/polyhal";
 
-// Under AddressSanitizer freed memory waits in a quarantine before it is
-// reused, so resident memory climbs through a short run without a leak;
-// the sanitizer finds leaks itself there, so the memory check is widened
-// as for the stress tests in core/cli/CMakeLists.txt.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr const char* kRssTolerance = " --rss-tolerance 1024";
-#else
-constexpr const char* kRssTolerance = "";
-#endif
-
 // A second of stress on one plugin over modules of three kernel kinds,
 // every result checked against the reference.
 std::string StressCommand(const std::string& plugin,
@@ -45,8 +35,7 @@ std::string StressCommand(const std::string& plugin,
          " PHAL_CACHE_DIR=" + cache_directory + " " + kPolyhal +
          " stress --plugin " + plugin +
          " --filter add.f32.odd.random --filter reduce.add.f32.odd.random"
-         " --filter dot.f32.odd.random --threads 2 --duration 1 --warmup 0.5" +
-         kRssTolerance;
+         " --filter dot.f32.odd.random --threads 2 --duration 1 --warmup 0.5";
 }
 
 std::vector<fs::path> CacheFiles(const std::string& directory) {

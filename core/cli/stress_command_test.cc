@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/cli/sanitizer_build.h"
 #include "core/testing/command_output.h"
 #include "core/testing/temp_dir.h"
 
@@ -39,6 +40,20 @@ TEST(PolyhalStress, ReportsItsFiguresAsJson) {
   EXPECT_EQ(report["leak_reports"], 0);
   EXPECT_GE(report["rss_samples_mib"].size(), 1u);
   EXPECT_GT(report["rss_mib"]["end"].get<double>(), 0);
+  // The allocator's figures beside every resident sample.
+  const nlohmann::json& in_use = report["heap_in_use_samples_mib"];
+  const nlohmann::json& held = report["heap_held_samples_mib"];
+  ASSERT_EQ(in_use.size(), report["rss_samples_mib"].size());
+  ASSERT_EQ(held.size(), in_use.size());
+#if defined(__GLIBC__) && !PHAL_SANITIZER_BUILD && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  // glibc's allocator answers: the run holds its modules' inputs and the
+  // reference's results, and never holds less than it has in use.
+  for (size_t i = 0; i < in_use.size(); ++i) {
+    EXPECT_GT(in_use[i].get<double>(), 0) << i;
+    EXPECT_GE(held[i].get<double>(), in_use[i].get<double>()) << i;
+  }
+#endif
 }
 
 TEST(PolyhalStress, ModuleFilesAreCheckedAgainstTheReference) {
