@@ -45,6 +45,19 @@ TEST(PolyhalStress, ReportsItsFiguresAsJson) {
   const nlohmann::json& held = report["heap_held_samples_mib"];
   ASSERT_EQ(in_use.size(), report["rss_samples_mib"].size());
   ASSERT_EQ(held.size(), in_use.size());
+  // What the memory check judges: resident memory less the allocator's
+  // free bytes.
+  const nlohmann::json& judged = report["in_use_samples_mib"];
+  ASSERT_EQ(judged.size(), in_use.size());
+  for (size_t i = 0; i < judged.size(); ++i) {
+    EXPECT_DOUBLE_EQ(judged[i].get<double>(),
+                     report["rss_samples_mib"][i].get<double>() -
+                         (held[i].get<double>() - in_use[i].get<double>()))
+        << i;
+  }
+  EXPECT_EQ(report["in_use_mib"]["end"], judged.back());
+  EXPECT_EQ(report["in_use_mib"]["tolerance"],
+            PHAL_SANITIZER_BUILD ? 1024.0 : 32.0);
 #if defined(__GLIBC__) && !PHAL_SANITIZER_BUILD && \
     (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
   // glibc's allocator answers: the run holds its modules' inputs and the
