@@ -14,6 +14,7 @@
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -26,6 +27,8 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "conformance/cases/corpus.h"
@@ -728,17 +731,43 @@ StatusOr<std::vector<StressDevice>> ChooseDevices(
   return devices;
 }
 
-// The sample at `seconds` into the run, or the last one before.
-double SampleAt(const std::vector<double>& samples, double seconds) {
+// The seconds each end of the timed run is summarised over: the minute
+// after the warm-up and the last minute, or a quarter of the time after the
+// warm-up each when that is shorter (one sample at least). A median over
+// them is not moved by a few large modules in flight at one sample.
+double WindowSeconds(const StressOptions& options) {
+  return std::clamp((options.duration_s - options.Warmup()) / 4, 1.0, 60.0);
+}
+
+// The median of `count` samples from `first` on (fewer at the end).
+double Median(const std::vector<double>& samples, size_t first, size_t count) {
   if (samples.empty()) return 0;
-  size_t index = static_cast<size_t>(std::max(0.0, seconds));
-  return samples[std::min(index, samples.size() - 1)];
+  first = std::min(first, samples.size() - 1);
+  const size_t last =
+      std::min(samples.size(), first + std::max<size_t>(1, count));
+  std::vector<double> window(
+      samples.begin() + static_cast<std::ptrdiff_t>(first),
+      samples.begin() + static_cast<std::ptrdiff_t>(last));
+  const auto middle =
+      window.begin() + static_cast<std::ptrdiff_t>(window.size() / 2);
+  std::nth_element(window.begin(), middle, window.end());
+  return *middle;
+}
+
+// The medians of the window after the warm-up and of the last window.
+std::pair<double, double> WarmAndEnd(const std::vector<double>& samples,
+                                     const StressOptions& options) {
+  const size_t count = static_cast<size_t>(WindowSeconds(options));
+  const size_t warm = static_cast<size_t>(std::max(0.0, options.Warmup()));
+  const size_t end = samples.size() > count ? samples.size() - count : 0;
+  return {Median(samples, warm, count),
+          Median(samples, std::max(warm, end), count)};
 }
 
 void Judge(const StressOptions& options, StressReport& report) {
   const std::vector<double>& rss = report.rss_mib;
-  report.rss_warmup_mib = SampleAt(rss, options.Warmup());
-  report.rss_end_mib = rss.empty() ? 0 : rss.back();
+  std::tie(report.rss_warmup_mib, report.rss_end_mib) =
+      WarmAndEnd(rss, options);
   for (size_t i = static_cast<size_t>(options.Warmup()); i < rss.size(); ++i) {
     report.rss_peak_mib = std::max(report.rss_peak_mib, rss[i]);
   }
@@ -747,9 +776,8 @@ void Judge(const StressOptions& options, StressReport& report) {
   for (size_t i = 0; i < rss.size() && i < report.heap_held_mib.size(); ++i) {
     report.in_use_mib[i] -= report.heap_held_mib[i] - report.heap_in_use_mib[i];
   }
-  report.in_use_warmup_mib = SampleAt(report.in_use_mib, options.Warmup());
-  report.in_use_end_mib =
-      report.in_use_mib.empty() ? 0 : report.in_use_mib.back();
+  std::tie(report.in_use_warmup_mib, report.in_use_end_mib) =
+      WarmAndEnd(report.in_use_mib, options);
   report.in_use_growth_mib = report.in_use_end_mib - report.in_use_warmup_mib;
   if (report.executions == 0) {
     report.verdicts.push_back("no execution finished");
@@ -896,24 +924,24 @@ void PrintText(const StressOptions& options, const StressReport& report) {
   std::printf("mismatches  %lld\n", static_cast<long long>(report.mismatches));
   std::printf("errors      %lld\n", static_cast<long long>(report.errors));
   std::printf(
-      "rss         %.1f MiB after the warm-up (%.0f s), %.1f MiB at the end "
-      "(%+.1f MiB), peak %.1f MiB\n",
-      report.rss_warmup_mib, options.Warmup(), report.rss_end_mib,
-      report.rss_growth_mib, report.rss_peak_mib);
+      "memory      medians over the %.0f s after the warm-up (%.0f s) and "
+      "the last %.0f s\n",
+      WindowSeconds(options), options.Warmup(), WindowSeconds(options));
+  std::printf("rss         %.1f -> %.1f MiB (%+.1f MiB), peak %.1f MiB\n",
+              report.rss_warmup_mib, report.rss_end_mib, report.rss_growth_mib,
+              report.rss_peak_mib);
   if (!report.heap_held_mib.empty() && report.heap_held_mib.back() > 0) {
-    const double warmup = SampleAt(report.heap_in_use_mib, options.Warmup());
-    const double end = report.heap_in_use_mib.back();
+    const auto [warm, end] = WarmAndEnd(report.heap_in_use_mib, options);
+    const auto [held_warm, held_end] =
+        WarmAndEnd(report.heap_held_mib, options);
     std::printf(
-        "heap        %.1f MiB in use after the warm-up, %.1f MiB at the end "
-        "(%+.1f MiB); %.1f -> %.1f MiB held by the allocator\n",
-        warmup, end, end - warmup,
-        SampleAt(report.heap_held_mib, options.Warmup()),
-        report.heap_held_mib.back());
+        "heap        %.1f -> %.1f MiB in use (%+.1f MiB); %.1f -> %.1f MiB "
+        "held by the allocator\n",
+        warm, end, end - warm, held_warm, held_end);
   }
   std::printf(
-      "in use      %.1f MiB after the warm-up, %.1f MiB at the end (%+.1f "
-      "MiB; tolerance %.1f MiB): resident memory less the allocator's free "
-      "bytes\n",
+      "in use      %.1f -> %.1f MiB (%+.1f MiB; tolerance %.1f MiB): "
+      "resident memory less the allocator's free bytes\n",
       report.in_use_warmup_mib, report.in_use_end_mib, report.in_use_growth_mib,
       options.rss_tolerance_mib);
   std::printf("leaks       %s\n",
@@ -937,6 +965,7 @@ void PrintJson(const StressOptions& options, const StressReport& report) {
   document["threads"] = options.threads;
   document["duration_s"] = options.duration_s;
   document["warmup_s"] = options.Warmup();
+  document["memory_window_s"] = WindowSeconds(options);
   document["run_s"] = report.run_s;
   document["prepare_s"] = report.prepare_s;
   document["modules"] = report.modules;

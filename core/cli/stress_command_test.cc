@@ -55,6 +55,8 @@ TEST(PolyhalStress, ReportsItsFiguresAsJson) {
                          (held[i].get<double>() - in_use[i].get<double>()))
         << i;
   }
+  // A quarter of the half second after the warm-up: one sample each end.
+  EXPECT_EQ(report["memory_window_s"], 1.0);
   EXPECT_EQ(report["in_use_mib"]["end"], judged.back());
   EXPECT_EQ(report["in_use_mib"]["tolerance"],
             PHAL_SANITIZER_BUILD ? 1024.0 : 32.0);
