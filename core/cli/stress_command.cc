@@ -87,11 +87,11 @@ constexpr int64_t kDefaultInputSets = 4;
 // instead of running the executable compiled before the run.
 constexpr int64_t kDefaultCompileEvery = 8;
 // Growth of memory in use (StressReport::in_use_mib) allowed after the
-// warm-up. Under AddressSanitizer
-// or ThreadSanitizer freed memory waits in a quarantine (ASan's holds up to
-// 256 MiB) before it is reused, so resident memory climbs for minutes
-// without a leak; the sanitizer finds leaks itself there, so the default
-// check is widened to what only a leak could pass.
+// warm-up. Under AddressSanitizer or ThreadSanitizer freed memory waits in a
+// quarantine (ASan's holds up to 256 MiB) before it is reused, so resident
+// memory climbs for minutes without a leak; the sanitizer finds leaks
+// itself there, so the default check is widened to what only a leak could
+// pass.
 #if PHAL_SANITIZER_BUILD
 constexpr double kDefaultRssToleranceMib = 1024;
 #else
