@@ -123,14 +123,17 @@ function(phal_add_conformance_test)
     return()
   endif()
   cmake_parse_arguments(ARG "ISOLATE" "NAME;PLUGIN;TIER;JOBS;TIMEOUT;CORPUS;FILTER"
-                        "ENVIRONMENT" ${ARGN})
+                        "ENVIRONMENT;LAUNCHER" ${ARGN})
   if(NOT ARG_JOBS)
     set(ARG_JOBS 2)
   endif()
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 120)
   endif()
-  set(command $<TARGET_FILE:Polyhal::polyhal> conformance --plugin ${ARG_PLUGIN}
+  # LAUNCHER: a command the run goes through, e.g. scripts/as-avx2.sh to
+  # run as another processor.
+  set(command ${ARG_LAUNCHER} $<TARGET_FILE:Polyhal::polyhal> conformance
+      --plugin ${ARG_PLUGIN}
       --tier ${ARG_TIER} --jobs ${ARG_JOBS} --timeout ${ARG_TIMEOUT}
       --report ${CMAKE_BINARY_DIR}/conformance/${ARG_NAME})
   if(ARG_ISOLATE)

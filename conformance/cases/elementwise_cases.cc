@@ -1,6 +1,9 @@
 // Elementwise ops: every op over every element type it takes, each type
 // over shape classes with random values, plus the type's edge values (for
 // binary ops every pair of them).
+#include <iterator>
+#include <string>
+
 #include "conformance/cases/case_builder.h"
 #include "conformance/cases/corpus.h"
 #include "conformance/cases/edge_values.h"
@@ -550,6 +553,78 @@ void AddComplexConstructionCases(std::vector<Case>* cases) {
   }
 }
 
+// Binary ops with an operand the compiler sees as a constant, as JAX writes
+// `x * 0.0` (multiply(x, broadcast(constant(0)))): each literal on either
+// side of every edge value, all in one output. Drivers that fold arithmetic
+// on a constant they can see against IEEE rules (x * 0 -> 0 drops NaN and
+// the sign of zero, x + 0 -> x keeps -0) fail here, where operands read
+// from parameters pass.
+void AddLiteralOperandCases(std::vector<Case>* cases) {
+  const char* literals[] = {"0", "-0", "1", "-1", "inf", "-inf", "nan"};
+  const char* names[] = {"add",    "subtract",  "multiply",
+                         "divide", "maximum",   "minimum",
+                         "power",  "remainder", "atan2"};
+  const std::vector<ElementwiseOp> ops = ElementwiseOps();
+  for (ElementType type : FloatTypes()) {
+    const int64_t edges = EdgeValueCount(type);
+    const std::string scalar = ShapeText(type, {});
+    const std::string vector = ShapeText(type, {edges});
+    for (const char* name : names) {
+      const ElementwiseOp* op = nullptr;
+      for (const ElementwiseOp& candidate : ops) {
+        if (std::string(candidate.name) == name) op = &candidate;
+      }
+      std::vector<std::string> lines = {ParameterLine(0, type, {edges})};
+      std::string results;
+      int64_t count = 0;
+      for (size_t i = 0; i < std::size(literals); ++i) {
+        const std::string n = std::to_string(i);
+        lines.push_back("c" + n + " = " + scalar + " constant(" + literals[i] +
+                        ")");
+        lines.push_back("b" + n + " = " + vector + " broadcast(c" + n +
+                        "), dimensions={}");
+        lines.push_back("l" + n + " = " + vector + " " + name + "(p0, b" + n +
+                        ")");
+        lines.push_back("r" + n + " = " + vector + " " + name + "(b" + n +
+                        ", p0)");
+        results +=
+            std::string(results.empty() ? "" : ", ") + "l" + n + ", r" + n;
+        count += 2 * edges;
+      }
+      lines.push_back("ROOT out = " + ShapeText(type, {count}) +
+                      " concatenate(" + results + "), dimensions={0}");
+      Case c = NumericCase(name, "literal", type, op->tier, "1d", "edge", "",
+                           {EdgeValues(0)}, ToleranceFor(*op, type));
+      c.module_text = ModuleText(c.id, {}, lines);
+      cases->push_back(std::move(c));
+    }
+  }
+}
+
+// An op whose two operands are one value: x - x is NaN for infinities and
+// NaN, x / x too and for zeros; a compiler may not fold either to a
+// constant.
+void AddSameOperandCases(std::vector<Case>* cases) {
+  const std::vector<ElementwiseOp> ops = ElementwiseOps();
+  for (ElementType type : FloatTypes()) {
+    const int64_t edges = EdgeValueCount(type);
+    for (const ElementwiseOp& op : ops) {
+      const std::string name = op.name;
+      if (name != "add" && name != "subtract" && name != "multiply" &&
+          name != "divide") {
+        continue;
+      }
+      Case c = NumericCase(name, "same_operand", type, op.tier, "1d", "edge",
+                           "", {EdgeValues(0)}, ToleranceFor(op, type));
+      c.module_text = ModuleText(
+          c.id, {},
+          {ParameterLine(0, type, {edges}),
+           "ROOT r = " + ShapeText(type, {edges}) + " " + name + "(p0, p0)"});
+      cases->push_back(std::move(c));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Case> ElementwiseCases() {
@@ -565,6 +640,8 @@ std::vector<Case> ElementwiseCases() {
   AddSpecialFunctionCases(&cases);
   AddReducePrecisionCases(&cases);
   AddComplexConstructionCases(&cases);
+  AddLiteralOperandCases(&cases);
+  AddSameOperandCases(&cases);
   return cases;
 }
 

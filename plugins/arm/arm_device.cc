@@ -45,6 +45,20 @@ std::string VendorName(uint32_t id) {
 }
 
 // Why a physical device cannot run the GLSL dialect, or "" when it can.
+// The float controls in the device's feature list, by their Vulkan names.
+std::string FloatControlsText(const source_emitter::FloatControls& controls) {
+  std::string text;
+  if (controls.signed_zero_inf_nan_preserve_f32) {
+    text += " shaderSignedZeroInfNanPreserveFloat32";
+  }
+  if (controls.signed_zero_inf_nan_preserve_f64) {
+    text += " shaderSignedZeroInfNanPreserveFloat64";
+  }
+  if (controls.denorm_preserve_f32) text += " shaderDenormPreserveFloat32";
+  if (controls.denorm_preserve_f64) text += " shaderDenormPreserveFloat64";
+  return text;
+}
+
 std::string Unusable(const Vulkan& vk, VkPhysicalDevice handle,
                      PhysicalDevice* out) {
   out->handle = handle;
@@ -102,6 +116,16 @@ std::string Unusable(const Vulkan& vk, VkPhysicalDevice handle,
   properties.pNext = &properties11;
   vk.vkGetPhysicalDeviceProperties2(handle, &properties);
   out->subgroup_size = properties11.subgroupSize;
+  source_emitter::FloatControls& controls = out->float_controls;
+  controls.signed_zero_inf_nan_preserve_f32 =
+      properties12.shaderSignedZeroInfNanPreserveFloat32 == VK_TRUE;
+  controls.signed_zero_inf_nan_preserve_f64 =
+      out->fp64 &&
+      properties12.shaderSignedZeroInfNanPreserveFloat64 == VK_TRUE;
+  controls.denorm_preserve_f32 =
+      properties12.shaderDenormPreserveFloat32 == VK_TRUE;
+  controls.denorm_preserve_f64 =
+      out->fp64 && properties12.shaderDenormPreserveFloat64 == VK_TRUE;
   const VkSubgroupFeatureFlags needed =
       VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
       VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
@@ -231,13 +255,15 @@ Device::Device(const Vulkan& vulkan, const PhysicalDevice& physical,
       " shaderInt64 shaderInt16 shaderInt8 storageBuffer16BitAccess "
       "storageBuffer8BitAccess" +
       (physical_.fp64 ? " shaderFloat64" : "") +
-      (physical_.fp16_arithmetic ? " shaderFloat16" : "");
+      (physical_.fp16_arithmetic ? " shaderFloat16" : "") +
+      FloatControlsText(physical_.float_controls);
   std::string uuid;
   for (uint8_t byte : physical_.uuid) uuid += std::to_string(byte) + ".";
   compiler_identity_ =
       std::string(physical_.properties.deviceName) + "|" + physical_.driver +
       "|" + std::to_string(physical_.properties.driverVersion) + "|" + uuid +
-      "|" + source_emitter::SpirvCompilerIdentity() + "|" + PHAL_PLUGIN_VERSION;
+      "|" + source_emitter::SpirvCompilerIdentity() + "|" +
+      physical_.float_controls.Describe() + "|" + PHAL_PLUGIN_VERSION;
 }
 
 Device::~Device() {

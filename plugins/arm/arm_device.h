@@ -13,6 +13,7 @@
 #include "polyhal/plugin.h"
 #include "sdk/base/status.h"
 #include "sdk/emitters/source/dialect.h"
+#include "sdk/emitters/source/spirv_compiler.h"
 #include "sdk/plugin_support/disk_cache.h"
 
 namespace phal::arm {
@@ -31,6 +32,8 @@ struct PhysicalDevice {
   std::string driver;  // driver name and information
   bool fp64 = false;
   bool fp16_arithmetic = false;
+  // The float controls the device honours (Vulkan 1.2 properties).
+  source_emitter::FloatControls float_controls;
 };
 
 // Thread-safe: queue submissions are serialised by queue_mutex(); every
@@ -72,6 +75,11 @@ class Device {
 
   // What the GLSL dialect needs to know of the device.
   const source_emitter::DeviceFeatures& features() const { return features_; }
+  // What every kernel asks of the driver's compiler: all the float controls
+  // the device offers.
+  const source_emitter::FloatControls& float_controls() const {
+    return physical_.float_controls;
+  }
   uint64_t element_types() const { return element_types_; }
   // Names the device, driver and shader compiler (cache keys).
   const std::string& compiler_identity() const { return compiler_identity_; }

@@ -71,8 +71,10 @@ std::string SpirvBytes(const std::vector<uint32_t>& words) {
 StatusOr<std::vector<uint32_t>> Spirv(const Device& device,
                                       const std::string& glsl,
                                       const std::string& name) {
-  const uint64_t key = MixBits(
-      Fnv1a(glsl, Fnv1a(source_emitter::SpirvCompilerIdentity() + "|spirv")));
+  const source_emitter::FloatControls& controls = device.float_controls();
+  const uint64_t key =
+      MixBits(Fnv1a(glsl, Fnv1a(source_emitter::SpirvCompilerIdentity() + "|" +
+                                controls.Describe() + "|spirv")));
   if (std::optional<std::string> cached = device.disk_cache().Load(key);
       cached.has_value() && !cached->empty() &&
       cached->size() % sizeof(uint32_t) == 0) {
@@ -80,8 +82,9 @@ StatusOr<std::vector<uint32_t>> Spirv(const Device& device,
     std::memcpy(words.data(), cached->data(), cached->size());
     return words;
   }
-  PHAL_ASSIGN_OR_RETURN(std::vector<uint32_t> words,
-                        source_emitter::CompileGlslToSpirv(glsl, name));
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<uint32_t> words,
+      source_emitter::CompileGlslToSpirv(glsl, name, controls));
   device.disk_cache().Store(key, SpirvBytes(words));
   return words;
 }
@@ -188,6 +191,11 @@ Status CompiledKernel::Build() {
   pipeline_layout.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   pipeline_layout.setLayoutCount = 1;
   pipeline_layout.pSetLayouts = &set_layout;
+  // The GLSL dialect's push constants: zeros (Stream::Launch pushes them).
+  const VkPushConstantRange push_constants{
+      VK_SHADER_STAGE_COMPUTE_BIT, 0, source_emitter::kGlslPushConstantBytes};
+  pipeline_layout.pushConstantRangeCount = 1;
+  pipeline_layout.pPushConstantRanges = &push_constants;
   PHAL_RETURN_IF_ERROR(VulkanStatus(
       vk.vkCreatePipelineLayout(handle, &pipeline_layout, nullptr, &layout),
       "vkCreatePipelineLayout"));

@@ -183,6 +183,9 @@ Status Stream::Launch(const CompiledKernel& kernel,
                        kernel.pipeline);
   vk.vkCmdBindDescriptorSets(commands_, VK_PIPELINE_BIND_POINT_COMPUTE,
                              kernel.layout, 0, 1, &set, 0, nullptr);
+  const uint8_t zeros[source_emitter::kGlslPushConstantBytes] = {};
+  vk.vkCmdPushConstants(commands_, kernel.layout, VK_SHADER_STAGE_COMPUTE_BIT,
+                        0, sizeof(zeros), zeros);
   // More groups than the device dispatches at once run as several
   // dispatches with a base group offset (the indices the kernel sees are
   // the global ones).

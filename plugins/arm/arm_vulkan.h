@@ -45,6 +45,7 @@ namespace phal::arm {
   X(vkEndCommandBuffer)                 \
   X(vkCmdBindPipeline)                  \
   X(vkCmdBindDescriptorSets)            \
+  X(vkCmdPushConstants)                 \
   X(vkCmdDispatchBase)                  \
   X(vkCmdPipelineBarrier)               \
   X(vkCmdCopyBuffer)                    \

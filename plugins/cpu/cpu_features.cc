@@ -1,6 +1,11 @@
 #include "plugins/cpu/cpu_features.h"
 
 #include <cstdint>
+#include <cstdlib>
+#include <sstream>
+
+#include "plugins/cpu/cpu_jit.h"
+#include "sdk/emitters/llvm/host_cpu_target.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -187,6 +192,23 @@ std::string DetectIsaFeatures() {
 #else
   return std::string();
 #endif
+}
+
+std::string TargetIsaFeatures() {
+  std::string host = DetectIsaFeatures();
+  const char* forced = std::getenv(llvm_emitter::kCpuTargetVariable);
+  if (forced == nullptr || *forced == '\0') return host;
+  const StatusOr<JitTarget> target = HostJitTarget();
+  if (!target.ok()) return host;
+  const std::string on = "," + target->features + ",";
+  std::istringstream names(host);
+  std::string list, name;
+  while (names >> name) {
+    if (on.find(",+" + name + ",") != std::string::npos) {
+      Append(list, name.c_str());
+    }
+  }
+  return list;
 }
 
 }  // namespace phal::cpu

@@ -12,6 +12,12 @@ namespace phal::cpu {
 // "neon", "fullfp16"), so the compiler can pass them to the JIT unchanged.
 std::string DetectIsaFeatures();
 
+// What kernels are compiled for: DetectIsaFeatures() less the extensions
+// the processor PHAL_CPU_TARGET names lacks (sdk/emitters/llvm/
+// host_cpu_target.h), so the device reports, and the GEMM library picks
+// its kernels by, the processor the plugin runs as.
+std::string TargetIsaFeatures();
+
 }  // namespace phal::cpu
 
 #endif  // POLYHAL_PLUGINS_CPU_CPU_FEATURES_H_

@@ -49,7 +49,7 @@ const char* CoreTypeForFeatures(const std::string& features) {
 Blas LoadBlas() {
   Blas blas;
   if (std::getenv("OPENBLAS_CORETYPE") == nullptr) {
-    if (const char* core = CoreTypeForFeatures(DetectIsaFeatures())) {
+    if (const char* core = CoreTypeForFeatures(TargetIsaFeatures())) {
       setenv("OPENBLAS_CORETYPE", core, 0);
     }
   }

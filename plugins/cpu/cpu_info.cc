@@ -232,7 +232,7 @@ CpuInfo ProbeCpuInfo() {
   }
   if (info.model_name.empty() && have_uname) info.model_name = system.machine;
 
-  info.features = DetectIsaFeatures();
+  info.features = TargetIsaFeatures();
   info.online_cores = CountOnlineCores();
   info.physical_memory_bytes = PhysicalMemoryBytes();
   info.cache_line_bytes = CacheLineBytes();

@@ -1,11 +1,13 @@
 #include "sdk/emitters/llvm/host_cpu_target.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <vector>
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/IR/Module.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
@@ -25,9 +27,7 @@ void InitializeNativeTargetOnce() {
 }
 
 // Sorted so the string, which keys caches, is the same on every run.
-std::string HostFeatureString() {
-  llvm::StringMap<bool> features;
-  llvm::sys::getHostCPUFeatures(features);
+std::string FeatureString(const llvm::StringMap<bool>& features) {
   std::vector<std::string> entries;
   for (const auto& feature : features) {
     entries.push_back((feature.getValue() ? "+" : "-") +
@@ -42,6 +42,35 @@ std::string HostFeatureString() {
   return joined;
 }
 
+// The features of processor `cpu` (an LLVM CPU name), over the names the
+// host reports: on where `cpu` has them. INVALID_ARGUMENT when LLVM knows
+// no such processor, or `cpu` has a feature the host lacks (its code would
+// stop on an illegal instruction).
+StatusOr<llvm::StringMap<bool>> FeaturesOf(const llvm::Target& target,
+                                           const std::string& triple,
+                                           const std::string& cpu,
+                                           const llvm::StringMap<bool>& host) {
+  const std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target.createMCSubtargetInfo(triple, cpu, ""));
+  if (info == nullptr || !info->isCPUStringValid(cpu)) {
+    return InvalidArgument(std::string(kCpuTargetVariable) + "=" + cpu +
+                           ": LLVM knows no such " + triple +
+                           " processor (see `llc -mcpu=help`)");
+  }
+  llvm::StringMap<bool> features;
+  std::string lacking;
+  for (const auto& feature : host) {
+    const bool on = info->checkFeatures("+" + feature.getKey().str());
+    if (on && !feature.getValue()) lacking += " " + feature.getKey().str();
+    features[feature.getKey()] = on;
+  }
+  if (!lacking.empty()) {
+    return InvalidArgument(std::string(kCpuTargetVariable) + "=" + cpu +
+                           " needs features this processor lacks:" + lacking);
+  }
+  return features;
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<HostCpuTarget>> HostCpuTarget::Create(bool has_gemm) {
@@ -53,9 +82,18 @@ StatusOr<std::unique_ptr<HostCpuTarget>> HostCpuTarget::Create(bool has_gemm) {
   if (target == nullptr) {
     return Unavailable("LLVM has no target for " + triple + ": " + error);
   }
-  return std::unique_ptr<HostCpuTarget>(
-      new HostCpuTarget(target, triple, llvm::sys::getHostCPUName().str(),
-                        HostFeatureString(), has_gemm));
+  llvm::StringMap<bool> host;
+  llvm::sys::getHostCPUFeatures(host);
+  const char* forced = std::getenv(kCpuTargetVariable);
+  if (forced == nullptr || *forced == '\0') {
+    return std::unique_ptr<HostCpuTarget>(
+        new HostCpuTarget(target, triple, llvm::sys::getHostCPUName().str(),
+                          FeatureString(host), has_gemm));
+  }
+  PHAL_ASSIGN_OR_RETURN(llvm::StringMap<bool> features,
+                        FeaturesOf(*target, triple, forced, host));
+  return std::unique_ptr<HostCpuTarget>(new HostCpuTarget(
+      target, triple, forced, FeatureString(features), has_gemm));
 }
 
 void HostCpuTarget::ConfigureModule(llvm::Module& module) const {

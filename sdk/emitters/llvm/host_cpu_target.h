@@ -3,6 +3,11 @@
 // the CPU name reads "generic" in many VMs, so features are what count),
 // an O3 pipeline, and code generation into a relocatable object file a JIT
 // loads.
+//
+// PHAL_CPU_TARGET=<LLVM processor name> (haswell, znver2, x86-64-v3,
+// neoverse-n1, ...) compiles for that processor instead: its features and
+// tuning, so that a machine runs kernels as one of that kind would. The
+// host must have every feature the processor has.
 #ifndef POLYHAL_SDK_EMITTERS_LLVM_HOST_CPU_TARGET_H_
 #define POLYHAL_SDK_EMITTERS_LLVM_HOST_CPU_TARGET_H_
 
@@ -18,12 +23,16 @@ class Target;
 
 namespace phal::llvm_emitter {
 
+// The environment variable naming the processor to compile for.
+inline constexpr char kCpuTargetVariable[] = "PHAL_CPU_TARGET";
+
 // Immutable after Create: every method may run on many threads at once.
 class HostCpuTarget final : public TargetHooks {
  public:
   // Initialises LLVM's native target (x86-64 or AArch64) once per process.
   // `has_gemm` says whether the runtime computes f32/f64 dot sums with a
-  // GEMM library.
+  // GEMM library. INVALID_ARGUMENT when PHAL_CPU_TARGET names a processor
+  // LLVM does not know or the host cannot run.
   static StatusOr<std::unique_ptr<HostCpuTarget>> Create(bool has_gemm);
 
   void ConfigureModule(llvm::Module& module) const override;

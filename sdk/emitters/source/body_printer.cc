@@ -148,7 +148,16 @@ std::string BodyPrinter::LinearIndex(
 }
 
 std::string BodyPrinter::Zero(phal_element_type_t type) const {
-  if (IsComplex(type)) return dialect_.MakeComplex(type, "0", "0");
+  if (IsComplex(type)) {
+    const std::string part = dialect_.ComputeType(PartType(type));
+    const std::string zero =
+        dialect_.FloatConstant(part, part == "double" ? "0x0ul" : "0x0u");
+    return dialect_.MakeComplex(type, zero, zero);
+  }
+  if (IsFloat(type)) {
+    const std::string real = dialect_.ComputeType(type);
+    return dialect_.FloatConstant(real, real == "double" ? "0x0ul" : "0x0u");
+  }
   return dialect_.Cast(dialect_.ComputeType(type), "0");
 }
 
@@ -168,23 +177,24 @@ std::string BodyPrinter::Constant(const phal_kir_node_t& node) const {
       return dialect_.Cast(dialect_.ComputeType(node.type),
                            (word & 1) != 0 ? "1" : "0");
     case PHAL_ELEMENT_TYPE_F16:
-      return dialect_.Bitcast(
+      return dialect_.FloatConstant(
           "float",
           Hex(FloatBits(HalfToFloat(static_cast<uint16_t>(word))), "u"));
     case PHAL_ELEMENT_TYPE_BF16:
-      return dialect_.Bitcast("float", Hex((word & 0xffff) << 16, "u"));
+      return dialect_.FloatConstant("float", Hex((word & 0xffff) << 16, "u"));
     case PHAL_ELEMENT_TYPE_F32:
-      return dialect_.Bitcast("float", Hex(word & 0xffffffffu, "u"));
+      return dialect_.FloatConstant("float", Hex(word & 0xffffffffu, "u"));
     case PHAL_ELEMENT_TYPE_F64:
-      return dialect_.Bitcast("double", Hex(word, "ul"));
+      return dialect_.FloatConstant("double", Hex(word, "ul"));
     case PHAL_ELEMENT_TYPE_C64:
       return dialect_.MakeComplex(
-          node.type, dialect_.Bitcast("float", Hex(word & 0xffffffffu, "u")),
-          dialect_.Bitcast("float", Hex(word >> 32, "u")));
+          node.type,
+          dialect_.FloatConstant("float", Hex(word & 0xffffffffu, "u")),
+          dialect_.FloatConstant("float", Hex(word >> 32, "u")));
     case PHAL_ELEMENT_TYPE_C128:
       return dialect_.MakeComplex(
-          node.type, dialect_.Bitcast("double", Hex(word, "ul")),
-          dialect_.Bitcast("double", Hex(node.constant[1], "ul")));
+          node.type, dialect_.FloatConstant("double", Hex(word, "ul")),
+          dialect_.FloatConstant("double", Hex(node.constant[1], "ul")));
     default: {
       const int bits = StorageBytes(node.type) * 8;
       const uint64_t mask =

@@ -78,6 +78,15 @@ class Dialect {
   // `expression`'s bits as `type_name` (equal widths).
   virtual std::string Bitcast(std::string_view type_name,
                               std::string_view expression) const = 0;
+  // The float constant whose bits are `bits` (a hexadecimal literal of the
+  // unsigned type as wide as `type_name`, "float" or "double"). A dialect
+  // whose drivers may fold arithmetic on a constant they can see against
+  // IEEE rules (x * 0 -> 0 drops NaN and the sign of zero) prints it so that
+  // no driver can know its value before the kernel runs.
+  virtual std::string FloatConstant(std::string_view type_name,
+                                    std::string_view bits) const {
+    return Bitcast(type_name, bits);
+  }
   // A complex value of `type` from its parts (already of the part type).
   virtual std::string MakeComplex(phal_element_type_t type,
                                   std::string_view real,
@@ -146,6 +155,12 @@ const Dialect& OpenClDialect();
 // GLSL 4.50 compute shaders for Vulkan (glsl_dialect.cc says what the device
 // must offer).
 const Dialect& GlslDialect();
+
+// The push constants a GLSL kernel may read: one 32-bit word at offset 0
+// whose value must be zero at every dispatch. A Vulkan plugin declares this
+// range (compute stage) in every pipeline layout and pushes zeros before
+// each dispatch.
+inline constexpr uint32_t kGlslPushConstantBytes = 4;
 
 }  // namespace phal::source_emitter
 

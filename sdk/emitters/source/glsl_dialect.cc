@@ -8,7 +8,9 @@
 // one, at binding n, seen through one aliased view per element type); the
 // work-group size comes from specialization constants 0, 1 and 2. f16 is
 // stored as its bits and converted by the prelude (no shaderFloat16 needed),
-// bf16 likewise.
+// bf16 likewise. Float constants are read through a push constant that
+// is zero (kGlslPushConstantBytes in dialect.h), so that no driver can fold
+// arithmetic on them against IEEE rules.
 //
 // Precision. GLSL has no f64 transcendental functions and loosely bounded
 // f32 ones, so every function comes from the portable math library
@@ -28,6 +30,9 @@
 
 namespace phal::source_emitter {
 namespace {
+
+// The push constant (kGlslPushConstantBytes) whose value is always zero.
+constexpr char kOpaqueZero[] = "phal_opaque_zero";
 
 struct IntegerInfo {
   const char* suffix;
@@ -171,10 +176,13 @@ std::string IntegerHelper(std::string_view op, const IntegerInfo& t) {
 
 // The GLSL spellings of a real type's values and functions.
 struct Real {
-  const char* type;     // float or double
-  const char* vector;   // vec2 or dvec2
-  const char* suffix;   // f32 or f64
-  const char* to_bits;  // its bits, as the same-width unsigned type
+  const char* type;       // float or double
+  const char* vector;     // vec2 or dvec2
+  const char* suffix;     // f32 or f64
+  const char* to_bits;    // its bits, as the same-width unsigned type
+  const char* from_bits;  // the value of such bits
+  const char* sign_bit;   // the sign bit, as such a literal
+  const char* magnitude;  // every other bit
   const char* sign_shift;
   const char* infinity;
   const char* nan;
@@ -187,6 +195,9 @@ const Real kF32 = {"float",
                    "vec2",
                    "f32",
                    "floatBitsToUint",
+                   "uintBitsToFloat",
+                   "0x80000000u",
+                   "0x7fffffffu",
                    "31",
                    "uintBitsToFloat(0x7f800000u)",
                    "uintBitsToFloat(0x7fc00000u)",
@@ -196,6 +207,9 @@ const Real kF64 = {"double",
                    "dvec2",
                    "f64",
                    "doubleBitsToUint64",
+                   "uint64BitsToDouble",
+                   "0x8000000000000000ul",
+                   "0x7ffffffffffffffful",
                    "63",
                    "uint64BitsToDouble(0x7ff0000000000000ul)",
                    "uint64BitsToDouble(0x7ff8000000000000ul)",
@@ -207,6 +221,9 @@ std::string FillReal(std::string text, const Real& r) {
   return Fill(std::move(text), {{"$MINNORMAL", r.min_normal},
                                 {"$SCALE", r.scale},
                                 {"$TOBITS", r.to_bits},
+                                {"$FROMBITS", r.from_bits},
+                                {"$SIGNBIT", r.sign_bit},
+                                {"$MAGNITUDE", r.magnitude},
                                 {"$SIGN", r.sign_shift},
                                 {"$NAN", r.nan},
                                 {"$T", r.type},
@@ -239,13 +256,26 @@ std::string RealHelper(std::string_view op, const Real& r) {
                  "  const int64_t k = doubleBitsToInt64(x);\n"
                  "  return k < 0l ? k ^ 0x7fffffffffffffffl : k;\n}\n";
   }
+  // Roundings to an integral value. The result's sign bit is x's, set with
+  // integer operations: IEEE 754 gives a rounding x's sign, zeros included,
+  // while drivers need not keep the sign of a zero result (lavapipe's f64
+  // floor, trunc and roundEven on processors without AVX-512 give +0 for
+  // -0.4). x - trunc(x) is exact, so the half-away-from-zero test is too.
+  const std::string keep_sign =
+      "  return $FROMBITS(($TOBITS(r) & $MAGNITUDE) | ($TOBITS(x) & "
+      "$SIGNBIT));\n}\n";
+  if (op == "floor" || op == "ceil" || op == "rint") {
+    const std::string function = op == "rint" ? "roundEven" : std::string(op);
+    return FillReal(
+        "$T $NAME($T x) {\n  const $T r = " + function + "(x);\n" + keep_sign,
+        r);
+  }
   if (op == "round") {
-    // Half away from zero; x - trunc(x) is exact.
     return FillReal(
         "$T $NAME($T x) {\n"
-        "  precise $T t = trunc(x);\n"
-        "  if (abs(x - t) >= $T(0.5)) t += sign(x);\n"
-        "  return t;\n}\n",
+        "  precise $T r = trunc(x);\n"
+        "  if (abs(x - r) >= $T(0.5)) r += sign(x);\n" +
+            keep_sign,
         r);
   }
   if (op == "isfinite") {
@@ -740,6 +770,20 @@ class Glsl final : public Dialect {
     return Cast(type_name, e);
   }
 
+  // The constant's bits XOR a push constant the plugin sets to zero at
+  // every dispatch (kOpaqueZero): its value exists only when the kernel
+  // runs, so no driver folds arithmetic on it. Drivers do fold against
+  // IEEE rules on constants they can see, whatever the shader asks:
+  // llvmpipe (lavapipe) turns x * 0 into 0 and x + 0 into x before LLVM.
+  std::string FloatConstant(std::string_view type_name,
+                            std::string_view bits) const override {
+    const std::string b(bits);
+    if (type_name == "double") {
+      return "uint64BitsToDouble(" + b + " ^ uint64_t(" + kOpaqueZero + "))";
+    }
+    return "uintBitsToFloat(" + b + " ^ " + kOpaqueZero + ")";
+  }
+
   std::string MakeComplex(phal_element_type_t type, std::string_view real,
                           std::string_view imag) const override {
     return ComputeType(type) + "(" + std::string(real) + ", " +
@@ -822,10 +866,7 @@ class Glsl final : public Dialect {
   std::string Builtin(std::string_view name,
                       phal_element_type_t type) const override {
     if (name == "fabs") return "abs";
-    if (name == "rint") return "roundEven";
-    if (name == "floor" || name == "ceil" || name == "min" || name == "max") {
-      return std::string(name);
-    }
+    if (name == "min" || name == "max") return std::string(name);
     if (name == "sqrt" && type != PHAL_ELEMENT_TYPE_F64) return "sqrt";
     return "";
   }
@@ -848,6 +889,10 @@ class Glsl final : public Dialect {
     text +=
         "\nlayout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = "
         "2) in;\n\n";
+    if ((parts.helpers + parts.body).find(kOpaqueZero) != std::string::npos) {
+      text += std::string("layout(push_constant) uniform phal_opaque { uint ") +
+              kOpaqueZero + "; };\n";
+    }
     uint32_t binding = 0;
     for (const BufferParameter& buffer : parts.buffers) {
       text +=

@@ -5,6 +5,7 @@
 #include <glslang/build_info.h>
 #include <spirv-tools/libspirv.h>
 
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -34,10 +35,108 @@ std::string Log(const std::string& name, const char* log) {
   return text;
 }
 
+// SPIR-V's numbers for what AddFloatControls writes (the SPIR-V
+// specification, 3.6 Execution Mode, 3.31 Capability, 3.32 Instructions).
+constexpr uint32_t kMagic = 0x07230203;
+constexpr uint32_t kHeaderWords = 5;
+constexpr uint32_t kOpExecutionMode = 16;
+constexpr uint32_t kOpEntryPoint = 15;
+constexpr uint32_t kOpCapability = 17;
+constexpr uint32_t kCapabilityFloat64 = 10;
+constexpr uint32_t kModeDenormPreserve = 4459;
+constexpr uint32_t kModeSignedZeroInfNanPreserve = 4461;
+constexpr uint32_t kCapabilityDenormPreserve = 4464;
+constexpr uint32_t kCapabilitySignedZeroInfNanPreserve = 4466;
+
+uint32_t Instruction(uint32_t words, uint32_t opcode) {
+  return (words << 16) | opcode;
+}
+
 }  // namespace
 
-StatusOr<std::vector<uint32_t>> CompileGlslToSpirv(std::string_view source,
-                                                   std::string_view name) {
+std::string FloatControls::Describe() const {
+  std::string text;
+  const auto add = [&](bool on, const char* name) {
+    if (!on) return;
+    if (!text.empty()) text += ' ';
+    text += name;
+  };
+  add(signed_zero_inf_nan_preserve_f32, "szinp32");
+  add(signed_zero_inf_nan_preserve_f64, "szinp64");
+  add(denorm_preserve_f32, "denorm32");
+  add(denorm_preserve_f64, "denorm64");
+  return text;
+}
+
+Status AddFloatControls(const FloatControls& controls,
+                        std::vector<uint32_t>* words) {
+  std::vector<uint32_t>& w = *words;
+  if (w.size() < kHeaderWords || w[0] != kMagic) {
+    return InvalidArgument("AddFloatControls: not a SPIR-V module");
+  }
+  std::vector<uint32_t> capabilities, entry_points;
+  size_t after_entry_points = 0;
+  for (size_t at = kHeaderWords; at < w.size();) {
+    const uint32_t count = w[at] >> 16, opcode = w[at] & 0xffff;
+    if (count == 0 || at + count > w.size()) {
+      return InvalidArgument("AddFloatControls: instruction at word " +
+                             std::to_string(at) + " runs past the module");
+    }
+    if (opcode == kOpCapability && count == 2)
+      capabilities.push_back(w[at + 1]);
+    if (opcode == kOpEntryPoint && count >= 3) {
+      entry_points.push_back(w[at + 2]);
+      after_entry_points = at + count;
+    }
+    at += count;
+  }
+  if (entry_points.empty()) return OkStatus();
+  const auto has = [&](uint32_t capability) {
+    for (uint32_t c : capabilities) {
+      if (c == capability) return true;
+    }
+    return false;
+  };
+  const bool f64 = has(kCapabilityFloat64);
+  struct Mode {
+    bool on;
+    uint32_t mode, capability, width;
+  };
+  const Mode modes[] = {
+      {controls.signed_zero_inf_nan_preserve_f32, kModeSignedZeroInfNanPreserve,
+       kCapabilitySignedZeroInfNanPreserve, 32},
+      {controls.signed_zero_inf_nan_preserve_f64 && f64,
+       kModeSignedZeroInfNanPreserve, kCapabilitySignedZeroInfNanPreserve, 64},
+      {controls.denorm_preserve_f32, kModeDenormPreserve,
+       kCapabilityDenormPreserve, 32},
+      {controls.denorm_preserve_f64 && f64, kModeDenormPreserve,
+       kCapabilityDenormPreserve, 64},
+  };
+  std::vector<uint32_t> new_modes, new_capabilities;
+  for (const Mode& mode : modes) {
+    if (!mode.on) continue;
+    for (uint32_t entry : entry_points) {
+      new_modes.insert(new_modes.end(), {Instruction(4, kOpExecutionMode),
+                                         entry, mode.mode, mode.width});
+    }
+    if (!has(mode.capability)) {
+      capabilities.push_back(mode.capability);
+      new_capabilities.insert(new_capabilities.end(),
+                              {Instruction(2, kOpCapability), mode.capability});
+    }
+  }
+  // Execution modes follow the entry points, capabilities open the module:
+  // the later position first, so the earlier one stays where it was.
+  w.insert(w.begin() + static_cast<std::ptrdiff_t>(after_entry_points),
+           new_modes.begin(), new_modes.end());
+  w.insert(w.begin() + kHeaderWords, new_capabilities.begin(),
+           new_capabilities.end());
+  return OkStatus();
+}
+
+StatusOr<std::vector<uint32_t>> CompileGlslToSpirv(
+    std::string_view source, std::string_view name,
+    const FloatControls& controls) {
   InitializeOnce();
   const std::string code(source), file(name);
   glslang_input_t input{};
@@ -86,6 +185,7 @@ StatusOr<std::vector<uint32_t>> CompileGlslToSpirv(std::string_view source,
   }
   std::vector<uint32_t> words(glslang_program_SPIRV_get_size(program.get()));
   glslang_program_SPIRV_get(program.get(), words.data());
+  PHAL_RETURN_IF_ERROR(AddFloatControls(controls, &words));
   PHAL_RETURN_IF_ERROR(ValidateSpirv(words, file));
   return words;
 }

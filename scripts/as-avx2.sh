@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs a command as it would run on an x86-64 processor with AVX2 and FMA
+# but no AVX-512 (the x86-64-v3 level: Haswell to Skylake client, AMD Zen 1
+# to 3), on any processor that has those features, AVX-512 or not. The
+# plugins that compile kernels for the processor they run on are each told
+# to compile for that level instead (docs/conformance.md, "As another
+# processor"):
+#   cpu, and the GPU plugins' grid emulator (the LLVM toolkit):
+#       PHAL_CPU_TARGET=x86-64-v3
+#   arm on lavapipe (Mesa's llvmpipe compiles the shaders):
+#       GALLIUM_OVERRIDE_CPU_CAPS=avx, which clears AVX-512 and with it the
+#       512-bit vectors llvmpipe would use; its shader cache is off, since
+#       its entries do not say which processor they were compiled for
+#   intel on PoCL (PoCL's Clang compiles the kernels):
+#       POCL_LLVM_CPU_NAME=haswell, with a kernel cache of its own
+# Usage: scripts/as-avx2.sh COMMAND [ARGS...]
+set -euo pipefail
+if [ $# -eq 0 ]; then
+  echo "usage: $0 COMMAND [ARGS...]" >&2
+  exit 2
+fi
+if [ "$(uname -m)" != "x86_64" ]; then
+  echo "$0: this processor is $(uname -m), not x86-64" >&2
+  exit 2
+fi
+for feature in avx2 fma bmi2 movbe; do
+  if ! grep -qw "$feature" /proc/cpuinfo; then
+    echo "$0: this processor lacks $feature, so it cannot run as x86-64-v3" >&2
+    exit 2
+  fi
+done
+export PHAL_CPU_TARGET=x86-64-v3
+export GALLIUM_OVERRIDE_CPU_CAPS=avx
+export MESA_SHADER_CACHE_DISABLE=true
+export POCL_LLVM_CPU_NAME=haswell
+if [ -n "${POCL_CACHE_DIR:-}" ]; then
+  export POCL_CACHE_DIR="$POCL_CACHE_DIR/x86-64-v3"
+fi
+exec "$@"
