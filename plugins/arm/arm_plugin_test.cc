@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -361,6 +362,118 @@ TEST(ArmShaders, EveryPrintedElementwiseShaderPassesSpirvVal) {
     ++compiled;
   });
   EXPECT_GT(compiled, 200);
+}
+
+// x * 0.0 with the constant in the kernel, on `type`.
+LoopKernel MultiplyByZeroKernel(phal_element_type_t type) {
+  LoopKernel kernel;
+  const uint32_t in = kernel.AddBuffer(type, {7});
+  const uint32_t out = kernel.AddBuffer(type, {7}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {7};
+  const uint32_t i = kernel.body.Index(0);
+  const uint32_t x = kernel.body.Read(in, type, {i});
+  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_MULTIPLY, type,
+                                      {x, kernel.body.Constant(type, 0)}));
+  kernel.outputs = {out};
+  return kernel;
+}
+
+// The zero reaches the shader through the push constant: no literal a
+// driver could fold x * 0 -> 0 on (lavapipe does, whatever the SPIR-V asks).
+TEST(ArmShaders, FloatConstantsAreOpaqueToTheDriver) {
+  for (phal_element_type_t type :
+       {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64, PHAL_ELEMENT_TYPE_F16}) {
+    LoopKernel kernel = MultiplyByZeroKernel(type);
+    StatusOr<source_emitter::SourceKernel> source = source_emitter::EmitSource(
+        kernel.Desc(), source_emitter::GlslDialect(), LavapipeLike());
+    ASSERT_TRUE(source.ok()) << source.status().ToString();
+    EXPECT_NE(source->source.find("layout(push_constant) uniform phal_opaque "
+                                  "{ uint phal_opaque_zero; };"),
+              std::string::npos)
+        << source->source;
+    EXPECT_NE(source->source.find(type == PHAL_ELEMENT_TYPE_F64
+                                      ? "0x0ul ^ uint64_t(phal_opaque_zero)"
+                                      : "0x0u ^ phal_opaque_zero"),
+              std::string::npos)
+        << source->source;
+  }
+}
+
+// Roundings set the result's sign bit from the input with integer
+// operations: lavapipe's f64 floor, trunc and roundEven without AVX-512
+// give +0 for -0.4.
+TEST(ArmShaders, RoundingsTakeTheSignBitOfTheirInput) {
+  for (phal_kir_op_t op :
+       {PHAL_KIR_OP_FLOOR, PHAL_KIR_OP_CEIL, PHAL_KIR_OP_ROUND_NEAREST_AFZ,
+        PHAL_KIR_OP_ROUND_NEAREST_EVEN}) {
+    LoopKernel kernel;
+    const uint32_t in = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F64, {7});
+    const uint32_t out =
+        kernel.AddBuffer(PHAL_ELEMENT_TYPE_F64, {7}, PHAL_KIR_ACCESS_WRITE);
+    kernel.dims = {7};
+    const uint32_t x =
+        kernel.body.Read(in, PHAL_ELEMENT_TYPE_F64, {kernel.body.Index(0)});
+    kernel.body.Result(kernel.body.Node(op, PHAL_ELEMENT_TYPE_F64, {x}));
+    kernel.outputs = {out};
+    StatusOr<source_emitter::SourceKernel> source = source_emitter::EmitSource(
+        kernel.Desc(), source_emitter::GlslDialect(), LavapipeLike());
+    ASSERT_TRUE(source.ok()) << source.status().ToString();
+    EXPECT_NE(source->source.find("(doubleBitsToUint64(x) & "
+                                  "0x8000000000000000ul)"),
+              std::string::npos)
+        << KirOpName(op) << ":\n"
+        << source->source;
+  }
+}
+
+// The words of every OpExecutionMode instruction: {mode, width}.
+std::vector<std::pair<uint32_t, uint32_t>> ExecutionModes(
+    const std::vector<uint32_t>& words) {
+  std::vector<std::pair<uint32_t, uint32_t>> modes;
+  for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+    if ((words[at] & 0xffff) == 16 && (words[at] >> 16) == 4) {
+      modes.emplace_back(words[at + 2], words[at + 3]);
+    }
+    if ((words[at] >> 16) == 0) break;
+  }
+  return modes;
+}
+
+TEST(ArmShaders, FloatControlsBecomeExecutionModesForEachWidthUsed) {
+  source_emitter::FloatControls controls;
+  controls.signed_zero_inf_nan_preserve_f32 = true;
+  controls.signed_zero_inf_nan_preserve_f64 = true;
+  controls.denorm_preserve_f32 = true;
+  const auto modes_of = [&](phal_element_type_t type) {
+    LoopKernel kernel = MultiplyByZeroKernel(type);
+    StatusOr<source_emitter::SourceKernel> source = source_emitter::EmitSource(
+        kernel.Desc(), source_emitter::GlslDialect(), LavapipeLike());
+    EXPECT_TRUE(source.ok()) << source.status().ToString();
+    StatusOr<std::vector<uint32_t>> words = source_emitter::CompileGlslToSpirv(
+        source->source, "multiply.comp", controls);
+    EXPECT_TRUE(words.ok()) << words.status().ToString();
+    if (HaveSpirvVal()) {
+      EXPECT_EQ(SpirvValVerdict(*words, "multiply"), "");
+    }
+    return ExecutionModes(*words);
+  };
+  using Modes = std::vector<std::pair<uint32_t, uint32_t>>;
+  const uint32_t kSignedZeroInfNanPreserve = 4461, kDenormPreserve = 4459;
+  // The f32 modes go into every shader, the f64 ones where it uses f64.
+  EXPECT_EQ(modes_of(PHAL_ELEMENT_TYPE_F64),
+            (Modes{{kSignedZeroInfNanPreserve, 32},
+                   {kSignedZeroInfNanPreserve, 64},
+                   {kDenormPreserve, 32}}));
+  EXPECT_EQ(modes_of(PHAL_ELEMENT_TYPE_F32),
+            (Modes{{kSignedZeroInfNanPreserve, 32}, {kDenormPreserve, 32}}));
+}
+
+TEST(ArmShaders, FloatControlsRefuseWhatIsNoSpirvModule) {
+  std::vector<uint32_t> words = {1, 2, 3};
+  EXPECT_EQ(
+      source_emitter::AddFloatControls(source_emitter::FloatControls{}, &words)
+          .code(),
+      PHAL_INVALID_ARGUMENT);
 }
 
 }  // namespace

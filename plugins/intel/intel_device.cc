@@ -33,6 +33,14 @@ struct Enumeration {
   std::string reason;  // why there are none
 };
 
+// PoCL keeps a kernel cache of its own unless POCL_KERNEL_CACHE=0
+// (intel_program_cache.h).
+bool DriverCachesPrograms(const std::string& platform_name) {
+  if (platform_name != "Portable Computing Language") return false;
+  const char* cache = std::getenv("POCL_KERNEL_CACHE");
+  return cache == nullptr || std::string(cache) != "0";
+}
+
 std::string PlatformString(cl_platform_id platform, cl_platform_info what) {
   size_t size = 0;
   if (Cl().GetPlatformInfo(platform, what, 0, nullptr, &size) != CL_SUCCESS) {
@@ -221,6 +229,12 @@ Device::Device(uint32_t ordinal, cl_platform_id platform, cl_device_id device,
   compiler_identity_ = name_ + "|" + driver_version_ + "|" +
                        PlatformString(platform, CL_PLATFORM_VERSION) + "|" +
                        PHAL_PLUGIN_VERSION;
+  const bool driver_caches = DriverCachesPrograms(platform_name);
+  program_cache_ = std::make_unique<ProgramCache>(!driver_caches);
+  if (driver_caches) {
+    program_batcher_ =
+        std::make_unique<ProgramBatcher>(context_, device_, build_options_);
+  }
 }
 
 Device::~Device() = default;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "plugins/intel/intel_opencl.h"
+#include "plugins/intel/intel_program_batcher.h"
 #include "plugins/intel/intel_program_cache.h"
 #include "polyhal/plugin.h"
 #include "sdk/base/status.h"
@@ -42,6 +43,9 @@ class Device {
   // keys).
   const std::string& compiler_identity() const { return compiler_identity_; }
   ProgramCache& program_cache() const { return *program_cache_; }
+  // Where the driver caches programs itself (PoCL): the batcher that builds
+  // kernels at their first launch; else null, and kernels build at emit.
+  ProgramBatcher* program_batcher() const { return program_batcher_.get(); }
 
  private:
   uint32_t ordinal_;
@@ -58,8 +62,8 @@ class Device {
   source_emitter::DeviceFeatures features_;
   std::string build_options_;
   std::string compiler_identity_;
-  std::unique_ptr<ProgramCache> program_cache_ =
-      std::make_unique<ProgramCache>();
+  std::unique_ptr<ProgramCache> program_cache_;
+  std::unique_ptr<ProgramBatcher> program_batcher_;
 };
 
 // Releases the OpenCL contexts devices share (one per OpenCL device, kept

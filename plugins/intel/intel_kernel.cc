@@ -52,13 +52,19 @@ class Reader {
 }  // namespace
 
 Kernel::~Kernel() {
-  Cl().ReleaseKernel(kernel_);
-  Cl().ReleaseProgram(program_);
+  if (kernel_ != nullptr) Cl().ReleaseKernel(kernel_);
+  if (program_ != nullptr) Cl().ReleaseProgram(program_);
 }
 
 StatusOr<std::unique_ptr<phal_plugin_kernel>> Kernel::Build(
     const Device& device, std::string name, uint32_t buffer_count,
     source_emitter::SourceKernel source) {
+  if (ProgramBatcher* batcher = device.program_batcher()) {
+    std::shared_ptr<PendingKernel> pending = batcher->Add(source.source);
+    return std::make_unique<phal_plugin_kernel>(&device, std::move(name),
+                                                buffer_count, std::move(source),
+                                                std::move(pending));
+  }
   PHAL_ASSIGN_OR_RETURN(
       cl_program program,
       device.program_cache().Build(device.context(), device.id(), source.source,
@@ -89,6 +95,7 @@ Status Kernel::Launch(const Stream& stream,
     if (launch.global_size[d] == 0) return OkStatus();  // nothing to do
   }
   std::lock_guard lock(launch_mutex_);
+  PHAL_RETURN_IF_ERROR(Resolve());
   for (uint32_t i = 0; i < buffer_count; ++i) {
     if (buffers[i]->device() != stream.device()) {
       return InvalidArgument("intel plugin: kernel '" + name_ +
@@ -127,6 +134,26 @@ Status Kernel::Launch(const Stream& stream,
   if (error != CL_SUCCESS) {
     return ClError("clEnqueueNDRangeKernel of kernel '" + name_ + "'", error);
   }
+  return OkStatus();
+}
+
+Status Kernel::Resolve() const {
+  if (kernel_ != nullptr) return OkStatus();
+  const Status built = device_->program_batcher()->Resolve(*pending_);
+  if (!built.ok()) {
+    return Status(built.code(), "intel plugin: kernel '" + name_ +
+                                    "' does not build: " + built.message());
+  }
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel =
+      Cl().CreateKernel(pending_->program, pending_->entry.c_str(), &error);
+  if (kernel == nullptr) {
+    return ClError("clCreateKernel of kernel '" + name_ + "'", error);
+  }
+  Cl().RetainProgram(pending_->program);
+  program_ = pending_->program;
+  kernel_ = kernel;
+  pending_.reset();
   return OkStatus();
 }
 

@@ -28,16 +28,17 @@ std::string BuildLog(cl_program program, cl_device_id device) {
 
 }  // namespace
 
-ProgramCache::ProgramCache() : disk_(DiskCacheConfigFromEnvironment("intel")) {}
+ProgramCache::ProgramCache(bool store_binaries)
+    : disk_(DiskCacheConfigFromEnvironment("intel")),
+      store_binaries_(store_binaries) {}
 
 ProgramCache::~ProgramCache() {
   for (auto& [key, program] : programs_) Cl().ReleaseProgram(program);
 }
 
-StatusOr<cl_program> ProgramCache::Compile(cl_context context,
-                                           cl_device_id device,
-                                           const std::string& source,
-                                           const std::string& options) const {
+StatusOr<cl_program> CompileProgram(cl_context context, cl_device_id device,
+                                    const std::string& source,
+                                    const std::string& options) {
   const char* text = source.c_str();
   const size_t length = source.size();
   cl_int error = CL_SUCCESS;
@@ -58,6 +59,7 @@ StatusOr<cl_program> ProgramCache::Compile(cl_context context,
 cl_program ProgramCache::LoadBinary(cl_context context, cl_device_id device,
                                     uint64_t key,
                                     const std::string& options) const {
+  if (!store_binaries_) return nullptr;
   const std::optional<std::string> binary = disk_.Load(key);
   if (!binary.has_value() || binary->empty()) return nullptr;
   const auto* bytes = reinterpret_cast<const unsigned char*>(binary->data());
@@ -76,7 +78,7 @@ cl_program ProgramCache::LoadBinary(cl_context context, cl_device_id device,
 }
 
 void ProgramCache::StoreBinary(cl_program program, uint64_t key) const {
-  if (!disk_.enabled()) return;
+  if (!store_binaries_ || !disk_.enabled()) return;
   size_t size = 0;
   if (Cl().GetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size,
                           nullptr) != CL_SUCCESS ||
@@ -109,7 +111,8 @@ StatusOr<cl_program> ProgramCache::Build(cl_context context,
   }
   cl_program program = LoadBinary(context, device, key, options);
   if (program == nullptr) {
-    PHAL_ASSIGN_OR_RETURN(program, Compile(context, device, source, options));
+    PHAL_ASSIGN_OR_RETURN(program,
+                          CompileProgram(context, device, source, options));
     StoreBinary(program, key);
   }
   std::lock_guard lock(mutex_);

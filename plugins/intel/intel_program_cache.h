@@ -5,6 +5,13 @@
 // build options and the compiler's identity (device name, driver and
 // platform versions), so a driver update never loads a stale binary; a
 // binary the driver refuses is rebuilt from source and replaced.
+//
+// A driver that caches programs itself keeps them on disk instead: PoCL
+// (unless POCL_KERNEL_CACHE=0) stores each program's bitcode and each
+// work-group specialisation's machine code in POCL_CACHE_DIR, and asking it
+// for a program binary makes it compile a generic work-group function
+// besides the one each launch needs, which doubled the compile work of a
+// cold conformance run.
 #ifndef POLYHAL_PLUGINS_INTEL_INTEL_PROGRAM_CACHE_H_
 #define POLYHAL_PLUGINS_INTEL_INTEL_PROGRAM_CACHE_H_
 
@@ -19,10 +26,18 @@
 
 namespace phal::intel {
 
+// Builds `source` with `options` for `device`: the program (the caller
+// holds its reference), or INTERNAL with the driver's build log.
+StatusOr<cl_program> CompileProgram(cl_context context, cl_device_id device,
+                                    const std::string& source,
+                                    const std::string& options);
+
 // Thread-safe. Owns one reference to every program it holds.
 class ProgramCache {
  public:
-  ProgramCache();
+  // `store_binaries`: keep programs across processes as binaries in the
+  // plugin's disk cache (false where the driver caches them itself).
+  explicit ProgramCache(bool store_binaries);
   ~ProgramCache();
   ProgramCache(const ProgramCache&) = delete;
   ProgramCache& operator=(const ProgramCache&) = delete;
@@ -37,14 +52,12 @@ class ProgramCache {
                              const std::string& compiler_identity);
 
  private:
-  StatusOr<cl_program> Compile(cl_context context, cl_device_id device,
-                               const std::string& source,
-                               const std::string& options) const;
   cl_program LoadBinary(cl_context context, cl_device_id device, uint64_t key,
                         const std::string& options) const;
   void StoreBinary(cl_program program, uint64_t key) const;
 
   DiskCache disk_;
+  bool store_binaries_;
   std::mutex mutex_;
   std::unordered_map<uint64_t, cl_program> programs_;
 };
