@@ -4,10 +4,11 @@
 # (another architecture, or a processor without AVX2). The cpu and arm
 # plugins register a second certification through it, so that a
 # difference between processors fails CI on any machine
-# (docs/conformance.md, "As another processor").
+# (docs/conformance.md, "As another processor"). Sanitizer builds, which
+# look for memory and threading errors, do not run them twice.
 set(PHAL_AS_AVX2_LAUNCHER "")
 if(CMAKE_HOST_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64" AND
-   EXISTS /proc/cpuinfo)
+   EXISTS /proc/cpuinfo AND NOT PHAL_SANITIZE AND NOT PHAL_SANITIZE_THREAD)
   file(STRINGS /proc/cpuinfo phal_cpu_flags REGEX "^flags" LIMIT_COUNT 1)
   set(phal_can_run_v3 TRUE)
   foreach(flag avx2 fma bmi2 movbe)

@@ -12,7 +12,9 @@
 #       512-bit vectors llvmpipe would use; its shader cache is off, since
 #       its entries do not say which processor they were compiled for
 #   intel on PoCL (PoCL's Clang compiles the kernels):
-#       POCL_LLVM_CPU_NAME=haswell, with a kernel cache of its own
+#       POCL_KERNELLIB_NAME=avx2, PoCL's kernel library for AVX2 processors,
+#       which also makes it compile for haswell (its device name says so),
+#       with a kernel cache of its own
 # Usage: scripts/as-avx2.sh COMMAND [ARGS...]
 set -euo pipefail
 if [ $# -eq 0 ]; then
@@ -32,7 +34,7 @@ done
 export PHAL_CPU_TARGET=x86-64-v3
 export GALLIUM_OVERRIDE_CPU_CAPS=avx
 export MESA_SHADER_CACHE_DISABLE=true
-export POCL_LLVM_CPU_NAME=haswell
+export POCL_KERNELLIB_NAME=avx2
 if [ -n "${POCL_CACHE_DIR:-}" ]; then
   export POCL_CACHE_DIR="$POCL_CACHE_DIR/x86-64-v3"
 fi

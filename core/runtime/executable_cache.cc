@@ -49,6 +49,9 @@ uint64_t HashKey(std::string_view program_key, uint32_t optimization_level,
        {CoreIdentity(), std::to_string(optimization_level), device.plugin_name,
         std::string(device.api->version != nullptr ? device.api->version : ""),
         LibraryIdentity(device), std::string(device.properties.name),
+        std::string(device.properties.features != nullptr
+                        ? device.properties.features
+                        : ""),
         device.target}) {
     hash = Fnv1a(std::string_view(part.c_str(), part.size() + 1), hash);
   }
