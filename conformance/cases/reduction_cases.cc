@@ -59,6 +59,29 @@ void AddReduce(const std::string& combiner, const std::string& init,
   cases->push_back(std::move(c));
 }
 
+// Sums of negative zeros from +0: +0 (IEEE: -0 + +0 is +0). A kernel that
+// drops an init it can see as zero (0 + x -> x) gives -0. The zeros are
+// x * -0 of positive x, so no compiler folds them to a constant.
+void AddNegativeZeroSumCases(std::vector<Case>* cases) {
+  const ReduceShape odd = ReduceShapes()[0];
+  for (ElementType type : FloatTypes()) {
+    Case c =
+        NumericCase("reduce", "add", type, 1, odd.shape_class, "negative_zeros",
+                    "", {RandomValues(0.5, 1.5)}, Exact());
+    c.module_text = ModuleText(
+        c.id, {BinaryComputation("combine", "add", type)},
+        {ParameterLine(0, type, odd.in),
+         "m = " + ShapeText(type, {}) + " constant(-0)",
+         "mb = " + ShapeText(type, odd.in) + " broadcast(m), dimensions={}",
+         "z = " + ShapeText(type, odd.in) + " multiply(p0, mb)",
+         "init = " + ShapeText(type, {}) + " constant(0)",
+         "ROOT r = " + ShapeText(type, odd.out) +
+             " reduce(z, init), dimensions=" + DimsText(odd.dimensions) +
+             ", to_apply=combine"});
+    cases->push_back(std::move(c));
+  }
+}
+
 void AddReduceCases(std::vector<Case>* cases) {
   for (const ReduceShape& shape : ReduceShapes()) {
     AddReduce("add", "zero", PHAL_ELEMENT_TYPE_F32, shape, 1, RandomValues(),
@@ -87,6 +110,7 @@ void AddReduceCases(std::vector<Case>* cases) {
   }
   AddReduce("add", "zero", PHAL_ELEMENT_TYPE_F32, odd, 1, EdgeValues(), "edge",
             cases);
+  AddNegativeZeroSumCases(cases);
   for (const char* combiner : {"and", "or"}) {
     AddReduce(combiner, std::string(combiner) == "and" ? "one" : "zero",
               PHAL_ELEMENT_TYPE_PRED, odd, 3, RandomValues(), "random", cases);
