@@ -44,7 +44,6 @@ std::string VendorName(uint32_t id) {
   }
 }
 
-// Why a physical device cannot run the GLSL dialect, or "" when it can.
 // The float controls in the device's feature list, by their Vulkan names.
 std::string FloatControlsText(const source_emitter::FloatControls& controls) {
   std::string text;
@@ -59,6 +58,7 @@ std::string FloatControlsText(const source_emitter::FloatControls& controls) {
   return text;
 }
 
+// Why a physical device cannot run the GLSL dialect, or "" when it can.
 std::string Unusable(const Vulkan& vk, VkPhysicalDevice handle,
                      PhysicalDevice* out) {
   out->handle = handle;

@@ -229,9 +229,7 @@ Device::Device(uint32_t ordinal, cl_platform_id platform, cl_device_id device,
   compiler_identity_ = name_ + "|" + driver_version_ + "|" +
                        PlatformString(platform, CL_PLATFORM_VERSION) + "|" +
                        PHAL_PLUGIN_VERSION;
-  const bool driver_caches = DriverCachesPrograms(platform_name);
-  program_cache_ = std::make_unique<ProgramCache>(!driver_caches);
-  if (driver_caches) {
+  if (DriverCachesPrograms(platform_name)) {
     program_batcher_ =
         std::make_unique<ProgramBatcher>(context_, device_, build_options_);
   }

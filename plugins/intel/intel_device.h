@@ -62,7 +62,8 @@ class Device {
   source_emitter::DeviceFeatures features_;
   std::string build_options_;
   std::string compiler_identity_;
-  std::unique_ptr<ProgramCache> program_cache_;
+  std::unique_ptr<ProgramCache> program_cache_ =
+      std::make_unique<ProgramCache>();
   std::unique_ptr<ProgramBatcher> program_batcher_;
 };
 

@@ -28,9 +28,7 @@ std::string BuildLog(cl_program program, cl_device_id device) {
 
 }  // namespace
 
-ProgramCache::ProgramCache(bool store_binaries)
-    : disk_(DiskCacheConfigFromEnvironment("intel")),
-      store_binaries_(store_binaries) {}
+ProgramCache::ProgramCache() : disk_(DiskCacheConfigFromEnvironment("intel")) {}
 
 ProgramCache::~ProgramCache() {
   for (auto& [key, program] : programs_) Cl().ReleaseProgram(program);
@@ -59,7 +57,6 @@ StatusOr<cl_program> CompileProgram(cl_context context, cl_device_id device,
 cl_program ProgramCache::LoadBinary(cl_context context, cl_device_id device,
                                     uint64_t key,
                                     const std::string& options) const {
-  if (!store_binaries_) return nullptr;
   const std::optional<std::string> binary = disk_.Load(key);
   if (!binary.has_value() || binary->empty()) return nullptr;
   const auto* bytes = reinterpret_cast<const unsigned char*>(binary->data());
@@ -78,7 +75,7 @@ cl_program ProgramCache::LoadBinary(cl_context context, cl_device_id device,
 }
 
 void ProgramCache::StoreBinary(cl_program program, uint64_t key) const {
-  if (!store_binaries_ || !disk_.enabled()) return;
+  if (!disk_.enabled()) return;
   size_t size = 0;
   if (Cl().GetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size,
                           nullptr) != CL_SUCCESS ||

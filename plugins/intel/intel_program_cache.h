@@ -6,12 +6,12 @@
 // platform versions), so a driver update never loads a stale binary; a
 // binary the driver refuses is rebuilt from source and replaced.
 //
-// A driver that caches programs itself keeps them on disk instead: PoCL
-// (unless POCL_KERNEL_CACHE=0) stores each program's bitcode and each
-// work-group specialisation's machine code in POCL_CACHE_DIR, and asking it
-// for a program binary makes it compile a generic work-group function
-// besides the one each launch needs, which doubled the compile work of a
-// cold conformance run.
+// A driver that caches programs itself builds through the program batcher
+// instead (intel_program_batcher.h): PoCL (unless POCL_KERNEL_CACHE=0)
+// stores each program's bitcode and each work-group specialisation's
+// machine code in POCL_CACHE_DIR, and asking it for a program binary makes
+// it compile a generic work-group function besides the one each launch
+// needs, which doubled the compile work of a cold conformance run.
 #ifndef POLYHAL_PLUGINS_INTEL_INTEL_PROGRAM_CACHE_H_
 #define POLYHAL_PLUGINS_INTEL_INTEL_PROGRAM_CACHE_H_
 
@@ -35,9 +35,7 @@ StatusOr<cl_program> CompileProgram(cl_context context, cl_device_id device,
 // Thread-safe. Owns one reference to every program it holds.
 class ProgramCache {
  public:
-  // `store_binaries`: keep programs across processes as binaries in the
-  // plugin's disk cache (false where the driver caches them itself).
-  explicit ProgramCache(bool store_binaries);
+  ProgramCache();
   ~ProgramCache();
   ProgramCache(const ProgramCache&) = delete;
   ProgramCache& operator=(const ProgramCache&) = delete;
@@ -57,7 +55,6 @@ class ProgramCache {
   void StoreBinary(cl_program program, uint64_t key) const;
 
   DiskCache disk_;
-  bool store_binaries_;
   std::mutex mutex_;
   std::unordered_map<uint64_t, cl_program> programs_;
 };

@@ -148,16 +148,15 @@ std::string BodyPrinter::LinearIndex(
 }
 
 std::string BodyPrinter::Zero(phal_element_type_t type) const {
+  const auto real_zero = [&](phal_element_type_t real) {
+    const std::string name = dialect_.ComputeType(real);
+    return dialect_.FloatConstant(name, name == "double" ? "0x0ul" : "0x0u");
+  };
   if (IsComplex(type)) {
-    const std::string part = dialect_.ComputeType(PartType(type));
-    const std::string zero =
-        dialect_.FloatConstant(part, part == "double" ? "0x0ul" : "0x0u");
+    const std::string zero = real_zero(PartType(type));
     return dialect_.MakeComplex(type, zero, zero);
   }
-  if (IsFloat(type)) {
-    const std::string real = dialect_.ComputeType(type);
-    return dialect_.FloatConstant(real, real == "double" ? "0x0ul" : "0x0u");
-  }
+  if (IsFloat(type)) return real_zero(type);
   return dialect_.Cast(dialect_.ComputeType(type), "0");
 }
 
