@@ -8,7 +8,7 @@
 #include "sdk/base/hash.h"
 #include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/plugin_host.h"
-#include "sdk/plugin_support/serialized_bytes.h"
+#include "sdk/base/byte_codec.h"
 
 namespace phal {
 namespace {

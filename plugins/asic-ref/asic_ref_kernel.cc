@@ -17,7 +17,7 @@
 #include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
-#include "sdk/plugin_support/serialized_bytes.h"
+#include "sdk/base/byte_codec.h"
 
 namespace phal::asic_ref {
 namespace {

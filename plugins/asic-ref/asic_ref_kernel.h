@@ -11,7 +11,7 @@
 //   str program           EncodeProgram (isa/asic_isa.h)
 //   u64 n, (u32, str) x n the compiler's comments: instruction, text
 //
-// A record of sdk/plugin_support/serialized_bytes.h: integers little-endian,
+// A record of sdk/base/byte_codec.h: integers little-endian,
 // a str a u64 length and its bytes. Bytes of another build or architecture
 // are refused (FAILED_PRECONDITION), so a kernel only ever runs on the
 // machine it was compiled for.

@@ -1,13 +1,15 @@
 // Byte records: what ByteWriter writes ByteReader reads back, little-endian,
 // and a record cut short reads as false, never past its end.
-#include "sdk/plugin_support/serialized_bytes.h"
+#include "sdk/base/byte_codec.h"
+
+#include <cmath>
 
 #include <gtest/gtest.h>
 
 namespace phal {
 namespace {
 
-TEST(SerializedBytesTest, WhatIsWrittenReadsBackInOrder) {
+TEST(ByteCodecTest, WhatIsWrittenReadsBackInOrder) {
   ByteWriter out;
   out.AddRaw("MAGC");
   out.AddU32(0x01020304u);
@@ -33,7 +35,7 @@ TEST(SerializedBytesTest, WhatIsWrittenReadsBackInOrder) {
   EXPECT_TRUE(in.at_end());
 }
 
-TEST(SerializedBytesTest, ARecordCutShortReadsAsFalse) {
+TEST(ByteCodecTest, ARecordCutShortReadsAsFalse) {
   ByteWriter out;
   out.AddString("a longer string");
   const std::string bytes = out.Take();
@@ -52,6 +54,35 @@ TEST(SerializedBytesTest, ARecordCutShortReadsAsFalse) {
   EXPECT_FALSE(short_reader.ReadU32(&value));
   std::string_view all;
   EXPECT_TRUE(short_reader.ReadRaw(3, &all)) << "a failed read reads nothing";
+}
+
+TEST(ByteCodecTest, HeadersAndSignedAndFloatFieldsReadBack) {
+  ByteWriter out;
+  out.AddHeader("PHALTEST", 3);
+  out.AddU8(0xAB);
+  out.AddI64(-5);
+  out.AddF64(-0.0);
+  const std::string bytes = out.Take();
+  EXPECT_EQ(bytes.size(), 8u + 4 + 1 + 8 + 8);
+
+  ByteReader other(bytes);
+  uint32_t version = 0;
+  EXPECT_FALSE(other.ReadHeader("PHALELSE", &version));
+  EXPECT_EQ(other.remaining(), bytes.size()) << "a wrong magic reads nothing";
+
+  ByteReader in(bytes);
+  uint8_t byte = 0;
+  int64_t integer = 0;
+  double real = 1;
+  ASSERT_TRUE(in.ReadHeader("PHALTEST", &version));
+  EXPECT_EQ(version, 3u);
+  ASSERT_TRUE(in.ReadU8(&byte));
+  ASSERT_TRUE(in.ReadI64(&integer));
+  ASSERT_TRUE(in.ReadF64(&real));
+  EXPECT_EQ(byte, 0xAB);
+  EXPECT_EQ(integer, -5);
+  EXPECT_TRUE(real == 0.0 && std::signbit(real)) << "the bits, sign included";
+  EXPECT_TRUE(in.at_end());
 }
 
 }  // namespace

@@ -1,24 +1,27 @@
-// The byte records plugins serialize kernels into (kernel_serialize,
-// their disk caches): fields appended front to back, unsigned integers
-// little-endian, strings as a u64 length and their bytes. ByteReader reads
-// them back and says when the bytes run out, so a plugin turns truncated
-// or corrupt bytes into a status naming the field, never a read past the
-// end.
+// The one byte codec of the project: every serialized format (kernels a
+// plugin serializes, KIR, compiled programs, cache entries) is written with
+// ByteWriter and read with ByteReader. Fields are appended front to back,
+// integers little-endian whatever the host's byte order, strings as a u64
+// length and their bytes. A format starts with a header, its magic bytes
+// and a u32 version; ByteReader says when the bytes run out, so a reader
+// turns truncated or corrupt bytes into a status naming the field, never a
+// read past the end.
 //
 //   ByteWriter out;
-//   out.AddRaw("ACMEKRNL");
-//   out.AddU32(kFormatVersion);
+//   out.AddHeader("ACMEKRNL", kFormatVersion);
 //   out.AddString(BuildIdentity(PHAL_PLUGIN_VERSION));
 //   std::string bytes = out.Take();
 //
 //   ByteReader in(bytes);
+//   uint32_t version = 0;
 //   std::string_view build;
-//   if (!in.Skip(8) || !in.ReadU32(&format) || !in.ReadString(&build)) ...
-#ifndef POLYHAL_SDK_PLUGIN_SUPPORT_SERIALIZED_BYTES_H_
-#define POLYHAL_SDK_PLUGIN_SUPPORT_SERIALIZED_BYTES_H_
+//   if (!in.ReadHeader("ACMEKRNL", &version) || !in.ReadString(&build)) ...
+#ifndef POLYHAL_SDK_BASE_BYTE_CODEC_H_
+#define POLYHAL_SDK_BASE_BYTE_CODEC_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,8 +31,20 @@ namespace phal {
 class ByteWriter {
  public:
   void AddRaw(std::string_view bytes) { bytes_.append(bytes); }
+  // The magic bytes of a format, then its version.
+  void AddHeader(std::string_view magic, uint32_t version) {
+    AddRaw(magic);
+    AddU32(version);
+  }
+  void AddU8(uint8_t value) { AddLittleEndian(value, 1); }
   void AddU32(uint32_t value) { AddLittleEndian(value, 4); }
   void AddU64(uint64_t value) { AddLittleEndian(value, 8); }
+  void AddI64(int64_t value) { AddU64(static_cast<uint64_t>(value)); }
+  void AddF64(double value) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(bits));
+    AddU64(bits);
+  }
   void AddString(std::string_view text) {
     AddU64(text.size());
     AddRaw(text);
@@ -67,6 +82,35 @@ class ByteReader {
     return true;
   }
   bool ReadU64(uint64_t* value) { return ReadLittleEndian(8, value); }
+  bool ReadU8(uint8_t* value) {
+    uint64_t wide = 0;
+    if (!ReadLittleEndian(1, &wide)) return false;
+    *value = static_cast<uint8_t>(wide);
+    return true;
+  }
+  bool ReadI64(int64_t* value) {
+    uint64_t bits = 0;
+    if (!ReadU64(&bits)) return false;
+    *value = static_cast<int64_t>(bits);
+    return true;
+  }
+  bool ReadF64(double* value) {
+    uint64_t bits = 0;
+    if (!ReadU64(&bits)) return false;
+    std::memcpy(value, &bits, sizeof(bits));
+    return true;
+  }
+  // True when the bytes start with `magic`, which is consumed with the
+  // version after it; false, reading nothing, on other bytes.
+  bool ReadHeader(std::string_view magic, uint32_t* version) {
+    const std::string_view rest = bytes_;
+    std::string_view found;
+    if (!ReadRaw(magic.size(), &found) || found != magic || !ReadU32(version)) {
+      bytes_ = rest;
+      return false;
+    }
+    return true;
+  }
   bool ReadString(std::string_view* text) {
     std::string_view rest = bytes_;
     uint64_t size = 0;
@@ -77,6 +121,7 @@ class ByteReader {
     return ReadRaw(static_cast<size_t>(size), text);
   }
   bool at_end() const { return bytes_.empty(); }
+  size_t remaining() const { return bytes_.size(); }
 
  private:
   bool ReadLittleEndian(size_t width, uint64_t* value) {
@@ -95,4 +140,4 @@ class ByteReader {
 
 }  // namespace phal
 
-#endif  // POLYHAL_SDK_PLUGIN_SUPPORT_SERIALIZED_BYTES_H_
+#endif  // POLYHAL_SDK_BASE_BYTE_CODEC_H_
