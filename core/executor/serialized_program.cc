@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "polyhal/runtime.h"
+#include "sdk/base/byte_codec.h"
 #include "sdk/base/element_types.h"
 #include "sdk/base/hash.h"
 
@@ -23,17 +24,16 @@ Status DataLoss(const std::string& message) {
 
 // ---- writing ----------------------------------------------------------------
 
+// The byte codec (sdk/base/byte_codec.h) with the lists and shapes of a
+// plan.
 class Writer {
  public:
-  void U32(uint32_t value) { Fixed(value); }
-  void I32(int32_t value) { Fixed(value); }
-  void U64(uint64_t value) { Fixed(value); }
-  void I64(int64_t value) { Fixed(value); }
-  void Bytes(std::string_view bytes) {
-    U64(bytes.size());
-    out_.append(bytes);
-  }
-  void Raw(std::string_view bytes) { out_.append(bytes); }
+  void U32(uint32_t value) { out_.AddU32(value); }
+  void I32(int32_t value) { out_.AddInteger(value); }
+  void U64(uint64_t value) { out_.AddU64(value); }
+  void I64(int64_t value) { out_.AddI64(value); }
+  void Bytes(std::string_view bytes) { out_.AddString(bytes); }
+  void Header() { out_.AddHeader(kMagic, kSerializedProgramFormatVersion); }
   template <typename T, typename Write>
   void List(const std::vector<T>& items, Write write) {
     U64(items.size());
@@ -46,22 +46,11 @@ class Writer {
     U32(static_cast<uint32_t>(shape.element_type()));
     List(shape.dims(), [&](int64_t dim) { I64(dim); });
   }
-  std::string Take() { return std::move(out_); }
-  const std::string& bytes() const { return out_; }
+  std::string Take() { return out_.Take(); }
+  const std::string& bytes() const { return out_.bytes(); }
 
  private:
-  // Little-endian whatever the host, so files move between machines.
-  template <typename T>
-  void Fixed(T value) {
-    using Unsigned = std::make_unsigned_t<T>;
-    auto bits = static_cast<Unsigned>(value);
-    for (size_t i = 0; i < sizeof(T); ++i) {
-      out_.push_back(static_cast<char>(bits & 0xFF));
-      bits = static_cast<Unsigned>(bits >> 8);
-    }
-  }
-
-  std::string out_;
+  ByteWriter out_;
 };
 
 void WriteStep(Writer& out, const Step& step) {
@@ -94,12 +83,12 @@ void WritePlan(Writer& out, const ComputationPlan& plan) {
 // allocated for it.
 class Reader {
  public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+  explicit Reader(std::string_view bytes) : in_(bytes), size_(bytes.size()) {}
 
-  Status U32(uint32_t* out) { return Fixed(out, "an integer"); }
-  Status I32(int32_t* out) { return Fixed(out, "an integer"); }
-  Status U64(uint64_t* out) { return Fixed(out, "an integer"); }
-  Status I64(int64_t* out) { return Fixed(out, "an integer"); }
+  Status U32(uint32_t* out) { return Check(in_.ReadU32(out), "an integer"); }
+  Status I32(int32_t* out) { return Check(in_.ReadInteger(out), "an integer"); }
+  Status U64(uint64_t* out) { return Check(in_.ReadU64(out), "an integer"); }
+  Status I64(int64_t* out) { return Check(in_.ReadI64(out), "an integer"); }
   Status Int(int* out) {
     int32_t value = 0;
     PHAL_RETURN_IF_ERROR(I32(&value));
@@ -107,18 +96,16 @@ class Reader {
     return OkStatus();
   }
   Status Bytes(std::string* out, const char* what) {
-    uint64_t size = 0;
-    PHAL_RETURN_IF_ERROR(U64(&size));
-    if (size > Left()) return Truncated(what);
-    out->assign(bytes_.substr(position_, size));
-    position_ += size;
+    std::string_view bytes;
+    PHAL_RETURN_IF_ERROR(Check(in_.ReadString(&bytes), what));
+    out->assign(bytes);
     return OkStatus();
   }
   // Reads a count of elements of at least `element_bytes` bytes each.
   Status Count(size_t element_bytes, size_t* out, const char* what) {
     uint64_t count = 0;
     PHAL_RETURN_IF_ERROR(U64(&count));
-    if (count > Left() / element_bytes) return Truncated(what);
+    if (count > Left() / element_bytes) return Check(false, what);
     *out = static_cast<size_t>(count);
     return OkStatus();
   }
@@ -158,29 +145,17 @@ class Reader {
     *out = Shape(static_cast<ElementType>(type), std::move(dims));
     return OkStatus();
   }
-  size_t Left() const { return bytes_.size() - position_; }
+  size_t Left() const { return in_.remaining(); }
 
  private:
-  template <typename T>
-  Status Fixed(T* out, const char* what) {
-    if (Left() < sizeof(T)) return Truncated(what);
-    using Unsigned = std::make_unsigned_t<T>;
-    Unsigned bits = 0;
-    for (size_t i = sizeof(T); i-- > 0;) {
-      bits = static_cast<Unsigned>((bits << 8) |
-                                   static_cast<uint8_t>(bytes_[position_ + i]));
-    }
-    position_ += sizeof(T);
-    *out = static_cast<T>(bits);
-    return OkStatus();
-  }
-  Status Truncated(const char* what) const {
+  Status Check(bool read, const char* what) const {
+    if (read) return OkStatus();
     return DataLoss(std::string("truncated: the bytes end inside ") + what +
-                    " at offset " + std::to_string(position_));
+                    " at offset " + std::to_string(size_ - Left()));
   }
 
-  std::string_view bytes_;
-  size_t position_ = 0;
+  ByteReader in_;
+  size_t size_;
 };
 
 Status ReadStep(Reader& in, Step* step) {
@@ -410,8 +385,7 @@ std::string WriteSerializedProgram(
     const SerializedProgramHeader& header, const Program& program,
     const std::vector<SerializedKernel>& kernels) {
   Writer out;
-  out.Raw(kMagic);
-  out.U32(kSerializedProgramFormatVersion);
+  out.Header();
   out.Bytes(header.plugin);
   out.Bytes(header.plugin_version);
   out.Bytes(header.target);

@@ -26,28 +26,6 @@ inline Status NullArgument(const char* what) {
   return InvalidArgument(std::string(what) + " is NULL");
 }
 
-// Copies the payload of an extensible struct (everything after the
-// `struct_size`/`next` header that starts at offset 0 and ends at
-// `payload_offset`) up to the smaller of the two sizes, leaving the
-// destination's header untouched.
-template <typename T>
-Status CopyExtensible(T* destination, const T& source,
-                      std::size_t payload_offset, const char* what) {
-  if (destination == nullptr) return NullArgument(what);
-  std::size_t size = destination->struct_size;
-  if (size < payload_offset) {
-    return InvalidArgument(std::string(what) + "->struct_size " +
-                           std::to_string(size) + " is smaller than the " +
-                           std::to_string(payload_offset) +
-                           "-byte header; set it to sizeof the struct");
-  }
-  if (size > sizeof(T)) size = sizeof(T);
-  std::memcpy(reinterpret_cast<char*>(destination) + payload_offset,
-              reinterpret_cast<const char*>(&source) + payload_offset,
-              size - payload_offset);
-  return OkStatus();
-}
-
 }  // namespace phal
 
 #endif  // POLYHAL_CORE_RUNTIME_API_GUARD_H_

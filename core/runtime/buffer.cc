@@ -9,6 +9,7 @@
 #include "core/hlo/shape.h"
 #include "core/runtime/api_guard.h"
 #include "core/runtime/client.h"
+#include "sdk/base/extensible_struct.h"
 
 void phal_buffer::NoteStreamUse(
     const std::shared_ptr<phal::StreamState>& stream) {
@@ -101,8 +102,7 @@ Status Allocate(phal_device* device, const phal_buffer_desc_t* desc,
   if (desc == nullptr) return NullArgument("desc");
   if (out_buffer == nullptr) return NullArgument("out_buffer");
   PHAL_RETURN_IF_ERROR(device->CheckRunnable("allocate buffers"));
-  if (desc->struct_size <
-      offsetof(phal_buffer_desc_t, memory_space) + sizeof(desc->memory_space)) {
+  if (desc->struct_size < PHAL_STRUCT_SIZE(phal_buffer_desc_t, memory_space)) {
     return InvalidArgument(
         "desc->struct_size is too small; set it to "
         "sizeof(phal_buffer_desc_t)");
@@ -209,8 +209,7 @@ PHAL_API phal_status_t* phal_buffer_get_desc(const phal_buffer_t* buffer,
     desc.rank = static_cast<uint32_t>(buffer->dims.size());
     desc.dims = buffer->dims.empty() ? nullptr : buffer->dims.data();
     desc.memory_space = buffer->memory_space;
-    return phal::CopyExtensible(
-        out, desc, offsetof(phal_buffer_desc_t, element_type), "out");
+    return phal::CopyFittingMembers(desc, out);
   });
 }
 

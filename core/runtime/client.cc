@@ -6,6 +6,7 @@
 
 #include "core/loader/host_services.h"
 #include "core/runtime/api_guard.h"
+#include "sdk/base/extensible_struct.h"
 
 namespace phal {
 namespace {
@@ -165,7 +166,7 @@ Status CreateClient(const phal_client_options_t* options,
                     phal_client_t** out_client) {
   if (out_client == nullptr) return NullArgument("out_client");
   if (options != nullptr &&
-      options->struct_size < offsetof(phal_client_options_t, plugin_path)) {
+      options->struct_size < PHAL_STRUCT_SIZE(phal_client_options_t, next)) {
     return InvalidArgument(
         "options->struct_size is too small; set it to "
         "sizeof(phal_client_options_t)");
@@ -287,8 +288,7 @@ PHAL_API phal_status_t* phal_client_get_plugin_info(const phal_client_t* client,
     info.reason = record.state == PHAL_PLUGIN_STATE_SKIPPED
                       ? record.reason.c_str()
                       : device_reason.c_str();
-    return phal::CopyExtensible(out, info, offsetof(phal_plugin_info_t, name),
-                                "out");
+    return phal::CopyFittingMembers(info, out);
   });
 }
 

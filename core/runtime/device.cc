@@ -11,6 +11,7 @@
 #include "core/runtime/api_guard.h"
 #include "core/runtime/client.h"
 #include "sdk/base/device_counters.h"
+#include "sdk/base/extensible_struct.h"
 
 phal::Status phal_device::Check(phal_status_t* status) const {
   phal::Status result = phal::TakeCStatus(status);
@@ -194,9 +195,7 @@ PHAL_API phal_status_t* phal_device_get_properties(
     const phal_device_t* device, phal_device_properties_t* out) {
   return GuardedCall([&]() -> Status {
     if (device == nullptr) return NullArgument("device");
-    return phal::CopyExtensible(out, device->properties,
-                                offsetof(phal_device_properties_t, name),
-                                "out");
+    return phal::CopyFittingMembers(device->properties, out);
   });
 }
 
@@ -210,9 +209,7 @@ PHAL_API phal_status_t* phal_device_get_memory_space(
                               " is not below the device's " +
                               std::to_string(device->memory_spaces.size()));
     }
-    return phal::CopyExtensible(out, device->memory_spaces[index],
-                                offsetof(phal_memory_space_info_t, name),
-                                "out");
+    return phal::CopyFittingMembers(device->memory_spaces[index], out);
   });
 }
 

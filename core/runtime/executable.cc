@@ -132,7 +132,7 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
   std::string dump_directory;
   if (options != nullptr) {
     if (options->struct_size <
-        offsetof(phal_compile_options_t, source_name) + sizeof(const char*)) {
+        PHAL_STRUCT_SIZE(phal_compile_options_t, source_name)) {
       return InvalidArgument(
           "options->struct_size is too small; set it to "
           "sizeof(phal_compile_options_t)");
@@ -144,8 +144,7 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
     if (options->source_name != nullptr) source_name = options->source_name;
     // A member beyond the caller's struct_size is absent.
     if (options->struct_size >=
-            offsetof(phal_compile_options_t, dump_directory) +
-                sizeof(const char*) &&
+            PHAL_STRUCT_SIZE(phal_compile_options_t, dump_directory) &&
         options->dump_directory != nullptr) {
       dump_directory = options->dump_directory;
     }
@@ -351,8 +350,7 @@ Status DescOf(const phal_executable* executable, size_t index,
               phal_buffer_desc_t* out, bool parameters) {
   if (executable == nullptr) return NullArgument("executable");
   if (out == nullptr) return NullArgument("out");
-  if (out->struct_size <
-      offsetof(phal_buffer_desc_t, memory_space) + sizeof(out->memory_space)) {
+  if (out->struct_size < PHAL_STRUCT_SIZE(phal_buffer_desc_t, memory_space)) {
     return InvalidArgument(
         "out->struct_size is too small; set it to sizeof(phal_buffer_desc_t)");
   }

@@ -5,10 +5,10 @@
 #include "core/loader/host_services.h"
 #include "core/runtime/client.h"
 #include "core/runtime/device.h"
+#include "sdk/base/byte_codec.h"
 #include "sdk/base/hash.h"
 #include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/plugin_host.h"
-#include "sdk/base/byte_codec.h"
 
 namespace phal {
 namespace {

@@ -12,7 +12,7 @@
 #include "sdk/base/hash.h"
 #include "sdk/emitters/source/source_emitter.h"
 #include "sdk/emitters/source/spirv_compiler.h"
-#include "sdk/plugin_support/extensible_struct.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::arm {

@@ -11,6 +11,7 @@
 #include "plugins/arm/arm_memory.h"
 #include "plugins/arm/arm_plugin.h"
 #include "plugins/arm/arm_stream.h"
+#include "sdk/base/byte_codec.h"
 #include "sdk/base/element_types.h"
 #include "sdk/base/hash.h"
 #include "sdk/base/kir_facts.h"
@@ -21,46 +22,10 @@
 namespace phal::arm {
 namespace {
 
-// The serialized form: a magic, the plugin version, the launch shape, the
-// bindings' sizes and the SPIR-V, little-endian.
-constexpr std::string_view kMagic = "PHALARM1";
-
-class Writer {
- public:
-  void U64(uint64_t value) {
-    bytes_.append(reinterpret_cast<const char*>(&value), sizeof(value));
-  }
-  void Bytes(std::string_view text) {
-    U64(text.size());
-    bytes_.append(text);
-  }
-  std::string& bytes() { return bytes_; }
-
- private:
-  std::string bytes_;
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-  bool U64(uint64_t* value) {
-    if (bytes_.size() < sizeof(*value)) return false;
-    std::memcpy(value, bytes_.data(), sizeof(*value));
-    bytes_.remove_prefix(sizeof(*value));
-    return true;
-  }
-  bool Bytes(std::string_view* text) {
-    uint64_t size = 0;
-    if (!U64(&size) || size > bytes_.size()) return false;
-    *text = bytes_.substr(0, size);
-    bytes_.remove_prefix(size);
-    return true;
-  }
-  bool done() const { return bytes_.empty(); }
-
- private:
-  std::string_view bytes_;
-};
+// The serialized form (sdk/base/byte_codec.h): a header, the plugin
+// version, the launch shape, the bindings' sizes and the SPIR-V.
+constexpr std::string_view kMagic = "PHALARMK";
+constexpr uint32_t kFormat = 1;
 
 std::string SpirvBytes(const std::vector<uint32_t>& words) {
   return std::string(reinterpret_cast<const char*>(words.data()),
@@ -240,31 +205,22 @@ void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }
 phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
                                uint64_t* out_size) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
-    Writer writer;
-    writer.bytes().append(kMagic);
-    writer.Bytes(PHAL_PLUGIN_VERSION);
-    writer.Bytes(kernel->name);
+    ByteWriter writer;
+    writer.AddHeader(kMagic, kFormat);
+    writer.AddString(PHAL_PLUGIN_VERSION);
+    writer.AddString(kernel->name);
     const source_emitter::LaunchShape& launch = kernel->launch;
-    writer.U64(launch.dimensions);
+    writer.AddU64(launch.dimensions);
     for (uint32_t d = 0; d < 3; ++d) {
-      writer.U64(launch.global_size[d]);
-      writer.U64(launch.local_size[d]);
+      writer.AddU64(launch.global_size[d]);
+      writer.AddU64(launch.local_size[d]);
     }
-    writer.U64(launch.scratch_bytes);
-    writer.U64(kernel->buffer_bytes.size());
-    for (uint64_t bytes : kernel->buffer_bytes) writer.U64(bytes);
-    writer.Bytes(SpirvBytes(kernel->spirv));
-    const std::string& bytes = writer.bytes();
-    void* data = HostAllocate(bytes.size(), alignof(std::max_align_t));
-    if (data == nullptr) {
-      return ResourceExhausted("arm plugin: no host memory for " +
-                               std::to_string(bytes.size()) +
-                               " bytes of serialized kernel");
-    }
-    std::memcpy(data, bytes.data(), bytes.size());
-    *out_data = data;
-    *out_size = bytes.size();
-    return OkStatus();
+    writer.AddU64(launch.scratch_bytes);
+    writer.AddU64(kernel->buffer_bytes.size());
+    for (uint64_t bytes : kernel->buffer_bytes) writer.AddU64(bytes);
+    writer.AddString(SpirvBytes(kernel->spirv));
+    return ReturnHostBytes(writer.Take(), "arm plugin: serialized kernel",
+                           out_data, out_size);
   });
 }
 
@@ -275,32 +231,32 @@ phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
     const Status refused = FailedPrecondition(
         "arm plugin: the bytes are not a kernel this plugin version "
         "serialized");
-    if (data == nullptr || size < kMagic.size()) return refused;
-    const std::string_view all(static_cast<const char*>(data), size);
-    if (all.substr(0, kMagic.size()) != kMagic) return refused;
-    Reader reader(all.substr(kMagic.size()));
+    if (data == nullptr) return refused;
+    ByteReader reader(std::string_view(static_cast<const char*>(data), size));
+    uint32_t format = 0;
     std::string_view version, name, spirv;
-    if (!reader.Bytes(&version) || version != PHAL_PLUGIN_VERSION ||
-        !reader.Bytes(&name)) {
+    if (!reader.ReadHeader(kMagic, &format) || format != kFormat ||
+        !reader.ReadString(&version) || version != PHAL_PLUGIN_VERSION ||
+        !reader.ReadString(&name)) {
       return refused;
     }
     auto kernel = std::make_unique<phal_plugin_kernel>(*device);
     kernel->name = std::string(name);
     uint64_t value = 0, count = 0;
     source_emitter::LaunchShape& launch = kernel->launch;
-    bool ok = reader.U64(&value) && value >= 1 && value <= 3;
+    bool ok = reader.ReadU64(&value) && value >= 1 && value <= 3;
     launch.dimensions = static_cast<uint32_t>(value);
     for (uint32_t d = 0; ok && d < 3; ++d) {
-      ok = reader.U64(&launch.global_size[d]) &&
-           reader.U64(&launch.local_size[d]);
+      ok = reader.ReadU64(&launch.global_size[d]) &&
+           reader.ReadU64(&launch.local_size[d]);
     }
-    ok = ok && reader.U64(&launch.scratch_bytes) && reader.U64(&count) &&
-         count <= 4096;
+    ok = ok && reader.ReadU64(&launch.scratch_bytes) &&
+         reader.ReadU64(&count) && count <= 4096;
     for (uint64_t i = 0; ok && i < count; ++i) {
-      ok = reader.U64(&value);
+      ok = reader.ReadU64(&value);
       kernel->buffer_bytes.push_back(value);
     }
-    ok = ok && reader.Bytes(&spirv) && reader.done() && !spirv.empty() &&
+    ok = ok && reader.ReadString(&spirv) && reader.at_end() && !spirv.empty() &&
          spirv.size() % sizeof(uint32_t) == 0;
     if (!ok) return refused;
     kernel->spirv.resize(spirv.size() / sizeof(uint32_t));

@@ -13,11 +13,11 @@
 #include "asic_ref_stream.h"
 #include "compiler/asic_compiler.h"
 #include "isa/asic_assembler.h"
+#include "sdk/base/byte_codec.h"
 #include "sdk/base/kir_facts.h"
 #include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
-#include "sdk/base/byte_codec.h"
 
 namespace phal::asic_ref {
 namespace {
@@ -227,16 +227,8 @@ phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
                                uint64_t* out_size) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     const std::string bytes = Encode(*kernel);
-    void* data = HostAllocate(bytes.size(), alignof(std::max_align_t));
-    if (data == nullptr) {
-      return ResourceExhausted("asic-ref plugin: no host memory for " +
-                               std::to_string(bytes.size()) +
-                               " bytes of serialized kernel");
-    }
-    std::memcpy(data, bytes.data(), bytes.size());
-    *out_data = data;
-    *out_size = bytes.size();
-    return OkStatus();
+    return ReturnHostBytes(bytes, "asic-ref plugin: serialized kernel",
+                           out_data, out_size);
   });
 }
 

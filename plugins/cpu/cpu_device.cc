@@ -13,7 +13,7 @@
 #include "plugins/cpu/cpu_kernel.h"
 #include "sdk/base/element_types.h"
 #include "sdk/plugin_support/compile_targets.h"
-#include "sdk/plugin_support/extensible_struct.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {

@@ -119,8 +119,7 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
   unsigned optimization_level = 3;
   if (options != nullptr &&
       options->struct_size >=
-          offsetof(phal_kernel_options_t, optimization_level) +
-              sizeof(uint32_t)) {
+          PHAL_STRUCT_SIZE(phal_kernel_options_t, optimization_level)) {
     optimization_level = std::min<uint32_t>(options->optimization_level, 3);
   }
   if (std::string_view dump = KernelDumpDirectory(options); !dump.empty()) {
@@ -179,17 +178,8 @@ phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
                                uint64_t* out_size) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     const std::string& blob = kernel->blob();
-    void* data = HostAllocate(blob.size(), alignof(std::max_align_t));
-    if (data == nullptr) {
-      return ResourceExhausted(
-          "cpu plugin: no host memory for a serialized "
-          "kernel of " +
-          std::to_string(blob.size()) + " bytes");
-    }
-    std::memcpy(data, blob.data(), blob.size());
-    *out_data = data;
-    *out_size = blob.size();
-    return OkStatus();
+    return ReturnHostBytes(blob, "cpu plugin: serialized kernel", out_data,
+                           out_size);
   });
 }
 

@@ -1,60 +1,13 @@
 #include "plugins/cpu/cpu_kernel_blob.h"
 
 #include "plugins/cpu/cpu_build_identity.h"
-
-#include <cstring>
-#include <optional>
+#include "sdk/base/byte_codec.h"
 
 namespace phal::cpu {
 namespace {
 
 constexpr std::string_view kMagic = "PHALCPUK";
 constexpr uint32_t kFormat = 2;
-
-class Writer {
- public:
-  template <typename T>
-  void Add(const T& value) {
-    bytes_.append(reinterpret_cast<const char*>(&value), sizeof(T));
-  }
-  void AddRaw(std::string_view text) { bytes_.append(text); }
-  void AddString(std::string_view text) {
-    Add(static_cast<uint64_t>(text.size()));
-    AddRaw(text);
-  }
-  std::string Take() { return std::move(bytes_); }
-
- private:
-  std::string bytes_;
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-  template <typename T>
-  bool Read(T* value) {
-    if (bytes_.size() < sizeof(T)) return false;
-    std::memcpy(value, bytes_.data(), sizeof(T));
-    bytes_.remove_prefix(sizeof(T));
-    return true;
-  }
-  bool ReadString(std::string* text) {
-    uint64_t size = 0;
-    if (!Read(&size) || bytes_.size() < size) return false;
-    text->assign(bytes_.substr(0, size));
-    bytes_.remove_prefix(size);
-    return true;
-  }
-  bool ReadMagic() {
-    if (bytes_.substr(0, kMagic.size()) != kMagic) return false;
-    bytes_.remove_prefix(kMagic.size());
-    return true;
-  }
-  bool at_end() const { return bytes_.empty(); }
-
- private:
-  std::string_view bytes_;
-};
 
 // The plan member by member: its padding bytes are indeterminate, and the
 // bytes of equal kernels must be equal.
@@ -82,17 +35,16 @@ bool VisitPlan(llvm_emitter::LaunchPlan& plan, Visitor&& visit) {
 }  // namespace
 
 std::string EncodeKernelBlob(const KernelBlob& blob) {
-  Writer out;
-  out.AddRaw(kMagic);
-  out.Add(kFormat);
-  out.Add(blob.fingerprint);
+  ByteWriter out;
+  out.AddHeader(kMagic, kFormat);
+  out.AddU64(blob.fingerprint);
   out.AddString(blob.target.triple);
   out.AddString(blob.target.features);
   out.AddString(blob.plugin_version);
   out.AddString(blob.name);
   llvm_emitter::LaunchPlan plan = blob.plan;
   VisitPlan(plan, [&](const auto& member) {
-    out.Add(member);
+    out.AddInteger(member);
     return true;
   });
   out.AddString(blob.object);
@@ -101,10 +53,10 @@ std::string EncodeKernelBlob(const KernelBlob& blob) {
 
 StatusOr<KernelBlob> DecodeKernelBlob(std::string_view bytes,
                                       const JitTarget& target) {
-  Reader in(bytes);
+  ByteReader in(bytes);
   KernelBlob blob;
   uint32_t format = 0;
-  if (!in.ReadMagic() || !in.Read(&format)) {
+  if (!in.ReadHeader(kMagic, &format)) {
     return InvalidArgument("cpu plugin: the bytes are not a serialized kernel");
   }
   if (format != kFormat) {
@@ -112,13 +64,20 @@ StatusOr<KernelBlob> DecodeKernelBlob(std::string_view bytes,
                               std::to_string(format) + ", this plugin reads " +
                               std::to_string(kFormat));
   }
-  if (!in.Read(&blob.fingerprint) || !in.ReadString(&blob.target.triple) ||
-      !in.ReadString(&blob.target.features) ||
-      !in.ReadString(&blob.plugin_version) || !in.ReadString(&blob.name) ||
-      !VisitPlan(blob.plan, [&](auto& member) { return in.Read(&member); }) ||
-      !in.ReadString(&blob.object) || !in.at_end()) {
+  std::string_view triple, features, plugin_version, name, object;
+  if (!in.ReadU64(&blob.fingerprint) || !in.ReadString(&triple) ||
+      !in.ReadString(&features) || !in.ReadString(&plugin_version) ||
+      !in.ReadString(&name) ||
+      !VisitPlan(blob.plan,
+                 [&](auto& member) { return in.ReadInteger(&member); }) ||
+      !in.ReadString(&object) || !in.at_end()) {
     return InvalidArgument("cpu plugin: the serialized kernel is truncated");
   }
+  blob.target.triple = triple;
+  blob.target.features = features;
+  blob.plugin_version = plugin_version;
+  blob.name = name;
+  blob.object = object;
   if (blob.plugin_version != PluginBuildIdentity()) {
     return FailedPrecondition("cpu plugin: kernel was serialized by plugin " +
                               blob.plugin_version + "; this is " +

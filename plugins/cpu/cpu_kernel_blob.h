@@ -4,7 +4,8 @@
 //   "PHALCPUK" | u32 format | u64 KIR fingerprint | triple | features |
 //   plugin build identity | name | LaunchPlan | object file
 //
-// (strings and the object as u64 length + bytes). The object is only valid
+// (written with the byte codec, sdk/base/byte_codec.h: little-endian, strings
+// and the object as u64 length + bytes). The object is only valid
 // for the triple, features and plugin build (cpu_build_identity.h) written
 // beside it.
 #ifndef POLYHAL_PLUGINS_CPU_CPU_KERNEL_BLOB_H_

@@ -13,7 +13,7 @@
 
 #include "sdk/base/element_types.h"
 #include "sdk/emitters/source/source_emitter.h"
-#include "sdk/plugin_support/extensible_struct.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {

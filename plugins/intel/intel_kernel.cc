@@ -2,52 +2,23 @@
 #include "plugins/intel/intel_plugin.h"
 
 #include <cstddef>
-#include <cstring>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plugins/intel/intel_memory.h"
+#include "sdk/base/byte_codec.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
 namespace {
 
-// Serialized kernels start with this; the version changes with the format.
-constexpr char kMagic[8] = {'P', 'H', 'A', 'L', 'O', 'C', 'L', '1'};
-
-void Append(std::string* out, uint64_t value) {
-  out->append(reinterpret_cast<const char*>(&value), sizeof(value));
-}
-
-void Append(std::string* out, const std::string& text) {
-  Append(out, static_cast<uint64_t>(text.size()));
-  out->append(text);
-}
-
-// Reads what Append wrote; false when the bytes run out.
-class Reader {
- public:
-  Reader(const char* data, uint64_t size) : data_(data), size_(size) {}
-  bool Read(uint64_t* value) {
-    if (size_ - at_ < sizeof(*value)) return false;
-    std::memcpy(value, data_ + at_, sizeof(*value));
-    at_ += sizeof(*value);
-    return true;
-  }
-  bool Read(std::string* text) {
-    uint64_t size = 0;
-    if (!Read(&size) || size_ - at_ < size) return false;
-    text->assign(data_ + at_, static_cast<size_t>(size));
-    at_ += size;
-    return true;
-  }
-
- private:
-  const char* data_;
-  uint64_t size_;
-  uint64_t at_ = 0;
-};
+// The serialized form (sdk/base/byte_codec.h): a header, the plugin
+// version, the name, the buffer count, the launch shape and the OpenCL C.
+constexpr std::string_view kMagic = "PHALOCLK";
+constexpr uint32_t kFormat = 1;
 
 }  // namespace
 
@@ -158,18 +129,20 @@ Status Kernel::Resolve() const {
 }
 
 std::string Kernel::Serialize() const {
-  std::string bytes(kMagic, sizeof(kMagic));
-  Append(&bytes, name_);
-  Append(&bytes, static_cast<uint64_t>(buffer_count_));
+  ByteWriter out;
+  out.AddHeader(kMagic, kFormat);
+  out.AddString(PHAL_PLUGIN_VERSION);
+  out.AddString(name_);
+  out.AddU64(buffer_count_);
   const source_emitter::LaunchShape& launch = source_.launch;
-  Append(&bytes, static_cast<uint64_t>(launch.dimensions));
+  out.AddU64(launch.dimensions);
   for (uint32_t d = 0; d < 3; ++d) {
-    Append(&bytes, launch.global_size[d]);
-    Append(&bytes, launch.local_size[d]);
+    out.AddU64(launch.global_size[d]);
+    out.AddU64(launch.local_size[d]);
   }
-  Append(&bytes, launch.scratch_bytes);
-  Append(&bytes, source_.source);
-  return bytes;
+  out.AddU64(launch.scratch_bytes);
+  out.AddString(source_.source);
+  return out.Take();
 }
 
 phal_status_t* KernelEmit(phal_plugin_device_t* device,
@@ -203,16 +176,8 @@ phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
                                uint64_t* out_size) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     const std::string bytes = kernel->Serialize();
-    void* data = HostAllocate(bytes.size(), alignof(std::max_align_t));
-    if (data == nullptr) {
-      return ResourceExhausted(
-          "intel plugin: no host memory for a serialized kernel of " +
-          std::to_string(bytes.size()) + " bytes");
-    }
-    std::memcpy(data, bytes.data(), bytes.size());
-    *out_data = data;
-    *out_size = bytes.size();
-    return OkStatus();
+    return ReturnHostBytes(bytes, "intel plugin: serialized kernel", out_data,
+                           out_size);
   });
 }
 
@@ -220,33 +185,38 @@ phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
                                  uint64_t size,
                                  phal_plugin_kernel_t** out_kernel) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
-    const auto* bytes = static_cast<const char*>(data);
-    if (bytes == nullptr || size < sizeof(kMagic) ||
-        std::memcmp(bytes, kMagic, sizeof(kMagic)) != 0) {
+    ByteReader reader(
+        data == nullptr
+            ? std::string_view()
+            : std::string_view(static_cast<const char*>(data), size));
+    uint32_t format = 0;
+    std::string_view version;
+    if (!reader.ReadHeader(kMagic, &format) || format != kFormat ||
+        !reader.ReadString(&version) || version != PHAL_PLUGIN_VERSION) {
       return FailedPrecondition(
           "intel plugin: the bytes are not a serialized intel kernel of this "
           "plugin version");
     }
-    Reader reader(bytes + sizeof(kMagic), size - sizeof(kMagic));
-    std::string name;
+    std::string_view name, text;
     uint64_t buffer_count = 0, dimensions = 0;
     source_emitter::SourceKernel source;
-    bool ok = reader.Read(&name) && reader.Read(&buffer_count) &&
-              reader.Read(&dimensions);
+    bool ok = reader.ReadString(&name) && reader.ReadU64(&buffer_count) &&
+              reader.ReadU64(&dimensions);
     for (uint32_t d = 0; ok && d < 3; ++d) {
-      ok = reader.Read(&source.launch.global_size[d]) &&
-           reader.Read(&source.launch.local_size[d]);
+      ok = reader.ReadU64(&source.launch.global_size[d]) &&
+           reader.ReadU64(&source.launch.local_size[d]);
     }
-    ok = ok && reader.Read(&source.launch.scratch_bytes) &&
-         reader.Read(&source.source);
-    if (!ok || dimensions < 1 || dimensions > 3) {
+    ok = ok && reader.ReadU64(&source.launch.scratch_bytes) &&
+         reader.ReadString(&text) && reader.at_end();
+    source.source = text;
+    if (!ok || dimensions < 1 || dimensions > 3 || buffer_count > UINT32_MAX) {
       return FailedPrecondition(
           "intel plugin: a serialized kernel is truncated");
     }
     source.launch.dimensions = static_cast<uint32_t>(dimensions);
     PHAL_ASSIGN_OR_RETURN(
         std::unique_ptr<phal_plugin_kernel> built,
-        Kernel::Build(*device, std::move(name),
+        Kernel::Build(*device, std::string(name),
                       static_cast<uint32_t>(buffer_count), std::move(source)));
     *out_kernel = built.release();
     return OkStatus();

@@ -10,7 +10,7 @@
 
 #include "sdk/base/element_types.h"
 #include "sdk/plugin_support/compile_targets.h"
-#include "sdk/plugin_support/extensible_struct.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::template_plugin {

@@ -73,16 +73,8 @@ phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
                                uint64_t* out_size) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     const std::string bytes = kernel->kernel.Serialize();
-    void* data = HostAllocate(bytes.size(), alignof(std::max_align_t));
-    if (data == nullptr) {
-      return ResourceExhausted("template plugin: no host memory for " +
-                               std::to_string(bytes.size()) +
-                               " bytes of serialized kernel");
-    }
-    std::memcpy(data, bytes.data(), bytes.size());
-    *out_data = data;
-    *out_size = bytes.size();
-    return OkStatus();
+    return ReturnHostBytes(bytes, "template plugin: serialized kernel",
+                           out_data, out_size);
   });
 }
 

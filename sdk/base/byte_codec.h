@@ -24,6 +24,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace phal {
@@ -40,6 +41,13 @@ class ByteWriter {
   void AddU32(uint32_t value) { AddLittleEndian(value, 4); }
   void AddU64(uint64_t value) { AddLittleEndian(value, 8); }
   void AddI64(int64_t value) { AddU64(static_cast<uint64_t>(value)); }
+  // Any integer or enum, in its own width (1, 2, 4 or 8 bytes).
+  template <typename T>
+  void AddInteger(T value) {
+    static_assert(std::is_integral_v<T> || std::is_enum_v<T>);
+    static_assert(sizeof(T) <= 8);
+    AddLittleEndian(static_cast<uint64_t>(value), sizeof(T));
+  }
   void AddF64(double value) {
     uint64_t bits = 0;
     std::memcpy(&bits, &value, sizeof(bits));
@@ -49,12 +57,14 @@ class ByteWriter {
     AddU64(text.size());
     AddRaw(text);
   }
+  // The bytes written so far.
+  const std::string& bytes() const { return bytes_; }
   // The bytes written; the writer is empty after.
   std::string Take() { return std::move(bytes_); }
 
  private:
-  void AddLittleEndian(uint64_t value, int width) {
-    for (int i = 0; i < width; ++i) {
+  void AddLittleEndian(uint64_t value, size_t width) {
+    for (size_t i = 0; i < width; ++i) {
       bytes_.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
     }
   }
@@ -92,6 +102,21 @@ class ByteReader {
     uint64_t bits = 0;
     if (!ReadU64(&bits)) return false;
     *value = static_cast<int64_t>(bits);
+    return true;
+  }
+  // What AddInteger wrote for a T.
+  template <typename T>
+  bool ReadInteger(T* value) {
+    static_assert(std::is_integral_v<T> || std::is_enum_v<T>);
+    static_assert(sizeof(T) <= 8);
+    uint64_t bits = 0;
+    if (!ReadLittleEndian(sizeof(T), &bits)) return false;
+    if constexpr (std::is_enum_v<T>) {
+      *value = static_cast<T>(
+          static_cast<std::make_unsigned_t<std::underlying_type_t<T>>>(bits));
+    } else {
+      *value = static_cast<T>(static_cast<std::make_unsigned_t<T>>(bits));
+    }
     return true;
   }
   bool ReadF64(double* value) {

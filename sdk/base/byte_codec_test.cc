@@ -85,5 +85,32 @@ TEST(ByteCodecTest, HeadersAndSignedAndFloatFieldsReadBack) {
   EXPECT_TRUE(in.at_end());
 }
 
+TEST(ByteCodecTest, IntegersAndEnumsKeepTheirWidth) {
+  enum class Small : uint8_t { kValue = 7 };
+  enum Wide : int32_t { kNegative = -3 };
+  ByteWriter out;
+  out.AddInteger(Small::kValue);
+  out.AddInteger(kNegative);
+  out.AddInteger(int16_t{-2});
+  out.AddInteger(uint64_t{1} << 63);
+  const std::string bytes = out.Take();
+  EXPECT_EQ(bytes.size(), 1u + 4 + 2 + 8);
+
+  ByteReader in(bytes);
+  Small small{};
+  Wide wide{};
+  int16_t half = 0;
+  uint64_t top = 0;
+  ASSERT_TRUE(in.ReadInteger(&small));
+  ASSERT_TRUE(in.ReadInteger(&wide));
+  ASSERT_TRUE(in.ReadInteger(&half));
+  ASSERT_TRUE(in.ReadInteger(&top));
+  EXPECT_EQ(small, Small::kValue);
+  EXPECT_EQ(wide, kNegative);
+  EXPECT_EQ(half, -2);
+  EXPECT_EQ(top, uint64_t{1} << 63);
+  EXPECT_FALSE(in.ReadInteger(&half)) << "nothing is left";
+}
+
 }  // namespace
 }  // namespace phal

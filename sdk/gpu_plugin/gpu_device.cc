@@ -10,7 +10,7 @@
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
 #include "sdk/gpu_plugin/gpu_plugin.h"
 #include "sdk/plugin_support/compile_targets.h"
-#include "sdk/plugin_support/extensible_struct.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::gpu_plugin {

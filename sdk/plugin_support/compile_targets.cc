@@ -29,8 +29,8 @@ Status CompileOnlyDeviceError(std::string_view plugin, std::string_view target,
 }
 
 std::string_view KernelDumpDirectory(const phal_kernel_options_t* options) {
-  constexpr size_t kEnd = offsetof(phal_kernel_options_t, dump_directory) +
-                          sizeof(options->dump_directory);
+  constexpr size_t kEnd =
+      PHAL_STRUCT_SIZE(phal_kernel_options_t, dump_directory);
   if (options == nullptr || options->struct_size < kEnd ||
       options->dump_directory == nullptr) {
     return {};

@@ -12,8 +12,7 @@ namespace {
 // one cannot carry the answer.
 bool HasPluginVersionFields(const phal_plugin_negotiation_t& negotiation) {
   constexpr size_t kEnd =
-      offsetof(phal_plugin_negotiation_t, plugin_max_version) +
-      sizeof(negotiation.plugin_max_version);
+      PHAL_STRUCT_SIZE(phal_plugin_negotiation_t, plugin_max_version);
   return negotiation.struct_size >= kEnd;
 }
 

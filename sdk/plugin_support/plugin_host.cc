@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdio>
+#include <cstring>
+#include <string>
 
 #include "sdk/base/exception_status.h"
 
@@ -68,6 +70,19 @@ void* HostAllocate(size_t byte_size, size_t alignment) noexcept {
   const phal_host_services_t* host = g_host.load(std::memory_order_acquire);
   if (host == nullptr || !HasHostAllocate(host)) return nullptr;
   return host->host_allocate(byte_size, alignment);
+}
+
+Status ReturnHostBytes(std::string_view bytes, std::string_view what,
+                       void** out_data, uint64_t* out_size) {
+  void* data = HostAllocate(bytes.size(), alignof(std::max_align_t));
+  if (data == nullptr && !bytes.empty()) {
+    return ResourceExhausted(std::string(what) + ": no host memory for " +
+                             std::to_string(bytes.size()) + " bytes");
+  }
+  if (!bytes.empty()) std::memcpy(data, bytes.data(), bytes.size());
+  *out_data = data;
+  *out_size = bytes.size();
+  return OkStatus();
 }
 
 phal_status_t* AbiStatusFromCurrentException() noexcept {

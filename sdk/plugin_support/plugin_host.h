@@ -10,6 +10,9 @@
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_HOST_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_HOST_H_
 
+#include <cstdint>
+#include <string_view>
+
 #include "polyhal/plugin.h"
 #include "sdk/base/status.h"
 
@@ -32,6 +35,14 @@ void Log(phal_log_level_t level, const char* message) noexcept;
 // Host memory from the core's allocator (host_allocate), or NULL when the
 // core offers none or is out of memory. The core frees it.
 void* HostAllocate(size_t byte_size, size_t alignment) noexcept;
+
+// Hands `bytes` to the core as a slot returning host-allocated bytes does
+// (kernel_serialize): a copy in HostAllocate's memory in *out_data, its
+// size in *out_size. RESOURCE_EXHAUSTED, naming `what` ("acme plugin:
+// serialized kernel") and the size and setting nothing, when no host memory
+// is to be had.
+Status ReturnHostBytes(std::string_view bytes, std::string_view what,
+                       void** out_data, uint64_t* out_size);
 
 // The status for the exception being handled, as
 // StatusFromCurrentException (sdk/base/exception_status.h) names it, made

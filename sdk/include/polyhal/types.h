@@ -37,6 +37,15 @@ extern "C" {
 #define PHAL_ABI_VERSION \
   PHAL_MAKE_VERSION(PHAL_ABI_VERSION_MAJOR, PHAL_ABI_VERSION_MINOR)
 
+/* The size of `type` up to and including `last_member`: the struct_size
+ * of a caller built when `last_member` was the struct's last, and the
+ * smallest struct_size a reader must see before it reads that member.
+ *   if (options->struct_size < PHAL_STRUCT_SIZE(phal_compile_options_t,
+ *                                               source_name)) ...
+ * (ABI 1.5; a macro, so usable with the headers of any earlier version.) */
+#define PHAL_STRUCT_SIZE(type, last_member) \
+  (offsetof(type, last_member) + sizeof(((type*)0)->last_member))
+
 /* Symbol visibility for libpolyhal and for plugin entry points. */
 #if defined(_WIN32)
 #define PHAL_EXPORT __declspec(dllexport)
