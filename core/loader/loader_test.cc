@@ -260,6 +260,89 @@ TEST(Loader, APluginOfAbi14LoadsAndItsDeviceReportsNoCounters) {
   EXPECT_EQ(phal_device_reset_counters(device), nullptr);
 }
 
+// The plugins of every generation side by side: the cpu plugin, built with
+// the SDK's entry macro (PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME), and plugins
+// written in plain C with no SDK helper against the tables of ABI 1.0 and
+// ABI 1.5, as vendors built theirs before the slot list. Each loads at its
+// version and moves bytes through its slots; the 1.5 plugin's counter
+// slots, the last of its table, are reached, and the others' are answered
+// by the core.
+void ExpectPluginsOfEveryGenerationMoveBytes() {
+  testing::TempDir dir;
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.4"));
+  dir.Write("host_1_0.json", Manifest("host_1_0", TestPlugin("host_1_0")));
+  dir.Write("host_1_5.json",
+            Manifest("host_1_5", TestPlugin("host_1_5"), "1.5"));
+  LoadedClient loaded;
+  Load(dir.path(), &loaded);
+  EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 4));
+  EXPECT_EQ(loaded.ByManifest("host_1_0.json").abi_version,
+            PHAL_MAKE_VERSION(1, 0));
+  EXPECT_EQ(loaded.ByManifest("host_1_5.json").abi_version,
+            PHAL_MAKE_VERSION(1, 5));
+  size_t devices = 0;
+  ASSERT_EQ(phal_client_get_device_count(loaded.client, &devices), nullptr);
+  ASSERT_EQ(devices, 3u) << "one device of each plugin";
+  for (size_t i = 0; i < devices; ++i) {
+    phal_device_t* device = nullptr;
+    ASSERT_EQ(phal_client_get_device(loaded.client, i, &device), nullptr);
+    size_t plugin = 0;
+    ASSERT_EQ(phal_device_get_plugin_index(device, &plugin), nullptr);
+    const std::string manifest =
+        std::filesystem::path(loaded.plugins[plugin].manifest_path)
+            .filename()
+            .string();
+    SCOPED_TRACE(manifest);
+    const int64_t dims[] = {4};
+    phal_buffer_desc_t desc{};
+    desc.struct_size = sizeof(desc);
+    desc.element_type = PHAL_ELEMENT_TYPE_F32;
+    desc.rank = 1;
+    desc.dims = dims;
+    phal_buffer_t* buffer = nullptr;
+    ASSERT_EQ(phal_buffer_allocate(device, &desc, &buffer), nullptr);
+    const float written[4] = {1.5f, -2.0f, 3.25f, 0.0f};
+    float read[4] = {};
+    ASSERT_EQ(phal_buffer_copy_from_host(buffer, 0, written, sizeof(written)),
+              nullptr);
+    ASSERT_EQ(phal_buffer_copy_to_host(buffer, 0, read, sizeof(read)), nullptr);
+    phal_buffer_free(buffer);
+    EXPECT_EQ(std::vector<float>(read, read + 4),
+              std::vector<float>(written, written + 4));
+    phal_device_counter_t* counters = nullptr;
+    size_t count = 0;
+    ASSERT_EQ(phal_device_get_counters(device, &counters, &count), nullptr);
+    if (manifest != "host_1_5.json") {
+      EXPECT_EQ(count, 0u) << "a table without the counter slots";
+      phal_free(counters);
+      continue;
+    }
+    ASSERT_EQ(count, 1u);
+    EXPECT_STREQ(counters[0].name, "copy.bytes");
+    EXPECT_GE(counters[0].value, 2.0 * sizeof(written))
+        << "the bytes copied in and out";
+    phal_free(counters);
+    ASSERT_EQ(phal_device_reset_counters(device), nullptr);
+    ASSERT_EQ(phal_device_get_counters(device, &counters, &count), nullptr);
+    ASSERT_EQ(count, 1u);
+    EXPECT_EQ(counters[0].value, 0.0) << "after device_reset_counters";
+    phal_free(counters);
+  }
+  for (const std::string& line : loaded.log) {
+    EXPECT_EQ(line.find("validation layer"), std::string::npos) << line;
+  }
+}
+
+TEST(Loader, PluginsOfTheEntryMacroAndOfPlainCAbi10And15LoadAndMoveBytes) {
+  ExpectPluginsOfEveryGenerationMoveBytes();
+}
+
+TEST(Loader, PluginsOfEveryGenerationPassTheValidationLayer) {
+  setenv("PHAL_VALIDATION", "1", 1);
+  ExpectPluginsOfEveryGenerationMoveBytes();
+  unsetenv("PHAL_VALIDATION");
+}
+
 TEST(Loader, TooSmallFunctionTableIsReported) {
   testing::TempDir dir;
   dir.Write("tiny.json", Manifest("tiny", TestPlugin("tiny_table")));

@@ -186,6 +186,10 @@ Status ValidatedPlugin::CheckSameDevice(const char* call,
                        DeviceLabel(stream.device));
 }
 
+// ---- shutdown --------------------------------------------------------------
+
+void ValidatedPlugin::Shutdown() { plugin_.shutdown(); }
+
 // ---- devices ---------------------------------------------------------------
 
 phal_status_t* ValidatedPlugin::DeviceCount(size_t* out_count,

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -29,6 +30,7 @@
 #include "polyhal/plugin.h"
 #include "sdk/base/log.h"
 #include "sdk/base/status.h"
+#include "sdk/plugin_support/plugin_slot_list.h"
 
 namespace phal {
 
@@ -49,66 +51,14 @@ class ValidatedPlugin {
   // Logs LiveObjects as one error (rule lifetime.leak); returns how many.
   size_t ReportLeaks(const std::string& moment);
 
-  phal_status_t* DeviceCount(size_t* out_count, const char** out_reason);
-  phal_status_t* DeviceOpen(size_t ordinal, phal_plugin_device_t** out_device);
-  void DeviceClose(phal_plugin_device_t* device);
-  phal_status_t* DeviceGetProperties(phal_plugin_device_t* device,
-                                     phal_device_properties_t* out);
-  phal_status_t* DeviceGetMemorySpace(phal_plugin_device_t* device,
-                                      uint32_t index,
-                                      phal_memory_space_info_t* out);
-  phal_status_t* BufferAllocate(phal_plugin_device_t* device,
-                                uint32_t memory_space, uint64_t byte_size,
-                                phal_plugin_buffer_t** out_buffer);
-  void BufferFree(phal_plugin_buffer_t* buffer);
-  phal_status_t* StreamCreate(phal_plugin_device_t* device,
-                              phal_plugin_stream_t** out_stream);
-  void StreamDestroy(phal_plugin_stream_t* stream);
-  phal_status_t* StreamSynchronize(phal_plugin_stream_t* stream);
-  phal_status_t* StreamCopyFromHost(phal_plugin_stream_t* stream,
-                                    const void* source,
-                                    phal_plugin_buffer_t* buffer,
-                                    uint64_t offset, uint64_t byte_size);
-  phal_status_t* StreamCopyToHost(phal_plugin_stream_t* stream,
-                                  phal_plugin_buffer_t* buffer, uint64_t offset,
-                                  void* destination, uint64_t byte_size);
-  phal_status_t* StreamCopyBuffer(phal_plugin_stream_t* stream,
-                                  phal_plugin_buffer_t* source,
-                                  uint64_t source_offset,
-                                  phal_plugin_buffer_t* destination,
-                                  uint64_t destination_offset,
-                                  uint64_t byte_size);
-  phal_status_t* EventCreate(phal_plugin_device_t* device,
-                             phal_plugin_event_t** out_event);
-  void EventDestroy(phal_plugin_event_t* event);
-  phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
-                                   phal_plugin_event_t* event);
-  phal_status_t* StreamWaitEvent(phal_plugin_stream_t* stream,
-                                 phal_plugin_event_t* event);
-  phal_status_t* EventSynchronize(phal_plugin_event_t* event);
-  phal_status_t* EventQuery(phal_plugin_event_t* event, int* out_done);
-  phal_status_t* KernelEmit(phal_plugin_device_t* device,
-                            const phal_kernel_desc_t* kernel,
-                            const phal_kernel_options_t* options,
-                            phal_plugin_kernel_t** out_kernel);
-  void KernelDestroy(phal_plugin_kernel_t* kernel);
-  phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
-                                 uint64_t* out_size);
-  phal_status_t* KernelDeserialize(phal_plugin_device_t* device,
-                                   const void* data, uint64_t size,
-                                   phal_plugin_kernel_t** out_kernel);
-  phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
-                              phal_plugin_kernel_t* kernel,
-                              phal_plugin_buffer_t* const* buffers,
-                              uint32_t buffer_count);
-  phal_status_t* TargetGetNames(const char* const** out_names,
-                                size_t* out_count);
-  phal_status_t* TargetDeviceOpen(const char* target,
-                                  phal_plugin_device_t** out_device);
-  phal_status_t* DeviceGetCounters(phal_plugin_device_t* device,
-                                   phal_device_counter_t** out_counters,
-                                   size_t* out_count);
-  phal_status_t* DeviceResetCounters(phal_plugin_device_t* device);
+  // One check per slot, named and typed after it (plugin_slot_list.h):
+  // DeviceCount for device_count. Shutdown only forwards: the layer's table
+  // keeps the plugin's own shutdown (validation_layer.cc), which the library
+  // calls once, last, after the client has reported leaks (ReportLeaks).
+#define PHAL_VALIDATED_PLUGIN_CHECK_(major, minor, slot, Function, group) \
+  std::remove_pointer_t<decltype(phal_plugin_api_t::slot)> Function;
+  PHAL_PLUGIN_SLOTS(PHAL_VALIDATED_PLUGIN_CHECK_)
+#undef PHAL_VALIDATED_PLUGIN_CHECK_
 
  private:
   // Logs a breach of `rule` in `call` and returns it as a status.

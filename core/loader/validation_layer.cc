@@ -5,6 +5,8 @@
 #include <mutex>
 #include <utility>
 
+#include "sdk/plugin_support/plugin_slot_list.h"
+
 namespace phal {
 namespace {
 
@@ -26,42 +28,15 @@ struct Slot<Index, Method> {
   }
 };
 
+// The layer's table at `Index`: every slot of the list (plugin_slot_list.h)
+// calls the check of its name (validated_plugin.h).
 template <size_t Index>
 phal_plugin_api_t SlotTable() {
-  using V = ValidatedPlugin;
   phal_plugin_api_t table{};
-  table.device_count = Slot<Index, &V::DeviceCount>::Call;
-  table.device_open = Slot<Index, &V::DeviceOpen>::Call;
-  table.device_close = Slot<Index, &V::DeviceClose>::Call;
-  table.device_get_properties = Slot<Index, &V::DeviceGetProperties>::Call;
-  table.device_get_memory_space = Slot<Index, &V::DeviceGetMemorySpace>::Call;
-  table.buffer_allocate = Slot<Index, &V::BufferAllocate>::Call;
-  table.buffer_free = Slot<Index, &V::BufferFree>::Call;
-  table.stream_create = Slot<Index, &V::StreamCreate>::Call;
-  table.stream_destroy = Slot<Index, &V::StreamDestroy>::Call;
-  table.stream_synchronize = Slot<Index, &V::StreamSynchronize>::Call;
-  table.stream_copy_from_host = Slot<Index, &V::StreamCopyFromHost>::Call;
-  table.stream_copy_to_host = Slot<Index, &V::StreamCopyToHost>::Call;
-  table.stream_copy_buffer = Slot<Index, &V::StreamCopyBuffer>::Call;
-  table.event_create = Slot<Index, &V::EventCreate>::Call;
-  table.event_destroy = Slot<Index, &V::EventDestroy>::Call;
-  table.stream_record_event = Slot<Index, &V::StreamRecordEvent>::Call;
-  table.stream_wait_event = Slot<Index, &V::StreamWaitEvent>::Call;
-  table.event_synchronize = Slot<Index, &V::EventSynchronize>::Call;
-  table.event_query = Slot<Index, &V::EventQuery>::Call;
-  table.kernel_emit = Slot<Index, &V::KernelEmit>::Call;
-  table.kernel_destroy = Slot<Index, &V::KernelDestroy>::Call;
-  table.kernel_serialize = Slot<Index, &V::KernelSerialize>::Call;
-  table.kernel_deserialize = Slot<Index, &V::KernelDeserialize>::Call;
-  table.stream_launch = Slot<Index, &V::StreamLaunch>::Call;
-  table.target_get_names = Slot<Index, &V::TargetGetNames>::Call;
-  table.target_device_open = Slot<Index, &V::TargetDeviceOpen>::Call;
-  table.device_get_counters = Slot<Index, &V::DeviceGetCounters>::Call;
-  table.device_reset_counters = Slot<Index, &V::DeviceResetCounters>::Call;
-  static_assert(sizeof(phal_plugin_api_t) ==
-                    offsetof(phal_plugin_api_t, device_reset_counters) +
-                        sizeof(table.device_reset_counters),
-                "a slot was appended to phal_plugin_api_t without a check");
+#define PHAL_VALIDATED_SLOT_(major, minor, slot, Function, group) \
+  table.slot = Slot<Index, &ValidatedPlugin::Function>::Call;
+  PHAL_PLUGIN_SLOTS(PHAL_VALIDATED_SLOT_)
+#undef PHAL_VALIDATED_SLOT_
   return table;
 }
 
@@ -106,6 +81,8 @@ StatusOr<std::unique_ptr<ValidationLayer>> ValidationLayer::Create(
   table.abi_version = plugin.abi_version;
   table.name = plugin.name;
   table.version = plugin.version;
+  // The plugin's own: the library calls shutdown after the client, and its
+  // layers, are gone.
   table.shutdown = plugin.shutdown;
   g_checks[index].store(checks.get(), std::memory_order_release);
   return std::unique_ptr<ValidationLayer>(

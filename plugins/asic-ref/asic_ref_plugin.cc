@@ -19,5 +19,7 @@ void Shutdown() noexcept {}
 
 }  // namespace phal::asic_ref
 
-PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME(
-    phal::asic_ref, PHAL_MAKE_VERSION(1, 0), PHAL_ABI_VERSION)
+PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(phal::asic_ref, PHAL_MAKE_VERSION(1, 0),
+                                      PHAL_ABI_VERSION,
+                                      phal::kPluginTargetSlots |
+                                          phal::kPluginCounterSlots)

@@ -15,6 +15,6 @@ void Shutdown() noexcept { BlockCache::Instance().Clear(); }
 
 }  // namespace phal::cpu
 
-PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME(phal::cpu,
-                                                   PHAL_MAKE_VERSION(1, 0),
-                                                   PHAL_MAKE_VERSION(1, 4))
+PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(phal::cpu, PHAL_MAKE_VERSION(1, 0),
+                                      PHAL_MAKE_VERSION(1, 4),
+                                      phal::kPluginTargetSlots)

@@ -4,10 +4,14 @@
 // headers it is built against, from the slot functions template_plugin.h
 // declares, each named after its slot (DeviceCount for device_count) and
 // defined in the concept file it belongs to; the ahead-of-time slots of ABI
-// 1.4 (TargetGetNames, TargetDeviceOpen) are in template_device.cc. A plugin
-// that leaves a slot out writes its table itself (phal::PluginDefinition,
-// sdk/plugin_support/plugin_entry.h); the core answers a NULL slot with
-// PHAL_UNIMPLEMENTED.
+// 1.4 (TargetGetNames, TargetDeviceOpen) are in template_device.cc, and the
+// last argument below names their group. TODO(vendor): add
+// phal::kPluginCounterSlots when your devices keep performance counters
+// (DeviceGetCounters, DeviceResetCounters; docs/writing-a-plugin.md), or
+// drop phal::kPluginTargetSlots when you compile only for opened devices.
+// A plugin that leaves out a core slot writes its table itself
+// (phal::PluginDefinition, sdk/plugin_support/plugin_entry.h); the core
+// answers a NULL slot with PHAL_UNIMPLEMENTED.
 #include "template_plugin.h"
 
 #include "sdk/plugin_support/plugin_entry.h"
@@ -21,6 +25,6 @@ void Shutdown() noexcept {}
 
 }  // namespace phal::template_plugin
 
-PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME(phal::template_plugin,
-                                                   PHAL_MAKE_VERSION(1, 0),
-                                                   PHAL_ABI_VERSION)
+PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(phal::template_plugin,
+                                      PHAL_MAKE_VERSION(1, 0), PHAL_ABI_VERSION,
+                                      phal::kPluginTargetSlots)

@@ -21,18 +21,21 @@
 //   PHAL_PLUGIN_DEFINE_ENTRY(kDefinition)
 //
 // A plugin built by phal_add_plugin whose slot functions are named after
-// their slots (DeviceCount for device_count, ...) writes all of it as
+// their slots (DeviceCount for device_count, ...; plugin_slots.h declares
+// them) writes all of it as
 //
 //   PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(acme, PHAL_MAKE_VERSION(1, 0),
 //                                         PHAL_MAKE_VERSION(1, 2))
 //
-// or, when it also compiles for targets without a device (ABI 1.4's
-// target_get_names and target_device_open, as TargetGetNames and
-// TargetDeviceOpen), as PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME,
-// and when its devices keep performance counters as well (ABI 1.5's
-// device_get_counters and device_reset_counters, as DeviceGetCounters and
-// DeviceResetCounters), as
-// PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME.
+// and names the optional slot groups it defines as a fourth argument
+// (PluginSlotGroup, plugin_slot_list.h): one that compiles for targets
+// without a device (ABI 1.4: TargetGetNames, TargetDeviceOpen) and whose
+// devices keep performance counters (ABI 1.5: DeviceGetCounters,
+// DeviceResetCounters) writes
+//
+//   PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(
+//       acme, PHAL_MAKE_VERSION(1, 0), PHAL_ABI_VERSION,
+//       phal::kPluginTargetSlots | phal::kPluginCounterSlots)
 //
 // The header of `api` (struct_size, next, abi_version, name, version) is
 // filled by the helper; leave it zero. (A designated initializer naming
@@ -43,37 +46,37 @@
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_ENTRY_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_ENTRY_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 
 #include "polyhal/plugin.h"
+#include "sdk/plugin_support/plugin_slot_list.h"
 
 namespace phal {
 
 // One ABI version the helper can hand out, and the size of its table
-// (plugin.h's PHAL_PLUGIN_API_STRUCT_SIZE_*: where that version's last slot
-// ends, so a minor version that appends no slot has its predecessor's).
+// (where that version's last slot ends, so a minor version that appends no
+// slot has its predecessor's; plugin.h's PHAL_PLUGIN_API_STRUCT_SIZE_*).
 struct PluginAbiVersion {
   uint32_t version;
   uint32_t table_size;
 };
 
-// Oldest first. Supporting a new ABI version is adding its row.
-inline constexpr PluginAbiVersion kPluginAbiVersions[] = {
-    {PHAL_MAKE_VERSION(1, 0), PHAL_PLUGIN_API_STRUCT_SIZE_1_0},
-    {PHAL_MAKE_VERSION(1, 1), PHAL_PLUGIN_API_STRUCT_SIZE_1_1},
-    {PHAL_MAKE_VERSION(1, 2), PHAL_PLUGIN_API_STRUCT_SIZE_1_2},
-    {PHAL_MAKE_VERSION(1, 3), PHAL_PLUGIN_API_STRUCT_SIZE_1_3},
-    {PHAL_MAKE_VERSION(1, 4), PHAL_PLUGIN_API_STRUCT_SIZE_1_4},
-    {PHAL_MAKE_VERSION(1, 5), PHAL_PLUGIN_API_STRUCT_SIZE_1_5},
-};
-inline constexpr size_t kPluginAbiVersionCount = std::size(kPluginAbiVersions);
-static_assert(kPluginAbiVersions[kPluginAbiVersionCount - 1].version ==
-                      PHAL_ABI_VERSION &&
-                  kPluginAbiVersions[kPluginAbiVersionCount - 1].table_size ==
-                      sizeof(phal_plugin_api_t),
-              "the ABI has a version kPluginAbiVersions lacks: add its row");
+// Every minor version of the ABI the headers declare, oldest first, each
+// with its table size from the slot list (plugin_slot_list.h).
+inline constexpr size_t kPluginAbiVersionCount = PHAL_ABI_VERSION_MINOR + 1;
+inline constexpr auto kPluginAbiVersions = [] {
+  std::array<PluginAbiVersion, kPluginAbiVersionCount> versions{};
+  for (uint32_t minor = 0; minor < kPluginAbiVersionCount; ++minor) {
+    const uint32_t version = PHAL_MAKE_VERSION(PHAL_ABI_VERSION_MAJOR, minor);
+    versions[minor] = {version,
+                       static_cast<uint32_t>(PluginTableSize(version))};
+  }
+  return versions;
+}();
+static_assert(kPluginAbiVersions[kPluginAbiVersionCount - 1].table_size ==
+              sizeof(phal_plugin_api_t));
 
 // True when the helper can hand out a table of ABI `version`.
 constexpr bool IsKnownPluginAbiVersion(uint32_t version) {
@@ -137,88 +140,44 @@ void ShutdownPlugin(const PluginDefinition& definition) noexcept;
     return entry.Negotiate(negotiation);                                       \
   }
 
-// The slots every plugin of this tree fills, as designated initializers,
-// for a plugin whose slot functions live in namespace `ns`, each named after
-// its slot in CamelCase (device_count: ns::DeviceCount, stream_launch:
-// ns::StreamLaunch). The header is left to the helper.
-#define PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns)                                   \
-  .struct_size = 0, .next = nullptr, .abi_version = 0, .name = nullptr,        \
-  .version = nullptr, .shutdown = ns::Shutdown,                                \
-  .device_count = ns::DeviceCount, .device_open = ns::DeviceOpen,              \
-  .device_close = ns::DeviceClose,                                             \
-  .device_get_properties = ns::DeviceGetProperties,                            \
-  .device_get_memory_space = ns::DeviceGetMemorySpace,                         \
-  .buffer_allocate = ns::BufferAllocate, .buffer_free = ns::BufferFree,        \
-  .stream_create = ns::StreamCreate, .stream_destroy = ns::StreamDestroy,      \
-  .stream_synchronize = ns::StreamSynchronize,                                 \
-  .stream_copy_from_host = ns::StreamCopyFromHost,                             \
-  .stream_copy_to_host = ns::StreamCopyToHost,                                 \
-  .stream_copy_buffer = ns::StreamCopyBuffer, .event_create = ns::EventCreate, \
-  .event_destroy = ns::EventDestroy,                                           \
-  .stream_record_event = ns::StreamRecordEvent,                                \
-  .stream_wait_event = ns::StreamWaitEvent,                                    \
-  .event_synchronize = ns::EventSynchronize, .event_query = ns::EventQuery,    \
-  .kernel_emit = ns::KernelEmit, .kernel_destroy = ns::KernelDestroy,          \
-  .kernel_serialize = ns::KernelSerialize,                                     \
-  .kernel_deserialize = ns::KernelDeserialize,                                 \
-  .stream_launch = ns::StreamLaunch
-
-// The table of a plugin that compiles only for the devices it opens: every
-// slot above by name, the ahead-of-time slots of ABI 1.4 and the counter
-// slots of ABI 1.5 NULL (the core answers that the plugin compiles for no
-// target and that its devices have no counters).
-#define PHAL_PLUGIN_API_BY_SLOT_NAME(ns)                                  \
-  {                                                                       \
-    PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns),                                 \
-        .target_get_names = nullptr, .target_device_open = nullptr,       \
-        .device_get_counters = nullptr, .device_reset_counters = nullptr, \
-  }
-
-// The table of a plugin that also compiles ahead of time, with no device
-// (plugin.h, ABI 1.4): ns::TargetGetNames and ns::TargetDeviceOpen too.
-#define PHAL_PLUGIN_API_WITH_TARGETS_BY_SLOT_NAME(ns)                     \
-  {                                                                       \
-    PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns),                                 \
-        .target_get_names = ns::TargetGetNames,                           \
-        .target_device_open = ns::TargetDeviceOpen,                       \
-        .device_get_counters = nullptr, .device_reset_counters = nullptr, \
-  }
-
-// The table of a plugin that compiles ahead of time and whose devices keep
-// performance counters (plugin.h, ABI 1.5): ns::DeviceGetCounters and
-// ns::DeviceResetCounters too.
-#define PHAL_PLUGIN_API_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME(ns) \
-  {                                                                \
-    PHAL_PLUGIN_DEVICE_SLOTS_BY_NAME(ns),                          \
-        .target_get_names = ns::TargetGetNames,                    \
-        .target_device_open = ns::TargetDeviceOpen,                \
-        .device_get_counters = ns::DeviceGetCounters,              \
-        .device_reset_counters = ns::DeviceResetCounters,          \
-  }
-
 // The whole entry point of a plugin built by phal_add_plugin (which defines
-// PHAL_PLUGIN_NAME and PHAL_PLUGIN_VERSION) whose slots are named as
-// PHAL_PLUGIN_API_BY_SLOT_NAME expects, speaking ABI `min_abi` to `max_abi`.
-#define PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(ns, min_abi, max_abi) \
-  PHAL_PLUGIN_DEFINE_ENTRY_FROM_API(min_abi, max_abi,               \
-                                    PHAL_PLUGIN_API_BY_SLOT_NAME(ns))
+// PHAL_PLUGIN_NAME and PHAL_PLUGIN_VERSION) whose slot functions live in
+// namespace `ns`, each named after its slot (device_count: ns::DeviceCount),
+// speaking ABI `min_abi` to `max_abi`. The table holds every core slot and
+// the slots of the optional groups named by the fourth argument
+// (PluginSlotGroup bits; none when it is left out); the slots of the other
+// groups stay NULL, and the core answers them. A table of an older version
+// is cut where that version ends, so an older core never sees the newer
+// slots.
+#define PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(ns, min_abi, max_abi, ...)  \
+  static_assert(::phal::PluginSlotGroupsWithin(                           \
+                    PHAL_PLUGIN_OPTIONAL_SLOTS_(__VA_ARGS__), (max_abi)), \
+                "an optional slot group is newer than max_abi: every "    \
+                "table of the plugin would leave it out");                \
+  PHAL_PLUGIN_DEFINE_ENTRY_FROM_API(                                      \
+      min_abi, max_abi,                                                   \
+      PHAL_PLUGIN_API_BY_SLOT_NAME_(ns,                                   \
+                                    PHAL_PLUGIN_OPTIONAL_SLOTS_(__VA_ARGS__)))
 
-// The same for a plugin that compiles ahead of time: its table is
-// PHAL_PLUGIN_API_WITH_TARGETS_BY_SLOT_NAME(ns). A core older than ABI 1.4
-// never sees the target slots (the table is cut where its version ends).
-#define PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_BY_SLOT_NAME(ns, min_abi, \
-                                                           max_abi)     \
-  PHAL_PLUGIN_DEFINE_ENTRY_FROM_API(                                    \
-      min_abi, max_abi, PHAL_PLUGIN_API_WITH_TARGETS_BY_SLOT_NAME(ns))
+#define PHAL_PLUGIN_OPTIONAL_SLOTS_(...) \
+  static_cast<uint32_t>(::phal::kPluginCoreSlots __VA_OPT__(| (__VA_ARGS__)))
 
-// The same for a plugin that compiles ahead of time and counts: its table
-// is PHAL_PLUGIN_API_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME(ns). A core
-// older than ABI 1.5 never sees the counter slots.
-#define PHAL_PLUGIN_DEFINE_ENTRY_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME( \
-    ns, min_abi, max_abi)                                                \
-  PHAL_PLUGIN_DEFINE_ENTRY_FROM_API(                                     \
-      min_abi, max_abi,                                                  \
-      PHAL_PLUGIN_API_WITH_TARGETS_AND_COUNTERS_BY_SLOT_NAME(ns))
+// The table of PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME, one assignment per row
+// of the slot list. A slot of a group the plugin leaves out is a discarded
+// statement, so its function need not be defined.
+#define PHAL_PLUGIN_API_BY_SLOT_NAME_(ns, optional_slots)     \
+  [] {                                                        \
+    namespace phal_slot_functions = ns;                       \
+    constexpr uint32_t kPhalOptionalSlots = (optional_slots); \
+    phal_plugin_api_t api{};                                  \
+    PHAL_PLUGIN_SLOTS(PHAL_PLUGIN_SET_SLOT_BY_NAME_)          \
+    return api;                                               \
+  }()
+
+#define PHAL_PLUGIN_SET_SLOT_BY_NAME_(major, minor, slot, Function, group) \
+  if constexpr ((kPhalOptionalSlots & ::phal::group) == ::phal::group) {   \
+    api.slot = phal_slot_functions::Function;                              \
+  }
 
 // The entry point of a plugin built by phal_add_plugin from `table`, a
 // constant phal_plugin_api_t initializer.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <iterator>
 
 #include "sdk/plugin_support/plugin_host.h"
 #include "sdk/plugin_testing/fake_host.h"
@@ -196,6 +197,46 @@ TEST(PluginEntryTest, PluginRangeBoundsTheChoiceFromBelow) {
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(api->abi_version, kAbi11);
   EXPECT_STREQ(api->name, "kernels-only");
+}
+
+TEST(PluginSlotListTest, NamesEverySlotAfterTheHeaderInTableOrder) {
+  EXPECT_EQ(kPluginSlotCount, 29u);
+  const PluginSlotInfo& first = GetPluginSlotInfo(PluginSlot::kShutdown);
+  EXPECT_STREQ(first.name, "shutdown");
+  EXPECT_EQ(first.offset, PHAL_PLUGIN_API_MIN_STRUCT_SIZE);
+  const PluginSlotInfo& launch = GetPluginSlotInfo(PluginSlot::kStreamLaunch);
+  EXPECT_STREQ(launch.name, "stream_launch");
+  EXPECT_EQ(launch.abi_version, kAbi11);
+  EXPECT_EQ(launch.offset, offsetof(phal_plugin_api_t, stream_launch));
+  const PluginSlotInfo& last =
+      GetPluginSlotInfo(PluginSlot::kDeviceResetCounters);
+  EXPECT_EQ(last.group, kPluginCounterSlots);
+  EXPECT_EQ(last.offset + last.size, sizeof(phal_plugin_api_t));
+}
+
+TEST(PluginSlotListTest, EachVersionsTableEndsWithItsNewestSlot) {
+  const size_t expected[] = {
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_0, PHAL_PLUGIN_API_STRUCT_SIZE_1_1,
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_2, PHAL_PLUGIN_API_STRUCT_SIZE_1_3,
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_4, PHAL_PLUGIN_API_STRUCT_SIZE_1_5};
+  ASSERT_EQ(kPluginAbiVersionCount, std::size(expected));
+  for (size_t minor = 0; minor < kPluginAbiVersionCount; ++minor) {
+    EXPECT_EQ(kPluginAbiVersions[minor].version,
+              PHAL_MAKE_VERSION(1, static_cast<uint32_t>(minor)));
+    EXPECT_EQ(kPluginAbiVersions[minor].table_size, expected[minor])
+        << "ABI 1." << minor;
+  }
+}
+
+TEST(PluginSlotListTest, OptionalGroupsFitOnlyAMaxAbiThatHasTheirSlots) {
+  EXPECT_TRUE(PluginSlotGroupsWithin(kPluginCoreSlots, kAbi10));
+  EXPECT_TRUE(
+      PluginSlotGroupsWithin(kPluginTargetSlots, PHAL_MAKE_VERSION(1, 4)));
+  EXPECT_FALSE(PluginSlotGroupsWithin(kPluginTargetSlots, kAbi13));
+  EXPECT_FALSE(PluginSlotGroupsWithin(kPluginTargetSlots | kPluginCounterSlots,
+                                      PHAL_MAKE_VERSION(1, 4)));
+  EXPECT_TRUE(PluginSlotGroupsWithin(kPluginTargetSlots | kPluginCounterSlots,
+                                     PHAL_MAKE_VERSION(1, 5)));
 }
 
 }  // namespace

@@ -10,16 +10,18 @@
 // declaration has exactly the type of its slot in phal_plugin_api_t, so a
 // definition with another exception specification fails to compile and
 // one with other parameters leaves the slot undefined at link time: the
-// signatures are written once, in plugin.h. A declared slot function that
-// is never defined costs nothing until a table names it: a plugin without
-// the ahead-of-time slots (ABI 1.4) leaves TargetGetNames and
-// TargetDeviceOpen undefined, one without counters (ABI 1.5)
+// signatures are written once, in plugin.h, and the list of slots once, in
+// plugin_slot_list.h. A declared slot function that is never defined costs
+// nothing until a table names it: a plugin without the ahead-of-time slots
+// (ABI 1.4, kPluginTargetSlots) leaves TargetGetNames and TargetDeviceOpen
+// undefined, one without counters (ABI 1.5, kPluginCounterSlots)
 // DeviceGetCounters and DeviceResetCounters.
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
 
 #include "polyhal/plugin.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/plugin_slot_list.h"
 
 namespace phal {
 
@@ -37,36 +39,9 @@ struct PluginSlotFunction<Result (*)(Parameters...)> {
 #define PHAL_PLUGIN_SLOT_FUNCTION(slot) \
   ::phal::PluginSlotFunction<decltype(phal_plugin_api_t::slot)>::type
 
-#define PHAL_DECLARE_PLUGIN_SLOTS()                                        \
-  PHAL_PLUGIN_SLOT_FUNCTION(shutdown) Shutdown;                            \
-  PHAL_PLUGIN_SLOT_FUNCTION(device_count) DeviceCount;                     \
-  PHAL_PLUGIN_SLOT_FUNCTION(device_open) DeviceOpen;                       \
-  PHAL_PLUGIN_SLOT_FUNCTION(device_close) DeviceClose;                     \
-  PHAL_PLUGIN_SLOT_FUNCTION(device_get_properties) DeviceGetProperties;    \
-  PHAL_PLUGIN_SLOT_FUNCTION(device_get_memory_space) DeviceGetMemorySpace; \
-  PHAL_PLUGIN_SLOT_FUNCTION(buffer_allocate) BufferAllocate;               \
-  PHAL_PLUGIN_SLOT_FUNCTION(buffer_free) BufferFree;                       \
-  PHAL_PLUGIN_SLOT_FUNCTION(stream_create) StreamCreate;                   \
-  PHAL_PLUGIN_SLOT_FUNCTION(stream_destroy) StreamDestroy;                 \
-  PHAL_PLUGIN_SLOT_FUNCTION(stream_synchronize) StreamSynchronize;         \
-  PHAL_PLUGIN_SLOT_FUNCTION(stream_copy_from_host) StreamCopyFromHost;     \
-  PHAL_PLUGIN_SLOT_FUNCTION(stream_copy_to_host) StreamCopyToHost;         \
-  PHAL_PLUGIN_SLOT_FUNCTION(stream_copy_buffer) StreamCopyBuffer;          \
-  PHAL_PLUGIN_SLOT_FUNCTION(event_create) EventCreate;                     \
-  PHAL_PLUGIN_SLOT_FUNCTION(event_destroy) EventDestroy;                   \
-  PHAL_PLUGIN_SLOT_FUNCTION(stream_record_event) StreamRecordEvent;        \
-  PHAL_PLUGIN_SLOT_FUNCTION(stream_wait_event) StreamWaitEvent;            \
-  PHAL_PLUGIN_SLOT_FUNCTION(event_synchronize) EventSynchronize;           \
-  PHAL_PLUGIN_SLOT_FUNCTION(event_query) EventQuery;                       \
-  PHAL_PLUGIN_SLOT_FUNCTION(kernel_emit) KernelEmit;                       \
-  PHAL_PLUGIN_SLOT_FUNCTION(kernel_destroy) KernelDestroy;                 \
-  PHAL_PLUGIN_SLOT_FUNCTION(kernel_serialize) KernelSerialize;             \
-  PHAL_PLUGIN_SLOT_FUNCTION(kernel_deserialize) KernelDeserialize;         \
-  PHAL_PLUGIN_SLOT_FUNCTION(stream_launch) StreamLaunch;                   \
-  PHAL_PLUGIN_SLOT_FUNCTION(target_get_names) TargetGetNames;              \
-  PHAL_PLUGIN_SLOT_FUNCTION(target_device_open) TargetDeviceOpen;          \
-  PHAL_PLUGIN_SLOT_FUNCTION(device_get_counters) DeviceGetCounters;        \
-  PHAL_PLUGIN_SLOT_FUNCTION(device_reset_counters) DeviceResetCounters;
+#define PHAL_DECLARE_PLUGIN_SLOT_(major, minor, slot, Function, group) \
+  PHAL_PLUGIN_SLOT_FUNCTION(slot) Function;
+#define PHAL_DECLARE_PLUGIN_SLOTS() PHAL_PLUGIN_SLOTS(PHAL_DECLARE_PLUGIN_SLOT_)
 
 // Defines device_close, device_get_properties and device_get_memory_space
 // in the enclosing namespace for a plugin whose device handle answers the
