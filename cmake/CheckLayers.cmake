@@ -2,10 +2,12 @@
 #
 # Fails when a file includes a header of a layer it may not depend on
 # (docs/architecture.md, "Layers"): no file under sdk/ or plugins/ includes
-# a core/ header, and each part of the core includes only its own headers
-# and those of the parts it links. Tests, benchmarks and fuzzers of the
-# core are linked into the core's test binaries and may include any core
-# part; under sdk/ and plugins/ they follow the same rule as the code.
+# a core/ header, each part of the core includes only its own headers and
+# those of the parts it links, nothing under core/ includes the conformance
+# suite or the CLI, and nothing below the CLI includes it. Tests,
+# benchmarks and fuzzers of the core are linked into the core's test
+# binaries and may include any core part; under sdk/ and plugins/ they
+# follow the same rule as the code.
 
 # Each core part and the parts it links directly.
 set(deps_hlo "")
@@ -16,8 +18,7 @@ set(deps_compiler reference hlo)
 set(deps_loader "")
 set(deps_executor compiler loader)
 set(deps_runtime executor frontend compiler loader)
-set(deps_cli runtime io reference frontend compiler loader hlo)
-set(parts hlo io reference frontend compiler loader executor runtime cli)
+set(parts hlo io reference frontend compiler loader executor runtime)
 
 function(closure part out)
   set(result ${part})
@@ -75,6 +76,29 @@ foreach(part IN LISTS parts)
     endif()
     check_file(${file} "^(${alternatives})$")
   endforeach()
+endforeach()
+
+# The two layers above the core: the suite, then the CLI on top.
+function(check_upward file forbidden_regex)
+  file(STRINGS ${file} lines
+    REGEX "^[ \t]*#[ \t]*include[ \t]*\"(${forbidden_regex})/")
+  foreach(line IN LISTS lines)
+    file(RELATIVE_PATH relative ${ROOT} ${file})
+    string(STRIP "${line}" line)
+    list(APPEND violations "${relative}: ${line} (a layer above)")
+    set(violations ${violations} PARENT_SCOPE)
+  endforeach()
+endfunction()
+file(GLOB_RECURSE below_suite LIST_DIRECTORIES false
+  ${ROOT}/core/*.h ${ROOT}/core/*.cc ${ROOT}/sdk/*.h ${ROOT}/sdk/*.hpp
+  ${ROOT}/sdk/*.cc ${ROOT}/plugins/*.h ${ROOT}/plugins/*.cc)
+foreach(file IN LISTS below_suite)
+  check_upward(${file} "conformance|cli")
+endforeach()
+file(GLOB_RECURSE suite LIST_DIRECTORIES false
+  ${ROOT}/conformance/*.h ${ROOT}/conformance/*.cc)
+foreach(file IN LISTS suite)
+  check_upward(${file} "cli")
 endforeach()
 
 if(violations)

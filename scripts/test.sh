@@ -14,6 +14,7 @@ if [ "${1:-}" = "--tsan" ]; then
   bash "$root/scripts/build.sh" "$build" -DPHAL_BUILD_TESTS=ON \
     -DPHAL_SANITIZE_THREAD=ON -DPHAL_BUILD_SAMPLES=OFF --target \
     polyhal_core_tests polyhal_sdk_tests phal_plugin_cpu_tests polyhal_cli \
+    polyhal_cli_tests \
     phal_plugin_nvidia phal_plugin_amd phal_plugin_asic-ref
   # second_deadlock_stack: both stacks of a lock-order inversion.
   export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1

@@ -1,5 +1,5 @@
-// Compiling an HLO module for a device through the public C API and running
-// it once, as an application would.
+// Compiling an HLO module for a device through the public C++ API
+// (polyhal.hpp) and running it once, as an application would.
 #ifndef POLYHAL_CONFORMANCE_RUNNER_DEVICE_EXECUTION_H_
 #define POLYHAL_CONFORMANCE_RUNNER_DEVICE_EXECUTION_H_
 
@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/hlo/literal.h"
-#include "sdk/base/status.h"
 #include "polyhal/runtime.h"
+#include "sdk/base/status.h"
 
 namespace phal::conformance {
 

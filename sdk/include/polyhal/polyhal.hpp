@@ -152,6 +152,15 @@ class Buffer {
     return Buffer(buffer);
   }
 
+  // The element type, dims and memory space; `dims` points into the buffer
+  // and stays valid while it lives.
+  Result<phal_buffer_desc_t> Desc() const {
+    phal_buffer_desc_t desc{};
+    desc.struct_size = sizeof(desc);
+    Error error(phal_buffer_get_desc(buffer_, &desc));
+    if (!error.ok()) return error;
+    return desc;
+  }
   uint64_t ByteSize() const {
     uint64_t size = 0;
     Error(phal_buffer_get_byte_size(buffer_, &size));
@@ -270,6 +279,17 @@ class Executable {
     phal_executable_t* executable = nullptr;
     Error error(phal_executable_compile(device.get(), program.data(),
                                         program.size(), &options, &executable));
+    if (!error.ok()) return error;
+    return Executable(executable);
+  }
+
+  // Loads the bytes of phal_executable_serialize on `device`, a device of
+  // the plugin and target that compiled them (ABI 1.4).
+  static Result<Executable> Deserialize(const Device& device,
+                                        std::string_view bytes) {
+    phal_executable_t* executable = nullptr;
+    Error error(phal_executable_deserialize(device.get(), bytes.data(),
+                                            bytes.size(), &executable));
     if (!error.ok()) return error;
     return Executable(executable);
   }

@@ -1,6 +1,6 @@
 #include <cstdio>
 
-#include "core/cli/command.h"
+#include "cli/command.h"
 
 namespace phal::cli {
 

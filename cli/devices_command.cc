@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/cli/command.h"
+#include "cli/command.h"
 #include "polyhal/polyhal.hpp"
 
 namespace phal::cli {

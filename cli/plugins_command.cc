@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/cli/command.h"
+#include "cli/command.h"
 #include "core/loader/manifest.h"
 #include "polyhal/polyhal.hpp"
 

@@ -1,6 +1,4 @@
-#include "core/cli/plugin_program.h"
-
-#include "core/hlo/printer.h"
+#include "cli/plugin_program.h"
 
 namespace phal::cli {
 
@@ -28,44 +26,38 @@ StatusOr<Device> FindPluginDevice(const Client& client,
                   "why others were skipped, or use --plugin reference");
 }
 
+phal_program_format_t ProgramFormatOf(const std::string& path) {
+  constexpr std::string_view kStableHlo = ".mlir";
+  const bool stablehlo = path.size() >= kStableHlo.size() &&
+                         path.compare(path.size() - kStableHlo.size(),
+                                      kStableHlo.size(), kStableHlo) == 0;
+  return stablehlo ? PHAL_PROGRAM_FORMAT_STABLEHLO_TEXT
+                   : PHAL_PROGRAM_FORMAT_HLO_TEXT;
+}
+
+StatusOr<PluginProgram> PluginProgram::Make(const Device& device,
+                                            Result<Executable> executable) {
+  PHAL_RETURN_IF_ERROR(StatusFromError(executable.error()));
+  return PluginProgram(device, std::move(executable.value()));
+}
+
 StatusOr<PluginProgram> PluginProgram::Compile(const Device& device,
-                                               const HloModule& module) {
-  std::string text = HloModuleToText(module);
-  phal_compile_options_t options{};
-  options.struct_size = sizeof(options);
-  options.format = PHAL_PROGRAM_FORMAT_HLO_TEXT;
-  options.source_name = module.name().c_str();
-  phal_executable_t* compiled = nullptr;
-  PHAL_RETURN_IF_ERROR(StatusFromError(Error(phal_executable_compile(
-      device.get(), text.data(), text.size(), &options, &compiled))));
-  bool tuple_root =
-      module.entry_computation()->root_instruction()->shape().IsTuple();
-  return PluginProgram(device, compiled, tuple_root);
+                                               std::string_view text,
+                                               phal_program_format_t format,
+                                               const std::string& source_name) {
+  return Make(device, Executable::Compile(device, text, format, source_name));
 }
 
 StatusOr<PluginProgram> PluginProgram::Deserialize(const Device& device,
-                                                   const std::string& bytes) {
-  phal_executable_t* loaded = nullptr;
-  PHAL_RETURN_IF_ERROR(StatusFromError(Error(phal_executable_deserialize(
-      device.get(), bytes.data(), bytes.size(), &loaded))));
-  PluginProgram program(device, loaded, false);
-  size_t results = 0;
-  PHAL_RETURN_IF_ERROR(StatusFromError(
-      Error(phal_executable_get_result_count(loaded, &results))));
-  program.tuple_root_ = results != 1;
-  return program;
+                                                   std::string_view bytes) {
+  return Make(device, Executable::Deserialize(device, bytes));
 }
 
 StatusOr<std::vector<Shape>> PluginProgram::ParameterShapes() const {
-  size_t count = 0;
-  PHAL_RETURN_IF_ERROR(StatusFromError(
-      Error(phal_executable_get_parameter_count(executable_.get(), &count))));
+  Result<std::vector<phal_buffer_desc_t>> descs = executable_.ParameterDescs();
+  PHAL_RETURN_IF_ERROR(StatusFromError(descs.error()));
   std::vector<Shape> shapes;
-  for (size_t i = 0; i < count; ++i) {
-    phal_buffer_desc_t desc{};
-    desc.struct_size = sizeof(desc);
-    PHAL_RETURN_IF_ERROR(StatusFromError(Error(
-        phal_executable_get_parameter_desc(executable_.get(), i, &desc))));
+  for (const phal_buffer_desc_t& desc : *descs) {
     shapes.emplace_back(desc.element_type,
                         std::vector<int64_t>(desc.dims, desc.dims + desc.rank));
   }
@@ -88,20 +80,9 @@ StatusOr<std::vector<Buffer>> PluginProgram::Upload(
 
 StatusOr<std::vector<Buffer>> PluginProgram::Execute(
     const std::vector<Buffer>& inputs) {
-  std::vector<phal_buffer_t*> handles;
-  handles.reserve(inputs.size());
-  for (const Buffer& input : inputs) handles.push_back(input.get());
-  size_t result_count = 0;
-  PHAL_RETURN_IF_ERROR(StatusFromError(Error(
-      phal_executable_get_result_count(executable_.get(), &result_count))));
-  std::vector<phal_buffer_t*> results(result_count, nullptr);
-  PHAL_RETURN_IF_ERROR(StatusFromError(Error(
-      phal_executable_execute(executable_.get(), handles.data(), handles.size(),
-                              results.data(), results.size()))));
-  std::vector<Buffer> buffers;
-  buffers.reserve(results.size());
-  for (phal_buffer_t* result : results) buffers.emplace_back(result);
-  return buffers;
+  Result<std::vector<Buffer>> results = executable_.Execute(inputs);
+  PHAL_RETURN_IF_ERROR(StatusFromError(results.error()));
+  return std::move(results.value());
 }
 
 StatusOr<Literal> PluginProgram::Download(std::vector<Buffer>& results) const {
@@ -117,11 +98,7 @@ StatusOr<Literal> PluginProgram::Download(std::vector<Buffer>& results) const {
         StatusFromError(result.CopyToHost(leaf.data(), leaf.byte_size())));
     leaves.push_back(std::move(leaf));
   }
-  if (tuple_root_) return Literal::Tuple(std::move(leaves));
-  if (leaves.size() != 1) {
-    return Internal("the program returned " + std::to_string(leaves.size()) +
-                    " results for a non-tuple root");
-  }
+  if (leaves.size() != 1) return Literal::Tuple(std::move(leaves));
   return std::move(leaves[0]);
 }
 

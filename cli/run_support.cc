@@ -1,4 +1,4 @@
-#include "core/cli/run_support.h"
+#include "cli/run_support.h"
 
 #include <charconv>
 #include <cstdio>
@@ -7,9 +7,10 @@
 #include <random>
 #include <sstream>
 
-#include "core/cli/plugin_program.h"
+#include "cli/plugin_program.h"
 #include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_parser.h"
+#include "core/hlo/printer.h"
 #include "core/hlo/verifier.h"
 #include "core/io/npy.h"
 #include "core/reference/interpreter.h"
@@ -92,17 +93,23 @@ StatusOr<std::string> ReadTextFile(const std::string& path) {
   return text.str();
 }
 
+Status CheckOneModule(const std::string& path, std::string_view text,
+                      const std::string& command) {
+  if (IsStableHloPath(path) && SplitStableHloParts(text).size() != 1) {
+    return InvalidArgument(path +
+                           ": holds several modules separated by "
+                           "'// -----'; " +
+                           command + " takes one");
+  }
+  return OkStatus();
+}
+
 StatusOr<std::unique_ptr<HloModule>> LoadOneModule(const std::string& path,
                                                    const std::string& command) {
   PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
   std::unique_ptr<HloModule> module;
+  PHAL_RETURN_IF_ERROR(CheckOneModule(path, text, command));
   if (IsStableHloPath(path)) {
-    if (SplitStableHloParts(text).size() != 1) {
-      return InvalidArgument(path +
-                             ": holds several modules separated by "
-                             "'// -----'; " +
-                             command + " takes one");
-    }
     PHAL_ASSIGN_OR_RETURN(StableHloModule program, ParseStableHlo(text, path));
     if (program.EntryFunction() == nullptr) {
       return InvalidArgument(path +
@@ -190,30 +197,86 @@ StatusOr<std::vector<Literal>> BindInputs(const HloComputation& entry,
   return arguments;
 }
 
-namespace {
-
-// Compiles the module for the plugin's first device through the public C
-// API and runs it once.
-StatusOr<Literal> ExecuteOnPlugin(const HloModule& module,
-                                  const std::vector<Literal>& arguments,
-                                  const std::string& plugin) {
-  Result<Client> client = Client::Create();
-  PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
-  PHAL_ASSIGN_OR_RETURN(Device device, FindPluginDevice(*client, plugin));
-  PHAL_ASSIGN_OR_RETURN(PluginProgram program,
-                        PluginProgram::Compile(device, module));
-  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, program.Upload(arguments));
-  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program.Execute(inputs));
-  return program.Download(results);
+std::string DescribeShapes(const std::vector<Shape>& shapes) {
+  std::string text;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    text += "\n  parameter " + std::to_string(i) + ": " + shapes[i].ToString();
+  }
+  return text;
 }
 
-}  // namespace
+StatusOr<std::vector<Literal>> BindInputsToShapes(
+    const std::vector<Shape>& shapes, const RunOptions& options) {
+  const size_t given = options.inputs.size();
+  if (given > shapes.size() ||
+      (given < shapes.size() && !options.random_inputs)) {
+    return InvalidArgument(
+        "the program takes " + std::to_string(shapes.size()) + " inputs but " +
+        std::to_string(given) +
+        " were given; pass --input FILE.npy for each parameter, in order, or "
+        "--random-inputs SEED:" +
+        DescribeShapes(shapes));
+  }
+  std::vector<Literal> arguments;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (i >= given) {
+      arguments.push_back(RandomLiteral(shapes[i], options.seed + i));
+      continue;
+    }
+    PHAL_ASSIGN_OR_RETURN(Literal input, ReadNpy(options.inputs[i]));
+    if (!input.shape().Compatible(shapes[i])) {
+      return InvalidArgument("input " + std::to_string(i) + " (" +
+                             options.inputs[i] + ") is " +
+                             input.shape().ToString() + " but parameter " +
+                             std::to_string(i) + " is " + shapes[i].ToString());
+    }
+    arguments.push_back(std::move(input));
+  }
+  return arguments;
+}
 
 StatusOr<Literal> Execute(const HloModule& module,
                           const std::vector<Literal>& arguments,
                           const RunOptions& options) {
   if (options.plugin == "reference") return Evaluate(module, arguments);
-  return ExecuteOnPlugin(module, arguments, options.plugin);
+  Result<Client> client = Client::Create();
+  PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
+  PHAL_ASSIGN_OR_RETURN(Device device,
+                        FindPluginDevice(*client, options.plugin));
+  PHAL_ASSIGN_OR_RETURN(
+      PluginProgram program,
+      PluginProgram::Compile(device, HloModuleToText(module),
+                             PHAL_PROGRAM_FORMAT_HLO_TEXT, module.name()));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, program.Upload(arguments));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program.Execute(inputs));
+  PHAL_ASSIGN_OR_RETURN(Literal result, program.Download(results));
+  // A root tuple of one element comes back as its element.
+  if (module.entry_computation()->root_instruction()->shape().IsTuple() &&
+      !result.IsTuple()) {
+    std::vector<Literal> leaves;
+    leaves.push_back(std::move(result));
+    return Literal::Tuple(std::move(leaves));
+  }
+  return result;
+}
+
+Status RunOnPlugin(const RunOptions& options) {
+  PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(options.module_path));
+  Result<Client> client = Client::Create();
+  PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
+  PHAL_ASSIGN_OR_RETURN(Device device,
+                        FindPluginDevice(*client, options.plugin));
+  PHAL_ASSIGN_OR_RETURN(
+      PluginProgram program,
+      PluginProgram::Compile(device, text, ProgramFormatOf(options.module_path),
+                             options.module_path));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Shape> shapes, program.ParameterShapes());
+  PHAL_ASSIGN_OR_RETURN(std::vector<Literal> arguments,
+                        BindInputsToShapes(shapes, options));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, program.Upload(arguments));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program.Execute(inputs));
+  PHAL_ASSIGN_OR_RETURN(Literal result, program.Download(results));
+  return EmitOutputs(result, options);
 }
 
 std::vector<const Literal*> FlattenLeaves(const Literal& result) {

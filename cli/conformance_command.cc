@@ -10,10 +10,10 @@
 #include <ctime>
 #include <filesystem>
 
+#include "cli/command.h"
 #include "conformance/cases/corpus.h"
 #include "conformance/report/report.h"
 #include "conformance/runner/runner.h"
-#include "core/cli/command.h"
 
 namespace phal::cli {
 namespace {

@@ -5,53 +5,13 @@
 #include <cstring>
 #include <fstream>
 
-#include "core/cli/plugin_program.h"
-#include "core/cli/run_support.h"
+#include "cli/plugin_program.h"
+#include "cli/run_support.h"
 #include "core/executor/serialized_program.h"
 #include "core/io/npy.h"
 
 namespace phal::cli {
 namespace {
-
-std::string DescribeShapes(const std::vector<Shape>& shapes) {
-  std::string text;
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    text += "\n  parameter " + std::to_string(i) + ": " + shapes[i].ToString();
-  }
-  return text;
-}
-
-// One argument per parameter: the .npy inputs in order, then random values
-// when --random-inputs was given.
-StatusOr<std::vector<Literal>> BindExecutableInputs(
-    const std::vector<Shape>& shapes, const RunOptions& options) {
-  const size_t given = options.inputs.size();
-  if (given > shapes.size() ||
-      (given < shapes.size() && !options.random_inputs)) {
-    return InvalidArgument(
-        "the executable takes " + std::to_string(shapes.size()) +
-        " inputs but " + std::to_string(given) +
-        " were given; pass --input FILE.npy for each parameter, in order, or "
-        "--random-inputs SEED:" +
-        DescribeShapes(shapes));
-  }
-  std::vector<Literal> arguments;
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    if (i >= given) {
-      arguments.push_back(RandomLiteral(shapes[i], options.seed + i));
-      continue;
-    }
-    PHAL_ASSIGN_OR_RETURN(Literal input, ReadNpy(options.inputs[i]));
-    if (!input.shape().Compatible(shapes[i])) {
-      return InvalidArgument("input " + std::to_string(i) + " (" +
-                             options.inputs[i] + ") is " +
-                             input.shape().ToString() + " but parameter " +
-                             std::to_string(i) + " is " + shapes[i].ToString());
-    }
-    arguments.push_back(std::move(input));
-  }
-  return arguments;
-}
 
 Status RunExecutable(const RunOptions& options) {
   PHAL_ASSIGN_OR_RETURN(std::string bytes, ReadTextFile(options.module_path));
@@ -81,7 +41,7 @@ Status RunExecutable(const RunOptions& options) {
   }
   PHAL_ASSIGN_OR_RETURN(std::vector<Shape> shapes, program->ParameterShapes());
   PHAL_ASSIGN_OR_RETURN(std::vector<Literal> arguments,
-                        BindExecutableInputs(shapes, options));
+                        BindInputsToShapes(shapes, options));
   PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, program->Upload(arguments));
   PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program->Execute(inputs));
   PHAL_ASSIGN_OR_RETURN(Literal result, program->Download(results));

@@ -1,7 +1,7 @@
 // The client every CLI command that touches plugins starts from.
 #include <cstdio>
 
-#include "core/cli/command.h"
+#include "cli/command.h"
 
 namespace phal::cli {
 

@@ -1,7 +1,7 @@
 // The polyhal command-line tool: one function per subcommand, a shared
 // argument reader, and exit codes (0 success, 1 failure, 2 usage error).
-#ifndef POLYHAL_CORE_CLI_COMMAND_H_
-#define POLYHAL_CORE_CLI_COMMAND_H_
+#ifndef POLYHAL_CLI_COMMAND_H_
+#define POLYHAL_CLI_COMMAND_H_
 
 #include <cstdint>
 #include <string>
@@ -84,4 +84,4 @@ int RunStress(const Arguments& arguments);
 
 }  // namespace phal::cli
 
-#endif  // POLYHAL_CORE_CLI_COMMAND_H_
+#endif  // POLYHAL_CLI_COMMAND_H_

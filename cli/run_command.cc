@@ -1,7 +1,9 @@
-// `polyhal run MODULE`: parse, verify, bind inputs, execute, emit outputs.
+// `polyhal run MODULE`: on a plugin, the runtime compiles the file and the
+// inputs bind to its parameters; on the reference, the CLI parses,
+// verifies and interprets it. Then the outputs are emitted.
 #include <cstdio>
 
-#include "core/cli/run_support.h"
+#include "cli/run_support.h"
 #include "core/frontend/hlo_parser.h"
 #include "core/hlo/verifier.h"
 
@@ -9,6 +11,7 @@ namespace phal::cli {
 namespace {
 
 Status RunHlo(const RunOptions& options) {
+  if (options.plugin != "reference") return RunOnPlugin(options);
   PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(options.module_path));
   PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
                         ParseHloText(text, options.module_path));

@@ -31,13 +31,13 @@
 #include <utility>
 #include <vector>
 
+#include "cli/plugin_program.h"
+#include "cli/run_support.h"
+#include "cli/sanitizer_build.h"
 #include "conformance/cases/corpus.h"
 #include "conformance/runner/module_types.h"
 #include "conformance/runner/runner.h"
 #include "conformance/runner/tolerance.h"
-#include "core/cli/plugin_program.h"
-#include "core/cli/run_support.h"
-#include "core/cli/sanitizer_build.h"
 #include "core/frontend/hlo_parser.h"
 #include "core/reference/interpreter.h"
 
@@ -124,6 +124,10 @@ struct StressOptions {
 struct StressModule {
   std::string name;  // the case id or the file
   bool from_file = false;
+  // What the plugins compile: the file's or the case's text, as it is.
+  std::string text;
+  phal_program_format_t format = PHAL_PROGRAM_FORMAT_HLO_TEXT;
+  // What the reference runs and the checks read.
   std::unique_ptr<HloModule> module;
   std::vector<conformance::InputSpec> inputs;  // built-in cases only
   uint64_t seed = 0;
@@ -204,6 +208,7 @@ StatusOr<std::vector<StressModule>> BuiltInModules(
                           ParseHloText(c->module_text, c->id));
     StressModule stress;
     stress.name = c->id;
+    stress.text = c->module_text;
     stress.module = std::move(module);
     stress.inputs = c->inputs;
     stress.seed = c->seed;
@@ -268,6 +273,8 @@ StatusOr<StressModule> FileModule(const std::string& path) {
   StressModule stress;
   stress.name = path;
   stress.from_file = true;
+  PHAL_ASSIGN_OR_RETURN(stress.text, ReadTextFile(path));
+  stress.format = ProgramFormatOf(path);
   PHAL_ASSIGN_OR_RETURN(stress.module, LoadOneModule(path, "stress"));
   stress.tolerance =
       conformance::Accumulation(LargestDimension(*stress.module));
@@ -605,8 +612,8 @@ StatusOr<std::vector<CompiledPair>> CompileAll(
                     ": the device lacks element types [" + missing + "]";
       return;
     }
-    StatusOr<PluginProgram> program =
-        PluginProgram::Compile(device.device, *module.module);
+    StatusOr<PluginProgram> program = PluginProgram::Compile(
+        device.device, module.text, module.format, module.name);
     if (program.ok()) {
       pairs[i].program = std::make_shared<PluginProgram>(std::move(*program));
       return;
@@ -660,8 +667,8 @@ void StressThread(int64_t thread, const std::vector<StressModule>& modules,
       ExecuteAndCheck(*pair.program, module, device, pair.device, set, tally);
       continue;
     }
-    StatusOr<PluginProgram> fresh =
-        PluginProgram::Compile(device.device, *module.module);
+    StatusOr<PluginProgram> fresh = PluginProgram::Compile(
+        device.device, module.text, module.format, module.name);
     if (!fresh.ok()) {
       tally.Error(module.name + " on " + device.label +
                   ": compile: " + fresh.status().ToString());

@@ -1,8 +1,8 @@
 // Whether this translation unit is built with AddressSanitizer or
 // ThreadSanitizer: GCC defines __SANITIZE_ADDRESS__ and __SANITIZE_THREAD__,
 // clang answers __has_feature. PHAL_SANITIZER_BUILD is 1 under either.
-#ifndef POLYHAL_CORE_CLI_SANITIZER_BUILD_H_
-#define POLYHAL_CORE_CLI_SANITIZER_BUILD_H_
+#ifndef POLYHAL_CLI_SANITIZER_BUILD_H_
+#define POLYHAL_CLI_SANITIZER_BUILD_H_
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define PHAL_SANITIZER_BUILD 1
@@ -15,4 +15,4 @@
 #define PHAL_SANITIZER_BUILD 0
 #endif
 
-#endif  // POLYHAL_CORE_CLI_SANITIZER_BUILD_H_
+#endif  // POLYHAL_CLI_SANITIZER_BUILD_H_

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "core/cli/command.h"
+#include "cli/command.h"
 #include "polyhal/runtime.h"
 
 namespace phal::cli {

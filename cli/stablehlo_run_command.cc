@@ -1,12 +1,14 @@
 // `polyhal run FILE.mlir`: every part of a StableHLO file (parts are
 // separated by "// -----" lines) is its own module; each runs its entry
 // function (`main`, or the only public function) like an HLO module runs,
-// then evaluates the checks the module contains.
+// then evaluates the checks the module contains. A file of one module
+// without checks runs on a plugin as an HLO file does: the runtime takes
+// its text.
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "core/cli/run_support.h"
+#include "cli/run_support.h"
 #include "core/frontend/check_evaluator.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/verifier.h"
@@ -83,6 +85,14 @@ int RunStableHloFile(const RunOptions& options) {
   }
   const SourceText source(*text, options.module_path);
   const std::vector<StableHloPart> parts = SplitStableHloParts(*text);
+  // One module without checks on a plugin: the runtime takes the file.
+  if (options.plugin != "reference" && parts.size() == 1 &&
+      text->find("check.") == std::string::npos) {
+    const Status status = RunOnPlugin(options);
+    if (status.ok()) return kExitSuccess;
+    std::fprintf(stderr, "polyhal run: %s\n", status.message().c_str());
+    return kExitFailure;
+  }
   CheckTally tally;
   int64_t failed_parts = 0;
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <string>
 
-#include "core/cli/command.h"
-#include "core/cli/run_support.h"
+#include "cli/command.h"
+#include "cli/run_support.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/printer.h"
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/cli/sanitizer_build.h"
+#include "cli/sanitizer_build.h"
 #include "core/testing/command_output.h"
 #include "core/testing/temp_dir.h"
 

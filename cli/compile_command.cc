@@ -7,8 +7,8 @@
 #include <fstream>
 #include <memory>
 
-#include "core/cli/plugin_program.h"
-#include "core/cli/run_support.h"
+#include "cli/plugin_program.h"
+#include "cli/run_support.h"
 
 namespace phal::cli {
 namespace {
