@@ -24,9 +24,9 @@
 
 #include "polyhal/kernel.h"
 #include "polyhal/plugin.h"
-#include "sdk/base/kir_facts.h"
 #include "sdk/emitters/llvm/nvptx_target.h"
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
+#include "sdk/kir/facts.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
 #include "sdk/plugin_testing/compile_target_test.h"
 #include "sdk/plugin_testing/kir_builder.h"

@@ -1,6 +1,6 @@
 // The KIR facts: names the dump prints, and the structural checks every
 // emitter and plugin relies on before it reads a kernel.
-#include "sdk/base/kir_facts.h"
+#include "sdk/kir/facts.h"
 
 #include <gtest/gtest.h>
 
@@ -92,6 +92,14 @@ TEST(KirFactsTest, EnumAndNumberOverloadsAgreeOverTheEnumsRange) {
                  KernelKindName(kind))
         << "kind " << kind;
   }
+}
+
+TEST(KirFactsTest, EachOpNeedsTheAbiVersionThatAppendedIt) {
+  EXPECT_EQ(KirOpAbiVersion(PHAL_KIR_OP_ADD), PHAL_MAKE_VERSION(1, 1));
+  EXPECT_EQ(KirOpAbiVersion(PHAL_KIR_OP_CLAMP), PHAL_MAKE_VERSION(1, 1));
+  EXPECT_EQ(KirOpAbiVersion(PHAL_KIR_OP_ERF), PHAL_MAKE_VERSION(1, 2));
+  EXPECT_EQ(KirOpAbiVersion(5u), 0u) << "not an op of this ABI";
+  EXPECT_EQ(KirOpAbiVersion(100000u), 0u);
 }
 
 TEST(KirFactsTest, OperandCountFollowsTheOpClass) {

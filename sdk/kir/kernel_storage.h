@@ -1,40 +1,32 @@
-// A kernel description with storage of its own: a deep copy of a
+// A kernel description with storage of its own: the one deep copy of a
 // phal_kernel_desc_t (whose arrays the core owns only during the call that
-// hands it over), and the byte encoding of one. One walk over the
-// description's fields serves the copy, the encoder and the decoder, so the
-// three always agree on what a kernel holds.
+// hands it over). A plugin that keeps a kernel past kernel_emit keeps a
+// KernelStorage; kernel_codec.h encodes one as bytes and decodes it back.
 //
-// Neither Copy nor Decode validates the kernel's semantics (that is the
-// interpreter's compile step); they check only what they need to walk it:
-// pointers present where counts are non-zero, a known kind, the buffer
-// whose rank sizes a gather's slice_sizes, and, for Decode, that every
-// field is inside the bytes.
-#ifndef POLYHAL_SDK_KIR_INTERPRETER_KERNEL_STORAGE_H_
-#define POLYHAL_SDK_KIR_INTERPRETER_KERNEL_STORAGE_H_
+// Copy does not validate the kernel's semantics (CheckKernelStructure,
+// facts.h, does); it checks only what it needs to walk it: pointers present
+// where counts are non-zero, a known kind, and the buffer whose rank sizes
+// a gather's slice_sizes.
+#ifndef POLYHAL_SDK_KIR_KERNEL_STORAGE_H_
+#define POLYHAL_SDK_KIR_KERNEL_STORAGE_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "polyhal/kernel.h"
 #include "sdk/base/status.h"
 
-namespace phal::kir_interpreter {
+namespace phal {
 
 class KernelStorage {
  public:
+  // INVALID_ARGUMENT naming the field when `desc` cannot be walked;
+  // UNIMPLEMENTED for a kind of a newer ABI.
   static StatusOr<std::unique_ptr<KernelStorage>> Copy(
       const phal_kernel_desc_t& desc);
-  static StatusOr<std::unique_ptr<KernelStorage>> Decode(
-      std::string_view bytes);
-
-  // The encoding Decode reads back: a magic number and format version in
-  // the host's byte order (so bytes from a host of the other byte order are
-  // refused), then every field of the description.
-  std::string Encode() const;
 
   // Points into this object's storage; valid for its lifetime.
   const phal_kernel_desc_t& desc() const { return desc_; }
@@ -45,9 +37,8 @@ class KernelStorage {
   KernelStorage& operator=(const KernelStorage&) = delete;
 
  private:
-  // The walkers of kernel_storage.cc, which fill a storage in place.
-  class Copier;
-  class Decoder;
+  // The copier and the decoder fill a storage in place (kernel_walk.h).
+  friend class KernelStorageFiller;
 
   KernelStorage() = default;
 
@@ -68,6 +59,6 @@ class KernelStorage {
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
 };
 
-}  // namespace phal::kir_interpreter
+}  // namespace phal
 
-#endif  // POLYHAL_SDK_KIR_INTERPRETER_KERNEL_STORAGE_H_
+#endif  // POLYHAL_SDK_KIR_KERNEL_STORAGE_H_
