@@ -74,6 +74,12 @@ uint32_t KirBody::Compare(phal_kir_comparison_direction_t direction,
   return Add(PHAL_KIR_OP_COMPARE, PHAL_ELEMENT_TYPE_PRED, operands, attributes);
 }
 
+uint32_t KirBody::Select(uint32_t predicate, uint32_t on_true,
+                         uint32_t on_false) {
+  const uint32_t operands[] = {predicate, on_true, on_false};
+  return Add(PHAL_KIR_OP_SELECT, nodes_[on_true].type, operands);
+}
+
 uint32_t KirBody::Convert(uint32_t value, phal_element_type_t type) {
   if (nodes_[value].type == type) return value;
   const uint32_t operands[] = {value};

@@ -26,7 +26,7 @@ class KirBody {
                std::span<const uint32_t> operands,
                std::span<const int64_t> attributes = {});
   uint32_t Add(phal_kir_op_t op, phal_element_type_t type,
-               std::initializer_list<uint32_t> operands,
+               std::initializer_list<uint32_t> operands = {},
                std::initializer_list<int64_t> attributes = {}) {
     return Add(op, type, std::span<const uint32_t>(operands),
                std::span<const int64_t>(attributes));
@@ -37,12 +37,18 @@ class KirBody {
   uint32_t Index(int64_t dimension);
   uint32_t Read(phal_element_type_t type, uint32_t buffer,
                 std::span<const uint32_t> indices);
+  uint32_t Read(phal_element_type_t type, uint32_t buffer,
+                std::initializer_list<uint32_t> indices) {
+    return Read(type, buffer, std::span<const uint32_t>(indices));
+  }
   // PARAMETER `number`; the body's parameter count grows to cover it.
   uint32_t Parameter(phal_element_type_t type, int64_t number);
   // COMPARE of `lhs` and `rhs` (a pred).
   uint32_t Compare(phal_kir_comparison_direction_t direction,
                    phal_kir_comparison_type_t comparison, uint32_t lhs,
                    uint32_t rhs);
+  // SELECT of `on_true` where `predicate` holds, else `on_false`.
+  uint32_t Select(uint32_t predicate, uint32_t on_true, uint32_t on_false);
   // CONVERT of `value` to `type`; `value` itself when it is of `type`.
   uint32_t Convert(uint32_t value, phal_element_type_t type);
 

@@ -58,6 +58,16 @@ TEST(KirBodyTest, ConvertOfAValueOfTheTypeIsTheValue) {
   EXPECT_EQ(body.type_of(wide), PHAL_ELEMENT_TYPE_F64);
 }
 
+TEST(KirBodyTest, SelectIsOfTheTypeOfItsValues) {
+  KirBody body;
+  const uint32_t yes = body.Constant(PHAL_ELEMENT_TYPE_PRED, 1);
+  const uint32_t select =
+      body.Select(yes, body.Parameter(kF32, 0), body.Parameter(kF32, 1));
+  EXPECT_EQ(body.node(select).op, PHAL_KIR_OP_SELECT);
+  EXPECT_EQ(body.type_of(select), kF32);
+  EXPECT_EQ(body.operands_of(select).size(), 3u);
+}
+
 TEST(KirBodyTest, ViewPointsAtTheNodesOperandsAndResults) {
   KirBody body;
   const uint32_t a = body.Parameter(kS64, 0);

@@ -5,7 +5,24 @@
 namespace phal {
 
 KirKernel::KirKernel(std::string name, phal_kernel_kind_t kind)
-    : name_(std::move(name)), kind_(kind) {}
+    : name_(std::move(name)), kind_(kind) {
+  switch (kind) {
+    case PHAL_KERNEL_KIND_CONV:
+      arrays.resize(kConvArrayCount);
+      break;
+    case PHAL_KERNEL_KIND_GATHER:
+      arrays.resize(kGatherArrayCount);
+      break;
+    case PHAL_KERNEL_KIND_SCATTER:
+      arrays.resize(kScatterArrayCount);
+      break;
+    case PHAL_KERNEL_KIND_REDUCE:
+      accumulator_count = 1;
+      break;
+    default:
+      break;
+  }
+}
 
 uint32_t KirKernel::AddBuffer(phal_element_type_t type,
                               std::vector<int64_t> dims,
@@ -15,6 +32,10 @@ uint32_t KirKernel::AddBuffer(phal_element_type_t type,
 }
 
 namespace {
+
+uint32_t Count(const std::vector<int64_t>& values) {
+  return static_cast<uint32_t>(values.size());
+}
 
 const int64_t* DataOrNull(const std::vector<int64_t>& values) {
   return values.empty() ? nullptr : values.data();
@@ -76,33 +97,62 @@ const phal_kernel_desc_t& KirKernel::Desc() {
       desc_.u.dot = &dot;
       break;
     case PHAL_KERNEL_KIND_CONV:
-      conv.input_spatial_dimensions = DataOrNull(arrays[0]);
-      conv.kernel_spatial_dimensions = DataOrNull(arrays[1]);
-      conv.output_spatial_dimensions = DataOrNull(arrays[2]);
-      conv.window_strides = DataOrNull(arrays[3]);
-      conv.padding = DataOrNull(arrays[4]);
-      conv.lhs_dilation = DataOrNull(arrays[5]);
-      conv.rhs_dilation = DataOrNull(arrays[6]);
+      conv.spatial_count = Count(arrays[kConvInputSpatialDimensions]);
+      conv.input_spatial_dimensions =
+          DataOrNull(arrays[kConvInputSpatialDimensions]);
+      conv.kernel_spatial_dimensions =
+          DataOrNull(arrays[kConvKernelSpatialDimensions]);
+      conv.output_spatial_dimensions =
+          DataOrNull(arrays[kConvOutputSpatialDimensions]);
+      conv.window_strides = DataOrNull(arrays[kConvWindowStrides]);
+      conv.padding = DataOrNull(arrays[kConvPadding]);
+      conv.lhs_dilation = DataOrNull(arrays[kConvLhsDilation]);
+      conv.rhs_dilation = DataOrNull(arrays[kConvRhsDilation]);
       conv.window_reversal =
           window_reversal.empty() ? nullptr : window_reversal.data();
       conv.epilogue = body.View();
       desc_.u.conv = &conv;
       break;
     case PHAL_KERNEL_KIND_GATHER:
-      gather.offset_dims = DataOrNull(arrays[0]);
-      gather.collapsed_slice_dims = DataOrNull(arrays[1]);
-      gather.start_index_map = DataOrNull(arrays[2]);
-      gather.operand_batching_dims = DataOrNull(arrays[3]);
-      gather.start_indices_batching_dims = DataOrNull(arrays[4]);
-      gather.slice_sizes = DataOrNull(arrays[5]);
+      gather.offset_dims_count = Count(arrays[kGatherOffsetDims]);
+      gather.collapsed_slice_dims_count =
+          Count(arrays[kGatherCollapsedSliceDims]);
+      gather.start_index_map_count = Count(arrays[kGatherStartIndexMap]);
+      gather.operand_batching_dims_count =
+          Count(arrays[kGatherOperandBatchingDims]);
+      gather.start_indices_batching_dims_count =
+          Count(arrays[kGatherStartIndicesBatchingDims]);
+      gather.offset_dims = DataOrNull(arrays[kGatherOffsetDims]);
+      gather.collapsed_slice_dims =
+          DataOrNull(arrays[kGatherCollapsedSliceDims]);
+      gather.start_index_map = DataOrNull(arrays[kGatherStartIndexMap]);
+      gather.operand_batching_dims =
+          DataOrNull(arrays[kGatherOperandBatchingDims]);
+      gather.start_indices_batching_dims =
+          DataOrNull(arrays[kGatherStartIndicesBatchingDims]);
+      gather.slice_sizes = DataOrNull(arrays[kGatherSliceSizes]);
       desc_.u.gather = &gather;
       break;
     case PHAL_KERNEL_KIND_SCATTER:
-      scatter.update_window_dims = DataOrNull(arrays[0]);
-      scatter.inserted_window_dims = DataOrNull(arrays[1]);
-      scatter.scatter_dims_to_operand_dims = DataOrNull(arrays[2]);
-      scatter.input_batching_dims = DataOrNull(arrays[3]);
-      scatter.scatter_indices_batching_dims = DataOrNull(arrays[4]);
+      scatter.update_window_dims_count =
+          Count(arrays[kScatterUpdateWindowDims]);
+      scatter.inserted_window_dims_count =
+          Count(arrays[kScatterInsertedWindowDims]);
+      scatter.scatter_dims_to_operand_dims_count =
+          Count(arrays[kScatterScatterDimsToOperandDims]);
+      scatter.input_batching_dims_count =
+          Count(arrays[kScatterInputBatchingDims]);
+      scatter.scatter_indices_batching_dims_count =
+          Count(arrays[kScatterScatterIndicesBatchingDims]);
+      scatter.update_window_dims = DataOrNull(arrays[kScatterUpdateWindowDims]);
+      scatter.inserted_window_dims =
+          DataOrNull(arrays[kScatterInsertedWindowDims]);
+      scatter.scatter_dims_to_operand_dims =
+          DataOrNull(arrays[kScatterScatterDimsToOperandDims]);
+      scatter.input_batching_dims =
+          DataOrNull(arrays[kScatterInputBatchingDims]);
+      scatter.scatter_indices_batching_dims =
+          DataOrNull(arrays[kScatterScatterIndicesBatchingDims]);
       scatter.combiner = reducer.View();
       desc_.u.scatter = &scatter;
       break;

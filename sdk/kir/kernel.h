@@ -8,8 +8,10 @@
 #ifndef POLYHAL_SDK_KIR_KERNEL_H_
 #define POLYHAL_SDK_KIR_KERNEL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "polyhal/kernel.h"
@@ -27,17 +29,24 @@ struct KirBuffer {
 // A kernel of any kind. Fill the members of the kind, then call Desc().
 class KirKernel {
  public:
+  // `arrays` gets the count of arrays the kind has (below), a reduce one
+  // accumulator.
   KirKernel(std::string name, phal_kernel_kind_t kind);
 
+  // The description points into the kernel: a moved kernel builds it again
+  // with Desc().
   KirKernel(const KirKernel&) = delete;
   KirKernel& operator=(const KirKernel&) = delete;
+  KirKernel(KirKernel&&) = default;
+  KirKernel& operator=(KirKernel&&) = default;
 
   const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
   phal_kernel_kind_t kind() const { return kind_; }
   std::vector<KirBuffer>& buffers() { return buffers_; }
   const std::vector<KirBuffer>& buffers() const { return buffers_; }
   uint32_t AddBuffer(phal_element_type_t type, std::vector<int64_t> dims,
-                     phal_kir_access_t access);
+                     phal_kir_access_t access = PHAL_KIR_ACCESS_READ);
 
   // Iteration space (loop, reduce), outputs (loop, reduce, sort) and the
   // bodies by role. Unused members of a kind stay empty.
@@ -45,7 +54,7 @@ class KirKernel {
   std::vector<int64_t> reduced_dims;
   std::vector<uint32_t> outputs;
   std::vector<uint32_t> operands;  // sort
-  uint32_t accumulator_count = 0;
+  uint32_t accumulator_count = 0;  // 1 for a new reduce
   KirBody body;      // loop body, reduce values, dot/conv epilogue
   KirBody init;      // reduce
   KirBody reducer;   // reduce reducer, scatter combiner, sort comparator
@@ -59,14 +68,38 @@ class KirKernel {
   phal_kir_sort_t sort{};
   phal_kir_copy_t copy{};
   // Owned arrays of conv, gather and scatter, in the order of their
-  // members in kernel.h (conv: input, kernel and output spatial dimensions,
-  // window strides, padding, lhs and rhs dilation; gather: offset dims,
-  // collapsed slice dims, start index map, operand and start-indices
-  // batching dims, slice sizes; scatter: update window dims, inserted
-  // window dims, scatter dims to operand dims, input and indices batching
-  // dims).
+  // members in kernel.h, at the positions below. Desc() sets the counts
+  // that size them (a conv's spatial_count is its input spatial
+  // dimensions').
   std::vector<std::vector<int64_t>> arrays;
   std::vector<uint8_t> window_reversal;
+  enum ConvArray : std::size_t {
+    kConvInputSpatialDimensions,
+    kConvKernelSpatialDimensions,
+    kConvOutputSpatialDimensions,
+    kConvWindowStrides,
+    kConvPadding,
+    kConvLhsDilation,
+    kConvRhsDilation,
+    kConvArrayCount
+  };
+  enum GatherArray : std::size_t {
+    kGatherOffsetDims,
+    kGatherCollapsedSliceDims,
+    kGatherStartIndexMap,
+    kGatherOperandBatchingDims,
+    kGatherStartIndicesBatchingDims,
+    kGatherSliceSizes,
+    kGatherArrayCount
+  };
+  enum ScatterArray : std::size_t {
+    kScatterUpdateWindowDims,
+    kScatterInsertedWindowDims,
+    kScatterScatterDimsToOperandDims,
+    kScatterInputBatchingDims,
+    kScatterScatterIndicesBatchingDims,
+    kScatterArrayCount
+  };
 
   // Makes loop output `output` (a position in `outputs`) write into buffer
   // `input`, which becomes READ_WRITE, and drops the output's own buffer.
