@@ -52,6 +52,32 @@ foreach(file IN LISTS outside)
   check_file(${file} "^$")
 endforeach()
 
+# The two bottom SDK layers: sdk/base includes only its own headers, and
+# sdk/kir (the kernel IR) only its own and sdk/base's.
+foreach(layer base kir)
+  if(layer STREQUAL "base")
+    set(allowed "base")
+  else()
+    set(allowed "base|kir")
+  endif()
+  file(GLOB layer_files LIST_DIRECTORIES false
+    ${ROOT}/sdk/${layer}/*.h ${ROOT}/sdk/${layer}/*.cc)
+  foreach(file IN LISTS layer_files)
+    if(file MATCHES "_test\\.cc$")
+      continue()
+    endif()
+    file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"sdk/")
+    foreach(line IN LISTS lines)
+      if(NOT line MATCHES "\"sdk/(${allowed})/")
+        file(RELATIVE_PATH relative ${ROOT} ${file})
+        string(STRIP "${line}" line)
+        list(APPEND violations
+          "${relative}: ${line} (sdk/${layer} includes only sdk/${allowed})")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
 file(GLOB_RECURSE python_bindings LIST_DIRECTORIES false
   ${ROOT}/sdk/python/*.h ${ROOT}/sdk/python/*.cc)
 foreach(file IN LISTS python_bindings)

@@ -10,7 +10,8 @@
 #include "core/compiler/buffer_assignment.h"
 #include "core/compiler/hlo_pass.h"
 #include "core/compiler/partitioner.h"
-#include "sdk/base/kir_printer.h"
+#include "sdk/kir/facts.h"
+#include "sdk/kir/printer.h"
 
 namespace phal {
 namespace {
@@ -91,17 +92,6 @@ StatusOr<std::unique_ptr<Program>> CompileModule(
     PHAL_RETURN_IF_ERROR(DumpKernels(*program, options.dump_directory));
   }
   return program;
-}
-
-uint32_t KirOpAbiVersion(phal_kir_op_t op) {
-  // Every op appended to phal_kir_op_t after ABI 1.1 is listed here, under
-  // the version that appended it.
-  switch (op) {
-    case PHAL_KIR_OP_ERF:
-      return PHAL_MAKE_VERSION(1, 2);
-    default:
-      return PHAL_MAKE_VERSION(1, 1);
-  }
 }
 
 Status CheckDeviceCapabilities(const Program& program,

@@ -11,8 +11,8 @@
 #include "core/compiler/hlo_pass.h"
 #include "core/compiler/program.h"
 #include "core/hlo/module.h"
-#include "sdk/base/status.h"
 #include "polyhal/types.h"
+#include "sdk/base/status.h"
 
 namespace phal {
 
@@ -42,10 +42,6 @@ Status CheckDeviceCapabilities(const Program& program,
                                const phal_device_properties_t& properties,
                                uint32_t abi_version,
                                const std::string& device_name);
-
-// The ABI version that introduced KIR node op `op` (1.1 for the first
-// ones).
-uint32_t KirOpAbiVersion(phal_kir_op_t op);
 
 }  // namespace phal
 

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/compiler/kir_kernel.h"
 #include "core/hlo/computation.h"
 #include "core/hlo/instruction.h"
 #include "sdk/base/status.h"
+#include "sdk/kir/kernel.h"
 
 namespace phal {
 

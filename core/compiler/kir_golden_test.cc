@@ -9,7 +9,7 @@
 
 #include "core/testing/compiler_test_util.h"
 #include "core/testing/source_files.h"
-#include "sdk/base/kir_printer.h"
+#include "sdk/kir/printer.h"
 
 namespace phal::testing {
 namespace {

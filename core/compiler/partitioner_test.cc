@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/testing/compiler_test_util.h"
-#include "sdk/base/kir_facts.h"
+#include "sdk/kir/facts.h"
 
 namespace phal::testing {
 namespace {

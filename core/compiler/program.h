@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "core/compiler/kir_kernel.h"
 #include "core/hlo/literal.h"
 #include "core/hlo/shape.h"
+#include "sdk/kir/kernel.h"
 
 namespace phal {
 

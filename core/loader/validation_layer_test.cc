@@ -408,10 +408,10 @@ TEST_F(CoreSideRulesTest, CopiesStayInsideTheSizeTheCoreAskedFor) {
 }
 
 TEST_F(CoreSideRulesTest, LaunchesBindWhatTheKernelDeclaresOnItsDevice) {
-  plugin_testing::DotKernel matmul;
+  KirKernel matmul("test_kernel", PHAL_KERNEL_KIND_DOT);
   plugin_testing::BuildMatmul(matmul, PHAL_ELEMENT_TYPE_F32,
                               PHAL_ELEMENT_TYPE_F32, 4, 4, 4);
-  matmul.name = "matmul";
+  matmul.set_name("matmul");
   phal_plugin_kernel_t* kernel = nullptr;
   ASSERT_EQ(api_->kernel_emit(device_, &matmul.Desc(), nullptr, &kernel),
             nullptr);

@@ -21,9 +21,9 @@
 
 #include "polyhal/kernel.h"
 #include "polyhal/plugin.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
 #include "sdk/plugin_testing/compile_target_test.h"
-#include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
@@ -35,8 +35,7 @@ namespace {
 using ::phal::plugin_testing::CompileTargetTest;
 using ::phal::plugin_testing::HasCode;
 using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::KirBody;
-using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::MultiplyAddOne;
 using ::phal::plugin_testing::PluginEnvironment;
 using ::phal::plugin_testing::PluginTest;
 using ::phal::plugin_testing::ToBytes;
@@ -198,28 +197,6 @@ std::string SerializeKernel(phal_plugin_kernel_t* kernel) {
   return bytes;
 }
 
-// out[i] = a[i] * b[i] + 1 over f32[n].
-LoopKernel MultiplyAddOne(int64_t n) {
-  LoopKernel kernel;
-  kernel.name = "multiply_add_one";
-  const uint32_t a = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
-  const uint32_t b = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
-  const uint32_t out =
-      kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dims = {n};
-  KirBody& body = kernel.body;
-  const uint32_t i = body.Index(0);
-  const uint32_t product =
-      body.Node(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_F32,
-                {body.Read(a, PHAL_ELEMENT_TYPE_F32, {i}),
-                 body.Read(b, PHAL_ELEMENT_TYPE_F32, {i})});
-  body.Result(
-      body.Node(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_F32,
-                {product, body.Constant(PHAL_ELEMENT_TYPE_F32, 0x3f800000u)}));
-  kernel.outputs = {out};
-  return kernel;
-}
-
 std::vector<float> Ramp(int64_t n, float scale, int modulus) {
   std::vector<float> values(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
@@ -275,8 +252,7 @@ TEST_F(AmdKernels, LongAndShortReductionsMatchTheInterpreter) {
   // 3 rows of 1000 (a block per row: shuffles across a wavefront of 64 and
   // a tree in LDS) and 1000 columns of 3 (a thread per output).
   for (int64_t reduced : {int64_t{1}, int64_t{0}}) {
-    plugin_testing::ReduceKernel reduce;
-    reduce.name = "sum_" + std::to_string(reduced);
+    KirKernel reduce("sum_" + std::to_string(reduced), PHAL_KERNEL_KIND_REDUCE);
     plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_S32, {3, 1000},
                              {reduced});
     std::vector<int32_t> input(3000);
@@ -291,8 +267,7 @@ TEST_F(AmdKernels, TheTiledGemmMatchesTheInterpreter) {
   // Edges that are not multiples of the 16x16 tiles; small integers, so
   // every order of summation gives the same f32.
   constexpr int64_t m = 37, n = 21, k = 45;
-  plugin_testing::DotKernel dot;
-  dot.name = "matmul";
+  KirKernel dot("matmul", PHAL_KERNEL_KIND_DOT);
   plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32,
                               m, n, k);
   ExpectSameAsInterpreter(
@@ -301,9 +276,8 @@ TEST_F(AmdKernels, TheTiledGemmMatchesTheInterpreter) {
 }
 
 TEST_F(AmdKernels, AStableSortInScratchMemoryMatchesTheInterpreter) {
-  plugin_testing::SortKernel sort;
-  sort.name = "sort";
-  sort.stable = true;
+  KirKernel sort("sort", PHAL_KERNEL_KIND_SORT);
+  sort.sort.is_stable = 1;
   plugin_testing::BuildSort(
       sort, {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
   std::vector<int32_t> keys(200), values(200);
@@ -318,7 +292,7 @@ TEST_F(AmdKernels, AStableSortInScratchMemoryMatchesTheInterpreter) {
 
 TEST_F(AmdKernels, ASerializedKernelRunsAfterDeserializing) {
   constexpr int64_t n = 300;
-  LoopKernel loop = MultiplyAddOne(n);
+  KirKernel loop = MultiplyAddOne(n);
   phal_plugin_kernel_t* kernel = Emit(loop.Desc());
   ASSERT_NE(kernel, nullptr);
   const std::string bytes = SerializeKernel(kernel);
@@ -341,7 +315,7 @@ TEST_F(AmdKernels, BytesThatAreNotAKernelAreRefused) {
 TEST_F(AmdKernels, KernelsCompiledForTheEmulatedGfx90aTargetRunOnTheDevice) {
   if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
   constexpr int64_t n = 300;
-  LoopKernel loop = MultiplyAddOne(n);
+  KirKernel loop = MultiplyAddOne(n);
   std::string bytes;
   {
     phal_plugin_device_t* compiler = nullptr;
@@ -426,7 +400,7 @@ TEST_F(AmdTargets, ACompileOnlyDeviceRefusesBuffersStreamsAndEvents) {
 }
 
 TEST_F(AmdTargets, CodeObjectsLoadOnlyOnADeviceOfTheirTarget) {
-  LoopKernel loop = MultiplyAddOne(300);
+  KirKernel loop = MultiplyAddOne(300);
   phal_plugin_kernel_t* kernel = EmitOn(Open("gfx90a"), loop.Desc());
   ASSERT_NE(kernel, nullptr);
   const std::string bytes = SerializeKernel(kernel);
@@ -451,10 +425,9 @@ std::string ReadNotes(const std::filesystem::path& path) {
 TEST_F(AmdTargets, TheDumpHoldsACodeObjectAndAssemblyPerKernel) {
   const ScratchDirectory dump("dump");
   const phal_kernel_options_t options = DumpOptions(dump.path());
-  LoopKernel loop = MultiplyAddOne(300);
-  loop.name = "dumped_loop";
-  plugin_testing::ReduceKernel rows;
-  rows.name = "dumped_rows";
+  KirKernel loop = MultiplyAddOne(300);
+  loop.set_name("dumped_loop");
+  KirKernel rows("dumped_rows", PHAL_KERNEL_KIND_REDUCE);
   plugin_testing::BuildSum(rows, PHAL_ELEMENT_TYPE_F32, {3, 1000}, {1});
   for (const char* target : {"gfx90a", "gfx940", "gfx1100"}) {
     phal_plugin_device_t* device = Open(target);
@@ -495,8 +468,8 @@ TEST_F(AmdKernels, TheEmulatedDeviceDumpsTheCodeObjectAGfx90aWouldRun) {
   if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
   const ScratchDirectory dump("emulated_dump");
   const phal_kernel_options_t options = DumpOptions(dump.path());
-  LoopKernel loop = MultiplyAddOne(64);
-  loop.name = "dumped_loop";
+  KirKernel loop = MultiplyAddOne(64);
+  loop.set_name("dumped_loop");
   phal_plugin_kernel_t* kernel = nullptr;
   ASSERT_TRUE(
       IsOk(api().kernel_emit(device_, &loop.Desc(), &options, &kernel)));

@@ -14,9 +14,9 @@
 #include "sdk/base/byte_codec.h"
 #include "sdk/base/element_types.h"
 #include "sdk/base/hash.h"
-#include "sdk/base/kir_facts.h"
 #include "sdk/emitters/source/dialect.h"
 #include "sdk/emitters/source/spirv_compiler.h"
+#include "sdk/kir/facts.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::arm {

@@ -20,11 +20,11 @@
 #include "polyhal/kernel.h"
 #include "polyhal/plugin.h"
 #include "sdk/base/element_types.h"
-#include "sdk/base/kir_facts.h"
 #include "sdk/emitters/source/dialect.h"
 #include "sdk/emitters/source/source_emitter.h"
 #include "sdk/emitters/source/spirv_compiler.h"
-#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/kir/facts.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
@@ -35,8 +35,7 @@ namespace {
 
 using ::phal::plugin_testing::FromBytes;
 using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::KirBody;
-using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::MultiplyAddOne;
 using ::phal::plugin_testing::PluginEnvironment;
 using ::phal::plugin_testing::PluginTest;
 using ::phal::plugin_testing::ToBytes;
@@ -76,30 +75,9 @@ TEST_F(ArmDevice, EventsOrderWorkAcrossStreams) {
   ExpectEventsOrderWorkAcrossStreams();
 }
 
-// out[i] = a[i] * b[i] + 1 over f32[n].
-LoopKernel MultiplyAddOne(int64_t n) {
-  LoopKernel kernel;
-  const uint32_t a = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
-  const uint32_t b = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
-  const uint32_t out =
-      kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dims = {n};
-  KirBody& body = kernel.body;
-  const uint32_t i = body.Index(0);
-  const uint32_t product =
-      body.Node(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_F32,
-                {body.Read(a, PHAL_ELEMENT_TYPE_F32, {i}),
-                 body.Read(b, PHAL_ELEMENT_TYPE_F32, {i})});
-  body.Result(
-      body.Node(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_F32,
-                {product, body.Constant(PHAL_ELEMENT_TYPE_F32, 0x3f800000u)}));
-  kernel.outputs = {out};
-  return kernel;
-}
-
 TEST_F(ArmDevice, RunsAnElementwiseKernelAndItsSerializedCopy) {
   constexpr int64_t n = 5000;
-  LoopKernel loop = MultiplyAddOne(n);
+  KirKernel loop = MultiplyAddOne(n);
   phal_plugin_kernel_t* kernel = Emit(loop.Desc());
   ASSERT_NE(kernel, nullptr);
   std::vector<float> a(n), b(n);
@@ -136,7 +114,7 @@ TEST_F(ArmDevice, ReducesLongAndShortRowsWithSharedMemory) {
   // 3 rows of 1000 (a work-group per row, a tree in shared memory) and
   // 1000 columns of 3 (one invocation per output, in order).
   for (int64_t reduced : {int64_t{1}, int64_t{0}}) {
-    plugin_testing::ReduceKernel reduce;
+    KirKernel reduce("test_kernel", PHAL_KERNEL_KIND_REDUCE);
     plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_S32, {3, 1000},
                              {reduced});
     phal_plugin_kernel_t* kernel = Emit(reduce.Desc());
@@ -160,7 +138,7 @@ TEST_F(ArmDevice, ReducesLongAndShortRowsWithSharedMemory) {
 
 TEST_F(ArmDevice, MultipliesMatricesWithTheTiledGemm) {
   constexpr int64_t m = 37, n = 21, k = 45;
-  plugin_testing::DotKernel dot;
+  KirKernel dot("test_kernel", PHAL_KERNEL_KIND_DOT);
   plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32,
                               m, n, k);
   phal_plugin_kernel_t* kernel = Emit(dot.Desc());
@@ -182,7 +160,7 @@ TEST_F(ArmDevice, MultipliesMatricesWithTheTiledGemm) {
 }
 
 TEST_F(ArmDevice, SortsSlicesStablyInScratchMemory) {
-  plugin_testing::SortKernel sort;
+  KirKernel sort("test_kernel", PHAL_KERNEL_KIND_SORT);
   plugin_testing::BuildSort(
       sort, {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
   phal_plugin_kernel_t* kernel = Emit(sort.Desc());
@@ -319,7 +297,7 @@ void ForEachElementwiseKernel(const Check& check) {
     const auto add = [&](phal_kir_op_t op, int arity) {
       // abs of a complex value is real: a kernel of another shape.
       if (op == PHAL_KIR_OP_ABS && IsComplex(type)) return;
-      LoopKernel kernel;
+      KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
       std::vector<uint32_t> inputs;
       for (int k = 0; k < arity; ++k)
         inputs.push_back(kernel.AddBuffer(type, {7}));
@@ -328,9 +306,9 @@ void ForEachElementwiseKernel(const Check& check) {
       const uint32_t i = kernel.body.Index(0);
       std::vector<uint32_t> operands;
       for (uint32_t input : inputs) {
-        operands.push_back(kernel.body.Read(input, type, {i}));
+        operands.push_back(kernel.body.Read(type, input, {i}));
       }
-      kernel.body.Result(kernel.body.Node(op, type, operands));
+      kernel.body.AddResult(kernel.body.Add(op, type, operands));
       kernel.outputs = {out};
       check(std::string(KirOpName(op)) + "_" + ElementTypeName(type),
             kernel.Desc());
@@ -365,15 +343,15 @@ TEST(ArmShaders, EveryPrintedElementwiseShaderPassesSpirvVal) {
 }
 
 // x * 0.0 with the constant in the kernel, on `type`.
-LoopKernel MultiplyByZeroKernel(phal_element_type_t type) {
-  LoopKernel kernel;
+KirKernel MultiplyByZeroKernel(phal_element_type_t type) {
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t in = kernel.AddBuffer(type, {7});
   const uint32_t out = kernel.AddBuffer(type, {7}, PHAL_KIR_ACCESS_WRITE);
   kernel.dims = {7};
   const uint32_t i = kernel.body.Index(0);
-  const uint32_t x = kernel.body.Read(in, type, {i});
-  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_MULTIPLY, type,
-                                      {x, kernel.body.Constant(type, 0)}));
+  const uint32_t x = kernel.body.Read(type, in, {i});
+  kernel.body.AddResult(kernel.body.Add(PHAL_KIR_OP_MULTIPLY, type,
+                                        {x, kernel.body.Constant(type, 0)}));
   kernel.outputs = {out};
   return kernel;
 }
@@ -383,7 +361,7 @@ LoopKernel MultiplyByZeroKernel(phal_element_type_t type) {
 TEST(ArmShaders, FloatConstantsAreOpaqueToTheDriver) {
   for (phal_element_type_t type :
        {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64, PHAL_ELEMENT_TYPE_F16}) {
-    LoopKernel kernel = MultiplyByZeroKernel(type);
+    KirKernel kernel = MultiplyByZeroKernel(type);
     StatusOr<source_emitter::SourceKernel> source = source_emitter::EmitSource(
         kernel.Desc(), source_emitter::GlslDialect(), LavapipeLike());
     ASSERT_TRUE(source.ok()) << source.status().ToString();
@@ -406,14 +384,14 @@ TEST(ArmShaders, RoundingsTakeTheSignBitOfTheirInput) {
   for (phal_kir_op_t op :
        {PHAL_KIR_OP_FLOOR, PHAL_KIR_OP_CEIL, PHAL_KIR_OP_ROUND_NEAREST_AFZ,
         PHAL_KIR_OP_ROUND_NEAREST_EVEN}) {
-    LoopKernel kernel;
+    KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
     const uint32_t in = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F64, {7});
     const uint32_t out =
         kernel.AddBuffer(PHAL_ELEMENT_TYPE_F64, {7}, PHAL_KIR_ACCESS_WRITE);
     kernel.dims = {7};
     const uint32_t x =
-        kernel.body.Read(in, PHAL_ELEMENT_TYPE_F64, {kernel.body.Index(0)});
-    kernel.body.Result(kernel.body.Node(op, PHAL_ELEMENT_TYPE_F64, {x}));
+        kernel.body.Read(PHAL_ELEMENT_TYPE_F64, in, {kernel.body.Index(0)});
+    kernel.body.AddResult(kernel.body.Add(op, PHAL_ELEMENT_TYPE_F64, {x}));
     kernel.outputs = {out};
     StatusOr<source_emitter::SourceKernel> source = source_emitter::EmitSource(
         kernel.Desc(), source_emitter::GlslDialect(), LavapipeLike());
@@ -445,7 +423,7 @@ TEST(ArmShaders, FloatControlsBecomeExecutionModesForEachWidthUsed) {
   controls.signed_zero_inf_nan_preserve_f64 = true;
   controls.denorm_preserve_f32 = true;
   const auto modes_of = [&](phal_element_type_t type) {
-    LoopKernel kernel = MultiplyByZeroKernel(type);
+    KirKernel kernel = MultiplyByZeroKernel(type);
     StatusOr<source_emitter::SourceKernel> source = source_emitter::EmitSource(
         kernel.Desc(), source_emitter::GlslDialect(), LavapipeLike());
     EXPECT_TRUE(source.ok()) << source.status().ToString();

@@ -14,7 +14,7 @@
 #include "compiler/asic_compiler.h"
 #include "isa/asic_assembler.h"
 #include "sdk/base/byte_codec.h"
-#include "sdk/base/kir_facts.h"
+#include "sdk/kir/facts.h"
 #include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"

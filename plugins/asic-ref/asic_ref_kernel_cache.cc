@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "sdk/base/hash.h"
-#include "sdk/base/kir_printer.h"
+#include "sdk/kir/printer.h"
 
 namespace phal::asic_ref {
 

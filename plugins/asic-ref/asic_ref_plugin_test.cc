@@ -25,9 +25,9 @@
 #include "asic_ref_dram.h"
 #include "isa/asic_isa.h"
 #include "polyhal/plugin.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/compile_target_test.h"
 #include "sdk/plugin_testing/fake_host.h"
-#include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
@@ -37,12 +37,10 @@ namespace phal::asic_ref {
 namespace {
 
 using ::phal::plugin_testing::CompileTargetTest;
-using ::phal::plugin_testing::DotKernel;
 using ::phal::plugin_testing::FakeHost;
 using ::phal::plugin_testing::HasCode;
 using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::KirBody;
-using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::MultiplyAddOne;
 using ::phal::plugin_testing::Negotiation;
 using ::phal::plugin_testing::PluginTest;
 using ::phal::plugin_testing::TestedPlugin;
@@ -62,31 +60,6 @@ std::vector<float> Floats(const std::vector<uint8_t>& bytes) {
   std::vector<float> values(bytes.size() / sizeof(float));
   std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
   return values;
-}
-
-// out[i] = a[i] * b[i] + 1 over f32[n].
-LoopKernel MultiplyAddOne(int64_t n) {
-  LoopKernel kernel;
-  kernel.name = "multiply_add_one";
-  const uint32_t a = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
-  const uint32_t b = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
-  const uint32_t out =
-      kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dims = {n};
-  KirBody& body = kernel.body;
-  const uint32_t i = body.Index(0);
-  const uint32_t product =
-      body.Node(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_F32,
-                {body.Read(a, PHAL_ELEMENT_TYPE_F32, {i}),
-                 body.Read(b, PHAL_ELEMENT_TYPE_F32, {i})});
-  const float one = 1.0f;
-  uint32_t one_bits = 0;
-  std::memcpy(&one_bits, &one, sizeof(one));
-  body.Result(
-      body.Node(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_F32,
-                {product, body.Constant(PHAL_ELEMENT_TYPE_F32, one_bits)}));
-  kernel.outputs = {out};
-  return kernel;
 }
 
 // Sets an environment variable for one scope, restoring it after.
@@ -366,7 +339,7 @@ TEST_F(AsicRefDevice, ZeroByteBuffersAreDistinct) {
 // ---- kernels --------------------------------------------------------------
 
 TEST_F(AsicRefDevice, RunsALoopKernelOnTheSimulator) {
-  LoopKernel kernel = MultiplyAddOne(5);
+  KirKernel kernel = MultiplyAddOne(5);
   phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
   ASSERT_NE(emitted, nullptr);
   std::vector<std::vector<uint8_t>> contents = {FloatBytes({1, 2, 3, 4, 5}),
@@ -377,7 +350,7 @@ TEST_F(AsicRefDevice, RunsALoopKernelOnTheSimulator) {
 }
 
 TEST_F(AsicRefDevice, KernelsOfTypesTheMachineLacksAreUnimplemented) {
-  DotKernel dot;
+  KirKernel dot("test_kernel", PHAL_KERNEL_KIND_DOT);
   ::phal::plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F64,
                                       PHAL_ELEMENT_TYPE_F64, 2, 2, 2);
   phal_plugin_kernel_t* emitted = nullptr;
@@ -387,7 +360,7 @@ TEST_F(AsicRefDevice, KernelsOfTypesTheMachineLacksAreUnimplemented) {
 }
 
 TEST_F(AsicRefDevice, MalformedKernelsAreRefusedWithAMessage) {
-  LoopKernel kernel = MultiplyAddOne(2);
+  KirKernel kernel = MultiplyAddOne(2);
   kernel.outputs = {7};  // no such buffer
   phal_plugin_kernel_t* emitted = nullptr;
   EXPECT_TRUE(
@@ -396,7 +369,7 @@ TEST_F(AsicRefDevice, MalformedKernelsAreRefusedWithAMessage) {
 }
 
 TEST_F(AsicRefDevice, ALaunchWithBuffersTooSmallIsRefused) {
-  LoopKernel kernel = MultiplyAddOne(4);
+  KirKernel kernel = MultiplyAddOne(4);
   phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
   ASSERT_NE(emitted, nullptr);
   phal_plugin_stream_t* stream = CreateStream();
@@ -407,7 +380,7 @@ TEST_F(AsicRefDevice, ALaunchWithBuffersTooSmallIsRefused) {
 }
 
 TEST_F(AsicRefDevice, ASimulatorFaultIsTheStreamsErrorNotACrash) {
-  LoopKernel kernel = MultiplyAddOne(4);
+  KirKernel kernel = MultiplyAddOne(4);
   phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
   ASSERT_NE(emitted, nullptr);
   // A DMA load from device address 0 (x1 is 0 at launch): outside DRAM.
@@ -436,7 +409,7 @@ TEST_F(AsicRefDevice, ASimulatorFaultIsTheStreamsErrorNotACrash) {
 }
 
 TEST_F(AsicRefDevice, ASerializedKernelDeserializesAndRuns) {
-  LoopKernel kernel = MultiplyAddOne(3);
+  KirKernel kernel = MultiplyAddOne(3);
   phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
   ASSERT_NE(emitted, nullptr);
   const std::string bytes = SerializeKernel(emitted);
@@ -456,7 +429,7 @@ TEST_F(AsicRefDevice, ForeignAndTruncatedBytesAreNotAKernel) {
   EXPECT_TRUE(HasCode(api().kernel_deserialize(device_, garbage.data(),
                                                garbage.size(), &restored),
                       PHAL_FAILED_PRECONDITION));
-  LoopKernel kernel = MultiplyAddOne(3);
+  KirKernel kernel = MultiplyAddOne(3);
   phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
   ASSERT_NE(emitted, nullptr);
   const std::string bytes = SerializeKernel(emitted);
@@ -512,7 +485,7 @@ TEST_F(AsicRefDevice, CountsEachLaunchUntilReset) {
   std::map<std::string, double> before = Counters(device_);
   EXPECT_EQ(before["/launches"], 0);
   EXPECT_EQ(before["/cycles"], 0);
-  LoopKernel kernel = MultiplyAddOne(64);
+  KirKernel kernel = MultiplyAddOne(64);
   phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
   ASSERT_NE(emitted, nullptr);
   std::vector<std::vector<uint8_t>> contents = {
@@ -602,7 +575,7 @@ TEST_F(AsicRefTargets, KernelBytesLoadOnlyOnTheirOwnArchitecture) {
   phal_plugin_device_t* standard = Open("asic-ref");
   ASSERT_NE(small, nullptr);
   ASSERT_NE(standard, nullptr);
-  LoopKernel kernel = MultiplyAddOne(8);
+  KirKernel kernel = MultiplyAddOne(8);
   phal_plugin_kernel_t* emitted = EmitOn(small, kernel.Desc());
   ASSERT_NE(emitted, nullptr);
   const std::string bytes = SerializeKernel(emitted);
@@ -614,7 +587,7 @@ TEST_F(AsicRefTargets, KernelBytesLoadOnlyOnTheirOwnArchitecture) {
 TEST_F(AsicRefTargets, TheDefaultTargetsKernelsLoadOnTheDefaultDevice) {
   phal_plugin_device_t* target = Open(nullptr);
   ASSERT_NE(target, nullptr);
-  LoopKernel kernel = MultiplyAddOne(3);
+  KirKernel kernel = MultiplyAddOne(3);
   phal_plugin_kernel_t* emitted = EmitOn(target, kernel.Desc());
   ASSERT_NE(emitted, nullptr);
   const std::string bytes = SerializeKernel(emitted);
@@ -638,7 +611,7 @@ TEST_F(AsicRefTargets, TheDumpDirectoryGetsEachKernelsAssembly) {
   options.dump_directory = directory_text.c_str();
   phal_plugin_device_t* target = Open(nullptr);
   ASSERT_NE(target, nullptr);
-  LoopKernel kernel = MultiplyAddOne(3);
+  KirKernel kernel = MultiplyAddOne(3);
   ASSERT_NE(EmitOn(target, kernel.Desc(), &options), nullptr);
   std::ifstream file(directory / "multiply_add_one.s");
   const std::string text((std::istreambuf_iterator<char>(file)),

@@ -18,14 +18,11 @@
 
 #include "sdk/base/element_types.h"
 #include "sdk/base/float16.h"
-#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/plugin_test.h"
 
 namespace phal::cpu {
 namespace {
-
-using ::phal::plugin_testing::KirBody;
-using ::phal::plugin_testing::LoopKernel;
 using ::phal::plugin_testing::PluginTest;
 using ::phal::plugin_testing::ToBytes;
 
@@ -144,8 +141,8 @@ class OpBatch {
     y_buffer_ = kernel_.AddBuffer(type, {count});
     kernel_.dims = {count};
     KirBody& b = kernel_.body;
-    x_ = b.Read(x_buffer_, type, {b.Index(0)});
-    y_ = b.Read(y_buffer_, type, {b.Index(0)});
+    x_ = b.Read(type, x_buffer_, {b.Index(0)});
+    y_ = b.Read(type, y_buffer_, {b.Index(0)});
   }
 
   KirBody& body() { return kernel_.body; }
@@ -157,18 +154,18 @@ class OpBatch {
                 std::string label) {
     kernel_.outputs.push_back(
         kernel_.AddBuffer(result_type, {count_}, PHAL_KIR_ACCESS_WRITE));
-    kernel_.body.Result(node);
+    kernel_.body.AddResult(node);
     labels_.push_back(std::move(label));
     types_.push_back(result_type);
     return labels_.size() - 1;
   }
   size_t Unary(phal_kir_op_t op, phal_element_type_t result_type,
                std::string label) {
-    return Output(kernel_.body.Node(op, result_type, {x_}), result_type, label);
+    return Output(kernel_.body.Add(op, result_type, {x_}), result_type, label);
   }
   size_t Binary(phal_kir_op_t op, phal_element_type_t result_type,
                 std::string label) {
-    return Output(kernel_.body.Node(op, result_type, {x_, y_}), result_type,
+    return Output(kernel_.body.Add(op, result_type, {x_, y_}), result_type,
                   label);
   }
 
@@ -197,7 +194,7 @@ class OpBatch {
 
  private:
   int64_t count_;
-  LoopKernel kernel_;
+  KirKernel kernel_{"test_kernel", PHAL_KERNEL_KIND_LOOP};
   uint32_t x_buffer_ = 0, y_buffer_ = 0, x_ = 0, y_ = 0;
   std::vector<std::string> labels_;
   std::vector<phal_element_type_t> types_;
@@ -430,13 +427,13 @@ TEST_P(FloatOpsTest, EveryFloatOpMatchesStableHloSemantics) {
   std::memcpy(&low, low_bytes, 8);
   std::memcpy(&high, high_bytes, 8);
   const size_t clamp = batch.Output(
-      b.Node(PHAL_KIR_OP_CLAMP, type,
-             {b.Constant(type, low), batch.x(), b.Constant(type, high)}),
+      b.Add(PHAL_KIR_OP_CLAMP, type,
+            {b.Constant(type, low), batch.x(), b.Constant(type, high)}),
       type, "clamp");
   const uint32_t less = b.Compare(
       PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_FLOAT, batch.x(), batch.y());
   const size_t select = batch.Output(
-      b.Node(PHAL_KIR_OP_SELECT, type, {less, batch.x(), batch.y()}), type,
+      b.Add(PHAL_KIR_OP_SELECT, type, {less, batch.x(), batch.y()}), type,
       "select");
 
   batch.Run(*this, FloatBytes(type, x), FloatBytes(type, y));
@@ -650,9 +647,9 @@ void CheckIntegerOps(OpsTest& test, phal_element_type_t type) {
   }
   const T low = std::is_signed_v<T> ? T(-3) : T(2);
   const size_t clamp =
-      batch.Output(b.Node(PHAL_KIR_OP_CLAMP, type,
-                          {b.Constant(type, static_cast<uint64_t>(low)),
-                           batch.x(), b.Constant(type, 100)}),
+      batch.Output(b.Add(PHAL_KIR_OP_CLAMP, type,
+                         {b.Constant(type, static_cast<uint64_t>(low)),
+                          batch.x(), b.Constant(type, 100)}),
                    type, "clamp");
 
   batch.Run(test, ToBytes(x), ToBytes(y));
@@ -710,10 +707,10 @@ TEST_F(IntegerOpsTest, PredOpsAreBooleanAlgebra) {
                              batch.x(), batch.y()),
                    kPred, "less");
   const size_t select = batch.Output(
-      b.Node(PHAL_KIR_OP_SELECT, kPred, {batch.x(), batch.y(), batch.x()}),
+      b.Add(PHAL_KIR_OP_SELECT, kPred, {batch.x(), batch.y(), batch.x()}),
       kPred, "select");
   const size_t widened = batch.Output(
-      b.Node(PHAL_KIR_OP_CONVERT, PHAL_ELEMENT_TYPE_S32, {batch.y()}),
+      b.Add(PHAL_KIR_OP_CONVERT, PHAL_ELEMENT_TYPE_S32, {batch.y()}),
       PHAL_ELEMENT_TYPE_S32, "convert");
   batch.Run(*this, x, y);
   for (int i = 0; i < 4; ++i) {
@@ -823,10 +820,10 @@ TEST_P(ComplexOpsTest, ComplexOpsMatchStdComplexInF64) {
                              : batch.Unary(op.op, type, op.name));
   }
   const size_t magnitude = batch.Unary(PHAL_KIR_OP_ABS, part, "abs");
-  const uint32_t real = b.Node(PHAL_KIR_OP_REAL, part, {batch.x()});
-  const uint32_t imag = b.Node(PHAL_KIR_OP_IMAG, part, {batch.y()});
+  const uint32_t real = b.Add(PHAL_KIR_OP_REAL, part, {batch.x()});
+  const uint32_t imag = b.Add(PHAL_KIR_OP_IMAG, part, {batch.y()});
   const size_t assembled = batch.Output(
-      b.Node(PHAL_KIR_OP_COMPLEX, type, {real, imag}), type, "complex");
+      b.Add(PHAL_KIR_OP_COMPLEX, type, {real, imag}), type, "complex");
   const size_t equal =
       batch.Output(b.Compare(PHAL_KIR_COMPARE_EQ, PHAL_KIR_COMPARISON_FLOAT,
                              batch.x(), batch.x()),
@@ -1099,16 +1096,16 @@ TEST_F(ConvertTest, ReducePrecisionRoundsToTheNarrowerFormat) {
   OpBatch batch(PHAL_ELEMENT_TYPE_F32, static_cast<int64_t>(values.size()));
   KirBody& b = batch.body();
   const size_t to_f16_grid =
-      batch.Output(b.Node(PHAL_KIR_OP_REDUCE_PRECISION, PHAL_ELEMENT_TYPE_F32,
-                          {batch.x()}, {5, 10}),
+      batch.Output(b.Add(PHAL_KIR_OP_REDUCE_PRECISION, PHAL_ELEMENT_TYPE_F32,
+                         {batch.x()}, {5, 10}),
                    PHAL_ELEMENT_TYPE_F32, "(5, 10)");
   const size_t to_bf16_grid =
-      batch.Output(b.Node(PHAL_KIR_OP_REDUCE_PRECISION, PHAL_ELEMENT_TYPE_F32,
-                          {batch.x()}, {8, 7}),
+      batch.Output(b.Add(PHAL_KIR_OP_REDUCE_PRECISION, PHAL_ELEMENT_TYPE_F32,
+                         {batch.x()}, {8, 7}),
                    PHAL_ELEMENT_TYPE_F32, "(8, 7)");
   const size_t identity =
-      batch.Output(b.Node(PHAL_KIR_OP_REDUCE_PRECISION, PHAL_ELEMENT_TYPE_F32,
-                          {batch.x()}, {8, 23}),
+      batch.Output(b.Add(PHAL_KIR_OP_REDUCE_PRECISION, PHAL_ELEMENT_TYPE_F32,
+                         {batch.x()}, {8, 23}),
                    PHAL_ELEMENT_TYPE_F32, "(8, 23)");
   const std::vector<uint8_t> input = FloatBytes(PHAL_ELEMENT_TYPE_F32, values);
   batch.Run(*this, input, input);

@@ -18,9 +18,9 @@
 
 #include <gtest/gtest.h>
 
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_support/disk_cache.h"
 #include "sdk/plugin_testing/fake_host.h"
-#include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
@@ -31,21 +31,12 @@ namespace {
 
 using ::phal::plugin_testing::BuildMatmul;
 using ::phal::plugin_testing::ClearRecordedLogLines;
-using ::phal::plugin_testing::ConvKernel;
-using ::phal::plugin_testing::CopyKernel;
-using ::phal::plugin_testing::DotKernel;
 using ::phal::plugin_testing::FakeHost;
 using ::phal::plugin_testing::FromBytes;
-using ::phal::plugin_testing::GatherKernel;
 using ::phal::plugin_testing::HasCode;
 using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::KirBody;
 using ::phal::plugin_testing::LogsContain;
-using ::phal::plugin_testing::LoopKernel;
 using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::ReduceKernel;
-using ::phal::plugin_testing::ScatterKernel;
-using ::phal::plugin_testing::SortKernel;
 using ::phal::plugin_testing::TestedPlugin;
 using ::phal::plugin_testing::ToBytes;
 
@@ -69,16 +60,16 @@ std::vector<float> Iota(size_t count, float scale, float offset) {
 
 // out[i] = x[i] + `addend` over [count]: a kernel whose code depends on
 // `addend`, so each test can make one no cache has seen.
-LoopKernel AddConstantKernel(int64_t count, float addend) {
-  LoopKernel kernel;
+KirKernel AddConstantKernel(int64_t count, float addend) {
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t x = kernel.AddBuffer(kF32, {count});
   const uint32_t out = kernel.AddBuffer(kF32, {count}, PHAL_KIR_ACCESS_WRITE);
   kernel.dims = {count};
   kernel.outputs = {out};
   KirBody& body = kernel.body;
-  const uint32_t value = body.Read(x, kF32, {body.Index(0)});
-  body.Result(body.Node(PHAL_KIR_OP_ADD, kF32,
-                        {value, body.Constant(kF32, F32Bits(addend))}));
+  const uint32_t value = body.Read(kF32, x, {body.Index(0)});
+  body.AddResult(body.Add(PHAL_KIR_OP_ADD, kF32,
+                          {value, body.Constant(kF32, F32Bits(addend))}));
   return kernel;
 }
 
@@ -97,7 +88,7 @@ TEST_F(CpuKernelTest, DeviceReportsTheKernelKindsItCompiles) {
 }
 
 TEST_F(CpuKernelTest, KindFromANewerAbiFailsWithUnimplemented) {
-  LoopKernel holder;
+  KirKernel holder("test_kernel", PHAL_KERNEL_KIND_LOOP);
   phal_kir_copy_t copy{};
   phal_kernel_desc_t desc = holder.Desc();
   desc.kind = static_cast<phal_kernel_kind_t>(9);  // from a newer ABI
@@ -108,16 +99,16 @@ TEST_F(CpuKernelTest, KindFromANewerAbiFailsWithUnimplemented) {
 }
 
 TEST_F(CpuKernelTest, UnsupportedOpFailsWithUnimplementedNamingOpAndType) {
-  LoopKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t x = kernel.AddBuffer(PHAL_ELEMENT_TYPE_C64, {4});
   const uint32_t out =
       kernel.AddBuffer(PHAL_ELEMENT_TYPE_C64, {4}, PHAL_KIR_ACCESS_WRITE);
   kernel.dims = {4};
   kernel.outputs = {out};
   const uint32_t value =
-      kernel.body.Read(x, PHAL_ELEMENT_TYPE_C64, {kernel.body.Index(0)});
-  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_REMAINDER,
-                                      PHAL_ELEMENT_TYPE_C64, {value, value}));
+      kernel.body.Read(PHAL_ELEMENT_TYPE_C64, x, {kernel.body.Index(0)});
+  kernel.body.AddResult(kernel.body.Add(PHAL_KIR_OP_REMAINDER,
+                                        PHAL_ELEMENT_TYPE_C64, {value, value}));
   phal_plugin_kernel_t* emitted = nullptr;
   EXPECT_TRUE(
       HasCode(api().kernel_emit(device_, &kernel.Desc(), nullptr, &emitted),
@@ -125,8 +116,8 @@ TEST_F(CpuKernelTest, UnsupportedOpFailsWithUnimplementedNamingOpAndType) {
 }
 
 TEST_F(CpuKernelTest, MalformedBodyFailsWithInvalidArgument) {
-  LoopKernel kernel = AddConstantKernel(4, 1.0f);
-  kernel.body.Result(0);  // two results for one output
+  KirKernel kernel = AddConstantKernel(4, 1.0f);
+  kernel.body.AddResult(0);  // two results for one output
   phal_plugin_kernel_t* emitted = nullptr;
   EXPECT_TRUE(
       HasCode(api().kernel_emit(device_, &kernel.Desc(), nullptr, &emitted),
@@ -137,7 +128,7 @@ TEST_F(CpuKernelTest, MalformedBodyFailsWithInvalidArgument) {
 // index arithmetic. 37 x 129 crosses the vector width and the thread split.
 TEST_F(CpuKernelTest, LoopComputesTransposeBroadcastAndIotaFromIndices) {
   constexpr int64_t kRows = 37, kColumns = 129;
-  LoopKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t in = kernel.AddBuffer(kF32, {kColumns, kRows});
   const uint32_t bias = kernel.AddBuffer(kF32, {kColumns});
   const uint32_t out =
@@ -146,13 +137,13 @@ TEST_F(CpuKernelTest, LoopComputesTransposeBroadcastAndIotaFromIndices) {
   kernel.outputs = {out};
   KirBody& b = kernel.body;
   const uint32_t i = b.Index(0), j = b.Index(1);
-  const uint32_t transposed = b.Read(in, kF32, {j, i});
-  const uint32_t doubled = b.Node(PHAL_KIR_OP_MULTIPLY, kF32,
-                                  {transposed, b.Constant(kF32, F32Bits(2))});
+  const uint32_t transposed = b.Read(kF32, in, {j, i});
+  const uint32_t doubled = b.Add(PHAL_KIR_OP_MULTIPLY, kF32,
+                                 {transposed, b.Constant(kF32, F32Bits(2))});
   const uint32_t biased =
-      b.Node(PHAL_KIR_OP_ADD, kF32, {doubled, b.Read(bias, kF32, {j})});
-  const uint32_t iota = b.Node(PHAL_KIR_OP_CONVERT, kF32, {i});
-  b.Result(b.Node(PHAL_KIR_OP_ADD, kF32, {biased, iota}));
+      b.Add(PHAL_KIR_OP_ADD, kF32, {doubled, b.Read(kF32, bias, {j})});
+  const uint32_t iota = b.Add(PHAL_KIR_OP_CONVERT, kF32, {i});
+  b.AddResult(b.Add(PHAL_KIR_OP_ADD, kF32, {biased, iota}));
 
   const std::vector<float> input = Iota(kRows * kColumns, 0.37f, -3.0f);
   const std::vector<float> biases = Iota(kColumns, 1.25f, 0.5f);
@@ -171,7 +162,7 @@ TEST_F(CpuKernelTest, LoopComputesTransposeBroadcastAndIotaFromIndices) {
 }
 
 TEST_F(CpuKernelTest, LoopWritesSeveralOutputsOfDifferentTypes) {
-  LoopKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t x = kernel.AddBuffer(kS32, {3, 5});
   const uint32_t sum = kernel.AddBuffer(kS32, {3, 5}, PHAL_KIR_ACCESS_WRITE);
   const uint32_t positive =
@@ -179,10 +170,10 @@ TEST_F(CpuKernelTest, LoopWritesSeveralOutputsOfDifferentTypes) {
   kernel.dims = {3, 5};
   kernel.outputs = {sum, positive};
   KirBody& b = kernel.body;
-  const uint32_t value = b.Read(x, kS32, {b.Index(0), b.Index(1)});
-  b.Result(b.Node(PHAL_KIR_OP_ADD, kS32, {value, value}));
-  b.Result(b.Compare(PHAL_KIR_COMPARE_GT, PHAL_KIR_COMPARISON_SIGNED, value,
-                     b.Constant(kS32, 0)));
+  const uint32_t value = b.Read(kS32, x, {b.Index(0), b.Index(1)});
+  b.AddResult(b.Add(PHAL_KIR_OP_ADD, kS32, {value, value}));
+  b.AddResult(b.Compare(PHAL_KIR_COMPARE_GT, PHAL_KIR_COMPARISON_SIGNED, value,
+                        b.Constant(kS32, 0)));
   std::vector<int32_t> input(15);
   for (int i = 0; i < 15; ++i) input[i] = i - 7;
   std::vector<std::vector<uint8_t>> buffers = {
@@ -197,12 +188,12 @@ TEST_F(CpuKernelTest, LoopWritesSeveralOutputsOfDifferentTypes) {
 }
 
 TEST_F(CpuKernelTest, LoopOverARankZeroSpaceRunsOnce) {
-  LoopKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t x = kernel.AddBuffer(kF32, {});
   const uint32_t out = kernel.AddBuffer(kF32, {}, PHAL_KIR_ACCESS_WRITE);
   kernel.outputs = {out};
-  const uint32_t value = kernel.body.Read(x, kF32, {});
-  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_NEGATE, kF32, {value}));
+  const uint32_t value = kernel.body.Read(kF32, x, {});
+  kernel.body.AddResult(kernel.body.Add(PHAL_KIR_OP_NEGATE, kF32, {value}));
   std::vector<std::vector<uint8_t>> buffers = {
       ToBytes(std::vector<float>{2.5f}), ToBytes(std::vector<float>{0})};
   Run(Emit(kernel.Desc()), buffers);
@@ -212,11 +203,11 @@ TEST_F(CpuKernelTest, LoopOverARankZeroSpaceRunsOnce) {
 TEST_F(CpuKernelTest, LoopsWithAnEmptyDimensionRunAndWriteNothing) {
   for (std::vector<int64_t> dims :
        {std::vector<int64_t>{0, 5}, std::vector<int64_t>{5, 0}}) {
-    LoopKernel kernel;
+    KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
     const uint32_t out = kernel.AddBuffer(kF32, dims, PHAL_KIR_ACCESS_WRITE);
     kernel.dims = dims;
     kernel.outputs = {out};
-    kernel.body.Result(kernel.body.Constant(kF32, F32Bits(1)));
+    kernel.body.AddResult(kernel.body.Constant(kF32, F32Bits(1)));
     std::vector<std::vector<uint8_t>> buffers = {{}};
     Run(Emit(kernel.Desc()), buffers);
     EXPECT_TRUE(buffers[0].empty());
@@ -239,19 +230,19 @@ class SumReduce {
     kernel.dims = dims;
     kernel.reduced_dims = reduced;
     kernel.outputs = {out};
-    kernel.init.Result(
+    kernel.init.AddResult(
         kernel.init.Constant(kS32, 5));  // not neutral: seen once
     std::vector<uint32_t> indices;
     for (size_t d = 0; d < dims.size(); ++d) {
-      indices.push_back(kernel.values.Index(static_cast<int64_t>(d)));
+      indices.push_back(kernel.body.Index(static_cast<int64_t>(d)));
     }
-    kernel.values.Result(kernel.values.Read(input_, kS32, indices));
+    kernel.body.AddResult(kernel.body.Read(kS32, input_, indices));
     KirBody& r = kernel.reducer;
-    r.Result(r.Node(PHAL_KIR_OP_ADD, kS32,
-                    {r.Parameter(kS32, 0), r.Parameter(kS32, 1)}));
-    kernel.epilogue.Result(kernel.epilogue.Parameter(kS32, 0));
+    r.AddResult(r.Add(PHAL_KIR_OP_ADD, kS32,
+                      {r.Parameter(kS32, 0), r.Parameter(kS32, 1)}));
+    kernel.epilogue.AddResult(kernel.epilogue.Parameter(kS32, 0));
   }
-  ReduceKernel kernel;
+  KirKernel kernel{"test_kernel", PHAL_KERNEL_KIND_REDUCE};
 
  private:
   uint32_t input_ = 0;
@@ -312,7 +303,7 @@ TEST_F(CpuKernelTest, ReduceSumsOverInnerOuterMiddleAndAllDimensions) {
 // Variadic: (max, argmax) along rows, the epilogue also yielding the mean.
 TEST_F(CpuKernelTest, VariadicReduceFindsMaximumAndItsIndexWithAnEpilogue) {
   constexpr int64_t kRows = 13, kColumns = 1001;
-  ReduceKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   const uint32_t x = kernel.AddBuffer(kF32, {kRows, kColumns});
   const uint32_t max_out =
       kernel.AddBuffer(kF32, {kRows}, PHAL_KIR_ACCESS_WRITE);
@@ -322,22 +313,22 @@ TEST_F(CpuKernelTest, VariadicReduceFindsMaximumAndItsIndexWithAnEpilogue) {
   kernel.reduced_dims = {1};
   kernel.accumulator_count = 2;
   kernel.outputs = {max_out, arg_out};
-  kernel.init.Result(kernel.init.Constant(kF32, F32Bits(-INFINITY)));
-  kernel.init.Result(kernel.init.Constant(kS32, 0));
-  KirBody& v = kernel.values;
-  v.Result(v.Read(x, kF32, {v.Index(0), v.Index(1)}));
-  v.Result(v.Node(PHAL_KIR_OP_CONVERT, kS32, {v.Index(1)}));
+  kernel.init.AddResult(kernel.init.Constant(kF32, F32Bits(-INFINITY)));
+  kernel.init.AddResult(kernel.init.Constant(kS32, 0));
+  KirBody& v = kernel.body;
+  v.AddResult(v.Read(kF32, x, {v.Index(0), v.Index(1)}));
+  v.AddResult(v.Add(PHAL_KIR_OP_CONVERT, kS32, {v.Index(1)}));
   KirBody& r = kernel.reducer;
   const uint32_t best = r.Parameter(kF32, 0), best_index = r.Parameter(kS32, 1);
   const uint32_t value = r.Parameter(kF32, 2), index = r.Parameter(kS32, 3);
   const uint32_t greater =
       r.Compare(PHAL_KIR_COMPARE_GT, PHAL_KIR_COMPARISON_FLOAT, value, best);
-  r.Result(r.Node(PHAL_KIR_OP_SELECT, kF32, {greater, value, best}));
-  r.Result(r.Node(PHAL_KIR_OP_SELECT, kS32, {greater, index, best_index}));
+  r.AddResult(r.Add(PHAL_KIR_OP_SELECT, kF32, {greater, value, best}));
+  r.AddResult(r.Add(PHAL_KIR_OP_SELECT, kS32, {greater, index, best_index}));
   KirBody& e = kernel.epilogue;
-  e.Result(e.Node(PHAL_KIR_OP_MULTIPLY, kF32,
-                  {e.Parameter(kF32, 0), e.Constant(kF32, F32Bits(10))}));
-  e.Result(e.Parameter(kS32, 1));
+  e.AddResult(e.Add(PHAL_KIR_OP_MULTIPLY, kF32,
+                    {e.Parameter(kF32, 0), e.Constant(kF32, F32Bits(10))}));
+  e.AddResult(e.Parameter(kS32, 1));
 
   std::vector<float> input(kRows * kColumns);
   for (int64_t i = 0; i < kRows * kColumns; ++i) {
@@ -381,7 +372,7 @@ TEST_F(CpuKernelTest, MaximumAndMinimumReductionsInLanesMatchIndexOrder) {
       const bool middle = dims.size() == 3;
       const int64_t rows = middle ? dims[0] * dims[2] : dims[0];
       const int64_t length = middle ? dims[1] : dims[1];
-      ReduceKernel kernel;
+      KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_REDUCE);
       const uint32_t x = kernel.AddBuffer(kF32, dims);
       const uint32_t out =
           kernel.AddBuffer(kF32, {rows}, PHAL_KIR_ACCESS_WRITE);
@@ -389,17 +380,18 @@ TEST_F(CpuKernelTest, MaximumAndMinimumReductionsInLanesMatchIndexOrder) {
       kernel.reduced_dims = {1};
       kernel.accumulator_count = 1;
       kernel.outputs = {out};
-      kernel.init.Result(kernel.init.Constant(kF32, F32Bits(5.0f)));
-      KirBody& v = kernel.values;
+      kernel.init.AddResult(kernel.init.Constant(kF32, F32Bits(5.0f)));
+      KirBody& v = kernel.body;
       std::vector<uint32_t> index;
       for (size_t d = 0; d < dims.size(); ++d) {
         index.push_back(v.Index(static_cast<int64_t>(d)));
       }
-      v.Result(v.Read(x, kF32, index));
+      v.AddResult(v.Read(kF32, x, index));
       KirBody& r = kernel.reducer;
-      r.Result(r.Node(op, kF32, {r.Parameter(kF32, 0), r.Parameter(kF32, 1)}));
+      r.AddResult(
+          r.Add(op, kF32, {r.Parameter(kF32, 0), r.Parameter(kF32, 1)}));
       KirBody& e = kernel.epilogue;
-      e.Result(e.Parameter(kF32, 0));
+      e.AddResult(e.Parameter(kF32, 0));
 
       int64_t total = 1;
       for (int64_t d : dims) total *= d;
@@ -470,7 +462,7 @@ std::vector<float> ReferenceDot(const DotCase& c, const std::vector<float>& a,
 class DotTest : public PluginTest {
  protected:
   void Check(const DotCase& c) {
-    DotKernel kernel;
+    KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_DOT);
     phal_kir_dot_t& dot = kernel.dot;
     dot.batch = c.batch;
     dot.m = c.m;
@@ -504,11 +496,12 @@ class DotTest : public PluginTest {
     const uint32_t bias = kernel.AddBuffer(kF32, {c.n});
     dot.output =
         kernel.AddBuffer(kF32, {c.batch, c.m, c.n}, PHAL_KIR_ACCESS_WRITE);
-    KirBody& e = kernel.epilogue;
+    KirBody& e = kernel.body;
     const uint32_t biased =
-        e.Node(PHAL_KIR_OP_ADD, kF32,
-               {e.Parameter(kF32, 0), e.Read(bias, kF32, {e.Index(2)})});
-    e.Result(e.Node(PHAL_KIR_OP_MAXIMUM, kF32, {biased, e.Constant(kF32, 0)}));
+        e.Add(PHAL_KIR_OP_ADD, kF32,
+              {e.Parameter(kF32, 0), e.Read(kF32, bias, {e.Index(2)})});
+    e.AddResult(
+        e.Add(PHAL_KIR_OP_MAXIMUM, kF32, {biased, e.Constant(kF32, 0)}));
 
     const std::vector<float> a = Iota(lhs_size, 0.731f, -8.0f);
     const std::vector<float> b = Iota(rhs_size, 1.377f, -8.5f);
@@ -564,7 +557,7 @@ TEST_F(DotTest, DotsWithAnEmptyExtentRun) {
 
 TEST_F(CpuKernelTest, IntegerDotWithConvertedOperandsIsExact) {
   constexpr int64_t kM = 21, kN = 34, kK = 55;
-  DotKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_DOT);
   BuildMatmul(kernel, PHAL_ELEMENT_TYPE_S8, kS32, kM, kN, kK);
   std::vector<int8_t> a(kM * kK), b(kK * kN);
   for (size_t i = 0; i < a.size(); ++i)
@@ -585,7 +578,7 @@ TEST_F(CpuKernelTest, IntegerDotWithConvertedOperandsIsExact) {
 
 TEST_F(CpuKernelTest, CopyMovesEveryByteAcrossChunks) {
   constexpr int64_t kBytes = 3 * (int64_t{1} << 20) + 5;
-  CopyKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_COPY);
   kernel.copy.source = kernel.AddBuffer(PHAL_ELEMENT_TYPE_U8, {kBytes});
   kernel.copy.destination =
       kernel.AddBuffer(PHAL_ELEMENT_TYPE_U8, {kBytes}, PHAL_KIR_ACCESS_WRITE);
@@ -602,21 +595,21 @@ TEST_F(CpuKernelTest, CopyMovesEveryByteAcrossChunks) {
 // along the inner dimension of a [rows, columns] pair, in place.
 TEST_F(CpuKernelTest, SortOrdersKeysAndCarriesValuesAlong) {
   constexpr int64_t kRows = 300, kColumns = 129;
-  SortKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_SORT);
   const uint32_t keys =
       kernel.AddBuffer(kF32, {kRows, kColumns}, PHAL_KIR_ACCESS_READ_WRITE);
   const uint32_t values =
       kernel.AddBuffer(kS32, {kRows, kColumns}, PHAL_KIR_ACCESS_READ_WRITE);
   kernel.operands = {keys, values};
   kernel.outputs = {keys, values};
-  kernel.dimension = 1;
-  kernel.stable = true;
-  KirBody& c = kernel.comparator;
+  kernel.sort.dimension = 1;
+  kernel.sort.is_stable = 1;
+  KirBody& c = kernel.reducer;
   const uint32_t left = c.Parameter(kF32, 0), right = c.Parameter(kF32, 1);
   c.Parameter(kS32, 2);
   c.Parameter(kS32, 3);
-  c.Result(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_TOTALORDER, left,
-                     right));
+  c.AddResult(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_TOTALORDER,
+                        left, right));
   std::vector<float> key_data(kRows * kColumns);
   std::vector<int32_t> value_data(kRows * kColumns);
   for (int64_t i = 0; i < kRows * kColumns; ++i) {
@@ -660,16 +653,16 @@ TEST_F(CpuKernelTest, SortOrdersKeysAndCarriesValuesAlong) {
 
 TEST_F(CpuKernelTest, SortAlongTheOuterDimensionIntoOtherBuffers) {
   constexpr int64_t kRows = 50, kColumns = 3;
-  SortKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_SORT);
   const uint32_t in = kernel.AddBuffer(kS32, {kRows, kColumns});
   const uint32_t out =
       kernel.AddBuffer(kS32, {kRows, kColumns}, PHAL_KIR_ACCESS_WRITE);
   kernel.operands = {in};
   kernel.outputs = {out};
-  kernel.dimension = 0;
-  KirBody& c = kernel.comparator;
-  c.Result(c.Compare(PHAL_KIR_COMPARE_GT, PHAL_KIR_COMPARISON_SIGNED,
-                     c.Parameter(kS32, 0), c.Parameter(kS32, 1)));
+  kernel.sort.dimension = 0;
+  KirBody& c = kernel.reducer;
+  c.AddResult(c.Compare(PHAL_KIR_COMPARE_GT, PHAL_KIR_COMPARISON_SIGNED,
+                        c.Parameter(kS32, 0), c.Parameter(kS32, 1)));
   std::vector<int32_t> input(kRows * kColumns);
   for (int64_t i = 0; i < kRows * kColumns; ++i) {
     input[i] = static_cast<int32_t>((i * 31) % 101) - 50;
@@ -693,15 +686,15 @@ TEST_F(CpuKernelTest, SortAlongTheOuterDimensionIntoOtherBuffers) {
 }
 
 TEST_F(CpuKernelTest, SortOfAnEmptyDimensionRuns) {
-  SortKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_SORT);
   const uint32_t in =
       kernel.AddBuffer(kF32, {4, 0}, PHAL_KIR_ACCESS_READ_WRITE);
   kernel.operands = {in};
   kernel.outputs = {in};
-  kernel.dimension = 1;
-  KirBody& c = kernel.comparator;
-  c.Result(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_FLOAT,
-                     c.Parameter(kF32, 0), c.Parameter(kF32, 1)));
+  kernel.sort.dimension = 1;
+  KirBody& c = kernel.reducer;
+  c.AddResult(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_FLOAT,
+                        c.Parameter(kF32, 0), c.Parameter(kF32, 1)));
   std::vector<std::vector<uint8_t>> buffers = {{}};
   Run(Emit(kernel.Desc()), buffers);
   EXPECT_TRUE(buffers[0].empty());
@@ -711,17 +704,17 @@ TEST_F(CpuKernelTest, SortOfAnEmptyDimensionRuns) {
 // clamped into the table as StableHLO says.
 TEST_F(CpuKernelTest, GatherLooksUpRowsAndClampsOutOfRangeStarts) {
   constexpr int64_t kVocabulary = 37, kWidth = 70, kLookups = 129;
-  GatherKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_GATHER);
   kernel.gather.operand = kernel.AddBuffer(kF32, {kVocabulary, kWidth});
   kernel.gather.start_indices =
       kernel.AddBuffer(PHAL_ELEMENT_TYPE_S64, {kLookups});
   kernel.gather.output =
       kernel.AddBuffer(kF32, {kLookups, kWidth}, PHAL_KIR_ACCESS_WRITE);
-  kernel.offset_dims = {1};
-  kernel.collapsed_slice_dims = {0};
-  kernel.start_index_map = {0};
+  kernel.arrays[KirKernel::kGatherOffsetDims] = {1};
+  kernel.arrays[KirKernel::kGatherCollapsedSliceDims] = {0};
+  kernel.arrays[KirKernel::kGatherStartIndexMap] = {0};
   kernel.gather.index_vector_dim = 1;
-  kernel.slice_sizes = {1, kWidth};
+  kernel.arrays[KirKernel::kGatherSliceSizes] = {1, kWidth};
   const std::vector<float> table = Iota(kVocabulary * kWidth, 0.77f, 0.0f);
   std::vector<int64_t> ids(kLookups);
   for (int64_t i = 0; i < kLookups; ++i) ids[i] = (i * 13) % 45 - 4;
@@ -744,15 +737,15 @@ TEST_F(CpuKernelTest, GatherLooksUpRowsAndClampsOutOfRangeStarts) {
 // dimensions (nothing collapsed) and starts are clamped to fit it.
 TEST_F(CpuKernelTest, GatherReadsClampedWindowsAtTwoDimensionalStarts) {
   constexpr int64_t kRows = 6, kColumns = 7;
-  GatherKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_GATHER);
   kernel.gather.operand = kernel.AddBuffer(kS32, {kRows, kColumns});
   kernel.gather.start_indices = kernel.AddBuffer(kS32, {4, 2});
   kernel.gather.output =
       kernel.AddBuffer(kS32, {4, 2, 3}, PHAL_KIR_ACCESS_WRITE);
-  kernel.offset_dims = {1, 2};
-  kernel.start_index_map = {0, 1};
+  kernel.arrays[KirKernel::kGatherOffsetDims] = {1, 2};
+  kernel.arrays[KirKernel::kGatherStartIndexMap] = {0, 1};
   kernel.gather.index_vector_dim = 1;
-  kernel.slice_sizes = {2, 3};
+  kernel.arrays[KirKernel::kGatherSliceSizes] = {2, 3};
   std::vector<int32_t> operand(kRows * kColumns);
   for (int32_t i = 0; i < kRows * kColumns; ++i) operand[i] = i * 10;
   const std::vector<int32_t> starts = {0, 0, 5, 1, -3, 6, 2, 100};
@@ -778,18 +771,18 @@ TEST_F(CpuKernelTest, GatherReadsClampedWindowsAtTwoDimensionalStarts) {
 // operand's dimension 0 with the indices' dimension 0.
 TEST_F(CpuKernelTest, GatherWithBatchingDimensionsReadsEachBatchsOwnRows) {
   constexpr int64_t kBatch = 3, kRows = 5, kWidth = 4, kLookups = 6;
-  GatherKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_GATHER);
   kernel.gather.operand = kernel.AddBuffer(kF32, {kBatch, kRows, kWidth});
   kernel.gather.start_indices = kernel.AddBuffer(kS32, {kBatch, kLookups});
   kernel.gather.output =
       kernel.AddBuffer(kF32, {kBatch, kLookups, kWidth}, PHAL_KIR_ACCESS_WRITE);
-  kernel.offset_dims = {2};
-  kernel.collapsed_slice_dims = {1};
-  kernel.start_index_map = {1};
-  kernel.operand_batching_dims = {0};
-  kernel.start_indices_batching_dims = {0};
+  kernel.arrays[KirKernel::kGatherOffsetDims] = {2};
+  kernel.arrays[KirKernel::kGatherCollapsedSliceDims] = {1};
+  kernel.arrays[KirKernel::kGatherStartIndexMap] = {1};
+  kernel.arrays[KirKernel::kGatherOperandBatchingDims] = {0};
+  kernel.arrays[KirKernel::kGatherStartIndicesBatchingDims] = {0};
   kernel.gather.index_vector_dim = 2;
-  kernel.slice_sizes = {1, 1, kWidth};
+  kernel.arrays[KirKernel::kGatherSliceSizes] = {1, 1, kWidth};
   const std::vector<float> operand = Iota(kBatch * kRows * kWidth, 1.0f, 0.0f);
   std::vector<int32_t> ids(kBatch * kLookups);
   for (int64_t i = 0; i < kBatch * kLookups; ++i) {
@@ -815,19 +808,19 @@ TEST_F(CpuKernelTest, GatherWithBatchingDimensionsReadsEachBatchsOwnRows) {
 // accumulate, an id outside the table is skipped.
 TEST_F(CpuKernelTest, ScatterAddsRowsAccumulatingRepeatsAndSkippingOutOfRange) {
   constexpr int64_t kRows = 9, kWidth = 33, kUpdates = 40;
-  ScatterKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_SCATTER);
   kernel.scatter.operand = kernel.AddBuffer(kS32, {kRows, kWidth});
   kernel.scatter.scatter_indices = kernel.AddBuffer(kS32, {kUpdates, 1});
   kernel.scatter.updates = kernel.AddBuffer(kS32, {kUpdates, kWidth});
   kernel.scatter.output =
       kernel.AddBuffer(kS32, {kRows, kWidth}, PHAL_KIR_ACCESS_WRITE);
-  kernel.update_window_dims = {1};
-  kernel.inserted_window_dims = {0};
-  kernel.scatter_dims_to_operand_dims = {0};
+  kernel.arrays[KirKernel::kScatterUpdateWindowDims] = {1};
+  kernel.arrays[KirKernel::kScatterInsertedWindowDims] = {0};
+  kernel.arrays[KirKernel::kScatterScatterDimsToOperandDims] = {0};
   kernel.scatter.index_vector_dim = 1;
-  KirBody& c = kernel.combiner;
-  c.Result(c.Node(PHAL_KIR_OP_ADD, kS32,
-                  {c.Parameter(kS32, 0), c.Parameter(kS32, 1)}));
+  KirBody& c = kernel.reducer;
+  c.AddResult(c.Add(PHAL_KIR_OP_ADD, kS32,
+                    {c.Parameter(kS32, 0), c.Parameter(kS32, 1)}));
   std::vector<int32_t> table(kRows * kWidth), grads(kUpdates * kWidth);
   for (int64_t i = 0; i < kRows * kWidth; ++i)
     table[i] = static_cast<int32_t>(i);
@@ -857,18 +850,18 @@ TEST_F(CpuKernelTest, ScatterAddsRowsAccumulatingRepeatsAndSkippingOutOfRange) {
 // elements inside.
 TEST_F(CpuKernelTest, ScatterInPlaceReplacesWindowsElementByElement) {
   constexpr int64_t kRows = 5, kColumns = 6;
-  ScatterKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_SCATTER);
   const uint32_t operand =
       kernel.AddBuffer(kF32, {kRows, kColumns}, PHAL_KIR_ACCESS_READ_WRITE);
   kernel.scatter.operand = operand;
   kernel.scatter.output = operand;
   kernel.scatter.scatter_indices = kernel.AddBuffer(kS32, {3, 2});
   kernel.scatter.updates = kernel.AddBuffer(kF32, {3, 2, 2});
-  kernel.update_window_dims = {1, 2};
-  kernel.scatter_dims_to_operand_dims = {0, 1};
+  kernel.arrays[KirKernel::kScatterUpdateWindowDims] = {1, 2};
+  kernel.arrays[KirKernel::kScatterScatterDimsToOperandDims] = {0, 1};
   kernel.scatter.index_vector_dim = 1;
-  kernel.combiner.Result(kernel.combiner.Parameter(kF32, 1));
-  kernel.combiner.Parameter(kF32, 0);
+  kernel.reducer.AddResult(kernel.reducer.Parameter(kF32, 1));
+  kernel.reducer.Parameter(kF32, 0);
   std::vector<float> field(kRows * kColumns, -1.0f);
   const std::vector<int32_t> starts = {0, 0, 2, 3, 4, 5};
   std::vector<float> updates(12);
@@ -891,13 +884,13 @@ TEST_F(CpuKernelTest, ScatterInPlaceReplacesWindowsElementByElement) {
 }
 
 // StableHLO convolution computed directly from its definition, in double.
-std::vector<double> ReferenceConv(const ConvKernel& k,
+std::vector<double> ReferenceConv(const KirKernel& k,
                                   const std::vector<double>& input,
                                   const std::vector<double>& weights) {
   const phal_kir_conv_t& c = k.conv;
-  const phal_kir_buffer_t& in = k.buffer(c.input);
-  const phal_kir_buffer_t& ker = k.buffer(c.kernel);
-  const phal_kir_buffer_t& out = k.buffer(c.output);
+  const phal_kir_buffer_t& in = k.built_desc().buffers[c.input];
+  const phal_kir_buffer_t& ker = k.built_desc().buffers[c.kernel];
+  const phal_kir_buffer_t& out = k.built_desc().buffers[c.output];
   const size_t rank = in.rank, spatial = rank - 2;
   auto linear = [](const phal_kir_buffer_t& buffer,
                    const std::vector<int64_t>& index) {
@@ -924,23 +917,32 @@ std::vector<double> ReferenceConv(const ConvKernel& k,
     double sum = 0;
     int64_t window = 1;
     for (size_t s = 0; s < spatial; ++s)
-      window *= ker.dims[k.kernel_spatial[s]];
+      window *= ker.dims[k.arrays[KirKernel::kConvKernelSpatialDimensions][s]];
     for (int64_t f = 0; f < kernel_features; ++f) {
       for (int64_t tap = 0; tap < window; ++tap) {
         int64_t tap_rest = tap;
         bool valid = true;
         for (size_t s = spatial; s-- > 0;) {
-          const int64_t size = ker.dims[k.kernel_spatial[s]];
+          const int64_t size =
+              ker.dims[k.arrays[KirKernel::kConvKernelSpatialDimensions][s]];
           const int64_t kk = tap_rest % size;
           tap_rest /= size;
-          w[k.kernel_spatial[s]] = k.reversal[s] ? size - 1 - kk : kk;
-          const int64_t position = o[k.output_spatial[s]] * k.strides[s] +
-                                   kk * k.rhs_dilation[s] - k.padding[2 * s];
-          if (position < 0 || position % k.lhs_dilation[s] != 0 ||
-              position / k.lhs_dilation[s] >= in.dims[k.input_spatial[s]]) {
+          w[k.arrays[KirKernel::kConvKernelSpatialDimensions][s]] =
+              k.window_reversal[s] ? size - 1 - kk : kk;
+          const int64_t position =
+              o[k.arrays[KirKernel::kConvOutputSpatialDimensions][s]] *
+                  k.arrays[KirKernel::kConvWindowStrides][s] +
+              kk * k.arrays[KirKernel::kConvRhsDilation][s] -
+              k.arrays[KirKernel::kConvPadding][2 * s];
+          if (position < 0 ||
+              position % k.arrays[KirKernel::kConvLhsDilation][s] != 0 ||
+              position / k.arrays[KirKernel::kConvLhsDilation][s] >=
+                  in.dims[k.arrays[KirKernel::kConvInputSpatialDimensions]
+                                  [s]]) {
             valid = false;
           }
-          i[k.input_spatial[s]] = position / k.lhs_dilation[s];
+          i[k.arrays[KirKernel::kConvInputSpatialDimensions][s]] =
+              position / k.arrays[KirKernel::kConvLhsDilation][s];
         }
         if (!valid) continue;
         i[c.input_batch_dimension] =
@@ -959,15 +961,15 @@ std::vector<double> ReferenceConv(const ConvKernel& k,
 
 // Runs `kernel` (f32, f64 or s32 buffers of its accumulation type) on small
 // integers, so every sum is exact, against ReferenceConv.
-void CheckConv(PluginTest& test, ConvKernel& kernel,
+void CheckConv(PluginTest& test, KirKernel& kernel,
                void (PluginTest::*run)(phal_plugin_kernel_t*,
                                        std::vector<std::vector<uint8_t>>&),
                phal_plugin_kernel_t* emitted) {
   const phal_kir_conv_t& c = kernel.conv;
   auto count = [&](uint32_t buffer) {
     int64_t n = 1;
-    for (uint32_t d = 0; d < kernel.buffer(buffer).rank; ++d) {
-      n *= kernel.buffer(buffer).dims[d];
+    for (uint32_t d = 0; d < kernel.built_desc().buffers[buffer].rank; ++d) {
+      n *= kernel.built_desc().buffers[buffer].dims[d];
     }
     return n;
   };
@@ -999,7 +1001,7 @@ void CheckConv(PluginTest& test, ConvKernel& kernel,
 
 class ConvTest : public PluginTest {
  protected:
-  void Check(ConvKernel& kernel) {
+  void Check(KirKernel& kernel) {
     CheckConv(*this, kernel, &ConvTest::Run, Emit(kernel.Desc()));
   }
 };
@@ -1007,7 +1009,7 @@ class ConvTest : public PluginTest {
 // NHWC input, HWIO kernel, strides, asymmetric padding, kernel dilation and
 // an epilogue adding 0.5.
 TEST_F(ConvTest, TwoDimensionalConvWithStridesPaddingAndDilationMatches) {
-  ConvKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_CONV);
   kernel.conv.input = kernel.AddBuffer(kF32, {2, 7, 8, 3});
   kernel.conv.kernel = kernel.AddBuffer(kF32, {3, 2, 3, 4});
   // Height: (7 + 2 - 3) / 2 + 1 = 4; width: (8 + 1 - 3) / 1 + 1 = 7.
@@ -1016,56 +1018,56 @@ TEST_F(ConvTest, TwoDimensionalConvWithStridesPaddingAndDilationMatches) {
   kernel.conv.accumulation_type = kF32;
   kernel.conv.input_batch_dimension = 0;
   kernel.conv.input_feature_dimension = 3;
-  kernel.input_spatial = {1, 2};
+  kernel.arrays[KirKernel::kConvInputSpatialDimensions] = {1, 2};
   kernel.conv.kernel_input_feature_dimension = 2;
   kernel.conv.kernel_output_feature_dimension = 3;
-  kernel.kernel_spatial = {0, 1};
+  kernel.arrays[KirKernel::kConvKernelSpatialDimensions] = {0, 1};
   kernel.conv.output_batch_dimension = 0;
   kernel.conv.output_feature_dimension = 3;
-  kernel.output_spatial = {1, 2};
-  kernel.strides = {2, 1};
-  kernel.padding = {1, 1, 0, 1};
-  kernel.lhs_dilation = {1, 1};
-  kernel.rhs_dilation = {1, 2};
-  kernel.reversal = {0, 0};
+  kernel.arrays[KirKernel::kConvOutputSpatialDimensions] = {1, 2};
+  kernel.arrays[KirKernel::kConvWindowStrides] = {2, 1};
+  kernel.arrays[KirKernel::kConvPadding] = {1, 1, 0, 1};
+  kernel.arrays[KirKernel::kConvLhsDilation] = {1, 1};
+  kernel.arrays[KirKernel::kConvRhsDilation] = {1, 2};
+  kernel.window_reversal = {0, 0};
   kernel.conv.feature_group_count = 1;
   kernel.conv.batch_group_count = 1;
-  KirBody& e = kernel.epilogue;
+  KirBody& e = kernel.body;
   uint32_t half_bits;
   const float half = 0.5f;
   std::memcpy(&half_bits, &half, 4);
-  e.Result(e.Node(PHAL_KIR_OP_ADD, kF32,
-                  {e.Parameter(kF32, 0), e.Constant(kF32, half_bits)}));
+  e.AddResult(e.Add(PHAL_KIR_OP_ADD, kF32,
+                    {e.Parameter(kF32, 0), e.Constant(kF32, half_bits)}));
   Check(kernel);
 }
 
 // An NHWC convolution (f32 unless `type` says f64) with kernel [kh, kw, ci,
 // co] and an epilogue adding 0.5.
-ConvKernel NhwcConv(std::vector<int64_t> input, std::vector<int64_t> weights,
-                    std::vector<int64_t> output, std::vector<int64_t> padding,
-                    phal_element_type_t type = kF32) {
-  ConvKernel kernel;
+KirKernel NhwcConv(std::vector<int64_t> input, std::vector<int64_t> weights,
+                   std::vector<int64_t> output, std::vector<int64_t> padding,
+                   phal_element_type_t type = kF32) {
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_CONV);
   kernel.conv.input = kernel.AddBuffer(type, input);
   kernel.conv.kernel = kernel.AddBuffer(type, weights);
   kernel.conv.output = kernel.AddBuffer(type, output, PHAL_KIR_ACCESS_WRITE);
   kernel.conv.accumulation_type = type;
   kernel.conv.input_batch_dimension = 0;
   kernel.conv.input_feature_dimension = 3;
-  kernel.input_spatial = {1, 2};
+  kernel.arrays[KirKernel::kConvInputSpatialDimensions] = {1, 2};
   kernel.conv.kernel_input_feature_dimension = 2;
   kernel.conv.kernel_output_feature_dimension = 3;
-  kernel.kernel_spatial = {0, 1};
+  kernel.arrays[KirKernel::kConvKernelSpatialDimensions] = {0, 1};
   kernel.conv.output_batch_dimension = 0;
   kernel.conv.output_feature_dimension = 3;
-  kernel.output_spatial = {1, 2};
-  kernel.strides = {1, 1};
-  kernel.padding = padding;
-  kernel.lhs_dilation = {1, 1};
-  kernel.rhs_dilation = {1, 1};
-  kernel.reversal = {0, 0};
+  kernel.arrays[KirKernel::kConvOutputSpatialDimensions] = {1, 2};
+  kernel.arrays[KirKernel::kConvWindowStrides] = {1, 1};
+  kernel.arrays[KirKernel::kConvPadding] = padding;
+  kernel.arrays[KirKernel::kConvLhsDilation] = {1, 1};
+  kernel.arrays[KirKernel::kConvRhsDilation] = {1, 1};
+  kernel.window_reversal = {0, 0};
   kernel.conv.feature_group_count = 1;
   kernel.conv.batch_group_count = 1;
-  KirBody& e = kernel.epilogue;
+  KirBody& e = kernel.body;
   uint64_t half_bits = 0;
   if (type == kF64) {
     const double half = 0.5;
@@ -1074,15 +1076,15 @@ ConvKernel NhwcConv(std::vector<int64_t> input, std::vector<int64_t> weights,
     const float half = 0.5f;
     std::memcpy(&half_bits, &half, sizeof half);
   }
-  e.Result(e.Node(PHAL_KIR_OP_ADD, type,
-                  {e.Parameter(type, 0), e.Constant(type, half_bits)}));
+  e.AddResult(e.Add(PHAL_KIR_OP_ADD, type,
+                    {e.Parameter(type, 0), e.Constant(type, half_bits)}));
   return kernel;
 }
 
 // 630 output positions of 144 taps by 32 features: several blocks, some
 // spanning two images.
 TEST_F(ConvTest, ConvGemmBlocksAcrossImagesMatch) {
-  ConvKernel kernel =
+  KirKernel kernel =
       NhwcConv({3, 14, 15, 16}, {3, 3, 16, 32}, {3, 14, 15, 32}, {1, 1, 1, 1});
   Check(kernel);
 }
@@ -1093,24 +1095,24 @@ TEST_F(ConvTest, ConvGemmBlocksAcrossImagesMatch) {
 // features that leave a partial lane. The sums of small integers stay exact
 // through the transforms' halves.
 TEST_F(ConvTest, WinogradConvsMatch) {
-  ConvKernel padded =
+  KirKernel padded =
       NhwcConv({2, 40, 37, 32}, {3, 3, 32, 40}, {2, 41, 37, 40}, {2, 1, 1, 1});
   Check(padded);
-  ConvKernel valid =
+  KirKernel valid =
       NhwcConv({1, 9, 12, 48}, {3, 3, 48, 32}, {1, 7, 10, 32}, {0, 0, 0, 0});
   Check(valid);
-  ConvKernel f64 = NhwcConv({2, 7, 9, 36}, {3, 3, 36, 33}, {2, 7, 9, 33},
-                            {1, 1, 1, 1}, kF64);
+  KirKernel f64 = NhwcConv({2, 7, 9, 36}, {3, 3, 36, 33}, {2, 7, 9, 33},
+                           {1, 1, 1, 1}, kF64);
   Check(f64);
 }
 
 // A 1x1 window at stride 1 without padding multiplies the input itself;
 // with padding it gathers patches (zeros around the image).
 TEST_F(ConvTest, PointwiseConvsMatch) {
-  ConvKernel direct =
+  KirKernel direct =
       NhwcConv({2, 9, 31, 40}, {1, 1, 40, 48}, {2, 9, 31, 48}, {0, 0, 0, 0});
   Check(direct);
-  ConvKernel padded =
+  KirKernel padded =
       NhwcConv({2, 9, 31, 40}, {1, 1, 40, 48}, {2, 10, 33, 48}, {1, 0, 1, 1});
   Check(padded);
 }
@@ -1118,7 +1120,7 @@ TEST_F(ConvTest, PointwiseConvsMatch) {
 // Depthwise (feature groups = channels) over [N, C, W] in s32, with input
 // dilation, padding and a reversed window.
 TEST_F(ConvTest, DepthwiseConvWithInputDilationAndReversalMatches) {
-  ConvKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_CONV);
   kernel.conv.input = kernel.AddBuffer(kS32, {1, 4, 6});
   kernel.conv.kernel = kernel.AddBuffer(kS32, {4, 1, 3});
   // Dilated width 11, padded 14, window 3: 12 outputs.
@@ -1127,18 +1129,18 @@ TEST_F(ConvTest, DepthwiseConvWithInputDilationAndReversalMatches) {
   kernel.conv.accumulation_type = kS32;
   kernel.conv.input_batch_dimension = 0;
   kernel.conv.input_feature_dimension = 1;
-  kernel.input_spatial = {2};
+  kernel.arrays[KirKernel::kConvInputSpatialDimensions] = {2};
   kernel.conv.kernel_output_feature_dimension = 0;
   kernel.conv.kernel_input_feature_dimension = 1;
-  kernel.kernel_spatial = {2};
+  kernel.arrays[KirKernel::kConvKernelSpatialDimensions] = {2};
   kernel.conv.output_batch_dimension = 0;
   kernel.conv.output_feature_dimension = 1;
-  kernel.output_spatial = {2};
-  kernel.strides = {1};
-  kernel.padding = {2, 1};
-  kernel.lhs_dilation = {2};
-  kernel.rhs_dilation = {1};
-  kernel.reversal = {1};
+  kernel.arrays[KirKernel::kConvOutputSpatialDimensions] = {2};
+  kernel.arrays[KirKernel::kConvWindowStrides] = {1};
+  kernel.arrays[KirKernel::kConvPadding] = {2, 1};
+  kernel.arrays[KirKernel::kConvLhsDilation] = {2};
+  kernel.arrays[KirKernel::kConvRhsDilation] = {1};
+  kernel.window_reversal = {1};
   kernel.conv.feature_group_count = 4;
   kernel.conv.batch_group_count = 1;
   Check(kernel);
@@ -1147,25 +1149,25 @@ TEST_F(ConvTest, DepthwiseConvWithInputDilationAndReversalMatches) {
 // Batch groups: output feature f reads the input batches of group
 // f / (features / groups), as a weight-gradient convolution does.
 TEST_F(ConvTest, BatchGroupedConvMatches) {
-  ConvKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_CONV);
   kernel.conv.input = kernel.AddBuffer(kS32, {4, 2, 5});
   kernel.conv.kernel = kernel.AddBuffer(kS32, {2, 2, 2});
   kernel.conv.output = kernel.AddBuffer(kS32, {2, 2, 4}, PHAL_KIR_ACCESS_WRITE);
   kernel.conv.accumulation_type = kS32;
   kernel.conv.input_batch_dimension = 0;
   kernel.conv.input_feature_dimension = 1;
-  kernel.input_spatial = {2};
+  kernel.arrays[KirKernel::kConvInputSpatialDimensions] = {2};
   kernel.conv.kernel_output_feature_dimension = 0;
   kernel.conv.kernel_input_feature_dimension = 1;
-  kernel.kernel_spatial = {2};
+  kernel.arrays[KirKernel::kConvKernelSpatialDimensions] = {2};
   kernel.conv.output_batch_dimension = 0;
   kernel.conv.output_feature_dimension = 1;
-  kernel.output_spatial = {2};
-  kernel.strides = {1};
-  kernel.padding = {0, 0};
-  kernel.lhs_dilation = {1};
-  kernel.rhs_dilation = {1};
-  kernel.reversal = {0};
+  kernel.arrays[KirKernel::kConvOutputSpatialDimensions] = {2};
+  kernel.arrays[KirKernel::kConvWindowStrides] = {1};
+  kernel.arrays[KirKernel::kConvPadding] = {0, 0};
+  kernel.arrays[KirKernel::kConvLhsDilation] = {1};
+  kernel.arrays[KirKernel::kConvRhsDilation] = {1};
+  kernel.window_reversal = {0};
   kernel.conv.feature_group_count = 1;
   kernel.conv.batch_group_count = 2;
   Check(kernel);
@@ -1184,7 +1186,7 @@ std::string Serialize(phal_plugin_kernel_t* kernel) {
 }
 
 TEST_F(CpuKernelTest, SerializedKernelDeserializesAndComputesTheSame) {
-  LoopKernel source = AddConstantKernel(100, 0.25f);
+  KirKernel source = AddConstantKernel(100, 0.25f);
   const std::string bytes = Serialize(Emit(source.Desc()));
   phal_plugin_kernel_t* restored = nullptr;
   ASSERT_TRUE(IsOk(api().kernel_deserialize(device_, bytes.data(), bytes.size(),
@@ -1200,7 +1202,7 @@ TEST_F(CpuKernelTest, SerializedKernelDeserializesAndComputesTheSame) {
 }
 
 TEST_F(CpuKernelTest, DeserializeRejectsOtherVersionsTargetsAndGarbage) {
-  LoopKernel source = AddConstantKernel(8, 0.5f);
+  KirKernel source = AddConstantKernel(8, 0.5f);
   const std::string bytes = Serialize(Emit(source.Desc()));
   auto deserialize = [&](const std::string& data) {
     phal_plugin_kernel_t* kernel = nullptr;
@@ -1265,18 +1267,18 @@ class KernelCacheTest : public PluginTest {
 };
 
 TEST_F(KernelCacheTest, SecondEmitOfTheSameKirHitsTheMemoryCache) {
-  LoopKernel kernel = AddConstantKernel(16, 101.0f);
+  KirKernel kernel = AddConstantKernel(16, 101.0f);
   ASSERT_NE(Emit(kernel.Desc()), nullptr);
   EXPECT_TRUE(LogsContain("compiled"));
   ClearRecordedLogLines();
-  kernel.name = "same_code_other_name";
+  kernel.set_name("same_code_other_name");
   ASSERT_NE(Emit(kernel.Desc()), nullptr);
   EXPECT_TRUE(LogsContain("found in the memory cache"));
   EXPECT_FALSE(LogsContain("compiled"));
 }
 
 TEST_F(KernelCacheTest, NewDeviceFindsTheKernelOnDisk) {
-  LoopKernel kernel = AddConstantKernel(16, 102.0f);
+  KirKernel kernel = AddConstantKernel(16, 102.0f);
   ASSERT_NE(Emit(kernel.Desc()), nullptr);
   EXPECT_FALSE(CacheFileContents().empty());
   ReopenDevice();
@@ -1290,7 +1292,7 @@ TEST_F(KernelCacheTest, NewDeviceFindsTheKernelOnDisk) {
 }
 
 TEST_F(KernelCacheTest, StaleDiskEntryIsRecompiledAndReplaced) {
-  LoopKernel kernel = AddConstantKernel(16, 103.0f);
+  KirKernel kernel = AddConstantKernel(16, 103.0f);
   ASSERT_NE(Emit(kernel.Desc()), nullptr);
   const std::string good = CacheFileContents();
   // A sound entry of another plugin build: stored through the cache, so
@@ -1310,7 +1312,7 @@ TEST_F(KernelCacheTest, StaleDiskEntryIsRecompiledAndReplaced) {
 }
 
 TEST_F(KernelCacheTest, TruncatedDiskEntryIsRecompiledAndReplaced) {
-  LoopKernel kernel = AddConstantKernel(16, 105.0f);
+  KirKernel kernel = AddConstantKernel(16, 105.0f);
   ASSERT_NE(Emit(kernel.Desc()), nullptr);
   const std::string good = CacheFileContents();
   std::ofstream(CacheFile(), std::ios::binary | std::ios::trunc)
@@ -1330,7 +1332,7 @@ TEST_F(KernelCacheTest, TruncatedDiskEntryIsRecompiledAndReplaced) {
 TEST_F(KernelCacheTest, CacheDirOffKeepsKernelsOffTheDisk) {
   ASSERT_EQ(setenv("PHAL_CACHE_DIR", "off", 1), 0);
   ReopenDevice();
-  LoopKernel kernel = AddConstantKernel(16, 104.0f);
+  KirKernel kernel = AddConstantKernel(16, 104.0f);
   EXPECT_NE(Emit(kernel.Desc()), nullptr);
   ASSERT_EQ(
       setenv("PHAL_CACHE_DIR", TestedPlugin().cache_directory().c_str(), 1), 0);
@@ -1344,7 +1346,7 @@ TEST_F(CpuKernelTest, EightThreadsLaunchOneKernelAtOnce) {
   constexpr int kThreads = 8;
   constexpr int kRounds = 20;
   constexpr int64_t kCount = 50000;
-  LoopKernel source = AddConstantKernel(kCount, 1.0f);
+  KirKernel source = AddConstantKernel(kCount, 1.0f);
   phal_plugin_kernel_t* kernel = Emit(source.Desc());
   ASSERT_NE(kernel, nullptr);
   std::atomic<int> failures{0};
@@ -1387,7 +1389,7 @@ TEST_F(CpuKernelTest, EightThreadsLaunchOneKernelAtOnce) {
 }
 
 TEST_F(CpuKernelTest, LaunchWithTheWrongBufferCountIsRejected) {
-  LoopKernel source = AddConstantKernel(4, 1.0f);
+  KirKernel source = AddConstantKernel(4, 1.0f);
   phal_plugin_kernel_t* kernel = Emit(source.Desc());
   phal_plugin_buffer_t* one = Allocate(16);
   EXPECT_TRUE(HasCode(api().stream_launch(CreateStream(), kernel, &one, 1),

@@ -17,15 +17,13 @@
 #include <gtest/gtest.h>
 
 #include "sdk/emitters/llvm/math/math_library.h"
-#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/plugin_test.h"
 
 namespace phal::cpu {
 namespace {
 
 using ::phal::plugin_testing::FromBytes;
-using ::phal::plugin_testing::KirBody;
-using ::phal::plugin_testing::LoopKernel;
 using ::phal::plugin_testing::PluginTest;
 using ::phal::plugin_testing::ToBytes;
 
@@ -113,14 +111,14 @@ TEST_F(VectorMathTest, ExpTanhLogisticAndErfAreCorrectlyRoundedButNearTies) {
   for (const Function& function : kFunctions) {
     const std::vector<float> inputs = Inputs(function);
     const int64_t count = static_cast<int64_t>(inputs.size());
-    LoopKernel kernel;
+    KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
     const uint32_t x = kernel.AddBuffer(kF32, {count});
     const uint32_t out = kernel.AddBuffer(kF32, {count}, PHAL_KIR_ACCESS_WRITE);
     kernel.dims = {count};
     kernel.outputs = {out};
     KirBody& body = kernel.body;
-    body.Result(
-        body.Node(function.op, kF32, {body.Read(x, kF32, {body.Index(0)})}));
+    body.AddResult(
+        body.Add(function.op, kF32, {body.Read(kF32, x, {body.Index(0)})}));
     std::vector<std::vector<uint8_t>> contents = {
         ToBytes(inputs), std::vector<uint8_t>(inputs.size() * 4, 0xEE)};
     Run(Emit(kernel.Desc()), contents);

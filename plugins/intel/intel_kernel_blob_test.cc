@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "polyhal/plugin.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/fake_host.h"
-#include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
 
@@ -17,32 +17,32 @@ namespace phal::intel {
 namespace {
 
 using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::LoopKernel;
 using ::phal::plugin_testing::ToBytes;
 
 class IntelKernelBlob : public plugin_testing::PluginTest {
  protected:
   // out[i] = in[i] * 3 + i over s32[n].
-  static void TripleAndAddIndex(LoopKernel* kernel, int64_t n) {
+  static void TripleAndAddIndex(KirKernel* kernel, int64_t n) {
     const uint32_t in = kernel->AddBuffer(PHAL_ELEMENT_TYPE_S32, {n});
     const uint32_t out =
         kernel->AddBuffer(PHAL_ELEMENT_TYPE_S32, {n}, PHAL_KIR_ACCESS_WRITE);
     kernel->dims = {n};
     kernel->outputs = {out};
-    plugin_testing::KirBody& b = kernel->body;
+    KirBody& b = kernel->body;
     const uint32_t i = b.Index(0);
-    const uint32_t x = b.Read(in, PHAL_ELEMENT_TYPE_S32, {i});
-    const uint32_t tripled = b.Node(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_S32,
-                                    {x, b.Constant(PHAL_ELEMENT_TYPE_S32, 3)});
+    const uint32_t x = b.Read(PHAL_ELEMENT_TYPE_S32, in, {i});
+    const uint32_t tripled = b.Add(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_S32,
+                                   {x, b.Constant(PHAL_ELEMENT_TYPE_S32, 3)});
     const uint32_t index =
-        b.Node(PHAL_KIR_OP_CONVERT, PHAL_ELEMENT_TYPE_S32, {i});
-    b.Result(b.Node(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_S32, {tripled, index}));
+        b.Add(PHAL_KIR_OP_CONVERT, PHAL_ELEMENT_TYPE_S32, {i});
+    b.AddResult(
+        b.Add(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_S32, {tripled, index}));
   }
 };
 
 TEST_F(IntelKernelBlob, ADeserializedKernelRunsLikeTheOriginal) {
   constexpr int64_t kCount = 300;
-  LoopKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
   TripleAndAddIndex(&kernel, kCount);
   phal_plugin_kernel_t* emitted = nullptr;
   ASSERT_TRUE(

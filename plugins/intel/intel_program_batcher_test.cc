@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "polyhal/plugin.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/fake_host.h"
-#include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
 
@@ -20,7 +20,6 @@ namespace phal::intel {
 namespace {
 
 using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::LoopKernel;
 using ::phal::plugin_testing::ToBytes;
 
 constexpr int64_t kCount = 100;
@@ -29,15 +28,15 @@ class IntelProgramBatcher : public plugin_testing::PluginTest {
  protected:
   // out[i] = in[i] * factor over s32[kCount].
   phal_plugin_kernel_t* EmitScale(int32_t factor) {
-    LoopKernel kernel;
+    KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
     const uint32_t in = kernel.AddBuffer(PHAL_ELEMENT_TYPE_S32, {kCount});
     const uint32_t out = kernel.AddBuffer(PHAL_ELEMENT_TYPE_S32, {kCount},
                                           PHAL_KIR_ACCESS_WRITE);
     kernel.dims = {kCount};
     kernel.outputs = {out};
-    plugin_testing::KirBody& b = kernel.body;
-    const uint32_t x = b.Read(in, PHAL_ELEMENT_TYPE_S32, {b.Index(0)});
-    b.Result(b.Node(
+    KirBody& b = kernel.body;
+    const uint32_t x = b.Read(PHAL_ELEMENT_TYPE_S32, in, {b.Index(0)});
+    b.AddResult(b.Add(
         PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_S32,
         {x, b.Constant(PHAL_ELEMENT_TYPE_S32, static_cast<uint32_t>(factor))}));
     phal_plugin_kernel_t* emitted = nullptr;

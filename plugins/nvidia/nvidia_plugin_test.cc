@@ -24,12 +24,12 @@
 
 #include "polyhal/kernel.h"
 #include "polyhal/plugin.h"
-#include "sdk/base/kir_facts.h"
 #include "sdk/emitters/llvm/nvptx_target.h"
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
+#include "sdk/kir/facts.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
 #include "sdk/plugin_testing/compile_target_test.h"
-#include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
@@ -42,8 +42,7 @@ using ::phal::plugin_testing::CompileTargetTest;
 using ::phal::plugin_testing::FromBytes;
 using ::phal::plugin_testing::HasCode;
 using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::KirBody;
-using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::MultiplyAddOne;
 using ::phal::plugin_testing::PluginEnvironment;
 using ::phal::plugin_testing::PluginTest;
 using ::phal::plugin_testing::ToBytes;
@@ -225,28 +224,6 @@ class NvidiaKernels : public PluginTest {
   }
 };
 
-// out[i] = a[i] * b[i] + 1 over f32[n].
-LoopKernel MultiplyAddOne(int64_t n) {
-  LoopKernel kernel;
-  kernel.name = "multiply_add_one";
-  const uint32_t a = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
-  const uint32_t b = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
-  const uint32_t out =
-      kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dims = {n};
-  KirBody& body = kernel.body;
-  const uint32_t i = body.Index(0);
-  const uint32_t product =
-      body.Node(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_F32,
-                {body.Read(a, PHAL_ELEMENT_TYPE_F32, {i}),
-                 body.Read(b, PHAL_ELEMENT_TYPE_F32, {i})});
-  body.Result(
-      body.Node(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_F32,
-                {product, body.Constant(PHAL_ELEMENT_TYPE_F32, 0x3f800000u)}));
-  kernel.outputs = {out};
-  return kernel;
-}
-
 std::vector<float> Ramp(int64_t n, float scale, int modulus) {
   std::vector<float> values(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
@@ -257,7 +234,7 @@ std::vector<float> Ramp(int64_t n, float scale, int modulus) {
 
 TEST_F(NvidiaKernels, AnElementwiseLoopMatchesTheInterpreter) {
   constexpr int64_t n = 5000;
-  LoopKernel loop = MultiplyAddOne(n);
+  KirKernel loop = MultiplyAddOne(n);
   ExpectSameAsInterpreter(
       loop.Desc(), {ToBytes(Ramp(n, 0.25f, 97)), ToBytes(Ramp(n, 1.0f, 7)),
                     std::vector<uint8_t>(n * sizeof(float), 0)});
@@ -267,8 +244,7 @@ TEST_F(NvidiaKernels, LongAndShortReductionsMatchTheInterpreter) {
   // 3 rows of 1000 (a block per row: warp shuffles and a tree in shared
   // memory) and 1000 columns of 3 (a thread per output).
   for (int64_t reduced : {int64_t{1}, int64_t{0}}) {
-    plugin_testing::ReduceKernel reduce;
-    reduce.name = "sum_" + std::to_string(reduced);
+    KirKernel reduce("sum_" + std::to_string(reduced), PHAL_KERNEL_KIND_REDUCE);
     plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_S32, {3, 1000},
                              {reduced});
     std::vector<int32_t> input(3000);
@@ -283,8 +259,7 @@ TEST_F(NvidiaKernels, TheTiledGemmMatchesTheInterpreter) {
   // Edges that are not multiples of the 16x16 tiles; small integers, so
   // every order of summation gives the same f32.
   constexpr int64_t m = 37, n = 21, k = 45;
-  plugin_testing::DotKernel dot;
-  dot.name = "matmul";
+  KirKernel dot("matmul", PHAL_KERNEL_KIND_DOT);
   plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32,
                               m, n, k);
   ExpectSameAsInterpreter(
@@ -293,9 +268,8 @@ TEST_F(NvidiaKernels, TheTiledGemmMatchesTheInterpreter) {
 }
 
 TEST_F(NvidiaKernels, AStableSortInScratchMemoryMatchesTheInterpreter) {
-  plugin_testing::SortKernel sort;
-  sort.name = "sort";
-  sort.stable = true;
+  KirKernel sort("sort", PHAL_KERNEL_KIND_SORT);
+  sort.sort.is_stable = 1;
   plugin_testing::BuildSort(
       sort, {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
   std::vector<int32_t> keys(200), values(200);
@@ -310,7 +284,7 @@ TEST_F(NvidiaKernels, AStableSortInScratchMemoryMatchesTheInterpreter) {
 
 TEST_F(NvidiaKernels, ASerializedKernelRunsAfterDeserializing) {
   constexpr int64_t n = 300;
-  LoopKernel loop = MultiplyAddOne(n);
+  KirKernel loop = MultiplyAddOne(n);
   const std::vector<std::vector<uint8_t>> contents = {
       ToBytes(Ramp(n, 0.5f, 11)), ToBytes(Ramp(n, 2.0f, 5)),
       std::vector<uint8_t>(n * sizeof(float), 0)};
@@ -337,8 +311,8 @@ TEST_F(NvidiaKernels, BytesThatAreNotAKernelAreRefused) {
 TEST_F(NvidiaKernels, TheEmulatedDeviceDumpsThePtxAnSm90WouldRun) {
   if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
   const ScratchDirectory dump("emulated_dump");
-  LoopKernel loop = MultiplyAddOne(64);
-  loop.name = "dumped_loop";
+  KirKernel loop = MultiplyAddOne(64);
+  loop.set_name("dumped_loop");
   const phal_kernel_options_t options = DumpOptions(dump.path());
   phal_plugin_kernel_t* kernel = nullptr;
   ASSERT_TRUE(
@@ -352,7 +326,7 @@ TEST_F(NvidiaKernels, TheEmulatedDeviceDumpsThePtxAnSm90WouldRun) {
 TEST_F(NvidiaKernels, KernelsCompiledForTheEmulatedSm90TargetRunOnTheDevice) {
   if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
   constexpr int64_t n = 300;
-  LoopKernel loop = MultiplyAddOne(n);
+  KirKernel loop = MultiplyAddOne(n);
   std::string bytes;
   {
     phal_plugin_device_t* compiler = nullptr;
@@ -447,7 +421,7 @@ TEST_F(NvidiaTargets, ACompileOnlyDeviceRefusesBuffersStreamsAndEvents) {
 }
 
 TEST_F(NvidiaTargets, EachComputeCapabilityGetsPtxForItself) {
-  LoopKernel loop = MultiplyAddOne(1000);
+  KirKernel loop = MultiplyAddOne(1000);
   for (const char* target : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}) {
     phal_plugin_device_t* device = Open(target);
     ASSERT_NE(device, nullptr);
@@ -461,7 +435,7 @@ TEST_F(NvidiaTargets, EachComputeCapabilityGetsPtxForItself) {
 }
 
 TEST_F(NvidiaTargets, Sm80KernelBytesLoadOnSm80AndAreRefusedByOtherTargets) {
-  LoopKernel loop = MultiplyAddOne(1000);
+  KirKernel loop = MultiplyAddOne(1000);
   phal_plugin_kernel_t* kernel = EmitOn(Open("sm_80"), loop.Desc());
   ASSERT_NE(kernel, nullptr);
   const std::string bytes = SerializeKernel(Api(), kernel);
@@ -482,10 +456,9 @@ TEST_F(NvidiaTargets, TheDumpDirectoryGetsOnePtxFilePerKernel) {
   const ScratchDirectory dump("target_dump");
   phal_plugin_device_t* device = Open("sm_90");
   ASSERT_NE(device, nullptr);
-  LoopKernel loop = MultiplyAddOne(64);
-  loop.name = "fusion.1";
-  plugin_testing::ReduceKernel reduce;
-  reduce.name = "reduce.2";
+  KirKernel loop = MultiplyAddOne(64);
+  loop.set_name("fusion.1");
+  KirKernel reduce("reduce.2", PHAL_KERNEL_KIND_REDUCE);
   plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_F32, {3, 100}, {1});
   const phal_kernel_options_t options = DumpOptions(dump.path());
   EmitOn(device, loop.Desc(), &options);
@@ -539,14 +512,15 @@ TEST(NvidiaPtx, KernelsOfEveryShapeAssembleWithPtxasForSm80AndSm90) {
   const std::string ptxas = FindPtxas();
   if (ptxas.empty())
     GTEST_SKIP() << "ptxas (the CUDA toolkit) is not installed";
-  LoopKernel loop = MultiplyAddOne(5000);
-  plugin_testing::ReduceKernel rows, columns;
+  KirKernel loop = MultiplyAddOne(5000);
+  KirKernel rows("test_kernel", PHAL_KERNEL_KIND_REDUCE);
+  KirKernel columns("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   plugin_testing::BuildSum(rows, PHAL_ELEMENT_TYPE_F32, {3, 1000}, {1});
   plugin_testing::BuildSum(columns, PHAL_ELEMENT_TYPE_S64, {1000, 3}, {0});
-  plugin_testing::DotKernel dot;
+  KirKernel dot("test_kernel", PHAL_KERNEL_KIND_DOT);
   plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F16, PHAL_ELEMENT_TYPE_F32,
                               37, 21, 45);
-  plugin_testing::SortKernel sort;
+  KirKernel sort("test_kernel", PHAL_KERNEL_KIND_SORT);
   plugin_testing::BuildSort(
       sort, {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
   const std::vector<std::pair<std::string, const phal_kernel_desc_t*>> kernels =

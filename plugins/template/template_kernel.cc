@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sdk/base/kir_printer.h"
+#include "sdk/kir/printer.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
 #include "template_memory.h"

@@ -11,8 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "polyhal/plugin.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/fake_host.h"
-#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
@@ -23,8 +24,7 @@ namespace {
 using ::phal::plugin_testing::FakeHost;
 using ::phal::plugin_testing::HasCode;
 using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::KirBody;
-using ::phal::plugin_testing::LoopKernel;
+using ::phal::plugin_testing::MultiplyAddOne;
 using ::phal::plugin_testing::Negotiation;
 using ::phal::plugin_testing::PluginTest;
 using ::phal::plugin_testing::TestedPlugin;
@@ -44,30 +44,6 @@ std::vector<float> Floats(const std::vector<uint8_t>& bytes) {
   std::vector<float> values(bytes.size() / sizeof(float));
   std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
   return values;
-}
-
-// out[i] = a[i] * b[i] + 1 over f32[n].
-LoopKernel MultiplyAddOne(int64_t n) {
-  LoopKernel kernel;
-  const uint32_t a = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
-  const uint32_t b = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n});
-  const uint32_t out =
-      kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {n}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dims = {n};
-  KirBody& body = kernel.body;
-  const uint32_t i = body.Index(0);
-  const uint32_t product =
-      body.Node(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_F32,
-                {body.Read(a, PHAL_ELEMENT_TYPE_F32, {i}),
-                 body.Read(b, PHAL_ELEMENT_TYPE_F32, {i})});
-  const float one = 1.0f;
-  uint32_t one_bits = 0;
-  std::memcpy(&one_bits, &one, sizeof(one));
-  body.Result(
-      body.Node(PHAL_KIR_OP_ADD, PHAL_ELEMENT_TYPE_F32,
-                {product, body.Constant(PHAL_ELEMENT_TYPE_F32, one_bits)}));
-  kernel.outputs = {out};
-  return kernel;
 }
 
 // "acme" for libphal_plugin_acme.so: phal_add_plugin names the library
@@ -170,7 +146,7 @@ TEST_F(TemplatePluginTest, EventsFireAndCarryTheErrorOfTheWorkBeforeThem) {
   EXPECT_EQ(Query(event), 1) << "a new event has fired";
   phal_plugin_stream_t* first = CreateStream();
   phal_plugin_stream_t* second = CreateStream();
-  LoopKernel kernel = MultiplyAddOne(4);
+  KirKernel kernel = MultiplyAddOne(4);
   phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
   ASSERT_NE(emitted, nullptr);
   phal_plugin_buffer_t* small = Allocate(4);
@@ -184,7 +160,7 @@ TEST_F(TemplatePluginTest, EventsFireAndCarryTheErrorOfTheWorkBeforeThem) {
 }
 
 TEST_F(TemplatePluginTest, RunsAKernelThroughTheInterpreter) {
-  LoopKernel kernel = MultiplyAddOne(5);
+  KirKernel kernel = MultiplyAddOne(5);
   phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
   std::vector<std::vector<uint8_t>> contents = {FloatBytes({1, 2, 3, 4, 5}),
                                                 FloatBytes({2, 2, 2, 0.5f, -1}),
@@ -194,7 +170,7 @@ TEST_F(TemplatePluginTest, RunsAKernelThroughTheInterpreter) {
 }
 
 TEST_F(TemplatePluginTest, ASerializedKernelDeserializesAndRuns) {
-  LoopKernel kernel = MultiplyAddOne(3);
+  KirKernel kernel = MultiplyAddOne(3);
   phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
   ASSERT_NE(emitted, nullptr);
   void* data = nullptr;
@@ -219,7 +195,7 @@ TEST_F(TemplatePluginTest, ForeignBytesAreNotAKernel) {
 }
 
 TEST_F(TemplatePluginTest, MalformedKernelsAreRefusedWithAMessage) {
-  LoopKernel kernel = MultiplyAddOne(2);
+  KirKernel kernel = MultiplyAddOne(2);
   kernel.outputs = {7};  // no such buffer
   phal_plugin_kernel_t* emitted = nullptr;
   phal_status_t* status =

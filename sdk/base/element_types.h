@@ -24,7 +24,7 @@ inline constexpr uint64_t kAllElementTypesMask =
 // outside the enum included).
 std::size_t ElementTypeByteSize(ElementType type);
 // The same for the number stored in an element-type field (EnumValue,
-// kir_facts.h), for fields not yet validated: any 32-bit value is safe,
+// sdk/kir/facts.h), for fields not yet validated: any 32-bit value is safe,
 // whereas loading a value outside the enum as the enum is undefined.
 std::size_t ElementTypeByteSize(uint32_t type_value);
 // The same size as a signed count, for index arithmetic in bytes.

@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "sdk/base/hash.h"
-#include "sdk/base/kir_facts.h"
 #include "sdk/emitters/llvm/kernel_fingerprint.h"
 #include "sdk/emitters/llvm/launch_plan.h"
 #include "sdk/gpu_plugin/gpu_memory.h"
 #include "sdk/gpu_plugin/gpu_plugin.h"
 #include "sdk/gpu_plugin/gpu_stream.h"
+#include "sdk/kir/facts.h"
 #include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <limits>
 
-#include "sdk/base/kir_facts.h"
+#include "sdk/kir/facts.h"
 #include "sdk/kir_interpreter/kernel_checks.h"
 
 namespace phal::kir_interpreter {

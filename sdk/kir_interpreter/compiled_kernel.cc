@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "sdk/base/element_types.h"
-#include "sdk/base/kir_facts.h"
+#include "sdk/kir/facts.h"
 #include "sdk/kir_interpreter/kernel_checks.h"
 
 namespace phal::kir_interpreter {

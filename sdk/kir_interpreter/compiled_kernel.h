@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "polyhal/kernel.h"
-#include "sdk/base/kir_facts.h"
 #include "sdk/base/status.h"
+#include "sdk/kir/facts.h"
 
 namespace phal::kir_interpreter {
 

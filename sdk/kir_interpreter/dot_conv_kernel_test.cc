@@ -14,17 +14,17 @@ namespace {
 using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
 
 TEST(DotKernel, MultipliesThroughStridesAndAddsAnEpilogueBias) {
-  DotKernel dot;
+  KirKernel dot("test_kernel", PHAL_KERNEL_KIND_DOT);
   BuildMatmul(dot, kF32, kF32, 2, 2, 3);
   // The rhs is stored transposed, [n, k]: B[k, n] is at n * 3 + k.
   dot.dot.rhs_strides[1] = 1;
   dot.dot.rhs_strides[2] = 3;
   const uint32_t bias = dot.AddBuffer(kF32, {2});
-  dot.epilogue = KirBody();
-  KirBody& e = dot.epilogue;
+  dot.body = KirBody();
+  KirBody& e = dot.body;
   const uint32_t sum = e.Parameter(kF32, 0);
-  e.Result(
-      e.Node(PHAL_KIR_OP_ADD, kF32, {sum, e.Read(bias, kF32, {e.Index(2)})}));
+  e.AddResult(
+      e.Add(PHAL_KIR_OP_ADD, kF32, {sum, e.Read(kF32, bias, {e.Index(2)})}));
   StatusOr<Kernel> kernel = Kernel::Create(dot.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -37,7 +37,7 @@ TEST(DotKernel, MultipliesThroughStridesAndAddsAnEpilogueBias) {
 }
 
 TEST(DotKernel, RunsEveryBatch) {
-  DotKernel dot;
+  KirKernel dot("test_kernel", PHAL_KERNEL_KIND_DOT);
   dot.dot.lhs = dot.AddBuffer(kS32, {3, 1, 2});
   dot.dot.rhs = dot.AddBuffer(kS32, {3, 2, 1});
   dot.dot.output = dot.AddBuffer(kS32, {3, 1, 1}, PHAL_KIR_ACCESS_WRITE);
@@ -52,7 +52,7 @@ TEST(DotKernel, RunsEveryBatch) {
     dot.dot.lhs_strides[i] = lhs_strides[i];
     dot.dot.rhs_strides[i] = rhs_strides[i];
   }
-  dot.epilogue.Result(dot.epilogue.Parameter(kS32, 0));
+  dot.body.AddResult(dot.body.Parameter(kS32, 0));
   StatusOr<Kernel> kernel = Kernel::Create(dot.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -64,7 +64,7 @@ TEST(DotKernel, RunsEveryBatch) {
 }
 
 TEST(DotKernel, IntegersWrapInTheAccumulationType) {
-  DotKernel dot;
+  KirKernel dot("test_kernel", PHAL_KERNEL_KIND_DOT);
   BuildMatmul(dot, kS8, kS8, 1, 1, 2);
   StatusOr<Kernel> kernel = Kernel::Create(dot.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
@@ -79,7 +79,7 @@ TEST(DotKernel, IntegersWrapInTheAccumulationType) {
 TEST(DotKernel, OperandsAreRoundedToTheAccumulationTypeFirst) {
   // As f32, 1 + 2^-25 is 1, so the f32 sum is 1 + 2^-24, a tie that rounds
   // to 1. Summing the unrounded f64 operands would give 1 + 2^-23.
-  DotKernel dot;
+  KirKernel dot("test_kernel", PHAL_KERNEL_KIND_DOT);
   BuildMatmul(dot, kF64, kF32, 1, 1, 2);
   StatusOr<Kernel> kernel = Kernel::Create(dot.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
@@ -92,7 +92,7 @@ TEST(DotKernel, OperandsAreRoundedToTheAccumulationTypeFirst) {
 }
 
 TEST(DotKernel, PredDotIsAnOrOfAnds) {
-  DotKernel dot;
+  KirKernel dot("test_kernel", PHAL_KERNEL_KIND_DOT);
   BuildMatmul(dot, kPred, kPred, 2, 1, 2);
   StatusOr<Kernel> kernel = Kernel::Create(dot.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
@@ -106,7 +106,7 @@ TEST(DotKernel, PredDotIsAnOrOfAnds) {
 // A one-dimensional convolution of `type` operands and output accumulating
 // in f32, layouts [batch, feature, width] (input and output) and
 // [output feature, input feature, width] (kernel).
-void BuildConv1d(ConvKernel& conv, std::vector<int64_t> input_dims,
+void BuildConv1d(KirKernel& conv, std::vector<int64_t> input_dims,
                  std::vector<int64_t> kernel_dims,
                  std::vector<int64_t> output_dims,
                  phal_element_type_t type = kF32) {
@@ -120,20 +120,20 @@ void BuildConv1d(ConvKernel& conv, std::vector<int64_t> input_dims,
   conv.conv.kernel_input_feature_dimension = 1;
   conv.conv.output_batch_dimension = 0;
   conv.conv.output_feature_dimension = 1;
-  conv.input_spatial = {2};
-  conv.kernel_spatial = {2};
-  conv.output_spatial = {2};
-  conv.strides = {1};
-  conv.padding = {0, 0};
-  conv.lhs_dilation = {1};
-  conv.rhs_dilation = {1};
-  conv.reversal = {0};
+  conv.arrays[KirKernel::kConvInputSpatialDimensions] = {2};
+  conv.arrays[KirKernel::kConvKernelSpatialDimensions] = {2};
+  conv.arrays[KirKernel::kConvOutputSpatialDimensions] = {2};
+  conv.arrays[KirKernel::kConvWindowStrides] = {1};
+  conv.arrays[KirKernel::kConvPadding] = {0, 0};
+  conv.arrays[KirKernel::kConvLhsDilation] = {1};
+  conv.arrays[KirKernel::kConvRhsDilation] = {1};
+  conv.window_reversal = {0};
   conv.conv.feature_group_count = 1;
   conv.conv.batch_group_count = 1;
-  conv.epilogue.Result(conv.epilogue.Parameter(kF32, 0));
+  conv.body.AddResult(conv.body.Parameter(kF32, 0));
 }
 
-std::vector<float> RunConv(ConvKernel& conv, const std::vector<float>& input,
+std::vector<float> RunConv(KirKernel& conv, const std::vector<float>& input,
                            const std::vector<float>& weights) {
   StatusOr<Kernel> kernel = Kernel::Create(conv.Desc());
   EXPECT_TRUE(IsOk(kernel.status()));
@@ -147,41 +147,41 @@ std::vector<float> RunConv(ConvKernel& conv, const std::vector<float>& input,
 
 TEST(ConvKernel, PadsAndStrides) {
   // Windows of 3 over [0, 1, 2, 3, 4, 5, 0] at stride 2.
-  ConvKernel conv;
+  KirKernel conv("test_kernel", PHAL_KERNEL_KIND_CONV);
   BuildConv1d(conv, {1, 1, 5}, {1, 1, 3}, {1, 1, 3});
-  conv.strides = {2};
-  conv.padding = {1, 1};
+  conv.arrays[KirKernel::kConvWindowStrides] = {2};
+  conv.arrays[KirKernel::kConvPadding] = {1, 1};
   EXPECT_EQ(RunConv(conv, {1, 2, 3, 4, 5}, {1, 1, 1}),
             (std::vector<float>{3, 9, 9}));
 }
 
 TEST(ConvKernel, DilatesTheInput) {
   // The input dilated by 2 is [1, 0, 2, 0, 3].
-  ConvKernel conv;
+  KirKernel conv("test_kernel", PHAL_KERNEL_KIND_CONV);
   BuildConv1d(conv, {1, 1, 3}, {1, 1, 2}, {1, 1, 4});
-  conv.lhs_dilation = {2};
+  conv.arrays[KirKernel::kConvLhsDilation] = {2};
   EXPECT_EQ(RunConv(conv, {1, 2, 3}, {1, 1}), (std::vector<float>{1, 2, 2, 3}));
 }
 
 TEST(ConvKernel, DilatesTheWindow) {
-  ConvKernel conv;
+  KirKernel conv("test_kernel", PHAL_KERNEL_KIND_CONV);
   BuildConv1d(conv, {1, 1, 5}, {1, 1, 2}, {1, 1, 3});
-  conv.rhs_dilation = {2};
+  conv.arrays[KirKernel::kConvRhsDilation] = {2};
   EXPECT_EQ(RunConv(conv, {1, 2, 3, 4, 5}, {1, 10}),
             (std::vector<float>{31, 42, 53}));
 }
 
 TEST(ConvKernel, ReversesTheWindow) {
-  ConvKernel conv;
+  KirKernel conv("test_kernel", PHAL_KERNEL_KIND_CONV);
   BuildConv1d(conv, {1, 1, 3}, {1, 1, 2}, {1, 1, 2});
   EXPECT_EQ(RunConv(conv, {1, 2, 3}, {1, 2}), (std::vector<float>{5, 8}));
-  conv.reversal = {1};
+  conv.window_reversal = {1};
   EXPECT_EQ(RunConv(conv, {1, 2, 3}, {1, 2}), (std::vector<float>{4, 7}));
 }
 
 TEST(ConvKernel, FeatureGroupsConvolveTheirOwnFeatures) {
   // Two groups of one input feature and one output feature each.
-  ConvKernel conv;
+  KirKernel conv("test_kernel", PHAL_KERNEL_KIND_CONV);
   BuildConv1d(conv, {1, 2, 1}, {2, 1, 1}, {1, 2, 1});
   conv.conv.feature_group_count = 2;
   EXPECT_EQ(RunConv(conv, {3, 5}, {2, 10}), (std::vector<float>{6, 50}));
@@ -189,29 +189,28 @@ TEST(ConvKernel, FeatureGroupsConvolveTheirOwnFeatures) {
 
 TEST(ConvKernel, BatchGroupsSplitTheBatchOverOutputFeatures) {
   // Batch 2 in two groups: output feature o convolves batch element o.
-  ConvKernel conv;
+  KirKernel conv("test_kernel", PHAL_KERNEL_KIND_CONV);
   BuildConv1d(conv, {2, 1, 1}, {2, 1, 1}, {1, 2, 1});
   conv.conv.batch_group_count = 2;
   EXPECT_EQ(RunConv(conv, {3, 5}, {2, 10}), (std::vector<float>{6, 50}));
 }
 
 TEST(ConvKernel, RefusesGroupCountsThatDoNotDivideTheFeatures) {
-  ConvKernel conv;
+  KirKernel conv("test_kernel", PHAL_KERNEL_KIND_CONV);
   BuildConv1d(conv, {1, 3, 1}, {2, 1, 1}, {1, 2, 1});
   conv.conv.feature_group_count = 2;
-  conv.name = "bad_groups";
+  conv.set_name("bad_groups");
   EXPECT_TRUE(HasCode(Kernel::Create(conv.Desc()).status(),
                       PHAL_INVALID_ARGUMENT,
                       {"kernel bad_groups", "feature_group_count 2"}));
 }
 
 TEST(ConvKernel, HalfOperandsAccumulateInF32AndTheEpilogueRounds) {
-  ConvKernel conv;
+  KirKernel conv("test_kernel", PHAL_KERNEL_KIND_CONV);
   BuildConv1d(conv, {1, 1, 2}, {1, 1, 2}, {1, 1, 1}, PHAL_ELEMENT_TYPE_F16);
-  conv.epilogue = KirBody();
-  conv.epilogue.Result(conv.epilogue.Node(PHAL_KIR_OP_CONVERT,
-                                          PHAL_ELEMENT_TYPE_F16,
-                                          {conv.epilogue.Parameter(kF32, 0)}));
+  conv.body = KirBody();
+  conv.body.AddResult(conv.body.Add(PHAL_KIR_OP_CONVERT, PHAL_ELEMENT_TYPE_F16,
+                                    {conv.body.Parameter(kF32, 0)}));
   StatusOr<Kernel> kernel = Kernel::Create(conv.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);

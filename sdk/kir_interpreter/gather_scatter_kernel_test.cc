@@ -14,7 +14,7 @@ namespace {
 using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
 
 TEST(GatherKernel, TakesRowsAndClampsStartsIntoTheOperand) {
-  GatherKernel gather;
+  KirKernel gather("test_kernel", PHAL_KERNEL_KIND_GATHER);
   BuildRowGather(gather, kS32, 4);
   StatusOr<Kernel> kernel = Kernel::Create(gather.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
@@ -27,7 +27,7 @@ TEST(GatherKernel, TakesRowsAndClampsStartsIntoTheOperand) {
 }
 
 TEST(GatherKernel, UnsignedIndicesAboveInt64MaxAreClampedHigh) {
-  GatherKernel gather;
+  KirKernel gather("test_kernel", PHAL_KERNEL_KIND_GATHER);
   BuildRowGather(gather, kU64, 2);
   StatusOr<Kernel> kernel = Kernel::Create(gather.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
@@ -41,10 +41,10 @@ TEST(GatherKernel, UnsignedIndicesAboveInt64MaxAreClampedHigh) {
 }
 
 TEST(GatherKernel, RefusesIndexVectorsOfTheWrongLength) {
-  GatherKernel gather;
+  KirKernel gather("test_kernel", PHAL_KERNEL_KIND_GATHER);
   BuildRowGather(gather, kS32, 2);
-  gather.start_index_map = {0, 1};
-  gather.name = "short_vectors";
+  gather.arrays[KirKernel::kGatherStartIndexMap] = {0, 1};
+  gather.set_name("short_vectors");
   EXPECT_TRUE(HasCode(
       Kernel::Create(gather.Desc()).status(), PHAL_INVALID_ARGUMENT,
       {"kernel short_vectors", "start_index_map", "index vectors of 1"}));
@@ -52,24 +52,24 @@ TEST(GatherKernel, RefusesIndexVectorsOfTheWrongLength) {
 
 // Scatters `count` s32 updates into a [4] s32 operand at indices
 // (index_vector_dim implicit), combining with `combiner`.
-void BuildElementScatter(ScatterKernel& scatter, int64_t count) {
+void BuildElementScatter(KirKernel& scatter, int64_t count) {
   scatter.scatter.operand = scatter.AddBuffer(kS32, {4});
   scatter.scatter.scatter_indices = scatter.AddBuffer(kS32, {count});
   scatter.scatter.updates = scatter.AddBuffer(kS32, {count});
   scatter.scatter.output = scatter.AddBuffer(kS32, {4}, PHAL_KIR_ACCESS_WRITE);
-  scatter.inserted_window_dims = {0};
-  scatter.scatter_dims_to_operand_dims = {0};
+  scatter.arrays[KirKernel::kScatterInsertedWindowDims] = {0};
+  scatter.arrays[KirKernel::kScatterScatterDimsToOperandDims] = {0};
   scatter.scatter.index_vector_dim = 1;
 }
 
 TEST(ScatterKernel, CombinesUpdatesToOneElementInUpdateOrder) {
   // current * 10 + update is not commutative: the result shows the order.
-  ScatterKernel scatter;
+  KirKernel scatter("test_kernel", PHAL_KERNEL_KIND_SCATTER);
   BuildElementScatter(scatter, 5);
-  KirBody& c = scatter.combiner;
-  const uint32_t scaled = c.Node(PHAL_KIR_OP_MULTIPLY, kS32,
-                                 {c.Parameter(kS32, 0), c.Constant(kS32, 10)});
-  c.Result(c.Node(PHAL_KIR_OP_ADD, kS32, {scaled, c.Parameter(kS32, 1)}));
+  KirBody& c = scatter.reducer;
+  const uint32_t scaled = c.Add(PHAL_KIR_OP_MULTIPLY, kS32,
+                                {c.Parameter(kS32, 0), c.Constant(kS32, 10)});
+  c.AddResult(c.Add(PHAL_KIR_OP_ADD, kS32, {scaled, c.Parameter(kS32, 1)}));
   StatusOr<Kernel> kernel = Kernel::Create(scatter.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -83,26 +83,26 @@ TEST(ScatterKernel, CombinesUpdatesToOneElementInUpdateOrder) {
 }
 
 TEST(ScatterKernel, UpdatesItsOperandInPlace) {
-  ScatterKernel scatter;
+  KirKernel scatter("test_kernel", PHAL_KERNEL_KIND_SCATTER);
   BuildElementScatter(scatter, 3000);
   // The output is the operand itself.
   scatter.scatter.output = scatter.scatter.operand;
-  BuildAddition(scatter.combiner, kS32);
+  BuildAddition(scatter.reducer, kS32);
   StatusOr<Kernel> kernel = Kernel::Create(scatter.Desc());
   // The operand must be writable for that.
   EXPECT_TRUE(HasCode(kernel.status(), PHAL_INVALID_ARGUMENT,
                       {"scatter output", "read-only"}));
 
-  ScatterKernel in_place;
+  KirKernel in_place("test_kernel", PHAL_KERNEL_KIND_SCATTER);
   in_place.scatter.operand =
       in_place.AddBuffer(kS32, {4}, PHAL_KIR_ACCESS_READ_WRITE);
   in_place.scatter.scatter_indices = in_place.AddBuffer(kS32, {3000});
   in_place.scatter.updates = in_place.AddBuffer(kS32, {3000});
   in_place.scatter.output = in_place.scatter.operand;
-  in_place.inserted_window_dims = {0};
-  in_place.scatter_dims_to_operand_dims = {0};
+  in_place.arrays[KirKernel::kScatterInsertedWindowDims] = {0};
+  in_place.arrays[KirKernel::kScatterScatterDimsToOperandDims] = {0};
   in_place.scatter.index_vector_dim = 1;
-  in_place.combiner = scatter.combiner;
+  in_place.reducer = scatter.reducer;
   kernel = Kernel::Create(in_place.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -118,19 +118,19 @@ TEST(ScatterKernel, UpdatesItsOperandInPlace) {
 
 TEST(ScatterKernel, ScattersWindowsOfRows) {
   // Rows of a [2, 3] update into a [4, 3] operand at rows 3 and 0.
-  ScatterKernel scatter;
+  KirKernel scatter("test_kernel", PHAL_KERNEL_KIND_SCATTER);
   scatter.scatter.operand = scatter.AddBuffer(kS32, {4, 3});
   scatter.scatter.scatter_indices = scatter.AddBuffer(kS32, {2, 1});
   scatter.scatter.updates = scatter.AddBuffer(kS32, {2, 3});
   scatter.scatter.output =
       scatter.AddBuffer(kS32, {4, 3}, PHAL_KIR_ACCESS_WRITE);
-  scatter.update_window_dims = {1};
-  scatter.inserted_window_dims = {0};
-  scatter.scatter_dims_to_operand_dims = {0};
+  scatter.arrays[KirKernel::kScatterUpdateWindowDims] = {1};
+  scatter.arrays[KirKernel::kScatterInsertedWindowDims] = {0};
+  scatter.arrays[KirKernel::kScatterScatterDimsToOperandDims] = {0};
   scatter.scatter.index_vector_dim = 1;
-  KirBody& c = scatter.combiner;
+  KirBody& c = scatter.reducer;
   c.Parameter(kS32, 0);
-  c.Result(c.Parameter(kS32, 1));
+  c.AddResult(c.Parameter(kS32, 1));
   StatusOr<Kernel> kernel = Kernel::Create(scatter.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);

@@ -5,9 +5,10 @@
 #include <string>
 #include <utility>
 
+#include "sdk/kir/kernel_codec.h"
+#include "sdk/kir/kernel_storage.h"
 #include "sdk/kir_interpreter/compiled_kernel.h"
 #include "sdk/kir_interpreter/kernel_checks.h"
-#include "sdk/kir_interpreter/kernel_storage.h"
 
 namespace phal::kir_interpreter {
 
@@ -66,7 +67,7 @@ StatusOr<Kernel> Kernel::Create(const phal_kernel_desc_t& desc) {
 StatusOr<Kernel> Kernel::Deserialize(std::string_view bytes) {
   return Guarded("decoding a kernel", [&]() -> StatusOr<Kernel> {
     PHAL_ASSIGN_OR_RETURN(std::unique_ptr<KernelStorage> storage,
-                          KernelStorage::Decode(bytes));
+                          DecodeKernel(bytes));
     PHAL_ASSIGN_OR_RETURN(std::unique_ptr<const Impl> impl,
                           Impl::Compile(std::move(storage)));
     return Kernel(std::move(impl));
@@ -101,6 +102,6 @@ Status Kernel::Run(std::span<uint8_t* const> buffers) const {
                  [&]() { return impl_->compiled().Run(buffers); });
 }
 
-std::string Kernel::Serialize() const { return impl_->storage().Encode(); }
+std::string Kernel::Serialize() const { return EncodeKernel(impl_->storage()); }
 
 }  // namespace phal::kir_interpreter

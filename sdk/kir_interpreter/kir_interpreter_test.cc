@@ -22,20 +22,20 @@ namespace {
 using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
 
 // out[i] = in[i] * 2 + 1 over [n] s32.
-void BuildAffine(LoopKernel& loop, int64_t n) {
-  loop.name = "affine";
+void BuildAffine(KirKernel& loop, int64_t n) {
+  loop.set_name("affine");
   const uint32_t in = loop.AddBuffer(kS32, {n});
   loop.outputs = {loop.AddBuffer(kS32, {n}, PHAL_KIR_ACCESS_WRITE)};
   loop.dims = {n};
   KirBody& b = loop.body;
-  const uint32_t x = b.Read(in, kS32, {b.Index(0)});
+  const uint32_t x = b.Read(kS32, in, {b.Index(0)});
   const uint32_t twice =
-      b.Node(PHAL_KIR_OP_MULTIPLY, kS32, {x, b.Constant(kS32, 2)});
-  b.Result(b.Node(PHAL_KIR_OP_ADD, kS32, {twice, b.Constant(kS32, 1)}));
+      b.Add(PHAL_KIR_OP_MULTIPLY, kS32, {x, b.Constant(kS32, 2)});
+  b.AddResult(b.Add(PHAL_KIR_OP_ADD, kS32, {twice, b.Constant(kS32, 1)}));
 }
 
 StatusOr<Kernel> AffineKernel(int64_t n) {
-  LoopKernel loop;
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
   BuildAffine(loop, n);
   return Kernel::Create(loop.Desc());
 }
@@ -80,15 +80,14 @@ TEST(Kernel, RunRefusesAWrongNumberOfBuffers) {
 
 TEST(Kernel, ReadOutOfBoundsIsAnErrorNotAWildRead) {
   // out[i] = in[i + 3] reads past the end of in[4] from i = 1 on.
-  LoopKernel loop;
-  loop.name = "overrun";
+  KirKernel loop("overrun", PHAL_KERNEL_KIND_LOOP);
   const uint32_t in = loop.AddBuffer(kF32, {4});
   loop.outputs = {loop.AddBuffer(kF32, {4}, PHAL_KIR_ACCESS_WRITE)};
   loop.dims = {4};
   KirBody& b = loop.body;
   const uint32_t shifted =
-      b.Node(PHAL_KIR_OP_ADD, kS64, {b.Index(0), b.S64(3)});
-  b.Result(b.Read(in, kF32, {shifted}));
+      b.Add(PHAL_KIR_OP_ADD, kS64, {b.Index(0), b.Index64(3)});
+  b.AddResult(b.Read(kF32, in, {shifted}));
   StatusOr<Kernel> kernel = Kernel::Create(loop.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -125,7 +124,7 @@ TEST(Kernel, RunsOnSeveralThreadsAtOnce) {
 }
 
 TEST(CopyKernel, CopiesTheBytesOfOneBufferIntoAnother) {
-  CopyKernel copy;
+  KirKernel copy("test_kernel", PHAL_KERNEL_KIND_COPY);
   copy.copy.source = copy.AddBuffer(kS32, {3});
   copy.copy.destination =
       copy.AddBuffer(PHAL_ELEMENT_TYPE_F32, {3}, PHAL_KIR_ACCESS_WRITE);
@@ -147,39 +146,39 @@ std::vector<std::string> EncodedKernelsOfEveryKind() {
     EXPECT_TRUE(IsOk(kernel.status()));
     if (kernel.ok()) encoded.push_back(kernel->Serialize());
   };
-  LoopKernel loop;
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
   BuildAffine(loop, 4);
   add(loop.Desc());
 
-  ReduceKernel reduce;
+  KirKernel reduce("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   BuildSum(reduce, kF32, {2, 3}, {1});
   add(reduce.Desc());
 
-  DotKernel dot;
+  KirKernel dot("test_kernel", PHAL_KERNEL_KIND_DOT);
   BuildMatmul(dot, kF32, kF32, 2, 2, 2);
   add(dot.Desc());
 
-  GatherKernel gather;
+  KirKernel gather("test_kernel", PHAL_KERNEL_KIND_GATHER);
   BuildRowGather(gather, kS32, 2);
   add(gather.Desc());
 
-  ScatterKernel scatter;
+  KirKernel scatter("test_kernel", PHAL_KERNEL_KIND_SCATTER);
   scatter.scatter.operand = scatter.AddBuffer(kS32, {4});
   scatter.scatter.scatter_indices = scatter.AddBuffer(kS32, {2});
   scatter.scatter.updates = scatter.AddBuffer(kS32, {2});
   scatter.scatter.output = scatter.AddBuffer(kS32, {4}, PHAL_KIR_ACCESS_WRITE);
-  scatter.inserted_window_dims = {0};
-  scatter.scatter_dims_to_operand_dims = {0};
+  scatter.arrays[KirKernel::kScatterInsertedWindowDims] = {0};
+  scatter.arrays[KirKernel::kScatterScatterDimsToOperandDims] = {0};
   scatter.scatter.index_vector_dim = 1;
-  BuildAddition(scatter.combiner, kS32);
+  BuildAddition(scatter.reducer, kS32);
   add(scatter.Desc());
 
-  SortKernel sort;
+  KirKernel sort("test_kernel", PHAL_KERNEL_KIND_SORT);
   BuildSort(sort, {kF32}, {5}, 0, PHAL_KIR_COMPARE_LT,
             PHAL_KIR_COMPARISON_TOTALORDER);
   add(sort.Desc());
 
-  CopyKernel copy;
+  KirKernel copy("test_kernel", PHAL_KERNEL_KIND_COPY);
   copy.copy.source = copy.AddBuffer(kS32, {3});
   copy.copy.destination = copy.AddBuffer(kS32, {3}, PHAL_KIR_ACCESS_WRITE);
   add(copy.Desc());
@@ -285,9 +284,9 @@ TEST(Serialization, CorruptedBytesNeverCrash) {
 // The affine loop, broken by `mutate` before it is created.
 template <typename Mutate>
 Status CreateBrokenLoop(Mutate mutate) {
-  LoopKernel loop;
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
   BuildAffine(loop, 4);
-  loop.name = "broken";
+  loop.set_name("broken");
   phal_kernel_desc_t desc = loop.Desc();
   phal_kir_loop_t loop_desc = *desc.u.loop;
   std::vector<phal_kir_node_t> nodes(
@@ -457,8 +456,7 @@ TEST(Validation, BufferDimsMustBeNonNegative) {
 }
 
 TEST(Validation, DotStridesMustStayInsideTheOperands) {
-  DotKernel dot;
-  dot.name = "strided";
+  KirKernel dot("strided", PHAL_KERNEL_KIND_DOT);
   BuildMatmul(dot, kF32, kF32, 2, 2, 2);
   dot.dot.lhs_strides[1] = 3;
   EXPECT_TRUE(HasCode(Kernel::Create(dot.Desc()).status(),
@@ -468,8 +466,7 @@ TEST(Validation, DotStridesMustStayInsideTheOperands) {
 }
 
 TEST(Validation, SortDimensionMustBeInsideTheOperands) {
-  SortKernel sort;
-  sort.name = "sort_axis";
+  KirKernel sort("sort_axis", PHAL_KERNEL_KIND_SORT);
   BuildSort(sort, {kS32}, {4}, 1);
   EXPECT_TRUE(HasCode(Kernel::Create(sort.Desc()).status(),
                       PHAL_INVALID_ARGUMENT,

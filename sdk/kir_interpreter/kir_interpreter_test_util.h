@@ -1,4 +1,4 @@
-// What the interpreter's tests share: the KIR builders and status
+// What the interpreter's tests share: the shared kernels and status
 // assertions of sdk/plugin_testing under short names, host memory for a
 // kernel's buffers, element values as raw bits, and one-node kernels that
 // apply a single op elementwise.
@@ -17,8 +17,8 @@
 #include "sdk/base/element_types.h"
 #include "sdk/base/float16.h"
 #include "sdk/base/status.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
-#include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
@@ -29,18 +29,9 @@ using plugin_testing::BuildAddition;
 using plugin_testing::BuildMatmul;
 using plugin_testing::BuildSort;
 using plugin_testing::BuildSum;
-using plugin_testing::ConvKernel;
-using plugin_testing::CopyKernel;
-using plugin_testing::DotKernel;
 using plugin_testing::FromBytes;
-using plugin_testing::GatherKernel;
 using plugin_testing::HasCode;
 using plugin_testing::IsOk;
-using plugin_testing::KirBody;
-using plugin_testing::LoopKernel;
-using plugin_testing::ReduceKernel;
-using plugin_testing::ScatterKernel;
-using plugin_testing::SortKernel;
 using plugin_testing::ToBytes;
 
 constexpr phal_element_type_t kPred = PHAL_ELEMENT_TYPE_PRED;
@@ -117,17 +108,17 @@ class HostBuffers {
 
 // Rows of a [3, 2] s32 operand (buffer 0) picked by `count` indices of
 // `index_type` (buffer 1) into buffer 2.
-inline void BuildRowGather(GatherKernel& gather, phal_element_type_t index_type,
+inline void BuildRowGather(KirKernel& gather, phal_element_type_t index_type,
                            int64_t count) {
   gather.gather.operand = gather.AddBuffer(kS32, {3, 2});
   gather.gather.start_indices = gather.AddBuffer(index_type, {count});
   gather.gather.output =
       gather.AddBuffer(kS32, {count, 2}, PHAL_KIR_ACCESS_WRITE);
-  gather.offset_dims = {1};
-  gather.collapsed_slice_dims = {0};
-  gather.start_index_map = {0};
+  gather.arrays[KirKernel::kGatherOffsetDims] = {1};
+  gather.arrays[KirKernel::kGatherCollapsedSliceDims] = {0};
+  gather.arrays[KirKernel::kGatherStartIndexMap] = {0};
   gather.gather.index_vector_dim = 1;
-  gather.slice_sizes = {1, 2};
+  gather.arrays[KirKernel::kGatherSliceSizes] = {1, 2};
 }
 
 // An operand of an elementwise test: its element type and raw elements.
@@ -149,19 +140,18 @@ inline std::vector<uint8_t> ApplyOp(phal_kir_op_t op,
                                     std::array<int64_t, 4> attributes = {}) {
   const int64_t count = static_cast<int64_t>(
       operands[0].bytes.size() / ElementTypeByteSize(operands[0].type));
-  LoopKernel loop;
-  loop.name = "apply";
+  KirKernel loop("apply", PHAL_KERNEL_KIND_LOOP);
   loop.dims = {count};
   std::vector<uint32_t> reads;
   const uint32_t index = loop.body.Index(0);
   for (const Operand& operand : operands) {
     const uint32_t buffer = loop.AddBuffer(operand.type, {count});
-    reads.push_back(loop.body.Read(buffer, operand.type, {index}));
+    reads.push_back(loop.body.Read(operand.type, buffer, {index}));
   }
   const uint32_t output =
       loop.AddBuffer(result_type, {count}, PHAL_KIR_ACCESS_WRITE);
   loop.outputs = {output};
-  loop.body.Result(loop.body.Node(op, result_type, reads, attributes));
+  loop.body.AddResult(loop.body.Add(op, result_type, reads, attributes));
   StatusOr<Kernel> kernel = Kernel::Create(loop.Desc());
   EXPECT_TRUE(IsOk(kernel.status()));
   if (!kernel.ok()) return {};

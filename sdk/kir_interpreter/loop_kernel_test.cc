@@ -15,13 +15,13 @@ using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
 
 TEST(LoopKernel, ReadsThroughIndexArithmetic) {
   // out[i, j] = in[j, i]: a transpose is a READ at swapped indices.
-  LoopKernel loop;
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t in = loop.AddBuffer(kF32, {2, 3});
   const uint32_t out = loop.AddBuffer(kF32, {3, 2}, PHAL_KIR_ACCESS_WRITE);
   loop.dims = {3, 2};
   loop.outputs = {out};
   KirBody& b = loop.body;
-  b.Result(b.Read(in, kF32, {b.Index(1), b.Index(0)}));
+  b.AddResult(b.Read(kF32, in, {b.Index(1), b.Index(0)}));
   StatusOr<Kernel> kernel = Kernel::Create(loop.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -31,16 +31,16 @@ TEST(LoopKernel, ReadsThroughIndexArithmetic) {
 }
 
 TEST(LoopKernel, WritesEachResultToItsOutput) {
-  LoopKernel loop;
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t in = loop.AddBuffer(kS32, {3});
   const uint32_t plus_one = loop.AddBuffer(kS32, {3}, PHAL_KIR_ACCESS_WRITE);
   const uint32_t square = loop.AddBuffer(kS32, {3}, PHAL_KIR_ACCESS_WRITE);
   loop.dims = {3};
   loop.outputs = {plus_one, square};
   KirBody& b = loop.body;
-  const uint32_t x = b.Read(in, kS32, {b.Index(0)});
-  b.Result(b.Node(PHAL_KIR_OP_ADD, kS32, {x, b.Constant(kS32, Bits(1))}));
-  b.Result(b.Node(PHAL_KIR_OP_MULTIPLY, kS32, {x, x}));
+  const uint32_t x = b.Read(kS32, in, {b.Index(0)});
+  b.AddResult(b.Add(PHAL_KIR_OP_ADD, kS32, {x, b.Constant(kS32, Bits(1))}));
+  b.AddResult(b.Add(PHAL_KIR_OP_MULTIPLY, kS32, {x, x}));
   StatusOr<Kernel> kernel = Kernel::Create(loop.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -52,14 +52,14 @@ TEST(LoopKernel, WritesEachResultToItsOutput) {
 
 TEST(LoopKernel, CoversIterationSpacesLargerThanOneBatch) {
   // out[i, j] = 1000 i + j over 3000 points.
-  LoopKernel loop;
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t out = loop.AddBuffer(kS64, {3, 1000}, PHAL_KIR_ACCESS_WRITE);
   loop.dims = {3, 1000};
   loop.outputs = {out};
   KirBody& b = loop.body;
   const uint32_t row =
-      b.Node(PHAL_KIR_OP_MULTIPLY, kS64, {b.Index(0), b.S64(1000)});
-  b.Result(b.Node(PHAL_KIR_OP_ADD, kS64, {row, b.Index(1)}));
+      b.Add(PHAL_KIR_OP_MULTIPLY, kS64, {b.Index(0), b.Index64(1000)});
+  b.AddResult(b.Add(PHAL_KIR_OP_ADD, kS64, {row, b.Index(1)}));
   StatusOr<Kernel> kernel = Kernel::Create(loop.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -70,14 +70,14 @@ TEST(LoopKernel, CoversIterationSpacesLargerThanOneBatch) {
 }
 
 TEST(LoopKernel, UpdatesABufferItReadsInPlace) {
-  LoopKernel loop;
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t data =
       loop.AddBuffer(kF32, {2000}, PHAL_KIR_ACCESS_READ_WRITE);
   loop.dims = {2000};
   loop.outputs = {data};
   KirBody& b = loop.body;
-  const uint32_t x = b.Read(data, kF32, {b.Index(0)});
-  b.Result(b.Node(PHAL_KIR_OP_MULTIPLY, kF32, {x, x}));
+  const uint32_t x = b.Read(kF32, data, {b.Index(0)});
+  b.AddResult(b.Add(PHAL_KIR_OP_MULTIPLY, kF32, {x, x}));
   StatusOr<Kernel> kernel = Kernel::Create(loop.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -94,15 +94,15 @@ TEST(LoopKernel, UpdatesABufferItReadsInPlace) {
 TEST(LoopKernel, OutputBoundOverAnotherInputStillReadsTheOldValues) {
   // out[i] = in[1 - i], with out and in bound to the same memory: every
   // read happens before the first write.
-  LoopKernel loop;
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t in = loop.AddBuffer(kS32, {2});
   const uint32_t out = loop.AddBuffer(kS32, {2}, PHAL_KIR_ACCESS_WRITE);
   loop.dims = {2};
   loop.outputs = {out};
   KirBody& b = loop.body;
-  const uint32_t mirrored = b.Node(PHAL_KIR_OP_SUBTRACT, PHAL_ELEMENT_TYPE_S64,
-                                   {b.S64(1), b.Index(0)});
-  b.Result(b.Read(in, kS32, {mirrored}));
+  const uint32_t mirrored = b.Add(PHAL_KIR_OP_SUBTRACT, PHAL_ELEMENT_TYPE_S64,
+                                  {b.Index64(1), b.Index(0)});
+  b.AddResult(b.Read(kS32, in, {mirrored}));
   StatusOr<Kernel> kernel = Kernel::Create(loop.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   std::vector<int32_t> shared = {10, 20};
@@ -113,11 +113,11 @@ TEST(LoopKernel, OutputBoundOverAnotherInputStillReadsTheOldValues) {
 }
 
 TEST(LoopKernel, EmptyIterationSpaceWritesNothing) {
-  LoopKernel loop;
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t out = loop.AddBuffer(kS32, {0, 4}, PHAL_KIR_ACCESS_WRITE);
   loop.dims = {0, 4};
   loop.outputs = {out};
-  loop.body.Result(loop.body.Constant(kS32, Bits(7)));
+  loop.body.AddResult(loop.body.Constant(kS32, Bits(7)));
   StatusOr<Kernel> kernel = Kernel::Create(loop.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -125,12 +125,12 @@ TEST(LoopKernel, EmptyIterationSpaceWritesNothing) {
 }
 
 TEST(LoopKernel, RankZeroSpaceRunsOnce) {
-  LoopKernel loop;
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t in = loop.AddBuffer(kS32, {});
   const uint32_t out = loop.AddBuffer(kS32, {}, PHAL_KIR_ACCESS_WRITE);
   loop.outputs = {out};
   KirBody& b = loop.body;
-  b.Result(b.Node(PHAL_KIR_OP_NEGATE, kS32, {b.Read(in, kS32, {})}));
+  b.AddResult(b.Add(PHAL_KIR_OP_NEGATE, kS32, {b.Read(kS32, in, {})}));
   StatusOr<Kernel> kernel = Kernel::Create(loop.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);

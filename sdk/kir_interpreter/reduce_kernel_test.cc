@@ -15,13 +15,13 @@ namespace {
 using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
 
 TEST(ReduceKernel, SumsTheReducedDimensionsAndAppliesTheEpilogue) {
-  ReduceKernel reduce;
+  KirKernel reduce("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   BuildSum(reduce, kF32, {2, 3}, {1});
   // Epilogue: twice the sum.
   reduce.epilogue = KirBody();
   KirBody& e = reduce.epilogue;
   const uint32_t sum = e.Parameter(kF32, 0);
-  e.Result(e.Node(PHAL_KIR_OP_ADD, kF32, {sum, sum}));
+  e.AddResult(e.Add(PHAL_KIR_OP_ADD, kF32, {sum, sum}));
   StatusOr<Kernel> kernel = Kernel::Create(reduce.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -33,7 +33,7 @@ TEST(ReduceKernel, SumsTheReducedDimensionsAndAppliesTheEpilogue) {
 TEST(ReduceKernel, FoldsEachOutputInRowMajorOrderOfTheReducedPoints) {
   // In f32, ((((0 + 1e8) + 1) - 1e8) + 1) is 1: 1e8 + 1 rounds to 1e8. A
   // pairwise order would give (1e8 + 1) + (-1e8 + 1) = 0.
-  ReduceKernel reduce;
+  KirKernel reduce("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   BuildSum(reduce, kF32, {4}, {0});
   StatusOr<Kernel> kernel = Kernel::Create(reduce.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
@@ -44,10 +44,10 @@ TEST(ReduceKernel, FoldsEachOutputInRowMajorOrderOfTheReducedPoints) {
 }
 
 TEST(ReduceKernel, ReducesManyPointsIntoOneOutput) {
-  ReduceKernel reduce;
+  KirKernel reduce("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   BuildSum(reduce, kS64, {5000}, {0});
-  reduce.values = KirBody();
-  reduce.values.Result(reduce.values.Index(0));
+  reduce.body = KirBody();
+  reduce.body.AddResult(reduce.body.Index(0));
   StatusOr<Kernel> kernel = Kernel::Create(reduce.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -57,7 +57,7 @@ TEST(ReduceKernel, ReducesManyPointsIntoOneOutput) {
 
 TEST(ReduceKernel, ReducesOuterDimensionsOfManyOutputs) {
   // Column sums of a [3, 1500] s32 array of ones and column indices.
-  ReduceKernel reduce;
+  KirKernel reduce("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   BuildSum(reduce, kS32, {3, 1500}, {0});
   StatusOr<Kernel> kernel = Kernel::Create(reduce.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
@@ -71,10 +71,10 @@ TEST(ReduceKernel, ReducesOuterDimensionsOfManyOutputs) {
 }
 
 TEST(ReduceKernel, EmptyReductionYieldsTheInitValue) {
-  ReduceKernel reduce;
+  KirKernel reduce("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   BuildSum(reduce, kS32, {3, 0}, {1});
   reduce.init = KirBody();
-  reduce.init.Result(reduce.init.Constant(kS32, Bits(42)));
+  reduce.init.AddResult(reduce.init.Constant(kS32, Bits(42)));
   StatusOr<Kernel> kernel = Kernel::Create(reduce.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -83,7 +83,7 @@ TEST(ReduceKernel, EmptyReductionYieldsTheInitValue) {
 }
 
 TEST(ReduceKernel, VariadicArgmaxKeepsTheFirstMaximum) {
-  ReduceKernel reduce;
+  KirKernel reduce("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   const uint32_t in = reduce.AddBuffer(kF32, {5});
   const uint32_t max_out = reduce.AddBuffer(kF32, {}, PHAL_KIR_ACCESS_WRITE);
   const uint32_t arg_out = reduce.AddBuffer(kS32, {}, PHAL_KIR_ACCESS_WRITE);
@@ -91,13 +91,13 @@ TEST(ReduceKernel, VariadicArgmaxKeepsTheFirstMaximum) {
   reduce.reduced_dims = {0};
   reduce.accumulator_count = 2;
   reduce.outputs = {max_out, arg_out};
-  reduce.init.Result(reduce.init.Constant(
+  reduce.init.AddResult(reduce.init.Constant(
       kF32, Bits(-std::numeric_limits<float>::infinity())));
-  reduce.init.Result(reduce.init.Constant(kS32, Bits(0)));
-  KirBody& v = reduce.values;
+  reduce.init.AddResult(reduce.init.Constant(kS32, Bits(0)));
+  KirBody& v = reduce.body;
   const uint32_t i = v.Index(0);
-  v.Result(v.Read(in, kF32, {i}));
-  v.Result(v.Node(PHAL_KIR_OP_CONVERT, kS32, {i}));
+  v.AddResult(v.Read(kF32, in, {i}));
+  v.AddResult(v.Add(PHAL_KIR_OP_CONVERT, kS32, {i}));
   // Take the new pair when its value is greater, or equal with a smaller
   // index.
   KirBody& r = reduce.reducer;
@@ -110,13 +110,13 @@ TEST(ReduceKernel, VariadicArgmaxKeepsTheFirstMaximum) {
   const uint32_t earlier = r.Compare(
       PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_SIGNED, index, best_index);
   const uint32_t take =
-      r.Node(PHAL_KIR_OP_OR, kPred,
-             {greater, r.Node(PHAL_KIR_OP_AND, kPred, {equal, earlier})});
-  r.Result(r.Node(PHAL_KIR_OP_SELECT, kF32, {take, value, best}));
-  r.Result(r.Node(PHAL_KIR_OP_SELECT, kS32, {take, index, best_index}));
+      r.Add(PHAL_KIR_OP_OR, kPred,
+            {greater, r.Add(PHAL_KIR_OP_AND, kPred, {equal, earlier})});
+  r.AddResult(r.Add(PHAL_KIR_OP_SELECT, kF32, {take, value, best}));
+  r.AddResult(r.Add(PHAL_KIR_OP_SELECT, kS32, {take, index, best_index}));
   KirBody& e = reduce.epilogue;
-  e.Result(e.Parameter(kF32, 0));
-  e.Result(e.Parameter(kS32, 1));
+  e.AddResult(e.Parameter(kF32, 0));
+  e.AddResult(e.Parameter(kS32, 1));
   StatusOr<Kernel> kernel = Kernel::Create(reduce.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -127,13 +127,13 @@ TEST(ReduceKernel, VariadicArgmaxKeepsTheFirstMaximum) {
 }
 
 TEST(ReduceKernel, ReducerResultsMustKeepTheAccumulatorTypes) {
-  ReduceKernel reduce;
+  KirKernel reduce("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   BuildSum(reduce, kF32, {4}, {0});
   reduce.reducer = KirBody();
   KirBody& r = reduce.reducer;
   r.Parameter(kF32, 0);
-  r.Result(r.Node(PHAL_KIR_OP_CONVERT, kS32, {r.Parameter(kF32, 1)}));
-  reduce.name = "mistyped_reducer";
+  r.AddResult(r.Add(PHAL_KIR_OP_CONVERT, kS32, {r.Parameter(kF32, 1)}));
+  reduce.set_name("mistyped_reducer");
   EXPECT_TRUE(HasCode(Kernel::Create(reduce.Desc()).status(),
                       PHAL_INVALID_ARGUMENT,
                       {"kernel mistyped_reducer", "reducer body", "result 0",

@@ -3,7 +3,6 @@
 #include <cstring>
 #include <string>
 
-#include "sdk/base/kir_facts.h"
 #include "sdk/element_semantics/comparison.h"
 #include "sdk/element_semantics/complex_functions.h"
 #include "sdk/element_semantics/convert.h"
@@ -11,6 +10,7 @@
 #include "sdk/element_semantics/integer_functions.h"
 #include "sdk/element_semantics/real_functions.h"
 #include "sdk/element_semantics/reduce_precision.h"
+#include "sdk/kir/facts.h"
 
 namespace phal::kir_interpreter {
 namespace {

@@ -394,14 +394,13 @@ TEST(ComplexOps, ComplexOfTwoRealsTakesTheirWidth) {
 // ---- ops an element type does not define ------------------------------------
 
 TEST(UndefinedOps, AreRefusedWhenTheKernelIsCreated) {
-  plugin_testing::LoopKernel loop;
-  loop.name = "sine_of_integers";
+  KirKernel loop("sine_of_integers", PHAL_KERNEL_KIND_LOOP);
   loop.dims = {2};
   const uint32_t in = loop.AddBuffer(kS32, {2});
   loop.outputs = {loop.AddBuffer(kS32, {2}, PHAL_KIR_ACCESS_WRITE)};
-  plugin_testing::KirBody& b = loop.body;
-  const uint32_t x = b.Read(in, kS32, {b.Index(0)});
-  b.Result(b.Node(PHAL_KIR_OP_SIN, kS32, {x}));
+  KirBody& b = loop.body;
+  const uint32_t x = b.Read(kS32, in, {b.Index(0)});
+  b.AddResult(b.Add(PHAL_KIR_OP_SIN, kS32, {x}));
   EXPECT_TRUE(HasCode(Kernel::Create(loop.Desc()).status(), PHAL_UNIMPLEMENTED,
                       {"kernel sine_of_integers", "loop body", "node %2 (sin)",
                        "sin is not defined for element type s32"}));

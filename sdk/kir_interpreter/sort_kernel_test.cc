@@ -16,7 +16,7 @@ namespace {
 using namespace ::phal::kir_interpreter::testing;  // NOLINT(build/namespaces)
 
 TEST(SortKernel, SortsEverySliceAlongTheDimension) {
-  SortKernel rows;
+  KirKernel rows("test_kernel", PHAL_KERNEL_KIND_SORT);
   BuildSort(rows, {kS32}, {2, 3}, 1);
   StatusOr<Kernel> kernel = Kernel::Create(rows.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
@@ -25,7 +25,7 @@ TEST(SortKernel, SortsEverySliceAlongTheDimension) {
   ASSERT_TRUE(IsOk(buffers.Run(*kernel)));
   EXPECT_EQ(buffers.Get<int32_t>(1), (std::vector<int32_t>{1, 2, 3, 7, 8, 9}));
 
-  SortKernel columns;
+  KirKernel columns("test_kernel", PHAL_KERNEL_KIND_SORT);
   BuildSort(columns, {kS32}, {3, 2}, 0, PHAL_KIR_COMPARE_GT);
   kernel = Kernel::Create(columns.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
@@ -37,7 +37,7 @@ TEST(SortKernel, SortsEverySliceAlongTheDimension) {
 }
 
 TEST(SortKernel, PermutesEveryOperandAndKeepsEqualKeysInOrder) {
-  SortKernel sort;
+  KirKernel sort("test_kernel", PHAL_KERNEL_KIND_SORT);
   BuildSort(sort, {kS32, kF32}, {6}, 0);
   StatusOr<Kernel> kernel = Kernel::Create(sort.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
@@ -52,7 +52,7 @@ TEST(SortKernel, PermutesEveryOperandAndKeepsEqualKeysInOrder) {
 TEST(SortKernel, TotalOrderPlacesNegativeNanFirstAndNanLast) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  SortKernel sort;
+  KirKernel sort("test_kernel", PHAL_KERNEL_KIND_SORT);
   BuildSort(sort, {kF32}, {6}, 0, PHAL_KIR_COMPARE_LT,
             PHAL_KIR_COMPARISON_TOTALORDER);
   StatusOr<Kernel> kernel = Kernel::Create(sort.Desc());
@@ -71,7 +71,7 @@ TEST(SortKernel, MatchesAStableSortOnLargeInputs) {
   std::uniform_int_distribution<int32_t> values(-50, 50);
   for (const std::vector<int64_t>& dims :
        {std::vector<int64_t>{1200, 3}, std::vector<int64_t>{2000}}) {
-    SortKernel sort;
+    KirKernel sort("test_kernel", PHAL_KERNEL_KIND_SORT);
     BuildSort(sort, {kS32}, dims, static_cast<int64_t>(dims.size() - 1));
     StatusOr<Kernel> kernel = Kernel::Create(sort.Desc());
     ASSERT_TRUE(IsOk(kernel.status()));
@@ -91,13 +91,13 @@ TEST(SortKernel, MatchesAStableSortOnLargeInputs) {
 }
 
 TEST(SortKernel, WritesOverItsOwnOperand) {
-  SortKernel sort;
+  KirKernel sort("test_kernel", PHAL_KERNEL_KIND_SORT);
   const uint32_t data = sort.AddBuffer(kS32, {4}, PHAL_KIR_ACCESS_READ_WRITE);
   sort.operands = {data};
   sort.outputs = {data};
-  KirBody& c = sort.comparator;
-  c.Result(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_SIGNED,
-                     c.Parameter(kS32, 0), c.Parameter(kS32, 1)));
+  KirBody& c = sort.reducer;
+  c.AddResult(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_SIGNED,
+                        c.Parameter(kS32, 0), c.Parameter(kS32, 1)));
   StatusOr<Kernel> kernel = Kernel::Create(sort.Desc());
   ASSERT_TRUE(IsOk(kernel.status()));
   HostBuffers buffers(*kernel);
@@ -107,12 +107,12 @@ TEST(SortKernel, WritesOverItsOwnOperand) {
 }
 
 TEST(SortKernel, ComparatorMustYieldPred) {
-  SortKernel sort;
+  KirKernel sort("test_kernel", PHAL_KERNEL_KIND_SORT);
   BuildSort(sort, {kS32}, {4}, 0);
-  sort.comparator = KirBody();
-  sort.comparator.Parameter(kS32, 0);
-  sort.comparator.Result(sort.comparator.Parameter(kS32, 1));
-  sort.name = "int_comparator";
+  sort.reducer = KirBody();
+  sort.reducer.Parameter(kS32, 0);
+  sort.reducer.AddResult(sort.reducer.Parameter(kS32, 1));
+  sort.set_name("int_comparator");
   EXPECT_TRUE(HasCode(
       Kernel::Create(sort.Desc()).status(), PHAL_INVALID_ARGUMENT,
       {"kernel int_comparator", "comparator body", "result 0", "is s32"}));

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "polyhal/plugin.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/fake_host.h"
-#include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_library.h"
 
@@ -166,7 +166,7 @@ inline void BM_Dot(benchmark::State& state, BenchmarkDeviceFn which,
   if (!device->Usable(state)) return;
   const int64_t n = state.range(0);
   const size_t elements = static_cast<size_t>(n * n);
-  DotKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_DOT);
   BuildMatmul(kernel, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32, n, n, n,
               lhs_column_stride);
   device->Measure(state, device->Emit(kernel.Desc()),
@@ -194,7 +194,7 @@ inline void BM_OpenBlasSgemm(benchmark::State& state) {
 // out = max(x * 1.5 + 0.25, 0) * x - 2 over f32[count]: a fused
 // elementwise chain that reads x once and writes out once, the bytes a
 // memcpy of x moves.
-inline void BuildElementwiseChain(LoopKernel& kernel, int64_t count) {
+inline void BuildElementwiseChain(KirKernel& kernel, int64_t count) {
   constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
   const uint32_t x = kernel.AddBuffer(kF32, {count});
   kernel.outputs = {kernel.AddBuffer(kF32, {count}, PHAL_KIR_ACCESS_WRITE)};
@@ -203,15 +203,15 @@ inline void BuildElementwiseChain(LoopKernel& kernel, int64_t count) {
   auto constant = [&](float value) {
     return b.Constant(kF32, std::bit_cast<uint32_t>(value));
   };
-  const uint32_t value = b.Read(x, kF32, {b.Index(0)});
+  const uint32_t value = b.Read(kF32, x, {b.Index(0)});
   const uint32_t scaled =
-      b.Node(PHAL_KIR_OP_MULTIPLY, kF32, {value, constant(1.5f)});
+      b.Add(PHAL_KIR_OP_MULTIPLY, kF32, {value, constant(1.5f)});
   const uint32_t shifted =
-      b.Node(PHAL_KIR_OP_ADD, kF32, {scaled, constant(0.25f)});
+      b.Add(PHAL_KIR_OP_ADD, kF32, {scaled, constant(0.25f)});
   const uint32_t relu =
-      b.Node(PHAL_KIR_OP_MAXIMUM, kF32, {shifted, constant(0.0f)});
-  const uint32_t product = b.Node(PHAL_KIR_OP_MULTIPLY, kF32, {relu, value});
-  b.Result(b.Node(PHAL_KIR_OP_SUBTRACT, kF32, {product, constant(2.0f)}));
+      b.Add(PHAL_KIR_OP_MAXIMUM, kF32, {shifted, constant(0.0f)});
+  const uint32_t product = b.Add(PHAL_KIR_OP_MULTIPLY, kF32, {relu, value});
+  b.AddResult(b.Add(PHAL_KIR_OP_SUBTRACT, kF32, {product, constant(2.0f)}));
 }
 
 // BuildElementwiseChain over `count` elements (the argument); bytes are
@@ -222,7 +222,7 @@ inline void BM_ElementwiseChain(benchmark::State& state,
   if (!device->Usable(state)) return;
   const int64_t count = state.range(0);
   const size_t elements = static_cast<size_t>(count);
-  LoopKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
   BuildElementwiseChain(kernel, count);
   device->Measure(state, device->Emit(kernel.Desc()),
                   {device->Upload(BenchmarkValues(elements)),

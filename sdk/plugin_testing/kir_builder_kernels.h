@@ -1,6 +1,7 @@
 // Kernels that the tests of the KIR facts, the interpreter, the emitters and
-// the plugins' benchmarks all need, each built in one place with the
-// holders of kir_builder.h.
+// the plugins (and the plugins' benchmarks) all need, each built in one
+// place with the KIR library's builders (sdk/kir/kernel.h). Each Build*
+// takes a KirKernel of its kind and fills it.
 #ifndef POLYHAL_SDK_PLUGIN_TESTING_KIR_BUILDER_KERNELS_H_
 #define POLYHAL_SDK_PLUGIN_TESTING_KIR_BUILDER_KERNELS_H_
 
@@ -8,15 +9,34 @@
 #include <vector>
 
 #include "polyhal/kernel.h"
-#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/kir/kernel.h"
 
 namespace phal::plugin_testing {
+
+// "multiply_add_one": out[i] = a[i] * b[i] + 1 over f32[n], buffers a, b
+// and out in that order; the first kernel every plugin's tests run.
+inline KirKernel MultiplyAddOne(int64_t n) {
+  constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
+  KirKernel kernel("multiply_add_one", PHAL_KERNEL_KIND_LOOP);
+  const uint32_t a = kernel.AddBuffer(kF32, {n});
+  const uint32_t b = kernel.AddBuffer(kF32, {n});
+  kernel.outputs = {kernel.AddBuffer(kF32, {n}, PHAL_KIR_ACCESS_WRITE)};
+  kernel.dims = {n};
+  KirBody& body = kernel.body;
+  const uint32_t i = body.Index(0);
+  const uint32_t product =
+      body.Add(PHAL_KIR_OP_MULTIPLY, kF32,
+               {body.Read(kF32, a, {i}), body.Read(kF32, b, {i})});
+  const uint32_t one = body.Constant(kF32, 0x3f800000u);  // 1.0f
+  body.AddResult(body.Add(PHAL_KIR_OP_ADD, kF32, {product, one}));
+  return kernel;
+}
 
 // Makes `body` the computation (x, y) -> x + y of `type`: a sum's reducer,
 // or the combiner of a scatter that adds.
 inline void BuildAddition(KirBody& body, phal_element_type_t type) {
-  body.Result(body.Node(PHAL_KIR_OP_ADD, type,
-                        {body.Parameter(type, 0), body.Parameter(type, 1)}));
+  body.AddResult(body.Add(PHAL_KIR_OP_ADD, type,
+                          {body.Parameter(type, 0), body.Parameter(type, 1)}));
 }
 
 // C = A B: A [m, k] (buffer 0) and B [k, n] (buffer 1) of `type`, row-major,
@@ -24,7 +44,7 @@ inline void BuildAddition(KirBody& body, phal_element_type_t type) {
 // identity epilogue. A `lhs_column_stride` above 1 spreads A's columns
 // apart (A's buffer is [m, k * lhs_column_stride]), so no GEMM library can
 // read A and a plugin must run its own loops.
-inline void BuildMatmul(DotKernel& dot, phal_element_type_t type,
+inline void BuildMatmul(KirKernel& dot, phal_element_type_t type,
                         phal_element_type_t accumulation, int64_t m, int64_t n,
                         int64_t k, int64_t lhs_column_stride = 1) {
   dot.dot.lhs = dot.AddBuffer(type, {m, k * lhs_column_stride});
@@ -39,12 +59,12 @@ inline void BuildMatmul(DotKernel& dot, phal_element_type_t type,
   dot.dot.lhs_strides[2] = lhs_column_stride;
   dot.dot.rhs_strides[1] = n;
   dot.dot.rhs_strides[2] = 1;
-  dot.epilogue.Result(dot.epilogue.Parameter(accumulation, 0));
+  dot.body.AddResult(dot.body.Parameter(accumulation, 0));
 }
 
 // The sum from 0 of `type`[dims] (buffer 0) over `reduced_dims`, written by
 // an identity epilogue to buffer 1, of the dimensions that remain.
-inline void BuildSum(ReduceKernel& reduce, phal_element_type_t type,
+inline void BuildSum(KirKernel& reduce, phal_element_type_t type,
                      const std::vector<int64_t>& dims,
                      const std::vector<int64_t>& reduced_dims) {
   std::vector<int64_t> output_dims;
@@ -57,14 +77,14 @@ inline void BuildSum(ReduceKernel& reduce, phal_element_type_t type,
   reduce.outputs = {reduce.AddBuffer(type, output_dims, PHAL_KIR_ACCESS_WRITE)};
   reduce.dims = dims;
   reduce.reduced_dims = reduced_dims;
-  reduce.init.Result(reduce.init.Constant(type, 0));
+  reduce.init.AddResult(reduce.init.Constant(type, 0));
   std::vector<uint32_t> indices;
   for (std::size_t d = 0; d < dims.size(); ++d) {
-    indices.push_back(reduce.values.Index(static_cast<int64_t>(d)));
+    indices.push_back(reduce.body.Index(static_cast<int64_t>(d)));
   }
-  reduce.values.Result(reduce.values.Read(input, type, indices));
+  reduce.body.AddResult(reduce.body.Read(type, input, indices));
   BuildAddition(reduce.reducer, type);
-  reduce.epilogue.Result(reduce.epilogue.Parameter(type, 0));
+  reduce.epilogue.AddResult(reduce.epilogue.Parameter(type, 0));
 }
 
 // Sorts operands of `types`, each of shape `dims` (buffers 0, 1, ...),
@@ -72,7 +92,7 @@ inline void BuildSum(ReduceKernel& reduce, phal_element_type_t type,
 // after them), comparing operand 0 by `direction` and `comparison`; the
 // other operands are permuted alike.
 inline void BuildSort(
-    SortKernel& sort, const std::vector<phal_element_type_t>& types,
+    KirKernel& sort, const std::vector<phal_element_type_t>& types,
     const std::vector<int64_t>& dims, int64_t dimension,
     phal_kir_comparison_direction_t direction = PHAL_KIR_COMPARE_LT,
     phal_kir_comparison_type_t comparison = PHAL_KIR_COMPARISON_SIGNED) {
@@ -82,15 +102,15 @@ inline void BuildSort(
   for (phal_element_type_t type : types) {
     sort.outputs.push_back(sort.AddBuffer(type, dims, PHAL_KIR_ACCESS_WRITE));
   }
-  sort.dimension = dimension;
-  KirBody& c = sort.comparator;
+  sort.sort.dimension = dimension;
+  KirBody& c = sort.reducer;
   std::vector<uint32_t> parameters;
   for (std::size_t i = 0; i < types.size(); ++i) {
     parameters.push_back(c.Parameter(types[i], static_cast<uint32_t>(2 * i)));
     parameters.push_back(
         c.Parameter(types[i], static_cast<uint32_t>(2 * i + 1)));
   }
-  c.Result(c.Compare(direction, comparison, parameters[0], parameters[1]));
+  c.AddResult(c.Compare(direction, comparison, parameters[0], parameters[1]));
 }
 
 }  // namespace phal::plugin_testing

@@ -17,19 +17,13 @@
 #include "isa/asic_assembler.h"
 #include "sdk/base/element_types.h"
 #include "sdk/base/float16.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
-#include "sdk/plugin_testing/kir_builder.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "simulator/asic_simulator.h"
 
 namespace phal::asic_ref {
 namespace {
-
-using plugin_testing::DotKernel;
-using plugin_testing::KirBody;
-using plugin_testing::LoopKernel;
-using plugin_testing::ReduceKernel;
-using plugin_testing::SortKernel;
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
@@ -157,37 +151,35 @@ int64_t UlpDistance(float a, float b) {
 }
 
 TEST(AsicCompiler, AnElementwiseLoopOverSeveralTilesIsExact) {
-  LoopKernel loop;
-  loop.name = "add_mul";
+  KirKernel loop("add_mul", PHAL_KERNEL_KIND_LOOP);
   loop.dims = {7, 333, 5};  // 11655 points: a full tile, a second, a tail
   const uint32_t x = loop.AddBuffer(kF32, loop.dims);
   const uint32_t y = loop.AddBuffer(kF32, loop.dims);
   loop.outputs = {loop.AddBuffer(kF32, loop.dims, PHAL_KIR_ACCESS_WRITE)};
   KirBody& b = loop.body;
   const uint32_t i = b.Index(0), j = b.Index(1), k = b.Index(2);
-  const uint32_t a = b.Read(x, kF32, {i, j, k});
-  const uint32_t c = b.Read(y, kF32, {i, j, k});
-  b.Result(b.Node(PHAL_KIR_OP_MULTIPLY, kF32,
-                  {b.Node(PHAL_KIR_OP_ADD, kF32, {a, c}), a}));
+  const uint32_t a = b.Read(kF32, x, {i, j, k});
+  const uint32_t c = b.Read(kF32, y, {i, j, k});
+  b.AddResult(b.Add(PHAL_KIR_OP_MULTIPLY, kF32,
+                    {b.Add(PHAL_KIR_OP_ADD, kF32, {a, c}), a}));
   const Outcome out = RunBoth(loop.Desc());
   EXPECT_EQ(out.device[2], out.reference[2]);
   EXPECT_GT(out.counters.dram_bytes_read, 0u);
 }
 
 TEST(AsicCompiler, BroadcastsTransposesAndIotaReadThroughGathers) {
-  LoopKernel loop;
-  loop.name = "transpose_bias";
+  KirKernel loop("transpose_bias", PHAL_KERNEL_KIND_LOOP);
   loop.dims = {37, 29};
   const uint32_t x = loop.AddBuffer(kS32, {29, 37});
   const uint32_t bias = loop.AddBuffer(kS32, {29});
   loop.outputs = {loop.AddBuffer(kS32, loop.dims, PHAL_KIR_ACCESS_WRITE)};
   KirBody& b = loop.body;
   const uint32_t i = b.Index(0), j = b.Index(1);
-  const uint32_t t = b.Read(x, kS32, {j, i});
-  const uint32_t v = b.Read(bias, kS32, {j});
-  const uint32_t iota = b.Node(PHAL_KIR_OP_CONVERT, kS32, {i});
-  b.Result(b.Node(PHAL_KIR_OP_ADD, kS32,
-                  {b.Node(PHAL_KIR_OP_SUBTRACT, kS32, {t, v}), iota}));
+  const uint32_t t = b.Read(kS32, x, {j, i});
+  const uint32_t v = b.Read(kS32, bias, {j});
+  const uint32_t iota = b.Add(PHAL_KIR_OP_CONVERT, kS32, {i});
+  b.AddResult(b.Add(PHAL_KIR_OP_ADD, kS32,
+                    {b.Add(PHAL_KIR_OP_SUBTRACT, kS32, {t, v}), iota}));
   const Outcome out = RunBoth(loop.Desc());
   EXPECT_EQ(out.device[2], out.reference[2]);
 }
@@ -236,13 +228,12 @@ TEST(AsicCompiler, DerivedFunctionsStayWithinFourUlp) {
                                PHAL_KIR_OP_LOGISTIC, PHAL_KIR_OP_TANH,
                                PHAL_KIR_OP_TAN,      PHAL_KIR_OP_CBRT};
   for (phal_kir_op_t op : ops) {
-    LoopKernel loop;
-    loop.name = "derived";
+    KirKernel loop("derived", PHAL_KERNEL_KIND_LOOP);
     loop.dims = {static_cast<int64_t>(values.size())};
     const uint32_t x = loop.AddBuffer(kF32, loop.dims);
     loop.outputs = {loop.AddBuffer(kF32, loop.dims, PHAL_KIR_ACCESS_WRITE)};
-    loop.body.Result(loop.body.Node(
-        op, kF32, {loop.body.Read(x, kF32, {loop.body.Index(0)})}));
+    loop.body.AddResult(loop.body.Add(
+        op, kF32, {loop.body.Read(kF32, x, {loop.body.Index(0)})}));
     std::vector<std::vector<uint8_t>> inputs(1);
     inputs[0].resize(values.size() * 4);
     std::memcpy(inputs[0].data(), values.data(), inputs[0].size());
@@ -267,14 +258,12 @@ TEST(AsicCompiler, ReductionsAlongEitherDimensionAndBoth) {
       {3, 10000}, {10000, 3}, {64, 100}};
   const std::vector<std::vector<int64_t>> reduced = {{1}, {0}, {0, 1}};
   for (size_t s = 0; s < shapes.size(); ++s) {
-    ReduceKernel reduce;
-    reduce.name = "sum";
+    KirKernel reduce("sum", PHAL_KERNEL_KIND_REDUCE);
     plugin_testing::BuildSum(reduce, kS32, shapes[s], reduced[s]);
     const Outcome out = RunBoth(reduce.Desc());
     EXPECT_EQ(out.device[1], out.reference[1]) << "shape " << s;
   }
-  ReduceKernel reduce;
-  reduce.name = "sum_f32";
+  KirKernel reduce("sum_f32", PHAL_KERNEL_KIND_REDUCE);
   plugin_testing::BuildSum(reduce, kF32, {5, 20000}, {1});
   const Outcome out = RunBoth(reduce.Desc());
   for (size_t i = 0; i < 5; ++i) {
@@ -293,8 +282,7 @@ TEST(AsicCompiler, DotsOnTheMatrixUnitAndOnTheVectorUnit) {
                         {PHAL_ELEMENT_TYPE_S8, kS32, 65, 66, 67, 1},
                         {kS32, kS32, 17, 19, 23, 1}};
   for (const Case& c : cases) {
-    DotKernel dot;
-    dot.name = "matmul";
+    KirKernel dot("matmul", PHAL_KERNEL_KIND_DOT);
     plugin_testing::BuildMatmul(dot, c.type, c.accumulation, c.m, c.n, c.k,
                                 c.stride);
     const Outcome out = RunBoth(dot.Desc());
@@ -316,8 +304,7 @@ TEST(AsicCompiler, DotsOnTheMatrixUnitAndOnTheVectorUnit) {
 // The array is kept busy on a large dot: the DMA of the next tiles
 // overlaps the product of these (the model's figure, not a timing).
 TEST(AsicCompiler, ALargeDotKeepsTheMatrixUnitAboveSeventyPercent) {
-  DotKernel dot;
-  dot.name = "matmul_512";
+  KirKernel dot("matmul_512", PHAL_KERNEL_KIND_DOT);
   plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_BF16, kF32, 512, 512, 512);
   const ArchConfig config;
   const Outcome out = RunBoth(dot.Desc(), config);
@@ -326,16 +313,14 @@ TEST(AsicCompiler, ALargeDotKeepsTheMatrixUnitAboveSeventyPercent) {
 }
 
 TEST(AsicCompiler, AStableSortOfSeveralOperands) {
-  SortKernel sort;
-  sort.name = "sort";
-  sort.stable = true;
+  KirKernel sort("sort", PHAL_KERNEL_KIND_SORT);
+  sort.sort.is_stable = 1;
   plugin_testing::BuildSort(sort, {kS32, kF32}, {5, 37}, 1);
   const Outcome out = RunBoth(sort.Desc());
   EXPECT_EQ(out.device[2], out.reference[2]);
   EXPECT_EQ(out.device[3], out.reference[3]);
-  SortKernel columns;
-  columns.name = "sort_columns";
-  columns.stable = true;
+  KirKernel columns("sort_columns", PHAL_KERNEL_KIND_SORT);
+  columns.sort.is_stable = 1;
   plugin_testing::BuildSort(columns, {kS32}, {40, 3, 2}, 0,
                             PHAL_KIR_COMPARE_GT);
   const Outcome second = RunBoth(columns.Desc());
@@ -343,14 +328,13 @@ TEST(AsicCompiler, AStableSortOfSeveralOperands) {
 }
 
 TEST(AsicCompiler, TypesTheMachineLacksAreRefusedByName) {
-  LoopKernel loop;
-  loop.name = "f64";
+  KirKernel loop("f64", PHAL_KERNEL_KIND_LOOP);
   loop.dims = {4};
   const uint32_t x = loop.AddBuffer(PHAL_ELEMENT_TYPE_F64, loop.dims);
   loop.outputs = {
       loop.AddBuffer(PHAL_ELEMENT_TYPE_F64, loop.dims, PHAL_KIR_ACCESS_WRITE)};
-  loop.body.Result(
-      loop.body.Read(x, PHAL_ELEMENT_TYPE_F64, {loop.body.Index(0)}));
+  loop.body.AddResult(
+      loop.body.Read(PHAL_ELEMENT_TYPE_F64, x, {loop.body.Index(0)}));
   auto program = CompileKernel({}, loop.Desc());
   ASSERT_FALSE(program.ok());
   EXPECT_EQ(program.status().code(), PHAL_UNIMPLEMENTED);

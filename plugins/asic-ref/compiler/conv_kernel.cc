@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/index_arithmetic.h"
 #include "compiler/kernels.h"
-#include "compiler/kir_builder.h"
 #include "compiler/sram_allocator.h"
 #include "compiler/vector_body.h"
 #include "sdk/base/element_types.h"
@@ -20,7 +20,7 @@
 namespace phal::asic_ref {
 namespace {
 
-using Node = BodyBuilder::Node;
+using Node = uint32_t;
 
 constexpr uint8_t kGroup = 2, kPosition = 3, kFeature = 4, kDepth = 5;
 constexpr uint8_t kGroups = 10, kPositions = 11, kFeatures = 12, kDepthEnd = 13,
@@ -63,13 +63,13 @@ Shape ShapeOf(const KernelContext& context, const phal_kir_conv_t& c) {
 }
 
 // Splits `value` (row-major over `dims`) into its coordinates.
-std::vector<Node> Split(BodyBuilder& v, Node value,
+std::vector<Node> Split(KirBody& v, Node value,
                         const std::vector<int64_t>& dims) {
   std::vector<Node> parts(dims.size());
   int64_t stride = 1;
   for (size_t d = dims.size(); d-- > 0;) {
-    Node part = stride == 1 ? value : v.Div(value, v.Int(stride));
-    if (d > 0) part = v.Rem(part, v.Int(dims[d]));
+    Node part = stride == 1 ? value : v.DivideIndex(value, stride);
+    if (d > 0) part = v.RemainderIndex(part, dims[d]);
     parts[d] = part;
     stride *= dims[d];
   }
@@ -79,73 +79,81 @@ std::vector<Node> Split(BodyBuilder& v, Node value,
 // INDEX 0 = p, 1 = kd, 2 = group: the input element A[p, kd] reads, -1
 // where it reads padding.
 void BuildInputOffsets(const KernelContext& context, const phal_kir_conv_t& c,
-                       const Shape& s, BodyBuilder& v) {
+                       const Shape& s, KirBody& v) {
   const phal_kir_buffer_t& input = context.buffers[c.input];
   const std::vector<int64_t> strides = RowMajorStrides(input);
   const Node p = v.Index(0), kd = v.Index(1), q = v.Index(2);
-  Node inside = v.And(v.Compare(p, v.Int(s.positions), PHAL_KIR_COMPARE_LT),
-                      v.Compare(kd, v.Int(s.depth), PHAL_KIR_COMPARE_LT));
+  Node inside =
+      v.And(v.CompareIndex(PHAL_KIR_COMPARE_LT, p, v.Index64(s.positions)),
+            v.CompareIndex(PHAL_KIR_COMPARE_LT, kd, v.Index64(s.depth)));
   std::vector<int64_t> p_dims = {s.out_batch};
   p_dims.insert(p_dims.end(), s.out_spatial.begin(), s.out_spatial.end());
   std::vector<int64_t> kd_dims = s.window;
   kd_dims.push_back(s.kernel_in);
-  const std::vector<Node> pp = Split(v, v.ClampIndex(p, s.positions), p_dims);
-  const std::vector<Node> kk = Split(v, v.ClampIndex(kd, s.depth), kd_dims);
+  const std::vector<Node> pp =
+      Split(v, ClampToExtent(v, p, s.positions), p_dims);
+  const std::vector<Node> kk = Split(v, ClampToExtent(v, kd, s.depth), kd_dims);
   // Feature groups offset the input feature, batch groups the batch.
   const Node batch = c.batch_group_count > 1
-                         ? v.Add(v.Mul(q, v.Int(s.out_batch)), pp[0])
+                         ? v.AddIndex(v.MultiplyIndex(q, s.out_batch), pp[0])
                          : pp[0];
-  const Node feature = c.feature_group_count > 1
-                           ? v.Add(v.Mul(q, v.Int(s.kernel_in)), kk.back())
-                           : kk.back();
+  const Node feature =
+      c.feature_group_count > 1
+          ? v.AddIndex(v.MultiplyIndex(q, s.kernel_in), kk.back())
+          : kk.back();
   Node offset =
-      v.Add(v.Mul(batch, v.Int(strides[c.input_batch_dimension])),
-            v.Mul(feature, v.Int(strides[c.input_feature_dimension])));
+      v.AddIndex(v.MultiplyIndex(batch, strides[c.input_batch_dimension]),
+                 v.MultiplyIndex(feature, strides[c.input_feature_dimension]));
   for (uint32_t i = 0; i < c.spatial_count; ++i) {
     const int64_t extent = input.dims[c.input_spatial_dimensions[i]];
-    const Node dilated =
-        v.Add(v.Sub(v.Mul(pp[1 + i], v.Int(c.window_strides[i])),
-                    v.Int(c.padding[2 * i])),
-              v.Mul(kk[i], v.Int(c.rhs_dilation[i])));
-    inside = v.And(inside, v.Compare(dilated, v.Int(0), PHAL_KIR_COMPARE_GE));
+    const Node dilated = v.AddIndex(
+        v.SubtractIndex(v.MultiplyIndex(pp[1 + i], c.window_strides[i]),
+                        v.Index64(c.padding[2 * i])),
+        v.MultiplyIndex(kk[i], c.rhs_dilation[i]));
+    inside = v.And(inside,
+                   v.CompareIndex(PHAL_KIR_COMPARE_GE, dilated, v.Index64(0)));
     Node source = dilated;
     if (c.lhs_dilation[i] != 1) {
-      inside = v.And(inside, v.Compare(v.Rem(dilated, v.Int(c.lhs_dilation[i])),
-                                       v.Int(0), PHAL_KIR_COMPARE_EQ));
-      source = v.Div(dilated, v.Int(c.lhs_dilation[i]));
+      inside = v.And(
+          inside, v.CompareIndex(PHAL_KIR_COMPARE_EQ,
+                                 v.RemainderIndex(dilated, c.lhs_dilation[i]),
+                                 v.Index64(0)));
+      source = v.DivideIndex(dilated, c.lhs_dilation[i]);
     }
-    inside =
-        v.And(inside, v.Compare(source, v.Int(extent), PHAL_KIR_COMPARE_LT));
-    offset = v.Add(
-        offset, v.Mul(source, v.Int(strides[c.input_spatial_dimensions[i]])));
+    inside = v.And(
+        inside, v.CompareIndex(PHAL_KIR_COMPARE_LT, source, v.Index64(extent)));
+    offset = v.AddIndex(
+        offset,
+        v.MultiplyIndex(source, strides[c.input_spatial_dimensions[i]]));
   }
-  v.Result(v.Select(inside, offset, v.Int(-1)));
+  v.AddResult(v.Select(inside, offset, v.Index64(-1)));
 }
 
 // INDEX 0 = kd, 1 = f, 2 = group: the kernel element B[kd, f] reads.
 void BuildKernelOffsets(const KernelContext& context, const phal_kir_conv_t& c,
-                        const Shape& s, BodyBuilder& v) {
+                        const Shape& s, KirBody& v) {
   const phal_kir_buffer_t& kernel = context.buffers[c.kernel];
   const std::vector<int64_t> strides = RowMajorStrides(kernel);
   const Node kd = v.Index(0), f = v.Index(1), q = v.Index(2);
   const Node inside =
-      v.And(v.Compare(kd, v.Int(s.depth), PHAL_KIR_COMPARE_LT),
-            v.Compare(f, v.Int(s.features), PHAL_KIR_COMPARE_LT));
+      v.And(v.CompareIndex(PHAL_KIR_COMPARE_LT, kd, v.Index64(s.depth)),
+            v.CompareIndex(PHAL_KIR_COMPARE_LT, f, v.Index64(s.features)));
   std::vector<int64_t> kd_dims = s.window;
   kd_dims.push_back(s.kernel_in);
-  const std::vector<Node> kk = Split(v, v.ClampIndex(kd, s.depth), kd_dims);
-  const Node feature =
-      v.Add(v.Mul(q, v.Int(s.features)), v.ClampIndex(f, s.features));
-  Node offset =
-      v.Add(v.Mul(kk.back(), v.Int(strides[c.kernel_input_feature_dimension])),
-            v.Mul(feature, v.Int(strides[c.kernel_output_feature_dimension])));
+  const std::vector<Node> kk = Split(v, ClampToExtent(v, kd, s.depth), kd_dims);
+  const Node feature = v.AddIndex(v.MultiplyIndex(q, s.features),
+                                  ClampToExtent(v, f, s.features));
+  Node offset = v.AddIndex(
+      v.MultiplyIndex(kk.back(), strides[c.kernel_input_feature_dimension]),
+      v.MultiplyIndex(feature, strides[c.kernel_output_feature_dimension]));
   for (uint32_t i = 0; i < c.spatial_count; ++i) {
-    const Node w =
-        c.window_reversal[i] ? v.Sub(v.Int(s.window[i] - 1), kk[i]) : kk[i];
-    offset =
-        v.Add(offset, v.Mul(w, v.Int(strides[c.kernel_spatial_dimensions[i]])));
+    const Node w = c.window_reversal[i]
+                       ? v.SubtractIndex(v.Index64(s.window[i] - 1), kk[i])
+                       : kk[i];
+    offset = v.AddIndex(
+        offset, v.MultiplyIndex(w, strides[c.kernel_spatial_dimensions[i]]));
   }
-  v.Result(v.Select(inside, offset, v.Int(-1)));
+  v.AddResult(v.Select(inside, offset, v.Index64(-1)));
 }
 
 // Slots p (or kd) = first_reg + lane / columns and the second coordinate
@@ -242,7 +250,7 @@ Status EmitConvOnMatrixUnit(const KernelContext& context,
                      context.sram_end);
   VectorBody body(program, sram, context.buffers,
                   std::max({mt * kt, kt * nt, mt * nt}));
-  BodyBuilder input_offsets, kernel_offsets;
+  KirBody input_offsets, kernel_offsets;
   BuildInputOffsets(context, conv, s, input_offsets);
   BuildKernelOffsets(context, conv, s, kernel_offsets);
 
@@ -280,11 +288,11 @@ Status EmitConvOnMatrixUnit(const KernelContext& context,
       program.Comment(bank == 0 ? "patches and taps, bank A"
                                 : "patches and taps, bank B");
       program.Li(reg::kLanes, mt * kt);
-      PHAL_RETURN_IF_ERROR(GatherTile(body, context, input_offsets.Body(), kt,
+      PHAL_RETURN_IF_ERROR(GatherTile(body, context, input_offsets.View(), kt,
                                       kPosition, kDepth, conv.input, a[bank],
                                       "input offsets of " + what));
       program.Li(reg::kLanes, kt * nt);
-      PHAL_RETURN_IF_ERROR(GatherTile(body, context, kernel_offsets.Body(), nt,
+      PHAL_RETURN_IF_ERROR(GatherTile(body, context, kernel_offsets.View(), nt,
                                       kDepth, kFeature, conv.kernel, b[bank],
                                       "kernel offsets of " + what));
       program.MatMul(a_type, b_type, acc, a[bank], b[bank], kMt, kKt, kNt,
@@ -300,14 +308,14 @@ Status EmitConvOnMatrixUnit(const KernelContext& context,
   program.Comment("epilogue and scatter");
   program.Li(reg::kLanes, mt * nt);
   {
-    BodyBuilder coords;
+    KirBody coords;
     const Node p = coords.Index(0), f = coords.Index(1), q = coords.Index(2);
     std::vector<int64_t> p_dims = {s.out_batch};
     p_dims.insert(p_dims.end(), s.out_spatial.begin(), s.out_spatial.end());
     const std::vector<Node> pp =
-        Split(coords, coords.ClampIndex(p, s.positions), p_dims);
-    const Node feature = coords.Add(coords.Mul(q, coords.Int(s.features)),
-                                    coords.ClampIndex(f, s.features));
+        Split(coords, ClampToExtent(coords, p, s.positions), p_dims);
+    const Node feature = coords.AddIndex(coords.MultiplyIndex(q, s.features),
+                                         ClampToExtent(coords, f, s.features));
     std::vector<Node> out_index(out.rank);
     out_index[conv.output_batch_dimension] = pp[0];
     out_index[conv.output_feature_dimension] = feature;
@@ -315,22 +323,24 @@ Status EmitConvOnMatrixUnit(const KernelContext& context,
       out_index[conv.output_spatial_dimensions[i]] = pp[1 + i];
     }
     const std::vector<int64_t> strides = RowMajorStrides(out);
-    Node offset = coords.Int(0);
+    Node offset = coords.Index64(0);
     for (uint32_t d = 0; d < out.rank; ++d) {
-      offset =
-          coords.Add(offset, coords.Mul(out_index[d], coords.Int(strides[d])));
+      offset = coords.AddIndex(offset,
+                               coords.MultiplyIndex(out_index[d], strides[d]));
     }
-    const Node inside = coords.And(
-        coords.Compare(p, coords.Int(s.positions), PHAL_KIR_COMPARE_LT),
-        coords.Compare(f, coords.Int(s.features), PHAL_KIR_COMPARE_LT));
-    for (uint32_t d = 0; d < out.rank; ++d) coords.Result(out_index[d]);
-    coords.Result(coords.Select(inside, offset, coords.Int(-1)));
+    const Node inside =
+        coords.And(coords.CompareIndex(PHAL_KIR_COMPARE_LT, p,
+                                       coords.Index64(s.positions)),
+                   coords.CompareIndex(PHAL_KIR_COMPARE_LT, f,
+                                       coords.Index64(s.features)));
+    for (uint32_t d = 0; d < out.rank; ++d) coords.AddResult(out_index[d]);
+    coords.AddResult(coords.Select(inside, offset, coords.Index64(-1)));
     TileLeaves leaves;
     PHAL_RETURN_IF_ERROR(
         TileIndices(body, nt, kPosition, kFeature, &leaves.index));
     PHAL_ASSIGN_OR_RETURN(
         std::vector<Slot> coordinates,
-        body.Emit(coords.Body(), leaves, "output coordinates of " + what));
+        body.Emit(coords.View(), leaves, "output coordinates of " + what));
     for (uint32_t slot : leaves.index) body.Free(Slot{slot, kS64});
     TileLeaves epilogue;
     for (uint32_t d = 0; d < out.rank; ++d) {

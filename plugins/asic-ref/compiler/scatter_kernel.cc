@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/index_arithmetic.h"
 #include "compiler/kernels.h"
-#include "compiler/kir_builder.h"
 #include "compiler/sram_allocator.h"
 #include "compiler/vector_body.h"
 #include "sdk/base/element_types.h"
@@ -17,7 +17,7 @@
 namespace phal::asic_ref {
 namespace {
 
-using Node = BodyBuilder::Node;
+using Node = uint32_t;
 
 constexpr uint8_t kPosition = reg::kFirstLoop;  // first update of tile
 constexpr uint8_t kLane = reg::kFirstLoop + 1;  // update within tile
@@ -34,12 +34,12 @@ bool Contains(const int64_t* values, uint32_t count, int64_t value) {
 // The loop body giving each update element's target offset in the output,
 // or -1 when the target is outside it.
 void BuildTargets(const KernelContext& context, const phal_kir_scatter_t& s,
-                  OwnedLoop& loop) {
+                  KirKernel& loop) {
   const phal_kir_buffer_t& operand = context.buffers[s.operand];
   const phal_kir_buffer_t& indices = context.buffers[s.scatter_indices];
   const phal_kir_buffer_t& updates = context.buffers[s.updates];
   loop.dims.assign(updates.dims, updates.dims + updates.rank);
-  BodyBuilder& v = loop.body;
+  KirBody& v = loop.body;
   std::vector<Node> scatter, window;
   for (uint32_t d = 0; d < updates.rank; ++d) {
     (Contains(s.update_window_dims, s.update_window_dims_count, d) ? window
@@ -59,16 +59,17 @@ void BuildTargets(const KernelContext& context, const phal_kir_scatter_t& s,
       SliceIndex(v, dims, operand.rank, scatter, window,
                  [](int64_t, Node start) { return start; });
   Node inside = v.Constant(PHAL_ELEMENT_TYPE_PRED, 1);
-  Node offset = v.Int(0);
+  Node offset = v.Index64(0);
   int64_t stride = 1;
   for (uint32_t d = operand.rank; d-- > 0;) {
-    inside = v.And(inside, v.Compare(index[d], v.Int(0), PHAL_KIR_COMPARE_GE));
-    inside = v.And(inside, v.Compare(index[d], v.Int(operand.dims[d]),
-                                     PHAL_KIR_COMPARE_LT));
-    offset = v.Add(offset, v.Mul(index[d], v.Int(stride)));
+    inside = v.And(inside,
+                   v.CompareIndex(PHAL_KIR_COMPARE_GE, index[d], v.Index64(0)));
+    inside = v.And(inside, v.CompareIndex(PHAL_KIR_COMPARE_LT, index[d],
+                                          v.Index64(operand.dims[d])));
+    offset = v.AddIndex(offset, v.MultiplyIndex(index[d], stride));
     stride *= operand.dims[d];
   }
-  v.Result(v.Select(inside, offset, v.Int(-1)));
+  v.AddResult(v.Select(inside, offset, v.Index64(-1)));
 }
 
 }  // namespace
@@ -115,11 +116,11 @@ Status EmitScatter(const KernelContext& context,
     program.Halt();
     return OkStatus();
   }
-  OwnedLoop targets;
+  KirKernel targets(context.name, PHAL_KERNEL_KIND_LOOP);
   BuildTargets(context, scatter, targets);
   SramAllocator sram(context.sram_begin, context.sram_end);
   VectorBody body(program, sram, context.buffers, lanes);
-  const phal_kir_loop_t loop = targets.Describe();
+  const phal_kir_loop_t loop = *targets.Desc().u.loop;
   program.Comment("scatter " + std::to_string(total) + " updates in tiles of " +
                   std::to_string(lanes) +
                   (scatter.unique_indices ? ", unique indices" : ", in order"));

@@ -5,14 +5,16 @@
 #include <span>
 #include <vector>
 
+#include "compiler/index_arithmetic.h"
 #include "compiler/kernels.h"
-#include "compiler/kir_builder.h"
 #include "sdk/base/element_types.h"
 
 namespace phal::asic_ref {
 namespace {
 
-using Node = BodyBuilder::Node;
+using Node = uint32_t;
+
+constexpr phal_element_type_t kS64 = PHAL_ELEMENT_TYPE_S64;
 
 bool Contains(const int64_t* values, uint32_t count, int64_t value) {
   return std::find(values, values + count, value) != values + count;
@@ -23,19 +25,19 @@ std::span<const int64_t> Dims(const phal_kir_buffer_t& buffer) {
 }
 
 // a * b in the accumulation type (and for pred), from operands converted.
-Node Product(BodyBuilder& b, phal_element_type_t type, Node x, Node y) {
+Node Product(KirBody& b, phal_element_type_t type, Node x, Node y) {
   if (type == PHAL_ELEMENT_TYPE_PRED) return b.And(x, y);
-  return b.Op(PHAL_KIR_OP_MULTIPLY, type, {x, y});
+  return b.Add(PHAL_KIR_OP_MULTIPLY, type, {x, y});
 }
 
 // The reducer adding two accumulators (or for pred).
-void SumReducer(OwnedReduce& r, phal_element_type_t type) {
-  const Node a = r.reducer.Parameter(0, type);
-  const Node v = r.reducer.Parameter(1, type);
-  r.reducer.Result(r.reducer.Op(
+void SumReducer(KirKernel& r, phal_element_type_t type) {
+  const Node a = r.reducer.Parameter(type, 0);
+  const Node v = r.reducer.Parameter(type, 1);
+  r.reducer.AddResult(r.reducer.Add(
       type == PHAL_ELEMENT_TYPE_PRED ? PHAL_KIR_OP_OR : PHAL_KIR_OP_ADD, type,
       {a, v}));
-  r.init.Result(r.init.Zero(type));
+  r.init.AddResult(r.init.Constant(type, 0));
 }
 
 }  // namespace
@@ -46,26 +48,27 @@ Status EmitDotOnVectorUnit(const KernelContext& context,
   const phal_element_type_t acc = dot.accumulation_type;
   const phal_kir_buffer_t& lhs = context.buffers[dot.lhs];
   const phal_kir_buffer_t& rhs = context.buffers[dot.rhs];
-  OwnedReduce r;
+  KirKernel r(context.name, PHAL_KERNEL_KIND_REDUCE);
   r.dims = {dot.batch, dot.m, dot.n, dot.k};
   r.reduced_dims = {3};
   r.outputs = {dot.output};
-  BodyBuilder& v = r.values;
+  KirBody& v = r.body;
   const Node b = v.Index(0), m = v.Index(1), n = v.Index(2), k = v.Index(3);
   auto offset = [&](const int64_t* s, Node i, Node j, Node l) {
-    return v.Add(v.Add(v.Mul(i, v.Int(s[0])), v.Mul(j, v.Int(s[1]))),
-                 v.Mul(l, v.Int(s[2])));
+    return v.AddIndex(
+        v.AddIndex(v.MultiplyIndex(i, s[0]), v.MultiplyIndex(j, s[1])),
+        v.MultiplyIndex(l, s[2]));
   };
-  const Node x = v.Convert(v.ReadLinear(dot.lhs, lhs.element_type, Dims(lhs),
-                                        offset(dot.lhs_strides, b, m, k)),
+  const Node x = v.Convert(ReadLinear(v, dot.lhs, lhs.element_type, Dims(lhs),
+                                      offset(dot.lhs_strides, b, m, k)),
                            acc);
-  const Node y = v.Convert(v.ReadLinear(dot.rhs, rhs.element_type, Dims(rhs),
-                                        offset(dot.rhs_strides, b, k, n)),
+  const Node y = v.Convert(ReadLinear(v, dot.rhs, rhs.element_type, Dims(rhs),
+                                      offset(dot.rhs_strides, b, k, n)),
                            acc);
-  v.Result(Product(v, acc, x, y));
+  v.AddResult(Product(v, acc, x, y));
   SumReducer(r, acc);
   const phal_kir_reduce_t reduce = [&] {
-    phal_kir_reduce_t d = r.Describe();
+    phal_kir_reduce_t d = *r.Desc().u.reduce;
     d.epilogue = dot.epilogue;
     return d;
   }();
@@ -91,7 +94,7 @@ Status EmitConv(const KernelContext& context, const phal_kir_conv_t& conv,
   const int64_t out_features = output.dims[conv.output_feature_dimension];
   const int64_t out_batch = output.dims[conv.output_batch_dimension];
   const int64_t kernel_in = kernel.dims[conv.kernel_input_feature_dimension];
-  OwnedReduce r;
+  KirKernel r(context.name, PHAL_KERNEL_KIND_REDUCE);
   r.dims.assign(output.dims, output.dims + out_rank);
   for (uint32_t s = 0; s < spatial; ++s) {
     r.dims.push_back(kernel.dims[conv.kernel_spatial_dimensions[s]]);
@@ -100,16 +103,16 @@ Status EmitConv(const KernelContext& context, const phal_kir_conv_t& conv,
   r.dims.push_back(kernel_in);
   r.reduced_dims.push_back(out_rank + spatial);
   r.outputs = {conv.output};
-  BodyBuilder& v = r.values;
+  KirBody& v = r.body;
   const Node ob = v.Index(conv.output_batch_dimension);
   const Node of = v.Index(conv.output_feature_dimension);
   const Node c = v.Index(out_rank + spatial);
   const int64_t per_group = out_features / conv.feature_group_count;
   const int64_t per_batch_group = out_features / conv.batch_group_count;
   const Node in_feature =
-      v.Add(v.Mul(v.Div(of, v.Int(per_group)), v.Int(kernel_in)), c);
-  const Node in_batch =
-      v.Add(v.Mul(v.Div(of, v.Int(per_batch_group)), v.Int(out_batch)), ob);
+      v.AddIndex(v.MultiplyIndex(v.DivideIndex(of, per_group), kernel_in), c);
+  const Node in_batch = v.AddIndex(
+      v.MultiplyIndex(v.DivideIndex(of, per_batch_group), out_batch), ob);
   std::vector<Node> in_index(input.rank), kernel_index(kernel.rank);
   in_index[conv.input_batch_dimension] = in_batch;
   in_index[conv.input_feature_dimension] = in_feature;
@@ -123,29 +126,33 @@ Status EmitConv(const KernelContext& context, const phal_kir_conv_t& conv,
     const int64_t extent = input.dims[conv.input_spatial_dimensions[s]];
     const int64_t base_dilation = conv.lhs_dilation[s];
     // dilated = o * stride - padding_low + w * window_dilation
-    const Node dilated = v.Add(v.Sub(v.Mul(o, v.Int(conv.window_strides[s])),
-                                     v.Int(conv.padding[2 * s])),
-                               v.Mul(w, v.Int(conv.rhs_dilation[s])));
+    const Node dilated =
+        v.AddIndex(v.SubtractIndex(v.MultiplyIndex(o, conv.window_strides[s]),
+                                   v.Index64(conv.padding[2 * s])),
+                   v.MultiplyIndex(w, conv.rhs_dilation[s]));
     Node source = dilated;
-    Node ok = v.Compare(dilated, v.Int(0), PHAL_KIR_COMPARE_GE);
+    Node ok = v.CompareIndex(PHAL_KIR_COMPARE_GE, dilated, v.Index64(0));
     if (base_dilation != 1) {
-      ok = v.And(ok, v.Compare(v.Rem(dilated, v.Int(base_dilation)), v.Int(0),
-                               PHAL_KIR_COMPARE_EQ));
-      source = v.Div(dilated, v.Int(base_dilation));
+      ok = v.And(ok, v.CompareIndex(PHAL_KIR_COMPARE_EQ,
+                                    v.RemainderIndex(dilated, base_dilation),
+                                    v.Index64(0)));
+      source = v.DivideIndex(dilated, base_dilation);
     }
-    ok = v.And(ok, v.Compare(source, v.Int(extent), PHAL_KIR_COMPARE_LT));
+    ok = v.And(ok,
+               v.CompareIndex(PHAL_KIR_COMPARE_LT, source, v.Index64(extent)));
     inside = v.And(inside, ok);
-    in_index[conv.input_spatial_dimensions[s]] = v.ClampIndex(source, extent);
+    in_index[conv.input_spatial_dimensions[s]] =
+        ClampToExtent(v, source, extent);
     kernel_index[conv.kernel_spatial_dimensions[s]] =
-        conv.window_reversal[s] ? v.Sub(v.Int(window - 1), w) : w;
+        conv.window_reversal[s] ? v.SubtractIndex(v.Index64(window - 1), w) : w;
   }
   const Node x =
-      v.Convert(v.Read(conv.input, input.element_type, in_index), acc);
+      v.Convert(v.Read(input.element_type, conv.input, in_index), acc);
   const Node y =
-      v.Convert(v.Read(conv.kernel, kernel.element_type, kernel_index), acc);
-  v.Result(v.Select(inside, Product(v, acc, x, y), v.Zero(acc)));
+      v.Convert(v.Read(kernel.element_type, conv.kernel, kernel_index), acc);
+  v.AddResult(v.Select(inside, Product(v, acc, x, y), v.Constant(acc, 0)));
   SumReducer(r, acc);
-  phal_kir_reduce_t reduce = r.Describe();
+  phal_kir_reduce_t reduce = *r.Desc().u.reduce;
   reduce.epilogue = conv.epilogue;
   return EmitReduce(context, reduce, lanes, program);
 }
@@ -155,10 +162,10 @@ Status EmitGather(const KernelContext& context, const phal_kir_gather_t& g,
   const phal_kir_buffer_t& operand = context.buffers[g.operand];
   const phal_kir_buffer_t& indices = context.buffers[g.start_indices];
   const phal_kir_buffer_t& output = context.buffers[g.output];
-  OwnedLoop loop;
+  KirKernel loop(context.name, PHAL_KERNEL_KIND_LOOP);
   loop.dims.assign(output.dims, output.dims + output.rank);
   loop.outputs = {g.output};
-  BodyBuilder& v = loop.body;
+  KirBody& v = loop.body;
   std::vector<Node> batch;  // output dims that are not offset dims
   std::vector<Node> offsets;
   for (uint32_t d = 0; d < output.rank; ++d) {
@@ -178,15 +185,18 @@ Status EmitGather(const KernelContext& context, const phal_kir_gather_t& g,
       v, dims, operand.rank, batch, offsets, [&](int64_t d, Node start) {
         const int64_t highest =
             std::max<int64_t>(0, operand.dims[d] - g.slice_sizes[d]);
-        return v.Max(v.Min(start, v.Int(highest)), v.Int(0));
+        return v.Add(
+            PHAL_KIR_OP_MAXIMUM, kS64,
+            {v.Add(PHAL_KIR_OP_MINIMUM, kS64, {start, v.Index64(highest)}),
+             v.Index64(0)});
       });
   // Indices stay in bounds whatever the data (the clamps above already
   // guarantee it for well-formed gathers).
   for (uint32_t d = 0; d < operand.rank; ++d) {
-    index[d] = v.ClampIndex(index[d], operand.dims[d]);
+    index[d] = ClampToExtent(v, index[d], operand.dims[d]);
   }
-  v.Result(v.Read(g.operand, operand.element_type, index));
-  const phal_kir_loop_t description = loop.Describe();
+  v.AddResult(v.Read(operand.element_type, g.operand, index));
+  const phal_kir_loop_t description = *loop.Desc().u.loop;
   return EmitLoop(context, description, lanes, program);
 }
 

@@ -79,13 +79,13 @@ size_t CountOf(const std::string& text, const std::string& needle) {
 
 // out = exp(in) over c64[64]: the device library's complex functions return
 // their result through a pointer to the calling thread's private memory.
-void BuildComplexExp(plugin_testing::LoopKernel& loop) {
+void BuildComplexExp(KirKernel& loop) {
   const phal_element_type_t c64 = PHAL_ELEMENT_TYPE_C64;
   const uint32_t input = loop.AddBuffer(c64, {64});
   loop.outputs = {loop.AddBuffer(c64, {64}, PHAL_KIR_ACCESS_WRITE)};
   loop.dims = {64};
-  const uint32_t x = loop.body.Read(input, c64, {loop.body.Index(0)});
-  loop.body.Result(loop.body.Node(PHAL_KIR_OP_EXP, c64, {x}));
+  const uint32_t x = loop.body.Read(c64, input, {loop.body.Index(0)});
+  loop.body.AddResult(loop.body.Add(PHAL_KIR_OP_EXP, c64, {x}));
 }
 
 TEST(AmdgpuTargetTest, RunsWave64OnCdnaAndWave32OnRdna) {
@@ -164,7 +164,7 @@ TEST(AmdgpuConcurrencyTest, OneTargetCompilesOnManyThreadsAtOnce) {
   for (int i = 0; i < kThreads; ++i) {
     threads.emplace_back([&, i] {
       // Each thread its own kernel, context and module, as the plugin's.
-      plugin_testing::LoopKernel loop;
+      KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
       BuildExpLoop(loop, {64, 10 + i});
       llvm::LLVMContext context;
       auto kernel = EmitSpmdKernel(loop.Desc(), **target, context);

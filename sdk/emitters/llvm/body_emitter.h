@@ -13,8 +13,8 @@
 
 #include "polyhal/kernel.h"
 #include "sdk/base/element_types.h"
-#include "sdk/base/kir_facts.h"
 #include "sdk/base/status.h"
+#include "sdk/kir/facts.h"
 
 namespace phal::llvm_emitter {
 
@@ -43,7 +43,7 @@ class BodyEmitter {
       : builder_(builder), buffers_(buffers) {}
 
   // Emits `body`, which belongs to a kernel that passed
-  // CheckKernelStructure (sdk/base/kir_facts.h), and returns its results in
+  // CheckKernelStructure (sdk/kir/facts.h), and returns its results in
   // order. INDEX nodes ask `index`; PARAMETER i is parameters[i]. Fails with
   // UNIMPLEMENTED naming the op and element type the emitter does not
   // support, or INVALID_ARGUMENT for an INDEX or PARAMETER the caller does

@@ -13,10 +13,10 @@
 #include <memory>
 
 #include "polyhal/kernel.h"
-#include "sdk/base/kir_facts.h"
 #include "sdk/base/status.h"
 #include "sdk/emitters/llvm/launch_plan.h"
 #include "sdk/emitters/llvm/target_hooks.h"
+#include "sdk/kir/facts.h"
 
 namespace llvm {
 class LLVMContext;
@@ -31,7 +31,7 @@ uint64_t SupportedKernelKinds();
 // The checks EmitKernel makes before it reads `kernel`, for callers that
 // read it first (to fingerprint it, say): a kind EmitKernel implements
 // (UNIMPLEMENTED naming it otherwise) and a well-formed description
-// (CheckKernelStructure, sdk/base/kir_facts.h; INVALID_ARGUMENT).
+// (CheckKernelStructure, sdk/kir/facts.h; INVALID_ARGUMENT).
 Status CheckKernel(const phal_kernel_desc_t& kernel);
 
 struct EmittedKernel {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "sdk/base/kir_facts.h"
+#include "sdk/kir/facts.h"
 
 namespace phal::llvm_emitter {
 

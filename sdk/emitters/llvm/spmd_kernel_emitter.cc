@@ -8,10 +8,10 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Module.h>
 
-#include "sdk/base/kir_facts.h"
 #include "sdk/emitters/llvm/kernel_emitter.h"
 #include "sdk/emitters/llvm/kernel_ir_builder.h"
 #include "sdk/emitters/llvm/launch_plan.h"
+#include "sdk/kir/facts.h"
 
 namespace phal::llvm_emitter {
 namespace {
@@ -144,7 +144,8 @@ class SpmdBuilder : KernelIrBuilder {
     return OkStatus();
   }
 
-  static BodyEmitter::IndexSource IndexOf(const std::vector<llvm::Value*>& indices) {
+  static BodyEmitter::IndexSource IndexOf(
+      const std::vector<llvm::Value*>& indices) {
     return [&indices](int64_t d) -> llvm::Value* {
       return d >= 0 && static_cast<size_t>(d) < indices.size()
                  ? indices[static_cast<size_t>(d)]

@@ -14,8 +14,7 @@
 namespace phal::llvm_emitter {
 
 // out = exp(in) * 2 + in over f32[dims] (buffers 0 and 1).
-inline void BuildExpLoop(plugin_testing::LoopKernel& loop,
-                         const std::vector<int64_t>& dims) {
+inline void BuildExpLoop(KirKernel& loop, const std::vector<int64_t>& dims) {
   const phal_element_type_t f32 = PHAL_ELEMENT_TYPE_F32;
   const uint32_t input = loop.AddBuffer(f32, dims);
   loop.outputs = {loop.AddBuffer(f32, dims, PHAL_KIR_ACCESS_WRITE)};
@@ -24,11 +23,11 @@ inline void BuildExpLoop(plugin_testing::LoopKernel& loop,
   for (size_t d = 0; d < dims.size(); ++d) {
     indices.push_back(loop.body.Index(static_cast<int64_t>(d)));
   }
-  const uint32_t x = loop.body.Read(input, f32, indices);
-  const uint32_t e = loop.body.Node(PHAL_KIR_OP_EXP, f32, {x});
+  const uint32_t x = loop.body.Read(f32, input, indices);
+  const uint32_t e = loop.body.Add(PHAL_KIR_OP_EXP, f32, {x});
   const uint32_t two = loop.body.Constant(f32, 0x40000000u);
-  const uint32_t scaled = loop.body.Node(PHAL_KIR_OP_MULTIPLY, f32, {e, two});
-  loop.body.Result(loop.body.Node(PHAL_KIR_OP_ADD, f32, {scaled, x}));
+  const uint32_t scaled = loop.body.Add(PHAL_KIR_OP_MULTIPLY, f32, {e, two});
+  loop.body.AddResult(loop.body.Add(PHAL_KIR_OP_ADD, f32, {scaled, x}));
 }
 
 struct NamedKernel {
@@ -65,11 +64,12 @@ struct SpmdTestKernels {
         {"copy", [&]() -> const phal_kernel_desc_t& { return copy.Desc(); }}};
   }
 
-  plugin_testing::LoopKernel loop;
-  plugin_testing::ReduceKernel long_sum, short_sum;
-  plugin_testing::DotKernel matmul;
-  plugin_testing::SortKernel sort;
-  plugin_testing::CopyKernel copy;
+  KirKernel loop{"test_kernel", PHAL_KERNEL_KIND_LOOP};
+  KirKernel long_sum{"test_kernel", PHAL_KERNEL_KIND_REDUCE};
+  KirKernel short_sum{"test_kernel", PHAL_KERNEL_KIND_REDUCE};
+  KirKernel matmul{"test_kernel", PHAL_KERNEL_KIND_DOT};
+  KirKernel sort{"test_kernel", PHAL_KERNEL_KIND_SORT};
+  KirKernel copy{"test_kernel", PHAL_KERNEL_KIND_COPY};
 };
 
 }  // namespace phal::llvm_emitter

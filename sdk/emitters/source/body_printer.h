@@ -13,9 +13,9 @@
 
 #include "polyhal/kernel.h"
 #include "sdk/base/element_types.h"
-#include "sdk/base/kir_facts.h"
 #include "sdk/base/status.h"
 #include "sdk/emitters/source/dialect.h"
+#include "sdk/kir/facts.h"
 
 namespace phal::source_emitter {
 
@@ -45,7 +45,7 @@ class BodyPrinter {
   // Prints `body`'s nodes as constants and returns the expressions of its
   // results. `parameters` are the expressions of its parameters (of the
   // compute type of their element type). The kernel has passed
-  // CheckKernelStructure (sdk/base/kir_facts.h).
+  // CheckKernelStructure (sdk/kir/facts.h).
   StatusOr<std::vector<std::string>> Print(
       const phal_kir_body_t& body, const IndexFn& index,
       const std::vector<std::string>& parameters);

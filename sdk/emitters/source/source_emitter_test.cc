@@ -1,10 +1,10 @@
 // The source emitter's printed OpenCL C, pinned by structure: what each
 // kernel kind launches, which helpers the StableHLO integer and float
 // semantics pull into the prelude, and what a device without f64 refuses.
-// The kernels are built by hand (sdk/plugin_testing/kir_builder.h) as the
-// core partitions the equivalent HLO. Whether the text compiles and computes
-// the right values is what the intel plugin's tests and the core's
-// end-to-end tests check on PoCL.
+// The kernels are built by hand (sdk/kir/kernel.h) as the core partitions
+// the equivalent HLO. Whether the text compiles and computes the right
+// values is what the intel plugin's tests and the core's end-to-end tests
+// check on PoCL.
 #include "sdk/emitters/source/source_emitter.h"
 
 #include <cstdint>
@@ -13,18 +13,13 @@
 
 #include <gtest/gtest.h>
 
-#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 
 namespace phal::source_emitter {
 namespace {
 
 using ::phal::plugin_testing::BuildSum;
-using ::phal::plugin_testing::DotKernel;
-using ::phal::plugin_testing::KirBody;
-using ::phal::plugin_testing::LoopKernel;
-using ::phal::plugin_testing::ReduceKernel;
-using ::phal::plugin_testing::SortKernel;
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 
@@ -59,24 +54,24 @@ class Elementwise {
       indices.push_back(body().Index(static_cast<int64_t>(d)));
     }
     for (uint32_t input : inputs_) {
-      values_.push_back(body().Read(input, type, indices));
+      values_.push_back(body().Read(type, input, indices));
     }
   }
 
   KirBody& body() { return kernel_.body; }
   uint32_t value(size_t input) const { return values_[input]; }
   uint32_t Apply(phal_kir_op_t op, std::vector<uint32_t> operands) {
-    return body().Node(op, type_, std::move(operands));
+    return body().Add(op, type_, std::move(operands));
   }
 
   const phal_kernel_desc_t& Finish(uint32_t result) {
-    body().Result(result);
+    body().AddResult(result);
     return kernel_.Desc();
   }
 
  private:
   phal_element_type_t type_;
-  LoopKernel kernel_;
+  KirKernel kernel_{"test_kernel", PHAL_KERNEL_KIND_LOOP};
   std::vector<uint32_t> inputs_;
   std::vector<uint32_t> values_;
 };
@@ -170,7 +165,7 @@ TEST(SourceEmitter, F64IsRefusedWithoutClKhrFp64) {
 
 // c[b] = a[b] x w[b] over f32[2,33,20] x f32[2,20,17], row-major.
 TEST(SourceEmitter, DotIsATiledGemmInSharedMemory) {
-  DotKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_DOT);
   phal_kir_dot_t& dot = kernel.dot;
   dot.lhs = kernel.AddBuffer(kF32, {2, 33, 20});
   dot.rhs = kernel.AddBuffer(kF32, {2, 20, 17});
@@ -186,7 +181,7 @@ TEST(SourceEmitter, DotIsATiledGemmInSharedMemory) {
     dot.lhs_strides[d] = lhs_strides[d];
     dot.rhs_strides[d] = rhs_strides[d];
   }
-  kernel.epilogue.Result(kernel.epilogue.Parameter(kF32, 0));
+  kernel.body.AddResult(kernel.body.Parameter(kF32, 0));
   StatusOr<SourceKernel> source =
       EmitSource(kernel.Desc(), OpenClDialect(), PoclLikeDevice());
   ASSERT_TRUE(source.ok()) << source.status().ToString();
@@ -202,7 +197,7 @@ TEST(SourceEmitter, DotIsATiledGemmInSharedMemory) {
 
 // Row sums of f32[3, length].
 SourceKernel EmitRowSum(int64_t length) {
-  ReduceKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_REDUCE);
   BuildSum(kernel, kF32, {3, length}, {1});
   StatusOr<SourceKernel> source =
       EmitSource(kernel.Desc(), OpenClDialect(), PoclLikeDevice());
@@ -223,15 +218,15 @@ TEST(SourceEmitter, ShortReductionsRunInOrderLongOnesAsAWorkGroupTree) {
 
 // Each row of f32[4,10] sorted in place by a < b.
 TEST(SourceEmitter, SortMergesAPermutationInScratchMemory) {
-  SortKernel kernel;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_SORT);
   const uint32_t keys =
       kernel.AddBuffer(kF32, {4, 10}, PHAL_KIR_ACCESS_READ_WRITE);
   kernel.operands = {keys};
   kernel.outputs = {keys};
-  kernel.dimension = 1;
-  KirBody& c = kernel.comparator;
-  c.Result(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_FLOAT,
-                     c.Parameter(kF32, 0), c.Parameter(kF32, 1)));
+  kernel.sort.dimension = 1;
+  KirBody& c = kernel.reducer;
+  c.AddResult(c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_FLOAT,
+                        c.Parameter(kF32, 0), c.Parameter(kF32, 1)));
   StatusOr<SourceKernel> sorted =
       EmitSource(kernel.Desc(), OpenClDialect(), PoclLikeDevice());
   ASSERT_TRUE(sorted.ok()) << sorted.status().ToString();

@@ -25,8 +25,6 @@ namespace phal::llvm_emitter::grid {
 namespace {
 
 using plugin_testing::BuildSum;
-using plugin_testing::LoopKernel;
-using plugin_testing::ReduceKernel;
 
 // Calls to the emulator's runtime function `name` in `module`.
 std::vector<llvm::CallInst*> CallsTo(llvm::Module& module,
@@ -80,7 +78,7 @@ class SpmdOnGridTest : public ::testing::Test {
     buffers_ = {std::vector<float>(10000, 1.0f), std::vector<float>(2, 0.0f)};
   }
 
-  ReduceKernel sum_;
+  KirKernel sum_{"test_kernel", PHAL_KERNEL_KIND_REDUCE};
   std::vector<std::vector<float>> buffers_;
 };
 
@@ -109,13 +107,13 @@ TEST_F(SpmdOnGridTest, BlockReductionWithoutItsBarriersIsReportedAsARace) {
 
 TEST(SpmdOnGrid, LoopRunningOnePastItsEndIsReportedOutOfBounds) {
   // out[i] = in[i] over 1000 f32.
-  LoopKernel copy;
+  KirKernel copy("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t input = copy.AddBuffer(PHAL_ELEMENT_TYPE_F32, {1000});
   copy.outputs = {
       copy.AddBuffer(PHAL_ELEMENT_TYPE_F32, {1000}, PHAL_KIR_ACCESS_WRITE)};
   copy.dims = {1000};
-  copy.body.Result(
-      copy.body.Read(input, PHAL_ELEMENT_TYPE_F32, {copy.body.Index(0)}));
+  copy.body.AddResult(
+      copy.body.Read(PHAL_ELEMENT_TYPE_F32, input, {copy.body.Index(0)}));
   std::vector<std::vector<float>> buffers = {std::vector<float>(1000, 2.0f),
                                              std::vector<float>(1000, 0.0f)};
   const Status status = EmitBreakAndRun(

@@ -1,13 +1,14 @@
 // Facts about the kernel IR (polyhal/kernel.h) that the core, the emitter
 // toolkits and the plugins share: the spelling of node ops and kernel kinds,
-// how many operands each op takes, and the structural checks that make a
+// how many operands each op takes, the ABI version that brought each op,
+// and the structural checks that make a
 // kernel description safe to read (buffer indices in range, valid element
 // types, bodies in topological order, the result counts each kind needs).
 //
 // Every function is pure and thread-safe. The checks read only what the
 // kernel description points at, during the call.
-#ifndef POLYHAL_SDK_BASE_KIR_FACTS_H_
-#define POLYHAL_SDK_BASE_KIR_FACTS_H_
+#ifndef POLYHAL_SDK_KIR_FACTS_H_
+#define POLYHAL_SDK_KIR_FACTS_H_
 
 #include <cstdint>
 #include <cstring>
@@ -46,6 +47,13 @@ const char* KirOpName(phal_kir_op_t op);
 const char* KirOpName(uint32_t op);
 KirOpClass KirOpClassOf(phal_kir_op_t op);
 KirOpClass KirOpClassOf(uint32_t op);
+
+// The ABI version (PHAL_MAKE_VERSION) that appended `op` to phal_kir_op_t:
+// 1.1 for the first ops, 1.2 for erf; 0 for a value that is not an op of
+// this ABI. A kernel using an op needs a plugin that negotiated at least its
+// version. Any 32-bit value is safe to pass.
+uint32_t KirOpAbiVersion(phal_kir_op_t op);
+uint32_t KirOpAbiVersion(uint32_t op);
 
 // The operands an op of `op_class` takes: 1, 2 or 3 for unary, binary and
 // ternary ops; 0 for leaves (of which READ takes one index per dimension of
@@ -91,4 +99,4 @@ uint64_t BufferByteSize(const phal_kir_buffer_t& buffer);
 
 }  // namespace phal
 
-#endif  // POLYHAL_SDK_BASE_KIR_FACTS_H_
+#endif  // POLYHAL_SDK_KIR_FACTS_H_

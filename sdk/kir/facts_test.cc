@@ -1,6 +1,6 @@
 // The KIR facts: names the dump prints, and the structural checks every
 // emitter and plugin relies on before it reads a kernel.
-#include "sdk/base/kir_facts.h"
+#include "sdk/kir/facts.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "sdk/plugin_testing/kir_builder.h"
+#include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/status_assertions.h"
 
@@ -17,25 +17,20 @@ namespace {
 
 using plugin_testing::BuildMatmul;
 using plugin_testing::BuildSort;
-using plugin_testing::DotKernel;
 using plugin_testing::HasCode;
 using plugin_testing::IsOk;
-using plugin_testing::KirBody;
-using plugin_testing::LoopKernel;
-using plugin_testing::SortKernel;
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 
 // out[i] = in[i] + in[i] over 8 f32 elements.
-LoopKernel DoublingLoop() {
-  LoopKernel kernel;
-  kernel.name = "double_it";
+KirKernel DoublingLoop() {
+  KirKernel kernel("double_it", PHAL_KERNEL_KIND_LOOP);
   const uint32_t in = kernel.AddBuffer(kF32, {8});
   const uint32_t out = kernel.AddBuffer(kF32, {8}, PHAL_KIR_ACCESS_WRITE);
   kernel.dims = {8};
   kernel.outputs = {out};
-  const uint32_t x = kernel.body.Read(in, kF32, {kernel.body.Index(0)});
-  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_ADD, kF32, {x, x}));
+  const uint32_t x = kernel.body.Read(kF32, in, {kernel.body.Index(0)});
+  kernel.body.AddResult(kernel.body.Add(PHAL_KIR_OP_ADD, kF32, {x, x}));
   return kernel;
 }
 
@@ -94,6 +89,14 @@ TEST(KirFactsTest, EnumAndNumberOverloadsAgreeOverTheEnumsRange) {
   }
 }
 
+TEST(KirFactsTest, EachOpNeedsTheAbiVersionThatAppendedIt) {
+  EXPECT_EQ(KirOpAbiVersion(PHAL_KIR_OP_ADD), PHAL_MAKE_VERSION(1, 1));
+  EXPECT_EQ(KirOpAbiVersion(PHAL_KIR_OP_CLAMP), PHAL_MAKE_VERSION(1, 1));
+  EXPECT_EQ(KirOpAbiVersion(PHAL_KIR_OP_ERF), PHAL_MAKE_VERSION(1, 2));
+  EXPECT_EQ(KirOpAbiVersion(5u), 0u) << "not an op of this ABI";
+  EXPECT_EQ(KirOpAbiVersion(100000u), 0u);
+}
+
 TEST(KirFactsTest, OperandCountFollowsTheOpClass) {
   EXPECT_EQ(KirOperandCount(KirOpClass::kUnknown), 0u);
   EXPECT_EQ(KirOperandCount(KirOpClass::kLeaf), 0u);
@@ -115,7 +118,7 @@ TEST(KirFactsTest, KernelKindValueReadsAKindOutsideTheEnum) {
 
 TEST(KirFactsTest, KindOutsideTheSupportedSetIsUnimplemented) {
   constexpr uint64_t kLoopOnly = PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP);
-  LoopKernel kernel = DoublingLoop();
+  KirKernel kernel = DoublingLoop();
   phal_kernel_desc_t desc = kernel.Desc();
   EXPECT_TRUE(IsOk(CheckKernelKind(desc, kLoopOnly, "the test emitter")));
   desc.kind = static_cast<phal_kernel_kind_t>(9);
@@ -128,16 +131,16 @@ TEST(KirFactsTest, KindOutsideTheSupportedSetIsUnimplemented) {
 }
 
 TEST(KirFactsTest, WellFormedLoopPasses) {
-  LoopKernel kernel = DoublingLoop();
+  KirKernel kernel = DoublingLoop();
   EXPECT_TRUE(IsOk(CheckKernelStructure(kernel.Desc())));
 }
 
 TEST(KirFactsTest, OperandAfterItsUserNamesKernelBodyAndNode) {
-  LoopKernel kernel = DoublingLoop();
+  KirKernel kernel = DoublingLoop();
   kernel.body = {};
   const uint32_t index = kernel.body.Index(0);
-  kernel.body.Node(PHAL_KIR_OP_NEGATE, kF32, {2});
-  kernel.body.Result(kernel.body.Read(0, kF32, {index}));
+  kernel.body.Add(PHAL_KIR_OP_NEGATE, kF32, {2});
+  kernel.body.AddResult(kernel.body.Read(kF32, 0, {index}));
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT,
                       {"kernel 'double_it': body node 1 uses node 2, which "
@@ -145,52 +148,52 @@ TEST(KirFactsTest, OperandAfterItsUserNamesKernelBodyAndNode) {
 }
 
 TEST(KirFactsTest, WrongOperandCountIsInvalid) {
-  LoopKernel kernel = DoublingLoop();
+  KirKernel kernel = DoublingLoop();
   kernel.body = {};
-  const uint32_t x = kernel.body.Read(0, kF32, {kernel.body.Index(0)});
-  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_ADD, kF32, {x}));
+  const uint32_t x = kernel.body.Read(kF32, 0, {kernel.body.Index(0)});
+  kernel.body.AddResult(kernel.body.Add(PHAL_KIR_OP_ADD, kF32, {x}));
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT,
                       {"node 2 (add) takes 2 operands, not 1"}));
 }
 
 TEST(KirFactsTest, ReadsAreCheckedAgainstTheirBuffer) {
-  LoopKernel kernel = DoublingLoop();
+  KirKernel kernel = DoublingLoop();
   kernel.body = {};
-  kernel.body.Result(kernel.body.Read(5, kF32, {kernel.body.Index(0)}));
+  kernel.body.AddResult(kernel.body.Read(kF32, 5, {kernel.body.Index(0)}));
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT,
                       {"node 1 reads buffer 5, which does not exist"}));
   kernel.body = {};
-  kernel.body.Result(kernel.body.Read(0, kF32, {}));
+  kernel.body.AddResult(kernel.body.Read(kF32, 0, {}));
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT,
                       {"reads buffer 0 of rank 1 with 0 indices"}));
   kernel.body = {};
-  kernel.body.Result(
-      kernel.body.Read(0, PHAL_ELEMENT_TYPE_S32, {kernel.body.Index(0)}));
+  kernel.body.AddResult(
+      kernel.body.Read(PHAL_ELEMENT_TYPE_S32, 0, {kernel.body.Index(0)}));
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT, {"reads a f32 buffer as s32"}));
 }
 
 TEST(KirFactsTest, NodeOfNoElementTypeOrUnknownOpIsRefused) {
-  LoopKernel kernel = DoublingLoop();
+  KirKernel kernel = DoublingLoop();
   kernel.body = {};
-  kernel.body.Result(kernel.body.Node(PHAL_KIR_OP_CONSTANT,
-                                      static_cast<phal_element_type_t>(99)));
+  kernel.body.AddResult(kernel.body.Add(PHAL_KIR_OP_CONSTANT,
+                                        static_cast<phal_element_type_t>(99)));
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT,
                       {"node 0 has no valid element type"}));
   kernel.body = {};
-  kernel.body.Result(
-      kernel.body.Node(static_cast<phal_kir_op_t>(120), kF32, {}));
+  kernel.body.AddResult(
+      kernel.body.Add(static_cast<phal_kir_op_t>(120), kF32, {}));
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()), PHAL_UNIMPLEMENTED,
                       {"has KIR op 120"}));
 }
 
 TEST(KirFactsTest, LoopNeedsOneResultPerOutputOfItsType) {
-  LoopKernel kernel = DoublingLoop();
-  kernel.body.Result(0);
+  KirKernel kernel = DoublingLoop();
+  kernel.body.AddResult(0);
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT,
                       {"the body yields 2 results, not 1"}));
@@ -209,17 +212,17 @@ TEST(KirFactsTest, LoopNeedsOneResultPerOutputOfItsType) {
 }
 
 TEST(KirFactsTest, ResultNamingNoNodeIsInvalid) {
-  LoopKernel kernel = DoublingLoop();
+  KirKernel kernel = DoublingLoop();
   kernel.body = {};
   kernel.body.Index(0);
-  kernel.body.Result(4);
+  kernel.body.AddResult(4);
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT,
                       {"body result 0 names node 4; the body has 1 node"}));
 }
 
 TEST(KirFactsTest, BufferWithNegativeDimensionIsInvalid) {
-  LoopKernel kernel = DoublingLoop();
+  KirKernel kernel = DoublingLoop();
   kernel.AddBuffer(kF32, {2, -1});
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT,
@@ -227,8 +230,7 @@ TEST(KirFactsTest, BufferWithNegativeDimensionIsInvalid) {
 }
 
 TEST(KirFactsTest, DotChecksItsBuffersAndAccumulationType) {
-  DotKernel kernel;
-  kernel.name = "matmul";
+  KirKernel kernel("matmul", PHAL_KERNEL_KIND_DOT);
   BuildMatmul(kernel, kF32, kF32, 2, 4, 3);
   EXPECT_TRUE(IsOk(CheckKernelStructure(kernel.Desc())));
   kernel.dot.rhs = 9;
@@ -243,21 +245,20 @@ TEST(KirFactsTest, DotChecksItsBuffersAndAccumulationType) {
 }
 
 TEST(KirFactsTest, SortComparatorMustYieldOnePred) {
-  SortKernel kernel;
-  kernel.name = "sort";
+  KirKernel kernel("sort", PHAL_KERNEL_KIND_SORT);
   BuildSort(kernel, {kF32}, {5}, 0);
-  kernel.comparator = KirBody();
-  const uint32_t left = kernel.comparator.Parameter(kF32, 0);
-  const uint32_t right = kernel.comparator.Parameter(kF32, 1);
-  kernel.comparator.Result(
-      kernel.comparator.Node(PHAL_KIR_OP_ADD, kF32, {left, right}));
+  kernel.reducer = KirBody();
+  const uint32_t left = kernel.reducer.Parameter(kF32, 0);
+  const uint32_t right = kernel.reducer.Parameter(kF32, 1);
+  kernel.reducer.AddResult(
+      kernel.reducer.Add(PHAL_KIR_OP_ADD, kF32, {left, right}));
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT,
                       {"the sort's comparator must yield a pred"}));
 }
 
 TEST(KirFactsTest, KernelOfAnUnknownKindHasNothingToCheck) {
-  LoopKernel kernel = DoublingLoop();
+  KirKernel kernel = DoublingLoop();
   phal_kernel_desc_t desc = kernel.Desc();
   desc.kind = static_cast<phal_kernel_kind_t>(9);
   desc.u.loop = nullptr;
@@ -265,7 +266,7 @@ TEST(KirFactsTest, KernelOfAnUnknownKindHasNothingToCheck) {
 }
 
 TEST(KirFactsTest, MissingDescriptionIsInvalid) {
-  LoopKernel kernel = DoublingLoop();
+  KirKernel kernel = DoublingLoop();
   phal_kernel_desc_t desc = kernel.Desc();
   desc.u.loop = nullptr;
   EXPECT_TRUE(HasCode(CheckKernelStructure(desc), PHAL_INVALID_ARGUMENT,

@@ -1,4 +1,4 @@
-#include "sdk/base/kir_printer.h"
+#include "sdk/kir/printer.h"
 
 #include <charconv>
 #include <cstring>

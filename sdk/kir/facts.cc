@@ -1,4 +1,4 @@
-#include "sdk/base/kir_facts.h"
+#include "sdk/kir/facts.h"
 
 #include <algorithm>
 #include <array>
@@ -14,6 +14,8 @@ struct KirOpFacts {
   phal_kir_op_t op;
   const char* name;
   KirOpClass op_class;
+  // The ABI version that appended the op to phal_kir_op_t.
+  uint32_t abi_version = PHAL_MAKE_VERSION(1, 1);
 };
 
 constexpr KirOpFacts kKirOps[] = {
@@ -70,7 +72,7 @@ constexpr KirOpFacts kKirOps[] = {
     {PHAL_KIR_OP_COMPARE, "compare", KirOpClass::kBinary},
     {PHAL_KIR_OP_SELECT, "select", KirOpClass::kTernary},
     {PHAL_KIR_OP_CLAMP, "clamp", KirOpClass::kTernary},
-    {PHAL_KIR_OP_ERF, "erf", KirOpClass::kUnary},
+    {PHAL_KIR_OP_ERF, "erf", KirOpClass::kUnary, PHAL_MAKE_VERSION(1, 2)},
 };
 
 // Op values are small: a direct index from value to table row.
@@ -618,6 +620,15 @@ KirOpClass KirOpClassOf(phal_kir_op_t op) {
 KirOpClass KirOpClassOf(uint32_t op) {
   const KirOpFacts* facts = FindOp(op);
   return facts != nullptr ? facts->op_class : KirOpClass::kUnknown;
+}
+
+uint32_t KirOpAbiVersion(phal_kir_op_t op) {
+  return KirOpAbiVersion(EnumValue(op));
+}
+
+uint32_t KirOpAbiVersion(uint32_t op) {
+  const KirOpFacts* facts = FindOp(op);
+  return facts != nullptr ? facts->abi_version : 0;
 }
 
 uint32_t KirOperandCount(KirOpClass op_class) {
