@@ -24,20 +24,27 @@
 #include "sdk/kir/kernel.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
 #include "sdk/plugin_testing/compile_target_test.h"
+#include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
+#include "sdk/plugin_testing/test_files.h"
 
 namespace phal::amd {
 namespace {
 
 using ::phal::plugin_testing::CompileTargetTest;
+using ::phal::plugin_testing::DumpOptions;
 using ::phal::plugin_testing::HasCode;
 using ::phal::plugin_testing::IsOk;
 using ::phal::plugin_testing::MultiplyAddOne;
+using ::phal::plugin_testing::MultiplyAddOneInputs;
 using ::phal::plugin_testing::PluginEnvironment;
 using ::phal::plugin_testing::PluginTest;
+using ::phal::plugin_testing::ReadFile;
+using ::phal::plugin_testing::ScratchDirectory;
+using ::phal::plugin_testing::SerializeKernel;
 using ::phal::plugin_testing::ToBytes;
 
 const PluginEnvironment* const kAmdPlugin =
@@ -132,185 +139,11 @@ TEST_F(AmdDevice, TheEmulatedDeviceIsAGfx90aWithWave64AndAnMi210sLimits) {
       << "the emulator finishes work before its calls return";
 }
 
-TEST_F(AmdDevice, CopiesRoundTripThroughDeviceBuffers) {
-  ExpectCopiesRoundTrip();
-}
+// Buffers, copies, streams, events and kernels as every plugin keeps them;
+// the kernels also check the device against the KIR interpreter.
+PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(AmdDeviceContract);
 
-TEST_F(AmdDevice, EventsOrderWorkAcrossStreams) {
-  ExpectEventsOrderWorkAcrossStreams();
-}
-
-TEST_F(AmdDevice, AnEventNeverRecordedHasFired) {
-  phal_plugin_event_t* event = CreateEvent();
-  ASSERT_NE(event, nullptr);
-  EXPECT_EQ(Query(event), 1);
-  EXPECT_TRUE(IsOk(api().event_synchronize(event)));
-}
-
-TEST_F(AmdDevice, AZeroByteBufferIsADistinctBuffer) {
-  phal_plugin_buffer_t* a = Allocate(0);
-  phal_plugin_buffer_t* b = Allocate(0);
-  ASSERT_NE(a, nullptr);
-  ASSERT_NE(b, nullptr);
-  EXPECT_NE(a, b);
-}
-
-// A fresh directory under the system's temporary one, removed with
-// everything in it at the end of the scope.
-class ScratchDirectory {
- public:
-  explicit ScratchDirectory(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() /
-              ("phal_amd_" + name + "_" + std::to_string(getpid()))) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDirectory() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(file)),
-                     std::istreambuf_iterator<char>());
-}
-
-// Kernel options of ABI 1.4 naming `directory` for the dumps.
-phal_kernel_options_t DumpOptions(const std::filesystem::path& directory) {
-  phal_kernel_options_t options{};
-  options.struct_size = sizeof(options);
-  options.dump_directory = directory.c_str();
-  return options;
-}
-
-// kernel_serialize's bytes, or "" after a failure.
-std::string SerializeKernel(phal_plugin_kernel_t* kernel) {
-  void* data = nullptr;
-  uint64_t size = 0;
-  EXPECT_TRUE(IsOk(Api().kernel_serialize(kernel, &data, &size)));
-  if (data == nullptr) return "";
-  std::string bytes(static_cast<const char*>(data), size);
-  std::free(data);
-  return bytes;
-}
-
-std::vector<float> Ramp(int64_t n, float scale, int modulus) {
-  std::vector<float> values(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    values[i] = scale * static_cast<float>(i % modulus) - 2.0f;
-  }
-  return values;
-}
-
-std::vector<std::vector<uint8_t>> MultiplyAddOneInputs(int64_t n) {
-  return {ToBytes(Ramp(n, 0.5f, 11)), ToBytes(Ramp(n, 2.0f, 5)),
-          std::vector<uint8_t>(n * sizeof(float), 0)};
-}
-
-class AmdKernels : public PluginTest {
- protected:
-  // Emits `desc`, runs it on the device and on the KIR interpreter from the
-  // same `contents`, and expects every buffer byte for byte equal.
-  void ExpectSameAsInterpreter(
-      const phal_kernel_desc_t& desc,
-      const std::vector<std::vector<uint8_t>>& contents) {
-    phal_plugin_kernel_t* kernel = Emit(desc);
-    ASSERT_NE(kernel, nullptr);
-    ExpectRunMatchesInterpreter(kernel, desc, contents);
-  }
-
-  void ExpectRunMatchesInterpreter(
-      phal_plugin_kernel_t* kernel, const phal_kernel_desc_t& desc,
-      const std::vector<std::vector<uint8_t>>& contents) {
-    std::vector<std::vector<uint8_t>> expected = contents;
-    StatusOr<kir_interpreter::Kernel> reference =
-        kir_interpreter::Kernel::Create(desc);
-    ASSERT_TRUE(reference.ok()) << reference.status().ToString();
-    std::vector<uint8_t*> pointers;
-    for (std::vector<uint8_t>& bytes : expected) {
-      pointers.push_back(bytes.data());
-    }
-    ASSERT_TRUE(reference->Run(pointers).ok());
-    std::vector<std::vector<uint8_t>> actual = contents;
-    Run(kernel, actual);
-    for (size_t b = 0; b < expected.size(); ++b) {
-      EXPECT_EQ(actual[b], expected[b])
-          << "buffer " << b << " of " << desc.name;
-    }
-  }
-};
-
-TEST_F(AmdKernels, AnElementwiseLoopMatchesTheInterpreter) {
-  constexpr int64_t n = 5000;
-  ExpectSameAsInterpreter(MultiplyAddOne(n).Desc(), MultiplyAddOneInputs(n));
-}
-
-TEST_F(AmdKernels, LongAndShortReductionsMatchTheInterpreter) {
-  // 3 rows of 1000 (a block per row: shuffles across a wavefront of 64 and
-  // a tree in LDS) and 1000 columns of 3 (a thread per output).
-  for (int64_t reduced : {int64_t{1}, int64_t{0}}) {
-    KirKernel reduce("sum_" + std::to_string(reduced), PHAL_KERNEL_KIND_REDUCE);
-    plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_S32, {3, 1000},
-                             {reduced});
-    std::vector<int32_t> input(3000);
-    for (int i = 0; i < 3000; ++i) input[i] = i % 17 - 8 + i / 1000;
-    const size_t outputs = reduced == 1 ? 3 : 1000;
-    ExpectSameAsInterpreter(
-        reduce.Desc(), {ToBytes(input), std::vector<uint8_t>(outputs * 4)});
-  }
-}
-
-TEST_F(AmdKernels, TheTiledGemmMatchesTheInterpreter) {
-  // Edges that are not multiples of the 16x16 tiles; small integers, so
-  // every order of summation gives the same f32.
-  constexpr int64_t m = 37, n = 21, k = 45;
-  KirKernel dot("matmul", PHAL_KERNEL_KIND_DOT);
-  plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32,
-                              m, n, k);
-  ExpectSameAsInterpreter(
-      dot.Desc(), {ToBytes(Ramp(m * k, 1.0f, 5)), ToBytes(Ramp(k * n, 1.0f, 3)),
-                   std::vector<uint8_t>(m * n * 4)});
-}
-
-TEST_F(AmdKernels, AStableSortInScratchMemoryMatchesTheInterpreter) {
-  KirKernel sort("sort", PHAL_KERNEL_KIND_SORT);
-  sort.sort.is_stable = 1;
-  plugin_testing::BuildSort(
-      sort, {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
-  std::vector<int32_t> keys(200), values(200);
-  for (int i = 0; i < 200; ++i) {
-    keys[i] = (i * 7919) % 13;
-    values[i] = i;
-  }
-  ExpectSameAsInterpreter(
-      sort.Desc(), {ToBytes(keys), ToBytes(values), std::vector<uint8_t>(800),
-                    std::vector<uint8_t>(800)});
-}
-
-TEST_F(AmdKernels, ASerializedKernelRunsAfterDeserializing) {
-  constexpr int64_t n = 300;
-  KirKernel loop = MultiplyAddOne(n);
-  phal_plugin_kernel_t* kernel = Emit(loop.Desc());
-  ASSERT_NE(kernel, nullptr);
-  const std::string bytes = SerializeKernel(kernel);
-  phal_plugin_kernel_t* copy = nullptr;
-  ASSERT_TRUE(IsOk(
-      api().kernel_deserialize(device_, bytes.data(), bytes.size(), &copy)));
-  ExpectRunMatchesInterpreter(copy, loop.Desc(), MultiplyAddOneInputs(n));
-  api().kernel_destroy(copy);
-}
-
-TEST_F(AmdKernels, BytesThatAreNotAKernelAreRefused) {
-  const char garbage[] = "not a kernel at all";
-  phal_plugin_kernel_t* refused = nullptr;
-  EXPECT_TRUE(HasCode(
-      api().kernel_deserialize(device_, garbage, sizeof(garbage), &refused),
-      PHAL_INVALID_ARGUMENT, "not a kernel"));
-  EXPECT_EQ(refused, nullptr);
-}
+using AmdKernels = ::phal::plugin_testing::DeviceContractTest;
 
 TEST_F(AmdKernels, KernelsCompiledForTheEmulatedGfx90aTargetRunOnTheDevice) {
   if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
@@ -323,7 +156,7 @@ TEST_F(AmdKernels, KernelsCompiledForTheEmulatedGfx90aTargetRunOnTheDevice) {
     phal_plugin_kernel_t* compiled = nullptr;
     EXPECT_TRUE(
         IsOk(api().kernel_emit(compiler, &loop.Desc(), nullptr, &compiled)));
-    if (compiled != nullptr) bytes = SerializeKernel(compiled);
+    if (compiled != nullptr) bytes = SerializeKernel(Api(), compiled);
     api().kernel_destroy(compiled);
     api().device_close(compiler);
   }
@@ -403,7 +236,7 @@ TEST_F(AmdTargets, CodeObjectsLoadOnlyOnADeviceOfTheirTarget) {
   KirKernel loop = MultiplyAddOne(300);
   phal_plugin_kernel_t* kernel = EmitOn(Open("gfx90a"), loop.Desc());
   ASSERT_NE(kernel, nullptr);
-  const std::string bytes = SerializeKernel(kernel);
+  const std::string bytes = SerializeKernel(Api(), kernel);
   EXPECT_TRUE(IsOk(Deserialize(Open("gfx90a"), bytes)));
   EXPECT_TRUE(HasCode(Deserialize(Open("gfx1100"), bytes),
                       PHAL_FAILED_PRECONDITION, "compiled for hsaco gfx90a"));

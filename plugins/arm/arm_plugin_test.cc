@@ -25,6 +25,7 @@
 #include "sdk/emitters/source/spirv_compiler.h"
 #include "sdk/kir/facts.h"
 #include "sdk/kir/kernel.h"
+#include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
@@ -44,6 +45,9 @@ const PluginEnvironment* const kArmPlugin =
     ::phal::plugin_testing::AddPluginEnvironment(PHAL_ARM_PLUGIN_PATH);
 
 using ArmDevice = PluginTest;
+
+// Buffers, copies, streams, events and kernels as every plugin keeps them.
+PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(ArmDeviceContract);
 
 TEST_F(ArmDevice, DescribesItsVulkanDevice) {
   EXPECT_GT(std::strlen(properties_.name), 0u);
@@ -65,127 +69,6 @@ TEST_F(ArmDevice, DescribesItsVulkanDevice) {
              PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_F64)) != 0,
             fp64)
       << "f64 exactly where shaderFloat64 is";
-}
-
-TEST_F(ArmDevice, CopiesRoundTripThroughDeviceBuffers) {
-  ExpectCopiesRoundTrip();
-}
-
-TEST_F(ArmDevice, EventsOrderWorkAcrossStreams) {
-  ExpectEventsOrderWorkAcrossStreams();
-}
-
-TEST_F(ArmDevice, RunsAnElementwiseKernelAndItsSerializedCopy) {
-  constexpr int64_t n = 5000;
-  KirKernel loop = MultiplyAddOne(n);
-  phal_plugin_kernel_t* kernel = Emit(loop.Desc());
-  ASSERT_NE(kernel, nullptr);
-  std::vector<float> a(n), b(n);
-  for (int64_t i = 0; i < n; ++i) {
-    a[i] = 0.25f * static_cast<float>(i);
-    b[i] = 3.0f - static_cast<float>(i % 7);
-  }
-  std::vector<std::vector<uint8_t>> contents = {
-      ToBytes(a), ToBytes(b), std::vector<uint8_t>(n * sizeof(float), 0)};
-  Run(kernel, contents);
-  std::vector<float> out = FromBytes<float>(contents[2]);
-  for (int64_t i = 0; i < n; ++i) {
-    ASSERT_EQ(out[i], a[i] * b[i] + 1.0f) << "element " << i;
-  }
-
-  void* data = nullptr;
-  uint64_t size = 0;
-  ASSERT_TRUE(IsOk(api().kernel_serialize(kernel, &data, &size)));
-  phal_plugin_kernel_t* copy = nullptr;
-  ASSERT_TRUE(IsOk(api().kernel_deserialize(device_, data, size, &copy)));
-  std::free(data);
-  contents[2].assign(n * sizeof(float), 0);
-  Run(copy, contents);
-  EXPECT_EQ(FromBytes<float>(contents[2]), out);
-  api().kernel_destroy(copy);
-
-  const char garbage[] = "not a kernel";
-  phal_plugin_kernel_t* refused = nullptr;
-  EXPECT_FALSE(IsOk(
-      api().kernel_deserialize(device_, garbage, sizeof(garbage), &refused)));
-}
-
-TEST_F(ArmDevice, ReducesLongAndShortRowsWithSharedMemory) {
-  // 3 rows of 1000 (a work-group per row, a tree in shared memory) and
-  // 1000 columns of 3 (one invocation per output, in order).
-  for (int64_t reduced : {int64_t{1}, int64_t{0}}) {
-    KirKernel reduce("test_kernel", PHAL_KERNEL_KIND_REDUCE);
-    plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_S32, {3, 1000},
-                             {reduced});
-    phal_plugin_kernel_t* kernel = Emit(reduce.Desc());
-    ASSERT_NE(kernel, nullptr);
-    std::vector<int32_t> input(3000);
-    for (int i = 0; i < 3000; ++i) input[i] = i % 17 - 8 + i / 1000;
-    const size_t outputs = reduced == 1 ? 3 : 1000;
-    std::vector<std::vector<uint8_t>> contents = {
-        ToBytes(input), std::vector<uint8_t>(outputs * 4, 0)};
-    Run(kernel, contents);
-    const std::vector<int32_t> sums = FromBytes<int32_t>(contents[1]);
-    for (size_t o = 0; o < outputs; ++o) {
-      int32_t expected = 0;
-      for (int j = 0; j < (reduced == 1 ? 1000 : 3); ++j) {
-        expected += reduced == 1 ? input[o * 1000 + j] : input[j * 1000 + o];
-      }
-      ASSERT_EQ(sums[o], expected) << "output " << o;
-    }
-  }
-}
-
-TEST_F(ArmDevice, MultipliesMatricesWithTheTiledGemm) {
-  constexpr int64_t m = 37, n = 21, k = 45;
-  KirKernel dot("test_kernel", PHAL_KERNEL_KIND_DOT);
-  plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32,
-                              m, n, k);
-  phal_plugin_kernel_t* kernel = Emit(dot.Desc());
-  ASSERT_NE(kernel, nullptr);
-  std::vector<float> a(m * k), b(k * n);
-  for (int64_t i = 0; i < m * k; ++i) a[i] = static_cast<float>(i % 5) - 2;
-  for (int64_t i = 0; i < k * n; ++i) b[i] = static_cast<float>(i % 3) - 1;
-  std::vector<std::vector<uint8_t>> contents = {
-      ToBytes(a), ToBytes(b), std::vector<uint8_t>(m * n * 4, 0)};
-  Run(kernel, contents);
-  const std::vector<float> c = FromBytes<float>(contents[2]);
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      float expected = 0;
-      for (int64_t p = 0; p < k; ++p) expected += a[i * k + p] * b[p * n + j];
-      ASSERT_EQ(c[i * n + j], expected) << i << "," << j;
-    }
-  }
-}
-
-TEST_F(ArmDevice, SortsSlicesStablyInScratchMemory) {
-  KirKernel sort("test_kernel", PHAL_KERNEL_KIND_SORT);
-  plugin_testing::BuildSort(
-      sort, {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
-  phal_plugin_kernel_t* kernel = Emit(sort.Desc());
-  ASSERT_NE(kernel, nullptr);
-  std::vector<int32_t> keys(200), values(200);
-  for (int i = 0; i < 200; ++i) {
-    keys[i] = (i * 7919) % 13;
-    values[i] = i;
-  }
-  std::vector<std::vector<uint8_t>> contents = {ToBytes(keys), ToBytes(values),
-                                                std::vector<uint8_t>(800, 0),
-                                                std::vector<uint8_t>(800, 0)};
-  Run(kernel, contents);
-  const std::vector<int32_t> sorted = FromBytes<int32_t>(contents[2]);
-  const std::vector<int32_t> order = FromBytes<int32_t>(contents[3]);
-  for (int row = 0; row < 4; ++row) {
-    for (int i = 1; i < 50; ++i) {
-      const int at = row * 50 + i;
-      ASSERT_LE(sorted[at - 1], sorted[at]) << "row " << row;
-      if (sorted[at - 1] == sorted[at]) {
-        ASSERT_LT(order[at - 1], order[at]) << "stable, row " << row;
-      }
-      ASSERT_EQ(keys[order[at]], sorted[at]);
-    }
-  }
 }
 
 // Run in a child process of its own (the loader is opened once per

@@ -27,6 +27,7 @@
 #include "polyhal/plugin.h"
 #include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/compile_target_test.h"
+#include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/fake_host.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
@@ -169,6 +170,9 @@ TEST(AsicRefEntry, RefusesACoreOfAnotherMajorVersion) {
 
 using AsicRefDevice = PluginTest;
 
+// Buffers, copies, streams, events and kernels as every plugin keeps them.
+PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(AsicRefDeviceContract);
+
 TEST_F(AsicRefDevice, DescribesTheSimulatedChipOfTheDefaultArchitecture) {
   size_t count = 0;
   const char* reason = "unset";
@@ -204,24 +208,6 @@ TEST_F(AsicRefDevice, ClaimsExactlyTheMachinesElementTypes) {
        ++kind) {
     EXPECT_NE(properties_.kernel_kinds & PHAL_KERNEL_KIND_BIT(kind), 0u)
         << "kernel kind " << kind;
-  }
-}
-
-TEST_F(AsicRefDevice, PropertiesWriteNothingBeyondAnOlderCallersStruct) {
-  struct {
-    phal_device_properties_t properties;
-    unsigned char guard[64];
-  } old_caller;
-  std::memset(&old_caller, 0xAB, sizeof(old_caller));
-  old_caller.properties.struct_size =
-      offsetof(phal_device_properties_t, memory_bytes);
-  old_caller.properties.next = nullptr;
-  ASSERT_TRUE(
-      IsOk(api().device_get_properties(device_, &old_caller.properties)));
-  const auto* bytes = reinterpret_cast<const unsigned char*>(&old_caller);
-  for (size_t i = offsetof(phal_device_properties_t, memory_bytes);
-       i < sizeof(old_caller); ++i) {
-    ASSERT_EQ(bytes[i], 0xAB) << "byte " << i << " was written";
   }
 }
 
@@ -311,31 +297,6 @@ TEST(AsicRefConfig, BuffersBeyondTheDevicesDramAreRefused) {
   Api().device_close(device);
 }
 
-TEST_F(AsicRefDevice, CopiesRoundTripThroughDeviceDram) {
-  ExpectCopiesRoundTrip();
-}
-
-TEST_F(AsicRefDevice, EventsOrderWorkAcrossStreams) {
-  ExpectEventsOrderWorkAcrossStreams();
-}
-
-TEST_F(AsicRefDevice, CopyRangesOutsideABufferAreRefused) {
-  phal_plugin_stream_t* stream = CreateStream();
-  phal_plugin_buffer_t* buffer = Allocate(64);
-  ASSERT_NE(buffer, nullptr);
-  std::vector<uint8_t> bytes(32);
-  EXPECT_TRUE(HasCode(api().stream_copy_from_host(stream, bytes.data(), buffer,
-                                                  40, bytes.size()),
-                      PHAL_OUT_OF_RANGE));
-}
-
-TEST_F(AsicRefDevice, ZeroByteBuffersAreDistinct) {
-  phal_plugin_buffer_t* a = Allocate(0);
-  phal_plugin_buffer_t* b = Allocate(0);
-  ASSERT_NE(a, nullptr);
-  EXPECT_NE(a, b);
-}
-
 // ---- kernels --------------------------------------------------------------
 
 TEST_F(AsicRefDevice, RunsALoopKernelOnTheSimulator) {
@@ -406,21 +367,6 @@ TEST_F(AsicRefDevice, ASimulatorFaultIsTheStreamsErrorNotACrash) {
       << "the error is reported once";
   api().kernel_destroy(restored);
   EXPECT_EQ(Counters(device_)["/launches"], 0) << "a fault is not counted";
-}
-
-TEST_F(AsicRefDevice, ASerializedKernelDeserializesAndRuns) {
-  KirKernel kernel = MultiplyAddOne(3);
-  phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
-  ASSERT_NE(emitted, nullptr);
-  const std::string bytes = SerializeKernel(emitted);
-  phal_plugin_kernel_t* restored = nullptr;
-  ASSERT_TRUE(IsOk(api().kernel_deserialize(device_, bytes.data(), bytes.size(),
-                                            &restored)));
-  std::vector<std::vector<uint8_t>> contents = {
-      FloatBytes({1, 2, 3}), FloatBytes({4, 5, 6}), FloatBytes({0, 0, 0})};
-  Run(restored, contents);
-  api().kernel_destroy(restored);
-  EXPECT_EQ(Floats(contents[2]), (std::vector<float>{5, 11, 19}));
 }
 
 TEST_F(AsicRefDevice, ForeignAndTruncatedBytesAreNotAKernel) {

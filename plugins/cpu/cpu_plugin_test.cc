@@ -17,6 +17,7 @@
 
 #include "plugins/cpu/cpu_memory.h"
 #include "polyhal/plugin.h"
+#include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/fake_host.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
@@ -54,6 +55,9 @@ std::vector<uint8_t> Pattern(size_t byte_size, uint8_t seed) {
 const std::byte* BufferAddress(phal_plugin_buffer_t* buffer) {
   return static_cast<const phal::cpu::Buffer*>(buffer)->data();
 }
+
+// Buffers, copies, streams, events and kernels as every plugin keeps them.
+PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(CpuDeviceContract);
 
 class CpuPluginTest : public PluginTest {
  protected:
@@ -260,21 +264,6 @@ TEST_F(CpuPluginTest, UuidIsAStableVersion8Uuid) {
   again.struct_size = sizeof(again);
   ASSERT_TRUE(IsOk(api().device_get_properties(device_, &again)));
   EXPECT_EQ(std::memcmp(first, again.uuid, sizeof(first)), 0);
-}
-
-TEST_F(CpuPluginTest, PropertiesWriteNothingBeyondAnOlderCallersStructSize) {
-  phal_device_properties_t older;
-  std::memset(&older, 0xAB, sizeof(older));
-  older.struct_size = offsetof(phal_device_properties_t, features);
-  older.next = nullptr;
-  ASSERT_TRUE(IsOk(api().device_get_properties(device_, &older)));
-  EXPECT_STRNE(older.name, "");
-  EXPECT_EQ(older.struct_size, offsetof(phal_device_properties_t, features));
-  const auto* bytes = reinterpret_cast<const uint8_t*>(&older);
-  for (size_t i = offsetof(phal_device_properties_t, features);
-       i < sizeof(older); ++i) {
-    ASSERT_EQ(bytes[i], 0xAB) << "byte " << i << " was written";
-  }
 }
 
 TEST_F(CpuPluginTest, MemorySpaceZeroIsUnifiedHostMemory) {

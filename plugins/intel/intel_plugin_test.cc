@@ -15,6 +15,7 @@
 
 #include "polyhal/kernel.h"
 #include "polyhal/plugin.h"
+#include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
@@ -30,6 +31,9 @@ const PluginEnvironment* const kIntelPlugin =
     ::phal::plugin_testing::AddPluginEnvironment(PHAL_INTEL_PLUGIN_PATH);
 
 using IntelDevice = PluginTest;
+
+// Buffers, copies, streams, events and kernels as every plugin keeps them.
+PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(IntelDeviceContract);
 
 TEST_F(IntelDevice, DescribesItsDeviceWithVendorKernelsAndNoHostAddresses) {
   EXPECT_GT(std::strlen(properties_.name), 0u);
@@ -52,14 +56,6 @@ TEST_F(IntelDevice, DescribesItsDeviceWithVendorKernelsAndNoHostAddresses) {
   EXPECT_NE(
       properties_.element_types & PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_F16),
       0u);
-}
-
-TEST_F(IntelDevice, CopiesRoundTripThroughDeviceBuffers) {
-  ExpectCopiesRoundTrip();
-}
-
-TEST_F(IntelDevice, EventsOrderWorkAcrossStreams) {
-  ExpectEventsOrderWorkAcrossStreams();
 }
 
 // Run in a child process of its own (the ICD loader is opened once per

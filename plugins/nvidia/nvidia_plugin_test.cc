@@ -30,21 +30,28 @@
 #include "sdk/kir/kernel.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
 #include "sdk/plugin_testing/compile_target_test.h"
+#include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
+#include "sdk/plugin_testing/test_files.h"
 
 namespace phal::nvidia {
 namespace {
 
 using ::phal::plugin_testing::CompileTargetTest;
+using ::phal::plugin_testing::DumpOptions;
 using ::phal::plugin_testing::FromBytes;
 using ::phal::plugin_testing::HasCode;
 using ::phal::plugin_testing::IsOk;
 using ::phal::plugin_testing::MultiplyAddOne;
+using ::phal::plugin_testing::MultiplyAddOneInputs;
 using ::phal::plugin_testing::PluginEnvironment;
 using ::phal::plugin_testing::PluginTest;
+using ::phal::plugin_testing::ReadFile;
+using ::phal::plugin_testing::ScratchDirectory;
+using ::phal::plugin_testing::SerializeKernel;
 using ::phal::plugin_testing::ToBytes;
 
 const PluginEnvironment* const kNvidiaPlugin =
@@ -85,49 +92,6 @@ TEST(NvidiaPluginAbsence, WithoutTheDriverEmulationStillGivesOneDevice) {
               "devices 1");
 }
 
-// A fresh directory under the system's temporary one, removed with
-// everything in it at the end of the scope.
-class ScratchDirectory {
- public:
-  explicit ScratchDirectory(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() /
-              ("phal_nvidia_" + name + "_" + std::to_string(getpid()))) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDirectory() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(file)),
-                     std::istreambuf_iterator<char>());
-}
-
-// Kernel options of ABI 1.4 naming `directory` for the dumps.
-phal_kernel_options_t DumpOptions(const std::filesystem::path& directory) {
-  phal_kernel_options_t options{};
-  options.struct_size = sizeof(options);
-  options.dump_directory = directory.c_str();
-  return options;
-}
-
-// kernel_serialize's bytes, or "" after a failure.
-std::string SerializeKernel(const phal_plugin_api_t& api,
-                            phal_plugin_kernel_t* kernel) {
-  void* data = nullptr;
-  uint64_t size = 0;
-  EXPECT_TRUE(IsOk(api.kernel_serialize(kernel, &data, &size)));
-  if (data == nullptr) return "";
-  std::string bytes(static_cast<const char*>(data), size);
-  std::free(data);
-  return bytes;
-}
-
 using NvidiaDevice = PluginTest;
 
 bool IsEmulated(const phal_device_properties_t& properties) {
@@ -166,147 +130,11 @@ TEST_F(NvidiaDevice, TheEmulatedDeviceIsAnSm90WithAnH100sLimits) {
       << "the emulator finishes work before its calls return";
 }
 
-TEST_F(NvidiaDevice, CopiesRoundTripThroughDeviceBuffers) {
-  ExpectCopiesRoundTrip();
-}
+// Buffers, copies, streams, events and kernels as every plugin keeps them;
+// the kernels also check the device against the KIR interpreter.
+PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(NvidiaDeviceContract);
 
-TEST_F(NvidiaDevice, EventsOrderWorkAcrossStreams) {
-  ExpectEventsOrderWorkAcrossStreams();
-}
-
-TEST_F(NvidiaDevice, AnEventNeverRecordedHasFired) {
-  phal_plugin_event_t* event = CreateEvent();
-  ASSERT_NE(event, nullptr);
-  EXPECT_EQ(Query(event), 1);
-  EXPECT_TRUE(IsOk(api().event_synchronize(event)));
-}
-
-TEST_F(NvidiaDevice, AZeroByteBufferIsADistinctBuffer) {
-  phal_plugin_buffer_t* a = Allocate(0);
-  phal_plugin_buffer_t* b = Allocate(0);
-  ASSERT_NE(a, nullptr);
-  ASSERT_NE(b, nullptr);
-  EXPECT_NE(a, b);
-}
-
-class NvidiaKernels : public PluginTest {
- protected:
-  // Emits `desc`, runs it on the device and on the KIR interpreter from the
-  // same `contents`, and expects every buffer byte for byte equal. Returns
-  // the kernel (NULL after a failure).
-  phal_plugin_kernel_t* ExpectSameAsInterpreter(
-      const phal_kernel_desc_t& desc,
-      const std::vector<std::vector<uint8_t>>& contents) {
-    phal_plugin_kernel_t* kernel = Emit(desc);
-    if (kernel == nullptr) return nullptr;
-    ExpectRunMatchesInterpreter(kernel, desc, contents);
-    return kernel;
-  }
-
-  void ExpectRunMatchesInterpreter(
-      phal_plugin_kernel_t* kernel, const phal_kernel_desc_t& desc,
-      const std::vector<std::vector<uint8_t>>& contents) {
-    std::vector<std::vector<uint8_t>> expected = contents;
-    StatusOr<kir_interpreter::Kernel> reference =
-        kir_interpreter::Kernel::Create(desc);
-    ASSERT_TRUE(reference.ok()) << reference.status().ToString();
-    std::vector<uint8_t*> pointers;
-    for (std::vector<uint8_t>& bytes : expected) {
-      pointers.push_back(bytes.data());
-    }
-    ASSERT_TRUE(reference->Run(pointers).ok());
-    std::vector<std::vector<uint8_t>> actual = contents;
-    Run(kernel, actual);
-    for (size_t b = 0; b < expected.size(); ++b) {
-      EXPECT_EQ(actual[b], expected[b])
-          << "buffer " << b << " of " << desc.name;
-    }
-  }
-};
-
-std::vector<float> Ramp(int64_t n, float scale, int modulus) {
-  std::vector<float> values(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    values[i] = scale * static_cast<float>(i % modulus) - 2.0f;
-  }
-  return values;
-}
-
-TEST_F(NvidiaKernels, AnElementwiseLoopMatchesTheInterpreter) {
-  constexpr int64_t n = 5000;
-  KirKernel loop = MultiplyAddOne(n);
-  ExpectSameAsInterpreter(
-      loop.Desc(), {ToBytes(Ramp(n, 0.25f, 97)), ToBytes(Ramp(n, 1.0f, 7)),
-                    std::vector<uint8_t>(n * sizeof(float), 0)});
-}
-
-TEST_F(NvidiaKernels, LongAndShortReductionsMatchTheInterpreter) {
-  // 3 rows of 1000 (a block per row: warp shuffles and a tree in shared
-  // memory) and 1000 columns of 3 (a thread per output).
-  for (int64_t reduced : {int64_t{1}, int64_t{0}}) {
-    KirKernel reduce("sum_" + std::to_string(reduced), PHAL_KERNEL_KIND_REDUCE);
-    plugin_testing::BuildSum(reduce, PHAL_ELEMENT_TYPE_S32, {3, 1000},
-                             {reduced});
-    std::vector<int32_t> input(3000);
-    for (int i = 0; i < 3000; ++i) input[i] = i % 17 - 8 + i / 1000;
-    const size_t outputs = reduced == 1 ? 3 : 1000;
-    ExpectSameAsInterpreter(
-        reduce.Desc(), {ToBytes(input), std::vector<uint8_t>(outputs * 4)});
-  }
-}
-
-TEST_F(NvidiaKernels, TheTiledGemmMatchesTheInterpreter) {
-  // Edges that are not multiples of the 16x16 tiles; small integers, so
-  // every order of summation gives the same f32.
-  constexpr int64_t m = 37, n = 21, k = 45;
-  KirKernel dot("matmul", PHAL_KERNEL_KIND_DOT);
-  plugin_testing::BuildMatmul(dot, PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F32,
-                              m, n, k);
-  ExpectSameAsInterpreter(
-      dot.Desc(), {ToBytes(Ramp(m * k, 1.0f, 5)), ToBytes(Ramp(k * n, 1.0f, 3)),
-                   std::vector<uint8_t>(m * n * 4)});
-}
-
-TEST_F(NvidiaKernels, AStableSortInScratchMemoryMatchesTheInterpreter) {
-  KirKernel sort("sort", PHAL_KERNEL_KIND_SORT);
-  sort.sort.is_stable = 1;
-  plugin_testing::BuildSort(
-      sort, {PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S32}, {4, 50}, 1);
-  std::vector<int32_t> keys(200), values(200);
-  for (int i = 0; i < 200; ++i) {
-    keys[i] = (i * 7919) % 13;
-    values[i] = i;
-  }
-  ExpectSameAsInterpreter(
-      sort.Desc(), {ToBytes(keys), ToBytes(values), std::vector<uint8_t>(800),
-                    std::vector<uint8_t>(800)});
-}
-
-TEST_F(NvidiaKernels, ASerializedKernelRunsAfterDeserializing) {
-  constexpr int64_t n = 300;
-  KirKernel loop = MultiplyAddOne(n);
-  const std::vector<std::vector<uint8_t>> contents = {
-      ToBytes(Ramp(n, 0.5f, 11)), ToBytes(Ramp(n, 2.0f, 5)),
-      std::vector<uint8_t>(n * sizeof(float), 0)};
-  phal_plugin_kernel_t* kernel = Emit(loop.Desc());
-  ASSERT_NE(kernel, nullptr);
-  void* data = nullptr;
-  uint64_t size = 0;
-  ASSERT_TRUE(IsOk(api().kernel_serialize(kernel, &data, &size)));
-  phal_plugin_kernel_t* copy = nullptr;
-  ASSERT_TRUE(IsOk(api().kernel_deserialize(device_, data, size, &copy)));
-  std::free(data);
-  ExpectRunMatchesInterpreter(copy, loop.Desc(), contents);
-  api().kernel_destroy(copy);
-}
-
-TEST_F(NvidiaKernels, BytesThatAreNotAKernelAreRefused) {
-  const char garbage[] = "not a kernel at all";
-  phal_plugin_kernel_t* refused = nullptr;
-  EXPECT_FALSE(IsOk(
-      api().kernel_deserialize(device_, garbage, sizeof(garbage), &refused)));
-  EXPECT_EQ(refused, nullptr);
-}
+using NvidiaKernels = ::phal::plugin_testing::DeviceContractTest;
 
 TEST_F(NvidiaKernels, TheEmulatedDeviceDumpsThePtxAnSm90WouldRun) {
   if (!IsEmulated(properties_)) GTEST_SKIP() << "device 0 is a GPU";
@@ -341,10 +169,7 @@ TEST_F(NvidiaKernels, KernelsCompiledForTheEmulatedSm90TargetRunOnTheDevice) {
   phal_plugin_kernel_t* kernel = nullptr;
   ASSERT_TRUE(IsOk(
       api().kernel_deserialize(device_, bytes.data(), bytes.size(), &kernel)));
-  ExpectRunMatchesInterpreter(
-      kernel, loop.Desc(),
-      {ToBytes(Ramp(n, 0.5f, 11)), ToBytes(Ramp(n, 2.0f, 5)),
-       std::vector<uint8_t>(n * sizeof(float), 0)});
+  ExpectRunMatchesInterpreter(kernel, loop.Desc(), MultiplyAddOneInputs(n));
   api().kernel_destroy(kernel);
 }
 
