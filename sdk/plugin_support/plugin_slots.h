@@ -70,4 +70,55 @@ struct PluginSlotFunction<Result (*)(Parameters...)> {
         [&] { return device->GetMemorySpace(index, out); });                   \
   }
 
+// Defines stream_copy_from_host, stream_copy_to_host and stream_copy_buffer
+// in the enclosing namespace for a plugin whose buffer handle holds its
+// memory in a member `buffer` that checks ranges, and whose stream handle
+// queues the copies:
+//
+//   struct phal_plugin_buffer { Memory* buffer; };  // or a smart pointer
+//   Memory:  phal::Status CheckRange(uint64_t offset, uint64_t size) const;
+//   struct phal_plugin_stream {
+//     phal::Status CopyFromHost(const void*, Memory&, uint64_t offset,
+//                               uint64_t size);
+//     phal::Status CopyToHost(Memory&, uint64_t offset, void*, uint64_t size);
+//     phal::Status CopyBuffer(Memory&, uint64_t, Memory&, uint64_t,
+//                             uint64_t size);
+//   };
+//
+// A range outside a buffer is refused before anything is queued. Use it
+// after both handle types are complete, in the plugin's copy file.
+#define PHAL_DEFINE_STREAM_COPY_SLOTS()                                        \
+  phal_status_t* StreamCopyFromHost(                                           \
+      phal_plugin_stream_t* stream, const void* source,                        \
+      phal_plugin_buffer_t* buffer, uint64_t offset,                           \
+      uint64_t byte_size) noexcept {                                           \
+    return ::phal::RunAtAbiBoundary([&] {                                      \
+      PHAL_RETURN_IF_ERROR(buffer->buffer->CheckRange(offset, byte_size));     \
+      return stream->CopyFromHost(source, *buffer->buffer, offset, byte_size); \
+    });                                                                        \
+  }                                                                            \
+  phal_status_t* StreamCopyToHost(                                             \
+      phal_plugin_stream_t* stream, phal_plugin_buffer_t* buffer,              \
+      uint64_t offset, void* destination, uint64_t byte_size) noexcept {       \
+    return ::phal::RunAtAbiBoundary([&] {                                      \
+      PHAL_RETURN_IF_ERROR(buffer->buffer->CheckRange(offset, byte_size));     \
+      return stream->CopyToHost(*buffer->buffer, offset, destination,          \
+                                byte_size);                                    \
+    });                                                                        \
+  }                                                                            \
+  phal_status_t* StreamCopyBuffer(                                             \
+      phal_plugin_stream_t* stream, phal_plugin_buffer_t* source,              \
+      uint64_t source_offset, phal_plugin_buffer_t* destination,               \
+      uint64_t destination_offset, uint64_t byte_size) noexcept {              \
+    return ::phal::RunAtAbiBoundary([&] {                                      \
+      PHAL_RETURN_IF_ERROR(                                                    \
+          source->buffer->CheckRange(source_offset, byte_size));               \
+      PHAL_RETURN_IF_ERROR(                                                    \
+          destination->buffer->CheckRange(destination_offset, byte_size));     \
+      return stream->CopyBuffer(*source->buffer, source_offset,                \
+                                *destination->buffer, destination_offset,      \
+                                byte_size);                                    \
+    });                                                                        \
+  }
+
 #endif  // POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
