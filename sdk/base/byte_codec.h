@@ -29,6 +29,24 @@
 
 namespace phal {
 
+// The `width` bytes (1 to 8) of `value`, least significant first, appended
+// to `out`; and the value of the `width` bytes at `at`, read the same way.
+// For formats with fields at fixed offsets; ByteWriter and ByteReader write
+// and read fields one after another with them.
+inline void AppendLittleEndian(std::string& out, uint64_t value, size_t width) {
+  for (size_t i = 0; i < width; ++i) {
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+  }
+}
+inline uint64_t LoadLittleEndian(const void* at, size_t width) {
+  const auto* bytes = static_cast<const unsigned char*>(at);
+  uint64_t value = 0;
+  for (size_t i = 0; i < width; ++i) {
+    value |= uint64_t{bytes[i]} << (8 * i);
+  }
+  return value;
+}
+
 class ByteWriter {
  public:
   void AddRaw(std::string_view bytes) { bytes_.append(bytes); }
@@ -64,9 +82,7 @@ class ByteWriter {
 
  private:
   void AddLittleEndian(uint64_t value, size_t width) {
-    for (size_t i = 0; i < width; ++i) {
-      bytes_.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
-    }
+    AppendLittleEndian(bytes_, value, width);
   }
 
   std::string bytes_;
@@ -151,12 +167,8 @@ class ByteReader {
  private:
   bool ReadLittleEndian(size_t width, uint64_t* value) {
     if (bytes_.size() < width) return false;
-    uint64_t result = 0;
-    for (size_t i = 0; i < width; ++i) {
-      result |= uint64_t{static_cast<unsigned char>(bytes_[i])} << (8 * i);
-    }
+    *value = LoadLittleEndian(bytes_.data(), width);
     bytes_.remove_prefix(width);
-    *value = result;
     return true;
   }
 

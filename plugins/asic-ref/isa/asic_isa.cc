@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "polyhal/kernel.h"
+#include "sdk/base/byte_codec.h"
 #include "sdk/base/element_types.h"
 
 namespace phal::asic_ref {
@@ -410,20 +411,6 @@ uint64_t PaddedNameBytes(uint64_t name_bytes) {
   return (name_bytes + 15) & ~15ull;
 }
 
-void AppendLe(std::string& out, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) {
-    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
-  }
-}
-
-uint64_t ReadLe(const uint8_t* bytes, int count) {
-  uint64_t value = 0;
-  for (int i = 0; i < count; ++i) {
-    value |= static_cast<uint64_t>(bytes[i]) << (8 * i);
-  }
-  return value;
-}
-
 // -- Configuration text
 
 std::string_view Trim(std::string_view text) {
@@ -711,7 +698,7 @@ std::array<uint8_t, 16> EncodeInstruction(const Instruction& in) {
 }
 
 StatusOr<Instruction> DecodeInstruction(const uint8_t* word, uint64_t index) {
-  const Word w{ReadLe(word, 8), ReadLe(word + 8, 8)};
+  const Word w{LoadLittleEndian(word, 8), LoadLittleEndian(word + 8, 8)};
   Instruction in;
   in.op = static_cast<Opcode>(w.Get(0, 8));
   if (OpcodeName(in.op) == nullptr) {
@@ -781,20 +768,20 @@ StatusOr<Instruction> DecodeInstruction(const uint8_t* word, uint64_t index) {
 
 std::string EncodeProgram(const Program& program) {
   std::string out(kMagic, sizeof(kMagic));
-  AppendLe(out, kFormatVersion, 4);
-  AppendLe(out, kHeaderBytes, 4);
-  AppendLe(out, program.name.size(), 4);
-  AppendLe(out, program.descriptors.size(), 4);
-  AppendLe(out, program.instructions.size(), 4);
-  AppendLe(out, 0, 4);
+  AppendLittleEndian(out, kFormatVersion, 4);
+  AppendLittleEndian(out, kHeaderBytes, 4);
+  AppendLittleEndian(out, program.name.size(), 4);
+  AppendLittleEndian(out, program.descriptors.size(), 4);
+  AppendLittleEndian(out, program.instructions.size(), 4);
+  AppendLittleEndian(out, 0, 4);
   out += program.name;
   out.resize(kHeaderBytes + PaddedNameBytes(program.name.size()), '\0');
   for (const DmaDescriptor& d : program.descriptors) {
     for (int64_t stride : d.dram_strides) {
-      AppendLe(out, static_cast<uint64_t>(stride), 8);
+      AppendLittleEndian(out, static_cast<uint64_t>(stride), 8);
     }
     for (int64_t stride : d.sram_strides) {
-      AppendLe(out, static_cast<uint64_t>(stride), 8);
+      AppendLittleEndian(out, static_cast<uint64_t>(stride), 8);
     }
   }
   for (const Instruction& in : program.instructions) {
@@ -817,20 +804,21 @@ StatusOr<Program> DecodeProgram(const std::string& bytes) {
         "asic-ref program: bad magic at byte offset 0 (not an asic-ref "
         "program)");
   }
-  const uint64_t version = ReadLe(data + 8, 4);
+  const uint64_t version = LoadLittleEndian(data + 8, 4);
   if (version != kFormatVersion) {
     return InvalidArgument("asic-ref program: format version " +
                            std::to_string(version) + " at byte offset 8 (" +
                            std::to_string(kFormatVersion) + " expected)");
   }
-  if (ReadLe(data + 12, 4) != kHeaderBytes || ReadLe(data + 28, 4) != 0) {
+  if (LoadLittleEndian(data + 12, 4) != kHeaderBytes ||
+      LoadLittleEndian(data + 28, 4) != 0) {
     return InvalidArgument(
         "asic-ref program: header size at byte offset 12 or reserved word at "
         "byte offset 28 is wrong");
   }
-  const uint64_t name_bytes = ReadLe(data + 16, 4);
-  const uint64_t descriptor_count = ReadLe(data + 20, 4);
-  const uint64_t instruction_count = ReadLe(data + 24, 4);
+  const uint64_t name_bytes = LoadLittleEndian(data + 16, 4);
+  const uint64_t descriptor_count = LoadLittleEndian(data + 20, 4);
+  const uint64_t instruction_count = LoadLittleEndian(data + 24, 4);
   const uint64_t descriptors_at = kHeaderBytes + PaddedNameBytes(name_bytes);
   const uint64_t instructions_at =
       descriptors_at + descriptor_count * kDescriptorBytes;
@@ -862,9 +850,9 @@ StatusOr<Program> DecodeProgram(const std::string& bytes) {
     const uint8_t* at = data + descriptors_at + d * kDescriptorBytes;
     for (int i = 0; i < 3; ++i) {
       program.descriptors[d].dram_strides[i] =
-          static_cast<int64_t>(ReadLe(at + 8 * i, 8));
+          static_cast<int64_t>(LoadLittleEndian(at + 8 * i, 8));
       program.descriptors[d].sram_strides[i] =
-          static_cast<int64_t>(ReadLe(at + 24 + 8 * i, 8));
+          static_cast<int64_t>(LoadLittleEndian(at + 24 + 8 * i, 8));
     }
   }
   program.instructions.reserve(instruction_count);
