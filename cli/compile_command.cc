@@ -68,9 +68,7 @@ Status Compile(const CompileOptions& options) {
                                      options.target.c_str(), &device))));
   phal_compile_options_t compile{};
   compile.struct_size = sizeof(compile);
-  compile.format = IsStableHloPath(options.module_path)
-                       ? PHAL_PROGRAM_FORMAT_STABLEHLO_TEXT
-                       : PHAL_PROGRAM_FORMAT_HLO_TEXT;
+  compile.format = ProgramFormatOf(options.module_path);
   compile.source_name = options.module_path.c_str();
   compile.dump_directory =
       options.dump_dir.empty() ? nullptr : options.dump_dir.c_str();

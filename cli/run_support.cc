@@ -235,21 +235,41 @@ StatusOr<std::vector<Literal>> BindInputsToShapes(
   return arguments;
 }
 
+namespace {
+
+// Compiles `text` for the first device of `plugin`, runs it once on the
+// arguments `bind` makes for its parameter shapes, and downloads the result.
+template <typename Bind>
+StatusOr<Literal> CompileAndRun(std::string_view text,
+                                phal_program_format_t format,
+                                const std::string& source_name,
+                                const std::string& plugin, Bind&& bind) {
+  Result<Client> client = Client::Create();
+  PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
+  PHAL_ASSIGN_OR_RETURN(Device device, FindPluginDevice(*client, plugin));
+  PHAL_ASSIGN_OR_RETURN(
+      PluginProgram program,
+      PluginProgram::Compile(device, text, format, source_name));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Shape> shapes, program.ParameterShapes());
+  PHAL_ASSIGN_OR_RETURN(std::vector<Literal> arguments, bind(shapes));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, program.Upload(arguments));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program.Execute(inputs));
+  return program.Download(results);
+}
+
+}  // namespace
+
 StatusOr<Literal> Execute(const HloModule& module,
                           const std::vector<Literal>& arguments,
                           const RunOptions& options) {
   if (options.plugin == "reference") return Evaluate(module, arguments);
-  Result<Client> client = Client::Create();
-  PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
-  PHAL_ASSIGN_OR_RETURN(Device device,
-                        FindPluginDevice(*client, options.plugin));
   PHAL_ASSIGN_OR_RETURN(
-      PluginProgram program,
-      PluginProgram::Compile(device, HloModuleToText(module),
-                             PHAL_PROGRAM_FORMAT_HLO_TEXT, module.name()));
-  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, program.Upload(arguments));
-  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program.Execute(inputs));
-  PHAL_ASSIGN_OR_RETURN(Literal result, program.Download(results));
+      Literal result,
+      CompileAndRun(HloModuleToText(module), PHAL_PROGRAM_FORMAT_HLO_TEXT,
+                    module.name(), options.plugin,
+                    [&](const std::vector<Shape>&) {
+                      return StatusOr<std::vector<Literal>>(arguments);
+                    }));
   // A root tuple of one element comes back as its element.
   if (module.entry_computation()->root_instruction()->shape().IsTuple() &&
       !result.IsTuple()) {
@@ -262,20 +282,13 @@ StatusOr<Literal> Execute(const HloModule& module,
 
 Status RunOnPlugin(const RunOptions& options) {
   PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(options.module_path));
-  Result<Client> client = Client::Create();
-  PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
-  PHAL_ASSIGN_OR_RETURN(Device device,
-                        FindPluginDevice(*client, options.plugin));
   PHAL_ASSIGN_OR_RETURN(
-      PluginProgram program,
-      PluginProgram::Compile(device, text, ProgramFormatOf(options.module_path),
-                             options.module_path));
-  PHAL_ASSIGN_OR_RETURN(std::vector<Shape> shapes, program.ParameterShapes());
-  PHAL_ASSIGN_OR_RETURN(std::vector<Literal> arguments,
-                        BindInputsToShapes(shapes, options));
-  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, program.Upload(arguments));
-  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program.Execute(inputs));
-  PHAL_ASSIGN_OR_RETURN(Literal result, program.Download(results));
+      Literal result, CompileAndRun(text, ProgramFormatOf(options.module_path),
+                                    options.module_path, options.plugin,
+                                    [&](const std::vector<Shape>& shapes) {
+                                      return BindInputsToShapes(shapes,
+                                                                options);
+                                    }));
   return EmitOutputs(result, options);
 }
 

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "sdk/kir_interpreter/kir_interpreter.h"
-#include "sdk/plugin_testing/fake_host.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/status_assertions.h"
+#include "sdk/plugin_testing/test_files.h"
 
 namespace phal::plugin_testing {
 namespace {
@@ -191,11 +191,8 @@ void DeviceContractTest::ExpectASerializedKernelRunsAfterDeserializing() {
   KirKernel loop = MultiplyAddOne(n);
   phal_plugin_kernel_t* kernel = Emit(loop.Desc());
   ASSERT_NE(kernel, nullptr);
-  void* data = nullptr;
-  uint64_t size = 0;
-  ASSERT_TRUE(IsOk(api().kernel_serialize(kernel, &data, &size)));
-  const std::string bytes(static_cast<const char*>(data), size);
-  FakeHost().host_free(data);
+  const std::string bytes = SerializeKernel(api(), kernel);
+  ASSERT_FALSE(bytes.empty());
   phal_plugin_kernel_t* copy = nullptr;
   ASSERT_TRUE(IsOk(
       api().kernel_deserialize(device_, bytes.data(), bytes.size(), &copy)));
@@ -218,11 +215,8 @@ void DeviceContractTest::ExpectEveryTruncationOfAKernelIsRefused() {
   KirKernel loop = MultiplyAddOne(16);
   phal_plugin_kernel_t* kernel = Emit(loop.Desc());
   ASSERT_NE(kernel, nullptr);
-  void* data = nullptr;
-  uint64_t size = 0;
-  ASSERT_TRUE(IsOk(api().kernel_serialize(kernel, &data, &size)));
-  const std::string bytes(static_cast<const char*>(data), size);
-  FakeHost().host_free(data);
+  const std::string bytes = SerializeKernel(api(), kernel);
+  ASSERT_FALSE(bytes.empty());
   // Every length up to 256, then every 97th: the header, then the rest.
   for (size_t length = 0; length < bytes.size();
        length += length < 256 ? 1 : 97) {
