@@ -85,6 +85,9 @@ class StableHloLowering {
 
   // --- Ops (stablehlo_op_lowering.cc) ---------------------------------------
   StatusOr<Values> LowerValueOp(const MlirOperation& op, LoweringScope& scope);
+  // The lowering of each StableHLO op of a fixed HLO form, and the table
+  // that finds it by the op's name (stablehlo_op_lowering.cc).
+  struct OpLowerings;
   StatusOr<Values> LowerStableHloOp(const std::string& name,
                                     const MlirOperation& op,
                                     LoweringScope& scope,

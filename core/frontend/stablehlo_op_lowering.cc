@@ -353,6 +353,23 @@ StatusOr<ConvolutionDimensionNumbers> ConvolutionNumbers(
   return numbers;
 }
 
+StatusOr<Values> One(StatusOr<HloInstruction*> value) {
+  if (!value.ok()) return value.status();
+  return Values{*value};
+}
+
+Status OperandCount(const Values& operands, std::size_t count) {
+  if (operands.size() == count) return OkStatus();
+  return InvalidArgument("expects " + std::to_string(count) +
+                         " operands, got " + std::to_string(operands.size()));
+}
+
+// For ops whose dynamic_ forms add shape operands after the first.
+Status HasOperand(const Values& operands) {
+  if (!operands.empty()) return OkStatus();
+  return InvalidArgument("expects an operand, got none");
+}
+
 }  // namespace
 
 StatusOr<Shape> StableHloLowering::ResultType(const MlirOperation& op,
@@ -400,71 +417,126 @@ StatusOr<Values> StableHloLowering::LowerValueOp(const MlirOperation& op,
   return LowerStableHloOp(name, op, scope, operands);
 }
 
-StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
-                                                     const MlirOperation& op,
-                                                     LoweringScope& scope,
-                                                     const Values& operands) {
-  HloBuilder& b = *scope.builder;
-  const auto one = [](StatusOr<HloInstruction*> value) -> StatusOr<Values> {
-    if (!value.ok()) return value.status();
-    return Values{*value};
-  };
-  const auto operand_count = [&](std::size_t count) -> Status {
-    if (operands.size() == count) return OkStatus();
-    return InvalidArgument("expects " + std::to_string(count) +
-                           " operands, got " + std::to_string(operands.size()));
-  };
-  // For ops whose dynamic_ forms add shape operands after the first.
-  const auto has_operand = [&]() -> Status {
-    if (!operands.empty()) return OkStatus();
-    return InvalidArgument("expects an operand, got none");
-  };
-  const auto elementwise = ElementwiseOps().find(name);
-  if (elementwise != ElementwiseOps().end()) {
-    return LowerElementwise(elementwise->second, b, operands);
+// One function per StableHLO op of a fixed HLO form, found by name.
+struct StableHloLowering::OpLowerings {
+  using Lowering = StatusOr<Values> (*)(StableHloLowering& lowering,
+                                        const std::string& name,
+                                        const MlirOperation& op,
+                                        LoweringScope& scope,
+                                        const Values& operands);
+
+  static const std::map<std::string, Lowering>& Table() {
+    static const auto* table = new std::map<std::string, Lowering>{
+        {"constant", &Constant},
+        {"compare", &Compare},
+        {"convert", &Convert},
+        {"bitcast_convert", &ReshapeOrBitcastConvert},
+        {"reshape", &ReshapeOrBitcastConvert},
+        {"dynamic_reshape", &ReshapeOrBitcastConvert},
+        {"reduce_precision", &ReducePrecision},
+        {"broadcast_in_dim", &BroadcastInDim},
+        {"dynamic_broadcast_in_dim", &BroadcastInDim},
+        {"broadcast", &Broadcast},
+        {"transpose", &TransposeOrReverse},
+        {"reverse", &TransposeOrReverse},
+        {"slice", &Slice},
+        {"dynamic_slice", &DynamicSlice},
+        {"dynamic_update_slice", &DynamicUpdateSlice},
+        {"pad", &Pad},
+        {"concatenate", &Concatenate},
+        {"iota", &Iota},
+        {"dynamic_iota", &Iota},
+        {"tuple", &Tuple},
+        {"after_all", &Token},
+        {"create_token", &Token},
+        {"get_tuple_element", &GetTupleElement},
+        {"optimization_barrier", &OptimizationBarrier},
+        {"dot", &Dot},
+        {"dot_general", &Dot},
+        {"convolution", &Convolution},
+        {"gather", &Gather},
+        {"batch_norm_inference", &BatchNorm},
+        {"batch_norm_training", &BatchNorm},
+        {"batch_norm_grad", &BatchNorm},
+        {"replica_id", &ReplicaOrPartitionId},
+        {"partition_id", &ReplicaOrPartitionId},
+        {"get_dimension_size", &GetDimensionSize},
+        {"composite", &Composite},
+        {"triangular_solve", &TriangularSolve},
+        {"fft", &Fft},
+        {"while", &While},
+        {"if", &IfOrCase},
+        {"case", &IfOrCase},
+    };
+    return *table;
   }
-  if (name == "constant") {
+
+  static StatusOr<Values> Constant(StableHloLowering& lowering,
+                                   const std::string&, const MlirOperation& op,
+                                   LoweringScope& scope, const Values&) {
+    HloBuilder& b = *scope.builder;
     const MlirAttribute* value = op.Attribute("value");
     if (value == nullptr) return InvalidArgument("missing the value");
     const Shape type = op.result_types.empty() ? Shape() : op.result_types[0];
-    PHAL_ASSIGN_OR_RETURN(Literal literal, AttributeLiteral(*value, type));
-    return one(b.Constant(std::move(literal)));
+    PHAL_ASSIGN_OR_RETURN(Literal literal,
+                          lowering.AttributeLiteral(*value, type));
+    return One(b.Constant(std::move(literal)));
   }
-  if (name == "compare") {
-    PHAL_RETURN_IF_ERROR(operand_count(2));
+
+  static StatusOr<Values> Compare(StableHloLowering&, const std::string&,
+                                  const MlirOperation& op, LoweringScope& scope,
+                                  const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 2));
     PHAL_ASSIGN_OR_RETURN(ComparisonDirection direction, Direction(op));
     PHAL_ASSIGN_OR_RETURN(ComparisonType type, CompareType(op));
-    return one(b.Compare(direction, operands[0], operands[1], type));
+    return One(b.Compare(direction, operands[0], operands[1], type));
   }
-  if (name == "convert") {
-    PHAL_RETURN_IF_ERROR(operand_count(1));
-    PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
+
+  static StatusOr<Values> Convert(StableHloLowering& lowering,
+                                  const std::string&, const MlirOperation& op,
+                                  LoweringScope& scope,
+                                  const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 1));
+    PHAL_ASSIGN_OR_RETURN(Shape type, lowering.ResultType(op, 0));
     HloInstruction* value = operands[0];
     // StableHLO's convert from complex to a real type keeps the real part.
     if (IsComplex(value->shape().element_type()) &&
         !IsComplex(type.element_type())) {
       PHAL_ASSIGN_OR_RETURN(value, b.Unary(HloOpcode::kReal, value));
     }
-    return one(b.Add(b.Create(HloOpcode::kConvert,
+    return One(b.Add(b.Create(HloOpcode::kConvert,
                               Shape(type.element_type(), value->shape().dims()),
                               {value})));
   }
-  if (name == "bitcast_convert" || name == "reshape" ||
-      name == "dynamic_reshape") {
-    PHAL_RETURN_IF_ERROR(has_operand());
-    PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
+
+  static StatusOr<Values> ReshapeOrBitcastConvert(StableHloLowering& lowering,
+                                                  const std::string& name,
+                                                  const MlirOperation& op,
+                                                  LoweringScope& scope,
+                                                  const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(HasOperand(operands));
+    PHAL_ASSIGN_OR_RETURN(Shape type, lowering.ResultType(op, 0));
     if (name == "bitcast_convert" &&
         (operands[0]->shape().element_type() == PHAL_ELEMENT_TYPE_PRED ||
          type.element_type() == PHAL_ELEMENT_TYPE_PRED)) {
-      return one(LowerBitcastConvertOfI1(operands[0], type, scope));
+      return One(lowering.LowerBitcastConvertOfI1(operands[0], type, scope));
     }
     const HloOpcode opcode = name == "bitcast_convert"
                                  ? HloOpcode::kBitcastConvert
                                  : HloOpcode::kReshape;
-    return one(b.Add(b.Create(opcode, type, {operands[0]})));
+    return One(b.Add(b.Create(opcode, type, {operands[0]})));
   }
-  if (name == "reduce_precision") {
-    PHAL_RETURN_IF_ERROR(operand_count(1));
+
+  static StatusOr<Values> ReducePrecision(StableHloLowering&,
+                                          const std::string&,
+                                          const MlirOperation& op,
+                                          LoweringScope& scope,
+                                          const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 1));
     auto reduce = b.Create(HloOpcode::kReducePrecision, Shape(), operands);
     int64_t exponent = IntOr(op, {"exponent_bits"}, -1);
     int64_t mantissa = IntOr(op, {"mantissa_bits"}, -1);
@@ -481,17 +553,28 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     }
     reduce->set_exponent_bits(exponent);
     reduce->set_mantissa_bits(mantissa);
-    return one(b.Add(std::move(reduce)));
+    return One(b.Add(std::move(reduce)));
   }
-  if (name == "broadcast_in_dim" || name == "dynamic_broadcast_in_dim") {
-    PHAL_RETURN_IF_ERROR(has_operand());
-    PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
+
+  static StatusOr<Values> BroadcastInDim(StableHloLowering& lowering,
+                                         const std::string&,
+                                         const MlirOperation& op,
+                                         LoweringScope& scope,
+                                         const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(HasOperand(operands));
+    PHAL_ASSIGN_OR_RETURN(Shape type, lowering.ResultType(op, 0));
     PHAL_ASSIGN_OR_RETURN(IntList dims,
                           Ints(op, {"broadcast_dimensions", "dims"}));
-    return one(b.Broadcast(operands[0], type.dims(), dims));
+    return One(b.Broadcast(operands[0], type.dims(), dims));
   }
-  if (name == "broadcast") {
-    PHAL_RETURN_IF_ERROR(has_operand());
+
+  static StatusOr<Values> Broadcast(StableHloLowering&, const std::string&,
+                                    const MlirOperation& op,
+                                    LoweringScope& scope,
+                                    const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(HasOperand(operands));
     PHAL_ASSIGN_OR_RETURN(IntList sizes,
                           Ints(op, {"broadcast_sizes", "sizes"}));
     const Shape& shape = operands[0]->shape();
@@ -501,39 +584,64 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
       dims.push_back(shape.dim(i));
       mapping.push_back(static_cast<int64_t>(sizes.size()) + i);
     }
-    return one(b.Broadcast(operands[0], dims, mapping));
+    return One(b.Broadcast(operands[0], dims, mapping));
   }
-  if (name == "transpose" || name == "reverse") {
-    PHAL_RETURN_IF_ERROR(operand_count(1));
+
+  static StatusOr<Values> TransposeOrReverse(StableHloLowering&,
+                                             const std::string& name,
+                                             const MlirOperation& op,
+                                             LoweringScope& scope,
+                                             const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 1));
     PHAL_ASSIGN_OR_RETURN(IntList dims,
                           Ints(op, {"permutation", "dimensions", "dims"}));
     auto instruction = b.Create(
         name == "transpose" ? HloOpcode::kTranspose : HloOpcode::kReverse,
         Shape(), operands);
     instruction->set_dimensions(dims);
-    return one(b.Add(std::move(instruction)));
+    return One(b.Add(std::move(instruction)));
   }
-  if (name == "slice") {
-    PHAL_RETURN_IF_ERROR(operand_count(1));
+
+  static StatusOr<Values> Slice(StableHloLowering&, const std::string&,
+                                const MlirOperation& op, LoweringScope& scope,
+                                const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 1));
     PHAL_ASSIGN_OR_RETURN(IntList starts, Ints(op, {"start_indices"}));
     PHAL_ASSIGN_OR_RETURN(IntList limits, Ints(op, {"limit_indices"}));
     IntList strides = IntsOr(op, {"strides"}, IntList(starts.size(), 1));
     auto slice = b.Create(HloOpcode::kSlice, Shape(), operands);
     slice->set_slice(std::move(starts), std::move(limits), std::move(strides));
-    return one(b.Add(std::move(slice)));
+    return One(b.Add(std::move(slice)));
   }
-  if (name == "dynamic_slice") {
+
+  static StatusOr<Values> DynamicSlice(StableHloLowering&, const std::string&,
+                                       const MlirOperation& op,
+                                       LoweringScope& scope,
+                                       const Values& operands) {
+    HloBuilder& b = *scope.builder;
     PHAL_ASSIGN_OR_RETURN(IntList sizes, Ints(op, {"slice_sizes", "sizes"}));
     auto slice = b.Create(HloOpcode::kDynamicSlice, Shape(), operands);
     slice->set_dynamic_slice_sizes(std::move(sizes));
-    return one(b.Add(std::move(slice)));
+    return One(b.Add(std::move(slice)));
   }
-  if (name == "dynamic_update_slice") {
-    return one(
+
+  static StatusOr<Values> DynamicUpdateSlice(StableHloLowering&,
+                                             const std::string&,
+                                             const MlirOperation&,
+                                             LoweringScope& scope,
+                                             const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    return One(
         b.Add(b.Create(HloOpcode::kDynamicUpdateSlice, Shape(), operands)));
   }
-  if (name == "pad") {
-    PHAL_RETURN_IF_ERROR(operand_count(2));
+
+  static StatusOr<Values> Pad(StableHloLowering&, const std::string&,
+                              const MlirOperation& op, LoweringScope& scope,
+                              const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 2));
     PHAL_ASSIGN_OR_RETURN(IntList low, Ints(op, {"edge_padding_low", "low"}));
     PHAL_ASSIGN_OR_RETURN(IntList high,
                           Ints(op, {"edge_padding_high", "high"}));
@@ -547,32 +655,69 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
       config.dimensions.push_back({low[i], high[i], interior[i]});
     auto pad = b.Create(HloOpcode::kPad, Shape(), operands);
     pad->set_padding_config(std::move(config));
-    return one(b.Add(std::move(pad)));
+    return One(b.Add(std::move(pad)));
   }
-  if (name == "concatenate") {
+
+  static StatusOr<Values> Concatenate(StableHloLowering&, const std::string&,
+                                      const MlirOperation& op,
+                                      LoweringScope& scope,
+                                      const Values& operands) {
+    HloBuilder& b = *scope.builder;
     auto concatenate = b.Create(HloOpcode::kConcatenate, Shape(), operands);
     concatenate->set_dimensions({IntOr(op, {"dimension", "dim"}, 0)});
-    return one(b.Add(std::move(concatenate)));
+    return One(b.Add(std::move(concatenate)));
   }
-  if (name == "iota" || name == "dynamic_iota") {
-    PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
-    return one(b.Iota(type, IntOr(op, {"iota_dimension", "dim"}, 0)));
+
+  static StatusOr<Values> Iota(StableHloLowering& lowering, const std::string&,
+                               const MlirOperation& op, LoweringScope& scope,
+                               const Values&) {
+    HloBuilder& b = *scope.builder;
+    PHAL_ASSIGN_OR_RETURN(Shape type, lowering.ResultType(op, 0));
+    return One(b.Iota(type, IntOr(op, {"iota_dimension", "dim"}, 0)));
   }
-  if (name == "tuple") return one(b.Tuple(operands));
-  if (name == "after_all" || name == "create_token") return one(b.Tuple({}));
-  if (name == "get_tuple_element") {
-    PHAL_RETURN_IF_ERROR(operand_count(1));
-    return one(b.GetTupleElement(operands[0], IntOr(op, {"index"}, 0)));
+
+  static StatusOr<Values> Tuple(StableHloLowering&, const std::string&,
+                                const MlirOperation&, LoweringScope& scope,
+                                const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    return One(b.Tuple(operands));
   }
-  if (name == "optimization_barrier") {
+
+  static StatusOr<Values> Token(StableHloLowering&, const std::string&,
+                                const MlirOperation&, LoweringScope& scope,
+                                const Values&) {
+    HloBuilder& b = *scope.builder;
+    return One(b.Tuple({}));
+  }
+
+  static StatusOr<Values> GetTupleElement(StableHloLowering&,
+                                          const std::string&,
+                                          const MlirOperation& op,
+                                          LoweringScope& scope,
+                                          const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 1));
+    return One(b.GetTupleElement(operands[0], IntOr(op, {"index"}, 0)));
+  }
+
+  static StatusOr<Values> OptimizationBarrier(StableHloLowering&,
+                                              const std::string&,
+                                              const MlirOperation&,
+                                              LoweringScope& scope,
+                                              const Values& operands) {
+    HloBuilder& b = *scope.builder;
     PHAL_ASSIGN_OR_RETURN(HloInstruction * tuple, b.Tuple(operands));
     PHAL_ASSIGN_OR_RETURN(
         HloInstruction * barrier,
         b.Add(b.Create(HloOpcode::kOptimizationBarrier, Shape(), {tuple})));
     return b.Untuple(barrier);
   }
-  if (name == "dot" || name == "dot_general") {
-    PHAL_RETURN_IF_ERROR(operand_count(2));
+
+  static StatusOr<Values> Dot(StableHloLowering&, const std::string& name,
+                              const MlirOperation& op, LoweringScope& scope,
+                              const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 2));
     DotDimensionNumbers numbers;
     if (name == "dot") {
       numbers.lhs_contracting_dimensions = {operands[0]->shape().rank() - 1};
@@ -608,19 +753,31 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
                                  : op.result_types[0].element_type();
     auto dot = b.Create(HloOpcode::kDot, Shape(type, {}), operands);
     dot->set_dot_dimension_numbers(std::move(numbers));
-    return one(b.Add(std::move(dot)));
+    return One(b.Add(std::move(dot)));
   }
-  if (name == "convolution") {
-    PHAL_RETURN_IF_ERROR(operand_count(2));
-    return one(LowerConvolution(op, scope, operands, std::nullopt));
+
+  static StatusOr<Values> Convolution(StableHloLowering& lowering,
+                                      const std::string&,
+                                      const MlirOperation& op,
+                                      LoweringScope& scope,
+                                      const Values& operands) {
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 2));
+    return One(lowering.LowerConvolution(op, scope, operands, std::nullopt));
   }
-  if (name == "gather") {
-    PHAL_RETURN_IF_ERROR(operand_count(2));
+
+  static StatusOr<Values> Gather(StableHloLowering& lowering,
+                                 const std::string&, const MlirOperation& op,
+                                 LoweringScope& scope, const Values& operands) {
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 2));
     PHAL_ASSIGN_OR_RETURN(IntList sizes, Ints(op, {"slice_sizes"}));
-    return one(LowerGather(op, scope, operands, sizes));
+    return One(lowering.LowerGather(op, scope, operands, sizes));
   }
-  if (name == "batch_norm_inference" || name == "batch_norm_training" ||
-      name == "batch_norm_grad") {
+
+  static StatusOr<Values> BatchNorm(StableHloLowering&, const std::string& name,
+                                    const MlirOperation& op,
+                                    LoweringScope& scope,
+                                    const Values& operands) {
+    HloBuilder& b = *scope.builder;
     const HloOpcode opcode =
         name == "batch_norm_inference"  ? HloOpcode::kBatchNormInference
         : name == "batch_norm_training" ? HloOpcode::kBatchNormTraining
@@ -633,28 +790,50 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     PHAL_ASSIGN_OR_RETURN(HloInstruction * result, b.Add(std::move(norm)));
     return b.Untuple(result);
   }
-  if (name == "replica_id" || name == "partition_id") {
+
+  static StatusOr<Values> ReplicaOrPartitionId(StableHloLowering& lowering,
+                                               const std::string&,
+                                               const MlirOperation& op,
+                                               LoweringScope& scope,
+                                               const Values&) {
+    HloBuilder& b = *scope.builder;
     // A single device is replica 0 of partition 0.
-    PHAL_ASSIGN_OR_RETURN(Shape type, ResultType(op, 0));
-    return one(b.Constant(Literal(type)));
+    PHAL_ASSIGN_OR_RETURN(Shape type, lowering.ResultType(op, 0));
+    return One(b.Constant(Literal(type)));
   }
-  if (name == "get_dimension_size") {
-    PHAL_RETURN_IF_ERROR(operand_count(1));
+
+  static StatusOr<Values> GetDimensionSize(StableHloLowering&,
+                                           const std::string&,
+                                           const MlirOperation& op,
+                                           LoweringScope& scope,
+                                           const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 1));
     const int64_t dimension = IntOr(op, {"dimension", "dim"}, 0);
     const Shape& shape = operands[0]->shape();
     if (dimension < 0 || dimension >= shape.rank())
       return InvalidArgument("dimension out of range");
-    return one(b.Constant(
+    return One(b.Constant(
         Literal::Scalar(PHAL_ELEMENT_TYPE_S32, shape.dim(dimension))));
   }
-  if (name == "composite") {
+
+  static StatusOr<Values> Composite(StableHloLowering& lowering,
+                                    const std::string&, const MlirOperation& op,
+                                    LoweringScope& scope,
+                                    const Values& operands) {
     const MlirAttribute* decomposition = op.Attribute("decomposition");
     if (decomposition == nullptr)
       return InvalidArgument("missing the decomposition function");
-    return LowerCall(op, scope, operands, decomposition->text);
+    return lowering.LowerCall(op, scope, operands, decomposition->text);
   }
-  if (name == "triangular_solve") {
-    PHAL_RETURN_IF_ERROR(operand_count(2));
+
+  static StatusOr<Values> TriangularSolve(StableHloLowering&,
+                                          const std::string&,
+                                          const MlirOperation& op,
+                                          LoweringScope& scope,
+                                          const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 2));
     TriangularSolveOptions options;
     options.left_side = BoolOr(op, "left_side", true);
     options.lower = BoolOr(op, "lower", true);
@@ -669,10 +848,14 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     } else if (word != "NO_TRANSPOSE") {
       return InvalidArgument("unknown transpose_a '" + word + "'");
     }
-    return one(DecomposeTriangularSolve(b, operands[0], operands[1], options));
+    return One(DecomposeTriangularSolve(b, operands[0], operands[1], options));
   }
-  if (name == "fft") {
-    PHAL_RETURN_IF_ERROR(operand_count(1));
+
+  static StatusOr<Values> Fft(StableHloLowering&, const std::string&,
+                              const MlirOperation& op, LoweringScope& scope,
+                              const Values& operands) {
+    HloBuilder& b = *scope.builder;
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 1));
     const MlirAttribute* kind = Find(op, {"fft_type", "type"});
     const std::string word = kind == nullptr ? "" : EnumWord(*kind);
     const std::optional<FftType> type = FftTypeFromName(word);
@@ -684,11 +867,36 @@ StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
     auto fft = b.Create(HloOpcode::kFft, Shape(), operands);
     fft->set_fft_type(*type);
     fft->set_fft_length(std::move(lengths));
-    return one(b.Add(std::move(fft)));
+    return One(b.Add(std::move(fft)));
   }
-  if (name == "while") return LowerWhile(op, scope, operands);
-  if (name == "if" || name == "case")
-    return LowerConditional(op, scope, operands);
+
+  static StatusOr<Values> While(StableHloLowering& lowering, const std::string&,
+                                const MlirOperation& op, LoweringScope& scope,
+                                const Values& operands) {
+    return lowering.LowerWhile(op, scope, operands);
+  }
+
+  static StatusOr<Values> IfOrCase(StableHloLowering& lowering,
+                                   const std::string&, const MlirOperation& op,
+                                   LoweringScope& scope,
+                                   const Values& operands) {
+    return lowering.LowerConditional(op, scope, operands);
+  }
+};
+
+StatusOr<Values> StableHloLowering::LowerStableHloOp(const std::string& name,
+                                                     const MlirOperation& op,
+                                                     LoweringScope& scope,
+                                                     const Values& operands) {
+  HloBuilder& b = *scope.builder;
+  const auto elementwise = ElementwiseOps().find(name);
+  if (elementwise != ElementwiseOps().end()) {
+    return LowerElementwise(elementwise->second, b, operands);
+  }
+  const auto lowering = OpLowerings::Table().find(name);
+  if (lowering != OpLowerings::Table().end()) {
+    return lowering->second(*this, name, op, scope, operands);
+  }
   if (name.rfind("dynamic_", 0) == 0 || name == "real_dynamic_slice") {
     return LowerDynamicOp(name, op, scope, operands);
   }
