@@ -59,6 +59,19 @@ bool ArgumentReader::Done() {
   return true;
 }
 
+int ArgumentReader::ModuleFile(std::string* path) {
+  std::vector<std::string> positionals = Positionals();
+  if (!Done()) return kExitUsage;
+  if (positionals.size() != 1) {
+    return UsageError(positionals.empty()
+                          ? "missing the module file"
+                          : "expected one module file, got " +
+                                std::to_string(positionals.size()));
+  }
+  *path = positionals[0];
+  return kExitSuccess;
+}
+
 int ArgumentReader::UsageError(const std::string& message) const {
   std::fprintf(stderr, "polyhal %s: %s\nRun 'polyhal help %s' for its usage.\n",
                command_.c_str(), message.c_str(), command_.c_str());

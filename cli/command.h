@@ -34,6 +34,10 @@ class ArgumentReader {
   std::vector<std::string> Positionals();
   // Prints an error for anything left and returns false.
   bool Done();
+  // The one positional argument, the module file, read after every option:
+  // kExitSuccess, or the usage exit code after printing why (anything
+  // left, no file, several).
+  int ModuleFile(std::string* path);
   // Prints "polyhal COMMAND: message" and a hint to stderr.
   int UsageError(const std::string& message) const;
 

@@ -104,17 +104,12 @@ int RunCompile(const Arguments& arguments) {
   options.target = reader.Value("--target");
   options.output = reader.Value("--output");
   options.dump_dir = reader.Value("--dump-dir");
-  std::vector<std::string> positionals = reader.Positionals();
-  if (!reader.Done()) return kExitUsage;
-  if (positionals.size() != 1) {
-    return reader.UsageError(positionals.empty()
-                                 ? "missing the module file"
-                                 : "expected one module file, got " +
-                                       std::to_string(positionals.size()));
+  if (const int read = reader.ModuleFile(&options.module_path);
+      read != kExitSuccess) {
+    return read;
   }
   if (options.plugin.empty()) return reader.UsageError("missing --plugin NAME");
   if (options.output.empty()) return reader.UsageError("missing --output FILE");
-  options.module_path = positionals[0];
   Status status = Compile(options);
   if (status.ok()) return kExitSuccess;
   std::fprintf(stderr, "polyhal compile: %s\n", status.message().c_str());

@@ -26,15 +26,6 @@ StatusOr<Device> FindPluginDevice(const Client& client,
                   "why others were skipped, or use --plugin reference");
 }
 
-phal_program_format_t ProgramFormatOf(const std::string& path) {
-  constexpr std::string_view kStableHlo = ".mlir";
-  const bool stablehlo = path.size() >= kStableHlo.size() &&
-                         path.compare(path.size() - kStableHlo.size(),
-                                      kStableHlo.size(), kStableHlo) == 0;
-  return stablehlo ? PHAL_PROGRAM_FORMAT_STABLEHLO_TEXT
-                   : PHAL_PROGRAM_FORMAT_HLO_TEXT;
-}
-
 StatusOr<PluginProgram> PluginProgram::Make(const Device& device,
                                             Result<Executable> executable) {
   PHAL_RETURN_IF_ERROR(StatusFromError(executable.error()));

@@ -22,10 +22,6 @@ namespace phal::cli {
 StatusOr<Device> FindPluginDevice(const Client& client,
                                   const std::string& name);
 
-// The program format of a module file: StableHLO text for `.mlir`, HLO
-// text otherwise.
-phal_program_format_t ProgramFormatOf(const std::string& path);
-
 class PluginProgram {
  public:
   // Compiles `text`, a module in `format`, for `device`; `source_name`

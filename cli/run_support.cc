@@ -84,6 +84,11 @@ bool IsStableHloPath(const std::string& path) {
              0;
 }
 
+phal_program_format_t ProgramFormatOf(const std::string& path) {
+  return IsStableHloPath(path) ? PHAL_PROGRAM_FORMAT_STABLEHLO_TEXT
+                               : PHAL_PROGRAM_FORMAT_HLO_TEXT;
+}
+
 StatusOr<std::string> ReadTextFile(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) return NotFound(path + ": cannot open the file");
@@ -143,16 +148,7 @@ int ParseRunOptions(ArgumentReader& reader, RunOptions* options) {
     }
     options->random_inputs = true;
   }
-  std::vector<std::string> positionals = reader.Positionals();
-  if (!reader.Done()) return kExitUsage;
-  if (positionals.size() != 1) {
-    return reader.UsageError(positionals.empty()
-                                 ? "missing the module file"
-                                 : "expected one module file, got " +
-                                       std::to_string(positionals.size()));
-  }
-  options->module_path = positionals[0];
-  return kExitSuccess;
+  return reader.ModuleFile(&options->module_path);
 }
 
 Literal RandomLiteral(const Shape& shape, uint64_t seed) {
@@ -238,21 +234,19 @@ StatusOr<std::vector<Literal>> BindInputsToShapes(
 namespace {
 
 // Compiles `text` for the first device of `plugin`, runs it once on the
-// arguments `bind` makes for its parameter shapes, and downloads the result.
-template <typename Bind>
+// buffers `upload` makes on the program's device, and downloads the result.
+template <typename Upload>
 StatusOr<Literal> CompileAndRun(std::string_view text,
                                 phal_program_format_t format,
                                 const std::string& source_name,
-                                const std::string& plugin, Bind&& bind) {
+                                const std::string& plugin, Upload&& upload) {
   Result<Client> client = Client::Create();
   PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
   PHAL_ASSIGN_OR_RETURN(Device device, FindPluginDevice(*client, plugin));
   PHAL_ASSIGN_OR_RETURN(
       PluginProgram program,
       PluginProgram::Compile(device, text, format, source_name));
-  PHAL_ASSIGN_OR_RETURN(std::vector<Shape> shapes, program.ParameterShapes());
-  PHAL_ASSIGN_OR_RETURN(std::vector<Literal> arguments, bind(shapes));
-  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, program.Upload(arguments));
+  PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> inputs, upload(program));
   PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> results, program.Execute(inputs));
   return program.Download(results);
 }
@@ -267,8 +261,8 @@ StatusOr<Literal> Execute(const HloModule& module,
       Literal result,
       CompileAndRun(HloModuleToText(module), PHAL_PROGRAM_FORMAT_HLO_TEXT,
                     module.name(), options.plugin,
-                    [&](const std::vector<Shape>&) {
-                      return StatusOr<std::vector<Literal>>(arguments);
+                    [&](const PluginProgram& program) {
+                      return program.Upload(arguments);
                     }));
   // A root tuple of one element comes back as its element.
   if (module.entry_computation()->root_instruction()->shape().IsTuple() &&
@@ -283,12 +277,17 @@ StatusOr<Literal> Execute(const HloModule& module,
 Status RunOnPlugin(const RunOptions& options) {
   PHAL_ASSIGN_OR_RETURN(std::string text, ReadTextFile(options.module_path));
   PHAL_ASSIGN_OR_RETURN(
-      Literal result, CompileAndRun(text, ProgramFormatOf(options.module_path),
-                                    options.module_path, options.plugin,
-                                    [&](const std::vector<Shape>& shapes) {
-                                      return BindInputsToShapes(shapes,
-                                                                options);
-                                    }));
+      Literal result,
+      CompileAndRun(
+          text, ProgramFormatOf(options.module_path), options.module_path,
+          options.plugin,
+          [&](const PluginProgram& program) -> StatusOr<std::vector<Buffer>> {
+            PHAL_ASSIGN_OR_RETURN(std::vector<Shape> shapes,
+                                  program.ParameterShapes());
+            PHAL_ASSIGN_OR_RETURN(std::vector<Literal> arguments,
+                                  BindInputsToShapes(shapes, options));
+            return program.Upload(arguments);
+          }));
   return EmitOutputs(result, options);
 }
 

@@ -13,6 +13,7 @@
 #include "core/hlo/computation.h"
 #include "core/hlo/literal.h"
 #include "core/hlo/module.h"
+#include "polyhal/runtime.h"
 #include "sdk/base/status.h"
 
 namespace phal::cli {
@@ -20,6 +21,8 @@ namespace phal::cli {
 // StableHLO files are MLIR text (".mlir"); everything else is read as XLA
 // HLO text.
 bool IsStableHloPath(const std::string& path);
+// The program format the runtime reads such a file in.
+phal_program_format_t ProgramFormatOf(const std::string& path);
 
 // Reads a whole file; the error names it.
 StatusOr<std::string> ReadTextFile(const std::string& path);

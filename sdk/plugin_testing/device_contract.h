@@ -46,7 +46,12 @@ class DeviceContractTest : public PluginTest {
       phal_plugin_kernel_t* kernel, const phal_kernel_desc_t& desc,
       const std::vector<std::vector<uint8_t>>& contents);
 
-  // The bodies of the contract's tests.
+  // The bodies of the contract's tests. Bytes copied host -> buffer ->
+  // buffer -> host (at an offset) come back unchanged; work on a second
+  // stream that waits on an event recorded on the first sees the first
+  // stream's copy.
+  void ExpectCopiesRoundTrip();
+  void ExpectEventsOrderWorkAcrossStreams();
   void ExpectZeroByteBuffersAreDistinct();
   void ExpectCopiesOutsideABufferAreRefused();
   void ExpectAnEventNeverRecordedHasFired();

@@ -90,49 +90,4 @@ void PluginTest::Run(phal_plugin_kernel_t* kernel,
   ASSERT_TRUE(IsOk(api().stream_synchronize(stream)));
 }
 
-void PluginTest::ExpectCopiesRoundTrip() {
-  std::vector<float> values(1000);
-  for (size_t i = 0; i < values.size(); ++i) {
-    values[i] = 0.5f * static_cast<float>(i) - 7;
-  }
-  phal_plugin_buffer_t* a = Allocate(4000);
-  phal_plugin_buffer_t* b = Allocate(4000);
-  phal_plugin_stream_t* stream = CreateStream();
-  ASSERT_TRUE(a != nullptr && b != nullptr && stream != nullptr);
-  std::vector<float> back(1000, 0);
-  ASSERT_TRUE(
-      IsOk(api().stream_copy_from_host(stream, values.data(), a, 0, 4000)));
-  ASSERT_TRUE(IsOk(api().stream_copy_buffer(stream, a, 0, b, 0, 4000)));
-  ASSERT_TRUE(
-      IsOk(api().stream_copy_to_host(stream, b, 400, back.data(), 3600)));
-  ASSERT_TRUE(IsOk(api().stream_synchronize(stream)));
-  EXPECT_EQ(std::memcmp(back.data(), values.data() + 100, 3600), 0);
-}
-
-void PluginTest::ExpectEventsOrderWorkAcrossStreams() {
-  std::vector<int32_t> values(4096);
-  for (size_t i = 0; i < values.size(); ++i) {
-    values[i] = static_cast<int32_t>(i);
-  }
-  phal_plugin_buffer_t* a = Allocate(16384);
-  phal_plugin_buffer_t* b = Allocate(16384);
-  phal_plugin_stream_t* first = CreateStream();
-  phal_plugin_stream_t* second = CreateStream();
-  phal_plugin_event_t* written = CreateEvent();
-  ASSERT_TRUE(a != nullptr && b != nullptr && first != nullptr &&
-              second != nullptr && written != nullptr);
-  EXPECT_EQ(Query(written), 1) << "an event never recorded counts as fired";
-  ASSERT_TRUE(
-      IsOk(api().stream_copy_from_host(first, values.data(), a, 0, 16384)));
-  ASSERT_TRUE(IsOk(api().stream_record_event(first, written)));
-  ASSERT_TRUE(IsOk(api().stream_wait_event(second, written)));
-  ASSERT_TRUE(IsOk(api().stream_copy_buffer(second, a, 0, b, 0, 16384)));
-  std::vector<int32_t> back(4096, -1);
-  ASSERT_TRUE(
-      IsOk(api().stream_copy_to_host(second, b, 0, back.data(), 16384)));
-  ASSERT_TRUE(IsOk(api().stream_synchronize(second)));
-  ASSERT_TRUE(IsOk(api().event_synchronize(written)));
-  EXPECT_EQ(back, values);
-}
-
 }  // namespace phal::plugin_testing

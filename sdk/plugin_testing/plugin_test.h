@@ -38,13 +38,6 @@ class PluginTest : public ::testing::Test {
   void Run(phal_plugin_kernel_t* kernel,
            std::vector<std::vector<uint8_t>>& contents);
 
-  // Checks every plugin's device keeps: bytes copied host -> buffer ->
-  // buffer -> host (at an offset) come back unchanged; and work on a
-  // second stream that waits on an event recorded on the first sees the
-  // first stream's copy.
-  void ExpectCopiesRoundTrip();
-  void ExpectEventsOrderWorkAcrossStreams();
-
   phal_plugin_device_t* device_ = nullptr;
   phal_device_properties_t properties_{};
 
