@@ -2,15 +2,8 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
-
-using ::phal::testing::EvaluateOp;
-using ::phal::testing::SameLiteral;
-using ::phal::testing::Values;
-
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
-constexpr ElementType kF64 = PHAL_ELEMENT_TYPE_F64;
 
 // x: [batch 2, feature 2] = [[1 10] [3 30]]; feature 0 has mean 2 and
 // variance 1, feature 1 mean 20 and variance 100.
@@ -60,4 +53,4 @@ TEST(BatchNormTest, GradMatchesTheSpecificationFormulas) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -2,16 +2,8 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
-
-using ::phal::testing::EvaluateText;
-using ::phal::testing::SameLiteral;
-using ::phal::testing::Values;
-
-constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
-constexpr ElementType kPred = PHAL_ELEMENT_TYPE_PRED;
 
 TEST(ControlFlowTest, WhileLoopRunsUntilTheConditionFails) {
   const std::string text =
@@ -87,4 +79,4 @@ TEST(ControlFlowTest, OptimizationBarrierPassesItsTupleThrough) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

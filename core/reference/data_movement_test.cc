@@ -2,18 +2,8 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
-
-using ::phal::testing::EvaluateOp;
-using ::phal::testing::EvaluateText;
-using ::phal::testing::SameLiteral;
-using ::phal::testing::Values;
-
-constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
-constexpr ElementType kF16 = PHAL_ELEMENT_TYPE_F16;
-constexpr ElementType kC64 = PHAL_ELEMENT_TYPE_C64;
 
 // [[0 1 2] [3 4 5]]
 Literal Matrix2x3(ElementType type = kS32) {
@@ -123,4 +113,4 @@ TEST(DataMovementTest, TupleAndGetTupleElement) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -2,19 +2,8 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
-
-using ::phal::testing::EvaluateOp;
-using ::phal::testing::SameLiteral;
-using ::phal::testing::Values;
-
-constexpr ElementType kS8 = PHAL_ELEMENT_TYPE_S8;
-constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr ElementType kF16 = PHAL_ELEMENT_TYPE_F16;
-constexpr ElementType kBF16 = PHAL_ELEMENT_TYPE_BF16;
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
-constexpr ElementType kPred = PHAL_ELEMENT_TYPE_PRED;
 
 TEST(DotTest, MatrixProduct) {
   EXPECT_TRUE(SameLiteral(
@@ -173,4 +162,4 @@ TEST(ConvolutionTest, AnyDimensionLabelsAndTwoSpatialDimensions) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -6,28 +6,9 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
 
-using ::phal::testing::EvaluateElementwiseOp;
-using ::phal::testing::SameLiteral;
-using ::phal::testing::Values;
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr ElementType kF16 = PHAL_ELEMENT_TYPE_F16;
-constexpr ElementType kBF16 = PHAL_ELEMENT_TYPE_BF16;
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
-constexpr ElementType kF64 = PHAL_ELEMENT_TYPE_F64;
-constexpr ElementType kS8 = PHAL_ELEMENT_TYPE_S8;
-constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr ElementType kS64 = PHAL_ELEMENT_TYPE_S64;
-constexpr ElementType kU8 = PHAL_ELEMENT_TYPE_U8;
-constexpr ElementType kU32 = PHAL_ELEMENT_TYPE_U32;
-constexpr ElementType kU64 = PHAL_ELEMENT_TYPE_U64;
-constexpr ElementType kPred = PHAL_ELEMENT_TYPE_PRED;
-constexpr ElementType kC64 = PHAL_ELEMENT_TYPE_C64;
-constexpr ElementType kC128 = PHAL_ELEMENT_TYPE_C128;
 constexpr int32_t kS32Min = std::numeric_limits<int32_t>::min();
 constexpr int32_t kS32Max = std::numeric_limits<int32_t>::max();
 
@@ -493,4 +474,4 @@ TEST(ElementwiseTest, UnsupportedTypeIsAnErrorNotACrash) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

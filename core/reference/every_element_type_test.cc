@@ -6,18 +6,8 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
-
-using ::phal::testing::EvaluateElementwiseOp;
-using ::phal::testing::EvaluateOp;
-using ::phal::testing::EvaluateText;
-using ::phal::testing::SameLiteral;
-using ::phal::testing::Values;
-
-constexpr ElementType kPred = PHAL_ELEMENT_TYPE_PRED;
-constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
 
 class EveryElementTypeTest : public ::testing::TestWithParam<ElementType> {
  protected:
@@ -137,4 +127,4 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -10,10 +10,9 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
 
-using testing::EvaluateOp;
 using C = std::complex<double>;
 
 Literal ComplexLiteral(ElementType type, std::vector<int64_t> dims,
@@ -49,11 +48,6 @@ void ExpectRealNear(const Literal& actual, const std::vector<double>& expected,
         << "element " << i;
   }
 }
-
-constexpr ElementType kC64 = PHAL_ELEMENT_TYPE_C64;
-constexpr ElementType kC128 = PHAL_ELEMENT_TYPE_C128;
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
-constexpr ElementType kF64 = PHAL_ELEMENT_TYPE_F64;
 
 TEST(ReferenceFft, ForwardOfFourValues) {
   // sum_j x_j (-i)^(jk): [1+2+3+4, 1-2i-3+4i, 1-2+3-4, 1+2i-3-4i].
@@ -172,4 +166,4 @@ TEST(ReferenceFft, EmptyTransformsGiveEmptyResults) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

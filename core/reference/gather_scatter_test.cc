@@ -2,15 +2,8 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
-
-using ::phal::testing::EvaluateText;
-using ::phal::testing::SameLiteral;
-using ::phal::testing::Values;
-
-constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
 
 // [[0 1] [2 3] [4 5]]
 Literal Table() { return Values(kF32, {3, 2}, {0, 1, 2, 3, 4, 5}); }
@@ -106,4 +99,4 @@ TEST(ScatterTest, OverwriteWithAComputationReturningTheUpdate) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -7,14 +7,8 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
-
-using ::phal::testing::SameLiteral;
-using ::phal::testing::TryEvaluate;
-using ::phal::testing::Values;
-
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
 
 TEST(InterpreterTest, RejectsArgumentsOfTheWrongCountOrShape) {
   const std::string text =
@@ -66,4 +60,4 @@ TEST(InterpreterTest, ConcurrentEvaluationsOfOneModuleAgree) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

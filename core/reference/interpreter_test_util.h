@@ -6,6 +6,7 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,23 @@
 #include "core/reference/interpreter.h"
 
 namespace phal::testing {
+
+// Short names for the element types the tests use.
+inline constexpr ElementType kPred = PHAL_ELEMENT_TYPE_PRED;
+inline constexpr ElementType kS8 = PHAL_ELEMENT_TYPE_S8;
+inline constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
+inline constexpr ElementType kS64 = PHAL_ELEMENT_TYPE_S64;
+inline constexpr ElementType kU8 = PHAL_ELEMENT_TYPE_U8;
+inline constexpr ElementType kU32 = PHAL_ELEMENT_TYPE_U32;
+inline constexpr ElementType kU64 = PHAL_ELEMENT_TYPE_U64;
+inline constexpr ElementType kF16 = PHAL_ELEMENT_TYPE_F16;
+inline constexpr ElementType kBF16 = PHAL_ELEMENT_TYPE_BF16;
+inline constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
+inline constexpr ElementType kF64 = PHAL_ELEMENT_TYPE_F64;
+inline constexpr ElementType kC64 = PHAL_ELEMENT_TYPE_C64;
+inline constexpr ElementType kC128 = PHAL_ELEMENT_TYPE_C128;
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Parses `hlo_text` and evaluates it on `arguments`.
 inline StatusOr<Literal> TryEvaluate(std::string_view hlo_text,

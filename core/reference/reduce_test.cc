@@ -5,16 +5,8 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
-
-using ::phal::testing::EvaluateText;
-using ::phal::testing::SameLiteral;
-using ::phal::testing::Values;
-
-constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 constexpr const char* kAddF32 =
     "add {\n a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
@@ -127,4 +119,4 @@ TEST(SelectAndScatterTest, OverlappingWindowsAccumulate) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -5,17 +5,8 @@
 
 #include "core/reference/interpreter_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
-
-using ::phal::testing::EvaluateText;
-using ::phal::testing::SameLiteral;
-using ::phal::testing::Values;
-
-constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 TEST(SortTest, TotalOrderComparatorPlacesNaNLastAndNegativeZeroFirst) {
   const std::string text =
@@ -70,4 +61,4 @@ TEST(SortTest, InconsistentComparatorStaysInBounds) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

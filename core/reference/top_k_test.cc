@@ -9,7 +9,7 @@
 #include "core/hlo/printer.h"
 #include "core/reference/interpreter.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
 
 constexpr char kTopK[] = R"(
@@ -95,4 +95,4 @@ ENTRY main {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing
