@@ -13,7 +13,7 @@
 #include "core/testing/compiler_test_util.h"
 #include "core/testing/evaluator_device.h"
 #include "core/io/npy.h"
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 #include "core/runtime/client.h"
 #include "core/runtime/executable.h"
 #include "polyhal/runtime.h"

@@ -9,10 +9,10 @@
 #include <thread>
 #include <vector>
 
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 #include "core/loader/host_services.h"
 #include "core/loader/plugin_library.h"
-#include "core/loader/stream_wait.h"
+#include "core/abi/stream_wait.h"
 
 namespace phal {
 

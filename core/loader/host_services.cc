@@ -4,7 +4,7 @@
 #include <mutex>
 #include <vector>
 
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 #include "polyhal/runtime.h"
 
 namespace phal {

@@ -12,7 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 #include "core/loader/plugin_stubs.h"
 #include "core/testing/temp_dir.h"
 #include "polyhal/runtime.h"

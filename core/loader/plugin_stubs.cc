@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 #include "sdk/plugin_support/plugin_slot_list.h"
 
 namespace phal {

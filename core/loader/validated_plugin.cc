@@ -3,10 +3,10 @@
 #include <cstring>
 #include <set>
 
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 #include "core/loader/guard_band.h"
 #include "core/loader/host_services.h"
-#include "core/loader/stream_wait.h"
+#include "core/abi/stream_wait.h"
 #include "sdk/base/element_types.h"
 
 namespace phal {

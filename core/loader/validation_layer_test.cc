@@ -12,7 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 #include "core/loader/plugin_library.h"
 #include "core/loader/validation_layer.h"
 #include "core/testing/scoped_env.h"

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 #include "sdk/base/exception_status.h"
 
 namespace phal {

@@ -178,32 +178,23 @@ Status CheckNoOverlap(const phal_buffer* source, uint64_t source_offset,
 
 }  // namespace phal
 
-using phal::GuardedCall;
-using phal::NullArgument;
-using phal::OkStatus;
-using phal::Status;
-
 extern "C" {
 
 PHAL_API phal_status_t* phal_buffer_allocate(phal_device_t* device,
                                              const phal_buffer_desc_t* desc,
                                              phal_buffer_t** out_buffer) {
-  return GuardedCall([&] { return phal::Allocate(device, desc, out_buffer); });
+  return phal::GuardedCall(
+      [&] { return phal::Allocate(device, desc, out_buffer); });
 }
 
 PHAL_API void phal_buffer_free(phal_buffer_t* buffer) {
-  if (buffer == nullptr) return;
-  try {
-    buffer->device->client->Untrack(buffer->device->client->buffers, buffer);
-    phal::DestroyBuffer(buffer);
-  } catch (...) {
-  }
+  phal::UntrackAndDestroy(buffer, &phal_client::buffers, phal::DestroyBuffer);
 }
 
 PHAL_API phal_status_t* phal_buffer_get_desc(const phal_buffer_t* buffer,
                                              phal_buffer_desc_t* out) {
-  return GuardedCall([&]() -> Status {
-    if (buffer == nullptr) return NullArgument("buffer");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (buffer == nullptr) return phal::NullArgument("buffer");
     phal_buffer_desc_t desc{};
     desc.element_type = buffer->element_type;
     desc.rank = static_cast<uint32_t>(buffer->dims.size());
@@ -215,21 +206,21 @@ PHAL_API phal_status_t* phal_buffer_get_desc(const phal_buffer_t* buffer,
 
 PHAL_API phal_status_t* phal_buffer_get_byte_size(const phal_buffer_t* buffer,
                                                   uint64_t* out_byte_size) {
-  return GuardedCall([&]() -> Status {
-    if (buffer == nullptr) return NullArgument("buffer");
-    if (out_byte_size == nullptr) return NullArgument("out_byte_size");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (buffer == nullptr) return phal::NullArgument("buffer");
+    if (out_byte_size == nullptr) return phal::NullArgument("out_byte_size");
     *out_byte_size = buffer->byte_size;
-    return OkStatus();
+    return phal::OkStatus();
   });
 }
 
 PHAL_API phal_status_t* phal_buffer_get_device(const phal_buffer_t* buffer,
                                                phal_device_t** out_device) {
-  return GuardedCall([&]() -> Status {
-    if (buffer == nullptr) return NullArgument("buffer");
-    if (out_device == nullptr) return NullArgument("out_device");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (buffer == nullptr) return phal::NullArgument("buffer");
+    if (out_device == nullptr) return phal::NullArgument("out_device");
     *out_device = buffer->device;
-    return OkStatus();
+    return phal::OkStatus();
   });
 }
 
@@ -237,11 +228,12 @@ PHAL_API phal_status_t* phal_buffer_copy_from_host(phal_buffer_t* buffer,
                                                    uint64_t offset,
                                                    const void* source,
                                                    uint64_t byte_size) {
-  return GuardedCall([&]() -> Status {
-    if (buffer == nullptr) return NullArgument("buffer");
-    if (source == nullptr && byte_size != 0) return NullArgument("source");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (buffer == nullptr) return phal::NullArgument("buffer");
+    if (source == nullptr && byte_size != 0)
+      return phal::NullArgument("source");
     PHAL_RETURN_IF_ERROR(phal::CheckRange(buffer, offset, byte_size, "copy"));
-    if (byte_size == 0) return OkStatus();
+    if (byte_size == 0) return phal::OkStatus();
     return phal::RunSynchronously(
         buffer->device, [&](phal_plugin_stream_t* stream) {
           return buffer->device->api->stream_copy_from_host(
@@ -254,13 +246,13 @@ PHAL_API phal_status_t* phal_buffer_copy_to_host(const phal_buffer_t* buffer,
                                                  uint64_t offset,
                                                  void* destination,
                                                  uint64_t byte_size) {
-  return GuardedCall([&]() -> Status {
-    if (buffer == nullptr) return NullArgument("buffer");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (buffer == nullptr) return phal::NullArgument("buffer");
     if (destination == nullptr && byte_size != 0) {
-      return NullArgument("destination");
+      return phal::NullArgument("destination");
     }
     PHAL_RETURN_IF_ERROR(phal::CheckRange(buffer, offset, byte_size, "copy"));
-    if (byte_size == 0) return OkStatus();
+    if (byte_size == 0) return phal::OkStatus();
     return phal::RunSynchronously(
         buffer->device, [&](phal_plugin_stream_t* stream) {
           return buffer->device->api->stream_copy_to_host(
@@ -274,16 +266,16 @@ PHAL_API phal_status_t* phal_buffer_copy(const phal_buffer_t* source,
                                          phal_buffer_t* destination,
                                          uint64_t destination_offset,
                                          uint64_t byte_size) {
-  return GuardedCall([&]() -> Status {
-    if (source == nullptr) return NullArgument("source");
-    if (destination == nullptr) return NullArgument("destination");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (source == nullptr) return phal::NullArgument("source");
+    if (destination == nullptr) return phal::NullArgument("destination");
     PHAL_RETURN_IF_ERROR(
         phal::CheckRange(source, source_offset, byte_size, "source"));
     PHAL_RETURN_IF_ERROR(phal::CheckRange(destination, destination_offset,
                                           byte_size, "destination"));
     PHAL_RETURN_IF_ERROR(phal::CheckNoOverlap(
         source, source_offset, destination, destination_offset, byte_size));
-    if (byte_size == 0) return OkStatus();
+    if (byte_size == 0) return phal::OkStatus();
     if (source->device->api != destination->device->api) {
       return phal::CopyAcrossPlugins(source, source_offset, destination,
                                      destination_offset, byte_size);

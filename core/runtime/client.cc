@@ -233,16 +233,12 @@ void DestroyClient(phal_client* client) {
 }  // namespace
 }  // namespace phal
 
-using phal::GuardedCall;
-using phal::NullArgument;
-using phal::OkStatus;
-using phal::Status;
-
 extern "C" {
 
 PHAL_API phal_status_t* phal_client_create(const phal_client_options_t* options,
                                            phal_client_t** out_client) {
-  return GuardedCall([&] { return phal::CreateClient(options, out_client); });
+  return phal::GuardedCall(
+      [&] { return phal::CreateClient(options, out_client); });
 }
 
 PHAL_API void phal_client_destroy(phal_client_t* client) {
@@ -256,19 +252,19 @@ PHAL_API void phal_client_destroy(phal_client_t* client) {
 
 PHAL_API phal_status_t* phal_client_get_plugin_count(
     const phal_client_t* client, size_t* out_count) {
-  return GuardedCall([&]() -> Status {
-    if (client == nullptr) return NullArgument("client");
-    if (out_count == nullptr) return NullArgument("out_count");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (client == nullptr) return phal::NullArgument("client");
+    if (out_count == nullptr) return phal::NullArgument("out_count");
     *out_count = client->plugins.size();
-    return OkStatus();
+    return phal::OkStatus();
   });
 }
 
 PHAL_API phal_status_t* phal_client_get_plugin_info(const phal_client_t* client,
                                                     size_t index,
                                                     phal_plugin_info_t* out) {
-  return GuardedCall([&]() -> Status {
-    if (client == nullptr) return NullArgument("client");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (client == nullptr) return phal::NullArgument("client");
     if (index >= client->plugins.size()) {
       return phal::OutOfRange("plugin index " + std::to_string(index) +
                               " is not below the plugin count " +
@@ -294,37 +290,37 @@ PHAL_API phal_status_t* phal_client_get_plugin_info(const phal_client_t* client,
 
 PHAL_API phal_status_t* phal_client_get_device_count(
     const phal_client_t* client, size_t* out_count) {
-  return GuardedCall([&]() -> Status {
-    if (client == nullptr) return NullArgument("client");
-    if (out_count == nullptr) return NullArgument("out_count");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (client == nullptr) return phal::NullArgument("client");
+    if (out_count == nullptr) return phal::NullArgument("out_count");
     *out_count = client->devices.size();
-    return OkStatus();
+    return phal::OkStatus();
   });
 }
 
 PHAL_API phal_status_t* phal_client_get_device(const phal_client_t* client,
                                                size_t index,
                                                phal_device_t** out_device) {
-  return GuardedCall([&]() -> Status {
-    if (client == nullptr) return NullArgument("client");
-    if (out_device == nullptr) return NullArgument("out_device");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (client == nullptr) return phal::NullArgument("client");
+    if (out_device == nullptr) return phal::NullArgument("out_device");
     if (index >= client->devices.size()) {
       return phal::OutOfRange("device index " + std::to_string(index) +
                               " is not below the device count " +
                               std::to_string(client->devices.size()));
     }
     *out_device = client->devices[index].get();
-    return OkStatus();
+    return phal::OkStatus();
   });
 }
 
 PHAL_API phal_status_t* phal_client_get_plugin_targets(
     const phal_client_t* client, size_t plugin_index,
     const char* const** out_names, size_t* out_count) {
-  return GuardedCall([&]() -> Status {
-    if (client == nullptr) return NullArgument("client");
-    if (out_names == nullptr) return NullArgument("out_names");
-    if (out_count == nullptr) return NullArgument("out_count");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (client == nullptr) return phal::NullArgument("client");
+    if (out_names == nullptr) return phal::NullArgument("out_names");
+    if (out_count == nullptr) return phal::NullArgument("out_count");
     if (plugin_index >= client->plugins.size()) {
       return phal::OutOfRange("plugin index " + std::to_string(plugin_index) +
                               " is not below the plugin count " +
@@ -339,14 +335,14 @@ PHAL_API phal_status_t* phal_client_get_plugin_targets(
         client->plugin_target_names[plugin_index];
     *out_names = names.empty() ? nullptr : names.data();
     *out_count = names.size();
-    return OkStatus();
+    return phal::OkStatus();
   });
 }
 
 PHAL_API phal_status_t* phal_client_open_target_device(
     phal_client_t* client, const char* plugin_name, const char* target,
     phal_device_t** out_device) {
-  return GuardedCall([&] {
+  return phal::GuardedCall([&] {
     return phal::OpenClientTargetDevice(client, plugin_name, target,
                                         out_device);
   });

@@ -59,4 +59,23 @@ struct phal_client {
   }
 };
 
+namespace phal {
+
+// The destroy entry points: removes `object` (null is a no-op) from its
+// client's live `set` and hands it to `destroy`; they report nothing, so
+// nothing escapes.
+template <typename T, typename Destroy>
+void UntrackAndDestroy(T* object, std::set<T*> phal_client::*set,
+                       Destroy destroy) noexcept {
+  if (object == nullptr) return;
+  try {
+    phal_client* client = object->device->client;
+    client->Untrack(client->*set, object);
+    destroy(object);
+  } catch (...) {
+  }
+}
+
+}  // namespace phal
+
 #endif  // POLYHAL_CORE_RUNTIME_CLIENT_H_

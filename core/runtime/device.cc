@@ -185,16 +185,12 @@ StatusOr<DeviceCounterBlock> ReadDeviceCounters(const phal_device& device) {
 
 }  // namespace phal
 
-using phal::GuardedCall;
-using phal::NullArgument;
-using phal::Status;
-
 extern "C" {
 
 PHAL_API phal_status_t* phal_device_get_properties(
     const phal_device_t* device, phal_device_properties_t* out) {
-  return GuardedCall([&]() -> Status {
-    if (device == nullptr) return NullArgument("device");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (device == nullptr) return phal::NullArgument("device");
     return phal::CopyFittingMembers(device->properties, out);
   });
 }
@@ -202,8 +198,8 @@ PHAL_API phal_status_t* phal_device_get_properties(
 PHAL_API phal_status_t* phal_device_get_memory_space(
     const phal_device_t* device, uint32_t index,
     phal_memory_space_info_t* out) {
-  return GuardedCall([&]() -> Status {
-    if (device == nullptr) return NullArgument("device");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (device == nullptr) return phal::NullArgument("device");
     if (index >= device->memory_spaces.size()) {
       return phal::OutOfRange("memory space " + std::to_string(index) +
                               " is not below the device's " +
@@ -215,9 +211,9 @@ PHAL_API phal_status_t* phal_device_get_memory_space(
 
 PHAL_API phal_status_t* phal_device_get_plugin_index(
     const phal_device_t* device, size_t* out_index) {
-  return GuardedCall([&]() -> Status {
-    if (device == nullptr) return NullArgument("device");
-    if (out_index == nullptr) return NullArgument("out_index");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (device == nullptr) return phal::NullArgument("device");
+    if (out_index == nullptr) return phal::NullArgument("out_index");
     *out_index = device->plugin_index;
     return phal::OkStatus();
   });
@@ -226,10 +222,10 @@ PHAL_API phal_status_t* phal_device_get_plugin_index(
 PHAL_API phal_status_t* phal_device_get_counters(
     const phal_device_t* device, phal_device_counter_t** out_counters,
     size_t* out_count) {
-  return GuardedCall([&]() -> Status {
-    if (device == nullptr) return NullArgument("device");
-    if (out_counters == nullptr) return NullArgument("out_counters");
-    if (out_count == nullptr) return NullArgument("out_count");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (device == nullptr) return phal::NullArgument("device");
+    if (out_counters == nullptr) return phal::NullArgument("out_counters");
+    if (out_count == nullptr) return phal::NullArgument("out_count");
     PHAL_ASSIGN_OR_RETURN(phal::DeviceCounterBlock block,
                           phal::ReadDeviceCounters(*device));
     *out_counters = block.counters.release();
@@ -239,8 +235,8 @@ PHAL_API phal_status_t* phal_device_get_counters(
 }
 
 PHAL_API phal_status_t* phal_device_reset_counters(phal_device_t* device) {
-  return GuardedCall([&]() -> Status {
-    if (device == nullptr) return NullArgument("device");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (device == nullptr) return phal::NullArgument("device");
     if (device->compile_only) return phal::OkStatus();
     return device->Check(device->api->device_reset_counters(device->handle));
   });

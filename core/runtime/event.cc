@@ -40,24 +40,16 @@ Status CheckPair(const phal_stream* stream, const phal_event* event) {
 }  // namespace
 }  // namespace phal
 
-using phal::GuardedCall;
-using phal::NullArgument;
-using phal::Status;
-
 extern "C" {
 
 PHAL_API phal_status_t* phal_event_create(phal_device_t* device,
                                           phal_event_t** out_event) {
-  return GuardedCall([&] { return phal::CreateEvent(device, out_event); });
+  return phal::GuardedCall(
+      [&] { return phal::CreateEvent(device, out_event); });
 }
 
 PHAL_API void phal_event_destroy(phal_event_t* event) {
-  if (event == nullptr) return;
-  try {
-    event->device->client->Untrack(event->device->client->events, event);
-    phal::DestroyEvent(event);
-  } catch (...) {
-  }
+  phal::UntrackAndDestroy(event, &phal_client::events, phal::DestroyEvent);
 }
 
 PHAL_API void phal_event_free(phal_event_t* event) {
@@ -66,7 +58,7 @@ PHAL_API void phal_event_free(phal_event_t* event) {
 
 PHAL_API phal_status_t* phal_stream_record_event(phal_stream_t* stream,
                                                  phal_event_t* event) {
-  return GuardedCall([&]() -> Status {
+  return phal::GuardedCall([&]() -> phal::Status {
     PHAL_RETURN_IF_ERROR(phal::CheckPair(stream, event));
     return stream->device->Check(stream->device->api->stream_record_event(
         stream->state->handle, event->handle));
@@ -75,7 +67,7 @@ PHAL_API phal_status_t* phal_stream_record_event(phal_stream_t* stream,
 
 PHAL_API phal_status_t* phal_stream_wait_event(phal_stream_t* stream,
                                                phal_event_t* event) {
-  return GuardedCall([&]() -> Status {
+  return phal::GuardedCall([&]() -> phal::Status {
     PHAL_RETURN_IF_ERROR(phal::CheckPair(stream, event));
     return stream->device->Check(stream->device->api->stream_wait_event(
         stream->state->handle, event->handle));
@@ -83,8 +75,8 @@ PHAL_API phal_status_t* phal_stream_wait_event(phal_stream_t* stream,
 }
 
 PHAL_API phal_status_t* phal_event_synchronize(phal_event_t* event) {
-  return GuardedCall([&]() -> Status {
-    if (event == nullptr) return NullArgument("event");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (event == nullptr) return phal::NullArgument("event");
     return event->device->Check(
         event->device->api->event_synchronize(event->handle));
   });
@@ -92,9 +84,9 @@ PHAL_API phal_status_t* phal_event_synchronize(phal_event_t* event) {
 
 PHAL_API phal_status_t* phal_event_query(phal_event_t* event,
                                          int* out_signalled) {
-  return GuardedCall([&]() -> Status {
-    if (event == nullptr) return NullArgument("event");
-    if (out_signalled == nullptr) return NullArgument("out_signalled");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (event == nullptr) return phal::NullArgument("event");
+    if (out_signalled == nullptr) return phal::NullArgument("out_signalled");
     return event->device->Check(
         event->device->api->event_query(event->handle, out_signalled));
   });

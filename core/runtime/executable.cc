@@ -372,14 +372,12 @@ Status DescOf(const phal_executable* executable, size_t index,
 }  // namespace
 }  // namespace phal
 
-using phal::GuardedCall;
-
 extern "C" {
 
 PHAL_API phal_status_t* phal_executable_compile(
     phal_device_t* device, const char* program, size_t program_size,
     const phal_compile_options_t* options, phal_executable_t** out_executable) {
-  return GuardedCall([&] {
+  return phal::GuardedCall([&] {
     return phal::Compile(device, program, program_size, options,
                          out_executable);
   });
@@ -397,27 +395,27 @@ PHAL_API void phal_executable_free(phal_executable_t* executable) {
 
 PHAL_API phal_status_t* phal_executable_get_parameter_count(
     const phal_executable_t* executable, size_t* out_count) {
-  return GuardedCall(
+  return phal::GuardedCall(
       [&] { return phal::CountOf(executable, out_count, true); });
 }
 
 PHAL_API phal_status_t* phal_executable_get_result_count(
     const phal_executable_t* executable, size_t* out_count) {
-  return GuardedCall(
+  return phal::GuardedCall(
       [&] { return phal::CountOf(executable, out_count, false); });
 }
 
 PHAL_API phal_status_t* phal_executable_get_parameter_desc(
     const phal_executable_t* executable, size_t index,
     phal_buffer_desc_t* out) {
-  return GuardedCall(
+  return phal::GuardedCall(
       [&] { return phal::DescOf(executable, index, out, true); });
 }
 
 PHAL_API phal_status_t* phal_executable_get_result_desc(
     const phal_executable_t* executable, size_t index,
     phal_buffer_desc_t* out) {
-  return GuardedCall(
+  return phal::GuardedCall(
       [&] { return phal::DescOf(executable, index, out, false); });
 }
 
@@ -426,7 +424,7 @@ PHAL_API phal_status_t* phal_executable_execute(phal_executable_t* executable,
                                                 size_t argument_count,
                                                 phal_buffer_t** out_results,
                                                 size_t result_count) {
-  return GuardedCall([&] {
+  return phal::GuardedCall([&] {
     return phal::Execute(executable, arguments, argument_count, out_results,
                          result_count);
   });
@@ -434,7 +432,7 @@ PHAL_API phal_status_t* phal_executable_execute(phal_executable_t* executable,
 
 PHAL_API phal_status_t* phal_executable_serialize(
     const phal_executable_t* executable, void** out_data, size_t* out_size) {
-  return GuardedCall(
+  return phal::GuardedCall(
       [&] { return phal::Serialize(executable, out_data, out_size); });
 }
 
@@ -443,7 +441,7 @@ PHAL_API void phal_free(void* data) { std::free(data); }
 PHAL_API phal_status_t* phal_executable_deserialize(
     phal_device_t* device, const void* data, size_t size,
     phal_executable_t** out_executable) {
-  return GuardedCall(
+  return phal::GuardedCall(
       [&] { return phal::Deserialize(device, data, size, out_executable); });
 }
 

@@ -78,30 +78,21 @@ Status CheckSamePlugin(const phal_stream* stream, const phal_buffer* buffer,
 }  // namespace
 }  // namespace phal
 
-using phal::GuardedCall;
-using phal::NullArgument;
-using phal::OkStatus;
-using phal::Status;
-
 extern "C" {
 
 PHAL_API phal_status_t* phal_stream_create(phal_device_t* device,
                                            phal_stream_t** out_stream) {
-  return GuardedCall([&] { return phal::CreateStream(device, out_stream); });
+  return phal::GuardedCall(
+      [&] { return phal::CreateStream(device, out_stream); });
 }
 
 PHAL_API void phal_stream_destroy(phal_stream_t* stream) {
-  if (stream == nullptr) return;
-  try {
-    stream->device->client->Untrack(stream->device->client->streams, stream);
-    phal::DestroyStream(stream);
-  } catch (...) {
-  }
+  phal::UntrackAndDestroy(stream, &phal_client::streams, phal::DestroyStream);
 }
 
 PHAL_API phal_status_t* phal_stream_synchronize(phal_stream_t* stream) {
-  return GuardedCall([&]() -> Status {
-    if (stream == nullptr) return NullArgument("stream");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (stream == nullptr) return phal::NullArgument("stream");
     return stream->device->Check(
         stream->device->api->stream_synchronize(stream->state->handle));
   });
@@ -112,12 +103,13 @@ PHAL_API phal_status_t* phal_stream_copy_from_host(phal_stream_t* stream,
                                                    phal_buffer_t* buffer,
                                                    uint64_t offset,
                                                    uint64_t byte_size) {
-  return GuardedCall([&]() -> Status {
-    if (stream == nullptr) return NullArgument("stream");
-    if (source == nullptr && byte_size != 0) return NullArgument("source");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (stream == nullptr) return phal::NullArgument("stream");
+    if (source == nullptr && byte_size != 0)
+      return phal::NullArgument("source");
     PHAL_RETURN_IF_ERROR(phal::CheckOnDevice(stream, buffer, "buffer"));
     PHAL_RETURN_IF_ERROR(phal::CheckRange(buffer, offset, byte_size, "copy"));
-    if (byte_size == 0) return OkStatus();
+    if (byte_size == 0) return phal::OkStatus();
     buffer->NoteStreamUse(stream->state);
     return stream->device->Check(stream->device->api->stream_copy_from_host(
         stream->state->handle, source, buffer->handle, offset, byte_size));
@@ -129,14 +121,14 @@ PHAL_API phal_status_t* phal_stream_copy_to_host(phal_stream_t* stream,
                                                  uint64_t offset,
                                                  void* destination,
                                                  uint64_t byte_size) {
-  return GuardedCall([&]() -> Status {
-    if (stream == nullptr) return NullArgument("stream");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (stream == nullptr) return phal::NullArgument("stream");
     if (destination == nullptr && byte_size != 0) {
-      return NullArgument("destination");
+      return phal::NullArgument("destination");
     }
     PHAL_RETURN_IF_ERROR(phal::CheckOnDevice(stream, buffer, "buffer"));
     PHAL_RETURN_IF_ERROR(phal::CheckRange(buffer, offset, byte_size, "copy"));
-    if (byte_size == 0) return OkStatus();
+    if (byte_size == 0) return phal::OkStatus();
     const_cast<phal_buffer*>(buffer)->NoteStreamUse(stream->state);
     return stream->device->Check(stream->device->api->stream_copy_to_host(
         stream->state->handle, buffer->handle, offset, destination, byte_size));
@@ -149,8 +141,8 @@ PHAL_API phal_status_t* phal_stream_copy_buffer(phal_stream_t* stream,
                                                 phal_buffer_t* destination,
                                                 uint64_t destination_offset,
                                                 uint64_t byte_size) {
-  return GuardedCall([&]() -> Status {
-    if (stream == nullptr) return NullArgument("stream");
+  return phal::GuardedCall([&]() -> phal::Status {
+    if (stream == nullptr) return phal::NullArgument("stream");
     PHAL_RETURN_IF_ERROR(phal::CheckSamePlugin(stream, source, "source"));
     PHAL_RETURN_IF_ERROR(
         phal::CheckSamePlugin(stream, destination, "destination"));
@@ -160,7 +152,7 @@ PHAL_API phal_status_t* phal_stream_copy_buffer(phal_stream_t* stream,
                                           byte_size, "destination"));
     PHAL_RETURN_IF_ERROR(phal::CheckNoOverlap(
         source, source_offset, destination, destination_offset, byte_size));
-    if (byte_size == 0) return OkStatus();
+    if (byte_size == 0) return phal::OkStatus();
     const_cast<phal_buffer*>(source)->NoteStreamUse(stream->state);
     destination->NoteStreamUse(stream->state);
     return stream->device->Check(stream->device->api->stream_copy_buffer(

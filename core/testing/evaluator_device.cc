@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
 
 struct phal_plugin_buffer {

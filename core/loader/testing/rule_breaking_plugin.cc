@@ -1,7 +1,7 @@
 // A plugin that breaks one rule of the ABI contract on request, the proof
 // that the validation layer (core/loader/validation_layer.h) catches each,
 // and that hangs on request, the proof that PHAL_EXECUTE_TIMEOUT bounds the
-// wait (core/executor/stream_wait.h).
+// wait (core/abi/stream_wait.h).
 // It loads the cpu plugin and forwards every slot to it; the environment
 // variable PHAL_TEST_BROKEN_RULE, read at every call, names the rule to
 // break (unset: none, and the plugin behaves as cpu does):

@@ -1,11 +1,11 @@
-#include "core/loader/stream_wait.h"
+#include "core/abi/stream_wait.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
 
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 #include "sdk/base/log.h"
 
 namespace phal {

@@ -1,4 +1,4 @@
-#include "core/loader/c_status.h"
+#include "core/abi/c_status.h"
 
 #include <new>
 

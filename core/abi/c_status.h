@@ -1,6 +1,6 @@
 // The ABI's status object and its conversion to and from phal::Status.
-#ifndef POLYHAL_CORE_LOADER_C_STATUS_H_
-#define POLYHAL_CORE_LOADER_C_STATUS_H_
+#ifndef POLYHAL_CORE_ABI_C_STATUS_H_
+#define POLYHAL_CORE_ABI_C_STATUS_H_
 
 #include <cstdint>
 #include <string>
@@ -36,4 +36,4 @@ phal_status_t* HostStatusCreate(phal_status_code_t code, const char* message);
 
 }  // namespace phal
 
-#endif  // POLYHAL_CORE_LOADER_C_STATUS_H_
+#endif  // POLYHAL_CORE_ABI_C_STATUS_H_

@@ -3,8 +3,8 @@
 // until the work is done, however long a hung kernel takes; event_query is
 // the one call the ABI promises never blocks, so a bounded wait records an
 // event behind the work and polls it.
-#ifndef POLYHAL_CORE_LOADER_STREAM_WAIT_H_
-#define POLYHAL_CORE_LOADER_STREAM_WAIT_H_
+#ifndef POLYHAL_CORE_ABI_STREAM_WAIT_H_
+#define POLYHAL_CORE_ABI_STREAM_WAIT_H_
 
 #include "polyhal/plugin.h"
 #include "sdk/base/status.h"
@@ -36,4 +36,4 @@ StreamWaitResult WaitForStream(const phal_plugin_api_t* api,
 
 }  // namespace phal
 
-#endif  // POLYHAL_CORE_LOADER_STREAM_WAIT_H_
+#endif  // POLYHAL_CORE_ABI_STREAM_WAIT_H_
