@@ -16,32 +16,6 @@ struct DeviceDescription {
   std::vector<phal_memory_space_info_t> memory_spaces;
 };
 
-const char* KindName(phal_device_kind_t kind) {
-  switch (kind) {
-    case PHAL_DEVICE_KIND_CPU:
-      return "cpu";
-    case PHAL_DEVICE_KIND_GPU:
-      return "gpu";
-    case PHAL_DEVICE_KIND_ACCELERATOR:
-      return "accelerator";
-    case PHAL_DEVICE_KIND_UNKNOWN:
-      break;
-  }
-  return "unknown";
-}
-
-const char* MemoryKindName(phal_memory_kind_t kind) {
-  switch (kind) {
-    case PHAL_MEMORY_KIND_DEVICE:
-      return "device";
-    case PHAL_MEMORY_KIND_HOST_SHARED:
-      return "host-shared";
-    case PHAL_MEMORY_KIND_UNIFIED:
-      return "unified";
-  }
-  return "unknown";
-}
-
 std::string ElementTypes(uint64_t mask) {
   std::string names;
   for (int type = PHAL_ELEMENT_TYPE_PRED; type < PHAL_ELEMENT_TYPE_COUNT;
@@ -97,7 +71,7 @@ void PrintJson(const std::vector<DeviceDescription>& devices) {
     entry["ordinal"] = p.ordinal;
     entry["name"] = p.name;
     entry["vendor"] = p.vendor;
-    entry["kind"] = KindName(p.kind);
+    entry["kind"] = DeviceKindName(p.kind);
     entry["driver_version"] = p.driver_version;
     entry["compute_units"] = p.compute_units;
     entry["memory_bytes"] = p.memory_bytes;
@@ -131,7 +105,7 @@ void PrintText(const std::vector<DeviceDescription>& devices) {
   for (size_t i = 0; i < devices.size(); ++i) {
     const phal_device_properties_t& p = devices[i].properties;
     std::printf("[%zu] %s:%u  %s (%s)\n", i, devices[i].plugin.c_str(),
-                p.ordinal, p.name, KindName(p.kind));
+                p.ordinal, p.name, DeviceKindName(p.kind));
     std::printf("    vendor:        %s\n", p.vendor);
     std::printf("    driver:        %s\n", p.driver_version);
     std::printf("    compute units: %u\n", p.compute_units);

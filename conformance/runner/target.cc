@@ -4,21 +4,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "polyhal/polyhal.hpp"
+
 namespace phal::conformance {
 namespace {
-
-const char* DeviceKindName(phal_device_kind_t kind) {
-  switch (kind) {
-    case PHAL_DEVICE_KIND_CPU:
-      return "cpu";
-    case PHAL_DEVICE_KIND_GPU:
-      return "gpu";
-    case PHAL_DEVICE_KIND_ACCELERATOR:
-      return "accelerator";
-    default:
-      return "unknown";
-  }
-}
 
 std::string TakeMessage(phal_status_t* status) {
   std::string message =

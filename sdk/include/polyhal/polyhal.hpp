@@ -81,6 +81,34 @@ struct Counter {
   double value = 0;
 };
 
+// The names the CLI, the reports and the Python package give device and
+// memory kinds: "cpu", "gpu", "accelerator"; "device", "host-shared",
+// "unified"; "unknown" for any other value.
+inline const char* DeviceKindName(phal_device_kind_t kind) {
+  switch (kind) {
+    case PHAL_DEVICE_KIND_CPU:
+      return "cpu";
+    case PHAL_DEVICE_KIND_GPU:
+      return "gpu";
+    case PHAL_DEVICE_KIND_ACCELERATOR:
+      return "accelerator";
+    default:
+      return "unknown";
+  }
+}
+inline const char* MemoryKindName(phal_memory_kind_t kind) {
+  switch (kind) {
+    case PHAL_MEMORY_KIND_DEVICE:
+      return "device";
+    case PHAL_MEMORY_KIND_HOST_SHARED:
+      return "host-shared";
+    case PHAL_MEMORY_KIND_UNIFIED:
+      return "unified";
+    default:
+      return "unknown";
+  }
+}
+
 class Device {
  public:
   Device() = default;

@@ -101,18 +101,7 @@ class PyDevice {
     }
     return names;
   }
-  std::string Kind() const {
-    switch (properties_.kind) {
-      case PHAL_DEVICE_KIND_CPU:
-        return "cpu";
-      case PHAL_DEVICE_KIND_GPU:
-        return "gpu";
-      case PHAL_DEVICE_KIND_ACCELERATOR:
-        return "accelerator";
-      default:
-        return "unknown";
-    }
-  }
+  std::string Kind() const { return phal::DeviceKindName(properties_.kind); }
   bool Equals(const PyDevice& other) const {
     return device_.get() == other.device_.get();
   }
