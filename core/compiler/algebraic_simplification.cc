@@ -130,40 +130,31 @@ HloInstruction* SimplifyShape(const HloInstruction& source,
   }
 }
 
-class AlgebraicSimplification : public HloPass {
- public:
-  const char* name() const override { return "simplify"; }
-
-  StatusOr<std::unique_ptr<HloModule>> Run(const HloModule& module) override {
-    auto simplify = [](const HloInstruction& source,
-                       const std::vector<HloInstruction*>& operands,
-                       const std::vector<HloComputation*>&,
-                       RewriteContext& context) -> StatusOr<HloInstruction*> {
-      if (operands.size() == 2) {
-        if (HloInstruction* simpler =
-                SimplifyArithmetic(source.opcode(), operands[0], operands[1])) {
-          return simpler;
-        }
-      }
-      if (HloInstruction* simpler = SimplifyShape(source, operands)) {
-        return simpler;
-      }
-      // reshape(reshape(x)) -> reshape(x).
-      const bool is_reshape = source.opcode() == HloOpcode::kReshape;
-      if (is_reshape && operands[0]->opcode() == HloOpcode::kReshape) {
-        return context.AddNew(HloOpcode::kReshape, source.shape(),
-                              {operands[0]->operands()[0]});
-      }
-      return nullptr;
-    };
-    return RewriteModule(module, simplify);
+StatusOr<HloInstruction*> Simplify(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    const std::vector<HloComputation*>& /*called*/, RewriteContext& context) {
+  if (operands.size() == 2) {
+    if (HloInstruction* simpler =
+            SimplifyArithmetic(source.opcode(), operands[0], operands[1])) {
+      return simpler;
+    }
   }
-};
+  if (HloInstruction* simpler = SimplifyShape(source, operands)) {
+    return simpler;
+  }
+  // reshape(reshape(x)) -> reshape(x).
+  const bool is_reshape = source.opcode() == HloOpcode::kReshape;
+  if (is_reshape && operands[0]->opcode() == HloOpcode::kReshape) {
+    return context.AddNew(HloOpcode::kReshape, source.shape(),
+                          {operands[0]->operands()[0]});
+  }
+  return nullptr;
+}
 
 }  // namespace
 
 std::unique_ptr<HloPass> MakeAlgebraicSimplificationPass() {
-  return std::make_unique<AlgebraicSimplification>();
+  return MakeRewritePass("simplify", Simplify);
 }
 
 }  // namespace phal

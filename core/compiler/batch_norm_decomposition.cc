@@ -133,44 +133,34 @@ class BatchNormBuilder {
   std::vector<int64_t> dims_;
 };
 
-class BatchNormDecomposition : public HloPass {
- public:
-  const char* name() const override { return "decompose-batch-norm"; }
-
-  StatusOr<std::unique_ptr<HloModule>> Run(const HloModule& module) override {
-    auto decompose = [](const HloInstruction& source,
-                        const std::vector<HloInstruction*>& operands,
-                        const std::vector<HloComputation*>&,
-                        RewriteContext& context) -> StatusOr<HloInstruction*> {
-      if (source.opcode() == HloOpcode::kBatchNormInference) {
-        BatchNormBuilder builder(source, context, operands[0]);
-        return builder.Normalize(operands[1], operands[2], operands[3],
-                                 operands[4]);
-      }
-      if (source.opcode() == HloOpcode::kBatchNormGrad) {
-        BatchNormBuilder builder(source, context, operands[0]);
-        return builder.Gradients(operands[1], operands[2], operands[3],
-                                 operands[4]);
-      }
-      if (source.opcode() != HloOpcode::kBatchNormTraining) return nullptr;
-      BatchNormBuilder builder(source, context, operands[0]);
-      HloInstruction* mean = builder.FeatureMean(operands[0]);
-      HloInstruction* centered = builder.Centered(mean);
-      HloInstruction* variance = builder.FeatureMean(
-          builder.Binary(HloOpcode::kMultiply, centered, centered));
-      HloInstruction* y =
-          builder.Normalize(operands[1], operands[2], mean, variance);
-      return context.AddNew(HloOpcode::kTuple, source.shape(),
-                            {y, mean, variance});
-    };
-    return RewriteModule(module, decompose);
+StatusOr<HloInstruction*> DecomposeBatchNorm(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    const std::vector<HloComputation*>& /*called*/, RewriteContext& context) {
+  if (source.opcode() == HloOpcode::kBatchNormInference) {
+    BatchNormBuilder builder(source, context, operands[0]);
+    return builder.Normalize(operands[1], operands[2], operands[3],
+                             operands[4]);
   }
-};
+  if (source.opcode() == HloOpcode::kBatchNormGrad) {
+    BatchNormBuilder builder(source, context, operands[0]);
+    return builder.Gradients(operands[1], operands[2], operands[3],
+                             operands[4]);
+  }
+  if (source.opcode() != HloOpcode::kBatchNormTraining) return nullptr;
+  BatchNormBuilder builder(source, context, operands[0]);
+  HloInstruction* mean = builder.FeatureMean(operands[0]);
+  HloInstruction* centered = builder.Centered(mean);
+  HloInstruction* variance = builder.FeatureMean(
+      builder.Binary(HloOpcode::kMultiply, centered, centered));
+  HloInstruction* y =
+      builder.Normalize(operands[1], operands[2], mean, variance);
+  return context.AddNew(HloOpcode::kTuple, source.shape(), {y, mean, variance});
+}
 
 }  // namespace
 
 std::unique_ptr<HloPass> MakeBatchNormDecompositionPass() {
-  return std::make_unique<BatchNormDecomposition>();
+  return MakeRewritePass("decompose-batch-norm", DecomposeBatchNorm);
 }
 
 }  // namespace phal

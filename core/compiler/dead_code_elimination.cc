@@ -2,25 +2,15 @@
 #include "core/compiler/passes.h"
 
 namespace phal {
-namespace {
 
-class DeadCodeElimination : public HloPass {
- public:
-  const char* name() const override { return "dce"; }
-  StatusOr<std::unique_ptr<HloModule>> Run(const HloModule& module) override {
-    auto keep = [](const HloInstruction&, const std::vector<HloInstruction*>&,
-                   const std::vector<HloComputation*>&,
-                   RewriteContext&) -> StatusOr<HloInstruction*> {
-      return nullptr;
-    };
-    return RewriteModule(module, keep, /*drop_dead=*/true);
-  }
-};
-
-}  // namespace
-
+// Copies every instruction the root depends on, and nothing else.
 std::unique_ptr<HloPass> MakeDeadCodeEliminationPass() {
-  return std::make_unique<DeadCodeElimination>();
+  return MakeRewritePass(
+      "dce",
+      [](const HloInstruction&, const std::vector<HloInstruction*>&,
+         const std::vector<HloComputation*>&,
+         RewriteContext&) -> StatusOr<HloInstruction*> { return nullptr; },
+      /*drop_dead=*/true);
 }
 
 }  // namespace phal

@@ -10,12 +10,12 @@
 
 #include <gtest/gtest.h>
 
-#include "core/testing/compiler_test_util.h"
-#include "core/testing/evaluator_device.h"
-#include "core/io/npy.h"
 #include "core/abi/c_status.h"
+#include "core/io/npy.h"
 #include "core/runtime/client.h"
 #include "core/runtime/executable.h"
+#include "core/testing/compiler_test_util.h"
+#include "core/testing/evaluator_device.h"
 #include "polyhal/runtime.h"
 
 namespace phal::testing {

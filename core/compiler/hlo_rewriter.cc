@@ -148,4 +148,28 @@ StatusOr<std::unique_ptr<HloModule>> RewriteModule(const HloModule& module,
   return result;
 }
 
+namespace {
+
+class RewritePass final : public HloPass {
+ public:
+  RewritePass(const char* name, RewriteFn rewrite, bool drop_dead)
+      : name_(name), rewrite_(std::move(rewrite)), drop_dead_(drop_dead) {}
+  const char* name() const override { return name_; }
+  StatusOr<std::unique_ptr<HloModule>> Run(const HloModule& module) override {
+    return RewriteModule(module, rewrite_, drop_dead_);
+  }
+
+ private:
+  const char* name_;
+  RewriteFn rewrite_;
+  bool drop_dead_;
+};
+
+}  // namespace
+
+std::unique_ptr<HloPass> MakeRewritePass(const char* name, RewriteFn rewrite,
+                                         bool drop_dead) {
+  return std::make_unique<RewritePass>(name, std::move(rewrite), drop_dead);
+}
+
 }  // namespace phal

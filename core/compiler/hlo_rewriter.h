@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/compiler/hlo_pass.h"
 #include "core/hlo/module.h"
 #include "sdk/base/status.h"
 
@@ -64,6 +65,12 @@ using RewriteFn = std::function<StatusOr<HloInstruction*>(
 StatusOr<std::unique_ptr<HloModule>> RewriteModule(const HloModule& module,
                                                    const RewriteFn& rewrite,
                                                    bool drop_dead = false);
+
+// A pass that rebuilds the module through `rewrite`, which keeps no state
+// between instructions (RewriteModule with `drop_dead`); `name` is a static
+// string.
+std::unique_ptr<HloPass> MakeRewritePass(const char* name, RewriteFn rewrite,
+                                         bool drop_dead = false);
 
 }  // namespace phal
 

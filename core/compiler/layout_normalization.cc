@@ -68,32 +68,25 @@ bool HasExplicitLayout(const Shape& shape) {
   return shape.IsArray() && !IsIdentity(MajorToMinor(shape));
 }
 
-class LayoutNormalization : public HloPass {
- public:
-  const char* name() const override { return "normalize-layouts"; }
-  StatusOr<std::unique_ptr<HloModule>> Run(const HloModule& module) override {
-    auto row_major = [](const HloInstruction& source,
-                        const std::vector<HloInstruction*>& operands,
-                        const std::vector<HloComputation*>& called,
-                        RewriteContext& context) -> StatusOr<HloInstruction*> {
-      if (source.opcode() == HloOpcode::kBitcast &&
-          (HasExplicitLayout(source.shape()) ||
-           HasExplicitLayout(source.operand(0)->shape()))) {
-        return RowMajorBitcast(source, operands[0], context);
-      }
-      std::unique_ptr<HloInstruction> copy =
-          CloneInstruction(source, operands, called, source.name());
-      ClearLayouts(&copy->mutable_shape());
-      return context.computation()->AddInstruction(std::move(copy));
-    };
-    return RewriteModule(module, row_major);
+StatusOr<HloInstruction*> RowMajor(const HloInstruction& source,
+                                   const std::vector<HloInstruction*>& operands,
+                                   const std::vector<HloComputation*>& called,
+                                   RewriteContext& context) {
+  if (source.opcode() == HloOpcode::kBitcast &&
+      (HasExplicitLayout(source.shape()) ||
+       HasExplicitLayout(source.operand(0)->shape()))) {
+    return RowMajorBitcast(source, operands[0], context);
   }
-};
+  std::unique_ptr<HloInstruction> copy =
+      CloneInstruction(source, operands, called, source.name());
+  ClearLayouts(&copy->mutable_shape());
+  return context.computation()->AddInstruction(std::move(copy));
+}
 
 }  // namespace
 
 std::unique_ptr<HloPass> MakeLayoutNormalizationPass() {
-  return std::make_unique<LayoutNormalization>();
+  return MakeRewritePass("normalize-layouts", RowMajor);
 }
 
 }  // namespace phal

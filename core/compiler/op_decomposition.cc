@@ -25,60 +25,51 @@ StatusOr<HloInstruction*> RetypingBitcastAsBitcastConvert(
   return context.AddNew(HloOpcode::kReshape, source.shape(), {converted});
 }
 
-class OpDecomposition : public HloPass {
- public:
-  const char* name() const override { return "decompose-ops"; }
-
-  StatusOr<std::unique_ptr<HloModule>> Run(const HloModule& module) override {
-    auto decompose = [](const HloInstruction& source,
-                        const std::vector<HloInstruction*>& operands,
-                        const std::vector<HloComputation*>& called,
-                        RewriteContext& context) -> StatusOr<HloInstruction*> {
-      switch (source.opcode()) {
-        case HloOpcode::kTopK:
-          return DecomposeTopK(source, operands, context);
-        case HloOpcode::kBitcastConvert:
-          return DecomposeBitcastConvert(source, operands, context);
-        case HloOpcode::kErfc:
-          return DecomposeErfc(source, operands, context);
-        case HloOpcode::kLgamma:
-        case HloOpcode::kDigamma:
-        case HloOpcode::kZeta:
-        case HloOpcode::kPolygamma:
-          return DecomposeGammaFamily(source, operands, context);
-        case HloOpcode::kAsin:
-        case HloOpcode::kAcos:
-        case HloOpcode::kAtan:
-        case HloOpcode::kSinh:
-        case HloOpcode::kCosh:
-        case HloOpcode::kAsinh:
-        case HloOpcode::kAcosh:
-        case HloOpcode::kAtanh:
-          return DecomposeInverseOrHyperbolic(source, operands, context);
-        case HloOpcode::kBesselI1e:
-          return DecomposeBesselI1e(source, operands, context);
-        case HloOpcode::kNextAfter:
-          return DecomposeNextAfter(source, operands, context);
-        case HloOpcode::kFft:
-          return DecomposeFft(source, operands, context);
-        case HloOpcode::kBitcast:
-          return RetypingBitcastAsBitcastConvert(source, operands, context);
-        case HloOpcode::kSelectAndScatter:
-          return DecomposeSelectAndScatter(source, operands, called, context);
-        case HloOpcode::kScatter:
-          return SplitVariadicScatter(source, operands, called, context);
-        default:
-          return nullptr;
-      }
-    };
-    return RewriteModule(module, decompose);
+StatusOr<HloInstruction*> DecomposeOp(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    const std::vector<HloComputation*>& called, RewriteContext& context) {
+  switch (source.opcode()) {
+    case HloOpcode::kTopK:
+      return DecomposeTopK(source, operands, context);
+    case HloOpcode::kBitcastConvert:
+      return DecomposeBitcastConvert(source, operands, context);
+    case HloOpcode::kErfc:
+      return DecomposeErfc(source, operands, context);
+    case HloOpcode::kLgamma:
+    case HloOpcode::kDigamma:
+    case HloOpcode::kZeta:
+    case HloOpcode::kPolygamma:
+      return DecomposeGammaFamily(source, operands, context);
+    case HloOpcode::kAsin:
+    case HloOpcode::kAcos:
+    case HloOpcode::kAtan:
+    case HloOpcode::kSinh:
+    case HloOpcode::kCosh:
+    case HloOpcode::kAsinh:
+    case HloOpcode::kAcosh:
+    case HloOpcode::kAtanh:
+      return DecomposeInverseOrHyperbolic(source, operands, context);
+    case HloOpcode::kBesselI1e:
+      return DecomposeBesselI1e(source, operands, context);
+    case HloOpcode::kNextAfter:
+      return DecomposeNextAfter(source, operands, context);
+    case HloOpcode::kFft:
+      return DecomposeFft(source, operands, context);
+    case HloOpcode::kBitcast:
+      return RetypingBitcastAsBitcastConvert(source, operands, context);
+    case HloOpcode::kSelectAndScatter:
+      return DecomposeSelectAndScatter(source, operands, called, context);
+    case HloOpcode::kScatter:
+      return SplitVariadicScatter(source, operands, called, context);
+    default:
+      return nullptr;
   }
-};
+}
 
 }  // namespace
 
 std::unique_ptr<HloPass> MakeOpDecompositionPass() {
-  return std::make_unique<OpDecomposition>();
+  return MakeRewritePass("decompose-ops", DecomposeOp);
 }
 
 }  // namespace phal
