@@ -16,6 +16,7 @@
 #include "core/runtime/executable.h"
 #include "core/testing/compiler_test_util.h"
 #include "core/testing/evaluator_device.h"
+#include "polyhal/polyhal.hpp"
 #include "polyhal/runtime.h"
 
 namespace phal::testing {
@@ -61,11 +62,7 @@ class EvaluatorClient : public ::testing::Test {
 
   phal_buffer_t* Upload(const std::vector<float>& values,
                         std::vector<int64_t> dims) {
-    phal_buffer_desc_t desc{};
-    desc.struct_size = sizeof(desc);
-    desc.element_type = PHAL_ELEMENT_TYPE_F32;
-    desc.rank = static_cast<uint32_t>(dims.size());
-    desc.dims = dims.data();
+    const phal_buffer_desc_t desc = BufferDesc(PHAL_ELEMENT_TYPE_F32, dims);
     phal_buffer_t* buffer = nullptr;
     EXPECT_EQ(phal_buffer_allocate(&device_, &desc, &buffer), nullptr);
     EXPECT_EQ(phal_buffer_copy_from_host(buffer, 0, values.data(),

@@ -29,6 +29,7 @@
 #include "core/testing/elementwise_ops.h"
 #include "core/testing/jax_models.h"
 #include "core/testing/source_files.h"
+#include "polyhal/polyhal.hpp"
 #include "polyhal/runtime.h"
 
 namespace phal::testing {
@@ -108,11 +109,8 @@ class OnPluginDevice : public ::testing::Test {
   std::vector<phal_buffer_t*> Upload(const std::vector<Literal>& arguments) {
     std::vector<phal_buffer_t*> buffers;
     for (const Literal& argument : arguments) {
-      phal_buffer_desc_t desc{};
-      desc.struct_size = sizeof(desc);
-      desc.element_type = argument.element_type();
-      desc.rank = static_cast<uint32_t>(argument.shape().rank());
-      desc.dims = argument.shape().dims().data();
+      const phal_buffer_desc_t desc =
+          BufferDesc(argument.element_type(), argument.shape().dims());
       phal_buffer_t* buffer = nullptr;
       phal_status_t* status = phal_buffer_allocate(device_, &desc, &buffer);
       EXPECT_EQ(status, nullptr) << phal_status_get_message(status);

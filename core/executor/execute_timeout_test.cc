@@ -9,6 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/loader/testing/manifests.h"
 #include "core/testing/temp_dir.h"
 #include "polyhal/runtime.h"
 
@@ -29,13 +30,8 @@ class ExecuteTimeoutTest : public ::testing::Test {
  protected:
   void SetUp() override {
     setenv("PHAL_EXECUTE_TIMEOUT", "0.5", 1);
-    std::string manifest = dir_.Write(
-        "rule-breaking.json",
-        "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": "
-        "\"rule-breaking\", \"library_path\": \"" +
-            std::string(PHAL_TEST_PLUGIN_DIR) +
-            "/libphal_test_plugin_rule_breaking.so\", \"abi_version\": "
-            "\"1.0\"}}");
+    std::string manifest =
+        dir_.Write("rule-breaking.json", testing::RuleBreakingManifest());
     phal_client_options_t options{};
     options.struct_size = sizeof(options);
     options.plugin_path = manifest.c_str();

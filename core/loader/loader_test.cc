@@ -14,7 +14,9 @@
 
 #include "core/abi/c_status.h"
 #include "core/loader/plugin_stubs.h"
+#include "core/loader/testing/manifests.h"
 #include "core/testing/temp_dir.h"
+#include "polyhal/polyhal.hpp"
 #include "polyhal/runtime.h"
 
 namespace phal {
@@ -22,16 +24,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
+// Every plugin's manifest here gives the release 9.9.
 std::string Manifest(const std::string& name, const std::string& library,
                      const std::string& abi = "1.0") {
-  return "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": \"" + name +
-         "\", \"library_path\": \"" + library + "\", \"abi_version\": \"" +
-         abi + "\", \"version\": \"9.9\"}}";
-}
-
-std::string TestPlugin(const std::string& variant) {
-  return std::string(PHAL_TEST_PLUGIN_DIR) + "/libphal_test_plugin_" + variant +
-         ".so";
+  return testing::PluginManifest(name, library, abi, "9.9");
 }
 
 struct LoadedClient {
@@ -184,7 +180,8 @@ TEST(Loader, DlopenErrorTextIsReported) {
 
 TEST(Loader, LibraryWithoutEntryPointIsReported) {
   testing::TempDir dir;
-  dir.Write("noentry.json", Manifest("noentry", TestPlugin("no_entry")));
+  dir.Write("noentry.json",
+            Manifest("noentry", testing::TestPluginLibrary("no_entry")));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("noentry.json").reason),
@@ -193,7 +190,8 @@ TEST(Loader, LibraryWithoutEntryPointIsReported) {
 
 TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
   testing::TempDir dir;
-  dir.Write("future.json", Manifest("future", TestPlugin("future_abi")));
+  dir.Write("future.json",
+            Manifest("future", testing::TestPluginLibrary("future_abi")));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
@@ -203,7 +201,8 @@ TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
 
 TEST(Loader, PluginOfANewerMinorNegotiatesTheCoresNewestVersion) {
   testing::TempDir dir;
-  dir.Write("newer.json", Manifest("newer_minor", TestPlugin("newer_minor")));
+  dir.Write("newer.json",
+            Manifest("newer_minor", testing::TestPluginLibrary("newer_minor")));
   setenv("PHAL_LOG", "debug", 1);
   LoadedClient loaded;
   Load(dir.path(), &loaded);
@@ -223,9 +222,11 @@ TEST(Loader, PluginOfANewerMinorNegotiatesTheCoresNewestVersion) {
 
 TEST(Loader, PluginsOfEveryMinorVersionLoadSideBySide) {
   testing::TempDir dir;
-  dir.Write("minimal.json", Manifest("minimal", TestPlugin("minimal")));
+  dir.Write("minimal.json",
+            Manifest("minimal", testing::TestPluginLibrary("minimal")));
   dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.4"));
-  dir.Write("newer.json", Manifest("newer_minor", TestPlugin("newer_minor")));
+  dir.Write("newer.json",
+            Manifest("newer_minor", testing::TestPluginLibrary("newer_minor")));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_EQ(loaded.ByManifest("minimal.json").abi_version,
@@ -270,9 +271,11 @@ TEST(Loader, APluginOfAbi14LoadsAndItsDeviceReportsNoCounters) {
 void ExpectPluginsOfEveryGenerationMoveBytes() {
   testing::TempDir dir;
   dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.4"));
-  dir.Write("host_1_0.json", Manifest("host_1_0", TestPlugin("host_1_0")));
-  dir.Write("host_1_5.json",
-            Manifest("host_1_5", TestPlugin("host_1_5"), "1.5"));
+  dir.Write("host_1_0.json",
+            Manifest("host_1_0", testing::TestPluginLibrary("host_1_0")));
+  dir.Write(
+      "host_1_5.json",
+      Manifest("host_1_5", testing::TestPluginLibrary("host_1_5"), "1.5"));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 4));
@@ -293,12 +296,8 @@ void ExpectPluginsOfEveryGenerationMoveBytes() {
             .filename()
             .string();
     SCOPED_TRACE(manifest);
-    const int64_t dims[] = {4};
-    phal_buffer_desc_t desc{};
-    desc.struct_size = sizeof(desc);
-    desc.element_type = PHAL_ELEMENT_TYPE_F32;
-    desc.rank = 1;
-    desc.dims = dims;
+    const std::vector<int64_t> dims = {4};
+    const phal_buffer_desc_t desc = BufferDesc(PHAL_ELEMENT_TYPE_F32, dims);
     phal_buffer_t* buffer = nullptr;
     ASSERT_EQ(phal_buffer_allocate(device, &desc, &buffer), nullptr);
     const float written[4] = {1.5f, -2.0f, 3.25f, 0.0f};
@@ -345,7 +344,8 @@ TEST(Loader, PluginsOfEveryGenerationPassTheValidationLayer) {
 
 TEST(Loader, TooSmallFunctionTableIsReported) {
   testing::TempDir dir;
-  dir.Write("tiny.json", Manifest("tiny", TestPlugin("tiny_table")));
+  dir.Write("tiny.json",
+            Manifest("tiny", testing::TestPluginLibrary("tiny_table")));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("tiny.json").reason),
@@ -355,7 +355,8 @@ TEST(Loader, TooSmallFunctionTableIsReported) {
 
 TEST(Loader, PluginWithoutDevicesLoadsAndSaysWhy) {
   testing::TempDir dir;
-  dir.Write("minimal.json", Manifest("minimal", TestPlugin("minimal")));
+  dir.Write("minimal.json",
+            Manifest("minimal", testing::TestPluginLibrary("minimal")));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   const phal_plugin_info_t& minimal = loaded.ByManifest("minimal.json");
@@ -398,7 +399,8 @@ TEST(Loader, ManifestFilesCanBeNamedDirectly) {
   testing::TempDir dir;
   std::string file =
       dir.Write("only.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
-  dir.Write("other.json", Manifest("other", TestPlugin("minimal")));
+  dir.Write("other.json",
+            Manifest("other", testing::TestPluginLibrary("minimal")));
   LoadedClient loaded;
   Load(file, &loaded);
   ASSERT_EQ(loaded.plugins.size(), 1u);
@@ -419,7 +421,8 @@ TEST(Loader, MissingSearchPathEntryIsListedWithItsReason) {
 TEST(Loader, FilterKeepsOnlyTheNamedPlugins) {
   testing::TempDir dir;
   dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
-  dir.Write("minimal.json", Manifest("minimal", TestPlugin("minimal")));
+  dir.Write("minimal.json",
+            Manifest("minimal", testing::TestPluginLibrary("minimal")));
   LoadedClient loaded;
   Load(dir.path(), &loaded, " minimal ");
   EXPECT_EQ(loaded.ByManifest("minimal.json").state, PHAL_PLUGIN_STATE_LOADED);
@@ -452,7 +455,8 @@ TEST(Loader, DebugLogTracesTheSearch) {
 
 TEST(Loader, EnvironmentPluginPathIsUsedWithoutOptions) {
   testing::TempDir dir;
-  dir.Write("minimal.json", Manifest("minimal", TestPlugin("minimal")));
+  dir.Write("minimal.json",
+            Manifest("minimal", testing::TestPluginLibrary("minimal")));
   const char* saved = std::getenv("PHAL_PLUGIN_PATH");
   std::string restore = saved ? saved : "";
   setenv("PHAL_PLUGIN_PATH", dir.path().c_str(), 1);
@@ -534,7 +538,8 @@ TEST(PluginStubs, SlotsBeyondStructSizeAreIgnoredEvenIfSet) {
 TEST(LoaderCli, PluginsCommandListsBrokenPluginsAndSucceeds) {
   testing::TempDir dir;
   dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH));
-  dir.Write("future.json", Manifest("future", TestPlugin("future_abi")));
+  dir.Write("future.json",
+            Manifest("future", testing::TestPluginLibrary("future_abi")));
   dir.Write("ghost.json", Manifest("ghost", "./libghost.so"));
   dir.Write("bad.json", "{");
   std::string command = "PHAL_PLUGIN_PATH=" + dir.path() + " " +

@@ -14,9 +14,11 @@
 
 #include "core/abi/c_status.h"
 #include "core/loader/plugin_library.h"
+#include "core/loader/testing/manifests.h"
 #include "core/loader/validation_layer.h"
 #include "core/testing/scoped_env.h"
 #include "core/testing/temp_dir.h"
+#include "polyhal/polyhal.hpp"
 #include "polyhal/runtime.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
 
@@ -63,13 +65,8 @@ class RuleBreakingPluginTest : public ::testing::Test {
   // A validating client of the rule-breaking plugin breaking `rule`.
   void Open(const char* rule) {
     rule_ = std::make_unique<ScopedEnv>("PHAL_TEST_BROKEN_RULE", rule);
-    std::string manifest = dir_.Write(
-        "rule-breaking.json",
-        "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": "
-        "\"rule-breaking\", \"library_path\": \"" +
-            std::string(PHAL_TEST_PLUGIN_DIR) +
-            "/libphal_test_plugin_rule_breaking.so\", \"abi_version\": "
-            "\"1.0\"}}");
+    std::string manifest =
+        dir_.Write("rule-breaking.json", testing::RuleBreakingManifest());
     phal_client_options_t options{};
     options.struct_size = sizeof(options);
     options.plugin_path = manifest.c_str();
@@ -93,12 +90,8 @@ class RuleBreakingPluginTest : public ::testing::Test {
   }
 
   phal_buffer_t* Vector() {
-    const int64_t dims[] = {16};
-    phal_buffer_desc_t desc{};
-    desc.struct_size = sizeof(desc);
-    desc.element_type = PHAL_ELEMENT_TYPE_F32;
-    desc.rank = 1;
-    desc.dims = dims;
+    const std::vector<int64_t> dims = {16};
+    const phal_buffer_desc_t desc = BufferDesc(PHAL_ELEMENT_TYPE_F32, dims);
     phal_buffer_t* buffer = nullptr;
     Outcome allocated = Take(phal_buffer_allocate(device_, &desc, &buffer));
     EXPECT_EQ(allocated.code, PHAL_OK) << allocated.message;

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/loader/testing/manifests.h"
 #include "core/testing/temp_dir.h"
 #include "polyhal/polyhal.hpp"
 
@@ -45,10 +46,7 @@ std::string ScaleProgram(int scale, int offset, int n) {
 class ConcurrencyTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_.Write("cpu.json",
-               std::string("{\"file_format_version\": \"1.0\", \"plugin\": "
-                           "{\"name\": \"cpu\", \"library_path\": \"") +
-                   PHAL_CPU_PLUGIN_PATH + "\", \"abi_version\": \"1.0\"}}");
+    dir_.Write("cpu.json", testing::CpuManifest());
     phal_client_options_t options{};
     options.struct_size = sizeof(options);
     std::string path = dir_.path();

@@ -3,6 +3,7 @@
 // stored, without emitting a kernel; a damaged or refused entry is compiled
 // again and stored over; PHAL_CACHE_DIR=off stores nothing.
 #include "core/runtime/executable_cache.h"
+#include "core/loader/testing/manifests.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -41,10 +42,7 @@ void Capture(void* user_data, phal_log_level_t, const char* message) {
 class ExecutableCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    plugins_.Write("cpu.json",
-                   std::string("{\"file_format_version\": \"1.0\", \"plugin\": "
-                               "{\"name\": \"cpu\", \"library_path\": \"") +
-                       PHAL_CPU_PLUGIN_PATH + "\", \"abi_version\": \"1.0\"}}");
+    plugins_.Write("cpu.json", testing::CpuManifest());
     ProgramCache::Global().Clear();
   }
   void TearDown() override { ProgramCache::Global().Clear(); }

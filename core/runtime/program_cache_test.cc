@@ -1,6 +1,7 @@
 // The process's program cache: a module compiled again skips the parse and
 // the passes, on any device, and the cache keeps to its limits.
 #include "core/runtime/program_cache.h"
+#include "core/loader/testing/manifests.h"
 
 #include <atomic>
 #include <string>
@@ -15,13 +16,6 @@
 
 namespace phal {
 namespace {
-
-std::string CpuManifest() {
-  return std::string(
-             "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": "
-             "\"cpu\", \"library_path\": \"") +
-         PHAL_CPU_PLUGIN_PATH + "\", \"abi_version\": \"1.0\"}}";
-}
 
 // A module scaling its parameter by `factor`.
 std::string Scale(int factor) {
@@ -40,7 +34,7 @@ class ProgramCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ProgramCache::Global().Clear();
-    dir_.Write("cpu.json", CpuManifest());
+    dir_.Write("cpu.json", testing::CpuManifest());
     phal_client_options_t options{};
     options.struct_size = sizeof(options);
     const std::string path = dir_.path();

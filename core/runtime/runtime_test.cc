@@ -12,6 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/loader/testing/manifests.h"
 #include "core/testing/temp_dir.h"
 #include "polyhal/polyhal.hpp"
 #include "polyhal/runtime.h"
@@ -28,12 +29,6 @@ phal_status_code_t CodeOf(phal_status_t* status) {
   return code;
 }
 
-std::string CpuManifest(const std::string& name, const std::string& library) {
-  return "{\"file_format_version\": \"1.0\", \"plugin\": {\"name\": \"" + name +
-         "\", \"library_path\": \"" + library +
-         "\", \"abi_version\": \"1.0\"}}";
-}
-
 Result<Client> ClientFor(const std::string& plugin_path) {
   phal_client_options_t options{};
   options.struct_size = sizeof(options);
@@ -44,7 +39,8 @@ Result<Client> ClientFor(const std::string& plugin_path) {
 class RuntimeTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_.Write("cpu.json", CpuManifest("cpu", PHAL_CPU_PLUGIN_PATH));
+    dir_.Write("cpu.json",
+               testing::PluginManifest("cpu", PHAL_CPU_PLUGIN_PATH));
     auto client = ClientFor(dir_.path());
     ASSERT_TRUE(client.ok()) << client.error().ToString();
     client_ = std::move(client.value());
@@ -177,12 +173,8 @@ TEST_F(RuntimeTest, CopiesBetweenBuffersHonourOffsets) {
 
 TEST_F(RuntimeTest, InvalidBufferDescriptionsReturnStatuses) {
   phal_buffer_t* buffer = nullptr;
-  phal_buffer_desc_t desc{};
-  desc.struct_size = sizeof(desc);
-  desc.element_type = PHAL_ELEMENT_TYPE_F32;
-  int64_t dims[] = {4, -1};
-  desc.rank = 2;
-  desc.dims = dims;
+  const std::vector<int64_t> dims = {4, -1};
+  phal_buffer_desc_t desc = BufferDesc(PHAL_ELEMENT_TYPE_F32, dims);
   phal_status_t* status = phal_buffer_allocate(device_.get(), &desc, &buffer);
   EXPECT_EQ(phal_status_get_code(status), PHAL_INVALID_ARGUMENT);
   EXPECT_THAT(phal_status_get_message(status), HasSubstr("dimension 1 is -1"));
@@ -307,7 +299,8 @@ TEST_F(RuntimeTest, CopiesAcrossPluginsAreStagedThroughTheHost) {
   testing::TempDir other_dir;
   std::filesystem::copy_file(PHAL_CPU_PLUGIN_PATH,
                              other_dir.path() + "/libcpu_copy.so");
-  other_dir.Write("cpu2.json", CpuManifest("cpu2", "./libcpu_copy.so"));
+  other_dir.Write("cpu2.json",
+                  testing::PluginManifest("cpu2", "./libcpu_copy.so"));
   auto client = ClientFor(dir_.path() + ":" + other_dir.path());
   ASSERT_TRUE(client.ok());
   std::vector<Device> devices = client->Devices();
@@ -476,7 +469,8 @@ TEST(RuntimeCounters, ACountingDeviceReportsItsRunsInOneBlockUntilReset) {
 class RuntimeLifetime : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_.Write("cpu.json", CpuManifest("cpu", PHAL_CPU_PLUGIN_PATH));
+    dir_.Write("cpu.json",
+               testing::PluginManifest("cpu", PHAL_CPU_PLUGIN_PATH));
     const std::string path = dir_.path();
     phal_client_options_t options{};
     options.struct_size = sizeof(options);
@@ -504,12 +498,8 @@ class RuntimeLifetime : public ::testing::Test {
 };
 
 TEST_F(RuntimeLifetime, DestroyingAClientReclaimsLeakedObjects) {
-  int64_t dims[] = {1024};
-  phal_buffer_desc_t desc{};
-  desc.struct_size = sizeof(desc);
-  desc.element_type = PHAL_ELEMENT_TYPE_F64;
-  desc.rank = 1;
-  desc.dims = dims;
+  const std::vector<int64_t> dims = {1024};
+  const phal_buffer_desc_t desc = BufferDesc(PHAL_ELEMENT_TYPE_F64, dims);
   phal_buffer_t* buffer = nullptr;
   phal_stream_t* stream = nullptr;
   phal_event_t* event = nullptr;

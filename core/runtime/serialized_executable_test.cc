@@ -181,12 +181,8 @@ TEST_P(SerializedExecutableTest, TargetDeviceIsCompileOnlyAndOpenedOnce) {
 }
 
 TEST_P(SerializedExecutableTest, TargetDeviceRefusesMemoryStreamsAndEvents) {
-  const int64_t dims[] = {4};
-  phal_buffer_desc_t desc{};
-  desc.struct_size = sizeof(desc);
-  desc.element_type = PHAL_ELEMENT_TYPE_F32;
-  desc.rank = 1;
-  desc.dims = dims;
+  const std::vector<int64_t> dims = {4};
+  const phal_buffer_desc_t desc = BufferDesc(PHAL_ELEMENT_TYPE_F32, dims);
   phal_buffer_t* buffer = nullptr;
   Taken allocated = Take(phal_buffer_allocate(target_, &desc, &buffer));
   EXPECT_EQ(allocated.code, PHAL_FAILED_PRECONDITION);

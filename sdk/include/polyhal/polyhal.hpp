@@ -153,6 +153,23 @@ class Device {
   phal_device_t* device_ = nullptr;
 };
 
+// A description of a buffer of `type` and `dims` in `memory_space`, for
+// phal_buffer_allocate; it points into `dims`, which must outlive it.
+inline phal_buffer_desc_t BufferDesc(phal_element_type_t type,
+                                     const std::vector<int64_t>& dims,
+                                     uint32_t memory_space = 0) {
+  phal_buffer_desc_t desc{};
+  desc.struct_size = sizeof(desc);
+  desc.element_type = type;
+  desc.rank = static_cast<uint32_t>(dims.size());
+  desc.dims = dims.empty() ? nullptr : dims.data();
+  desc.memory_space = memory_space;
+  return desc;
+}
+phal_buffer_desc_t BufferDesc(phal_element_type_t type,
+                              std::vector<int64_t>&& dims,
+                              uint32_t memory_space = 0) = delete;
+
 class Buffer {
  public:
   Buffer() = default;
@@ -168,12 +185,7 @@ class Buffer {
   static Result<Buffer> Allocate(const Device& device, phal_element_type_t type,
                                  const std::vector<int64_t>& dims,
                                  uint32_t memory_space = 0) {
-    phal_buffer_desc_t desc{};
-    desc.struct_size = sizeof(desc);
-    desc.element_type = type;
-    desc.rank = static_cast<uint32_t>(dims.size());
-    desc.dims = dims.empty() ? nullptr : dims.data();
-    desc.memory_space = memory_space;
+    const phal_buffer_desc_t desc = BufferDesc(type, dims, memory_space);
     phal_buffer_t* buffer = nullptr;
     Error error(phal_buffer_allocate(device.get(), &desc, &buffer));
     if (!error.ok()) return error;
