@@ -8,8 +8,6 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
-#include <map>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -24,14 +22,11 @@
 #include "core/runtime/device.h"
 #include "core/testing/compiler_test_util.h"
 #include "core/testing/source_files.h"
+#include "core/testing/stablehlo_corpus.h"
 #include "polyhal/runtime.h"
 
 namespace phal {
 namespace {
-
-std::string FirstLine(const std::string& message) {
-  return message.substr(0, message.find('\n'));
-}
 
 // A literal of `shape` whose leaves, depth-first, are taken from `leaves`.
 Literal Assemble(const Shape& shape, std::vector<Literal>& leaves,
@@ -126,25 +121,6 @@ struct Outcome {
   std::string cpu_failure;
 };
 
-// The names of the functions a part declares, read from the text so that a
-// part that fails to parse still counts its functions.
-std::vector<std::string> DeclaredFunctions(std::string_view part) {
-  static const std::regex kDeclaration(
-      R"(func\.func\s+(?:public\s+|private\s+|nested\s+)?@([\w.$-]+))");
-  std::vector<std::string> names;
-  const std::string text(part);
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kDeclaration);
-       it != std::sregex_iterator(); ++it) {
-    names.push_back((*it)[1].str());
-  }
-  return names;
-}
-
-// A test function: one without parameters that has its own computation.
-bool IsTest(const StableHloFunction& function) {
-  return function.computation != nullptr && function.parameter_count == 0;
-}
-
 // Runs a test function on the reference and on cpu.
 Outcome RunTest(const std::string& file, const SourceText& source,
                 const StableHloPart& part, StableHloModule& listing,
@@ -154,7 +130,7 @@ Outcome RunTest(const std::string& file, const SourceText& source,
   StatusOr<Literal> expected = Evaluate(*listing.module, {});
   outcome.reference_failure =
       expected.ok() ? CheckOutputs(function, std::move(expected).value())
-                    : FirstLine(expected.status().message());
+                    : testing::FirstLine(expected.status().message());
   StatusOr<StableHloModule> program = ParseStableHloPart(source, part);
   const StableHloFunction* copy = program->FindFunction(function.name);
   program->module->set_entry_computation(copy->computation);
@@ -164,7 +140,7 @@ Outcome RunTest(const std::string& file, const SourceText& source,
                     : StatusOr<Literal>(verified);
   outcome.cpu_failure = actual.ok()
                             ? CheckOutputs(*copy, std::move(actual).value())
-                            : FirstLine(actual.status().message());
+                            : testing::FirstLine(actual.status().message());
   return outcome;
 }
 
@@ -177,62 +153,43 @@ void RunPart(const std::string& file, const SourceText& source,
              std::vector<Outcome>* outcomes) {
   StatusOr<StableHloModule> listing = ParseStableHloPart(source, part);
   if (!listing.ok()) {
-    const std::string reason = FirstLine(listing.status().message());
-    for (const std::string& name : DeclaredFunctions(
+    const std::string reason = testing::FirstLine(listing.status().message());
+    for (const std::string& name : testing::DeclaredFunctions(
              source.text().substr(part.begin, part.end - part.begin))) {
       outcomes->push_back({file + " @" + name, reason, reason});
     }
     return;
   }
-  std::map<std::string, Outcome> tests;
-  std::map<std::string, std::string> caller_of;
-  for (const StableHloFunction& function : listing->functions) {
-    for (const std::string& callee : function.callees) {
-      caller_of.emplace(callee, function.name);
-    }
-    if (IsTest(function)) {
-      tests[function.name] =
-          RunTest(file, source, part, *listing, function, cpu);
-    }
-  }
-  for (const StableHloFunction& function : listing->functions) {
-    Outcome outcome{file + " @" + function.name, "", ""};
-    if (IsTest(function)) {
-      outcome = tests[function.name];
-    } else if (caller_of.count(function.name) > 0) {
-      const Outcome& caller = tests[caller_of[function.name]];
-      outcome.reference_failure = caller.reference_failure;
-      outcome.cpu_failure = caller.cpu_failure;
-    } else {
-      outcome.reference_failure = outcome.cpu_failure =
-          "takes arguments that the file supplies only on its RUN line";
-    }
+  const std::string uncalled =
+      "takes arguments that the file supplies only on its RUN line";
+  for (auto& [name, outcome] : testing::FunctionOutcomes(
+           *listing,
+           [&](const StableHloFunction& function) {
+             return RunTest(file, source, part, *listing, function, cpu);
+           },
+           Outcome{"", uncalled, uncalled})) {
+    outcome.function = file + " @" + name;
     outcomes->push_back(std::move(outcome));
   }
 }
 
 TEST(CpuCorpusTest, CpuPassesEveryCorpusFunctionTheReferencePasses) {
   const std::filesystem::path directory =
-      std::filesystem::path(PHAL_TEST_CORPUS_DIR) / "stablehlo-interpret";
-  if (!std::filesystem::is_directory(directory)) {
+      testing::CorpusDirectory("stablehlo-interpret");
+  const std::vector<std::filesystem::path> files =
+      testing::MlirFiles(directory);
+  if (files.empty()) {
     GTEST_SKIP() << "the StableHLO interpreter corpus is not at " << directory;
   }
   CpuDevice cpu;
   if (!cpu.present()) GTEST_SKIP() << cpu.absence();
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-    if (entry.path().extension() == ".mlir") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
   const auto start = std::chrono::steady_clock::now();
   std::vector<Outcome> outcomes;
-  for (const std::filesystem::path& path : files) {
-    const std::string text = testing::ReadTextFile(path);
-    const SourceText source(text, path.filename().string());
-    for (const StableHloPart& part : SplitStableHloParts(text)) {
-      RunPart(path.filename().string(), source, part, cpu, &outcomes);
-    }
-  }
+  testing::ForEachPart(files,
+                       [&](const std::string& file, const SourceText& source,
+                           const StableHloPart& part) {
+                         RunPart(file, source, part, cpu, &outcomes);
+                       });
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
-#include <map>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -17,6 +15,7 @@
 #include "core/frontend/stablehlo_parser.h"
 #include "core/reference/interpreter.h"
 #include "core/testing/source_files.h"
+#include "core/testing/stablehlo_corpus.h"
 
 namespace phal {
 namespace {
@@ -28,31 +27,6 @@ struct FunctionOutcome {
   std::string reason;
 };
 
-// The names of the functions a part declares, read from the text so that a
-// part that fails to parse still counts its functions.
-std::vector<std::string> DeclaredFunctions(std::string_view part) {
-  static const std::regex kDeclaration(
-      R"(func\.func\s+(?:public\s+|private\s+|nested\s+)?@([\w.$-]+))");
-  std::vector<std::string> names;
-  const std::string text(part);
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kDeclaration);
-       it != std::sregex_iterator(); ++it) {
-    names.push_back((*it)[1].str());
-  }
-  return names;
-}
-
-std::string FirstLine(const std::string& message) {
-  const std::size_t newline = message.find('\n');
-  return newline == std::string::npos ? message : message.substr(0, newline);
-}
-
-// A test function: one without parameters that has its own computation
-// (run_parallel programs run only inside the function that starts them).
-bool RunsAlone(const StableHloFunction& function) {
-  return function.computation != nullptr && function.parameter_count == 0;
-}
-
 // Runs a function without parameters and evaluates its checks; empty when
 // every check passed.
 std::string RunTestFunction(StableHloModule& program,
@@ -60,7 +34,8 @@ std::string RunTestFunction(StableHloModule& program,
   program.module->set_entry_computation(function.computation);
   StatusOr<Literal> result = Evaluate(*program.module, {});
   if (!result.ok())
-    return "evaluation failed: " + FirstLine(result.status().message());
+    return "evaluation failed: " +
+           testing::FirstLine(result.status().message());
   const std::vector<Literal> outputs =
       SplitFunctionOutputs(function, std::move(result).value());
   for (const CheckResult& check : EvaluateChecks(function, outputs)) {
@@ -74,61 +49,37 @@ std::string RunTestFunction(StableHloModule& program,
 void RunPart(const std::string& file, const SourceText& source,
              const StableHloPart& part,
              std::vector<FunctionOutcome>* outcomes) {
-  const std::vector<std::string> declared = DeclaredFunctions(
-      source.text().substr(part.begin, part.end - part.begin));
   StatusOr<StableHloModule> program = ParseStableHloPart(source, part);
   if (!program.ok()) {
     const std::string message = program.status().message();
     const std::size_t error = message.find("error: ");
-    const std::string reason = FirstLine(
+    const std::string reason = testing::FirstLine(
         error == std::string::npos ? message : message.substr(error + 7));
-    for (const std::string& name : declared)
+    for (const std::string& name : testing::DeclaredFunctions(
+             source.text().substr(part.begin, part.end - part.begin))) {
       outcomes->push_back({file, name, false, reason});
+    }
     return;
   }
-  std::map<std::string, std::string> failure_of;
-  std::map<std::string, std::string> caller_of;
-  for (const StableHloFunction& function : program->functions) {
-    for (const std::string& callee : function.callees)
-      caller_of.emplace(callee, function.name);
-    if (RunsAlone(function)) {
-      failure_of[function.name] = RunTestFunction(*program, function);
-    }
+  for (auto& [name, reason] : testing::FunctionOutcomes(
+           *program,
+           [&](const StableHloFunction& function) {
+             return RunTestFunction(*program, function);
+           },
+           std::string(
+               "takes arguments that the test file supplies only on its RUN "
+               "line"))) {
+    outcomes->push_back({file, name, reason.empty(), reason});
   }
-  for (const StableHloFunction& function : program->functions) {
-    FunctionOutcome outcome{file, function.name, false, ""};
-    if (RunsAlone(function)) {
-      outcome.reason = failure_of[function.name];
-    } else if (caller_of.count(function.name) > 0) {
-      // A helper runs as part of the test function that calls it.
-      outcome.reason = failure_of[caller_of[function.name]];
-    } else {
-      outcome.reason =
-          "takes arguments that the test file supplies only on its RUN line";
-    }
-    outcome.passed = outcome.reason.empty();
-    outcomes->push_back(std::move(outcome));
-  }
-}
-
-// The .mlir files of `directory`, sorted; none when it is absent.
-std::vector<std::filesystem::path> MlirFiles(
-    const std::filesystem::path& directory) {
-  std::vector<std::filesystem::path> files;
-  if (!std::filesystem::is_directory(directory)) return files;
-  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-    if (entry.path().extension() == ".mlir") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 // Each file is one JAX function lowered with its inputs and expected
 // outputs as constants: it passes when its main function's checks all do.
 TEST(StableHloCorpusTest, RunsEveryFileOfTheJaxTestData) {
   const std::filesystem::path directory =
-      std::filesystem::path(PHAL_TEST_CORPUS_DIR) / "stablehlo-testdata";
-  const std::vector<std::filesystem::path> files = MlirFiles(directory);
+      testing::CorpusDirectory("stablehlo-testdata");
+  const std::vector<std::filesystem::path> files =
+      testing::MlirFiles(directory);
   if (files.empty()) {
     GTEST_SKIP() << "the StableHLO test data is not at " << directory;
   }
@@ -161,19 +112,18 @@ TEST(StableHloCorpusTest, RunsEveryFileOfTheJaxTestData) {
 
 TEST(StableHloCorpusTest, RunsEveryFunctionOfTheInterpreterCorpus) {
   const std::filesystem::path directory =
-      std::filesystem::path(PHAL_TEST_CORPUS_DIR) / "stablehlo-interpret";
-  const std::vector<std::filesystem::path> files = MlirFiles(directory);
+      testing::CorpusDirectory("stablehlo-interpret");
+  const std::vector<std::filesystem::path> files =
+      testing::MlirFiles(directory);
   if (files.empty()) {
     GTEST_SKIP() << "the StableHLO interpreter corpus is not at " << directory;
   }
   std::vector<FunctionOutcome> outcomes;
-  for (const std::filesystem::path& path : files) {
-    const std::string text = testing::ReadTextFile(path);
-    const SourceText source(text, path.filename().string());
-    for (const StableHloPart& part : SplitStableHloParts(text)) {
-      RunPart(path.filename().string(), source, part, &outcomes);
-    }
-  }
+  testing::ForEachPart(files,
+                       [&](const std::string& file, const SourceText& source,
+                           const StableHloPart& part) {
+                         RunPart(file, source, part, &outcomes);
+                       });
   const auto passed =
       std::count_if(outcomes.begin(), outcomes.end(),
                     [](const FunctionOutcome& o) { return o.passed; });
