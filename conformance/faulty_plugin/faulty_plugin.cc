@@ -7,7 +7,6 @@
 //     api.leaks.*
 // Built into lib/polyhal-testing/ with its manifest beside it, outside the
 // default search path; CTest points --plugin at that manifest.
-#include <dlfcn.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -18,6 +17,8 @@
 
 #include "polyhal/kernel.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/element_types.h"
+#include "sdk/plugin_support/wrapped_plugin.h"
 
 namespace {
 
@@ -44,29 +45,6 @@ bool BodyUses(const phal_kir_body_t& body, phal_kir_op_t op) {
   return false;
 }
 
-uint64_t ElementBytes(phal_element_type_t type) {
-  switch (type) {
-    case PHAL_ELEMENT_TYPE_PRED:
-    case PHAL_ELEMENT_TYPE_S8:
-    case PHAL_ELEMENT_TYPE_U8:
-      return 1;
-    case PHAL_ELEMENT_TYPE_S16:
-    case PHAL_ELEMENT_TYPE_U16:
-    case PHAL_ELEMENT_TYPE_F16:
-    case PHAL_ELEMENT_TYPE_BF16:
-      return 2;
-    case PHAL_ELEMENT_TYPE_S64:
-    case PHAL_ELEMENT_TYPE_U64:
-    case PHAL_ELEMENT_TYPE_F64:
-    case PHAL_ELEMENT_TYPE_C64:
-      return 8;
-    case PHAL_ELEMENT_TYPE_C128:
-      return 16;
-    default:
-      return 4;
-  }
-}
-
 KernelFault FaultOf(const phal_kernel_desc_t* kernel) {
   KernelFault fault;
   if (kernel->kind == PHAL_KERNEL_KIND_SORT) {
@@ -85,7 +63,8 @@ KernelFault FaultOf(const phal_kernel_desc_t* kernel) {
     for (uint32_t d = 0; d < buffer.rank; ++d) {
       elements *= static_cast<uint64_t>(buffer.dims[d]);
     }
-    fault.output_bytes = elements > 0 ? ElementBytes(buffer.element_type) : 0;
+    fault.output_bytes =
+        elements > 0 ? phal::ElementTypeByteSize(buffer.element_type) : 0;
   }
   return fault;
 }
@@ -159,15 +138,9 @@ void BufferFree(phal_plugin_buffer_t* buffer) {
 
 extern "C" __attribute__((visibility("default"))) const phal_plugin_api_t*
 phal_plugin_entry(phal_plugin_negotiation_t* negotiation) {
-  void* library = dlopen(PHAL_FAULTY_WRAPPED_PLUGIN, RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) return nullptr;
-  auto entry = reinterpret_cast<phal_plugin_entry_fn>(
-      dlsym(library, PHAL_PLUGIN_ENTRY_SYMBOL));
-  if (entry == nullptr) return nullptr;
-  wrapped = entry(negotiation);
+  wrapped =
+      phal::OpenWrappedPlugin(PHAL_FAULTY_WRAPPED_PLUGIN, negotiation, &table);
   if (wrapped == nullptr) return nullptr;
-  std::memcpy(&table, wrapped,
-              std::min<std::size_t>(wrapped->struct_size, sizeof(table)));
   table.struct_size = static_cast<uint32_t>(sizeof(table));
   table.name = "faulty";
   table.version = "0.0.1";

@@ -22,10 +22,8 @@
 //                     far as events tell (event_query says 0 for the events
 //                     recorded on it); device_close releases such streams,
 //                     which the core abandons
-// Written in C++ against the C header only; built as a module in
+// Written in C++ against the C header and sdk/base; built as a module in
 // lib/polyhal-testing/, outside the default search path.
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -35,6 +33,8 @@
 #include <unordered_set>
 
 #include "polyhal/plugin.h"
+#include "sdk/base/element_types.h"
+#include "sdk/plugin_support/wrapped_plugin.h"
 
 namespace {
 
@@ -57,29 +57,6 @@ std::unordered_set<phal_plugin_buffer_t*> live_buffers;
 bool Breaking(const char* rule) {
   const char* broken = std::getenv("PHAL_TEST_BROKEN_RULE");
   return broken != nullptr && std::strcmp(broken, rule) == 0;
-}
-
-uint64_t ElementBytes(phal_element_type_t type) {
-  switch (type) {
-    case PHAL_ELEMENT_TYPE_PRED:
-    case PHAL_ELEMENT_TYPE_S8:
-    case PHAL_ELEMENT_TYPE_U8:
-      return 1;
-    case PHAL_ELEMENT_TYPE_S16:
-    case PHAL_ELEMENT_TYPE_U16:
-    case PHAL_ELEMENT_TYPE_F16:
-    case PHAL_ELEMENT_TYPE_BF16:
-      return 2;
-    case PHAL_ELEMENT_TYPE_S64:
-    case PHAL_ELEMENT_TYPE_U64:
-    case PHAL_ELEMENT_TYPE_F64:
-    case PHAL_ELEMENT_TYPE_C64:
-      return 8;
-    case PHAL_ELEMENT_TYPE_C128:
-      return 16;
-    default:
-      return 4;
-  }
 }
 
 phal_status_t* DeviceCount(size_t* out_count, const char** out_reason) {
@@ -223,7 +200,7 @@ phal_status_t* KernelEmit(phal_plugin_device_t* device,
   phal_status_t* status = cpu->kernel_emit(device, kernel, options, out_kernel);
   if (status != nullptr || kernel->buffer_count == 0) return status;
   const phal_kir_buffer_t& last = kernel->buffers[kernel->buffer_count - 1];
-  uint64_t bytes = ElementBytes(last.element_type);
+  uint64_t bytes = phal::ElementTypeByteSize(last.element_type);
   for (uint32_t d = 0; d < last.rank; ++d) {
     bytes *= static_cast<uint64_t>(last.dims[d]);
   }
@@ -302,18 +279,10 @@ phal_status_t* DeviceGetCounters(phal_plugin_device_t* device,
 
 extern "C" __attribute__((visibility("default"))) const phal_plugin_api_t*
 phal_plugin_entry(phal_plugin_negotiation_t* negotiation) {
-  void* library =
-      dlopen(PHAL_RULE_BREAKING_WRAPPED_PLUGIN, RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) return nullptr;
-  auto entry = reinterpret_cast<phal_plugin_entry_fn>(
-      dlsym(library, PHAL_PLUGIN_ENTRY_SYMBOL));
-  if (entry == nullptr) return nullptr;
-  cpu = entry(negotiation);
+  cpu = phal::OpenWrappedPlugin(PHAL_RULE_BREAKING_WRAPPED_PLUGIN, negotiation,
+                                &table);
   if (cpu == nullptr) return nullptr;
   host = negotiation->host;
-  table = phal_plugin_api_t{};
-  std::memcpy(&table, cpu,
-              std::min<std::size_t>(cpu->struct_size, sizeof(table)));
   // The whole table of the headers' ABI, so the slots cpu leaves empty
   // (counters) can break their rules too.
   if (negotiation->core_max_version < PHAL_ABI_VERSION) return nullptr;
