@@ -174,13 +174,10 @@ void RunPart(const std::string& file, const SourceText& source,
 }
 
 TEST(CpuCorpusTest, CpuPassesEveryCorpusFunctionTheReferencePasses) {
-  const std::filesystem::path directory =
-      testing::CorpusDirectory("stablehlo-interpret");
   const std::vector<std::filesystem::path> files =
-      testing::MlirFiles(directory);
-  if (files.empty()) {
-    GTEST_SKIP() << "the StableHLO interpreter corpus is not at " << directory;
-  }
+      testing::CorpusFiles("stablehlo-interpret");
+  if (files.empty())
+    GTEST_SKIP() << testing::CorpusAbsence("stablehlo-interpret");
   CpuDevice cpu;
   if (!cpu.present()) GTEST_SKIP() << cpu.absence();
   const auto start = std::chrono::steady_clock::now();

@@ -76,13 +76,10 @@ void RunPart(const std::string& file, const SourceText& source,
 // Each file is one JAX function lowered with its inputs and expected
 // outputs as constants: it passes when its main function's checks all do.
 TEST(StableHloCorpusTest, RunsEveryFileOfTheJaxTestData) {
-  const std::filesystem::path directory =
-      testing::CorpusDirectory("stablehlo-testdata");
   const std::vector<std::filesystem::path> files =
-      testing::MlirFiles(directory);
-  if (files.empty()) {
-    GTEST_SKIP() << "the StableHLO test data is not at " << directory;
-  }
+      testing::CorpusFiles("stablehlo-testdata");
+  if (files.empty())
+    GTEST_SKIP() << testing::CorpusAbsence("stablehlo-testdata");
   std::size_t passed = 0;
   for (const std::filesystem::path& path : files) {
     const std::string text = testing::ReadTextFile(path);
@@ -111,13 +108,10 @@ TEST(StableHloCorpusTest, RunsEveryFileOfTheJaxTestData) {
 }
 
 TEST(StableHloCorpusTest, RunsEveryFunctionOfTheInterpreterCorpus) {
-  const std::filesystem::path directory =
-      testing::CorpusDirectory("stablehlo-interpret");
   const std::vector<std::filesystem::path> files =
-      testing::MlirFiles(directory);
-  if (files.empty()) {
-    GTEST_SKIP() << "the StableHLO interpreter corpus is not at " << directory;
-  }
+      testing::CorpusFiles("stablehlo-interpret");
+  if (files.empty())
+    GTEST_SKIP() << testing::CorpusAbsence("stablehlo-interpret");
   std::vector<FunctionOutcome> outcomes;
   testing::ForEachPart(files,
                        [&](const std::string& file, const SourceText& source,

@@ -18,14 +18,20 @@
 
 namespace phal::testing {
 
-// `directory` of the corpus (as "stablehlo-interpret").
+// The directory of the corpus `name` (as "stablehlo-interpret").
 inline std::filesystem::path CorpusDirectory(const std::string& name) {
   return std::filesystem::path(PHAL_TEST_CORPUS_DIR) / name;
 }
 
-// The .mlir files of `directory`, sorted; none when it is absent.
-inline std::vector<std::filesystem::path> MlirFiles(
-    const std::filesystem::path& directory) {
+// Why a test of the corpus `name` skips: it is not where it was looked for.
+inline std::string CorpusAbsence(const std::string& name) {
+  return "the StableHLO corpus " + name + " is not at " +
+         CorpusDirectory(name).string();
+}
+
+// The .mlir files of the corpus `name`, sorted; none when it is absent.
+inline std::vector<std::filesystem::path> CorpusFiles(const std::string& name) {
+  const std::filesystem::path directory = CorpusDirectory(name);
   std::vector<std::filesystem::path> files;
   if (!std::filesystem::is_directory(directory)) return files;
   for (const auto& entry : std::filesystem::directory_iterator(directory)) {
