@@ -13,11 +13,9 @@
 
 #include "core/frontend/stablehlo_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
 
-using ::phal::testing::RunStableHlo;
-using ::phal::testing::Values;
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::Pointwise;
@@ -30,9 +28,7 @@ std::vector<double> Apply(const std::string& op_text, const std::string& x,
                            " {\n  %x = stablehlo.constant " + x + " : " + type +
                            "\n  %r = " + op_text +
                            "\n  return %r : " + result_type + "\n}";
-  StatusOr<std::vector<Literal>> outputs = RunStableHlo(text);
-  EXPECT_TRUE(outputs.ok()) << outputs.status().message() << "\n" << text;
-  return outputs.ok() ? Values((*outputs)[0]) : std::vector<double>{};
+  return FirstOutputValues(text);
 }
 
 TEST(ChloDecompositionsTest, ErfInvInvertsErf) {
@@ -296,4 +292,4 @@ TEST(ChloDecompositionsTest, ConstantLikeAndMulhi) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -15,22 +15,13 @@
 #include "core/testing/jax_models.h"
 #include "core/testing/source_files.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
 
-using ::phal::testing::FailedChecks;
-using ::phal::testing::RunStableHlo;
-using ::phal::testing::Values;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-std::vector<std::string> Failures(const std::string& text) {
-  StatusOr<std::vector<std::string>> failed = FailedChecks(text);
-  EXPECT_TRUE(failed.ok()) << failed.status().message();
-  return failed.ok() ? *failed : std::vector<std::string>{"did not run"};
-}
 
 StatusOr<QuantizedType> Parse(const std::string& text) {
   const SourceText source(text, "type.mlir");
@@ -141,7 +132,7 @@ TEST(QuantizedTypeTest, PerAxisTypesMustFitTheirTensor) {
 TEST(QuantizedLoweringTest, QuantizeRoundsTiesToEvenAndSaturates) {
   // x / 0.5: 0.5 -> 0, 1.5 -> 2, -2.5 -> -2, 2000 -> 127, -2000 -> -128;
   // with the range <-127:127> the lowest value is -127.
-  EXPECT_THAT(Failures(R"(
+  EXPECT_THAT(CheckFailures(R"(
     func.func @main() {
       %x = stablehlo.constant dense<[0.25, 0.75, -1.25, 1000.0, -1000.0]> : tensor<5xf32>
       %q = stablehlo.uniform_quantize %x : (tensor<5xf32>) -> tensor<5x!quant.uniform<i8:f32, 0.5>>
@@ -159,7 +150,7 @@ TEST(QuantizedLoweringTest, QuantizeRoundsTiesToEvenAndSaturates) {
 }
 
 TEST(QuantizedLoweringTest, DequantizesPerAxisAndRequantizes) {
-  EXPECT_THAT(Failures(R"(
+  EXPECT_THAT(CheckFailures(R"(
     func.func @main() {
       %s = stablehlo.constant dense<[[10, -10], [4, 0]]> : tensor<2x2xi8>
       %q = stablehlo.bitcast_convert %s : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5:2, 0.25:-4}>>
@@ -184,13 +175,13 @@ TEST(QuantizedLoweringTest, DataMovementMovesStorageValues) {
       check.expect_eq_const %d, dense<[[1.0, 1.25], [1.5, 1.5]]> : tensor<2x2xf32>
       func.return
     })";
-  EXPECT_THAT(Failures(program), IsEmpty());
+  EXPECT_THAT(CheckFailures(program), IsEmpty());
 }
 
 TEST(QuantizedLoweringTest, OtherOpsDequantizeComputeAndQuantize) {
   // quantized_add of the StableHLO interpreter's tests, and maximum with a
   // requantizing result.
-  EXPECT_THAT(Failures(R"(
+  EXPECT_THAT(CheckFailures(R"(
     func.func @main() {
       %a = stablehlo.constant dense<[1.0, -2.0]> : tensor<2xf32>
       %b = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>
@@ -256,7 +247,7 @@ TEST(QuantizedLoweringTest, SumsThatCouldOverflowInt32AccumulateInInt64) {
       func.return
     })";
   EXPECT_THAT(AccumulatingOps(program), ElementsAre("s16,s16->s64"));
-  EXPECT_THAT(Failures(program), IsEmpty());
+  EXPECT_THAT(CheckFailures(program), IsEmpty());
 }
 
 TEST(QuantizedLoweringTest, Int8ConvolutionAccumulatesInInt32) {
@@ -274,13 +265,13 @@ TEST(QuantizedLoweringTest, Int8ConvolutionAccumulatesInInt32) {
       func.return
     })";
   EXPECT_THAT(AccumulatingOps(program), ElementsAre("s32,s32->s32"));
-  EXPECT_THAT(Failures(program), IsEmpty());
+  EXPECT_THAT(CheckFailures(program), IsEmpty());
 }
 
 // A reduction and a max pool whose regions take the operands' quantized
 // types run on storage values, each step a quantized add or maximum.
 TEST(QuantizedLoweringTest, RegionsOfTheOperandsTypesRunOnStorageValues) {
-  EXPECT_THAT(Failures(R"(
+  EXPECT_THAT(CheckFailures(R"(
 func.func @main() {
   %x = stablehlo.constant dense<[[1.0, -1.0, 2.5, 3.0], [0.5, 4.0, -2.0, 1.5]]> : tensor<2x4xf32>
   %q = stablehlo.uniform_quantize %x : (tensor<2x4xf32>) -> tensor<2x4x!quant.uniform<i8:f32, 0.5:1>>
@@ -385,7 +376,7 @@ func.func @main() {
 )";
 
 TEST(QuantizedLoweringTest, CallsLoopsPadAndSelectCarryStorageValues) {
-  EXPECT_THAT(Failures(kCarriers), IsEmpty());
+  EXPECT_THAT(CheckFailures(kCarriers), IsEmpty());
 }
 
 // Every prefix of a quantized program, and the program with a character
@@ -452,4 +443,4 @@ INSTANTIATE_TEST_SUITE_P(Int8Mlp, QuantizedModelTest,
                          });
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -10,11 +10,9 @@
 
 #include "core/frontend/stablehlo_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
 
-using ::phal::testing::RunStableHlo;
-using ::phal::testing::Values;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
@@ -30,12 +28,6 @@ std::string Program(const std::string& lhs, const std::string& rhs,
          "\n  %r = \"chlo.ragged_dot\"(%lhs, %rhs, %sizes) {\n"
          "    ragged_dot_dimension_numbers = #chlo.ragged_dot<" +
          numbers + ">\n  } : " + types + "\n  return %r : " + result + "\n}";
-}
-
-std::vector<double> Evaluate(const std::string& text) {
-  StatusOr<std::vector<Literal>> outputs = RunStableHlo(text);
-  EXPECT_TRUE(outputs.ok()) << outputs.status().message() << "\n" << text;
-  return outputs.ok() ? Values((*outputs)[0]) : std::vector<double>{};
 }
 
 std::string Error(const std::string& text) {
@@ -59,7 +51,8 @@ TEST(RaggedDotTest, RowsOfEachGroupMultiplyTheirGroupsMatrix) {
       "dense<[2, 1]> : tensor<2xi64>", kNonContracting,
       "(tensor<4x2xf32>, tensor<2x2x2xf32>, tensor<2xi64>) -> "
       "tensor<4x2xf32>");
-  EXPECT_THAT(Evaluate(text), ElementsAreArray({1, 2, 3, 4, 10, 12, 0, 0}));
+  EXPECT_THAT(FirstOutputValues(text),
+              ElementsAreArray({1, 2, 3, 4, 10, 12, 0, 0}));
 }
 
 TEST(RaggedDotTest, RaggedContractingDimensionSumsEachGroupsIndices) {
@@ -73,7 +66,7 @@ TEST(RaggedDotTest, RaggedContractingDimensionSumsEachGroupsIndices) {
       "lhs_ragged_dimensions = [1], rhs_group_dimensions = []",
       "(tensor<1x3xf32>, tensor<3x1xf32>, tensor<2xi32>) -> "
       "tensor<2x1x1xf32>");
-  EXPECT_THAT(Evaluate(text), ElementsAreArray({21, 300}));
+  EXPECT_THAT(FirstOutputValues(text), ElementsAreArray({21, 300}));
 }
 
 TEST(RaggedDotTest, RaggedBatchDimensionIsADotGeneral) {
@@ -86,7 +79,7 @@ TEST(RaggedDotTest, RaggedBatchDimensionIsADotGeneral) {
       "lhs_ragged_dimensions = [0], rhs_group_dimensions = []",
       "(tensor<2x1x2xf32>, tensor<2x2x1xf32>, tensor<2xi64>) -> "
       "tensor<2x1x1xf32>");
-  EXPECT_THAT(Evaluate(text), ElementsAreArray({3, 14}));
+  EXPECT_THAT(FirstOutputValues(text), ElementsAreArray({3, 14}));
 }
 
 TEST(RaggedDotTest, MalformedDimensionNumbersAreErrors) {
@@ -128,4 +121,4 @@ TEST(RaggedDotTest, MalformedDimensionNumbersAreErrors) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -11,25 +11,16 @@
 #include "core/frontend/emulated_types.h"
 #include "core/frontend/stablehlo_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
 
-using ::phal::testing::FailedChecks;
-using ::phal::testing::RunStableHlo;
-using ::phal::testing::Values;
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 using ::testing::Pointwise;
 
-std::vector<std::string> Failures(const std::string& text) {
-  StatusOr<std::vector<std::string>> failed = FailedChecks(text);
-  EXPECT_TRUE(failed.ok()) << failed.status().message();
-  return failed.ok() ? *failed : std::vector<std::string>{"did not run"};
-}
-
 TEST(StableHloEmulationTest, NarrowIntegersWrapAroundTheirWidth) {
-  EXPECT_THAT(Failures(R"(
+  EXPECT_THAT(CheckFailures(R"(
     func.func @main() {
       %a = stablehlo.constant dense<[7, -8, 5, -1]> : tensor<4xi4>
       %b = stablehlo.constant dense<[1, -1, 5, 1]> : tensor<4xi4>
@@ -55,7 +46,7 @@ TEST(StableHloEmulationTest, NarrowIntegersWrapAroundTheirWidth) {
 
 TEST(StableHloEmulationTest, BitcastConvertOfI1PacksOneBitPerElement) {
   // 0x6B = 0b01101011, bit 0 first; -128 is the sign bit alone.
-  EXPECT_THAT(Failures(R"(
+  EXPECT_THAT(CheckFailures(R"(
     func.func @main() {
       %bits = stablehlo.constant dense<[[true, true, false, true, false, true, true, false], [false, false, false, false, false, false, false, true]]> : tensor<2x8xi1>
       %u = stablehlo.bitcast_convert %bits : (tensor<2x8xi1>) -> tensor<2xui8>
@@ -83,7 +74,7 @@ TEST(StableHloEmulationTest, SmallFloatsHoldOnlyValuesOfTheirFormat) {
   EXPECT_EQ(DecodeMinifloat(*e5m2, 0x7C),
             std::numeric_limits<double>::infinity());
   EXPECT_EQ(RoundToMinifloat(*FindMinifloatFormat("f4E2M1FN"), 100.0), 6.0);
-  EXPECT_THAT(Failures(R"(
+  EXPECT_THAT(CheckFailures(R"(
     func.func @main() {
       %x = stablehlo.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]> : tensor<8xf8E4M3>
       %d = stablehlo.dot_general %x, %x, contracting_dims = [0] x [0] : (tensor<8xf8E4M3>, tensor<8xf8E4M3>) -> tensor<f8E4M3>
@@ -149,7 +140,7 @@ TEST(StableHloEmulationTest, FftMatchesTheDiscreteFourierTransform) {
 }
 
 TEST(StableHloEmulationTest, ScanCarriesAlongTheDimension) {
-  EXPECT_THAT(Failures(R"(
+  EXPECT_THAT(CheckFailures(R"(
     func.func @main() {
       %x = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
       %init = stablehlo.constant dense<0> : tensor<2xi32>
@@ -166,7 +157,7 @@ TEST(StableHloEmulationTest, ScanCarriesAlongTheDimension) {
 }
 
 TEST(StableHloEmulationTest, RunParallelSimulatesCollectivesAcrossProcesses) {
-  EXPECT_THAT(Failures(R"(
+  EXPECT_THAT(CheckFailures(R"(
     module @m {
       func.func @program(%x: tensor<2xi64>) -> (tensor<2xi64>, tensor<4xi64>, tensor<2xi64>, tensor<ui32>) {
         %sum = "stablehlo.all_reduce"(%x) ({
@@ -197,7 +188,7 @@ TEST(StableHloEmulationTest, RunParallelSimulatesCollectivesAcrossProcesses) {
 }
 
 TEST(StableHloEmulationTest, SendAndRecvPassValuesBetweenProgramsInOrder) {
-  EXPECT_THAT(Failures(R"(
+  EXPECT_THAT(CheckFailures(R"(
     module @m {
       func.func @send(%x: tensor<2xi64>, %t: !stablehlo.token) -> !stablehlo.token {
         %0 = "stablehlo.send"(%x, %t) {channel_handle = #stablehlo.channel_handle<handle = 7, type = 2>, is_host_transfer = true} : (tensor<2xi64>, !stablehlo.token) -> !stablehlo.token
@@ -233,4 +224,4 @@ TEST(StableHloEmulationTest, CollectivesOutsideRunParallelAreErrors) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -10,22 +10,11 @@
 
 #include "core/frontend/stablehlo_test_util.h"
 
-namespace phal {
+namespace phal::testing {
 namespace {
 
-using ::phal::testing::FailedChecks;
-using ::phal::testing::RunStableHlo;
-using ::phal::testing::Values;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-// Runs the entry function of `text` and returns its only output's values.
-std::vector<double> RunOne(const std::string& text) {
-  StatusOr<std::vector<Literal>> outputs = RunStableHlo(text);
-  EXPECT_TRUE(outputs.ok()) << outputs.status().message();
-  if (!outputs.ok() || outputs->empty()) return {};
-  return Values((*outputs)[0]);
-}
 
 std::string ErrorOf(const std::string& text) {
   StatusOr<StableHloModule> program = ParseStableHlo(text, "bad.mlir");
@@ -48,8 +37,8 @@ TEST(StableHloParserTest, PrettyAndGenericFormsLowerToTheSameAdd) {
       %0 = "stablehlo.add"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
       "func.return"(%0) : (tensor<2xf32>) -> ()
     })";
-  EXPECT_THAT(RunOne(pretty), ElementsAre(4.5, 6.5));
-  EXPECT_THAT(RunOne(generic_ops), ElementsAre(4.5, 6.5));
+  EXPECT_THAT(FirstOutputValues(pretty), ElementsAre(4.5, 6.5));
+  EXPECT_THAT(FirstOutputValues(generic_ops), ElementsAre(4.5, 6.5));
 }
 
 TEST(StableHloParserTest, CompareReadsDirectionAndTypeInBothForms) {
@@ -103,12 +92,12 @@ TEST(StableHloParserTest, ReduceInEveryForm) {
       }) {dimensions = array<i64: 1>} : (tensor<2x3xi64>, tensor<i64>) -> tensor<2xi64>
       return %0 : tensor<2xi64>
     })";
-  EXPECT_THAT(RunOne(applies), ElementsAre(6, 15));
+  EXPECT_THAT(FirstOutputValues(applies), ElementsAre(6, 15));
   StatusOr<std::vector<Literal>> outputs = RunStableHlo(reducer);
   ASSERT_TRUE(outputs.ok()) << outputs.status().message();
   EXPECT_THAT(Values((*outputs)[0]), ElementsAre(5, 7, 9));
   EXPECT_THAT(Values((*outputs)[1]), ElementsAre(4, 5, 6));
-  EXPECT_THAT(RunOne(generic), ElementsAre(6, 120));
+  EXPECT_THAT(FirstOutputValues(generic), ElementsAre(6, 120));
 }
 
 TEST(StableHloParserTest, WhileCarriesValuesItUsesFromOutside) {
@@ -127,7 +116,7 @@ TEST(StableHloParserTest, WhileCarriesValuesItUsesFromOutside) {
       }
       return %0 : tensor<i64>
     })";
-  EXPECT_THAT(RunOne(text), ElementsAre(12));
+  EXPECT_THAT(FirstOutputValues(text), ElementsAre(12));
 }
 
 TEST(StableHloParserTest, IfAndCaseSelectBranchesWithCapturedValues) {
@@ -186,7 +175,7 @@ TEST(StableHloParserTest, DotGeneralWithBatchingAndContractingDims) {
       %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT] : (tensor<2x1x2xf32>, tensor<2x2x1xf32>) -> tensor<2x1x1xf32>
       return %0 : tensor<2x1x1xf32>
     })";
-  EXPECT_THAT(RunOne(text), ElementsAre(3, 8));
+  EXPECT_THAT(FirstOutputValues(text), ElementsAre(3, 8));
 }
 
 TEST(StableHloParserTest, ConvolutionPrettyFormMatchesGenericForm) {
@@ -212,8 +201,8 @@ TEST(StableHloParserTest, ConvolutionPrettyFormMatchesGenericForm) {
       } : (tensor<1x3x3x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x1xf32>
       return %0 : tensor<1x2x2x1xf32>
     })";
-  EXPECT_THAT(RunOne(pretty), ElementsAre(2, 2, 6, 6));
-  EXPECT_THAT(RunOne(generic), ElementsAre(2, 2, 6, 6));
+  EXPECT_THAT(FirstOutputValues(pretty), ElementsAre(2, 2, 6, 6));
+  EXPECT_THAT(FirstOutputValues(generic), ElementsAre(2, 2, 6, 6));
 }
 
 TEST(StableHloParserTest, GatherAndSortInGenericFormWithProperties) {
@@ -339,7 +328,7 @@ TEST(StableHloParserTest, CompositeRunsItsDecomposition) {
       %1 = stablehlo.composite "my.add_n" %0 {composite_attributes = {n = 2 : i64}, decomposition = @add_n.impl} : (tensor<i64>) -> tensor<i64>
       return %1 : tensor<i64>
     })";
-  EXPECT_THAT(RunOne(text), ElementsAre(3));
+  EXPECT_THAT(FirstOutputValues(text), ElementsAre(3));
 }
 
 TEST(StableHloParserTest, DynamicOpsWithConstantShapesBecomeStaticOps) {
@@ -480,7 +469,7 @@ TEST(StableHloParserTest, FftInEveryFormLowersToOneHloFft) {
     ASSERT_EQ(root->opcode(), HloOpcode::kFft);
     EXPECT_EQ(root->fft_type(), FftType::kRfft);
     EXPECT_EQ(root->fft_length(), std::vector<int64_t>{8});
-    EXPECT_THAT(RunOne(text), ElementsAre(1, 1, 1, 1, 1));
+    EXPECT_THAT(FirstOutputValues(text), ElementsAre(1, 1, 1, 1, 1));
   }
 }
 
@@ -548,13 +537,13 @@ TEST(StableHloParserTest, ConstantsExpandedBeyondTheLimitAreErrors) {
 }
 
 TEST(StableHloParserTest, SplatsFillEveryElement) {
-  EXPECT_THAT(RunOne(R"(
+  EXPECT_THAT(FirstOutputValues(R"(
     func.func @main() -> tensor<5xi16> {
       %0 = stablehlo.constant dense<-3> : tensor<5xi16>
       func.return %0 : tensor<5xi16>
     })"),
               ElementsAre(-3, -3, -3, -3, -3));
-  EXPECT_THAT(RunOne(R"(
+  EXPECT_THAT(FirstOutputValues(R"(
     func.func @main() -> tensor<3x3xf32> {
       %0 = stablehlo.constant dense<"0x0000C03F"> : tensor<3x3xf32>
       func.return %0 : tensor<3x3xf32>
@@ -641,4 +630,4 @@ TEST(StableHloParserTest, TruncatedAndRandomInputNeverCrashes) {
 }
 
 }  // namespace
-}  // namespace phal
+}  // namespace phal::testing

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "core/frontend/check_evaluator.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/reference/interpreter.h"
@@ -52,6 +54,23 @@ inline std::vector<double> Values(const Literal& literal) {
   for (int64_t i = 0; i < literal.ElementCount(); ++i)
     values.push_back(literal.GetAsDouble(i));
   return values;
+}
+
+// The failed checks of `text`'s entry function; a program that does not
+// run fails the test and gives {"did not run"}.
+inline std::vector<std::string> CheckFailures(const std::string& text) {
+  StatusOr<std::vector<std::string>> failed = FailedChecks(text);
+  EXPECT_TRUE(failed.ok()) << failed.status().message();
+  return failed.ok() ? *failed : std::vector<std::string>{"did not run"};
+}
+
+// The values of the first output of `text`'s entry function; a program that
+// does not run fails the test and gives none.
+inline std::vector<double> FirstOutputValues(const std::string& text) {
+  StatusOr<std::vector<Literal>> outputs = RunStableHlo(text);
+  EXPECT_TRUE(outputs.ok()) << outputs.status().message() << "\n" << text;
+  if (!outputs.ok() || outputs->empty()) return {};
+  return Values((*outputs)[0]);
 }
 
 }  // namespace phal::testing
