@@ -148,42 +148,63 @@ double UlpDistance(ElementType type, double actual, double expected) {
   return std::fabs(actual - expected) / ulp;
 }
 
+// Runs `op` on `xs` in `type` on the evaluator device and checks each
+// element against the reference within `ulps`; `reference`, when given,
+// receives the reference's results.
+void ExpectUnaryWithinUlps(const std::string& op, ElementType type,
+                           const std::vector<double>& xs, double ulps,
+                           std::vector<double>* reference = nullptr) {
+  const std::string name = ElementTypeName(type);
+  const std::string shape = name + "[" + std::to_string(xs.size()) + "]";
+  const std::string text =
+      "HloModule " + op + "\nENTRY main {\n  x = " + shape +
+      " parameter(0)\n  ROOT r = " + shape + " " + op + "(x)\n}\n";
+  const Literal x =
+      Literal::FromValues<double>(type, {static_cast<int64_t>(xs.size())}, xs);
+  const std::vector<Literal> expected = ReferenceLeaves(text, {x});
+  ASSERT_EQ(expected.size(), 1u);
+  std::unique_ptr<LoadedProgram> loaded = LoadText(text);
+  ASSERT_NE(loaded, nullptr);
+  StatusOr<std::vector<Literal>> actual = RunOnDevice(*loaded, {x});
+  ASSERT_TRUE(actual.ok()) << actual.status().ToString();
+  for (int64_t i = 0; i < static_cast<int64_t>(xs.size()); ++i) {
+    const double want = expected[0].GetAsDouble(i);
+    const double got = (*actual)[0].GetAsDouble(i);
+    if (reference != nullptr) reference->push_back(want);
+    const bool both_infinite = std::isinf(want) && got == want;
+    EXPECT_TRUE(both_infinite || UlpDistance(type, got, want) <= ulps)
+        << name << " " << op << "(" << x.GetAsDouble(i) << "): expected "
+        << want << ", got " << got;
+  }
+}
+
+// Runs `op` on `xs` in f32 and in f64, as ExpectUnaryWithinUlps.
+void ExpectUnaryWithinUlps(const std::string& op, const std::vector<double>& xs,
+                           double ulps) {
+  for (const ElementType type :
+       {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64}) {
+    ExpectUnaryWithinUlps(op, type, xs, ulps);
+  }
+}
+
 // erfc(x) on a grid from -6 to where it underflows, and its edge values:
 // the decomposition's worst error, measured with the evaluator's
 // correctly rounded erf and exp, is 4.6 ulp in f32 and 10.1 ulp in f64.
 TEST(ErfcDecomposition, StaysWithinItsMeasuredUlpsUpToUnderflow) {
   struct Precision {
     ElementType type;
-    const char* name;
     double high;
     double ulps;
   };
-  for (const Precision& p :
-       {Precision{PHAL_ELEMENT_TYPE_F32, "f32", 10.6, 5},
-        Precision{PHAL_ELEMENT_TYPE_F64, "f64", 27.6, 11}}) {
+  for (const Precision& p : {Precision{PHAL_ELEMENT_TYPE_F32, 10.6, 5},
+                             Precision{PHAL_ELEMENT_TYPE_F64, 27.6, 11}}) {
     std::vector<double> xs = {kNan, kInf, -kInf, 0.0, -0.0, 1.0, -1.0};
     for (double x = -6; x < p.high; x += 0.0137) xs.push_back(x);
-    const std::string text =
-        std::string("HloModule erfc\nENTRY main {\n  x = ") + p.name + "[" +
-        std::to_string(xs.size()) + "] parameter(0)\n  ROOT e = " + p.name +
-        "[" + std::to_string(xs.size()) + "] erfc(x)\n}\n";
-    const Literal x = Literal::FromValues<double>(
-        p.type, {static_cast<int64_t>(xs.size())}, xs);
-    const std::vector<Literal> expected = ReferenceLeaves(text, {x});
-    ASSERT_EQ(expected.size(), 1u);
-    std::unique_ptr<LoadedProgram> loaded = LoadText(text);
-    ASSERT_NE(loaded, nullptr);
-    StatusOr<std::vector<Literal>> actual = RunOnDevice(*loaded, {x});
-    ASSERT_TRUE(actual.ok()) << actual.status().ToString();
-    for (int64_t i = 0; i < static_cast<int64_t>(xs.size()); ++i) {
-      const double want = expected[0].GetAsDouble(i);
-      const double got = (*actual)[0].GetAsDouble(i);
-      EXPECT_LE(UlpDistance(p.type, got, want), p.ulps)
-          << p.name << " erfc(" << x.GetAsDouble(i) << "): expected " << want
-          << ", got " << got;
-    }
-    EXPECT_EQ(expected[0].GetAsDouble(2), 2.0) << "erfc(-inf)";
-    EXPECT_EQ(expected[0].GetAsDouble(1), 0.0) << "erfc(inf)";
+    std::vector<double> reference;
+    ExpectUnaryWithinUlps("erfc", p.type, xs, p.ulps, &reference);
+    ASSERT_EQ(reference.size(), xs.size());
+    EXPECT_EQ(reference[2], 2.0) << "erfc(-inf)";
+    EXPECT_EQ(reference[1], 0.0) << "erfc(inf)";
   }
 }
 
@@ -273,36 +294,6 @@ TEST(FftDecomposition, EveryTypeAndRankMatchesTheReference) {
     ExpectMatchesReference(
         text, {FftInput(c.type, c.dims)},
         c.tolerance > 0 ? c.tolerance : (single ? 2e-5 : 1e-13));
-  }
-}
-
-// Runs `op` on xs in f32 and f64 on the evaluator device and checks each
-// element against the reference within `ulps`.
-void ExpectUnaryWithinUlps(const std::string& op, const std::vector<double>& xs,
-                           double ulps) {
-  for (const ElementType type :
-       {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64}) {
-    const std::string name = type == PHAL_ELEMENT_TYPE_F32 ? "f32" : "f64";
-    const std::string shape = name + "[" + std::to_string(xs.size()) + "]";
-    const std::string text =
-        "HloModule " + op + "\nENTRY main {\n  x = " + shape +
-        " parameter(0)\n  ROOT r = " + shape + " " + op + "(x)\n}\n";
-    const Literal x = Literal::FromValues<double>(
-        type, {static_cast<int64_t>(xs.size())}, xs);
-    const std::vector<Literal> expected = ReferenceLeaves(text, {x});
-    ASSERT_EQ(expected.size(), 1u);
-    std::unique_ptr<LoadedProgram> loaded = LoadText(text);
-    ASSERT_NE(loaded, nullptr);
-    StatusOr<std::vector<Literal>> actual = RunOnDevice(*loaded, {x});
-    ASSERT_TRUE(actual.ok()) << actual.status().ToString();
-    for (int64_t i = 0; i < static_cast<int64_t>(xs.size()); ++i) {
-      const double want = expected[0].GetAsDouble(i);
-      const double got = (*actual)[0].GetAsDouble(i);
-      const bool both_infinite = std::isinf(want) && got == want;
-      EXPECT_TRUE(both_infinite || UlpDistance(type, got, want) <= ulps)
-          << name << " " << op << "(" << x.GetAsDouble(i) << "): expected "
-          << want << ", got " << got;
-    }
   }
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/testing/compiler_test_util.h"
+#include "core/testing/element_type_params.h"
 #include "sdk/kir/facts.h"
 
 namespace phal::testing {
@@ -154,11 +155,12 @@ TEST_P(FloatTypes, BinaryOpsCompareSelectAndClampMatchReference) {
       text, {TestData(GetParam(), {4, 3}, 0), TestData(GetParam(), {4, 3}, 1)});
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Compiler, FloatTypes,
-    ::testing::Values(PHAL_ELEMENT_TYPE_F16, PHAL_ELEMENT_TYPE_BF16,
-                      PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_F64),
-    [](const auto& info) { return std::string(ElementTypeName(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Compiler, FloatTypes,
+                         ::testing::Values(PHAL_ELEMENT_TYPE_F16,
+                                           PHAL_ELEMENT_TYPE_BF16,
+                                           PHAL_ELEMENT_TYPE_F32,
+                                           PHAL_ELEMENT_TYPE_F64),
+                         ElementTypeParamName());
 
 class IntegerTypes : public ::testing::TestWithParam<ElementType> {};
 
@@ -241,7 +243,7 @@ INSTANTIATE_TEST_SUITE_P(
                       PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S64,
                       PHAL_ELEMENT_TYPE_U8, PHAL_ELEMENT_TYPE_U16,
                       PHAL_ELEMENT_TYPE_U32, PHAL_ELEMENT_TYPE_U64),
-    [](const auto& info) { return std::string(ElementTypeName(info.param)); });
+    ElementTypeParamName());
 
 TEST(Partitioner, PredicateLogicAndConvertsMatchReference) {
   ExpectMatchesReference(R"(

@@ -1,4 +1,5 @@
 #include "core/io/npy.h"
+#include "core/testing/element_type_params.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -60,17 +61,9 @@ TEST_P(NpyRoundTripTest, EncodeThenDecodeGivesTheSameLiteral) {
       << "expected " << original.ToString() << ", got " << decoded->ToString();
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryElementType, NpyRoundTripTest,
-    ::testing::Values(
-        PHAL_ELEMENT_TYPE_PRED, PHAL_ELEMENT_TYPE_S8, PHAL_ELEMENT_TYPE_S16,
-        PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S64, PHAL_ELEMENT_TYPE_U8,
-        PHAL_ELEMENT_TYPE_U16, PHAL_ELEMENT_TYPE_U32, PHAL_ELEMENT_TYPE_U64,
-        PHAL_ELEMENT_TYPE_F16, PHAL_ELEMENT_TYPE_BF16, PHAL_ELEMENT_TYPE_F32,
-        PHAL_ELEMENT_TYPE_F64, PHAL_ELEMENT_TYPE_C64, PHAL_ELEMENT_TYPE_C128),
-    [](const ::testing::TestParamInfo<ElementType>& info) {
-      return std::string(ElementTypeName(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(EveryElementType, NpyRoundTripTest,
+                         testing::EveryArrayElementType(),
+                         testing::ElementTypeParamName());
 
 TEST(NpyTest, WritesTheHeaderNumpyWrites) {
   StatusOr<std::string> bytes =

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/reference/interpreter_test_util.h"
+#include "core/testing/element_type_params.h"
 
 namespace phal::testing {
 namespace {
@@ -114,17 +115,9 @@ TEST_P(EveryElementTypeTest, SortAscending) {
                           Of({4}, {0, 0, 1, 1})));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllTypes, EveryElementTypeTest,
-    ::testing::Values(
-        PHAL_ELEMENT_TYPE_PRED, PHAL_ELEMENT_TYPE_S8, PHAL_ELEMENT_TYPE_S16,
-        PHAL_ELEMENT_TYPE_S32, PHAL_ELEMENT_TYPE_S64, PHAL_ELEMENT_TYPE_U8,
-        PHAL_ELEMENT_TYPE_U16, PHAL_ELEMENT_TYPE_U32, PHAL_ELEMENT_TYPE_U64,
-        PHAL_ELEMENT_TYPE_F16, PHAL_ELEMENT_TYPE_BF16, PHAL_ELEMENT_TYPE_F32,
-        PHAL_ELEMENT_TYPE_F64, PHAL_ELEMENT_TYPE_C64, PHAL_ELEMENT_TYPE_C128),
-    [](const ::testing::TestParamInfo<ElementType>& info) {
-      return std::string(ElementTypeName(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(AllTypes, EveryElementTypeTest,
+                         testing::EveryArrayElementType(),
+                         testing::ElementTypeParamName());
 
 }  // namespace
 }  // namespace phal::testing
