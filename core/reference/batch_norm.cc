@@ -1,6 +1,8 @@
 #include "core/reference/batch_norm.h"
 
+#include <array>
 #include <cmath>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,18 @@ StatusOr<std::vector<double>> Load(const Literal& literal, int64_t count) {
   }
   std::vector<double> values;
   PHAL_RETURN_IF_ERROR(LoadInto(literal, &values));
+  return values;
+}
+
+// The values of `operands`, of `counts[i]` elements each.
+template <std::size_t N>
+StatusOr<std::array<std::vector<double>, N>> LoadOperands(
+    std::span<const Literal* const> operands,
+    const std::array<int64_t, N>& counts) {
+  std::array<std::vector<double>, N> values;
+  for (std::size_t i = 0; i < N; ++i) {
+    PHAL_ASSIGN_OR_RETURN(values[i], Load(*operands[i], counts[i]));
+  }
   return values;
 }
 
@@ -105,17 +119,11 @@ StatusOr<Literal> Inference(const HloInstruction& instruction,
         "batch-norm-inference takes operand, scale, "
         "offset, mean and variance");
   }
-  const Literal& operand = *operands[0];
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> x,
-                        Load(operand, operand.ElementCount()));
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> scale,
-                        Load(*operands[1], layout.features));
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> offset,
-                        Load(*operands[2], layout.features));
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> mean,
-                        Load(*operands[3], layout.features));
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> variance,
-                        Load(*operands[4], layout.features));
+  const int64_t f = layout.features;
+  PHAL_ASSIGN_OR_RETURN(
+      auto loaded,
+      LoadOperands<5>(operands, {operands[0]->ElementCount(), f, f, f, f}));
+  const auto& [x, scale, offset, mean, variance] = loaded;
   return Store(Normalize(x, layout, scale, offset, mean, variance,
                          instruction.epsilon()),
                instruction.shape());
@@ -130,13 +138,11 @@ StatusOr<Literal> Training(const HloInstruction& instruction,
         "batch-norm-training takes operand, scale and "
         "offset and returns a 3-tuple");
   }
-  const Literal& operand = *operands[0];
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> x,
-                        Load(operand, operand.ElementCount()));
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> scale,
-                        Load(*operands[1], layout.features));
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> offset,
-                        Load(*operands[2], layout.features));
+  const int64_t f = layout.features;
+  PHAL_ASSIGN_OR_RETURN(
+      auto loaded,
+      LoadOperands<3>(operands, {operands[0]->ElementCount(), f, f}));
+  const auto& [x, scale, offset] = loaded;
   std::vector<double> mean, variance;
   Moments(x, layout, &mean, &variance);
   const auto& shapes = instruction.shape().tuple_shapes();
@@ -161,17 +167,11 @@ StatusOr<Literal> Grad(const HloInstruction& instruction,
         "batch-norm-grad takes operand, scale, mean, "
         "variance and grad_output and returns a 3-tuple");
   }
-  const Literal& operand = *operands[0];
-  const int64_t count = operand.ElementCount();
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> x, Load(operand, count));
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> scale,
-                        Load(*operands[1], layout.features));
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> mean,
-                        Load(*operands[2], layout.features));
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> variance,
-                        Load(*operands[3], layout.features));
-  PHAL_ASSIGN_OR_RETURN(std::vector<double> grad_output,
-                        Load(*operands[4], count));
+  const int64_t count = operands[0]->ElementCount();
+  const int64_t f = layout.features;
+  PHAL_ASSIGN_OR_RETURN(auto loaded,
+                        LoadOperands<5>(operands, {count, f, f, f, count}));
+  const auto& [x, scale, mean, variance, grad_output] = loaded;
   const double epsilon = instruction.epsilon();
   const auto features = static_cast<std::size_t>(layout.features);
   const auto n = static_cast<double>(layout.elements_per_feature);

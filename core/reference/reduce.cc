@@ -88,19 +88,33 @@ Literal PackResults(std::vector<Literal> results,
   return std::move(results[0]);
 }
 
-Status CheckVariadic(std::span<const Literal* const> operands,
-                     std::size_t results) {
-  if (operands.size() % 2 != 0 || operands.size() / 2 != results) {
-    return InvalidArgument("expected " + std::to_string(results) +
+// A variadic reduction's operands split into its inputs and their init
+// values, checked to pair up and to agree in dimensions, with one result
+// array per input.
+struct VariadicOperands {
+  std::vector<Literal> results;
+  std::span<const Literal* const> inputs;
+  std::span<const Literal* const> inits;
+};
+
+StatusOr<VariadicOperands> SplitVariadic(
+    const HloInstruction& instruction,
+    std::span<const Literal* const> operands) {
+  VariadicOperands split{MakeResults(instruction), {}, {}};
+  const std::size_t n = split.results.size();
+  if (operands.size() % 2 != 0 || operands.size() / 2 != n) {
+    return InvalidArgument("expected " + std::to_string(n) +
                            " inputs and as many init values, got " +
                            std::to_string(operands.size()) + " operands");
   }
-  for (std::size_t k = 1; k < results; ++k) {
+  for (std::size_t k = 1; k < n; ++k) {
     if (operands[k]->shape().dims() != operands[0]->shape().dims()) {
       return InvalidArgument("all inputs must have the same dimensions");
     }
   }
-  return OkStatus();
+  split.inputs = operands.first(n);
+  split.inits = operands.subspan(n);
+  return split;
 }
 
 }  // namespace
@@ -108,11 +122,10 @@ Status CheckVariadic(std::span<const Literal* const> operands,
 StatusOr<Literal> EvaluateReduce(const HloInstruction& instruction,
                                  std::span<const Literal* const> operands,
                                  ComputationRunner* runner) {
-  std::vector<Literal> results = MakeResults(instruction);
-  const std::size_t n = results.size();
-  PHAL_RETURN_IF_ERROR(CheckVariadic(operands, n));
-  const std::span<const Literal* const> inputs = operands.first(n);
-  const std::vector<int64_t>& dims = inputs[0]->shape().dims();
+  PHAL_ASSIGN_OR_RETURN(VariadicOperands split,
+                        SplitVariadic(instruction, operands));
+  const std::size_t n = split.results.size();
+  const std::vector<int64_t>& dims = split.inputs[0]->shape().dims();
   const StridedView input_view = RowMajorView(dims);
 
   std::vector<int64_t> kept_dims, kept_strides, reduced_dims, reduced_strides;
@@ -127,19 +140,19 @@ StatusOr<Literal> EvaluateReduce(const HloInstruction& instruction,
       kept_strides.push_back(input_view.strides[d]);
     }
   }
-  if (ElementCount(kept_dims) != results[0].ElementCount()) {
+  if (ElementCount(kept_dims) != split.results[0].ElementCount()) {
     return InvalidArgument("the result shape " +
                            instruction.shape().ToString() +
                            " does not match reducing dimensions of " +
-                           inputs[0]->shape().ToString());
+                           split.inputs[0]->shape().ToString());
   }
   ScalarFunction reducer(*instruction.to_apply(), runner);
-  Accumulators accumulators(operands.subspan(n));
+  Accumulators accumulators(split.inits);
   std::vector<const uint8_t*> elements(n);
   std::vector<int64_t> kept_index(kept_dims.size(), 0);
   std::vector<int64_t> reduced_index(reduced_dims.size(), 0);
   const int64_t reduced_count = ElementCount(reduced_dims);
-  for (int64_t out = 0; out < results[0].ElementCount(); ++out) {
+  for (int64_t out = 0; out < split.results[0].ElementCount(); ++out) {
     int64_t base = 0;
     for (std::size_t d = 0; d < kept_dims.size(); ++d) {
       base += kept_index[d] * kept_strides[d];
@@ -152,17 +165,17 @@ StatusOr<Literal> EvaluateReduce(const HloInstruction& instruction,
         offset += reduced_index[d] * reduced_strides[d];
       }
       for (std::size_t k = 0; k < n; ++k)
-        elements[k] = ElementAt(*inputs[k], offset);
+        elements[k] = ElementAt(*split.inputs[k], offset);
       PHAL_RETURN_IF_ERROR(accumulators.Combine(reducer, elements));
       NextIndex(reduced_dims, reduced_index);
     }
     for (std::size_t k = 0; k < n; ++k) {
-      std::memcpy(ElementAt(results[k], out), accumulators.value(k),
-                  ElementSize(results[k]));
+      std::memcpy(ElementAt(split.results[k], out), accumulators.value(k),
+                  ElementSize(split.results[k]));
     }
     NextIndex(kept_dims, kept_index);
   }
-  return PackResults(std::move(results), instruction);
+  return PackResults(std::move(split.results), instruction);
 }
 
 namespace {
@@ -240,13 +253,14 @@ Status ForEachWindowElement(const Window& window,
 StatusOr<Literal> EvaluateReduceWindow(const HloInstruction& instruction,
                                        std::span<const Literal* const> operands,
                                        ComputationRunner* runner) {
-  std::vector<Literal> results = MakeResults(instruction);
-  const std::size_t n = results.size();
-  PHAL_RETURN_IF_ERROR(CheckVariadic(operands, n));
-  const std::span<const Literal* const> inputs = operands.first(n);
-  const std::span<const Literal* const> inits = operands.subspan(n);
+  PHAL_ASSIGN_OR_RETURN(VariadicOperands split,
+                        SplitVariadic(instruction, operands));
   PHAL_RETURN_IF_ERROR(
-      CheckWindow(instruction.window(), inputs[0]->shape().rank()));
+      CheckWindow(instruction.window(), split.inputs[0]->shape().rank()));
+  std::vector<Literal>& results = split.results;
+  const std::span<const Literal* const> inputs = split.inputs;
+  const std::span<const Literal* const> inits = split.inits;
+  const std::size_t n = results.size();
   ScalarFunction reducer(*instruction.to_apply(), runner);
   Accumulators accumulators(inits);
   std::vector<const uint8_t*> elements(n);
