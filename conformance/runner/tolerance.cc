@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace phal::conformance {
 namespace {
@@ -127,17 +129,30 @@ double UlpDistance(const Literal& expected, const Literal& actual,
       std::fabs(static_cast<long double>(e) - static_cast<long double>(a)));
 }
 
+// The verdict on an element where special values (NaN, infinities)
+// decide: a mismatch fails and agreeing non-finite complex values pass;
+// nullopt when the error is to be measured.
+std::optional<ElementError> SpecialValueVerdict(ElementType type,
+                                                std::complex<double> e,
+                                                std::complex<double> a) {
+  if (IsComplex(type)) {
+    if (!ComplexSpecialValuesAgree(e, a)) {
+      return ElementError{kInfinite, false, "special value differs"};
+    }
+    if (!IsFiniteComplex(e)) return ElementError{};
+  } else if (!SpecialValuesAgree(e.real(), a.real())) {
+    return ElementError{kInfinite, false, "special value differs"};
+  }
+  return std::nullopt;
+}
+
 ElementError UlpError(const Literal& expected, const Literal& actual,
                       int64_t index, int ulps) {
   const std::complex<double> e = Component(expected, index);
   const std::complex<double> a = Component(actual, index);
-  if (IsComplex(expected.element_type())) {
-    if (!ComplexSpecialValuesAgree(e, a)) {
-      return {kInfinite, false, "special value differs"};
-    }
-    if (!IsFiniteComplex(e)) return {};
-  } else if (!SpecialValuesAgree(e.real(), a.real())) {
-    return {kInfinite, false, "special value differs"};
+  if (std::optional<ElementError> verdict =
+          SpecialValueVerdict(expected.element_type(), e, a)) {
+    return *verdict;
   }
   double distance = 0;
   const int parts = IsComplex(expected.element_type()) ? 2 : 1;
@@ -164,13 +179,9 @@ ElementError AccumulationError(const Literal& expected, const Literal& actual,
                                int64_t index, double tolerance, double scale) {
   const std::complex<double> e = Component(expected, index);
   const std::complex<double> a = Component(actual, index);
-  if (IsComplex(expected.element_type())) {
-    if (!ComplexSpecialValuesAgree(e, a)) {
-      return {kInfinite, false, "special value differs"};
-    }
-    if (!IsFiniteComplex(e)) return {};
-  } else if (!SpecialValuesAgree(e.real(), a.real())) {
-    return {kInfinite, false, "special value differs"};
+  if (std::optional<ElementError> verdict =
+          SpecialValueVerdict(expected.element_type(), e, a)) {
+    return *verdict;
   }
   auto finite_part = [](double value) {
     return std::isfinite(value) ? value : 0.0;
