@@ -83,8 +83,8 @@ def _resolve_device(where):
                     f"not {type(where).__name__}")
 
 
-class Buffer:
-    """An array on a device: made by put(), returned by Executable.execute()."""
+class _OnDevice:
+    """An object of the native module that lives on one device."""
 
     def __init__(self, native):
         self._native = native
@@ -92,6 +92,10 @@ class Buffer:
     @property
     def device(self):
         return self._native.device
+
+
+class Buffer(_OnDevice):
+    """An array on a device: made by put(), returned by Executable.execute()."""
 
     @property
     def shape(self):
@@ -193,17 +197,10 @@ def load_module(module, format=None):
     return text, _FORMATS[format] if format else detected, source_name
 
 
-class Executable:
+class Executable(_OnDevice):
     """A module compiled for one device. Calling it with numpy arrays runs
     it and returns numpy arrays: one array, or a list for several results.
     Thread-safe: one executable may run on many threads at once."""
-
-    def __init__(self, native):
-        self._native = native
-
-    @property
-    def device(self):
-        return self._native.device
 
     @property
     def parameters(self):
