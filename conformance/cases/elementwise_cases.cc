@@ -146,33 +146,36 @@ std::string ElementwiseModule(const std::string& id, const std::string& op,
   return ModuleText(id, {}, lines);
 }
 
-// lhs [33,65] against a [65] row broadcast along the first dimension.
-Case BroadcastCase(const ElementwiseOp& op, ElementType type) {
+// The op on [33,65] operands, one of which reaches it through `move`, the
+// instruction `moved` = `move` on p0 or p1; `operands` are the op's operand
+// names. `label` names the layout in the case's id.
+Case LayoutCase(const ElementwiseOp& op, ElementType type, const char* label,
+                std::vector<int64_t> p0_dims, std::vector<int64_t> p1_dims,
+                const std::string& moved, const std::string& move,
+                const std::string& operands) {
   const std::string name = op.name;
   std::vector<std::string> lines = {
-      ParameterLine(0, type, {33, 65}), ParameterLine(1, type, {65}),
-      "b = " + ShapeText(type, {33, 65}) + " broadcast(p1), dimensions={1}",
+      ParameterLine(0, type, p0_dims), ParameterLine(1, type, p1_dims),
+      moved + " = " + ShapeText(type, {33, 65}) + " " + move,
       "ROOT r = " + ShapeText(ResultType(name, type), {33, 65}) + " " + name +
-          "(p0, b)"};
-  Case c = NumericCase(name, "", type, TierOf(op.tier, type), "broadcast",
-                       "random", "", RandomInputs(op), ToleranceFor(op, type));
+          "(" + operands + ")"};
+  Case c = NumericCase(name, "", type, TierOf(op.tier, type), label, "random",
+                       "", RandomInputs(op), ToleranceFor(op, type));
   c.module_text = ModuleText(c.id, {}, lines);
   return c;
+}
+
+// lhs [33,65] against a [65] row broadcast along the first dimension.
+Case BroadcastCase(const ElementwiseOp& op, ElementType type) {
+  return LayoutCase(op, type, "broadcast", {33, 65}, {65}, "b",
+                    "broadcast(p1), dimensions={1}", "p0, b");
 }
 
 // A transposed lhs: the op fuses with a transposition, so its operands are
 // read at different strides.
 Case TransposedCase(const ElementwiseOp& op, ElementType type) {
-  const std::string name = op.name;
-  std::vector<std::string> lines = {
-      ParameterLine(0, type, {65, 33}), ParameterLine(1, type, {33, 65}),
-      "t = " + ShapeText(type, {33, 65}) + " transpose(p0), dimensions={1,0}",
-      "ROOT r = " + ShapeText(ResultType(name, type), {33, 65}) + " " + name +
-          "(t, p1)"};
-  Case c = NumericCase(name, "", type, TierOf(op.tier, type), "transposed",
-                       "random", "", RandomInputs(op), ToleranceFor(op, type));
-  c.module_text = ModuleText(c.id, {}, lines);
-  return c;
+  return LayoutCase(op, type, "transposed", {65, 33}, {33, 65}, "t",
+                    "transpose(p0), dimensions={1,0}", "t, p1");
 }
 
 void AddOpCases(const ElementwiseOp& op, std::vector<Case>* cases) {

@@ -13,6 +13,7 @@
 
 #include "sdk/emitters/llvm/body_emitter.h"
 #include "sdk/emitters/llvm/kernel_ir_builder.h"
+#include "sdk/kir/kernel_visit.h"
 
 namespace phal::llvm_emitter {
 namespace {
@@ -78,8 +79,7 @@ class KernelBuilder : KernelIrBuilder {
  public:
   KernelBuilder(const phal_kernel_desc_t& kernel, const TargetHooks& target,
                 llvm::LLVMContext& context)
-      : KernelIrBuilder(kernel, context), target_(target) {
-    target.ConfigureModule(*module_);
+      : KernelIrBuilder(kernel, target, context), target_(target) {
     llvm::Type* pointer = builder_.getPtrTy();
     llvm::Type* i64 = builder_.getInt64Ty();
     auto* type = llvm::FunctionType::get(builder_.getVoidTy(),
@@ -102,36 +102,8 @@ class KernelBuilder : KernelIrBuilder {
   }
 
   StatusOr<EmittedKernel> Emit() {
-    switch (kernel_.kind) {
-      case PHAL_KERNEL_KIND_LOOP:
-        PHAL_RETURN_IF_ERROR(EmitLoop(*kernel_.u.loop));
-        break;
-      case PHAL_KERNEL_KIND_REDUCE:
-        PHAL_RETURN_IF_ERROR(EmitReduce(*kernel_.u.reduce));
-        break;
-      case PHAL_KERNEL_KIND_DOT:
-        PHAL_RETURN_IF_ERROR(EmitDot(*kernel_.u.dot));
-        break;
-      case PHAL_KERNEL_KIND_COPY:
-        PHAL_RETURN_IF_ERROR(EmitCopy(*kernel_.u.copy));
-        break;
-      case PHAL_KERNEL_KIND_SORT:
-        PHAL_RETURN_IF_ERROR(EmitSort(*kernel_.u.sort));
-        break;
-      case PHAL_KERNEL_KIND_GATHER:
-        PHAL_RETURN_IF_ERROR(EmitGather(*kernel_.u.gather));
-        break;
-      case PHAL_KERNEL_KIND_SCATTER:
-        PHAL_RETURN_IF_ERROR(EmitScatter(*kernel_.u.scatter));
-        break;
-      case PHAL_KERNEL_KIND_CONV:
-        PHAL_RETURN_IF_ERROR(EmitConv(*kernel_.u.conv));
-        break;
-      default:
-        return Unimplemented(std::string("the LLVM emitter does not implement "
-                                         "kernel kind ") +
-                             KernelKindName(kernel_.kind));
-    }
+    PHAL_RETURN_IF_ERROR(VisitKernel(
+        kernel_, [this](const auto& kind) { return EmitKind(kind); }));
     builder_.CreateRetVoid();
     plan_.kind = kernel_.kind;
     plan_.buffer_count = kernel_.buffer_count;
@@ -144,7 +116,11 @@ class KernelBuilder : KernelIrBuilder {
     return Loop(begin_, end_, [&](llvm::Value*) { return body(); });
   }
 
-  Status EmitLoop(const phal_kir_loop_t& loop) {
+  Status EmitKind(phal_kernel_kind_t kind) {
+    return UnimplementedKernelKind("the LLVM emitter", kind);
+  }
+
+  Status EmitKind(const phal_kir_loop_t& loop) {
     const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);
     plan_.split_extent = loop.rank == 0 ? 1 : dims[0];
     plan_.work_per_split =
@@ -164,7 +140,7 @@ class KernelBuilder : KernelIrBuilder {
     return dims.empty() ? Once(body) : Nest(dims, begin_, end_, indices, body);
   }
 
-  Status EmitReduce(const phal_kir_reduce_t& reduce) {
+  Status EmitKind(const phal_kir_reduce_t& reduce) {
     const uint32_t n = reduce.accumulator_count;
     std::vector<bool> reduced(reduce.rank, false);
     for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
@@ -414,11 +390,7 @@ class KernelBuilder : KernelIrBuilder {
       return SumAddress(type, builder_.CreateAdd(row_start, j));
     };
     auto offset = [&](const int64_t* strides, llvm::Value* x, llvm::Value* y) {
-      return builder_.CreateAdd(
-          builder_.CreateAdd(
-              builder_.CreateMul(b, builder_.getInt64(strides[0])),
-              builder_.CreateMul(x, builder_.getInt64(strides[1]))),
-          builder_.CreateMul(y, builder_.getInt64(strides[2])));
+      return Offset3(strides, b, x, y);
     };
     PHAL_RETURN_IF_ERROR(
         Loop(builder_.getInt64(0), n, [&](llvm::Value* j) -> Status {
@@ -450,7 +422,7 @@ class KernelBuilder : KernelIrBuilder {
         });
   }
 
-  Status EmitDot(const phal_kir_dot_t& dot) {
+  Status EmitKind(const phal_kir_dot_t& dot) {
     const phal_element_type_t type = dot.accumulation_type;
     const bool has_epilogue = dot.epilogue.result_count > 0;
     const phal_element_type_t output_type =
@@ -526,7 +498,7 @@ class KernelBuilder : KernelIrBuilder {
 
   // Slices along `dimension` are split over the range; each is sorted by
   // phal_rt_sort (runtime_functions.h) with the emitted comparator.
-  Status EmitSort(const phal_kir_sort_t& sort) {
+  Status EmitKind(const phal_kir_sort_t& sort) {
     const phal_kir_buffer_t& shape = kernel_.buffers[sort.operands[0]];
     const auto dimension = static_cast<uint32_t>(sort.dimension);
     const int64_t length = shape.dims[dimension];
@@ -566,24 +538,16 @@ class KernelBuilder : KernelIrBuilder {
   }
 
   // A loop over the output; each element reads one operand element.
-  Status EmitGather(const phal_kir_gather_t& gather) {
-    const phal_kir_buffer_t& output = kernel_.buffers[gather.output];
-    const phal_kir_buffer_t& operand = kernel_.buffers[gather.operand];
-    const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
-    const std::vector<int64_t> operand_dims(operand.dims,
-                                            operand.dims + operand.rank);
+  Status EmitKind(const phal_kir_gather_t& gather) {
+    const std::vector<int64_t> dims = BufferDims(gather.output);
     plan_.split_extent = dims.empty() ? 1 : dims[0];
     plan_.work_per_split =
-        dims.empty() ? 1 : Product(output.dims + 1, output.rank - 1);
+        dims.empty()
+            ? 1
+            : Product(dims.data() + 1, static_cast<uint32_t>(dims.size() - 1));
     std::vector<llvm::Value*> out(dims.size());
     auto element = [&]() -> Status {
-      const std::vector<llvm::Value*> source = GatherOperandIndex(gather, out);
-      const IrValue value =
-          bodies_->Load(operand.element_type,
-                        bodies_->ElementAddress(gather.operand,
-                                                Linear(source, operand_dims)));
-      bodies_->Store(output.element_type, value,
-                     bodies_->ElementAddress(gather.output, Linear(out, dims)));
+      GatherElement(gather, out, Linear(out, dims));
       return OkStatus();
     };
     return dims.empty() ? Once(element)
@@ -593,15 +557,12 @@ class KernelBuilder : KernelIrBuilder {
   // One unit of work, on one thread: updates to one element are applied in
   // the order of the updates, and no two threads race on an element. The
   // output starts as a copy of the operand unless they are one buffer.
-  Status EmitScatter(const phal_kir_scatter_t& scatter) {
+  Status EmitKind(const phal_kir_scatter_t& scatter) {
     const phal_kir_buffer_t& operand = kernel_.buffers[scatter.operand];
-    const phal_kir_buffer_t& updates = kernel_.buffers[scatter.updates];
-    const std::vector<int64_t> operand_dims(operand.dims,
-                                            operand.dims + operand.rank);
-    const std::vector<int64_t> update_dims(updates.dims,
-                                           updates.dims + updates.rank);
+    const std::vector<int64_t> update_dims = BufferDims(scatter.updates);
     plan_.split_extent = 1;
-    plan_.work_per_split = ElementCount(operand) + ElementCount(updates);
+    plan_.work_per_split =
+        ElementCount(operand) + ElementCount(kernel_.buffers[scatter.updates]);
     return Once([&]() -> Status {
       if (scatter.output != scatter.operand) {
         builder_.CreateMemCpy(
@@ -611,36 +572,9 @@ class KernelBuilder : KernelIrBuilder {
                               StorageBytes(operand.element_type)));
       }
       std::vector<llvm::Value*> update(update_dims.size());
-      auto apply = [&]() -> Status {
-        const std::vector<llvm::Value*> target =
-            ScatterResultIndex(scatter, update);
-        llvm::Value* in_bounds = builder_.getTrue();
-        for (size_t d = 0; d < target.size(); ++d) {
-          in_bounds = builder_.CreateAnd(
-              in_bounds, builder_.CreateICmpULT(
-                             target[d], builder_.getInt64(operand_dims[d])));
-        }
-        llvm::LLVMContext& context = builder_.getContext();
-        auto* write = llvm::BasicBlock::Create(context, "write", function_);
-        auto* done = llvm::BasicBlock::Create(context, "done", function_);
-        builder_.CreateCondBr(in_bounds, write, done);
-        builder_.SetInsertPoint(write);
-        llvm::Value* address = bodies_->ElementAddress(
-            scatter.output, Linear(target, operand_dims));
-        const IrValue parameters[] = {
-            bodies_->Load(operand.element_type, address),
-            bodies_->Load(updates.element_type,
-                          bodies_->ElementAddress(
-                              scatter.updates, Linear(update, update_dims)))};
-        PHAL_ASSIGN_OR_RETURN(
-            std::vector<IrValue> combined,
-            bodies_->Emit(scatter.combiner, nullptr, parameters));
-        bodies_->Store(operand.element_type, combined[0], address);
-        builder_.CreateBr(done);
-        builder_.SetInsertPoint(done);
-        return OkStatus();
-      };
-      return Nest(update_dims, nullptr, nullptr, update, apply);
+      return Nest(update_dims, nullptr, nullptr, update, [&] {
+        return ScatterElement(scatter, update, Linear(update, update_dims));
+      });
     });
   }
 
@@ -702,7 +636,7 @@ class KernelBuilder : KernelIrBuilder {
   // A loop over the output (split on its dimension 0); each element sums
   // its window directly, or takes the sum the runtime's GEMM left in
   // dot_sums, and applies the epilogue.
-  Status EmitConv(const phal_kir_conv_t& conv) {
+  Status EmitKind(const phal_kir_conv_t& conv) {
     const phal_kir_buffer_t& output = kernel_.buffers[conv.output];
     const phal_kir_buffer_t& weights = kernel_.buffers[conv.kernel];
     const phal_element_type_t type = conv.accumulation_type;
@@ -748,7 +682,7 @@ class KernelBuilder : KernelIrBuilder {
     return Nest(dims, begin_, end_, out, element);
   }
 
-  Status EmitCopy(const phal_kir_copy_t& copy) {
+  Status EmitKind(const phal_kir_copy_t& copy) {
     const phal_kir_buffer_t& source = kernel_.buffers[copy.source];
     const int64_t bytes =
         ElementCount(source) * StorageBytes(source.element_type);

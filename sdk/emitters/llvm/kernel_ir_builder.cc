@@ -22,11 +22,14 @@ phal_element_type_t ResultType(const phal_kir_body_t& body, uint32_t result) {
 }
 
 KernelIrBuilder::KernelIrBuilder(const phal_kernel_desc_t& kernel,
+                                 const ModuleTarget& target,
                                  llvm::LLVMContext& context)
     : kernel_(kernel),
       module_(std::make_unique<llvm::Module>(
           kernel.name != nullptr ? kernel.name : "kernel", context)),
-      builder_(context) {}
+      builder_(context) {
+  target.ConfigureModule(*module_);
+}
 
 void KernelIrBuilder::Bind(llvm::Function* function,
                            const std::vector<llvm::Value*>& bases) {
@@ -410,6 +413,80 @@ StatusOr<IrValue> KernelIrBuilder::ConvSum(
   PHAL_RETURN_IF_ERROR(Nest(loop_extents, nullptr, nullptr, loop, accumulate));
   return IrValue{builder_.CreateLoad(compute, real_slot),
                  imag_slot ? builder_.CreateLoad(compute, imag_slot) : nullptr};
+}
+
+std::vector<int64_t> KernelIrBuilder::BufferDims(uint32_t buffer) const {
+  const phal_kir_buffer_t& b = kernel_.buffers[buffer];
+  return std::vector<int64_t>(b.dims, b.dims + b.rank);
+}
+
+llvm::Value* KernelIrBuilder::Offset3(const int64_t* strides, llvm::Value* b,
+                                      llvm::Value* x, llvm::Value* y) {
+  return builder_.CreateAdd(
+      builder_.CreateAdd(builder_.CreateMul(b, builder_.getInt64(strides[0])),
+                         builder_.CreateMul(x, builder_.getInt64(strides[1]))),
+      builder_.CreateMul(y, builder_.getInt64(strides[2])));
+}
+
+Status KernelIrBuilder::If(llvm::Value* condition,
+                           const std::function<Status()>& then,
+                           const std::function<Status()>& otherwise) {
+  llvm::LLVMContext& context = builder_.getContext();
+  auto* then_block = llvm::BasicBlock::Create(context, "then", function_);
+  auto* else_block = otherwise
+                         ? llvm::BasicBlock::Create(context, "else", function_)
+                         : nullptr;
+  auto* done = llvm::BasicBlock::Create(context, "endif", function_);
+  builder_.CreateCondBr(condition, then_block, else_block ? else_block : done);
+  builder_.SetInsertPoint(then_block);
+  PHAL_RETURN_IF_ERROR(then());
+  builder_.CreateBr(done);
+  if (else_block) {
+    builder_.SetInsertPoint(else_block);
+    PHAL_RETURN_IF_ERROR(otherwise());
+    builder_.CreateBr(done);
+  }
+  builder_.SetInsertPoint(done);
+  return OkStatus();
+}
+
+void KernelIrBuilder::GatherElement(const phal_kir_gather_t& gather,
+                                    const std::vector<llvm::Value*>& out,
+                                    llvm::Value* out_linear) {
+  const phal_element_type_t type = kernel_.buffers[gather.operand].element_type;
+  const std::vector<llvm::Value*> source = GatherOperandIndex(gather, out);
+  const IrValue value = bodies_->Load(
+      type, bodies_->ElementAddress(
+                gather.operand, Linear(source, BufferDims(gather.operand))));
+  bodies_->Store(kernel_.buffers[gather.output].element_type, value,
+                 bodies_->ElementAddress(gather.output, out_linear));
+}
+
+Status KernelIrBuilder::ScatterElement(const phal_kir_scatter_t& scatter,
+                                       const std::vector<llvm::Value*>& update,
+                                       llvm::Value* update_linear) {
+  const std::vector<int64_t> operand_dims = BufferDims(scatter.operand);
+  const std::vector<llvm::Value*> target = ScatterResultIndex(scatter, update);
+  llvm::Value* in_bounds = builder_.getTrue();
+  for (size_t d = 0; d < target.size(); ++d) {
+    in_bounds = builder_.CreateAnd(
+        in_bounds,
+        builder_.CreateICmpULT(target[d], builder_.getInt64(operand_dims[d])));
+  }
+  return If(in_bounds, [&]() -> Status {
+    const phal_element_type_t type =
+        kernel_.buffers[scatter.operand].element_type;
+    llvm::Value* address =
+        bodies_->ElementAddress(scatter.output, Linear(target, operand_dims));
+    const IrValue parameters[] = {
+        bodies_->Load(type, address),
+        bodies_->Load(kernel_.buffers[scatter.updates].element_type,
+                      bodies_->ElementAddress(scatter.updates, update_linear))};
+    PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> combined,
+                          bodies_->Emit(scatter.combiner, nullptr, parameters));
+    bodies_->Store(type, combined[0], address);
+    return OkStatus();
+  });
 }
 
 }  // namespace phal::llvm_emitter

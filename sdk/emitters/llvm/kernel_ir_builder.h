@@ -18,6 +18,7 @@
 #include "polyhal/kernel.h"
 #include "sdk/base/status.h"
 #include "sdk/emitters/llvm/body_emitter.h"
+#include "sdk/emitters/llvm/module_target.h"
 
 namespace phal::llvm_emitter {
 
@@ -30,7 +31,9 @@ class KernelIrBuilder {
   using Emitter = std::function<Status(llvm::Value*)>;
 
   // An empty module named after the kernel.
-  KernelIrBuilder(const phal_kernel_desc_t& kernel, llvm::LLVMContext& context);
+  // Configures the module for `target`.
+  KernelIrBuilder(const phal_kernel_desc_t& kernel, const ModuleTarget& target,
+                  llvm::LLVMContext& context);
 
   // Makes `function` the one emitted into; `bases` are the addresses of the
   // kernel's buffers in order, as IR values of that function.
@@ -71,6 +74,26 @@ class KernelIrBuilder {
   std::vector<llvm::Value*> ScatterResultIndex(
       const phal_kir_scatter_t& scatter,
       const std::vector<llvm::Value*>& update);
+  // The dimensions of the kernel's buffer `buffer`.
+  std::vector<int64_t> BufferDims(uint32_t buffer) const;
+  // b * strides[0] + x * strides[1] + y * strides[2]: an element of a
+  // batched matrix with those strides.
+  llvm::Value* Offset3(const int64_t* strides, llvm::Value* b, llvm::Value* x,
+                       llvm::Value* y);
+  // if (condition) then() else otherwise(), leaving the builder after both.
+  Status If(llvm::Value* condition, const std::function<Status()>& then,
+            const std::function<Status()>& otherwise = nullptr);
+  // Copies into the gather's output element `out`, at linear position
+  // `out_linear` of the output, the operand element it reads.
+  void GatherElement(const phal_kir_gather_t& gather,
+                     const std::vector<llvm::Value*>& out,
+                     llvm::Value* out_linear);
+  // Combines the update element `update`, at linear position
+  // `update_linear` of the updates, into the output element it targets;
+  // an update whose target is out of bounds is skipped.
+  Status ScatterElement(const phal_kir_scatter_t& scatter,
+                        const std::vector<llvm::Value*>& update,
+                        llvm::Value* update_linear);
   // One output element's sum: over the kernel's input features and spatial
   // window, input positions in the padded, dilated input that fall on an
   // input element.

@@ -12,6 +12,7 @@
 #include "sdk/emitters/llvm/kernel_ir_builder.h"
 #include "sdk/emitters/llvm/launch_plan.h"
 #include "sdk/kir/facts.h"
+#include "sdk/kir/kernel_visit.h"
 
 namespace phal::llvm_emitter {
 namespace {
@@ -38,9 +39,7 @@ class SpmdBuilder : KernelIrBuilder {
  public:
   SpmdBuilder(const phal_kernel_desc_t& kernel, const SpmdTarget& target,
               llvm::LLVMContext& context)
-      : KernelIrBuilder(kernel, context), target_(target) {
-    target.ConfigureModule(*module_);
-  }
+      : KernelIrBuilder(kernel, target, context), target_(target) {}
 
   StatusOr<SpmdKernel> Emit() {
     if (kernel_.kind == PHAL_KERNEL_KIND_SORT) {
@@ -54,36 +53,8 @@ class SpmdBuilder : KernelIrBuilder {
     if (launch_.scratch_bytes > 0) scratch_ = entry.pointers.back();
     entry.pointers.resize(kernel_.buffer_count);
     Bind(entry.function, entry.pointers);
-    switch (kernel_.kind) {
-      case PHAL_KERNEL_KIND_LOOP:
-        PHAL_RETURN_IF_ERROR(EmitLoop(*kernel_.u.loop));
-        break;
-      case PHAL_KERNEL_KIND_REDUCE:
-        PHAL_RETURN_IF_ERROR(EmitReduce(*kernel_.u.reduce));
-        break;
-      case PHAL_KERNEL_KIND_DOT:
-        PHAL_RETURN_IF_ERROR(EmitDot(*kernel_.u.dot));
-        break;
-      case PHAL_KERNEL_KIND_CONV:
-        PHAL_RETURN_IF_ERROR(EmitConv(*kernel_.u.conv));
-        break;
-      case PHAL_KERNEL_KIND_GATHER:
-        PHAL_RETURN_IF_ERROR(EmitGather(*kernel_.u.gather));
-        break;
-      case PHAL_KERNEL_KIND_SCATTER:
-        PHAL_RETURN_IF_ERROR(EmitScatter(*kernel_.u.scatter));
-        break;
-      case PHAL_KERNEL_KIND_SORT:
-        PHAL_RETURN_IF_ERROR(EmitSort(*kernel_.u.sort));
-        break;
-      case PHAL_KERNEL_KIND_COPY:
-        PHAL_RETURN_IF_ERROR(EmitCopy(*kernel_.u.copy));
-        break;
-      default:
-        return Unimplemented(
-            std::string("the SPMD emitter does not implement kernel kind ") +
-            KernelKindName(kernel_.kind));
-    }
+    PHAL_RETURN_IF_ERROR(VisitKernel(
+        kernel_, [this](const auto& kind) { return EmitKind(kind); }));
     builder_.CreateRetVoid();
     CallExactRemainders();
     return SpmdKernel{std::move(module_), launch_};
@@ -119,29 +90,6 @@ class SpmdBuilder : KernelIrBuilder {
   // for (i = this thread; i < total; i += every thread) emit(i).
   Status GridStride(int64_t total, const Emitter& emit) {
     return Loop(GlobalThread(), builder_.getInt64(total), emit, ThreadCount());
-  }
-
-  // if (condition) then() else otherwise(), leaving the builder after both.
-  Status If(llvm::Value* condition, const std::function<Status()>& then,
-            const std::function<Status()>& otherwise = nullptr) {
-    llvm::LLVMContext& context = builder_.getContext();
-    auto* then_block = llvm::BasicBlock::Create(context, "then", function_);
-    auto* else_block =
-        otherwise ? llvm::BasicBlock::Create(context, "else", function_)
-                  : nullptr;
-    auto* done = llvm::BasicBlock::Create(context, "endif", function_);
-    builder_.CreateCondBr(condition, then_block,
-                          else_block ? else_block : done);
-    builder_.SetInsertPoint(then_block);
-    PHAL_RETURN_IF_ERROR(then());
-    builder_.CreateBr(done);
-    if (else_block) {
-      builder_.SetInsertPoint(else_block);
-      PHAL_RETURN_IF_ERROR(otherwise());
-      builder_.CreateBr(done);
-    }
-    builder_.SetInsertPoint(done);
-    return OkStatus();
   }
 
   static BodyEmitter::IndexSource IndexOf(
@@ -193,7 +141,11 @@ class SpmdBuilder : KernelIrBuilder {
 
   // ---- LOOP --------------------------------------------------------------
 
-  Status EmitLoop(const phal_kir_loop_t& loop) {
+  Status EmitKind(phal_kernel_kind_t kind) {
+    return UnimplementedKernelKind("the SPMD emitter", kind);
+  }
+
+  Status EmitKind(const phal_kir_loop_t& loop) {
     const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);
     const int64_t total = Product(loop.dims, loop.rank);
     Launch1D(total, kLoopBlock);
@@ -244,7 +196,7 @@ class SpmdBuilder : KernelIrBuilder {
     return StoreResults(reduce.epilogue, results, reduce.outputs, linear);
   }
 
-  Status EmitReduce(const phal_kir_reduce_t& reduce) {
+  Status EmitKind(const phal_kir_reduce_t& reduce) {
     ReduceShape shape;
     shape.reduced.assign(reduce.rank, false);
     for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
@@ -557,7 +509,7 @@ class SpmdBuilder : KernelIrBuilder {
   // A tiled GEMM: each block computes a tile x tile square of the output,
   // staging tiles of both operands, converted to the accumulation type, in
   // shared memory (rows padded by one to spread banks).
-  Status EmitDot(const phal_kir_dot_t& dot) {
+  Status EmitKind(const phal_kir_dot_t& dot) {
     const phal_element_type_t type = dot.accumulation_type;
     uint32_t tile = kDotTile;
     while (tile > 1 && tile * tile > target_.MaxBlockSize()) tile /= 2;
@@ -589,11 +541,7 @@ class SpmdBuilder : KernelIrBuilder {
     llvm::Value* n = builder_.getInt64(dot.n);
     llvm::Value* k = builder_.getInt64(dot.k);
     auto offset = [&](const int64_t* strides, llvm::Value* x, llvm::Value* y) {
-      return builder_.CreateAdd(
-          builder_.CreateAdd(
-              builder_.CreateMul(batch, builder_.getInt64(strides[0])),
-              builder_.CreateMul(x, builder_.getInt64(strides[1]))),
-          builder_.CreateMul(y, builder_.getInt64(strides[2])));
+      return Offset3(strides, batch, x, y);
     };
     auto tile_slot = [&](llvm::Value* y, llvm::Value* x) {
       return builder_.CreateAdd(builder_.CreateMul(y, builder_.getInt64(pitch)),
@@ -680,7 +628,7 @@ class SpmdBuilder : KernelIrBuilder {
 
   // ---- CONV, GATHER ------------------------------------------------------
 
-  Status EmitConv(const phal_kir_conv_t& conv) {
+  Status EmitKind(const phal_kir_conv_t& conv) {
     const phal_kir_buffer_t& output = kernel_.buffers[conv.output];
     const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
     const int64_t total = ElementCount(output);
@@ -693,23 +641,12 @@ class SpmdBuilder : KernelIrBuilder {
     });
   }
 
-  Status EmitGather(const phal_kir_gather_t& gather) {
-    const phal_kir_buffer_t& output = kernel_.buffers[gather.output];
-    const phal_kir_buffer_t& operand = kernel_.buffers[gather.operand];
-    const std::vector<int64_t> dims(output.dims, output.dims + output.rank);
-    const std::vector<int64_t> operand_dims(operand.dims,
-                                            operand.dims + operand.rank);
-    const int64_t total = ElementCount(output);
+  Status EmitKind(const phal_kir_gather_t& gather) {
+    const std::vector<int64_t> dims = BufferDims(gather.output);
+    const int64_t total = ElementCount(kernel_.buffers[gather.output]);
     Launch1D(total, kLoopBlock);
     return GridStride(total, [&](llvm::Value* linear) -> Status {
-      const std::vector<llvm::Value*> out = Unravel(linear, dims);
-      const std::vector<llvm::Value*> source = GatherOperandIndex(gather, out);
-      const IrValue value =
-          bodies_->Load(operand.element_type,
-                        bodies_->ElementAddress(gather.operand,
-                                                Linear(source, operand_dims)));
-      bodies_->Store(output.element_type, value,
-                     bodies_->ElementAddress(gather.output, linear));
+      GatherElement(gather, Unravel(linear, dims), linear);
       return OkStatus();
     });
   }
@@ -719,13 +656,8 @@ class SpmdBuilder : KernelIrBuilder {
   // One thread: updates to one element apply in the order of the updates,
   // as the reference applies them, whatever the combiner. The output starts
   // as a copy of the operand unless they are one buffer.
-  Status EmitScatter(const phal_kir_scatter_t& scatter) {
-    const phal_kir_buffer_t& operand = kernel_.buffers[scatter.operand];
-    const phal_kir_buffer_t& updates = kernel_.buffers[scatter.updates];
-    const std::vector<int64_t> operand_dims(operand.dims,
-                                            operand.dims + operand.rank);
-    const std::vector<int64_t> update_dims(updates.dims,
-                                           updates.dims + updates.rank);
+  Status EmitKind(const phal_kir_scatter_t& scatter) {
+    const std::vector<int64_t> update_dims = BufferDims(scatter.updates);
     launch_.grid[0] = 1;
     launch_.block[0] = 1;
     if (scatter.output != scatter.operand) {
@@ -733,34 +665,12 @@ class SpmdBuilder : KernelIrBuilder {
                                         builder_.getInt64(0),
                                         builder_.getInt64(1)));
     }
-    const int64_t total = ElementCount(updates);
-    return Loop(
-        builder_.getInt64(0), builder_.getInt64(total),
-        [&](llvm::Value* linear) -> Status {
-          const std::vector<llvm::Value*> update = Unravel(linear, update_dims);
-          const std::vector<llvm::Value*> target =
-              ScatterResultIndex(scatter, update);
-          llvm::Value* in_bounds = builder_.getTrue();
-          for (size_t d = 0; d < target.size(); ++d) {
-            in_bounds = builder_.CreateAnd(
-                in_bounds, builder_.CreateICmpULT(
-                               target[d], builder_.getInt64(operand_dims[d])));
-          }
-          return If(in_bounds, [&]() -> Status {
-            llvm::Value* address = bodies_->ElementAddress(
-                scatter.output, Linear(target, operand_dims));
-            const IrValue parameters[] = {
-                bodies_->Load(operand.element_type, address),
-                bodies_->Load(
-                    updates.element_type,
-                    bodies_->ElementAddress(scatter.updates, linear))};
-            PHAL_ASSIGN_OR_RETURN(
-                std::vector<IrValue> combined,
-                bodies_->Emit(scatter.combiner, nullptr, parameters));
-            bodies_->Store(operand.element_type, combined[0], address);
-            return OkStatus();
-          });
-        });
+    const int64_t total = ElementCount(kernel_.buffers[scatter.updates]);
+    return Loop(builder_.getInt64(0), builder_.getInt64(total),
+                [&](llvm::Value* linear) -> Status {
+                  return ScatterElement(scatter, Unravel(linear, update_dims),
+                                        linear);
+                });
   }
 
   // ---- COPY --------------------------------------------------------------
@@ -788,7 +698,7 @@ class SpmdBuilder : KernelIrBuilder {
         step);
   }
 
-  Status EmitCopy(const phal_kir_copy_t& copy) {
+  Status EmitKind(const phal_kir_copy_t& copy) {
     const phal_kir_buffer_t& source = kernel_.buffers[copy.source];
     const int64_t bytes =
         ElementCount(source) * StorageBytes(source.element_type);
@@ -882,7 +792,7 @@ class SpmdBuilder : KernelIrBuilder {
   // One thread per slice: a bottom-up stable merge sort of a permutation in
   // scratch memory, then every operand permuted alike through a staging
   // copy, so outputs may be the operands themselves.
-  Status EmitSort(const phal_kir_sort_t& sort) {
+  Status EmitKind(const phal_kir_sort_t& sort) {
     const SortShape s = ShapeOf(sort);
     Launch1D(s.slices, kSortBlock);
     int passes = 0;

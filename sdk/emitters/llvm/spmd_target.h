@@ -17,6 +17,8 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 
+#include "sdk/emitters/llvm/module_target.h"
+
 namespace llvm {
 class Function;
 class Module;
@@ -50,12 +52,8 @@ struct SpmdKernelFunction {
   std::vector<llvm::Value*> pointers;
 };
 
-class SpmdTarget {
+class SpmdTarget : public ModuleTarget {
  public:
-  virtual ~SpmdTarget() = default;
-
-  // Sets the module's triple and data layout before anything is emitted.
-  virtual void ConfigureModule(llvm::Module& module) const = 0;
   // Defines the kernel entry `name` taking `pointer_count` pointers to
   // global memory, marked as a kernel for the target, with an empty entry
   // block; `pointers` are its arguments as generic pointers, read in that

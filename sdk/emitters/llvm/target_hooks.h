@@ -7,6 +7,7 @@
 #include <string>
 
 #include "polyhal/kernel.h"
+#include "sdk/emitters/llvm/module_target.h"
 
 namespace llvm {
 class Module;
@@ -14,11 +15,8 @@ class Module;
 
 namespace phal::llvm_emitter {
 
-class TargetHooks {
+class TargetHooks : public ModuleTarget {
  public:
-  virtual ~TargetHooks() = default;
-  // Sets the module's triple and data layout before anything is emitted.
-  virtual void ConfigureModule(llvm::Module& module) const = 0;
   // True when the runtime computes the sums of a DOT accumulating in `type`
   // with a GEMM library (see LaunchPlan::gemm), so the kernel may take them
   // from `dot_sums`.

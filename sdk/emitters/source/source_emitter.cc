@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "sdk/emitters/source/body_printer.h"
+#include "sdk/kir/facts.h"
+#include "sdk/kir/kernel_visit.h"
 
 namespace phal::source_emitter {
 namespace {
@@ -63,32 +65,8 @@ class KernelPrinter {
 
   StatusOr<SourceKernel> Emit() {
     PHAL_RETURN_IF_ERROR(CheckFp64());
-    switch (kernel_.kind) {
-      case PHAL_KERNEL_KIND_LOOP:
-        PHAL_RETURN_IF_ERROR(Loop(*kernel_.u.loop));
-        break;
-      case PHAL_KERNEL_KIND_REDUCE:
-        PHAL_RETURN_IF_ERROR(Reduce(*kernel_.u.reduce));
-        break;
-      case PHAL_KERNEL_KIND_DOT:
-        PHAL_RETURN_IF_ERROR(Dot(*kernel_.u.dot));
-        break;
-      case PHAL_KERNEL_KIND_CONV:
-        PHAL_RETURN_IF_ERROR(Conv(*kernel_.u.conv));
-        break;
-      case PHAL_KERNEL_KIND_GATHER:
-        PHAL_RETURN_IF_ERROR(Gather(*kernel_.u.gather));
-        break;
-      case PHAL_KERNEL_KIND_SCATTER:
-        PHAL_RETURN_IF_ERROR(Scatter(*kernel_.u.scatter));
-        break;
-      case PHAL_KERNEL_KIND_SORT:
-        PHAL_RETURN_IF_ERROR(Sort(*kernel_.u.sort));
-        break;
-      case PHAL_KERNEL_KIND_COPY:
-        PHAL_RETURN_IF_ERROR(Copy(*kernel_.u.copy));
-        break;
-    }
+    PHAL_RETURN_IF_ERROR(VisitKernel(
+        kernel_, [this](const auto& kind) { return EmitKind(kind); }));
     std::vector<BufferParameter> buffers;
     for (uint32_t b = 0; b < kernel_.buffer_count; ++b) {
       buffers.push_back(BufferParameter{BodyPrinter::BufferName(b),
@@ -179,7 +157,11 @@ class KernelPrinter {
     };
   }
 
-  Status Loop(const phal_kir_loop_t& loop) {
+  Status EmitKind(phal_kernel_kind_t kind) {
+    return UnimplementedKernelKind("the source emitter", kind);
+  }
+
+  Status EmitKind(const phal_kir_loop_t& loop) {
     const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);
     const int64_t total = Product(loop.dims, loop.rank);
     Launch1D(static_cast<uint64_t>(total), kLoopGroup);
@@ -260,7 +242,7 @@ class KernelPrinter {
     return OkStatus();
   }
 
-  Status Reduce(const phal_kir_reduce_t& reduce) {
+  Status EmitKind(const phal_kir_reduce_t& reduce) {
     const uint32_t n = reduce.accumulator_count;
     std::vector<bool> reduced(reduce.rank, false);
     for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
@@ -456,7 +438,7 @@ class KernelPrinter {
     return OkStatus();
   }
 
-  Status Dot(const phal_kir_dot_t& dot) {
+  Status EmitKind(const phal_kir_dot_t& dot) {
     const phal_element_type_t acc_type = dot.accumulation_type;
     uint64_t tile = kDotTile;
     while (tile > 1 && tile * tile > p_.features().max_work_group_size) {
@@ -517,7 +499,7 @@ class KernelPrinter {
         "(batch * " + L(dot.m) + " + row) * " + L(dot.n) + " + col");
   }
 
-  Status Conv(const phal_kir_conv_t& conv) {
+  Status EmitKind(const phal_kir_conv_t& conv) {
     const phal_kir_buffer_t& input = Buffer(conv.input);
     const phal_kir_buffer_t& weights = Buffer(conv.kernel);
     const phal_kir_buffer_t& output = Buffer(conv.output);
@@ -600,7 +582,7 @@ class KernelPrinter {
     return d_.Cast(long_, Load(b, linear));
   }
 
-  Status Gather(const phal_kir_gather_t& gather) {
+  Status EmitKind(const phal_kir_gather_t& gather) {
     const phal_kir_buffer_t& operand = Buffer(gather.operand);
     const phal_kir_buffer_t& indices = Buffer(gather.start_indices);
     const phal_kir_buffer_t& output = Buffer(gather.output);
@@ -660,7 +642,7 @@ class KernelPrinter {
     return OkStatus();
   }
 
-  Status Scatter(const phal_kir_scatter_t& scatter) {
+  Status EmitKind(const phal_kir_scatter_t& scatter) {
     const phal_kir_buffer_t& operand = Buffer(scatter.operand);
     const phal_kir_buffer_t& indices = Buffer(scatter.scatter_indices);
     const phal_kir_buffer_t& updates = Buffer(scatter.updates);
@@ -742,7 +724,7 @@ class KernelPrinter {
     return OkStatus();
   }
 
-  Status Sort(const phal_kir_sort_t& sort) {
+  Status EmitKind(const phal_kir_sort_t& sort) {
     const phal_kir_buffer_t& first = Buffer(sort.operands[0]);
     const int64_t length = first.dims[sort.dimension];
     const int64_t stride =
@@ -855,7 +837,7 @@ class KernelPrinter {
     return OkStatus();
   }
 
-  Status Copy(const phal_kir_copy_t& copy) {
+  Status EmitKind(const phal_kir_copy_t& copy) {
     const phal_kir_buffer_t& source = Buffer(copy.source);
     const int64_t bytes =
         Product(source.dims, source.rank) * StorageBytes(source.element_type);
