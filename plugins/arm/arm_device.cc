@@ -9,10 +9,10 @@
 
 #include "plugins/arm/arm_plugin.h"
 #include "sdk/base/element_types.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/base/hash.h"
 #include "sdk/emitters/source/source_emitter.h"
 #include "sdk/emitters/source/spirv_compiler.h"
-#include "sdk/base/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::arm {

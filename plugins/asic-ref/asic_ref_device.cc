@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "asic_ref_plugin.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/device_counters.h"
-#include "sdk/base/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::asic_ref {

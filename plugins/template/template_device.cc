@@ -9,8 +9,8 @@
 #include <string>
 
 #include "sdk/base/element_types.h"
-#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/base/extensible_struct.h"
+#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::template_plugin {

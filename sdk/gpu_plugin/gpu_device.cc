@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "sdk/base/element_types.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
 #include "sdk/gpu_plugin/gpu_plugin.h"
 #include "sdk/plugin_support/compile_targets.h"
-#include "sdk/base/extensible_struct.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::gpu_plugin {
@@ -91,8 +91,10 @@ void ListDevices(Catalogue& catalogue) {
 
 }  // namespace
 
+std::string PluginName() { return std::string(Vendor().name) + " plugin"; }
+
 std::string PluginMessage(const std::string& message) {
-  return std::string(Vendor().name) + " plugin: " + message;
+  return PluginName() + ": " + message;
 }
 
 uint64_t SupportedKernelKinds() {
@@ -130,8 +132,7 @@ Status Device::Open() {
 
 Status Device::CheckRunnable(const char* what) const {
   if (!compile_only()) return OkStatus();
-  return CompileOnlyDeviceError(std::string(Vendor().name) + " plugin", target_,
-                                what);
+  return CompileOnlyDeviceError(PluginName(), target_, what);
 }
 
 Status Device::GetProperties(phal_device_properties_t* out) const {
@@ -229,10 +230,8 @@ phal_status_t* TargetDeviceOpen(const char* target,
                                 phal_plugin_device_t** out_device) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     const std::span<const char* const> targets = Vendor().targets;
-    PHAL_ASSIGN_OR_RETURN(
-        size_t index,
-        FindCompileTarget(targets, target,
-                          std::string(Vendor().name) + " plugin"));
+    PHAL_ASSIGN_OR_RETURN(size_t index,
+                          FindCompileTarget(targets, target, PluginName()));
     *out_device =
         std::make_unique<phal_plugin_device>(targets[index]).release();
     return OkStatus();

@@ -247,6 +247,8 @@ struct GpuVendor {
 // the layer's slot functions ask it.
 const GpuVendor& Vendor();
 
+// "amd plugin", which begins the layer's messages.
+std::string PluginName();
 // "amd plugin: " + `message`.
 std::string PluginMessage(const std::string& message);
 
