@@ -34,21 +34,10 @@
 namespace phal::amd {
 namespace {
 
-using ::phal::plugin_testing::CompileTargetTest;
-using ::phal::plugin_testing::DumpOptions;
-using ::phal::plugin_testing::HasCode;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::MultiplyAddOne;
-using ::phal::plugin_testing::MultiplyAddOneInputs;
-using ::phal::plugin_testing::PluginEnvironment;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::ReadFile;
-using ::phal::plugin_testing::ScratchDirectory;
-using ::phal::plugin_testing::SerializeKernel;
-using ::phal::plugin_testing::ToBytes;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 const PluginEnvironment* const kAmdPlugin =
-    ::phal::plugin_testing::AddPluginEnvironment(PHAL_AMD_PLUGIN_PATH);
+    AddPluginEnvironment(PHAL_AMD_PLUGIN_PATH);
 
 const phal_plugin_api_t& Api() { return kAmdPlugin->api(); }
 

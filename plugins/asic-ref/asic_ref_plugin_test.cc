@@ -37,17 +37,10 @@
 namespace phal::asic_ref {
 namespace {
 
-using ::phal::plugin_testing::CompileTargetTest;
-using ::phal::plugin_testing::FakeHost;
-using ::phal::plugin_testing::HasCode;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::MultiplyAddOne;
-using ::phal::plugin_testing::Negotiation;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::TestedPlugin;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 const auto* const kAsicRefPlugin =
-    ::phal::plugin_testing::AddPluginEnvironment(PHAL_ASIC_REF_PLUGIN_PATH);
+    AddPluginEnvironment(PHAL_ASIC_REF_PLUGIN_PATH);
 
 const phal_plugin_api_t& Api() { return TestedPlugin().api(); }
 

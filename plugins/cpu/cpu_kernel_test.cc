@@ -29,16 +29,7 @@
 namespace phal::cpu {
 namespace {
 
-using ::phal::plugin_testing::BuildMatmul;
-using ::phal::plugin_testing::ClearRecordedLogLines;
-using ::phal::plugin_testing::FakeHost;
-using ::phal::plugin_testing::FromBytes;
-using ::phal::plugin_testing::HasCode;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::LogsContain;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::TestedPlugin;
-using ::phal::plugin_testing::ToBytes;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;

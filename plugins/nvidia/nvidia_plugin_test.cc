@@ -40,22 +40,10 @@
 namespace phal::nvidia {
 namespace {
 
-using ::phal::plugin_testing::CompileTargetTest;
-using ::phal::plugin_testing::DumpOptions;
-using ::phal::plugin_testing::FromBytes;
-using ::phal::plugin_testing::HasCode;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::MultiplyAddOne;
-using ::phal::plugin_testing::MultiplyAddOneInputs;
-using ::phal::plugin_testing::PluginEnvironment;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::ReadFile;
-using ::phal::plugin_testing::ScratchDirectory;
-using ::phal::plugin_testing::SerializeKernel;
-using ::phal::plugin_testing::ToBytes;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 const PluginEnvironment* const kNvidiaPlugin =
-    ::phal::plugin_testing::AddPluginEnvironment(PHAL_NVIDIA_PLUGIN_PATH);
+    AddPluginEnvironment(PHAL_NVIDIA_PLUGIN_PATH);
 
 // Run in a child process of its own (the driver is opened once per
 // process): exits 0 when the plugin counted `expected_devices` and, when
