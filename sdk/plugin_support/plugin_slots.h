@@ -20,6 +20,7 @@
 #define POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
 
 #include <memory>
+#include <string>
 #include <type_traits>
 
 #include "polyhal/plugin.h"
@@ -238,6 +239,45 @@ Status CreateDeviceHandle(Device& device, const char* what, Handle** out) {
                             int* out_done) noexcept {                         \
     *out_done = 1;                                                            \
     return nullptr;                                                           \
+  }
+
+// Defines kernel_emit, kernel_destroy, kernel_serialize and stream_launch
+// in the enclosing namespace from three functions of the plugin's there,
+// each run at the ABI boundary:
+//
+//   phal::Status Emit(phal_plugin_device&, const phal_kernel_desc_t*,
+//                     const phal_kernel_options_t*, phal_plugin_kernel_t**);
+//   std::string Encode(const phal_plugin_kernel&);  // the serialized bytes,
+//                                                   // or a reference to them
+//   phal::Status Launch(phal_plugin_stream&, phal_plugin_kernel&,
+//                       phal_plugin_buffer_t* const*, uint32_t);
+//
+// `plugin` ("acme plugin") names the plugin in the error of a serialize
+// that finds no host memory. kernel_deserialize is the plugin's own. Use it
+// after the handle types are complete, in the plugin's kernel file.
+#define PHAL_DEFINE_KERNEL_SLOTS(plugin)                                       \
+  phal_status_t* KernelEmit(phal_plugin_device_t* device,                      \
+                            const phal_kernel_desc_t* kernel,                  \
+                            const phal_kernel_options_t* options,              \
+                            phal_plugin_kernel_t** out_kernel) noexcept {      \
+    return ::phal::RunAtAbiBoundary(                                           \
+        [&] { return Emit(*device, kernel, options, out_kernel); });           \
+  }                                                                            \
+  void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; } \
+  phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel,                 \
+                                 void** out_data,                              \
+                                 uint64_t* out_size) noexcept {                \
+    return ::phal::RunAtAbiBoundary([&] {                                      \
+      return ::phal::ReturnHostBytes(                                          \
+          Encode(*kernel), std::string(plugin) + ": serialized kernel",        \
+          out_data, out_size);                                                 \
+    });                                                                        \
+  }                                                                            \
+  phal_status_t* StreamLaunch(                                                 \
+      phal_plugin_stream_t* stream, phal_plugin_kernel_t* kernel,              \
+      phal_plugin_buffer_t* const* buffers, uint32_t buffer_count) noexcept {  \
+    return ::phal::RunAtAbiBoundary(                                           \
+        [&] { return Launch(*stream, *kernel, buffers, buffer_count); });      \
   }
 
 #endif  // POLYHAL_SDK_PLUGIN_SUPPORT_PLUGIN_SLOTS_H_
