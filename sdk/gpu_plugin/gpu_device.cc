@@ -11,6 +11,7 @@
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
 #include "sdk/gpu_plugin/gpu_plugin.h"
 #include "sdk/plugin_support/compile_targets.h"
+#include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::gpu_plugin {
@@ -160,16 +161,9 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
 
 Status Device::GetMemorySpace(uint32_t index,
                               phal_memory_space_info_t* out) const {
-  if (index != kDeviceMemorySpace) {
-    return OutOfRange(PluginMessage("memory space " + std::to_string(index) +
-                                    " does not exist; the device has 1 "
-                                    "(index 0)"));
-  }
-  phal_memory_space_info_t full{};
-  full.name = info_.emulated ? "device (host memory)" : "device";
-  full.kind = PHAL_MEMORY_KIND_DEVICE;
-  full.capacity_bytes = info_.memory_bytes;
-  return CopyFittingMembers(full, out);
+  return AnswerMemorySpace(PluginName(), index, kDeviceMemorySpace,
+                           info_.emulated ? "device (host memory)" : "device",
+                           PHAL_MEMORY_KIND_DEVICE, info_.memory_bytes, out);
 }
 
 ScopedDevice::ScopedDevice(const Device& device) : device_(device) {
@@ -204,11 +198,8 @@ phal_status_t* DeviceOpen(size_t ordinal,
     {
       std::lock_guard<std::mutex> lock(catalogue.mutex);
       ListDevices(catalogue);
-      if (ordinal >= catalogue.devices.size()) {
-        return InvalidArgument(PluginMessage(
-            "device ordinal " + std::to_string(ordinal) + " does not exist; " +
-            std::to_string(catalogue.devices.size()) + " devices"));
-      }
+      PHAL_RETURN_IF_ERROR(
+          CheckDeviceOrdinal(PluginName(), ordinal, catalogue.devices.size()));
       info = catalogue.devices[ordinal];
     }
     auto device = std::make_unique<phal_plugin_device>(
@@ -221,9 +212,7 @@ phal_status_t* DeviceOpen(size_t ordinal,
 
 phal_status_t* TargetGetNames(const char* const** out_names,
                               size_t* out_count) noexcept {
-  *out_names = Vendor().targets.data();
-  *out_count = Vendor().targets.size();
-  return nullptr;
+  return ListCompileTargets(Vendor().targets, out_names, out_count);
 }
 
 phal_status_t* TargetDeviceOpen(const char* target,
