@@ -144,6 +144,16 @@ Status Device::GetMemorySpace(uint32_t index,
                            PHAL_MEMORY_KIND_DEVICE, config_.dram_bytes, out);
 }
 
+namespace {
+
+// A compile-only device of kTargets[index], of that target's architecture.
+StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
+  PHAL_ASSIGN_OR_RETURN(ArchConfig config, TargetConfig(index));
+  return std::make_unique<phal_plugin_device>(config, kTargets[index]);
+}
+
+}  // namespace
+
 // One device when PHAL_ASIC_REF_CONFIG describes an architecture (or is
 // unset); none, saying why, when it does not: a broken environment is not
 // an error of the process.
@@ -176,22 +186,7 @@ phal_status_t* DeviceOpen(size_t ordinal,
   });
 }
 
-phal_status_t* TargetGetNames(const char* const** out_names,
-                              size_t* out_count) noexcept {
-  return ListCompileTargets(kTargets, out_names, out_count);
-}
-
-phal_status_t* TargetDeviceOpen(const char* target,
-                                phal_plugin_device_t** out_device) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_ASSIGN_OR_RETURN(
-        size_t index, FindCompileTarget(kTargets, target, "asic-ref plugin"));
-    PHAL_ASSIGN_OR_RETURN(ArchConfig config, TargetConfig(index));
-    *out_device =
-        std::make_unique<phal_plugin_device>(config, kTargets[index]).release();
-    return OkStatus();
-  });
-}
+PHAL_DEFINE_TARGET_SLOTS(kTargets, "asic-ref plugin")
 
 phal_status_t* DeviceGetCounters(phal_plugin_device_t* device,
                                  phal_device_counter_t** out_counters,

@@ -88,6 +88,15 @@ Status Device::GetMemorySpace(uint32_t index,
                            info_.physical_memory_bytes, out);
 }
 
+namespace {
+
+// A compile-only device of kTargets[index].
+StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
+  return std::make_unique<phal_plugin_device>(ProbeCpuInfo(), kTargets[index]);
+}
+
+}  // namespace
+
 phal_status_t* DeviceCount(size_t* out_count,
                            const char** out_reason) noexcept {
   *out_count = 1;
@@ -105,22 +114,7 @@ phal_status_t* DeviceOpen(size_t ordinal,
   });
 }
 
-phal_status_t* TargetGetNames(const char* const** out_names,
-                              size_t* out_count) noexcept {
-  return ListCompileTargets(kTargets, out_names, out_count);
-}
-
-phal_status_t* TargetDeviceOpen(const char* target,
-                                phal_plugin_device_t** out_device) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_ASSIGN_OR_RETURN(size_t index,
-                          FindCompileTarget(kTargets, target, "cpu plugin"));
-    *out_device =
-        std::make_unique<phal_plugin_device>(ProbeCpuInfo(), kTargets[index])
-            .release();
-    return OkStatus();
-  });
-}
+PHAL_DEFINE_TARGET_SLOTS(kTargets, "cpu plugin")
 
 PHAL_DEFINE_DEVICE_QUERY_SLOTS()
 

@@ -65,6 +65,17 @@ Status Device::GetMemorySpace(uint32_t index,
                            PHAL_MEMORY_KIND_UNIFIED, memory_bytes_, out);
 }
 
+namespace {
+
+// A compile-only device of kTargets[index]. TODO(vendor): open what your
+// compiler needs for the target (no driver, no device: ahead-of-time builds
+// run where the hardware is absent).
+StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
+  return std::make_unique<phal_plugin_device>(kTargets[index]);
+}
+
+}  // namespace
+
 // TODO(vendor): count the devices your driver finds. With no driver or no
 // device, report 0 and say why in *out_reason: that is not an error.
 phal_status_t* DeviceCount(size_t* out_count,
@@ -83,23 +94,9 @@ phal_status_t* DeviceOpen(size_t ordinal,
   });
 }
 
-phal_status_t* TargetGetNames(const char* const** out_names,
-                              size_t* out_count) noexcept {
-  return ListCompileTargets(kTargets, out_names, out_count);
-}
-
-// TODO(vendor): open what your compiler needs for `target` (no driver, no
-// device: ahead-of-time builds run where the hardware is absent).
-phal_status_t* TargetDeviceOpen(const char* target,
-                                phal_plugin_device_t** out_device) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_ASSIGN_OR_RETURN(
-        size_t index, FindCompileTarget(kTargets, target, "template plugin"));
-    *out_device =
-        std::make_unique<phal_plugin_device>(kTargets[index]).release();
-    return OkStatus();
-  });
-}
+// target_get_names and target_device_open, over kTargets and
+// OpenTargetDevice.
+PHAL_DEFINE_TARGET_SLOTS(kTargets, "template plugin")
 
 PHAL_DEFINE_DEVICE_QUERY_SLOTS()
 

@@ -174,6 +174,15 @@ ScopedDevice::~ScopedDevice() {
   if (status_.ok()) device_.driver().Leave(device_.place(), saved_);
 }
 
+namespace {
+
+// A compile-only device of the vendor's target `index`.
+StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
+  return std::make_unique<phal_plugin_device>(Vendor().targets[index]);
+}
+
+}  // namespace
+
 phal_status_t* DeviceCount(size_t* out_count,
                            const char** out_reason) noexcept {
   *out_count = 0;
@@ -210,22 +219,7 @@ phal_status_t* DeviceOpen(size_t ordinal,
   });
 }
 
-phal_status_t* TargetGetNames(const char* const** out_names,
-                              size_t* out_count) noexcept {
-  return ListCompileTargets(Vendor().targets, out_names, out_count);
-}
-
-phal_status_t* TargetDeviceOpen(const char* target,
-                                phal_plugin_device_t** out_device) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    const std::span<const char* const> targets = Vendor().targets;
-    PHAL_ASSIGN_OR_RETURN(size_t index,
-                          FindCompileTarget(targets, target, PluginName()));
-    *out_device =
-        std::make_unique<phal_plugin_device>(targets[index]).release();
-    return OkStatus();
-  });
-}
+PHAL_DEFINE_TARGET_SLOTS(Vendor().targets, PluginName())
 
 // Every device has closed: the device list goes, so a plugin loaded again
 // lists them afresh. The runtime stays loaded and initialised (CUDA cannot

@@ -22,9 +22,11 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "polyhal/plugin.h"
 #include "sdk/base/status.h"
+#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/host_queue.h"
 #include "sdk/plugin_support/plugin_host.h"
 #include "sdk/plugin_support/plugin_slot_list.h"
@@ -49,6 +51,14 @@ auto& BufferMemory(Handle* handle) {
   } else {
     return *handle;
   }
+}
+
+// *out = the handle `opened` holds, or `opened`'s error.
+template <typename Handle>
+Status ReleaseInto(StatusOr<std::unique_ptr<Handle>> opened, Handle** out) {
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Handle> handle, std::move(opened));
+  *out = handle.release();
+  return OkStatus();
 }
 
 // The body of a create slot (stream_create, event_create): a new Handle of
@@ -108,6 +118,33 @@ Status CreateDeviceHandle(Device& device, const char* what, Handle** out) {
       phal_memory_space_info_t* out) noexcept {                                \
     return ::phal::RunAtAbiBoundary(                                           \
         [&] { return device->GetMemorySpace(index, out); });                   \
+  }
+
+// Defines target_get_names and target_device_open (ABI 1.4,
+// kPluginTargetSlots) in the enclosing namespace for a plugin that compiles
+// for `targets` (an array or span of static strings, the default first),
+// with a function of its there that opens a compile-only device of
+// targets[index]:
+//
+//   phal::StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(
+//       size_t index);
+//
+// A target the plugin does not know is NOT_FOUND, listing the targets
+// (FindCompileTarget, compile_targets.h; `plugin`, "acme plugin", begins
+// the message). Use it after the device type is complete, in the plugin's
+// device file.
+#define PHAL_DEFINE_TARGET_SLOTS(targets, plugin)                            \
+  phal_status_t* TargetGetNames(const char* const** out_names,               \
+                                size_t* out_count) noexcept {                \
+    return ::phal::ListCompileTargets(targets, out_names, out_count);        \
+  }                                                                          \
+  phal_status_t* TargetDeviceOpen(                                           \
+      const char* target, phal_plugin_device_t** out_device) noexcept {      \
+    return ::phal::RunAtAbiBoundary([&]() -> ::phal::Status {                \
+      PHAL_ASSIGN_OR_RETURN(                                                 \
+          size_t index, ::phal::FindCompileTarget(targets, target, plugin)); \
+      return ::phal::ReleaseInto(OpenTargetDevice(index), out_device);       \
+    });                                                                      \
   }
 
 // Defines stream_copy_from_host, stream_copy_to_host and stream_copy_buffer
