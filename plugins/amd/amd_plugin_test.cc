@@ -158,25 +158,18 @@ TEST_F(AmdKernels, KernelsCompiledForTheEmulatedGfx90aTargetRunOnTheDevice) {
 
 // ---- ahead of time: targets and their compile-only devices ----------------
 
-std::vector<std::string> TargetNames() {
-  const char* const* names = nullptr;
-  size_t count = 0;
-  EXPECT_TRUE(IsOk(Api().target_get_names(&names, &count)));
-  return std::vector<std::string>(names, names + count);
-}
-
-TEST(AmdTargetNames, AreGfx90aFirstThenCdnaAndRdnaThenTheEmulatedDevice) {
-  EXPECT_EQ(TargetNames(),
-            (std::vector<std::string>{"gfx90a", "gfx908", "gfx940", "gfx1030",
-                                      "gfx1100", "emulated-gfx90a"}));
-}
-
 // Compile-only devices and the kernels emitted on them, released after
 // each test.
 class AmdTargets : public CompileTargetTest {
  protected:
   AmdTargets() : CompileTargetTest(Api()) {}
 };
+
+TEST_F(AmdTargets, NamesAreGfx90aFirstThenCdnaAndRdnaThenTheEmulatedDevice) {
+  EXPECT_EQ(TargetNames(),
+            (std::vector<std::string>{"gfx90a", "gfx908", "gfx940", "gfx1030",
+                                      "gfx1100", "emulated-gfx90a"}));
+}
 
 TEST_F(AmdTargets, NoTargetNameOpensTheDefaultGfx90a) {
   for (const char* target : {static_cast<const char*>(nullptr), ""}) {
@@ -207,18 +200,7 @@ TEST_F(AmdTargets, ACompileOnlyDeviceHasItsArchitecturesWavefront) {
 TEST_F(AmdTargets, ACompileOnlyDeviceRefusesBuffersStreamsAndEvents) {
   phal_plugin_device_t* device = Open("gfx90a");
   ASSERT_NE(device, nullptr);
-  phal_plugin_buffer_t* buffer = nullptr;
-  EXPECT_TRUE(HasCode(Api().buffer_allocate(device, 0, 1024, &buffer),
-                      PHAL_FAILED_PRECONDITION, "allocate buffers"));
-  EXPECT_EQ(buffer, nullptr);
-  phal_plugin_stream_t* stream = nullptr;
-  EXPECT_TRUE(HasCode(Api().stream_create(device, &stream),
-                      PHAL_FAILED_PRECONDITION, "create streams"));
-  EXPECT_EQ(stream, nullptr);
-  phal_plugin_event_t* event = nullptr;
-  EXPECT_TRUE(HasCode(Api().event_create(device, &event),
-                      PHAL_FAILED_PRECONDITION, "create events"));
-  EXPECT_EQ(event, nullptr);
+  ExpectRefusesBuffersStreamsAndEvents(device);
 }
 
 TEST_F(AmdTargets, CodeObjectsLoadOnlyOnADeviceOfTheirTarget) {

@@ -498,15 +498,7 @@ TEST_F(AsicRefTargets, ACompileOnlyDeviceRefusesBuffersStreamsAndEvents) {
   EXPECT_NE(std::string(properties.name).find("2 MiB SRAM, 16x16 array"),
             std::string::npos)
       << properties.name;
-  phal_plugin_buffer_t* buffer = nullptr;
-  EXPECT_TRUE(HasCode(Api().buffer_allocate(device, 0, 16, &buffer),
-                      PHAL_FAILED_PRECONDITION));
-  phal_plugin_stream_t* stream = nullptr;
-  EXPECT_TRUE(
-      HasCode(Api().stream_create(device, &stream), PHAL_FAILED_PRECONDITION));
-  phal_plugin_event_t* event = nullptr;
-  EXPECT_TRUE(
-      HasCode(Api().event_create(device, &event), PHAL_FAILED_PRECONDITION));
+  ExpectRefusesBuffersStreamsAndEvents(device);
 }
 
 TEST_F(AsicRefTargets, KernelBytesLoadOnlyOnTheirOwnArchitecture) {
