@@ -8,40 +8,16 @@
 #include "sdk/gpu_plugin/gpu_plugin.h"
 
 namespace phal::amd {
-namespace {
 
-StatusOr<const gpu_plugin::GpuDriver*> Runtime() {
-  PHAL_ASSIGN_OR_RETURN(const Hip* hip, GetHip());
-  // GetHip answers the same table for the process's life.
-  static const HipDriver* driver = new HipDriver(*hip, false);
-  return driver;
-}
-
-const gpu_plugin::GpuDriver& Emulator() {
-  static const HipDriver* driver = new HipDriver(EmulatedHip(), true);
-  return *driver;
-}
-
-constexpr gpu_plugin::GpuVendor kVendor = {
+constexpr gpu_plugin::GpuVendorNames kNames = {
     .name = "amd",
     .vendor_name = "AMD",
     .api_name = "HIP",
-    .version = PHAL_PLUGIN_VERSION,
     .serialization_magic = "PHALAMK1",
-    .targets = kTargets,
-    .runtime = Runtime,
-    .emulator = Emulator,
-    .compile_only_info = CompileOnlyInfo,
-    .target_name = KernelTarget,
-    .compile = CompileKernel,
-    .dump = DumpKernel,
 };
 
-}  // namespace
 }  // namespace phal::amd
 
-const phal::gpu_plugin::GpuVendor& phal::gpu_plugin::Vendor() {
-  return amd::kVendor;
-}
+PHAL_GPU_PLUGIN_DEFINE_VENDOR(phal::amd, kNames, HipDriver, GetHip, EmulatedHip)
 
 PHAL_GPU_PLUGIN_DEFINE_ENTRY()

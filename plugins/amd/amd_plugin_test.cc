@@ -34,21 +34,10 @@
 namespace phal::amd {
 namespace {
 
-using ::phal::plugin_testing::CompileTargetTest;
-using ::phal::plugin_testing::DumpOptions;
-using ::phal::plugin_testing::HasCode;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::MultiplyAddOne;
-using ::phal::plugin_testing::MultiplyAddOneInputs;
-using ::phal::plugin_testing::PluginEnvironment;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::ReadFile;
-using ::phal::plugin_testing::ScratchDirectory;
-using ::phal::plugin_testing::SerializeKernel;
-using ::phal::plugin_testing::ToBytes;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 const PluginEnvironment* const kAmdPlugin =
-    ::phal::plugin_testing::AddPluginEnvironment(PHAL_AMD_PLUGIN_PATH);
+    AddPluginEnvironment(PHAL_AMD_PLUGIN_PATH);
 
 const phal_plugin_api_t& Api() { return kAmdPlugin->api(); }
 
@@ -169,25 +158,18 @@ TEST_F(AmdKernels, KernelsCompiledForTheEmulatedGfx90aTargetRunOnTheDevice) {
 
 // ---- ahead of time: targets and their compile-only devices ----------------
 
-std::vector<std::string> TargetNames() {
-  const char* const* names = nullptr;
-  size_t count = 0;
-  EXPECT_TRUE(IsOk(Api().target_get_names(&names, &count)));
-  return std::vector<std::string>(names, names + count);
-}
-
-TEST(AmdTargetNames, AreGfx90aFirstThenCdnaAndRdnaThenTheEmulatedDevice) {
-  EXPECT_EQ(TargetNames(),
-            (std::vector<std::string>{"gfx90a", "gfx908", "gfx940", "gfx1030",
-                                      "gfx1100", "emulated-gfx90a"}));
-}
-
 // Compile-only devices and the kernels emitted on them, released after
 // each test.
 class AmdTargets : public CompileTargetTest {
  protected:
   AmdTargets() : CompileTargetTest(Api()) {}
 };
+
+TEST_F(AmdTargets, NamesAreGfx90aFirstThenCdnaAndRdnaThenTheEmulatedDevice) {
+  EXPECT_EQ(TargetNames(),
+            (std::vector<std::string>{"gfx90a", "gfx908", "gfx940", "gfx1030",
+                                      "gfx1100", "emulated-gfx90a"}));
+}
 
 TEST_F(AmdTargets, NoTargetNameOpensTheDefaultGfx90a) {
   for (const char* target : {static_cast<const char*>(nullptr), ""}) {
@@ -218,18 +200,7 @@ TEST_F(AmdTargets, ACompileOnlyDeviceHasItsArchitecturesWavefront) {
 TEST_F(AmdTargets, ACompileOnlyDeviceRefusesBuffersStreamsAndEvents) {
   phal_plugin_device_t* device = Open("gfx90a");
   ASSERT_NE(device, nullptr);
-  phal_plugin_buffer_t* buffer = nullptr;
-  EXPECT_TRUE(HasCode(Api().buffer_allocate(device, 0, 1024, &buffer),
-                      PHAL_FAILED_PRECONDITION, "allocate buffers"));
-  EXPECT_EQ(buffer, nullptr);
-  phal_plugin_stream_t* stream = nullptr;
-  EXPECT_TRUE(HasCode(Api().stream_create(device, &stream),
-                      PHAL_FAILED_PRECONDITION, "create streams"));
-  EXPECT_EQ(stream, nullptr);
-  phal_plugin_event_t* event = nullptr;
-  EXPECT_TRUE(HasCode(Api().event_create(device, &event),
-                      PHAL_FAILED_PRECONDITION, "create events"));
-  EXPECT_EQ(event, nullptr);
+  ExpectRefusesBuffersStreamsAndEvents(device);
 }
 
 TEST_F(AmdTargets, CodeObjectsLoadOnlyOnADeviceOfTheirTarget) {

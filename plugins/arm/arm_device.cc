@@ -9,10 +9,11 @@
 
 #include "plugins/arm/arm_plugin.h"
 #include "sdk/base/element_types.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/base/hash.h"
 #include "sdk/emitters/source/source_emitter.h"
 #include "sdk/emitters/source/spirv_compiler.h"
-#include "sdk/base/extensible_struct.h"
+#include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::arm {
@@ -396,16 +397,12 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
 
 Status Device::GetMemorySpace(uint32_t index,
                               phal_memory_space_info_t* out) const {
-  if (index != kDeviceMemorySpace) {
-    return OutOfRange("arm plugin: memory space " + std::to_string(index) +
-                      " does not exist; the device has 1 (index 0)");
-  }
-  phal_memory_space_info_t full{};
-  full.name = buffers_host_visible_ ? "device (host-visible)" : "device";
-  full.kind = buffers_host_visible_ ? PHAL_MEMORY_KIND_UNIFIED
-                                    : PHAL_MEMORY_KIND_DEVICE;
-  full.capacity_bytes = memory_bytes_;
-  return CopyFittingMembers(full, out);
+  return AnswerMemorySpace(
+      "arm plugin", index, kDeviceMemorySpace,
+      buffers_host_visible_ ? "device (host-visible)" : "device",
+      buffers_host_visible_ ? PHAL_MEMORY_KIND_UNIFIED
+                            : PHAL_MEMORY_KIND_DEVICE,
+      memory_bytes_, out);
 }
 
 phal_status_t* DeviceCount(size_t* out_count,
@@ -438,12 +435,8 @@ phal_status_t* DeviceOpen(size_t ordinal,
     {
       std::lock_guard<std::mutex> lock(catalogue.mutex);
       PHAL_RETURN_IF_ERROR(ListDevices(*vulkan, catalogue));
-      if (ordinal >= catalogue.devices.size()) {
-        return InvalidArgument("arm plugin: device ordinal " +
-                               std::to_string(ordinal) + " does not exist; " +
-                               std::to_string(catalogue.devices.size()) +
-                               " devices");
-      }
+      PHAL_RETURN_IF_ERROR(
+          CheckDeviceOrdinal("arm plugin", ordinal, catalogue.devices.size()));
       physical = catalogue.devices[ordinal];
     }
     auto device = std::make_unique<phal_plugin_device>(

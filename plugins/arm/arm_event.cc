@@ -1,59 +1,11 @@
 #include "plugins/arm/arm_event.h"
 
-#include <memory>
-
 #include "plugins/arm/arm_plugin.h"
 #include "plugins/arm/arm_stream.h"
-#include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/plugin_slots.h"
 
 namespace phal::arm {
 
-void Event::Fire(Status status) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  status_ = std::move(status);
-}
-
-Status Event::carried_status() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return status_;
-}
-
-phal_status_t* EventCreate(phal_plugin_device_t* /*device*/,
-                           phal_plugin_event_t** out_event) noexcept {
-  return RunAtAbiBoundary([&] {
-    *out_event = std::make_unique<phal_plugin_event>().release();
-    return OkStatus();
-  });
-}
-
-void EventDestroy(phal_plugin_event_t* event) noexcept { delete event; }
-
-phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
-                                 phal_plugin_event_t* event) noexcept {
-  return RunAtAbiBoundary([&] {
-    event->Fire(stream->Drain());
-    return OkStatus();
-  });
-}
-
-// Work queued on `stream` after the wait inherits the error of the work the
-// event waited for.
-phal_status_t* StreamWaitEvent(phal_plugin_stream_t* stream,
-                               phal_plugin_event_t* event) noexcept {
-  return RunAtAbiBoundary([&] {
-    stream->AddError(event->carried_status());
-    return OkStatus();
-  });
-}
-
-phal_status_t* EventSynchronize(phal_plugin_event_t* event) noexcept {
-  return RunAtAbiBoundary([&] { return event->carried_status(); });
-}
-
-phal_status_t* EventQuery(phal_plugin_event_t* /*event*/,
-                          int* out_done) noexcept {
-  *out_done = 1;
-  return nullptr;
-}
+PHAL_DEFINE_FIRED_EVENT_SLOTS()
 
 }  // namespace phal::arm

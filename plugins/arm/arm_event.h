@@ -1,29 +1,14 @@
 // Events: points in a stream's queue. A record runs the stream's batch and
 // waits for it on the stream's fence (arm_stream.h), so an event has fired
-// when its record returns, carrying the error of the work before it.
+// when its record returns, carrying the error of the work before it: the
+// SDK's phal::HostEvent (sdk/plugin_support/host_queue.h).
 #ifndef POLYHAL_PLUGINS_ARM_ARM_EVENT_H_
 #define POLYHAL_PLUGINS_ARM_ARM_EVENT_H_
 
-#include <mutex>
-
 #include "polyhal/plugin.h"
-#include "sdk/base/status.h"
-
-namespace phal::arm {
+#include "sdk/plugin_support/host_queue.h"
 
 // Thread-safe.
-class Event {
- public:
-  void Fire(Status status);
-  Status carried_status() const;
-
- private:
-  mutable std::mutex mutex_;
-  Status status_;
-};
-
-}  // namespace phal::arm
-
-struct phal_plugin_event final : phal::arm::Event {};
+struct phal_plugin_event final : phal::HostEvent {};
 
 #endif  // POLYHAL_PLUGINS_ARM_ARM_EVENT_H_

@@ -18,6 +18,7 @@
 #include "sdk/emitters/source/spirv_compiler.h"
 #include "sdk/kir/facts.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/plugin_slots.h"
 
 namespace phal::arm {
 namespace {
@@ -55,6 +56,7 @@ StatusOr<std::vector<uint32_t>> Spirv(const Device& device,
 }
 
 Status Emit(const Device& device, const phal_kernel_desc_t* desc,
+            const phal_kernel_options_t* /*options*/,
             phal_plugin_kernel_t** out) {
   if (desc == nullptr) return InvalidArgument("arm plugin: kernel is NULL");
   PHAL_ASSIGN_OR_RETURN(
@@ -106,6 +108,26 @@ Status Launch(Stream& stream, const CompiledKernel& kernel,
                                 kernel.device.buffer_memory_type()));
   }
   return stream.Launch(kernel, handles, std::move(scratch));
+}
+
+// The kernel as KernelDeserialize reads it: a header, the plugin version,
+// the name, the launch shape, the buffer sizes and the SPIR-V.
+std::string Encode(const CompiledKernel& kernel) {
+  ByteWriter writer;
+  writer.AddHeader(kMagic, kFormat);
+  writer.AddString(PHAL_PLUGIN_VERSION);
+  writer.AddString(kernel.name);
+  const source_emitter::LaunchShape& launch = kernel.launch;
+  writer.AddU64(launch.dimensions);
+  for (uint32_t d = 0; d < 3; ++d) {
+    writer.AddU64(launch.global_size[d]);
+    writer.AddU64(launch.local_size[d]);
+  }
+  writer.AddU64(launch.scratch_bytes);
+  writer.AddU64(kernel.buffer_bytes.size());
+  for (uint64_t bytes : kernel.buffer_bytes) writer.AddU64(bytes);
+  writer.AddString(SpirvBytes(kernel.spirv));
+  return writer.Take();
 }
 
 }  // namespace
@@ -193,36 +215,7 @@ Status CompiledKernel::Build() {
       "vkCreateComputePipelines for kernel " + name);
 }
 
-phal_status_t* KernelEmit(phal_plugin_device_t* device,
-                          const phal_kernel_desc_t* kernel,
-                          const phal_kernel_options_t* /*options*/,
-                          phal_plugin_kernel_t** out_kernel) noexcept {
-  return RunAtAbiBoundary([&] { return Emit(*device, kernel, out_kernel); });
-}
-
-void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }
-
-phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
-                               uint64_t* out_size) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    ByteWriter writer;
-    writer.AddHeader(kMagic, kFormat);
-    writer.AddString(PHAL_PLUGIN_VERSION);
-    writer.AddString(kernel->name);
-    const source_emitter::LaunchShape& launch = kernel->launch;
-    writer.AddU64(launch.dimensions);
-    for (uint32_t d = 0; d < 3; ++d) {
-      writer.AddU64(launch.global_size[d]);
-      writer.AddU64(launch.local_size[d]);
-    }
-    writer.AddU64(launch.scratch_bytes);
-    writer.AddU64(kernel->buffer_bytes.size());
-    for (uint64_t bytes : kernel->buffer_bytes) writer.AddU64(bytes);
-    writer.AddString(SpirvBytes(kernel->spirv));
-    return ReturnHostBytes(writer.Take(), "arm plugin: serialized kernel",
-                           out_data, out_size);
-  });
-}
+PHAL_DEFINE_KERNEL_SLOTS("arm plugin")
 
 phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
                                  uint64_t size,
@@ -265,14 +258,6 @@ phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
     *out_kernel = kernel.release();
     return OkStatus();
   });
-}
-
-phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
-                            phal_plugin_kernel_t* kernel,
-                            phal_plugin_buffer_t* const* buffers,
-                            uint32_t buffer_count) noexcept {
-  return RunAtAbiBoundary(
-      [&] { return Launch(*stream, *kernel, buffers, buffer_count); });
 }
 
 }  // namespace phal::arm

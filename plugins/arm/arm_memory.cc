@@ -4,6 +4,7 @@
 #include <string>
 
 #include "plugins/arm/arm_plugin.h"
+#include "sdk/plugin_support/buffer_checks.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::arm {
@@ -69,29 +70,18 @@ Buffer::~Buffer() {
 }
 
 Status Buffer::CheckRange(uint64_t offset, uint64_t byte_size) const {
-  if (offset > byte_size_ || byte_size > byte_size_ - offset) {
-    return OutOfRange("arm plugin: bytes [" + std::to_string(offset) + ", " +
-                      std::to_string(offset + byte_size) +
-                      ") are outside a buffer of " +
-                      std::to_string(byte_size_) + " bytes");
-  }
-  return OkStatus();
+  return CheckBufferRange("arm plugin", offset, byte_size, byte_size_);
 }
 
 phal_status_t* BufferAllocate(phal_plugin_device_t* device,
                               uint32_t memory_space, uint64_t byte_size,
                               phal_plugin_buffer_t** out_buffer) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
-    if (memory_space != Device::kDeviceMemorySpace) {
-      return OutOfRange("arm plugin: memory space " +
-                        std::to_string(memory_space) + " does not exist");
-    }
-    if (byte_size > device->max_allocation_bytes()) {
-      return ResourceExhausted("arm plugin: " + std::to_string(byte_size) +
-                               " bytes exceed the device's largest buffer (" +
-                               std::to_string(device->max_allocation_bytes()) +
-                               " bytes)");
-    }
+    PHAL_RETURN_IF_ERROR(CheckMemorySpace("arm plugin", memory_space,
+                                          Device::kDeviceMemorySpace));
+    PHAL_RETURN_IF_ERROR(CheckAllocationSize("arm plugin", byte_size,
+                                             device->max_allocation_bytes(),
+                                             "largest buffer"));
     PHAL_ASSIGN_OR_RETURN(
         std::unique_ptr<Buffer> buffer,
         Buffer::Create(*device, byte_size, device->buffer_memory_type()));

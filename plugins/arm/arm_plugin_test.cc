@@ -34,15 +34,10 @@
 namespace phal::arm {
 namespace {
 
-using ::phal::plugin_testing::FromBytes;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::MultiplyAddOne;
-using ::phal::plugin_testing::PluginEnvironment;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::ToBytes;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 const PluginEnvironment* const kArmPlugin =
-    ::phal::plugin_testing::AddPluginEnvironment(PHAL_ARM_PLUGIN_PATH);
+    AddPluginEnvironment(PHAL_ARM_PLUGIN_PATH);
 
 using ArmDevice = PluginTest;
 

@@ -8,24 +8,14 @@
 #include <vector>
 
 #include "asic_ref_plugin.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/device_counters.h"
-#include "sdk/base/extensible_struct.h"
+#include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::asic_ref {
 namespace {
-
-// Every kernel kind: the compiler takes each (compiler/asic_compiler.h).
-constexpr uint64_t kAllKernelKinds =
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_CONV) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SCATTER) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY);
 
 // The element types the machine has (IsMachineType): kernels of any other
 // are refused, and the conformance suite reports them NotSupported.
@@ -143,22 +133,26 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   // so the device does not claim PHAL_DEVICE_FLAG_ASYNC_STREAMS; its DRAM
   // is not host memory.
   full.flags = target_ == nullptr ? 0 : PHAL_DEVICE_FLAG_COMPILE_ONLY;
+  // Every kernel kind: the compiler takes each (compiler/asic_compiler.h).
   full.kernel_kinds = kAllKernelKinds;
   return CopyFittingMembers(full, out);
 }
 
 Status Device::GetMemorySpace(uint32_t index,
                               phal_memory_space_info_t* out) const {
-  if (index != kDramMemorySpace) {
-    return OutOfRange("asic-ref plugin: memory space " + std::to_string(index) +
-                      " does not exist; the device has 1 (index 0, dram)");
-  }
-  phal_memory_space_info_t full{};
-  full.name = "dram";
-  full.kind = PHAL_MEMORY_KIND_DEVICE;
-  full.capacity_bytes = config_.dram_bytes;
-  return CopyFittingMembers(full, out);
+  return AnswerMemorySpace("asic-ref plugin", index, kDramMemorySpace, "dram",
+                           PHAL_MEMORY_KIND_DEVICE, config_.dram_bytes, out);
 }
+
+namespace {
+
+// A compile-only device of kTargets[index], of that target's architecture.
+StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
+  PHAL_ASSIGN_OR_RETURN(ArchConfig config, TargetConfig(index));
+  return std::make_unique<phal_plugin_device>(config, kTargets[index]);
+}
+
+}  // namespace
 
 // One device when PHAL_ASIC_REF_CONFIG describes an architecture (or is
 // unset); none, saying why, when it does not: a broken environment is not
@@ -185,35 +179,14 @@ phal_status_t* DeviceCount(size_t* out_count,
 phal_status_t* DeviceOpen(size_t ordinal,
                           phal_plugin_device_t** out_device) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
-    if (ordinal != 0) {
-      return InvalidArgument("asic-ref plugin: device ordinal " +
-                             std::to_string(ordinal) +
-                             " does not exist; the plugin has 1 device");
-    }
+    PHAL_RETURN_IF_ERROR(CheckDeviceOrdinal("asic-ref plugin", ordinal, 1));
     PHAL_ASSIGN_OR_RETURN(ArchConfig config, ConfigFromEnvironment());
     *out_device = std::make_unique<phal_plugin_device>(config).release();
     return OkStatus();
   });
 }
 
-phal_status_t* TargetGetNames(const char* const** out_names,
-                              size_t* out_count) noexcept {
-  *out_names = kTargets;
-  *out_count = std::size(kTargets);
-  return nullptr;
-}
-
-phal_status_t* TargetDeviceOpen(const char* target,
-                                phal_plugin_device_t** out_device) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_ASSIGN_OR_RETURN(
-        size_t index, FindCompileTarget(kTargets, target, "asic-ref plugin"));
-    PHAL_ASSIGN_OR_RETURN(ArchConfig config, TargetConfig(index));
-    *out_device =
-        std::make_unique<phal_plugin_device>(config, kTargets[index]).release();
-    return OkStatus();
-  });
-}
+PHAL_DEFINE_TARGET_SLOTS(kTargets, "asic-ref plugin")
 
 phal_status_t* DeviceGetCounters(phal_plugin_device_t* device,
                                  phal_device_counter_t** out_counters,

@@ -1,22 +1,14 @@
 #include "asic_ref_memory.h"
 
-#include <memory>
-#include <string>
-
 #include "asic_ref_device.h"
 #include "asic_ref_plugin.h"
+#include "sdk/plugin_support/buffer_checks.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::asic_ref {
 
 Status Buffer::CheckRange(uint64_t offset, uint64_t byte_size) const {
-  if (offset > byte_size_ || byte_size > byte_size_ - offset) {
-    return OutOfRange("asic-ref plugin: bytes [" + std::to_string(offset) +
-                      ", " + std::to_string(offset + byte_size) +
-                      ") are outside a buffer of " +
-                      std::to_string(byte_size_) + " bytes");
-  }
-  return OkStatus();
+  return CheckBufferRange("asic-ref plugin", offset, byte_size, byte_size_);
 }
 
 phal_status_t* BufferAllocate(phal_plugin_device_t* device,
@@ -24,10 +16,8 @@ phal_status_t* BufferAllocate(phal_plugin_device_t* device,
                               phal_plugin_buffer_t** out_buffer) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     PHAL_RETURN_IF_ERROR(device->CheckRunnable("allocate buffers"));
-    if (memory_space != kDramMemorySpace) {
-      return OutOfRange("asic-ref plugin: memory space " +
-                        std::to_string(memory_space) + " does not exist");
-    }
+    PHAL_RETURN_IF_ERROR(
+        CheckMemorySpace("asic-ref plugin", memory_space, kDramMemorySpace));
     Dram& dram = device->dram();
     PHAL_ASSIGN_OR_RETURN(uint64_t address, dram.Allocate(byte_size));
     *out_buffer = new phal_plugin_buffer(dram, address, byte_size);

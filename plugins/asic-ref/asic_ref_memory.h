@@ -30,9 +30,8 @@ class Buffer {
   uint64_t address() const { return address_; }
   uint64_t byte_size() const { return byte_size_; }
 
-  // OK when [offset, offset + byte_size) lies inside the buffer. The core
-  // checks ranges before calling; checking again costs one comparison and
-  // turns a core bug into an error instead of a heap overrun.
+  // OK when [offset, offset + byte_size) lies inside the buffer
+  // (CheckBufferRange, sdk/plugin_support/buffer_checks.h).
   Status CheckRange(uint64_t offset, uint64_t byte_size) const;
   // The host bytes backing [offset, offset + byte_size), after CheckRange.
   uint8_t* HostBytes(uint64_t offset, uint64_t byte_size) const {

@@ -37,17 +37,10 @@
 namespace phal::asic_ref {
 namespace {
 
-using ::phal::plugin_testing::CompileTargetTest;
-using ::phal::plugin_testing::FakeHost;
-using ::phal::plugin_testing::HasCode;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::MultiplyAddOne;
-using ::phal::plugin_testing::Negotiation;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::TestedPlugin;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 const auto* const kAsicRefPlugin =
-    ::phal::plugin_testing::AddPluginEnvironment(PHAL_ASIC_REF_PLUGIN_PATH);
+    AddPluginEnvironment(PHAL_ASIC_REF_PLUGIN_PATH);
 
 const phal_plugin_api_t& Api() { return TestedPlugin().api(); }
 
@@ -505,15 +498,7 @@ TEST_F(AsicRefTargets, ACompileOnlyDeviceRefusesBuffersStreamsAndEvents) {
   EXPECT_NE(std::string(properties.name).find("2 MiB SRAM, 16x16 array"),
             std::string::npos)
       << properties.name;
-  phal_plugin_buffer_t* buffer = nullptr;
-  EXPECT_TRUE(HasCode(Api().buffer_allocate(device, 0, 16, &buffer),
-                      PHAL_FAILED_PRECONDITION));
-  phal_plugin_stream_t* stream = nullptr;
-  EXPECT_TRUE(
-      HasCode(Api().stream_create(device, &stream), PHAL_FAILED_PRECONDITION));
-  phal_plugin_event_t* event = nullptr;
-  EXPECT_TRUE(
-      HasCode(Api().event_create(device, &event), PHAL_FAILED_PRECONDITION));
+  ExpectRefusesBuffersStreamsAndEvents(device);
 }
 
 TEST_F(AsicRefTargets, KernelBytesLoadOnlyOnTheirOwnArchitecture) {

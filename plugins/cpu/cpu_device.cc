@@ -12,8 +12,9 @@
 
 #include "plugins/cpu/cpu_kernel.h"
 #include "sdk/base/element_types.h"
-#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/base/extensible_struct.h"
+#include "sdk/plugin_support/compile_targets.h"
+#include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
@@ -82,16 +83,19 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
 
 Status Device::GetMemorySpace(uint32_t index,
                               phal_memory_space_info_t* out) const {
-  if (index != kHostMemorySpace) {
-    return OutOfRange("cpu plugin: memory space " + std::to_string(index) +
-                      " does not exist; the device has 1 (index 0, host)");
-  }
-  phal_memory_space_info_t full{};
-  full.name = "host";
-  full.kind = PHAL_MEMORY_KIND_UNIFIED;
-  full.capacity_bytes = info_.physical_memory_bytes;
-  return CopyFittingMembers(full, out);
+  return AnswerMemorySpace("cpu plugin", index, kHostMemorySpace, "host",
+                           PHAL_MEMORY_KIND_UNIFIED,
+                           info_.physical_memory_bytes, out);
 }
+
+namespace {
+
+// A compile-only device of kTargets[index].
+StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
+  return std::make_unique<phal_plugin_device>(ProbeCpuInfo(), kTargets[index]);
+}
+
+}  // namespace
 
 phal_status_t* DeviceCount(size_t* out_count,
                            const char** out_reason) noexcept {
@@ -103,35 +107,14 @@ phal_status_t* DeviceCount(size_t* out_count,
 phal_status_t* DeviceOpen(size_t ordinal,
                           phal_plugin_device_t** out_device) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
-    if (ordinal != 0) {
-      return InvalidArgument("cpu plugin: device ordinal " +
-                             std::to_string(ordinal) +
-                             " does not exist; the plugin has 1 device");
-    }
+    PHAL_RETURN_IF_ERROR(CheckDeviceOrdinal("cpu plugin", ordinal, 1));
     *out_device =
         std::make_unique<phal_plugin_device>(ProbeCpuInfo()).release();
     return OkStatus();
   });
 }
 
-phal_status_t* TargetGetNames(const char* const** out_names,
-                              size_t* out_count) noexcept {
-  *out_names = kTargets;
-  *out_count = std::size(kTargets);
-  return nullptr;
-}
-
-phal_status_t* TargetDeviceOpen(const char* target,
-                                phal_plugin_device_t** out_device) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_ASSIGN_OR_RETURN(size_t index,
-                          FindCompileTarget(kTargets, target, "cpu plugin"));
-    *out_device =
-        std::make_unique<phal_plugin_device>(ProbeCpuInfo(), kTargets[index])
-            .release();
-    return OkStatus();
-  });
-}
+PHAL_DEFINE_TARGET_SLOTS(kTargets, "cpu plugin")
 
 PHAL_DEFINE_DEVICE_QUERY_SLOTS()
 

@@ -7,6 +7,7 @@
 
 #include "plugins/cpu/cpu_stream.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/plugin_slots.h"
 
 namespace phal::cpu {
 
@@ -41,16 +42,7 @@ bool EventState::HasFired() const {
   return completed_generation_ >= recorded_generation_;
 }
 
-phal_status_t* EventCreate(phal_plugin_device_t* device,
-                           phal_plugin_event_t** out_event) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_RETURN_IF_ERROR(device->CheckRunnable("create events"));
-    *out_event = std::make_unique<phal_plugin_event>().release();
-    return OkStatus();
-  });
-}
-
-void EventDestroy(phal_plugin_event_t* event) noexcept { delete event; }
+PHAL_DEFINE_EVENT_HANDLE_SLOTS()
 
 phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
                                  phal_plugin_event_t* event) noexcept {

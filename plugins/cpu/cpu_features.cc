@@ -132,41 +132,18 @@ struct HwcapFeature {
   const char* name;
 };
 
-// Each entry is guarded: older kernel headers lack the newer bits.
+// The bits the Linux arm64 ABI gives each feature in AT_HWCAP and
+// AT_HWCAP2 (arch/arm64/include/uapi/asm/hwcap.h), written out: older
+// kernel headers lack the newer names, and the bits never change.
 constexpr HwcapFeature kAarch64Features[] = {
-    {AT_HWCAP, HWCAP_FP, "fp-armv8"},      {AT_HWCAP, HWCAP_ASIMD, "neon"},
-    {AT_HWCAP, HWCAP_AES, "aes"},          {AT_HWCAP, HWCAP_SHA2, "sha2"},
-    {AT_HWCAP, HWCAP_CRC32, "crc"},
-#ifdef HWCAP_ATOMICS
-    {AT_HWCAP, HWCAP_ATOMICS, "lse"},
-#endif
-#ifdef HWCAP_ASIMDHP
-    {AT_HWCAP, HWCAP_ASIMDHP, "fullfp16"},
-#endif
-#ifdef HWCAP_ASIMDRDM
-    {AT_HWCAP, HWCAP_ASIMDRDM, "rdm"},
-#endif
-#ifdef HWCAP_ASIMDDP
-    {AT_HWCAP, HWCAP_ASIMDDP, "dotprod"},
-#endif
-#ifdef HWCAP_SVE
-    {AT_HWCAP, HWCAP_SVE, "sve"},
-#endif
-#ifdef HWCAP_ASIMDFHM
-    {AT_HWCAP, HWCAP_ASIMDFHM, "fp16fml"},
-#endif
-#ifdef HWCAP2_SVE2
-    {AT_HWCAP2, HWCAP2_SVE2, "sve2"},
-#endif
-#ifdef HWCAP2_I8MM
-    {AT_HWCAP2, HWCAP2_I8MM, "i8mm"},
-#endif
-#ifdef HWCAP2_BF16
-    {AT_HWCAP2, HWCAP2_BF16, "bf16"},
-#endif
-#ifdef HWCAP2_SME
-    {AT_HWCAP2, HWCAP2_SME, "sme"},
-#endif
+    {AT_HWCAP, 1UL << 0, "fp-armv8"},  {AT_HWCAP, 1UL << 1, "neon"},
+    {AT_HWCAP, 1UL << 3, "aes"},       {AT_HWCAP, 1UL << 6, "sha2"},
+    {AT_HWCAP, 1UL << 7, "crc"},       {AT_HWCAP, 1UL << 8, "lse"},
+    {AT_HWCAP, 1UL << 10, "fullfp16"}, {AT_HWCAP, 1UL << 12, "rdm"},
+    {AT_HWCAP, 1UL << 20, "dotprod"},  {AT_HWCAP, 1UL << 22, "sve"},
+    {AT_HWCAP, 1UL << 23, "fp16fml"},  {AT_HWCAP2, 1UL << 1, "sve2"},
+    {AT_HWCAP2, 1UL << 13, "i8mm"},    {AT_HWCAP2, 1UL << 14, "bf16"},
+    {AT_HWCAP2, 1UL << 23, "sme"},
 };
 
 std::string DetectAarch64Features() {

@@ -15,6 +15,7 @@
 
 #include "plugins/cpu/cpu_features.h"
 #include "sdk/base/hash.h"
+#include "sdk/plugin_support/device_queries.h"
 
 namespace phal::cpu {
 namespace {
@@ -170,13 +171,6 @@ uint32_t CountOnlineCores() {
   return online > 0 ? static_cast<uint32_t>(online) : 1;
 }
 
-uint64_t PhysicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page_size <= 0) return 0;
-  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
-}
-
 // At least 64 bytes, so buffers never share a cache line and AVX-512 loads
 // stay aligned; more where the L1 line is longer (e.g. 128 on Apple cores).
 uint64_t CacheLineBytes() {
@@ -234,7 +228,7 @@ CpuInfo ProbeCpuInfo() {
 
   info.features = TargetIsaFeatures();
   info.online_cores = CountOnlineCores();
-  info.physical_memory_bytes = PhysicalMemoryBytes();
+  info.physical_memory_bytes = HostPhysicalMemoryBytes();
   info.cache_line_bytes = CacheLineBytes();
   info.uuid = DeriveUuid(info);
   return info;

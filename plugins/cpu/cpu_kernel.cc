@@ -23,6 +23,7 @@
 #include "sdk/emitters/llvm/kernel_fingerprint.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/plugin_slots.h"
 
 namespace phal::cpu {
 
@@ -164,24 +165,41 @@ Status Kernel::Run(const std::vector<void*>& buffers, ThreadPool& pool) const {
   return OkStatus();
 }
 
-phal_status_t* KernelEmit(phal_plugin_device_t* device,
-                          const phal_kernel_desc_t* kernel,
-                          const phal_kernel_options_t* options,
-                          phal_plugin_kernel_t** out_kernel) noexcept {
-  return RunAtAbiBoundary(
-      [&] { return Emit(*device, kernel, options, out_kernel); });
+namespace {
+
+const std::string& Encode(const phal_plugin_kernel& kernel) {
+  return kernel.blob();
 }
 
-void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }
-
-phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
-                               uint64_t* out_size) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    const std::string& blob = kernel->blob();
-    return ReturnHostBytes(blob, "cpu plugin: serialized kernel", out_data,
-                           out_size);
-  });
+Status Launch(Stream& stream, const phal_plugin_kernel& kernel,
+              phal_plugin_buffer_t* const* buffers, uint32_t buffer_count) {
+  if (buffer_count != kernel.plan().buffer_count) {
+    return InvalidArgument("cpu plugin: kernel '" + kernel.name() + "' binds " +
+                           std::to_string(kernel.plan().buffer_count) +
+                           " buffers, not " + std::to_string(buffer_count));
+  }
+  std::vector<void*> addresses;
+  for (uint32_t i = 0; i < buffer_count; ++i) {
+    addresses.push_back(buffers[i]->data());
+  }
+  const phal_plugin_kernel* launched = &kernel;
+  Stream::Task task = [launched, addresses = std::move(addresses)]() {
+    return launched->Run(addresses, launched->device->thread_pool());
+  };
+  // A small kernel on an idle stream runs here: two thread wake-ups cost
+  // more than its work.
+  const llvm_emitter::LaunchPlan& plan = kernel.plan();
+  if (plan.split_extent * plan.work_per_split <= kInlineWork &&
+      stream.RunIfIdle(task)) {
+    return OkStatus();
+  }
+  stream.Enqueue(std::move(task));
+  return OkStatus();
 }
+
+}  // namespace
+
+PHAL_DEFINE_KERNEL_SLOTS("cpu plugin")
 
 phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
                                  uint64_t size,
@@ -197,37 +215,6 @@ phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
     PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const LinkedKernel> linked,
                           Link(blob, std::move(bytes)));
     *out_kernel = NewKernel(*device, std::move(linked)).release();
-    return OkStatus();
-  });
-}
-
-phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
-                            phal_plugin_kernel_t* kernel,
-                            phal_plugin_buffer_t* const* buffers,
-                            uint32_t buffer_count) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    if (buffer_count != kernel->plan().buffer_count) {
-      return InvalidArgument("cpu plugin: kernel '" + kernel->name() +
-                             "' binds " +
-                             std::to_string(kernel->plan().buffer_count) +
-                             " buffers, not " + std::to_string(buffer_count));
-    }
-    std::vector<void*> addresses;
-    for (uint32_t i = 0; i < buffer_count; ++i) {
-      addresses.push_back(buffers[i]->data());
-    }
-    const phal_plugin_kernel* launched = kernel;
-    Stream::Task task = [launched, addresses = std::move(addresses)]() {
-      return launched->Run(addresses, launched->device->thread_pool());
-    };
-    // A small kernel on an idle stream runs here: two thread wake-ups cost
-    // more than its work.
-    const llvm_emitter::LaunchPlan& plan = kernel->plan();
-    if (plan.split_extent * plan.work_per_split <= kInlineWork &&
-        stream->RunIfIdle(task)) {
-      return OkStatus();
-    }
-    stream->Enqueue(std::move(task));
     return OkStatus();
   });
 }

@@ -29,16 +29,7 @@
 namespace phal::cpu {
 namespace {
 
-using ::phal::plugin_testing::BuildMatmul;
-using ::phal::plugin_testing::ClearRecordedLogLines;
-using ::phal::plugin_testing::FakeHost;
-using ::phal::plugin_testing::FromBytes;
-using ::phal::plugin_testing::HasCode;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::LogsContain;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::TestedPlugin;
-using ::phal::plugin_testing::ToBytes;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
@@ -1117,42 +1108,16 @@ TEST_F(ConvTest, PointwiseConvsMatch) {
   Check(padded);
 }
 
-// Depthwise (feature groups = channels) over [N, C, W] in s32, with input
-// dilation, padding and a reversed window.
-TEST_F(ConvTest, DepthwiseConvWithInputDilationAndReversalMatches) {
+// An s32 convolution over [N, C, W] with a [O, I, W] kernel, its one
+// spatial dimension last everywhere, at stride 1 with no padding, dilation
+// or reversal and one group of each kind; a test changes what it is about.
+KirKernel NcwConvS32(std::vector<int64_t> input, std::vector<int64_t> window,
+                     std::vector<int64_t> output) {
   KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_CONV);
-  kernel.conv.input = kernel.AddBuffer(kS32, {1, 4, 6});
-  kernel.conv.kernel = kernel.AddBuffer(kS32, {4, 1, 3});
-  // Dilated width 11, padded 14, window 3: 12 outputs.
+  kernel.conv.input = kernel.AddBuffer(kS32, std::move(input));
+  kernel.conv.kernel = kernel.AddBuffer(kS32, std::move(window));
   kernel.conv.output =
-      kernel.AddBuffer(kS32, {1, 4, 12}, PHAL_KIR_ACCESS_WRITE);
-  kernel.conv.accumulation_type = kS32;
-  kernel.conv.input_batch_dimension = 0;
-  kernel.conv.input_feature_dimension = 1;
-  kernel.arrays[KirKernel::kConvInputSpatialDimensions] = {2};
-  kernel.conv.kernel_output_feature_dimension = 0;
-  kernel.conv.kernel_input_feature_dimension = 1;
-  kernel.arrays[KirKernel::kConvKernelSpatialDimensions] = {2};
-  kernel.conv.output_batch_dimension = 0;
-  kernel.conv.output_feature_dimension = 1;
-  kernel.arrays[KirKernel::kConvOutputSpatialDimensions] = {2};
-  kernel.arrays[KirKernel::kConvWindowStrides] = {1};
-  kernel.arrays[KirKernel::kConvPadding] = {2, 1};
-  kernel.arrays[KirKernel::kConvLhsDilation] = {2};
-  kernel.arrays[KirKernel::kConvRhsDilation] = {1};
-  kernel.window_reversal = {1};
-  kernel.conv.feature_group_count = 4;
-  kernel.conv.batch_group_count = 1;
-  Check(kernel);
-}
-
-// Batch groups: output feature f reads the input batches of group
-// f / (features / groups), as a weight-gradient convolution does.
-TEST_F(ConvTest, BatchGroupedConvMatches) {
-  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_CONV);
-  kernel.conv.input = kernel.AddBuffer(kS32, {4, 2, 5});
-  kernel.conv.kernel = kernel.AddBuffer(kS32, {2, 2, 2});
-  kernel.conv.output = kernel.AddBuffer(kS32, {2, 2, 4}, PHAL_KIR_ACCESS_WRITE);
+      kernel.AddBuffer(kS32, std::move(output), PHAL_KIR_ACCESS_WRITE);
   kernel.conv.accumulation_type = kS32;
   kernel.conv.input_batch_dimension = 0;
   kernel.conv.input_feature_dimension = 1;
@@ -1169,6 +1134,26 @@ TEST_F(ConvTest, BatchGroupedConvMatches) {
   kernel.arrays[KirKernel::kConvRhsDilation] = {1};
   kernel.window_reversal = {0};
   kernel.conv.feature_group_count = 1;
+  kernel.conv.batch_group_count = 1;
+  return kernel;
+}
+
+// Depthwise (feature groups = channels) over [N, C, W] in s32, with input
+// dilation, padding and a reversed window.
+TEST_F(ConvTest, DepthwiseConvWithInputDilationAndReversalMatches) {
+  // Dilated width 11, padded 14, window 3: 12 outputs.
+  KirKernel kernel = NcwConvS32({1, 4, 6}, {4, 1, 3}, {1, 4, 12});
+  kernel.arrays[KirKernel::kConvPadding] = {2, 1};
+  kernel.arrays[KirKernel::kConvLhsDilation] = {2};
+  kernel.window_reversal = {1};
+  kernel.conv.feature_group_count = 4;
+  Check(kernel);
+}
+
+// Batch groups: output feature f reads the input batches of group
+// f / (features / groups), as a weight-gradient convolution does.
+TEST_F(ConvTest, BatchGroupedConvMatches) {
+  KirKernel kernel = NcwConvS32({4, 2, 5}, {2, 2, 2}, {2, 2, 4});
   kernel.conv.batch_group_count = 2;
   Check(kernel);
 }

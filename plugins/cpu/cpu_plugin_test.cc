@@ -26,15 +26,10 @@
 namespace phal::cpu {
 namespace {
 
-using ::phal::plugin_testing::FakeHost;
-using ::phal::plugin_testing::HasCode;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::Negotiation;
-using ::phal::plugin_testing::PluginEnvironment;
-using ::phal::plugin_testing::PluginTest;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 const PluginEnvironment* const kCpuPlugin =
-    ::phal::plugin_testing::AddPluginEnvironment(PHAL_CPU_PLUGIN_PATH);
+    AddPluginEnvironment(PHAL_CPU_PLUGIN_PATH);
 
 constexpr uint32_t kAbi10 = PHAL_MAKE_VERSION(1, 0);
 constexpr uint32_t kAbi11 = PHAL_MAKE_VERSION(1, 1);

@@ -23,9 +23,7 @@
 namespace phal::cpu {
 namespace {
 
-using ::phal::plugin_testing::FromBytes;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::ToBytes;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
 

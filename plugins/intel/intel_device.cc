@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "sdk/base/element_types.h"
-#include "sdk/emitters/source/source_emitter.h"
 #include "sdk/base/extensible_struct.h"
+#include "sdk/emitters/source/source_emitter.h"
+#include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
@@ -267,16 +268,10 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
 
 Status Device::GetMemorySpace(uint32_t index,
                               phal_memory_space_info_t* out) const {
-  if (index != kDeviceMemorySpace) {
-    return OutOfRange("intel plugin: memory space " + std::to_string(index) +
-                      " does not exist; the device has 1 (index 0, global)");
-  }
-  phal_memory_space_info_t full{};
-  full.name = "global";
-  full.kind =
-      unified_memory_ ? PHAL_MEMORY_KIND_UNIFIED : PHAL_MEMORY_KIND_DEVICE;
-  full.capacity_bytes = memory_bytes_;
-  return CopyFittingMembers(full, out);
+  return AnswerMemorySpace(
+      "intel plugin", index, kDeviceMemorySpace, "global",
+      unified_memory_ ? PHAL_MEMORY_KIND_UNIFIED : PHAL_MEMORY_KIND_DEVICE,
+      memory_bytes_, out);
 }
 
 phal_status_t* DeviceCount(size_t* out_count,
@@ -295,12 +290,8 @@ phal_status_t* DeviceOpen(size_t ordinal,
                           phal_plugin_device_t** out_device) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     const Enumeration& devices = Devices();
-    if (ordinal >= devices.devices.size()) {
-      return InvalidArgument("intel plugin: device ordinal " +
-                             std::to_string(ordinal) +
-                             " does not exist; the plugin has " +
-                             std::to_string(devices.devices.size()));
-    }
+    PHAL_RETURN_IF_ERROR(
+        CheckDeviceOrdinal("intel plugin", ordinal, devices.devices.size()));
     const Entry& entry = devices.devices[ordinal];
     PHAL_ASSIGN_OR_RETURN(cl_context context, SharedContext(entry));
     *out_device = std::make_unique<phal_plugin_device>(

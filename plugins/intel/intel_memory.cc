@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sdk/plugin_support/buffer_checks.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::intel {
@@ -81,12 +82,7 @@ void ReleaseCachedBuffers() {
 }
 
 Status Buffer::CheckRange(uint64_t offset, uint64_t byte_size) const {
-  if (offset > byte_size_ || byte_size > byte_size_ - offset) {
-    return OutOfRange("intel plugin: bytes [" + std::to_string(offset) + ", +" +
-                      std::to_string(byte_size) + ") lie outside a buffer of " +
-                      std::to_string(byte_size_) + " bytes");
-  }
-  return OkStatus();
+  return CheckBufferRange("intel plugin", offset, byte_size, byte_size_);
 }
 
 phal_status_t* BufferAllocate(phal_plugin_device_t* device,
@@ -98,12 +94,9 @@ phal_status_t* BufferAllocate(phal_plugin_device_t* device,
                              std::to_string(memory_space) +
                              " does not exist; the device has 1 (global)");
     }
-    if (byte_size > device->max_allocation_bytes()) {
-      return ResourceExhausted(
-          "intel plugin: " + std::to_string(byte_size) +
-          " bytes exceed the device's largest allocation (" +
-          std::to_string(device->max_allocation_bytes()) + " bytes)");
-    }
+    PHAL_RETURN_IF_ERROR(CheckAllocationSize("intel plugin", byte_size,
+                                             device->max_allocation_bytes(),
+                                             "largest allocation"));
     // OpenCL has no empty buffer; a zero-byte buffer holds one unused byte.
     const auto size = static_cast<size_t>(std::max<uint64_t>(byte_size, 1));
     cl_int error = CL_SUCCESS;

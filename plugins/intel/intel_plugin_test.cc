@@ -23,12 +23,10 @@
 namespace phal::intel {
 namespace {
 
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::PluginEnvironment;
-using ::phal::plugin_testing::PluginTest;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 const PluginEnvironment* const kIntelPlugin =
-    ::phal::plugin_testing::AddPluginEnvironment(PHAL_INTEL_PLUGIN_PATH);
+    AddPluginEnvironment(PHAL_INTEL_PLUGIN_PATH);
 
 using IntelDevice = PluginTest;
 

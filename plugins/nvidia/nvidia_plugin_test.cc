@@ -40,22 +40,10 @@
 namespace phal::nvidia {
 namespace {
 
-using ::phal::plugin_testing::CompileTargetTest;
-using ::phal::plugin_testing::DumpOptions;
-using ::phal::plugin_testing::FromBytes;
-using ::phal::plugin_testing::HasCode;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::MultiplyAddOne;
-using ::phal::plugin_testing::MultiplyAddOneInputs;
-using ::phal::plugin_testing::PluginEnvironment;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::ReadFile;
-using ::phal::plugin_testing::ScratchDirectory;
-using ::phal::plugin_testing::SerializeKernel;
-using ::phal::plugin_testing::ToBytes;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 const PluginEnvironment* const kNvidiaPlugin =
-    ::phal::plugin_testing::AddPluginEnvironment(PHAL_NVIDIA_PLUGIN_PATH);
+    AddPluginEnvironment(PHAL_NVIDIA_PLUGIN_PATH);
 
 // Run in a child process of its own (the driver is opened once per
 // process): exits 0 when the plugin counted `expected_devices` and, when
@@ -177,25 +165,18 @@ TEST_F(NvidiaKernels, KernelsCompiledForTheEmulatedSm90TargetRunOnTheDevice) {
 
 const phal_plugin_api_t& Api() { return kNvidiaPlugin->api(); }
 
-std::vector<std::string> TargetNames() {
-  const char* const* names = nullptr;
-  size_t count = 0;
-  EXPECT_TRUE(IsOk(Api().target_get_names(&names, &count)));
-  return std::vector<std::string>(names, names + count);
-}
-
-TEST(NvidiaTargetNames, AreSm80FirstThenEveryComputeCapabilityFrom75To90) {
-  EXPECT_EQ(TargetNames(),
-            (std::vector<std::string>{"sm_80", "sm_75", "sm_86", "sm_89",
-                                      "sm_90", "emulated-sm_90"}));
-}
-
 // Compile-only devices and the kernels emitted on them, released after
 // each test.
 class NvidiaTargets : public CompileTargetTest {
  protected:
   NvidiaTargets() : CompileTargetTest(Api()) {}
 };
+
+TEST_F(NvidiaTargets, NamesAreSm80FirstThenEveryComputeCapabilityFrom75To90) {
+  EXPECT_EQ(TargetNames(),
+            (std::vector<std::string>{"sm_80", "sm_75", "sm_86", "sm_89",
+                                      "sm_90", "emulated-sm_90"}));
+}
 
 TEST_F(NvidiaTargets, NoTargetNameOpensTheDefaultSm80) {
   for (const char* target : {static_cast<const char*>(nullptr), ""}) {
@@ -231,18 +212,7 @@ TEST_F(NvidiaTargets, ACompileOnlyDeviceSaysSoAndTakesEveryKernelKind) {
 TEST_F(NvidiaTargets, ACompileOnlyDeviceRefusesBuffersStreamsAndEvents) {
   phal_plugin_device_t* device = Open("sm_80");
   ASSERT_NE(device, nullptr);
-  phal_plugin_buffer_t* buffer = nullptr;
-  EXPECT_TRUE(HasCode(Api().buffer_allocate(device, 0, 1024, &buffer),
-                      PHAL_FAILED_PRECONDITION, "allocate buffers"));
-  EXPECT_EQ(buffer, nullptr);
-  phal_plugin_stream_t* stream = nullptr;
-  EXPECT_TRUE(HasCode(Api().stream_create(device, &stream),
-                      PHAL_FAILED_PRECONDITION, "create streams"));
-  EXPECT_EQ(stream, nullptr);
-  phal_plugin_event_t* event = nullptr;
-  EXPECT_TRUE(HasCode(Api().event_create(device, &event),
-                      PHAL_FAILED_PRECONDITION, "create events"));
-  EXPECT_EQ(event, nullptr);
+  ExpectRefusesBuffersStreamsAndEvents(device);
 }
 
 TEST_F(NvidiaTargets, EachComputeCapabilityGetsPtxForItself) {

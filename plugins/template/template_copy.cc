@@ -1,62 +1,17 @@
 // Copies between host memory and buffers, and between buffers, queued on a
-// stream.
+// stream: PHAL_DEFINE_STREAM_COPY_SLOTS checks the ranges and hands each
+// copy to the stream, a phal::HostQueue, which runs it as a memcpy.
+// TODO(vendor): queue a DMA or a driver copy on the stream's hardware
+// queue instead: give your stream CopyFromHost, CopyToHost and CopyBuffer
+// (plugin_slots.h says their signatures).
 #include "template_plugin.h"
 
-#include <cstring>
-
-#include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/plugin_slots.h"
 #include "template_memory.h"
 #include "template_stream.h"
 
 namespace phal::template_plugin {
-namespace {
 
-// TODO(vendor): queue a DMA or a driver copy on the stream's hardware
-// queue; host memory is copied with memcpy.
-Status QueueCopy(Stream& stream, void* destination, const void* source,
-                 uint64_t byte_size) {
-  stream.Run([&] {
-    if (byte_size > 0) std::memcpy(destination, source, byte_size);
-    return OkStatus();
-  });
-  return OkStatus();
-}
-
-}  // namespace
-
-phal_status_t* StreamCopyFromHost(phal_plugin_stream_t* stream,
-                                  const void* source,
-                                  phal_plugin_buffer_t* buffer, uint64_t offset,
-                                  uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(buffer->CheckRange(offset, byte_size));
-    return QueueCopy(*stream, buffer->data() + offset, source, byte_size);
-  });
-}
-
-phal_status_t* StreamCopyToHost(phal_plugin_stream_t* stream,
-                                phal_plugin_buffer_t* buffer, uint64_t offset,
-                                void* destination,
-                                uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(buffer->CheckRange(offset, byte_size));
-    return QueueCopy(*stream, destination, buffer->data() + offset, byte_size);
-  });
-}
-
-phal_status_t* StreamCopyBuffer(phal_plugin_stream_t* stream,
-                                phal_plugin_buffer_t* source,
-                                uint64_t source_offset,
-                                phal_plugin_buffer_t* destination,
-                                uint64_t destination_offset,
-                                uint64_t byte_size) noexcept {
-  return RunAtAbiBoundary([&] {
-    PHAL_RETURN_IF_ERROR(source->CheckRange(source_offset, byte_size));
-    PHAL_RETURN_IF_ERROR(
-        destination->CheckRange(destination_offset, byte_size));
-    return QueueCopy(*stream, destination->data() + destination_offset,
-                     source->data() + source_offset, byte_size);
-  });
-}
+PHAL_DEFINE_STREAM_COPY_SLOTS()
 
 }  // namespace phal::template_plugin

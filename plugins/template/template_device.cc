@@ -9,30 +9,13 @@
 #include <string>
 
 #include "sdk/base/element_types.h"
-#include "sdk/plugin_support/compile_targets.h"
 #include "sdk/base/extensible_struct.h"
+#include "sdk/plugin_support/compile_targets.h"
+#include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::template_plugin {
 namespace {
-
-// Every kernel kind, for the same reason.
-constexpr uint64_t kAllKernelKinds =
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_CONV) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SCATTER) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
-    PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY);
-
-uint64_t PhysicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return 0;
-  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
-}
 
 uint32_t OnlineCores() {
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -42,7 +25,7 @@ uint32_t OnlineCores() {
 }  // namespace
 
 Device::Device()
-    : memory_bytes_(PhysicalMemoryBytes()), compute_units_(OnlineCores()) {}
+    : memory_bytes_(HostPhysicalMemoryBytes()), compute_units_(OnlineCores()) {}
 
 Device::Device(const char* target) : Device() { target_ = target; }
 
@@ -78,16 +61,20 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
 
 Status Device::GetMemorySpace(uint32_t index,
                               phal_memory_space_info_t* out) const {
-  if (index != kHostMemorySpace) {
-    return OutOfRange("template plugin: memory space " + std::to_string(index) +
-                      " does not exist; the device has 1 (index 0, host)");
-  }
-  phal_memory_space_info_t full{};
-  full.name = "host";
-  full.kind = PHAL_MEMORY_KIND_UNIFIED;
-  full.capacity_bytes = memory_bytes_;
-  return CopyFittingMembers(full, out);
+  return AnswerMemorySpace("template plugin", index, kHostMemorySpace, "host",
+                           PHAL_MEMORY_KIND_UNIFIED, memory_bytes_, out);
 }
+
+namespace {
+
+// A compile-only device of kTargets[index]. TODO(vendor): open what your
+// compiler needs for the target (no driver, no device: ahead-of-time builds
+// run where the hardware is absent).
+StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
+  return std::make_unique<phal_plugin_device>(kTargets[index]);
+}
+
+}  // namespace
 
 // TODO(vendor): count the devices your driver finds. With no driver or no
 // device, report 0 and say why in *out_reason: that is not an error.
@@ -101,35 +88,15 @@ phal_status_t* DeviceCount(size_t* out_count,
 phal_status_t* DeviceOpen(size_t ordinal,
                           phal_plugin_device_t** out_device) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
-    if (ordinal != 0) {
-      return InvalidArgument("template plugin: device ordinal " +
-                             std::to_string(ordinal) +
-                             " does not exist; the plugin has 1 device");
-    }
+    PHAL_RETURN_IF_ERROR(CheckDeviceOrdinal("template plugin", ordinal, 1));
     *out_device = std::make_unique<phal_plugin_device>().release();
     return OkStatus();
   });
 }
 
-phal_status_t* TargetGetNames(const char* const** out_names,
-                              size_t* out_count) noexcept {
-  *out_names = kTargets;
-  *out_count = std::size(kTargets);
-  return nullptr;
-}
-
-// TODO(vendor): open what your compiler needs for `target` (no driver, no
-// device: ahead-of-time builds run where the hardware is absent).
-phal_status_t* TargetDeviceOpen(const char* target,
-                                phal_plugin_device_t** out_device) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_ASSIGN_OR_RETURN(
-        size_t index, FindCompileTarget(kTargets, target, "template plugin"));
-    *out_device =
-        std::make_unique<phal_plugin_device>(kTargets[index]).release();
-    return OkStatus();
-  });
-}
+// target_get_names and target_device_open, over kTargets and
+// OpenTargetDevice.
+PHAL_DEFINE_TARGET_SLOTS(kTargets, "template plugin")
 
 PHAL_DEFINE_DEVICE_QUERY_SLOTS()
 

@@ -9,6 +9,8 @@
 #include "sdk/kir/printer.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/plugin_slots.h"
+#include "template_device.h"
 #include "template_memory.h"
 #include "template_stream.h"
 
@@ -22,7 +24,7 @@ using kir_interpreter::Kernel;
 // interpreter for the kinds you do not compile yet. The dump directory gets
 // the code the device runs in its text form: here the KIR the interpreter
 // runs; yours writes its assembly or source.
-Status Emit(const phal_kernel_desc_t* desc,
+Status Emit(const Device& /*device*/, const phal_kernel_desc_t* desc,
             const phal_kernel_options_t* options, phal_plugin_kernel_t** out) {
   if (desc == nullptr)
     return InvalidArgument("template plugin: kernel is NULL");
@@ -37,8 +39,9 @@ Status Emit(const phal_kernel_desc_t* desc,
 // Checks the bound buffers against the kernel's and runs it on their host
 // memory. TODO(vendor): queue the compiled kernel on the stream's hardware
 // queue instead.
-Status Launch(Stream& stream, const Kernel& kernel,
+Status Launch(Stream& stream, const phal_plugin_kernel& launched,
               phal_plugin_buffer_t* const* buffers, uint32_t buffer_count) {
+  const Kernel& kernel = launched.kernel;
   const phal_kernel_desc_t& desc = kernel.desc();
   if (buffer_count != desc.buffer_count) {
     return InvalidArgument("template plugin: kernel " + kernel.name() +
@@ -55,28 +58,18 @@ Status Launch(Stream& stream, const Kernel& kernel,
   return OkStatus();
 }
 
-}  // namespace
-
-phal_status_t* KernelEmit(phal_plugin_device_t* /*device*/,
-                          const phal_kernel_desc_t* kernel,
-                          const phal_kernel_options_t* options,
-                          phal_plugin_kernel_t** out_kernel) noexcept {
-  return RunAtAbiBoundary([&] { return Emit(kernel, options, out_kernel); });
-}
-
-void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }
-
 // The interpreter's own encoding of the description. TODO(vendor): your
 // device binary, with a header naming the plugin version and target, so
 // that deserialize refuses bytes built for another.
-phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
-                               uint64_t* out_size) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    const std::string bytes = kernel->kernel.Serialize();
-    return ReturnHostBytes(bytes, "template plugin: serialized kernel",
-                           out_data, out_size);
-  });
+std::string Encode(const phal_plugin_kernel& kernel) {
+  return kernel.kernel.Serialize();
 }
+
+}  // namespace
+
+// kernel_emit, kernel_destroy, kernel_serialize and stream_launch, each
+// calling the function of its name above.
+PHAL_DEFINE_KERNEL_SLOTS("template plugin")
 
 phal_status_t* KernelDeserialize(phal_plugin_device_t* /*device*/,
                                  const void* data, uint64_t size,
@@ -96,14 +89,6 @@ phal_status_t* KernelDeserialize(phal_plugin_device_t* /*device*/,
     *out_kernel = new phal_plugin_kernel(std::move(kernel).value());
     return OkStatus();
   });
-}
-
-phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
-                            phal_plugin_kernel_t* kernel,
-                            phal_plugin_buffer_t* const* buffers,
-                            uint32_t buffer_count) noexcept {
-  return RunAtAbiBoundary(
-      [&] { return Launch(*stream, kernel->kernel, buffers, buffer_count); });
 }
 
 }  // namespace phal::template_plugin

@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "sdk/plugin_support/buffer_checks.h"
 #include "sdk/plugin_support/plugin_host.h"
 #include "template_device.h"
 
@@ -16,13 +17,7 @@ Buffer::~Buffer() {
 }
 
 Status Buffer::CheckRange(uint64_t offset, uint64_t byte_size) const {
-  if (offset > byte_size_ || byte_size > byte_size_ - offset) {
-    return OutOfRange("template plugin: bytes [" + std::to_string(offset) +
-                      ", " + std::to_string(offset + byte_size) +
-                      ") are outside a buffer of " +
-                      std::to_string(byte_size_) + " bytes");
-  }
-  return OkStatus();
+  return CheckBufferRange("template plugin", offset, byte_size, byte_size_);
 }
 
 phal_status_t* BufferAllocate(phal_plugin_device_t* device,
@@ -30,16 +25,10 @@ phal_status_t* BufferAllocate(phal_plugin_device_t* device,
                               phal_plugin_buffer_t** out_buffer) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     PHAL_RETURN_IF_ERROR(device->CheckRunnable("allocate buffers"));
-    if (memory_space != kHostMemorySpace) {
-      return OutOfRange("template plugin: memory space " +
-                        std::to_string(memory_space) + " does not exist");
-    }
-    if (byte_size > device->memory_bytes()) {
-      return ResourceExhausted("template plugin: " + std::to_string(byte_size) +
-                               " bytes exceed the device's " +
-                               std::to_string(device->memory_bytes()) +
-                               " bytes of memory");
-    }
+    PHAL_RETURN_IF_ERROR(
+        CheckMemorySpace("template plugin", memory_space, kHostMemorySpace));
+    PHAL_RETURN_IF_ERROR(CheckAllocationSize("template plugin", byte_size,
+                                             device->memory_bytes(), "memory"));
     // A zero-byte buffer still gets a block of its own, so that buffers
     // stay distinct. TODO(vendor): allocate device memory here.
     const auto block_bytes =

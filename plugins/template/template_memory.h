@@ -26,10 +26,14 @@ class Buffer {
   std::byte* data() const { return data_; }
   uint64_t byte_size() const { return byte_size_; }
 
-  // OK when [offset, offset + byte_size) lies inside the buffer. The core
-  // checks ranges before calling; checking again costs one comparison and
-  // turns a core bug into an error instead of a heap overrun.
+  // OK when [offset, offset + byte_size) lies inside the buffer
+  // (CheckBufferRange, sdk/plugin_support/buffer_checks.h).
   Status CheckRange(uint64_t offset, uint64_t byte_size) const;
+  // The bytes at `offset`, after CheckRange: what the copies
+  // (phal::HostQueue) read and write.
+  std::byte* HostBytes(uint64_t offset, uint64_t /*byte_size*/) const {
+    return data_ + offset;
+  }
 
  private:
   std::byte* data_;

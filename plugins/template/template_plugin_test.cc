@@ -22,16 +22,10 @@
 namespace phal::template_plugin {
 namespace {
 
-using ::phal::plugin_testing::FakeHost;
-using ::phal::plugin_testing::HasCode;
-using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::MultiplyAddOne;
-using ::phal::plugin_testing::Negotiation;
-using ::phal::plugin_testing::PluginTest;
-using ::phal::plugin_testing::TestedPlugin;
+using namespace ::phal::plugin_testing;  // NOLINT(build/namespaces)
 
 const auto* const kTemplatePlugin =
-    ::phal::plugin_testing::AddPluginEnvironment(PHAL_TEMPLATE_PLUGIN_PATH);
+    AddPluginEnvironment(PHAL_TEMPLATE_PLUGIN_PATH);
 
 using TemplatePluginTest = PluginTest;
 

@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "sdk/base/element_types.h"
+#include "sdk/base/extensible_struct.h"
 #include "sdk/emitters/llvm/spmd_kernel_emitter.h"
 #include "sdk/gpu_plugin/gpu_plugin.h"
 #include "sdk/plugin_support/compile_targets.h"
-#include "sdk/base/extensible_struct.h"
+#include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::gpu_plugin {
@@ -91,8 +92,10 @@ void ListDevices(Catalogue& catalogue) {
 
 }  // namespace
 
+std::string PluginName() { return std::string(Vendor().name) + " plugin"; }
+
 std::string PluginMessage(const std::string& message) {
-  return std::string(Vendor().name) + " plugin: " + message;
+  return PluginName() + ": " + message;
 }
 
 uint64_t SupportedKernelKinds() {
@@ -130,8 +133,7 @@ Status Device::Open() {
 
 Status Device::CheckRunnable(const char* what) const {
   if (!compile_only()) return OkStatus();
-  return CompileOnlyDeviceError(std::string(Vendor().name) + " plugin", target_,
-                                what);
+  return CompileOnlyDeviceError(PluginName(), target_, what);
 }
 
 Status Device::GetProperties(phal_device_properties_t* out) const {
@@ -159,16 +161,9 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
 
 Status Device::GetMemorySpace(uint32_t index,
                               phal_memory_space_info_t* out) const {
-  if (index != kDeviceMemorySpace) {
-    return OutOfRange(PluginMessage("memory space " + std::to_string(index) +
-                                    " does not exist; the device has 1 "
-                                    "(index 0)"));
-  }
-  phal_memory_space_info_t full{};
-  full.name = info_.emulated ? "device (host memory)" : "device";
-  full.kind = PHAL_MEMORY_KIND_DEVICE;
-  full.capacity_bytes = info_.memory_bytes;
-  return CopyFittingMembers(full, out);
+  return AnswerMemorySpace(PluginName(), index, kDeviceMemorySpace,
+                           info_.emulated ? "device (host memory)" : "device",
+                           PHAL_MEMORY_KIND_DEVICE, info_.memory_bytes, out);
 }
 
 ScopedDevice::ScopedDevice(const Device& device) : device_(device) {
@@ -178,6 +173,15 @@ ScopedDevice::ScopedDevice(const Device& device) : device_(device) {
 ScopedDevice::~ScopedDevice() {
   if (status_.ok()) device_.driver().Leave(device_.place(), saved_);
 }
+
+namespace {
+
+// A compile-only device of the vendor's target `index`.
+StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
+  return std::make_unique<phal_plugin_device>(Vendor().targets[index]);
+}
+
+}  // namespace
 
 phal_status_t* DeviceCount(size_t* out_count,
                            const char** out_reason) noexcept {
@@ -203,11 +207,8 @@ phal_status_t* DeviceOpen(size_t ordinal,
     {
       std::lock_guard<std::mutex> lock(catalogue.mutex);
       ListDevices(catalogue);
-      if (ordinal >= catalogue.devices.size()) {
-        return InvalidArgument(PluginMessage(
-            "device ordinal " + std::to_string(ordinal) + " does not exist; " +
-            std::to_string(catalogue.devices.size()) + " devices"));
-      }
+      PHAL_RETURN_IF_ERROR(
+          CheckDeviceOrdinal(PluginName(), ordinal, catalogue.devices.size()));
       info = catalogue.devices[ordinal];
     }
     auto device = std::make_unique<phal_plugin_device>(
@@ -218,26 +219,7 @@ phal_status_t* DeviceOpen(size_t ordinal,
   });
 }
 
-phal_status_t* TargetGetNames(const char* const** out_names,
-                              size_t* out_count) noexcept {
-  *out_names = Vendor().targets.data();
-  *out_count = Vendor().targets.size();
-  return nullptr;
-}
-
-phal_status_t* TargetDeviceOpen(const char* target,
-                                phal_plugin_device_t** out_device) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    const std::span<const char* const> targets = Vendor().targets;
-    PHAL_ASSIGN_OR_RETURN(
-        size_t index,
-        FindCompileTarget(targets, target,
-                          std::string(Vendor().name) + " plugin"));
-    *out_device =
-        std::make_unique<phal_plugin_device>(targets[index]).release();
-    return OkStatus();
-  });
-}
+PHAL_DEFINE_TARGET_SLOTS(Vendor().targets, PluginName())
 
 // Every device has closed: the device list goes, so a plugin loaded again
 // lists them afresh. The runtime stays loaded and initialised (CUDA cannot

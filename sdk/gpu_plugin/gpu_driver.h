@@ -203,8 +203,35 @@ struct GpuImage {
   llvm_emitter::SpmdLaunch launch;
 };
 
+// The names of a vendor, which GpuVendor carries.
+struct GpuVendorNames {
+  const char* name;
+  const char* vendor_name;
+  const char* api_name;
+  std::string_view serialization_magic;
+};
+
+// GpuVendor's runtime and emulator for a vendor whose driver class `Driver`
+// wraps one table of its API, made as Driver(table, emulated):
+// `runtime_table` answers the runtime's table (the same one for the
+// process's life) or why there is none, `emulated_table` the grid
+// emulator's. Each driver is made once and lives as long as the process.
+template <typename Driver, auto runtime_table, auto emulated_table>
+struct TableDrivers {
+  static StatusOr<const GpuDriver*> Runtime() {
+    PHAL_ASSIGN_OR_RETURN(const auto* table, runtime_table());
+    static const Driver* driver = new Driver(*table, false);
+    return driver;
+  }
+  static const GpuDriver& Emulator() {
+    static const Driver* driver = new Driver(emulated_table(), true);
+    return *driver;
+  }
+};
+
 // The vendor: its names, targets, drivers and compiler, a constant the
-// plugin fills once (every member).
+// plugin fills once (every member; PHAL_GPU_PLUGIN_DEFINE_VENDOR,
+// gpu_plugin.h).
 struct GpuVendor {
   // "amd": messages say "amd plugin: ...", the disk cache is its folder.
   const char* name;
@@ -247,6 +274,8 @@ struct GpuVendor {
 // the layer's slot functions ask it.
 const GpuVendor& Vendor();
 
+// "amd plugin", which begins the layer's messages.
+std::string PluginName();
 // "amd plugin: " + `message`.
 std::string PluginMessage(const std::string& message);
 

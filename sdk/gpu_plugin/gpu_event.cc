@@ -1,9 +1,8 @@
 #include "sdk/gpu_plugin/gpu_event.h"
 
-#include <memory>
-
 #include "sdk/gpu_plugin/gpu_plugin.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/plugin_slots.h"
 
 namespace phal::gpu_plugin {
 
@@ -70,18 +69,7 @@ StatusOr<bool> Event::Query() {
   return device_.driver().QueryEvent(event_);
 }
 
-phal_status_t* EventCreate(phal_plugin_device_t* device,
-                           phal_plugin_event_t** out_event) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_RETURN_IF_ERROR(device->CheckRunnable("create events"));
-    auto event = std::make_unique<phal_plugin_event>(*device);
-    PHAL_RETURN_IF_ERROR(event->Init());
-    *out_event = event.release();
-    return OkStatus();
-  });
-}
-
-void EventDestroy(phal_plugin_event_t* event) noexcept { delete event; }
+PHAL_DEFINE_EVENT_HANDLE_SLOTS()
 
 phal_status_t* StreamRecordEvent(phal_plugin_stream_t* stream,
                                  phal_plugin_event_t* event) noexcept {

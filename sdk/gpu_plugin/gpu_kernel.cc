@@ -21,6 +21,7 @@
 #include "sdk/plugin_support/build_identity.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/plugin_slots.h"
 
 namespace phal::gpu_plugin {
 namespace {
@@ -261,24 +262,7 @@ Status CompiledKernel::Load() {
                                      &function);
 }
 
-phal_status_t* KernelEmit(phal_plugin_device_t* device,
-                          const phal_kernel_desc_t* kernel,
-                          const phal_kernel_options_t* options,
-                          phal_plugin_kernel_t** out_kernel) noexcept {
-  return RunAtAbiBoundary(
-      [&] { return Emit(*device, kernel, options, out_kernel); });
-}
-
-void KernelDestroy(phal_plugin_kernel_t* kernel) noexcept { delete kernel; }
-
-phal_status_t* KernelSerialize(phal_plugin_kernel_t* kernel, void** out_data,
-                               uint64_t* out_size) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    const std::string bytes = Encode(*kernel);
-    return ReturnHostBytes(bytes, PluginMessage("serialized kernel"), out_data,
-                           out_size);
-  });
-}
+PHAL_DEFINE_KERNEL_SLOTS(PluginName())
 
 phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
                                  uint64_t size,
@@ -295,14 +279,6 @@ phal_status_t* KernelDeserialize(phal_plugin_device_t* device, const void* data,
     *out_kernel = kernel.release();
     return OkStatus();
   });
-}
-
-phal_status_t* StreamLaunch(phal_plugin_stream_t* stream,
-                            phal_plugin_kernel_t* kernel,
-                            phal_plugin_buffer_t* const* buffers,
-                            uint32_t buffer_count) noexcept {
-  return RunAtAbiBoundary(
-      [&] { return Launch(*stream, *kernel, buffers, buffer_count); });
 }
 
 }  // namespace phal::gpu_plugin

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sdk/gpu_plugin/gpu_plugin.h"
+#include "sdk/plugin_support/buffer_checks.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::gpu_plugin {
@@ -27,13 +28,7 @@ Buffer::~Buffer() {
 }
 
 Status Buffer::CheckRange(uint64_t offset, uint64_t byte_size) const {
-  if (offset > byte_size_ || byte_size > byte_size_ - offset) {
-    return OutOfRange(PluginMessage("bytes [" + std::to_string(offset) + ", " +
-                                    std::to_string(offset + byte_size) +
-                                    ") are outside a buffer of " +
-                                    std::to_string(byte_size_) + " bytes"));
-  }
-  return OkStatus();
+  return CheckBufferRange(PluginName(), offset, byte_size, byte_size_);
 }
 
 phal_status_t* BufferAllocate(phal_plugin_device_t* device,
@@ -41,15 +36,10 @@ phal_status_t* BufferAllocate(phal_plugin_device_t* device,
                               phal_plugin_buffer_t** out_buffer) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     PHAL_RETURN_IF_ERROR(device->CheckRunnable("allocate buffers"));
-    if (memory_space != Device::kDeviceMemorySpace) {
-      return OutOfRange(PluginMessage(
-          "memory space " + std::to_string(memory_space) + " does not exist"));
-    }
-    if (byte_size > device->info().memory_bytes) {
-      return ResourceExhausted(PluginMessage(
-          std::to_string(byte_size) + " bytes exceed the device's memory (" +
-          std::to_string(device->info().memory_bytes) + " bytes)"));
-    }
+    PHAL_RETURN_IF_ERROR(CheckMemorySpace(PluginName(), memory_space,
+                                          Device::kDeviceMemorySpace));
+    PHAL_RETURN_IF_ERROR(CheckAllocationSize(
+        PluginName(), byte_size, device->info().memory_bytes, "memory"));
     PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Buffer> buffer,
                           Buffer::Create(*device, byte_size));
     *out_buffer = new phal_plugin_buffer{std::move(buffer)};

@@ -149,20 +149,6 @@ Status Stream::PendingError() const {
   return first_error_;
 }
 
-phal_status_t* StreamCreate(phal_plugin_device_t* device,
-                            phal_plugin_stream_t** out_stream) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    auto stream = std::make_unique<phal_plugin_stream>(*device);
-    PHAL_RETURN_IF_ERROR(stream->Init());
-    *out_stream = stream.release();
-    return OkStatus();
-  });
-}
-
-void StreamDestroy(phal_plugin_stream_t* stream) noexcept { delete stream; }
-
-phal_status_t* StreamSynchronize(phal_plugin_stream_t* stream) noexcept {
-  return RunAtAbiBoundary([&] { return stream->Synchronize(); });
-}
+PHAL_DEFINE_STREAM_HANDLE_SLOTS()
 
 }  // namespace phal::gpu_plugin

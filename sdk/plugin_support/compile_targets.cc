@@ -7,6 +7,14 @@
 
 namespace phal {
 
+phal_status_t* ListCompileTargets(std::span<const char* const> targets,
+                                  const char* const** out_names,
+                                  size_t* out_count) noexcept {
+  *out_names = targets.data();
+  *out_count = targets.size();
+  return nullptr;
+}
+
 StatusOr<size_t> FindCompileTarget(std::span<const char* const> targets,
                                    const char* requested,
                                    std::string_view plugin) {

@@ -6,9 +6,7 @@
 //   constexpr const char* kTargets[] = {"sm_75", "sm_80", "sm_90"};
 //   phal_status_t* TargetGetNames(const char* const** out_names,
 //                                 size_t* out_count) noexcept {
-//     *out_names = kTargets;
-//     *out_count = std::size(kTargets);
-//     return nullptr;
+//     return ListCompileTargets(kTargets, out_names, out_count);
 //   }
 //   ... FindCompileTarget(kTargets, target, "acme plugin") in
 //   TargetDeviceOpen, and in kernel_emit:
@@ -24,6 +22,12 @@
 #include "sdk/base/status.h"
 
 namespace phal {
+
+// target_get_names's answer: `targets`, which must outlive the plugin (a
+// static array), in *out_names and their number in *out_count. Never fails.
+phal_status_t* ListCompileTargets(std::span<const char* const> targets,
+                                  const char* const** out_names,
+                                  size_t* out_count) noexcept;
 
 // The index of `requested` in `targets` (NULL or "" is 0, the default
 // target). NOT_FOUND listing the targets otherwise; `plugin` ("acme

@@ -58,6 +58,31 @@ class CompileTargetTest : public ::testing::Test {
     return kernel;
   }
 
+  // The plugin's targets, as target_get_names lists them.
+  std::vector<std::string> TargetNames() {
+    const char* const* names = nullptr;
+    size_t count = 0;
+    EXPECT_TRUE(IsOk(api_.target_get_names(&names, &count)));
+    return std::vector<std::string>(names, names + count);
+  }
+
+  // Expects the compile-only `device` to refuse buffers, streams and events
+  // with FAILED_PRECONDITION saying what it cannot do, making none.
+  void ExpectRefusesBuffersStreamsAndEvents(phal_plugin_device_t* device) {
+    phal_plugin_buffer_t* buffer = nullptr;
+    EXPECT_TRUE(HasCode(api_.buffer_allocate(device, 0, 1024, &buffer),
+                        PHAL_FAILED_PRECONDITION, "allocate buffers"));
+    EXPECT_EQ(buffer, nullptr);
+    phal_plugin_stream_t* stream = nullptr;
+    EXPECT_TRUE(HasCode(api_.stream_create(device, &stream),
+                        PHAL_FAILED_PRECONDITION, "create streams"));
+    EXPECT_EQ(stream, nullptr);
+    phal_plugin_event_t* event = nullptr;
+    EXPECT_TRUE(HasCode(api_.event_create(device, &event),
+                        PHAL_FAILED_PRECONDITION, "create events"));
+    EXPECT_EQ(event, nullptr);
+  }
+
   // The status `bytes` deserialize with on `device` (NULL: OK).
   phal_status_t* Deserialize(phal_plugin_device_t* device,
                              const std::string& bytes) {
