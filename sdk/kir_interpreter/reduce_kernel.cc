@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "sdk/base/element_types.h"
+#include "sdk/kir/reduce_geometry.h"
 #include "sdk/kir_interpreter/body.h"
 #include "sdk/kir_interpreter/compiled_kernel.h"
 #include "sdk/kir_interpreter/kernel_checks.h"
@@ -44,13 +45,10 @@ struct ReduceBodies {
 struct ReducePlan {
   ReducePlan(const phal_kernel_desc_t& kernel, ReduceBodies bodies)
       : kernel(kernel), reduce(*kernel.u.reduce), bodies(std::move(bodies)) {
-    reduced.assign(reduce.rank, false);
-    for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
-      reduced[static_cast<std::size_t>(reduce.reduced_dims[i])] = true;
-    }
-    for (uint32_t d = 0; d < reduce.rank; ++d) {
-      (reduced[d] ? reduced_sizes : output_dims).push_back(reduce.dims[d]);
-    }
+    const ReduceGeometry geometry = GeometryOf(reduce);
+    reduced = geometry.reduced;
+    output_dims = geometry.kept_dims;
+    reduced_sizes = geometry.reduced_dims;
     for (uint32_t k = 0; k < reduce.accumulator_count; ++k) {
       accumulator_sizes.push_back(static_cast<int64_t>(
           ElementTypeByteSize(this->bodies.init.result_type(k))));

@@ -14,6 +14,7 @@
 #include "sdk/emitters/llvm/body_emitter.h"
 #include "sdk/emitters/llvm/kernel_ir_builder.h"
 #include "sdk/kir/kernel_visit.h"
+#include "sdk/kir/reduce_geometry.h"
 
 namespace phal::llvm_emitter {
 namespace {
@@ -142,15 +143,12 @@ class KernelBuilder : KernelIrBuilder {
 
   Status EmitKind(const phal_kir_reduce_t& reduce) {
     const uint32_t n = reduce.accumulator_count;
-    std::vector<bool> reduced(reduce.rank, false);
-    for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
-      reduced[static_cast<size_t>(reduce.reduced_dims[i])] = true;
-    }
-    std::vector<int64_t> kept_dims, reduced_dims;
+    const ReduceGeometry geometry = GeometryOf(reduce);
+    const std::vector<int64_t>& kept_dims = geometry.kept_dims;
+    const std::vector<int64_t>& reduced_dims = geometry.reduced_dims;
     std::vector<size_t> kept_positions, reduced_positions;
     for (uint32_t d = 0; d < reduce.rank; ++d) {
-      (reduced[d] ? reduced_dims : kept_dims).push_back(reduce.dims[d]);
-      (reduced[d] ? reduced_positions : kept_positions).push_back(d);
+      (geometry.reduced[d] ? reduced_positions : kept_positions).push_back(d);
     }
     plan_.split_extent = kept_dims.empty() ? 1 : kept_dims[0];
     plan_.work_per_split = Product(reduce.dims, reduce.rank) /

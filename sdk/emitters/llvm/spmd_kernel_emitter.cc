@@ -13,6 +13,7 @@
 #include "sdk/emitters/llvm/launch_plan.h"
 #include "sdk/kir/facts.h"
 #include "sdk/kir/kernel_visit.h"
+#include "sdk/kir/reduce_geometry.h"
 
 namespace phal::llvm_emitter {
 namespace {
@@ -159,10 +160,7 @@ class SpmdBuilder : KernelIrBuilder {
 
   // ---- REDUCE ------------------------------------------------------------
 
-  struct ReduceShape {
-    std::vector<bool> reduced;
-    std::vector<int64_t> kept_dims, reduced_dims;
-    int64_t outputs = 1, inner = 1;
+  struct ReduceShape : ReduceGeometry {
     std::vector<phal_element_type_t> types;
   };
 
@@ -197,17 +195,7 @@ class SpmdBuilder : KernelIrBuilder {
   }
 
   Status EmitKind(const phal_kir_reduce_t& reduce) {
-    ReduceShape shape;
-    shape.reduced.assign(reduce.rank, false);
-    for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
-      shape.reduced[static_cast<size_t>(reduce.reduced_dims[i])] = true;
-    }
-    for (uint32_t d = 0; d < reduce.rank; ++d) {
-      (shape.reduced[d] ? shape.reduced_dims : shape.kept_dims)
-          .push_back(reduce.dims[d]);
-    }
-    for (int64_t e : shape.kept_dims) shape.outputs *= e;
-    for (int64_t e : shape.reduced_dims) shape.inner *= e;
+    ReduceShape shape{GeometryOf(reduce), {}};
     for (uint32_t j = 0; j < reduce.accumulator_count; ++j) {
       shape.types.push_back(ResultType(reduce.init, j));
     }

@@ -25,6 +25,7 @@
 #include "sdk/emitters/source/body_printer.h"
 #include "sdk/kir/facts.h"
 #include "sdk/kir/kernel_visit.h"
+#include "sdk/kir/reduce_geometry.h"
 
 namespace phal::source_emitter {
 namespace {
@@ -244,17 +245,12 @@ class KernelPrinter {
 
   Status EmitKind(const phal_kir_reduce_t& reduce) {
     const uint32_t n = reduce.accumulator_count;
-    std::vector<bool> reduced(reduce.rank, false);
-    for (uint32_t i = 0; i < reduce.reduced_count; ++i) {
-      reduced[static_cast<size_t>(reduce.reduced_dims[i])] = true;
-    }
-    std::vector<int64_t> kept_dims, reduced_dims;
-    for (uint32_t d = 0; d < reduce.rank; ++d) {
-      (reduced[d] ? reduced_dims : kept_dims).push_back(reduce.dims[d]);
-    }
-    int64_t outputs = 1, inner = 1;
-    for (int64_t e : kept_dims) outputs *= e;
-    for (int64_t e : reduced_dims) inner *= e;
+    const ReduceGeometry geometry = GeometryOf(reduce);
+    const std::vector<bool>& reduced = geometry.reduced;
+    const std::vector<int64_t>& kept_dims = geometry.kept_dims;
+    const std::vector<int64_t>& reduced_dims = geometry.reduced_dims;
+    const int64_t outputs = geometry.outputs;
+    const int64_t inner = geometry.inner;
     std::vector<std::string> types;
     for (uint32_t j = 0; j < n; ++j) {
       types.push_back(d_.ComputeType(ResultType(reduce.init, j)));
