@@ -5,6 +5,7 @@
 
 #include "core/compiler/decompositions.h"
 #include "core/compiler/elementwise_graph.h"
+#include "sdk/element_semantics/special_functions.h"
 
 namespace phal {
 namespace {
@@ -140,19 +141,7 @@ HloInstruction* Digamma(ElementwiseGraph& g, HloInstruction* x) {
 // and for q < 0 with x not an integer.
 HloInstruction* Zeta(ElementwiseGraph& g, HloInstruction* x,
                      HloInstruction* q) {
-  // (2k)! / B_2k for k = 1..12.
-  static constexpr std::array<double, 12> kTail = {12.0,
-                                                   -720.0,
-                                                   30240.0,
-                                                   -1209600.0,
-                                                   47900160.0,
-                                                   -1.8924375803183791606e9,
-                                                   7.47242496e10,
-                                                   -2.950130727918164224e12,
-                                                   1.1646782814350067249e14,
-                                                   -4.5979787224074726105e15,
-                                                   1.8152105401943546773e17,
-                                                   -7.1661652561756670113e18};
+  const auto& kTail = element_semantics::kZetaTailCoefficients;
   HloInstruction* minus_x = g.Op(HloOpcode::kNegate, x);
   HloInstruction* sum = g.Op(HloOpcode::kPower, q, minus_x);
   HloInstruction* a = q;

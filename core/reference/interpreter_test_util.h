@@ -19,20 +19,8 @@
 
 namespace phal::testing {
 
-// Short names for the element types the tests use.
-inline constexpr ElementType kPred = PHAL_ELEMENT_TYPE_PRED;
-inline constexpr ElementType kS8 = PHAL_ELEMENT_TYPE_S8;
-inline constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
-inline constexpr ElementType kS64 = PHAL_ELEMENT_TYPE_S64;
-inline constexpr ElementType kU8 = PHAL_ELEMENT_TYPE_U8;
-inline constexpr ElementType kU32 = PHAL_ELEMENT_TYPE_U32;
-inline constexpr ElementType kU64 = PHAL_ELEMENT_TYPE_U64;
-inline constexpr ElementType kF16 = PHAL_ELEMENT_TYPE_F16;
-inline constexpr ElementType kBF16 = PHAL_ELEMENT_TYPE_BF16;
-inline constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
-inline constexpr ElementType kF64 = PHAL_ELEMENT_TYPE_F64;
-inline constexpr ElementType kC64 = PHAL_ELEMENT_TYPE_C64;
-inline constexpr ElementType kC128 = PHAL_ELEMENT_TYPE_C128;
+using namespace ::phal::element_type_names;  // NOLINT(build/namespaces)
+
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 

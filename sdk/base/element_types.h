@@ -20,6 +20,26 @@ inline constexpr uint64_t kAllElementTypesMask =
     ((uint64_t{1} << PHAL_ELEMENT_TYPE_COUNT) - 1) &
     ~PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_INVALID);
 
+// Short names of the element types, for tables and tests, which bring
+// them in with `using namespace ::phal::element_type_names;`.
+namespace element_type_names {
+inline constexpr ElementType kPred = PHAL_ELEMENT_TYPE_PRED;
+inline constexpr ElementType kS8 = PHAL_ELEMENT_TYPE_S8;
+inline constexpr ElementType kS16 = PHAL_ELEMENT_TYPE_S16;
+inline constexpr ElementType kS32 = PHAL_ELEMENT_TYPE_S32;
+inline constexpr ElementType kS64 = PHAL_ELEMENT_TYPE_S64;
+inline constexpr ElementType kU8 = PHAL_ELEMENT_TYPE_U8;
+inline constexpr ElementType kU16 = PHAL_ELEMENT_TYPE_U16;
+inline constexpr ElementType kU32 = PHAL_ELEMENT_TYPE_U32;
+inline constexpr ElementType kU64 = PHAL_ELEMENT_TYPE_U64;
+inline constexpr ElementType kF16 = PHAL_ELEMENT_TYPE_F16;
+inline constexpr ElementType kBF16 = PHAL_ELEMENT_TYPE_BF16;
+inline constexpr ElementType kF32 = PHAL_ELEMENT_TYPE_F32;
+inline constexpr ElementType kF64 = PHAL_ELEMENT_TYPE_F64;
+inline constexpr ElementType kC64 = PHAL_ELEMENT_TYPE_C64;
+inline constexpr ElementType kC128 = PHAL_ELEMENT_TYPE_C128;
+}  // namespace element_type_names
+
 // Size in bytes of one stored element; 0 for an invalid type (any value
 // outside the enum included).
 std::size_t ElementTypeByteSize(ElementType type);

@@ -81,19 +81,8 @@ double FloatBesselI1e(double x) {
 
 double FloatZeta(double x, double q) {
   // Cephes' zeta: the first terms summed directly, then the Euler-Maclaurin
-  // tail, whose coefficients are (2k)! / B_2k.
-  static constexpr std::array<double, 12> kTail = {12.0,
-                                                   -720.0,
-                                                   30240.0,
-                                                   -1209600.0,
-                                                   47900160.0,
-                                                   -1.8924375803183791606e9,
-                                                   7.47242496e10,
-                                                   -2.950130727918164224e12,
-                                                   1.1646782814350067249e14,
-                                                   -4.5979787224074726105e15,
-                                                   1.8152105401943546773e17,
-                                                   -7.1661652561756670113e18};
+  // tail (kZetaTailCoefficients).
+  const auto& kTail = kZetaTailCoefficients;
   if (std::isnan(x) || std::isnan(q)) return kNotANumber;
   if (x == 1) return kInfinity;
   if (x < 1) return kNotANumber;

@@ -6,6 +6,7 @@
 #ifndef POLYHAL_SDK_ELEMENT_SEMANTICS_SPECIAL_FUNCTIONS_H_
 #define POLYHAL_SDK_ELEMENT_SEMANTICS_SPECIAL_FUNCTIONS_H_
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -26,6 +27,22 @@ double FloatBesselI1e(double x);
 // and at the poles q = 0, -1, ...; NaN for x < 1, and for q < 0 when x is
 // not an integer.
 double FloatZeta(double x, double q);
+// (2k)! / B_2k for k = 1..12: the coefficients of the Euler-Maclaurin tail
+// of the Hurwitz zeta function, for FloatZeta and the compiler's
+// decomposition of zeta.
+inline constexpr std::array<double, 12> kZetaTailCoefficients = {
+    12.0,
+    -720.0,
+    30240.0,
+    -1209600.0,
+    47900160.0,
+    -1.8924375803183791606e9,
+    7.47242496e10,
+    -2.950130727918164224e12,
+    1.1646782814350067249e14,
+    -4.5979787224074726105e15,
+    1.8152105401943546773e17,
+    -7.1661652561756670113e18};
 
 // The n-th derivative of digamma at x: digamma for n = 0,
 // (-1)^(n+1) n! zeta(n + 1, x) for integers n >= 1, NaN for other n.

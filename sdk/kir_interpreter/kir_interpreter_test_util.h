@@ -34,20 +34,7 @@ using plugin_testing::HasCode;
 using plugin_testing::IsOk;
 using plugin_testing::ToBytes;
 
-constexpr phal_element_type_t kPred = PHAL_ELEMENT_TYPE_PRED;
-constexpr phal_element_type_t kS8 = PHAL_ELEMENT_TYPE_S8;
-constexpr phal_element_type_t kS32 = PHAL_ELEMENT_TYPE_S32;
-constexpr phal_element_type_t kS64 = PHAL_ELEMENT_TYPE_S64;
-constexpr phal_element_type_t kU8 = PHAL_ELEMENT_TYPE_U8;
-constexpr phal_element_type_t kU16 = PHAL_ELEMENT_TYPE_U16;
-constexpr phal_element_type_t kU32 = PHAL_ELEMENT_TYPE_U32;
-constexpr phal_element_type_t kU64 = PHAL_ELEMENT_TYPE_U64;
-constexpr phal_element_type_t kF16 = PHAL_ELEMENT_TYPE_F16;
-constexpr phal_element_type_t kBF16 = PHAL_ELEMENT_TYPE_BF16;
-constexpr phal_element_type_t kF32 = PHAL_ELEMENT_TYPE_F32;
-constexpr phal_element_type_t kF64 = PHAL_ELEMENT_TYPE_F64;
-constexpr phal_element_type_t kC64 = PHAL_ELEMENT_TYPE_C64;
-constexpr phal_element_type_t kC128 = PHAL_ELEMENT_TYPE_C128;
+using namespace ::phal::element_type_names;  // NOLINT(build/namespaces)
 
 // The bits of `value` as a KIR constant's first word.
 template <typename T>

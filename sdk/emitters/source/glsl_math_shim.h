@@ -19,13 +19,7 @@
 #include <cstdint>
 #include <cstring>
 
-#define precise
-#define PHAL_D(bits, value) uint64BitsToDouble(bits)
-#define PHAL_OUT(type) type&
-#define PHAL_TABLE_BEGIN(type, name, size) const type name[size] = {
-#define PHAL_TABLE_END \
-  }                    \
-  ;
+#include "sdk/emitters/source/glsl_as_cxx.h"
 
 namespace phal::glsl_math_host {
 

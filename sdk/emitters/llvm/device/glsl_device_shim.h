@@ -10,13 +10,7 @@
 #ifndef POLYHAL_SDK_EMITTERS_LLVM_DEVICE_GLSL_DEVICE_SHIM_H_
 #define POLYHAL_SDK_EMITTERS_LLVM_DEVICE_GLSL_DEVICE_SHIM_H_
 
-#define precise
-#define PHAL_D(bits, value) uint64BitsToDouble(bits)
-#define PHAL_OUT(type) type&
-#define PHAL_TABLE_BEGIN(type, name, size) const type name[size] = {
-#define PHAL_TABLE_END \
-  }                    \
-  ;
+#include "sdk/emitters/source/glsl_as_cxx.h"
 
 namespace phal::device_math {
 
