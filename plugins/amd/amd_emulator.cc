@@ -237,43 +237,44 @@ hipError_t ModuleLaunchKernel(hipFunction_t function, unsigned int grid_x,
 }
 
 Hip MakeEmulatedHip() {
-  Hip hip;
-  hip.implementation = "the grid emulator";
-  hip.runtime_version = kVersion;
-  hip.driver_version = kVersion;
-  hip.hipInit = Init;
-  hip.hipRuntimeGetVersion = GetVersion;
-  hip.hipDriverGetVersion = GetVersion;
-  hip.hipGetErrorName = GetErrorName;
-  hip.hipGetErrorString = GetErrorString;
-  hip.hipGetDeviceCount = GetDeviceCount;
-  hip.hipGetDevice = GetDevice;
-  hip.hipSetDevice = CheckDevice;
-  hip.hipDeviceGetName = DeviceGetName;
-  hip.hipDeviceGetAttribute = DeviceGetAttribute;
-  hip.hipDeviceTotalMem = DeviceTotalMem;
-  hip.hipGetDeviceProperties = GetDeviceProperties;
-  hip.hipMalloc = Malloc;
-  hip.hipFree = Free;
-  hip.hipMemcpyHtoDAsync = EmulatedCopy<hipSuccess>;
-  hip.hipMemcpyDtoHAsync = EmulatedCopy<hipSuccess>;
-  hip.hipMemcpyDtoDAsync = EmulatedCopy<hipSuccess>;
-  hip.hipStreamCreateWithFlags = EmulatedCreate<hipSuccess>;
-  hip.hipStreamDestroy = EmulatedDestroy<hipSuccess>;
-  hip.hipStreamSynchronize = EmulatedNothingToDo<hipSuccess, hipStream_t>;
-  hip.hipStreamWaitEvent =
-      EmulatedNothingToDo<hipSuccess, hipStream_t, hipEvent_t, unsigned int>;
-  hip.hipEventCreateWithFlags = EmulatedCreate<hipSuccess>;
-  hip.hipEventDestroy = EmulatedDestroy<hipSuccess>;
-  hip.hipEventRecord = EmulatedNothingToDo<hipSuccess, hipEvent_t, hipStream_t>;
-  hip.hipEventSynchronize = EmulatedNothingToDo<hipSuccess, hipEvent_t>;
-  hip.hipEventQuery = EmulatedNothingToDo<hipSuccess, hipEvent_t>;
-  hip.hipModuleLoadData = ModuleLoadData;
-  hip.hipModuleUnload = EmulatedDestroy<hipSuccess>;
-  hip.hipModuleGetFunction = ModuleGetFunction;
-  hip.hipModuleLaunchKernel = ModuleLaunchKernel;
-  hip.last_error_detail = gpu_plugin::EmulatorErrorDetail;
-  return hip;
+  return Hip{
+      .implementation = "the grid emulator",
+      .runtime_version = kVersion,
+      .driver_version = kVersion,
+      .hipInit = Init,
+      .hipRuntimeGetVersion = GetVersion,
+      .hipDriverGetVersion = GetVersion,
+      .hipGetErrorName = GetErrorName,
+      .hipGetErrorString = GetErrorString,
+      .hipGetDeviceCount = GetDeviceCount,
+      .hipGetDevice = GetDevice,
+      .hipSetDevice = CheckDevice,
+      .hipDeviceGetName = DeviceGetName,
+      .hipDeviceGetAttribute = DeviceGetAttribute,
+      .hipDeviceTotalMem = DeviceTotalMem,
+      .hipGetDeviceProperties = GetDeviceProperties,
+      .hipMalloc = Malloc,
+      .hipFree = Free,
+      .hipMemcpyHtoDAsync = EmulatedCopy<hipSuccess>,
+      .hipMemcpyDtoHAsync = EmulatedCopy<hipSuccess>,
+      .hipMemcpyDtoDAsync = EmulatedCopy<hipSuccess>,
+      .hipStreamCreateWithFlags = EmulatedCreate<hipSuccess>,
+      .hipStreamDestroy = EmulatedDestroy<hipSuccess>,
+      .hipStreamSynchronize = EmulatedNothingToDo<hipSuccess, hipStream_t>,
+      .hipStreamWaitEvent = EmulatedNothingToDo<hipSuccess, hipStream_t,
+                                                hipEvent_t, unsigned int>,
+      .hipEventCreateWithFlags = EmulatedCreate<hipSuccess>,
+      .hipEventDestroy = EmulatedDestroy<hipSuccess>,
+      .hipEventRecord =
+          EmulatedNothingToDo<hipSuccess, hipEvent_t, hipStream_t>,
+      .hipEventSynchronize = EmulatedNothingToDo<hipSuccess, hipEvent_t>,
+      .hipEventQuery = EmulatedNothingToDo<hipSuccess, hipEvent_t>,
+      .hipModuleLoadData = ModuleLoadData,
+      .hipModuleUnload = EmulatedDestroy<hipSuccess>,
+      .hipModuleGetFunction = ModuleGetFunction,
+      .hipModuleLaunchKernel = ModuleLaunchKernel,
+      .last_error_detail = gpu_plugin::EmulatorErrorDetail,
+  };
 }
 
 }  // namespace

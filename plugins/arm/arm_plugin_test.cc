@@ -222,16 +222,9 @@ TEST(ArmShaders, EveryPrintedElementwiseShaderPassesSpirvVal) {
 
 // x * 0.0 with the constant in the kernel, on `type`.
 KirKernel MultiplyByZeroKernel(phal_element_type_t type) {
-  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
-  const uint32_t in = kernel.AddBuffer(type, {7});
-  const uint32_t out = kernel.AddBuffer(type, {7}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dims = {7};
-  const uint32_t i = kernel.body.Index(0);
-  const uint32_t x = kernel.body.Read(type, in, {i});
-  kernel.body.AddResult(kernel.body.Add(PHAL_KIR_OP_MULTIPLY, type,
-                                        {x, kernel.body.Constant(type, 0)}));
-  kernel.outputs = {out};
-  return kernel;
+  return UnaryLoopKernel(type, {7}, [&](KirBody& body, uint32_t x) {
+    return body.Add(PHAL_KIR_OP_MULTIPLY, type, {x, body.Constant(type, 0)});
+  });
 }
 
 // The zero reaches the shader through the push constant: no literal a
@@ -262,15 +255,10 @@ TEST(ArmShaders, RoundingsTakeTheSignBitOfTheirInput) {
   for (phal_kir_op_t op :
        {PHAL_KIR_OP_FLOOR, PHAL_KIR_OP_CEIL, PHAL_KIR_OP_ROUND_NEAREST_AFZ,
         PHAL_KIR_OP_ROUND_NEAREST_EVEN}) {
-    KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
-    const uint32_t in = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F64, {7});
-    const uint32_t out =
-        kernel.AddBuffer(PHAL_ELEMENT_TYPE_F64, {7}, PHAL_KIR_ACCESS_WRITE);
-    kernel.dims = {7};
-    const uint32_t x =
-        kernel.body.Read(PHAL_ELEMENT_TYPE_F64, in, {kernel.body.Index(0)});
-    kernel.body.AddResult(kernel.body.Add(op, PHAL_ELEMENT_TYPE_F64, {x}));
-    kernel.outputs = {out};
+    KirKernel kernel = UnaryLoopKernel(
+        PHAL_ELEMENT_TYPE_F64, {7}, [&](KirBody& body, uint32_t x) {
+          return body.Add(op, PHAL_ELEMENT_TYPE_F64, {x});
+        });
     StatusOr<source_emitter::SourceKernel> source = source_emitter::EmitSource(
         kernel.Desc(), source_emitter::GlslDialect(), LavapipeLike());
     ASSERT_TRUE(source.ok()) << source.status().ToString();

@@ -97,22 +97,8 @@ StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
 
 }  // namespace
 
-phal_status_t* DeviceCount(size_t* out_count,
-                           const char** out_reason) noexcept {
-  *out_count = 1;
-  if (out_reason != nullptr) *out_reason = nullptr;
-  return nullptr;
-}
-
-phal_status_t* DeviceOpen(size_t ordinal,
-                          phal_plugin_device_t** out_device) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_RETURN_IF_ERROR(CheckDeviceOrdinal("cpu plugin", ordinal, 1));
-    *out_device =
-        std::make_unique<phal_plugin_device>(ProbeCpuInfo()).release();
-    return OkStatus();
-  });
-}
+PHAL_DEFINE_ONE_DEVICE_SLOTS(
+    "cpu plugin", std::make_unique<phal_plugin_device>(ProbeCpuInfo()))
 
 PHAL_DEFINE_TARGET_SLOTS(kTargets, "cpu plugin")
 

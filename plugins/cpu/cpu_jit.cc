@@ -5,6 +5,7 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include "sdk/emitters/llvm/host_cpu_target.h"
 #include "sdk/emitters/llvm/host_jit.h"
@@ -41,7 +42,8 @@ StatusOr<JitTarget> HostJitTarget() {
 }
 
 StatusOr<CompiledKernel> CompileKernel(const phal_kernel_desc_t& kernel,
-                                       unsigned optimization_level) {
+                                       unsigned optimization_level,
+                                       std::string* optimized_ir) {
   PHAL_ASSIGN_OR_RETURN(const llvm_emitter::HostCpuTarget* target,
                         GetHostTarget());
   llvm::LLVMContext context;
@@ -49,6 +51,14 @@ StatusOr<CompiledKernel> CompileKernel(const phal_kernel_desc_t& kernel,
                         llvm_emitter::EmitKernel(kernel, *target, context));
   PHAL_ASSIGN_OR_RETURN(std::string object,
                         target->Compile(*emitted.module, optimization_level));
+  if (optimized_ir != nullptr) {
+    // Compile optimises the module in place on its way to the object file,
+    // so what is printed is the IR the object was made from.
+    optimized_ir->clear();
+    llvm::raw_string_ostream out(*optimized_ir);
+    emitted.module->print(out, nullptr);
+    out.flush();
+  }
   return CompiledKernel{std::move(object), emitted.plan};
 }
 

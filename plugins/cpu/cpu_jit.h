@@ -46,9 +46,13 @@ struct LinkedKernel {
 // The host CPU target, detected once. Fails when LLVM has no backend for it.
 StatusOr<JitTarget> HostJitTarget();
 
-// Emits and compiles `kernel` at `optimization_level` (0-3).
+// Emits and compiles `kernel` at `optimization_level` (0-3). With
+// `optimized_ir`, also prints the module as LLVM IR text after the
+// optimisation pipeline that produced the object: the kernel's dump for the
+// dump directory of kernel_emit (plugin.h, ABI 1.4).
 StatusOr<CompiledKernel> CompileKernel(const phal_kernel_desc_t& kernel,
-                                       unsigned optimization_level);
+                                       unsigned optimization_level,
+                                       std::string* optimized_ir = nullptr);
 
 // Links `object` into a library of its own, resolving calls against the
 // toolkit's runtime functions only.

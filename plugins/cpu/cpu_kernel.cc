@@ -15,7 +15,6 @@
 #include "plugins/cpu/cpu_gemm.h"
 #include "plugins/cpu/cpu_kernel_blob.h"
 #include "plugins/cpu/cpu_kernel_cache.h"
-#include "plugins/cpu/cpu_kernel_dump.h"
 #include "plugins/cpu/cpu_memory.h"
 #include "plugins/cpu/cpu_stream.h"
 #include "sdk/base/hash.h"
@@ -124,8 +123,9 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
     optimization_level = std::min<uint32_t>(options->optimization_level, 3);
   }
   if (std::string_view dump = KernelDumpDirectory(options); !dump.empty()) {
-    PHAL_ASSIGN_OR_RETURN(std::string ir,
-                          OptimizedKernelIr(*kernel, optimization_level));
+    std::string ir;
+    PHAL_RETURN_IF_ERROR(
+        CompileKernel(*kernel, optimization_level, &ir).status());
     PHAL_RETURN_IF_ERROR(WriteKernelDump(dump, KernelName(*kernel), "ll", ir));
   }
   PHAL_ASSIGN_OR_RETURN(JitTarget target, HostJitTarget());

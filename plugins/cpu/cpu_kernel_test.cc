@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "sdk/kir/kernel.h"
+#include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/disk_cache.h"
 #include "sdk/plugin_testing/fake_host.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
@@ -52,30 +53,16 @@ std::vector<float> Iota(size_t count, float scale, float offset) {
 // out[i] = x[i] + `addend` over [count]: a kernel whose code depends on
 // `addend`, so each test can make one no cache has seen.
 KirKernel AddConstantKernel(int64_t count, float addend) {
-  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
-  const uint32_t x = kernel.AddBuffer(kF32, {count});
-  const uint32_t out = kernel.AddBuffer(kF32, {count}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dims = {count};
-  kernel.outputs = {out};
-  KirBody& body = kernel.body;
-  const uint32_t value = body.Read(kF32, x, {body.Index(0)});
-  body.AddResult(body.Add(PHAL_KIR_OP_ADD, kF32,
-                          {value, body.Constant(kF32, F32Bits(addend))}));
-  return kernel;
+  return UnaryLoopKernel(kF32, {count}, [&](KirBody& body, uint32_t x) {
+    return body.Add(PHAL_KIR_OP_ADD, kF32,
+                    {x, body.Constant(kF32, F32Bits(addend))});
+  });
 }
 
 using CpuKernelTest = PluginTest;
 
 TEST_F(CpuKernelTest, DeviceReportsTheKernelKindsItCompiles) {
-  EXPECT_EQ(properties_.kernel_kinds,
-            PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_DOT) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_COPY) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SORT) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_GATHER) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_SCATTER) |
-                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_CONV));
+  EXPECT_EQ(properties_.kernel_kinds, kAllKernelKinds);
 }
 
 TEST_F(CpuKernelTest, KindFromANewerAbiFailsWithUnimplemented) {
@@ -90,16 +77,10 @@ TEST_F(CpuKernelTest, KindFromANewerAbiFailsWithUnimplemented) {
 }
 
 TEST_F(CpuKernelTest, UnsupportedOpFailsWithUnimplementedNamingOpAndType) {
-  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
-  const uint32_t x = kernel.AddBuffer(PHAL_ELEMENT_TYPE_C64, {4});
-  const uint32_t out =
-      kernel.AddBuffer(PHAL_ELEMENT_TYPE_C64, {4}, PHAL_KIR_ACCESS_WRITE);
-  kernel.dims = {4};
-  kernel.outputs = {out};
-  const uint32_t value =
-      kernel.body.Read(PHAL_ELEMENT_TYPE_C64, x, {kernel.body.Index(0)});
-  kernel.body.AddResult(kernel.body.Add(PHAL_KIR_OP_REMAINDER,
-                                        PHAL_ELEMENT_TYPE_C64, {value, value}));
+  KirKernel kernel = UnaryLoopKernel(
+      PHAL_ELEMENT_TYPE_C64, {4}, [](KirBody& body, uint32_t x) {
+        return body.Add(PHAL_KIR_OP_REMAINDER, PHAL_ELEMENT_TYPE_C64, {x, x});
+      });
   phal_plugin_kernel_t* emitted = nullptr;
   EXPECT_TRUE(
       HasCode(api().kernel_emit(device_, &kernel.Desc(), nullptr, &emitted),
@@ -179,12 +160,9 @@ TEST_F(CpuKernelTest, LoopWritesSeveralOutputsOfDifferentTypes) {
 }
 
 TEST_F(CpuKernelTest, LoopOverARankZeroSpaceRunsOnce) {
-  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
-  const uint32_t x = kernel.AddBuffer(kF32, {});
-  const uint32_t out = kernel.AddBuffer(kF32, {}, PHAL_KIR_ACCESS_WRITE);
-  kernel.outputs = {out};
-  const uint32_t value = kernel.body.Read(kF32, x, {});
-  kernel.body.AddResult(kernel.body.Add(PHAL_KIR_OP_NEGATE, kF32, {value}));
+  KirKernel kernel = UnaryLoopKernel(kF32, {}, [](KirBody& body, uint32_t x) {
+    return body.Add(PHAL_KIR_OP_NEGATE, kF32, {x});
+  });
   std::vector<std::vector<uint8_t>> buffers = {
       ToBytes(std::vector<float>{2.5f}), ToBytes(std::vector<float>{0})};
   Run(Emit(kernel.Desc()), buffers);

@@ -18,6 +18,7 @@
 
 #include "sdk/emitters/llvm/math/math_library.h"
 #include "sdk/kir/kernel.h"
+#include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_test.h"
 
 namespace phal::cpu {
@@ -109,14 +110,10 @@ TEST_F(VectorMathTest, ExpTanhLogisticAndErfAreCorrectlyRoundedButNearTies) {
   for (const Function& function : kFunctions) {
     const std::vector<float> inputs = Inputs(function);
     const int64_t count = static_cast<int64_t>(inputs.size());
-    KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
-    const uint32_t x = kernel.AddBuffer(kF32, {count});
-    const uint32_t out = kernel.AddBuffer(kF32, {count}, PHAL_KIR_ACCESS_WRITE);
-    kernel.dims = {count};
-    kernel.outputs = {out};
-    KirBody& body = kernel.body;
-    body.AddResult(
-        body.Add(function.op, kF32, {body.Read(kF32, x, {body.Index(0)})}));
+    KirKernel kernel =
+        UnaryLoopKernel(kF32, {count}, [&](KirBody& body, uint32_t x) {
+          return body.Add(function.op, kF32, {x});
+        });
     std::vector<std::vector<uint8_t>> contents = {
         ToBytes(inputs), std::vector<uint8_t>(inputs.size() * 4, 0xEE)};
     Run(Emit(kernel.Desc()), contents);

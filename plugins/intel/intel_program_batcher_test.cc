@@ -13,6 +13,7 @@
 #include "polyhal/plugin.h"
 #include "sdk/kir/kernel.h"
 #include "sdk/plugin_testing/fake_host.h"
+#include "sdk/plugin_testing/kir_builder_kernels.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
 
@@ -20,6 +21,7 @@ namespace phal::intel {
 namespace {
 
 using ::phal::plugin_testing::IsOk;
+using ::phal::plugin_testing::UnaryLoopKernel;
 using ::phal::plugin_testing::ToBytes;
 
 constexpr int64_t kCount = 100;
@@ -28,17 +30,12 @@ class IntelProgramBatcher : public plugin_testing::PluginTest {
  protected:
   // out[i] = in[i] * factor over s32[kCount].
   phal_plugin_kernel_t* EmitScale(int32_t factor) {
-    KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
-    const uint32_t in = kernel.AddBuffer(PHAL_ELEMENT_TYPE_S32, {kCount});
-    const uint32_t out = kernel.AddBuffer(PHAL_ELEMENT_TYPE_S32, {kCount},
-                                          PHAL_KIR_ACCESS_WRITE);
-    kernel.dims = {kCount};
-    kernel.outputs = {out};
-    KirBody& b = kernel.body;
-    const uint32_t x = b.Read(PHAL_ELEMENT_TYPE_S32, in, {b.Index(0)});
-    b.AddResult(b.Add(
-        PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_S32,
-        {x, b.Constant(PHAL_ELEMENT_TYPE_S32, static_cast<uint32_t>(factor))}));
+    KirKernel kernel = UnaryLoopKernel(
+        PHAL_ELEMENT_TYPE_S32, {kCount}, [&](KirBody& b, uint32_t x) {
+          return b.Add(PHAL_KIR_OP_MULTIPLY, PHAL_ELEMENT_TYPE_S32,
+                       {x, b.Constant(PHAL_ELEMENT_TYPE_S32,
+                                      static_cast<uint32_t>(factor))});
+        });
     phal_plugin_kernel_t* emitted = nullptr;
     EXPECT_TRUE(
         IsOk(api().kernel_emit(device_, &kernel.Desc(), nullptr, &emitted)));

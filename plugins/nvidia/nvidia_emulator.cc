@@ -324,44 +324,44 @@ CUresult LaunchKernel(CUfunction function, unsigned int grid_x,
 }
 
 Cuda MakeEmulatedCuda() {
-  Cuda cuda;
-  cuda.implementation = "the grid emulator";
-  cuda.driver_version = kDriverVersion;
-  cuda.cuInit = Init;
-  cuda.cuDriverGetVersion = DriverGetVersion;
-  cuda.cuGetErrorName = GetErrorName;
-  cuda.cuGetErrorString = GetErrorString;
-  cuda.cuDeviceGetCount = DeviceGetCount;
-  cuda.cuDeviceGet = DeviceGet;
-  cuda.cuDeviceGetName = DeviceGetName;
-  cuda.cuDeviceGetAttribute = DeviceGetAttribute;
-  cuda.cuDeviceTotalMem = DeviceTotalMem;
-  cuda.cuDeviceGetUuid = DeviceGetUuid;
-  cuda.cuDevicePrimaryCtxRetain = PrimaryCtxRetain;
-  cuda.cuDevicePrimaryCtxRelease = PrimaryCtxRelease;
-  cuda.cuCtxPushCurrent = CtxPushCurrent;
-  cuda.cuCtxPopCurrent = CtxPopCurrent;
-  cuda.cuMemAlloc = MemAlloc;
-  cuda.cuMemFree = MemFree;
-  cuda.cuMemcpyHtoDAsync = EmulatedCopy<CUDA_SUCCESS>;
-  cuda.cuMemcpyDtoHAsync = EmulatedCopy<CUDA_SUCCESS>;
-  cuda.cuMemcpyDtoDAsync = EmulatedCopy<CUDA_SUCCESS>;
-  cuda.cuStreamCreate = StreamCreate;
-  cuda.cuStreamDestroy = EmulatedDestroy<CUDA_SUCCESS>;
-  cuda.cuStreamSynchronize = EmulatedNothingToDo<CUDA_SUCCESS, CUstream>;
-  cuda.cuStreamWaitEvent =
-      EmulatedNothingToDo<CUDA_SUCCESS, CUstream, CUevent, unsigned int>;
-  cuda.cuEventCreate = EventCreate;
-  cuda.cuEventDestroy = EmulatedDestroy<CUDA_SUCCESS>;
-  cuda.cuEventRecord = EmulatedNothingToDo<CUDA_SUCCESS, CUevent, CUstream>;
-  cuda.cuEventSynchronize = EmulatedNothingToDo<CUDA_SUCCESS, CUevent>;
-  cuda.cuEventQuery = EmulatedNothingToDo<CUDA_SUCCESS, CUevent>;
-  cuda.cuModuleLoadDataEx = ModuleLoadDataEx;
-  cuda.cuModuleUnload = EmulatedDestroy<CUDA_SUCCESS>;
-  cuda.cuModuleGetFunction = ModuleGetFunction;
-  cuda.cuLaunchKernel = LaunchKernel;
-  cuda.last_error_detail = gpu_plugin::EmulatorErrorDetail;
-  return cuda;
+  return Cuda{
+      .implementation = "the grid emulator",
+      .driver_version = kDriverVersion,
+      .cuInit = Init,
+      .cuDriverGetVersion = DriverGetVersion,
+      .cuGetErrorName = GetErrorName,
+      .cuGetErrorString = GetErrorString,
+      .cuDeviceGetCount = DeviceGetCount,
+      .cuDeviceGet = DeviceGet,
+      .cuDeviceGetName = DeviceGetName,
+      .cuDeviceGetAttribute = DeviceGetAttribute,
+      .cuDeviceTotalMem = DeviceTotalMem,
+      .cuDeviceGetUuid = DeviceGetUuid,
+      .cuDevicePrimaryCtxRetain = PrimaryCtxRetain,
+      .cuDevicePrimaryCtxRelease = PrimaryCtxRelease,
+      .cuCtxPushCurrent = CtxPushCurrent,
+      .cuCtxPopCurrent = CtxPopCurrent,
+      .cuMemAlloc = MemAlloc,
+      .cuMemFree = MemFree,
+      .cuMemcpyHtoDAsync = EmulatedCopy<CUDA_SUCCESS>,
+      .cuMemcpyDtoHAsync = EmulatedCopy<CUDA_SUCCESS>,
+      .cuMemcpyDtoDAsync = EmulatedCopy<CUDA_SUCCESS>,
+      .cuStreamCreate = StreamCreate,
+      .cuStreamDestroy = EmulatedDestroy<CUDA_SUCCESS>,
+      .cuStreamSynchronize = EmulatedNothingToDo<CUDA_SUCCESS, CUstream>,
+      .cuStreamWaitEvent =
+          EmulatedNothingToDo<CUDA_SUCCESS, CUstream, CUevent, unsigned int>,
+      .cuEventCreate = EventCreate,
+      .cuEventDestroy = EmulatedDestroy<CUDA_SUCCESS>,
+      .cuEventRecord = EmulatedNothingToDo<CUDA_SUCCESS, CUevent, CUstream>,
+      .cuEventSynchronize = EmulatedNothingToDo<CUDA_SUCCESS, CUevent>,
+      .cuEventQuery = EmulatedNothingToDo<CUDA_SUCCESS, CUevent>,
+      .cuModuleLoadDataEx = ModuleLoadDataEx,
+      .cuModuleUnload = EmulatedDestroy<CUDA_SUCCESS>,
+      .cuModuleGetFunction = ModuleGetFunction,
+      .cuLaunchKernel = LaunchKernel,
+      .last_error_detail = gpu_plugin::EmulatorErrorDetail,
+  };
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "polyhal/plugin.h"
 #include "sdk/base/status.h"
 #include "sdk/plugin_support/compile_targets.h"
+#include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/host_queue.h"
 #include "sdk/plugin_support/plugin_host.h"
 #include "sdk/plugin_support/plugin_slot_list.h"
@@ -118,6 +119,28 @@ Status CreateDeviceHandle(Device& device, const char* what, Handle** out) {
       phal_memory_space_info_t* out) noexcept {                                \
     return ::phal::RunAtAbiBoundary(                                           \
         [&] { return device->GetMemorySpace(index, out); });                   \
+  }
+
+// Defines device_count and device_open in the enclosing namespace for a
+// plugin with one device that is always there (the host's processor):
+// device_count gives 1, and device_open of ordinal 0 takes the handle
+// `open` makes (an expression of type std::unique_ptr<phal_plugin_device>);
+// another ordinal is INVALID_ARGUMENT (CheckDeviceOrdinal,
+// device_queries.h; `plugin`, "acme plugin", begins the message).
+#define PHAL_DEFINE_ONE_DEVICE_SLOTS(plugin, open)                          \
+  phal_status_t* DeviceCount(size_t* out_count,                             \
+                             const char** out_reason) noexcept {            \
+    *out_count = 1;                                                         \
+    if (out_reason != nullptr) *out_reason = nullptr;                       \
+    return nullptr;                                                         \
+  }                                                                         \
+  phal_status_t* DeviceOpen(size_t ordinal,                                 \
+                            phal_plugin_device_t** out_device) noexcept {   \
+    return ::phal::RunAtAbiBoundary([&]() -> ::phal::Status {               \
+      PHAL_RETURN_IF_ERROR(::phal::CheckDeviceOrdinal(plugin, ordinal, 1)); \
+      *out_device = (open).release();                                       \
+      return ::phal::OkStatus();                                            \
+    });                                                                     \
   }
 
 // Defines target_get_names and target_device_open (ABI 1.4,

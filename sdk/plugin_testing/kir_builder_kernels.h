@@ -5,7 +5,9 @@
 #ifndef POLYHAL_SDK_PLUGIN_TESTING_KIR_BUILDER_KERNELS_H_
 #define POLYHAL_SDK_PLUGIN_TESTING_KIR_BUILDER_KERNELS_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "polyhal/kernel.h"
@@ -29,6 +31,25 @@ inline KirKernel MultiplyAddOne(int64_t n) {
                {body.Read(kF32, a, {i}), body.Read(kF32, b, {i})});
   const uint32_t one = body.Constant(kF32, 0x3f800000u);  // 1.0f
   body.AddResult(body.Add(PHAL_KIR_OP_ADD, kF32, {product, one}));
+  return kernel;
+}
+
+// "test_kernel": out = f(x) elementwise over `dims`, a LOOP reading buffer
+// 0 (x) and writing buffer 1 (out), both of `type`; `f(body, x)` adds to
+// the body the value of out's element from x's, read at the loop index.
+template <typename F>
+KirKernel UnaryLoopKernel(phal_element_type_t type, std::vector<int64_t> dims,
+                          F f) {
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
+  const uint32_t x = kernel.AddBuffer(type, dims);
+  kernel.outputs = {kernel.AddBuffer(type, dims, PHAL_KIR_ACCESS_WRITE)};
+  KirBody& body = kernel.body;
+  std::vector<uint32_t> index;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    index.push_back(body.Index(static_cast<uint32_t>(d)));
+  }
+  kernel.dims = std::move(dims);
+  body.AddResult(f(body, body.Read(type, x, index)));
   return kernel;
 }
 

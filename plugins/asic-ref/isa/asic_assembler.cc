@@ -20,16 +20,6 @@ constexpr const char* kDirectionNames[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 constexpr const char* kComparisonTypeNames[] = {"float", "totalorder", "signed",
                                                 "unsigned"};
 
-std::string Hex(uint64_t value) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), kDigits[value & 15]);
-    value >>= 4;
-  } while (value != 0);
-  return "0x" + digits;
-}
-
 std::string Reg(uint8_t r) { return "x" + std::to_string(r); }
 
 // [x3+0x100]: an SRAM operand of a unit instruction.

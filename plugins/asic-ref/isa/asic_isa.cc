@@ -190,16 +190,6 @@ uint32_t UsedFields(Opcode op) {
   return 0;
 }
 
-std::string Hex(uint64_t value) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), kDigits[value & 15]);
-    value >>= 4;
-  } while (value != 0);
-  return "0x" + digits;
-}
-
 std::string OpcodeText(Opcode op) {
   const char* name = OpcodeName(op);
   return name != nullptr ? name : "opcode " + Hex(static_cast<uint8_t>(op));
@@ -491,6 +481,16 @@ constexpr ConfigKey kConfigKeys[] = {
 };
 
 }  // namespace
+
+std::string Hex(uint64_t value) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), kDigits[value & 15]);
+    value >>= 4;
+  } while (value != 0);
+  return "0x" + digits;
+}
 
 // -- Opcode facts
 

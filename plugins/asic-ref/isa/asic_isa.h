@@ -318,6 +318,9 @@ Status ValidateInstruction(const Instruction& instruction, uint64_t index,
 // ValidateInstruction of every instruction of `program`.
 Status ValidateProgram(const Program& program);
 
+// `value` in hexadecimal as the assembly text writes it: "0x1f".
+std::string Hex(uint64_t value);
+
 }  // namespace phal::asic_ref
 
 #endif  // POLYHAL_PLUGINS_ASIC_REF_ISA_ASIC_ISA_H_
