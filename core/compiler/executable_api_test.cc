@@ -88,6 +88,19 @@ class EvaluatorClient : public ::testing::Test {
     return executable;
   }
 
+  // Expects compiling `text` to fail as UNIMPLEMENTED with `message`.
+  void ExpectCompileUnimplemented(const std::string& text,
+                                  const char* message) {
+    phal_executable_t* executable = nullptr;
+    phal_status_t* status = phal_executable_compile(
+        &device_, text.data(), text.size(), nullptr, &executable);
+    ASSERT_NE(status, nullptr);
+    EXPECT_EQ(phal_status_get_code(status), PHAL_UNIMPLEMENTED);
+    EXPECT_STREQ(phal_status_get_message(status), message);
+    phal_status_free(status);
+    EXPECT_EQ(executable, nullptr);
+  }
+
   phal_client client_;
   phal_device device_;
 };
@@ -201,16 +214,10 @@ TEST_F(EvaluatorClient, RefusesProgramsNamingMissingKindsAndTypes) {
   device_.properties.element_types =
       PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_S64) |
       PHAL_ELEMENT_TYPE_BIT(PHAL_ELEMENT_TYPE_PRED);
-  phal_executable_t* executable = nullptr;
-  const std::string text = kProgram;
-  phal_status_t* status = phal_executable_compile(
-      &device_, text.data(), text.size(), nullptr, &executable);
-  ASSERT_NE(status, nullptr);
-  EXPECT_EQ(phal_status_get_code(status), PHAL_UNIMPLEMENTED);
-  EXPECT_STREQ(phal_status_get_message(status),
-               "device 'evaluator' cannot run this program: kernel kinds "
-               "[dot]; element types [f32] are not supported");
-  phal_status_free(status);
+  ExpectCompileUnimplemented(kProgram,
+                             "device 'evaluator' cannot run this program: "
+                             "kernel kinds [dot]; element types [f32] are not "
+                             "supported");
 }
 
 TEST_F(EvaluatorClient, RefusesErfToAPluginThatNegotiatedAbi11) {
@@ -220,17 +227,12 @@ TEST_F(EvaluatorClient, RefusesErfToAPluginThatNegotiatedAbi11) {
   const std::string text =
       "HloModule erf\nENTRY main {\n  x = f32[4] parameter(0)\n"
       "  ROOT e = f32[4] erf(x)\n}\n";
-  phal_executable_t* executable = nullptr;
-  phal_status_t* status = phal_executable_compile(
-      &device_, text.data(), text.size(), nullptr, &executable);
-  ASSERT_NE(status, nullptr);
-  EXPECT_EQ(phal_status_get_code(status), PHAL_UNIMPLEMENTED);
-  EXPECT_STREQ(phal_status_get_message(status),
-               "device 'evaluator' cannot run this program: KIR ops [erf] "
-               "need ABI 1.2 and the plugin negotiated ABI 1.1");
-  phal_status_free(status);
+  ExpectCompileUnimplemented(text,
+                             "device 'evaluator' cannot run this program: KIR "
+                             "ops [erf] need ABI 1.2 and the plugin negotiated "
+                             "ABI 1.1");
   device_.api = EvaluatorPluginApi();
-  executable = Compile(text);
+  phal_executable_t* executable = Compile(text);
   EXPECT_NE(executable, nullptr) << "an ABI 1.2 plugin takes erf";
   phal_executable_free(executable);
 }

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "core/loader/testing/manifests.h"
+#include "core/testing/compiler_test_util.h"
 #include "core/testing/temp_dir.h"
 #include "polyhal/polyhal.hpp"
 #include "polyhal/runtime.h"
@@ -19,13 +20,6 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
-
-constexpr char kDoubling[] =
-    "HloModule doubling\n"
-    "ENTRY main {\n"
-    "  x = f32[16] parameter(0)\n"
-    "  ROOT y = f32[16] add(x, x)\n"
-    "}\n";
 
 class ExecuteTimeoutTest : public ::testing::Test {
  protected:
@@ -53,7 +47,8 @@ class ExecuteTimeoutTest : public ::testing::Test {
     options.struct_size = sizeof(options);
     options.format = PHAL_PROGRAM_FORMAT_HLO_TEXT;
     phal_executable_t* executable = nullptr;
-    EXPECT_EQ(phal_executable_compile(device_, kDoubling, sizeof(kDoubling) - 1,
+    EXPECT_EQ(phal_executable_compile(device_, testing::kDoublingModule,
+                                      sizeof(testing::kDoublingModule) - 1,
                                       &options, &executable),
               nullptr);
     const std::vector<int64_t> dims = {16};

@@ -16,6 +16,7 @@
 #include "core/loader/plugin_library.h"
 #include "core/loader/testing/manifests.h"
 #include "core/loader/validation_layer.h"
+#include "core/testing/compiler_test_util.h"
 #include "core/testing/scoped_env.h"
 #include "core/testing/temp_dir.h"
 #include "polyhal/polyhal.hpp"
@@ -50,13 +51,6 @@ std::string Joined(const std::vector<std::string>& lines) {
   for (const std::string& line : lines) text += line + "\n";
   return text;
 }
-
-constexpr char kDoubling[] =
-    "HloModule doubling\n"
-    "ENTRY main {\n"
-    "  x = f32[16] parameter(0)\n"
-    "  ROOT y = f32[16] add(x, x)\n"
-    "}\n";
 
 // ---- rules the plugin keeps: the rule-breaking plugin, through the C API --
 
@@ -104,7 +98,8 @@ class RuleBreakingPluginTest : public ::testing::Test {
     options.format = PHAL_PROGRAM_FORMAT_HLO_TEXT;
     phal_executable_t* executable = nullptr;
     Outcome compiled = Take(phal_executable_compile(
-        device_, kDoubling, sizeof(kDoubling) - 1, &options, &executable));
+        device_, testing::kDoublingModule, sizeof(testing::kDoublingModule) - 1,
+        &options, &executable));
     EXPECT_EQ(compiled.code, PHAL_OK) << compiled.message;
     return executable;
   }

@@ -19,23 +19,13 @@ void CopyRow(int64_t count, const uint8_t* source, int64_t source_stride,
 void CopyRowOfSize(std::size_t size, int64_t count, const uint8_t* source,
                    int64_t source_stride, uint8_t* destination,
                    int64_t destination_stride) {
-  switch (size) {
-    case 1:
-      return CopyRow<1>(count, source, source_stride, destination,
-                        destination_stride);
-    case 2:
-      return CopyRow<2>(count, source, source_stride, destination,
-                        destination_stride);
-    case 4:
-      return CopyRow<4>(count, source, source_stride, destination,
-                        destination_stride);
-    case 8:
-      return CopyRow<8>(count, source, source_stride, destination,
-                        destination_stride);
-    default:
-      return CopyRow<16>(count, source, source_stride, destination,
-                         destination_stride);
-  }
+  using Copy = void (*)(int64_t, const uint8_t*, int64_t, uint8_t*, int64_t);
+  const Copy copy = size == 1   ? CopyRow<1>
+                    : size == 2 ? CopyRow<2>
+                    : size == 4 ? CopyRow<4>
+                    : size == 8 ? CopyRow<8>
+                                : CopyRow<16>;
+  copy(count, source, source_stride, destination, destination_stride);
 }
 
 }  // namespace

@@ -134,6 +134,14 @@ inline Literal TestData(ElementType type, std::vector<int64_t> dims,
   return literal;
 }
 
+// y = x + x over f32[16]: the smallest module that launches a kernel.
+inline constexpr char kDoublingModule[] =
+    "HloModule doubling\n"
+    "ENTRY main {\n"
+    "  x = f32[16] parameter(0)\n"
+    "  ROOT y = f32[16] add(x, x)\n"
+    "}\n";
+
 // A while loop of 3000 iterations adding 0.25 to each element of its
 // f32[4] argument: the host reads the predicate back once per iteration,
 // and sums of quarters stay exact.

@@ -341,9 +341,38 @@ static phal_status_t* DeviceResetCounters(phal_plugin_device_t* device) {
 }
 #endif
 
+static const phal_plugin_api_t kTable = {
+    .struct_size = (uint32_t)HOST_PLUGIN_TABLE_SIZE,
+    .abi_version = HOST_PLUGIN_ABI,
+    .name = HOST_PLUGIN_NAME,
+    .version = "1.0.0",
+    .device_count = DeviceCount,
+    .device_open = DeviceOpen,
+    .device_close = DeviceClose,
+    .device_get_properties = DeviceGetProperties,
+    .device_get_memory_space = DeviceGetMemorySpace,
+    .buffer_allocate = BufferAllocate,
+    .buffer_free = BufferFree,
+    .stream_create = StreamCreate,
+    .stream_destroy = StreamDestroy,
+    .stream_synchronize = StreamSynchronize,
+    .stream_copy_from_host = StreamCopyFromHost,
+    .stream_copy_to_host = StreamCopyToHost,
+    .stream_copy_buffer = StreamCopyBuffer,
+    .event_create = EventCreate,
+    .event_destroy = EventDestroy,
+    .stream_record_event = StreamEvent,
+    .stream_wait_event = StreamEvent,
+    .event_synchronize = EventSynchronize,
+    .event_query = EventQuery,
+#if defined(PHAL_TEST_PLUGIN_HOST_1_5)
+    .device_get_counters = DeviceGetCounters,
+    .device_reset_counters = DeviceResetCounters,
+#endif
+};
+
 PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
     phal_plugin_negotiation_t* negotiation) {
-  static phal_plugin_api_t table;
   negotiation->plugin_min_version = HOST_PLUGIN_ABI;
   negotiation->plugin_max_version = HOST_PLUGIN_ABI;
   if (negotiation->core_min_version > HOST_PLUGIN_ABI ||
@@ -351,34 +380,7 @@ PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
     return NULL;
   }
   host = negotiation->host;
-  table.struct_size = (uint32_t)HOST_PLUGIN_TABLE_SIZE;
-  table.abi_version = HOST_PLUGIN_ABI;
-  table.name = HOST_PLUGIN_NAME;
-  table.version = "1.0.0";
-  table.device_count = DeviceCount;
-  table.device_open = DeviceOpen;
-  table.device_close = DeviceClose;
-  table.device_get_properties = DeviceGetProperties;
-  table.device_get_memory_space = DeviceGetMemorySpace;
-  table.buffer_allocate = BufferAllocate;
-  table.buffer_free = BufferFree;
-  table.stream_create = StreamCreate;
-  table.stream_destroy = StreamDestroy;
-  table.stream_synchronize = StreamSynchronize;
-  table.stream_copy_from_host = StreamCopyFromHost;
-  table.stream_copy_to_host = StreamCopyToHost;
-  table.stream_copy_buffer = StreamCopyBuffer;
-  table.event_create = EventCreate;
-  table.event_destroy = EventDestroy;
-  table.stream_record_event = StreamEvent;
-  table.stream_wait_event = StreamEvent;
-  table.event_synchronize = EventSynchronize;
-  table.event_query = EventQuery;
-#if defined(PHAL_TEST_PLUGIN_HOST_1_5)
-  table.device_get_counters = DeviceGetCounters;
-  table.device_reset_counters = DeviceResetCounters;
-#endif
-  return &table;
+  return &kTable;
 }
 
 #else
