@@ -201,6 +201,14 @@ def row_stats(x):
             jax.nn.logsumexp(x, -1))
 
 
+def cumulative_ops(x):
+    """Running sums, maxima and products along rows and columns, as scans,
+    losses and samplers write them (jnp.cumsum, lax.cummax, jnp.cumprod:
+    reduce_window over the whole axis)."""
+    return (jnp.cumsum(x, axis=-1), jax.lax.cummax(x, axis=1),
+            jnp.cumprod(1 + x * np.float32(0.01), axis=0))
+
+
 EMBEDDING_ROWS, EMBEDDING_TOKENS, EMBEDDING_BAGS = 50000, 32768, 512
 
 
@@ -246,6 +254,7 @@ SUITE = [
                 normal(r, 512, 10, scale=0.05), np.zeros(10, np.float32),
                 r.random((128, 784), np.float32), r.integers(0, 10, 128, dtype=np.int32)]),
     ("row_stats_2048x2048", row_stats, lambda r: [normal(r, 2048, 2048)]),
+    ("cumulative_ops_512x2048", cumulative_ops, lambda r: [normal(r, 512, 2048)]),
 ]
 
 MODELS = {name: (fn, make_inputs, ".hlo") for name, fn, make_inputs in KERNELS}

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/compiler/passes.h"
 #include "core/testing/compiler_test_util.h"
 
 namespace phal::testing {
@@ -410,6 +411,101 @@ TEST(SelectAndScatterDecomposition, SelectsFirstOnTiesSkipsPaddingAndAdds) {
     ExpectMatchesReference(SelectAndScatter(direction),
                            {x, TestData(PHAL_ELEMENT_TYPE_F32, {2, 3}, 1)});
   }
+}
+
+// reduce-window over the last dimension of a [rows, n] `type` array with
+// the scalar `op` and `init`, as JAX writes cumsum, cumprod, cummax and
+// cummin: a window of `size`, padded before the row (after it when
+// `reverse`).
+std::string CumulativeModule(const std::string& type, const std::string& op,
+                             const std::string& init, int64_t rows, int64_t n,
+                             int64_t size, bool reverse) {
+  const std::string shape =
+      type + "[" + std::to_string(rows) + "," + std::to_string(n) + "]";
+  const std::string pad = reverse ? "0_" + std::to_string(size - 1)
+                                  : std::to_string(size - 1) + "_0";
+  return "HloModule cumulative\nreducer {\n  a = " + type +
+         "[] parameter(0)\n  b = " + type +
+         "[] parameter(1)\n  ROOT r = " + type + "[] " + op +
+         "(a, b)\n}\nENTRY main {\n  x = " + shape +
+         " parameter(0)\n  i = " + type + "[] constant(" + init +
+         ")\n  ROOT c = " + shape + " reduce-window(x, i), window={size=1x" +
+         std::to_string(size) + " pad=0_0x" + pad + "}, to_apply=reducer\n}\n";
+}
+
+// Whether `text` still has a reduce-window after the decompose-ops pass.
+bool KeepsReduceWindow(const std::string& text) {
+  std::unique_ptr<HloModule> module = ParseVerified(text);
+  if (module == nullptr) return true;
+  StatusOr<std::unique_ptr<HloModule>> decomposed =
+      MakeOpDecompositionPass()->Run(*module);
+  EXPECT_TRUE(decomposed.ok()) << decomposed.status().ToString();
+  if (!decomposed.ok()) return true;
+  for (const HloInstruction* instruction :
+       (*decomposed)->entry_computation()->instructions()) {
+    if (instruction->opcode() == HloOpcode::kReduceWindow) return true;
+  }
+  return false;
+}
+
+TEST(CumulativeReduceWindowDecomposition, ScansMatchTheReferenceBothWays) {
+  struct Scan {
+    const char* type;
+    ElementType element;
+    const char* op;
+    const char* init;
+  };
+  for (const Scan& scan :
+       {Scan{"f32", PHAL_ELEMENT_TYPE_F32, "add", "0"},
+        Scan{"s32", PHAL_ELEMENT_TYPE_S32, "multiply", "1"},
+        Scan{"f32", PHAL_ELEMENT_TYPE_F32, "maximum", "-inf"},
+        Scan{"s8", PHAL_ELEMENT_TYPE_S8, "minimum", "127"},
+        Scan{"f64", PHAL_ELEMENT_TYPE_F64, "add", "0"}}) {
+    for (const bool reverse : {false, true}) {
+      // Rows of 37: no power of two, so the last step's shift overhangs.
+      for (const int64_t size : {int64_t{37}, int64_t{40}}) {
+        const std::string text = CumulativeModule(scan.type, scan.op, scan.init,
+                                                  3, 37, size, reverse);
+        SCOPED_TRACE(text);
+        EXPECT_FALSE(KeepsReduceWindow(text));
+        ExpectMatchesReference(text, {TestData(scan.element, {3, 37})});
+      }
+    }
+  }
+}
+
+// StableHLO's cumsum hands the init value through a broadcast to a scalar.
+TEST(CumulativeReduceWindowDecomposition, TakesAnInitBroadcastToAScalar) {
+  const std::string text =
+      "HloModule m\nadd {\n  a = f32[] parameter(0)\n  b = f32[] "
+      "parameter(1)\n  ROOT r = f32[] add(a, b)\n}\nENTRY main {\n  x = "
+      "f32[4,9] parameter(0)\n  z = f32[] constant(0)\n  i = f32[] "
+      "broadcast(z), dimensions={}\n  ROOT c = f32[4,9] reduce-window(x, i), "
+      "window={size=9x1 pad=8_0x0_0}, to_apply=add\n}\n";
+  EXPECT_FALSE(KeepsReduceWindow(text));
+  ExpectMatchesReference(text, {TestData(PHAL_ELEMENT_TYPE_F32, {4, 9})});
+}
+
+TEST(CumulativeReduceWindowDecomposition, OtherWindowsStayReduceWindows) {
+  // A sliding window shorter than the row.
+  EXPECT_TRUE(
+      KeepsReduceWindow(CumulativeModule("f32", "add", "0", 2, 16, 3, false)));
+  // An init that is not the reducer's identity counts once per window.
+  EXPECT_TRUE(
+      KeepsReduceWindow(CumulativeModule("f32", "add", "1", 2, 16, 16, false)));
+  // A reducer that is not associative.
+  EXPECT_TRUE(KeepsReduceWindow(
+      CumulativeModule("f32", "subtract", "0", 2, 16, 16, false)));
+  // Padding on both sides.
+  const std::string both =
+      "HloModule m\nadd {\n  a = f32[] parameter(0)\n  b = f32[] "
+      "parameter(1)\n  ROOT r = f32[] add(a, b)\n}\nENTRY main {\n  x = "
+      "f32[8] parameter(0)\n  z = f32[] constant(0)\n  ROOT c = f32[8] "
+      "reduce-window(x, z), window={size=8 pad=4_3}, to_apply=add\n}\n";
+  EXPECT_TRUE(KeepsReduceWindow(both));
+  ExpectMatchesReference(
+      CumulativeModule("f32", "subtract", "0", 2, 16, 16, false),
+      {TestData(PHAL_ELEMENT_TYPE_F32, {2, 16})});
 }
 
 TEST(TupleEntryParameters, AreTakenAsTheirLeavesDepthFirst) {

@@ -97,6 +97,19 @@ StatusOr<HloInstruction*> DecomposeSelectAndScatter(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     const std::vector<HloComputation*>& called, RewriteContext& context);
 
+// reduce-window whose window spans a whole dimension, padded on one side
+// (a cumulative sum, product, maximum or minimum, as JAX writes cumsum,
+// cumprod, cummax and cummin) with an associative, commutative reducer and
+// its identity as the init value: a logarithmic scan, ceil(log2 n) steps
+// each combining the row with itself shifted by 1, 2, 4, ... (slice, pad
+// with the identity, the reducer's op), each step's result kept in memory
+// behind an optimization barrier so that no kernel recomputes the steps
+// before it: O(n log n) work instead of the window's O(n^2). Null for any
+// other reduce-window.
+StatusOr<HloInstruction*> DecomposeCumulativeReduceWindow(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    const std::vector<HloComputation*>& called, RewriteContext& context);
+
 }  // namespace phal
 
 #endif  // POLYHAL_CORE_COMPILER_DECOMPOSITIONS_H_

@@ -61,6 +61,8 @@ StatusOr<HloInstruction*> DecomposeOp(
       return DecomposeSelectAndScatter(source, operands, called, context);
     case HloOpcode::kScatter:
       return SplitVariadicScatter(source, operands, called, context);
+    case HloOpcode::kReduceWindow:
+      return DecomposeCumulativeReduceWindow(source, operands, called, context);
     default:
       return nullptr;
   }
