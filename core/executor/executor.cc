@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/abi/c_status.h"
+#include "core/abi/stream_wait.h"
 #include "core/loader/host_services.h"
 #include "core/loader/plugin_library.h"
-#include "core/abi/stream_wait.h"
 
 namespace phal {
 

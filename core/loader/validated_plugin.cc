@@ -4,9 +4,9 @@
 #include <set>
 
 #include "core/abi/c_status.h"
+#include "core/abi/stream_wait.h"
 #include "core/loader/guard_band.h"
 #include "core/loader/host_services.h"
-#include "core/abi/stream_wait.h"
 #include "sdk/base/element_types.h"
 
 namespace phal {

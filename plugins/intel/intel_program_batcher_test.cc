@@ -21,8 +21,8 @@ namespace phal::intel {
 namespace {
 
 using ::phal::plugin_testing::IsOk;
-using ::phal::plugin_testing::UnaryLoopKernel;
 using ::phal::plugin_testing::ToBytes;
+using ::phal::plugin_testing::UnaryLoopKernel;
 
 constexpr int64_t kCount = 100;
 
