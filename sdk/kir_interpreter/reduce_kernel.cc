@@ -44,11 +44,10 @@ struct ReduceBodies {
 // What a reduce kernel knows once compiled: its bodies and its geometry.
 struct ReducePlan {
   ReducePlan(const phal_kernel_desc_t& kernel, ReduceBodies bodies)
-      : kernel(kernel), reduce(*kernel.u.reduce), bodies(std::move(bodies)) {
-    const ReduceGeometry geometry = GeometryOf(reduce);
-    reduced = geometry.reduced;
-    output_dims = geometry.kept_dims;
-    reduced_sizes = geometry.reduced_dims;
+      : kernel(kernel),
+        reduce(*kernel.u.reduce),
+        bodies(std::move(bodies)),
+        geometry(GeometryOf(reduce)) {
     for (uint32_t k = 0; k < reduce.accumulator_count; ++k) {
       accumulator_sizes.push_back(static_cast<int64_t>(
           ElementTypeByteSize(this->bodies.init.result_type(k))));
@@ -66,8 +65,7 @@ struct ReducePlan {
   const phal_kernel_desc_t& kernel;
   const phal_kir_reduce_t& reduce;
   ReduceBodies bodies;
-  std::vector<bool> reduced;
-  std::vector<int64_t> output_dims, reduced_sizes;
+  ReduceGeometry geometry;
   std::vector<int64_t> accumulator_sizes, value_sizes;
   std::vector<uint32_t> inputs;
 };
@@ -88,9 +86,10 @@ class ReduceRun {
         values_(plan.bodies.values, output_batch_ * step_batch_),
         reducer_(plan.bodies.reducer, output_batch_),
         epilogue_(plan.bodies.epilogue, output_batch_),
-        output_index_(plan.output_dims.size(), output_batch_),
-        reduced_index_(plan.reduced_sizes.size(), step_batch_),
-        values_index_(plan.reduced.size(), output_batch_ * step_batch_),
+        output_index_(plan.geometry.kept_dims.size(), output_batch_),
+        reduced_index_(plan.geometry.reduced_dims.size(), step_batch_),
+        values_index_(plan.geometry.reduced.size(),
+                      output_batch_ * step_batch_),
         parameters_(2 * plan.reduce.accumulator_count) {
     for (int64_t size : plan.accumulator_sizes) {
       accumulators_.emplace_back(
@@ -112,7 +111,7 @@ class ReduceRun {
         std::memcpy(accumulators_[k].data() + i * size, init_.result(k), size);
       }
     }
-    FillRowMajorIndices(plan_.output_dims, first, count,
+    FillRowMajorIndices(plan_.geometry.kept_dims, first, count,
                         output_index_.pointers());
     for (int64_t step = 0; step < steps_; step += step_batch_) {
       PHAL_RETURN_IF_ERROR(
@@ -129,7 +128,7 @@ class ReduceRun {
   // of every output point of the batch, then applies the reducer once per
   // reduced point, in order.
   Status FoldSteps(int64_t step, int64_t step_count, int64_t count) {
-    FillRowMajorIndices(plan_.reduced_sizes, step, step_count,
+    FillRowMajorIndices(plan_.geometry.reduced_dims, step, step_count,
                         reduced_index_.pointers());
     FillValuesIndices(count, step_count);
     PHAL_RETURN_IF_ERROR(values_.Evaluate(buffers_, count * step_count,
@@ -156,9 +155,9 @@ class ReduceRun {
   // for a kept one.
   void FillValuesIndices(int64_t count, int64_t step_count) {
     std::size_t kept = 0, reduced = 0;
-    for (std::size_t d = 0; d < plan_.reduced.size(); ++d) {
+    for (std::size_t d = 0; d < plan_.geometry.reduced.size(); ++d) {
       int64_t* out = values_index_[d];
-      if (plan_.reduced[d]) {
+      if (plan_.geometry.reduced[d]) {
         const int64_t* source = reduced_index_[reduced++];
         for (int64_t j = 0; j < step_count; ++j) {
           std::fill(out + j * count, out + (j + 1) * count, source[j]);
@@ -188,12 +187,12 @@ class ReduceKernel final : public CompiledKernel {
       : plan_(kernel, std::move(bodies)) {}
 
   Status Run(std::span<uint8_t* const> buffers) const override {
-    const int64_t outputs = ElementCount(plan_.output_dims);
+    const int64_t outputs = plan_.geometry.outputs;
     if (outputs == 0) return OkStatus();
     const std::span<const uint32_t> output_buffers(plan_.reduce.outputs,
                                                    plan_.reduce.output_count);
     OutputTargets targets(plan_.kernel, buffers, output_buffers, plan_.inputs);
-    ReduceRun run(plan_, buffers, outputs, ElementCount(plan_.reduced_sizes));
+    ReduceRun run(plan_, buffers, outputs, plan_.geometry.inner);
     PHAL_RETURN_IF_ERROR(run.EvaluateInit());
     for (int64_t first = 0; first < outputs; first += run.output_batch()) {
       const int64_t count = std::min(run.output_batch(), outputs - first);
@@ -254,13 +253,7 @@ StatusOr<std::unique_ptr<CompiledKernel>> CompileReduceKernel(
       CompiledBody epilogue,
       CompiledBody::Compile(kernel, reduce.epilogue, epilogue_signature));
 
-  std::vector<int64_t> output_dims;
-  for (uint32_t d = 0; d < reduce.rank; ++d) {
-    const int64_t* reduced_end = reduce.reduced_dims + reduce.reduced_count;
-    if (std::find(reduce.reduced_dims, reduced_end, d) == reduced_end) {
-      output_dims.push_back(reduce.dims[d]);
-    }
-  }
+  const std::vector<int64_t> output_dims = GeometryOf(reduce).kept_dims;
   for (uint32_t r = 0; r < reduce.output_count; ++r) {
     const std::string role = "reduce output " + std::to_string(r);
     const uint32_t buffer = reduce.outputs[r];

@@ -199,22 +199,29 @@ class KernelPrinter {
     return OkStatus();
   }
 
+  // A reduce's full index from its kept and reduced parts.
+  static std::vector<std::string> FullIndex(
+      const ReduceGeometry& g, const std::vector<std::string>& kept,
+      const std::vector<std::string>& inner) {
+    std::vector<std::string> full;
+    size_t next_kept = 0, next_inner = 0;
+    for (const bool reduced : g.reduced) {
+      full.push_back(reduced ? inner[next_inner++] : kept[next_kept++]);
+    }
+    return full;
+  }
+
   // One work-item per output point, reducing in ascending order from the
   // init value: the reference's order, so short and edge-valued reductions
   // agree with it exactly.
   Status SequentialReduce(const phal_kir_reduce_t& reduce,
-                          const std::vector<bool>& reduced,
-                          const std::vector<int64_t>& kept_dims,
-                          const std::vector<int64_t>& reduced_dims,
+                          const ReduceGeometry& g,
                           const std::vector<std::string>& types) {
-    int64_t outputs = 1, inner = 1;
-    for (int64_t e : kept_dims) outputs *= e;
-    for (int64_t e : reduced_dims) inner *= e;
-    Launch1D(static_cast<uint64_t>(outputs), kLoopGroup);
+    Launch1D(static_cast<uint64_t>(g.outputs), kLoopGroup);
     Index("gid", d_.GlobalId(0));
-    p_.Line("if (gid >= " + L(outputs) + ") return;");
+    p_.Line("if (gid >= " + L(g.outputs) + ") return;");
     std::vector<std::string> kept;
-    Decompose("gid", kept_dims, &kept);
+    Decompose("gid", g.kept_dims, &kept);
     PHAL_ASSIGN_OR_RETURN(std::vector<std::string> init,
                           p_.Print(reduce.init, nullptr, {}));
     std::vector<std::string> acc;
@@ -222,15 +229,10 @@ class KernelPrinter {
       acc.push_back("acc" + std::to_string(j));
       p_.Line(d_.Declare(types[j], acc[j], init[j], false));
     }
-    p_.Open("for (" + long_ + " q = 0; q < " + L(inner) + "; ++q)");
+    p_.Open("for (" + long_ + " q = 0; q < " + L(g.inner) + "; ++q)");
     std::vector<std::string> inner_index;
-    Decompose("q", reduced_dims, &inner_index);
-    std::vector<std::string> full;
-    size_t next_kept = 0, next_inner = 0;
-    for (uint32_t d = 0; d < reduce.rank; ++d) {
-      full.push_back(reduced[d] ? inner_index[next_inner++]
-                                : kept[next_kept++]);
-    }
+    Decompose("q", g.reduced_dims, &inner_index);
+    const std::vector<std::string> full = FullIndex(g, kept, inner_index);
     PHAL_ASSIGN_OR_RETURN(std::vector<std::string> values,
                           p_.Print(reduce.values, IndexOf(full), {}));
     PHAL_RETURN_IF_ERROR(Combine(reduce, acc, values, acc));
@@ -245,28 +247,23 @@ class KernelPrinter {
 
   Status EmitKind(const phal_kir_reduce_t& reduce) {
     const uint32_t n = reduce.accumulator_count;
-    const ReduceGeometry geometry = GeometryOf(reduce);
-    const std::vector<bool>& reduced = geometry.reduced;
-    const std::vector<int64_t>& kept_dims = geometry.kept_dims;
-    const std::vector<int64_t>& reduced_dims = geometry.reduced_dims;
-    const int64_t outputs = geometry.outputs;
-    const int64_t inner = geometry.inner;
+    const ReduceGeometry g = GeometryOf(reduce);
     std::vector<std::string> types;
     for (uint32_t j = 0; j < n; ++j) {
       types.push_back(d_.ComputeType(ResultType(reduce.init, j)));
     }
-    if (inner <= kSequentialReduction || outputs >= kSequentialOutputs) {
-      return SequentialReduce(reduce, reduced, kept_dims, reduced_dims, types);
+    if (g.inner <= kSequentialReduction || g.outputs >= kSequentialOutputs) {
+      return SequentialReduce(reduce, g, types);
     }
     uint64_t group = 1;
     while (group * 2 <=
            std::min<uint64_t>(
                {kReduceGroup, p_.features().max_work_group_size,
-                static_cast<uint64_t>(std::max<int64_t>(1, inner))})) {
+                static_cast<uint64_t>(std::max<int64_t>(1, g.inner))})) {
       group *= 2;
     }
     out_.launch.dimensions = 1;
-    out_.launch.global_size[0] = static_cast<uint64_t>(outputs) * group;
+    out_.launch.global_size[0] = static_cast<uint64_t>(g.outputs) * group;
     out_.launch.local_size[0] = group;
 
     std::vector<std::string> shared(n), acc(n);
@@ -279,7 +276,7 @@ class KernelPrinter {
     Index("group", d_.GroupId(0));
     Index("lid", d_.LocalId(0));
     std::vector<std::string> kept;
-    Decompose("group", kept_dims, &kept);
+    Decompose("group", g.kept_dims, &kept);
     // Accumulators start as the init values so that they are defined even
     // in work-items that reduce nothing (valid stays 0 there).
     PHAL_ASSIGN_OR_RETURN(std::vector<std::string> init,
@@ -288,16 +285,11 @@ class KernelPrinter {
       p_.Line(d_.Declare(types[j], acc[j], init[j], false));
     }
     p_.Line(d_.Declare(pred_, "have", Pred("0"), false));
-    p_.Open("for (" + long_ + " q = lid; q < " + L(inner) +
+    p_.Open("for (" + long_ + " q = lid; q < " + L(g.inner) +
             "; q += " + L(static_cast<int64_t>(group)) + ")");
     std::vector<std::string> inner_index;
-    Decompose("q", reduced_dims, &inner_index);
-    std::vector<std::string> full;
-    size_t next_kept = 0, next_inner = 0;
-    for (uint32_t d = 0; d < reduce.rank; ++d) {
-      full.push_back(reduced[d] ? inner_index[next_inner++]
-                                : kept[next_kept++]);
-    }
+    Decompose("q", g.reduced_dims, &inner_index);
+    const std::vector<std::string> full = FullIndex(g, kept, inner_index);
     PHAL_ASSIGN_OR_RETURN(std::vector<std::string> values,
                           p_.Print(reduce.values, IndexOf(full), {}));
     p_.Open("if (have != 0)");
