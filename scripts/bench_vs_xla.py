@@ -111,6 +111,10 @@ def difference(polyhal, xla):
         theirs = np.asarray(theirs)
         if mine.shape != theirs.shape:
             return math.inf
+        if mine.dtype != theirs.dtype and mine.dtype.itemsize == theirs.dtype.itemsize:
+            mine = mine.view(theirs.dtype)  # bf16 comes back as raw 2-byte records
+        theirs = theirs.astype(np.float64) if theirs.dtype.kind == "V" or \
+            theirs.dtype.name in ("bfloat16", "float16") else theirs
         if np.issubdtype(theirs.dtype, np.integer):
             worst = max(worst, float(np.count_nonzero(mine != theirs)))
             continue
