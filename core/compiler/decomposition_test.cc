@@ -508,6 +508,36 @@ TEST(CumulativeReduceWindowDecomposition, OtherWindowsStayReduceWindows) {
       {TestData(PHAL_ELEMENT_TYPE_F32, {2, 16})});
 }
 
+// reduce-window with jax.lax.cumlogsumexp's reducer (logaddexp, NaN-safe
+// where both are infinite) and `init` over rows of 37.
+std::string CumLogSumExpModule(const std::string& init) {
+  return "HloModule m\nlogaddexp {\n  a = f32[] parameter(0)\n  b = f32[] "
+         "parameter(1)\n  m = f32[] maximum(a, b)\n  d = f32[] subtract(a, "
+         "b)\n  n = pred[] compare(d, d), direction=NE\n  s = f32[] add(a, "
+         "b)\n  ad = f32[] abs(d)\n  nd = f32[] negate(ad)\n  e = f32[] "
+         "exponential(nd)\n  l = f32[] log-plus-one(e)\n  r = f32[] add(m, "
+         "l)\n  ROOT o = f32[] select(n, s, r)\n}\nENTRY main {\n  x = "
+         "f32[3,37] parameter(0)\n  i = f32[] constant(" +
+         init +
+         ")\n  ROOT c = f32[3,37] reduce-window(x, i), window={size=1x37 "
+         "pad=0_0x36_0}, to_apply=logaddexp\n}\n";
+}
+
+TEST(CumulativeReduceWindowDecomposition, ScansAnyReducerWithAnIdentity) {
+  Literal x = TestData(PHAL_ELEMENT_TYPE_F32, {3, 37});
+  // Infinities and a NaN inside the rows.
+  x.SetFromDouble(5, kInf);
+  x.SetFromDouble(40, -kInf);
+  x.SetFromDouble(80, std::nan(""));
+  const std::string text = CumLogSumExpModule("-inf");
+  EXPECT_FALSE(KeepsReduceWindow(text));
+  // The scan adds the logarithms in another order than the window does.
+  ExpectMatchesReference(text, {x}, 1e-5);
+  // From 0, which logaddexp does not leave unchanged, every window counts
+  // its padding: the reduce-window stays.
+  EXPECT_TRUE(KeepsReduceWindow(CumLogSumExpModule("0")));
+}
+
 TEST(TupleEntryParameters, AreTakenAsTheirLeavesDepthFirst) {
   const std::string text = R"(
 HloModule tuple_parameter

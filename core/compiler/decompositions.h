@@ -99,10 +99,15 @@ StatusOr<HloInstruction*> DecomposeSelectAndScatter(
 
 // reduce-window whose window spans a whole dimension, padded on one side
 // (a cumulative sum, product, maximum or minimum, as JAX writes cumsum,
-// cumprod, cummax and cummin) with an associative, commutative reducer and
-// its identity as the init value: a logarithmic scan, ceil(log2 n) steps
-// each combining the row with itself shifted by 1, 2, 4, ... (slice, pad
-// with the identity, the reducer's op), each step's result kept in memory
+// cumprod, cummax and cummin, or cumlogsumexp's logaddexp) with a reducer
+// that is one associative op (add, multiply, maximum, minimum) with its
+// identity as the init value, or any computation of scalar elementwise ops
+// whose init value is an identity on probe values (signed zeros, the
+// extremes, infinities, NaN, magnitudes across the exponent range,
+// evaluated by the reference interpreter): a logarithmic scan, ceil(log2 n)
+// steps each combining the row with itself shifted by 1, 2, 4, ... (slice,
+// pad with the identity, the reducer applied elementwise), each step's
+// result kept in memory
 // behind an optimization barrier so that no kernel recomputes the steps
 // before it: O(n log n) work instead of the window's O(n^2). Null for any
 // other reduce-window.
