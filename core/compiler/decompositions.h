@@ -76,7 +76,11 @@ StatusOr<HloInstruction*> DecomposeInverseOrHyperbolic(
 // for IFFT and IRFFT. Twiddle grids of up to 2^20 elements are constants
 // computed on the host in double; larger ones come from integer arithmetic
 // on iotas (j k mod n, reduced to within pi/4 of a multiple of pi/2), sin
-// and cos in the kernel: any n, O(n) work per output element and dimension.
+// and cos in the kernel. Lengths above 64 with a factor are split
+// (Cooley-Tukey: n = n1 n2, transforms of n1 and n2 with twiddles between,
+// again for each factor above 64; RFFT through the full complex transform,
+// IRFFT through the Hermitian-extended spectrum): O(n1 + n2) work per
+// output element and dimension instead of O(n); prime lengths sum directly.
 StatusOr<HloInstruction*> DecomposeFft(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     RewriteContext& context);

@@ -12,6 +12,9 @@ constexpr int64_t kLargestS32Length = 46340;
 // many sines: a 1024-point FFT) are constants computed on the host; larger
 // ones are computed in the kernel.
 constexpr int64_t kLargestTwiddleTable = int64_t{1} << 20;
+// Transforms up to this length sum directly (O(n) work per output); longer
+// ones of a composite length are split (DftBuilder::FastTransform).
+constexpr int64_t kDirectLength = 64;
 
 struct Twiddles {
   HloInstruction* cosine;
@@ -43,6 +46,123 @@ class DftBuilder {
         Binary(HloOpcode::kMultiply, Spread(x, dimension, outputs),
                SpreadGrid(twiddles, x->shape().dims(), dimension, outputs));
     return Sum(products, dimension);
+  }
+
+  // The full transform of length n along `dimension` of a complex x
+  // (Transform with n outputs) in O(n (n1 + n2)) work instead of O(n^2):
+  // for n = n1 n2 with n1 the largest factor up to sqrt(n), the index
+  // j = j1 n2 + j2 is split into two dimensions, transforms of length n1
+  // over j1 (giving k1) are multiplied by the twiddles exp(-+2 pi i j2 k1
+  // / n) and transformed over j2 (giving k2), and the output k = k1 + n1 k2
+  // is the transpose of (k1, k2) joined again (Cooley and Tukey's
+  // decomposition, applied again to each factor above kDirectLength).
+  HloInstruction* FastTransform(HloInstruction* x, int64_t dimension, int64_t n,
+                                bool inverse) {
+    if (!IsSplit(n)) return Transform(x, dimension, n, n, inverse);
+    const int64_t n1 = SmallFactor(n);
+    const int64_t n2 = n / n1;
+    const std::vector<int64_t> dims = x->shape().dims();
+    std::vector<int64_t> split = dims;
+    split[static_cast<std::size_t>(dimension)] = n1;
+    split.insert(split.begin() + dimension + 1, n2);
+    HloInstruction* y =
+        context_.AddNew(HloOpcode::kReshape, Shape(complex_, split), {x});
+    y = FastTransform(y, dimension, n1, inverse);
+    const Twiddles roots =
+        Roots(n1, n2, n, inverse ? 1.0 : -1.0, /*weighted=*/false);
+    HloInstruction* twiddles =
+        context_.AddNew(HloOpcode::kComplex, Shape(complex_, {n1, n2}),
+                        {roots.cosine, roots.sine});
+    y = Binary(HloOpcode::kMultiply, y,
+               context_.AddNew(HloOpcode::kBroadcast, Shape(complex_, split),
+                               {twiddles}, [&](HloInstruction& b) {
+                                 b.set_dimensions({dimension, dimension + 1});
+                               }));
+    y = FastTransform(y, dimension + 1, n2, inverse);
+    std::vector<int64_t> permutation(split.size());
+    for (std::size_t i = 0; i < split.size(); ++i) {
+      permutation[i] = static_cast<int64_t>(i);
+    }
+    std::swap(permutation[static_cast<std::size_t>(dimension)],
+              permutation[static_cast<std::size_t>(dimension) + 1]);
+    std::vector<int64_t> swapped = split;
+    std::swap(swapped[static_cast<std::size_t>(dimension)],
+              swapped[static_cast<std::size_t>(dimension) + 1]);
+    y = context_.AddNew(
+        HloOpcode::kTranspose, Shape(complex_, swapped), {y},
+        [&](HloInstruction& t) { t.set_dimensions(permutation); });
+    return context_.AddNew(HloOpcode::kReshape, Shape(complex_, dims), {y});
+  }
+
+  // Whether FastTransform splits a transform of length n.
+  static bool IsSplit(int64_t n) {
+    return n > kDirectLength && SmallFactor(n) > 1;
+  }
+
+  // The first `count` entries of x along `dimension`.
+  HloInstruction* LeadingPart(HloInstruction* x, int64_t dimension,
+                              int64_t count) {
+    const std::vector<int64_t>& dims = x->shape().dims();
+    std::vector<int64_t> limits = dims;
+    limits[static_cast<std::size_t>(dimension)] = count;
+    return context_.AddNew(
+        HloOpcode::kSlice, Shape(x->shape().element_type(), limits), {x},
+        [&](HloInstruction& slice) {
+          slice.set_slice(std::vector<int64_t>(dims.size(), 0), limits,
+                          std::vector<int64_t>(dims.size(), 1));
+        });
+  }
+
+  // The n real values of each line along the last `dimension` from its
+  // n/2+1 non-negative frequencies, through the full spectrum (the
+  // frequencies above n/2 are the conjugates of those below, reversed) and
+  // FastTransform's inverse, whose real parts they are. As RealInverse,
+  // the imaginary parts of X_0 and X_{n/2} do not count.
+  HloInstruction* FastRealInverse(HloInstruction* x, int64_t dimension,
+                                  int64_t n) {
+    const std::vector<int64_t>& dims = x->shape().dims();
+    const auto d = static_cast<std::size_t>(dimension);
+    const int64_t tail = n - n / 2 - 1;
+    std::vector<int64_t> starts(dims.size(), 0);
+    std::vector<int64_t> limits = dims;
+    std::vector<int64_t> part = dims;
+    starts[d] = 1;
+    limits[d] = 1 + tail;
+    part[d] = tail;
+    HloInstruction* mirrored = context_.AddNew(
+        HloOpcode::kSlice, Shape(complex_, part), {x},
+        [&](HloInstruction& slice) {
+          slice.set_slice(starts, limits, std::vector<int64_t>(dims.size(), 1));
+        });
+    mirrored = context_.AddNew(
+        HloOpcode::kReverse, mirrored->shape(), {mirrored},
+        [&](HloInstruction& r) { r.set_dimensions({dimension}); });
+    mirrored = context_.AddNew(
+        HloOpcode::kComplex, mirrored->shape(),
+        {context_.AddNew(HloOpcode::kReal, Shape(real_, part), {mirrored}),
+         Unary(HloOpcode::kNegate,
+               context_.AddNew(HloOpcode::kImag, Shape(real_, part),
+                               {mirrored}))});
+    std::vector<int64_t> head = dims;
+    head[d] = n / 2 + 1;
+    HloInstruction* low = x;
+    if (dims[d] != head[d]) {
+      std::vector<int64_t> head_limits = dims;
+      head_limits[d] = head[d];
+      low = context_.AddNew(
+          HloOpcode::kSlice, Shape(complex_, head), {x},
+          [&](HloInstruction& slice) {
+            slice.set_slice(std::vector<int64_t>(dims.size(), 0), head_limits,
+                            std::vector<int64_t>(dims.size(), 1));
+          });
+    }
+    std::vector<int64_t> full = dims;
+    full[d] = n;
+    HloInstruction* spectrum = context_.AddNew(
+        HloOpcode::kConcatenate, Shape(complex_, full), {low, mirrored},
+        [&](HloInstruction& c) { c.set_dimensions({dimension}); });
+    return context_.AddNew(HloOpcode::kReal, Shape(real_, full),
+                           {FastTransform(spectrum, dimension, n, true)});
   }
 
   // The n real values of each line along the last `dimension` from the
@@ -139,6 +259,15 @@ class DftBuilder {
           [&](HloInstruction& c) { c.set_literal(std::move(table)); });
     };
     return {constant(cosines), constant(sines)};
+  }
+
+  // The largest factor of n up to sqrt(n) (1 for a prime).
+  static int64_t SmallFactor(int64_t n) {
+    int64_t factor = 1;
+    for (int64_t f = 2; f * f <= n; ++f) {
+      if (n % f == 0) factor = f;
+    }
+    return factor;
   }
 
   static ElementType IndexType(int64_t n) {
@@ -311,33 +440,40 @@ StatusOr<HloInstruction*> DecomposeFft(
     case FftType::kFft:
       for (int64_t d = last; d >= first; --d) {
         const int64_t n = x->shape().dim(d);
-        x = dft.Transform(x, d, n, n, /*inverse=*/false);
+        x = dft.FastTransform(x, d, n, /*inverse=*/false);
       }
       break;
     case FftType::kIfft:
       for (int64_t d = first; d <= last; ++d) {
         const int64_t n = x->shape().dim(d);
-        x = dft.Transform(x, d, n, n, /*inverse=*/true);
+        x = dft.FastTransform(x, d, n, /*inverse=*/true);
         scale *= n;
       }
       break;
     case FftType::kRfft: {
       const int64_t n = length.back();
-      x = dft.Transform(dft.ToComplex(x), last, n, n / 2 + 1,
-                        /*inverse=*/false);
+      x = dft.ToComplex(x);
+      if (dft.IsSplit(n)) {
+        x = dft.LeadingPart(dft.FastTransform(x, last, n, /*inverse=*/false),
+                            last, n / 2 + 1);
+      } else {
+        x = dft.Transform(x, last, n, n / 2 + 1, /*inverse=*/false);
+      }
       for (int64_t d = last - 1; d >= first; --d) {
         const int64_t m = x->shape().dim(d);
-        x = dft.Transform(x, d, m, m, /*inverse=*/false);
+        x = dft.FastTransform(x, d, m, /*inverse=*/false);
       }
       break;
     }
     case FftType::kIrfft:
       for (int64_t d = first; d < last; ++d) {
         const int64_t n = x->shape().dim(d);
-        x = dft.Transform(x, d, n, n, /*inverse=*/true);
+        x = dft.FastTransform(x, d, n, /*inverse=*/true);
         scale *= n;
       }
-      x = dft.RealInverse(x, last, length.back());
+      x = dft.IsSplit(length.back())
+              ? dft.FastRealInverse(x, last, length.back())
+              : dft.RealInverse(x, last, length.back());
       scale *= length.back();
       break;
   }
