@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plugins/cpu/cpu_features.h"
+#include "sdk/base/float16.h"
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
@@ -171,6 +172,9 @@ void RunTypedGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
     }
   });
 }
+
+// Elements one task widens from 16-bit floats.
+constexpr int64_t kWidenGrain = int64_t{1} << 16;
 
 // Bytes of patches one task gathers before its GEMM: small enough to stay
 // in a core's L2 cache between the gather and the multiply.
@@ -590,6 +594,49 @@ void RunTypedConvGemm(const llvm_emitter::ConvGemmShape& s,
   });
 }
 
+// Every f16 bit pattern's value as f32, computed once.
+const std::vector<float>& HalfValues() {
+  static const std::vector<float> values = [] {
+    std::vector<float> table(size_t{1} << 16);
+    for (size_t bits = 0; bits < table.size(); ++bits) {
+      table[bits] = HalfToFloat(static_cast<uint16_t>(bits));
+    }
+    return table;
+  }();
+  return values;
+}
+
+// Elements of a 16-bit float operand widened to f32, in pool tasks.
+std::vector<float> Widened(const void* data, phal_element_type_t type,
+                           int64_t count, ThreadPool& pool) {
+  std::vector<float> wide(static_cast<size_t>(count));
+  const auto* bits = static_cast<const uint16_t*>(data);
+  float* out = wide.data();
+  if (type == PHAL_ELEMENT_TYPE_BF16) {
+    // A bf16 is the upper half of the f32 of the same value.
+    pool.ParallelFor(count, kWidenGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const uint32_t word = uint32_t{bits[i]} << 16;
+        std::memcpy(out + i, &word, sizeof(word));
+      }
+    });
+  } else {
+    const float* table = HalfValues().data();
+    pool.ParallelFor(count, kWidenGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) out[i] = table[bits[i]];
+    });
+  }
+  return wide;
+}
+
+// The elements an operand of `rows` x `columns` per batch, with the given
+// leading dimension and batch stride, spans.
+int64_t OperandExtent(int64_t batch, int64_t batch_stride, int64_t rows,
+                      int64_t columns, int64_t leading) {
+  if (batch == 0 || rows == 0 || columns == 0) return 0;
+  return (batch - 1) * batch_stride + (rows - 1) * leading + columns;
+}
+
 }  // namespace
 
 void RunConvGemm(const llvm_emitter::ConvGemmShape& shape, void* const* buffers,
@@ -598,6 +645,30 @@ void RunConvGemm(const llvm_emitter::ConvGemmShape& shape, void* const* buffers,
     return;
   }
   const Blas& blas = TheBlas();
+  if (shape.input_type != PHAL_ELEMENT_TYPE_INVALID ||
+      shape.kernel_type != PHAL_ELEMENT_TYPE_INVALID) {
+    // 16-bit float operands: widened to f32 once, then as f32 ones.
+    std::vector<void*> wide_buffers(
+        buffers, buffers + std::max(shape.input, shape.kernel) + 1);
+    std::vector<float> input, kernel;
+    if (shape.input_type != PHAL_ELEMENT_TYPE_INVALID) {
+      input = Widened(buffers[shape.input], shape.input_type,
+                      shape.batch * shape.height * shape.width * shape.channels,
+                      pool);
+      wide_buffers[shape.input] = input.data();
+    }
+    if (shape.kernel_type != PHAL_ELEMENT_TYPE_INVALID) {
+      kernel = Widened(buffers[shape.kernel], shape.kernel_type,
+                       shape.kernel_height * shape.kernel_width *
+                           shape.channels * shape.features,
+                       pool);
+      wide_buffers[shape.kernel] = kernel.data();
+    }
+    llvm_emitter::ConvGemmShape wide = shape;
+    wide.input_type = wide.kernel_type = PHAL_ELEMENT_TYPE_INVALID;
+    RunConvGemm(wide, wide_buffers.data(), sums, pool);
+    return;
+  }
   if (shape.type == PHAL_ELEMENT_TYPE_F32) {
     auto* out = static_cast<float*>(sums);
     if (blas.sgemm != nullptr) {
@@ -618,6 +689,36 @@ void RunConvGemm(const llvm_emitter::ConvGemmShape& shape, void* const* buffers,
 void RunGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
              void* sums, ThreadPool& pool) {
   if (shape.batch * shape.m * shape.n == 0) return;
+  if (shape.lhs_type != PHAL_ELEMENT_TYPE_INVALID ||
+      shape.rhs_type != PHAL_ELEMENT_TYPE_INVALID) {
+    // 16-bit float operands: widened to f32 once (as far as the GEMM
+    // reads them), then as f32 ones.
+    std::vector<void*> wide_buffers(
+        buffers, buffers + std::max(shape.lhs, shape.rhs) + 1);
+    std::vector<float> lhs, rhs;
+    if (shape.lhs_type != PHAL_ELEMENT_TYPE_INVALID) {
+      lhs = Widened(buffers[shape.lhs], shape.lhs_type,
+                    OperandExtent(shape.batch, shape.lhs_batch_stride,
+                                  shape.lhs_transposed ? shape.k : shape.m,
+                                  shape.lhs_transposed ? shape.m : shape.k,
+                                  shape.lhs_leading),
+                    pool);
+      wide_buffers[shape.lhs] = lhs.data();
+    }
+    if (shape.rhs_type != PHAL_ELEMENT_TYPE_INVALID) {
+      rhs = Widened(buffers[shape.rhs], shape.rhs_type,
+                    OperandExtent(shape.batch, shape.rhs_batch_stride,
+                                  shape.rhs_transposed ? shape.n : shape.k,
+                                  shape.rhs_transposed ? shape.k : shape.n,
+                                  shape.rhs_leading),
+                    pool);
+      wide_buffers[shape.rhs] = rhs.data();
+    }
+    llvm_emitter::GemmShape wide = shape;
+    wide.lhs_type = wide.rhs_type = PHAL_ELEMENT_TYPE_INVALID;
+    RunGemm(wide, wide_buffers.data(), sums, pool);
+    return;
+  }
   const Blas& blas = TheBlas();
   if (shape.type == PHAL_ELEMENT_TYPE_F32) {
     auto* out = static_cast<float*>(sums);

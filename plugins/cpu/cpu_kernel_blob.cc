@@ -7,7 +7,7 @@ namespace phal::cpu {
 namespace {
 
 constexpr std::string_view kMagic = "PHALCPUK";
-constexpr uint32_t kFormat = 2;
+constexpr uint32_t kFormat = 3;
 
 // The plan member by member: its padding bytes are indeterminate, and the
 // bytes of equal kernels must be equal.
@@ -22,14 +22,16 @@ bool VisitPlan(llvm_emitter::LaunchPlan& plan, Visitor&& visit) {
          visit(gemm.rhs_transposed) && visit(gemm.batch) && visit(gemm.m) &&
          visit(gemm.n) && visit(gemm.k) && visit(gemm.lhs_leading) &&
          visit(gemm.rhs_leading) && visit(gemm.lhs_batch_stride) &&
-         visit(gemm.rhs_batch_stride) && visit(conv.type) &&
-         visit(conv.input) && visit(conv.kernel) && visit(conv.batch) &&
-         visit(conv.height) && visit(conv.width) && visit(conv.channels) &&
+         visit(gemm.rhs_batch_stride) && visit(gemm.lhs_type) &&
+         visit(gemm.rhs_type) && visit(conv.type) && visit(conv.input) &&
+         visit(conv.kernel) && visit(conv.batch) && visit(conv.height) &&
+         visit(conv.width) && visit(conv.channels) &&
          visit(conv.kernel_height) && visit(conv.kernel_width) &&
          visit(conv.features) && visit(conv.out_height) &&
          visit(conv.out_width) && visit(conv.stride_h) &&
          visit(conv.stride_w) && visit(conv.pad_h) && visit(conv.pad_w) &&
-         visit(conv.dilation_h) && visit(conv.dilation_w);
+         visit(conv.dilation_h) && visit(conv.dilation_w) &&
+         visit(conv.input_type) && visit(conv.kernel_type);
 }
 
 }  // namespace

@@ -1036,6 +1036,71 @@ TEST_F(ConvertTest, EveryTypeConvertsToEveryTypeAsStableHloSays) {
   }
 }
 
+// The 16-bit float conversions the kernels compute inline: every f16 bit
+// pattern widened to f32, and f32 bit patterns across the whole range
+// (every 65521st, and the f16 and bf16 rounding boundaries: halfway
+// points, the largest finite values, the subnormal edges) narrowed to f16
+// and bf16, bit for bit as sdk/base/float16 computes them.
+TEST_F(ConvertTest, SixteenBitFloatsConvertBitForBit) {
+  {
+    std::vector<uint8_t> input(size_t{1} << 17);
+    for (uint32_t bits = 0; bits < (1u << 16); ++bits) {
+      const auto half = static_cast<uint16_t>(bits);
+      std::memcpy(input.data() + 2 * bits, &half, 2);
+    }
+    OpBatch batch(PHAL_ELEMENT_TYPE_F16, int64_t{1} << 16);
+    const size_t output =
+        batch.Unary(PHAL_KIR_OP_CONVERT, PHAL_ELEMENT_TYPE_F32, "widen");
+    batch.Run(*this, input, input);
+    for (uint32_t bits = 0; bits < (1u << 16); ++bits) {
+      const float expected = HalfToFloat(static_cast<uint16_t>(bits));
+      ASSERT_EQ(std::memcmp(batch.element(output, bits), &expected, 4), 0)
+          << "f16 0x" << std::hex << bits;
+    }
+  }
+  std::vector<uint32_t> patterns;
+  for (uint64_t bits = 0; bits <= 0xFFFFFFFFu; bits += 65521) {
+    patterns.push_back(static_cast<uint32_t>(bits));
+  }
+  for (const float edge :
+       {65504.0f, 65520.0f, 6.103515625e-05f, 5.9604644775390625e-08f,
+        2.98023223876953125e-08f, 3.3895313892515355e38f, 1.0009765625f}) {
+    const uint32_t bits = std::bit_cast<uint32_t>(edge);
+    for (uint32_t delta = 0; delta < 3; ++delta) {
+      for (const uint32_t sign : {0u, 0x80000000u}) {
+        patterns.push_back((bits + delta) | sign);
+        patterns.push_back((bits - delta) | sign);
+      }
+    }
+  }
+  for (const uint32_t special :
+       {0x7F800000u, 0x7FC00001u, 0xFF812345u, 0x00000001u, 0x33000000u,
+        0x33000001u, 0x387FE000u, 0x387FF000u, 0x7F7FFFFFu}) {
+    patterns.push_back(special);
+  }
+  std::vector<uint8_t> input(patterns.size() * 4);
+  std::memcpy(input.data(), patterns.data(), input.size());
+  OpBatch batch(PHAL_ELEMENT_TYPE_F32, static_cast<int64_t>(patterns.size()));
+  const size_t to_half =
+      batch.Unary(PHAL_KIR_OP_CONVERT, PHAL_ELEMENT_TYPE_F16, "narrow_f16");
+  const size_t to_bfloat =
+      batch.Unary(PHAL_KIR_OP_CONVERT, PHAL_ELEMENT_TYPE_BF16, "narrow_bf16");
+  batch.Run(*this, input, input);
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    const float value = std::bit_cast<float>(patterns[i]);
+    const uint16_t half = FloatToHalf(value);
+    const uint16_t bfloat = FloatToBFloat16(value);
+    ASSERT_EQ(
+        std::memcmp(batch.element(to_half, static_cast<int64_t>(i)), &half, 2),
+        0)
+        << "f32 0x" << std::hex << patterns[i] << " to f16";
+    ASSERT_EQ(std::memcmp(batch.element(to_bfloat, static_cast<int64_t>(i)),
+                          &bfloat, 2),
+              0)
+        << "f32 0x" << std::hex << patterns[i] << " to bf16";
+  }
+}
+
 TEST_F(ConvertTest, BitcastConvertKeepsTheBits) {
   const std::pair<phal_element_type_t, phal_element_type_t> pairs[] = {
       {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_S32},

@@ -1,6 +1,7 @@
 #include "sdk/emitters/llvm/body_emitter.h"
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -114,10 +115,8 @@ IrValue BodyEmitter::Load(phal_element_type_t type, llvm::Value* address) {
           LoadElement(read_only, builder_.getInt8Ty(), address),
           builder_.getInt8(0))};
     case PHAL_ELEMENT_TYPE_F16: {
-      llvm::Value* bits =
-          LoadElement(read_only, builder_.getInt16Ty(), address);
-      llvm::Value* arguments[] = {bits};
-      return {CallRuntime("phal_rt_f16_from_bits", compute, arguments)};
+      return {HalfBitsToFloat(
+          LoadElement(read_only, builder_.getInt16Ty(), address))};
     }
     case PHAL_ELEMENT_TYPE_BF16: {
       llvm::Value* bits =
@@ -146,13 +145,9 @@ void BodyEmitter::Store(phal_element_type_t type, IrValue value,
       builder_.CreateStore(
           builder_.CreateZExt(value.real, builder_.getInt8Ty()), address);
       return;
-    case PHAL_ELEMENT_TYPE_F16: {
-      llvm::Value* arguments[] = {value.real};
-      builder_.CreateStore(
-          CallRuntime("phal_rt_f16_bits", builder_.getInt16Ty(), arguments),
-          address);
+    case PHAL_ELEMENT_TYPE_F16:
+      builder_.CreateStore(FloatToHalfBits(value.real), address);
       return;
-    }
     case PHAL_ELEMENT_TYPE_BF16: {
       // The value is an exact bf16 already: its low 16 bits are zero.
       llvm::Value* bits =
@@ -234,16 +229,105 @@ IrValue BodyEmitter::CallComplexRuntime(const char* name,
 
 llvm::Value* BodyEmitter::RoundTo(phal_element_type_t type,
                                   llvm::Value* value) {
-  llvm::Value* arguments[] = {value};
   if (type == PHAL_ELEMENT_TYPE_F16) {
-    return CallRuntime("phal_rt_round_f32_to_f16", builder_.getFloatTy(),
-                       arguments);
+    return HalfBitsToFloat(FloatToHalfBits(value));
   }
   if (type == PHAL_ELEMENT_TYPE_BF16) {
-    return CallRuntime("phal_rt_round_f32_to_bf16", builder_.getFloatTy(),
-                       arguments);
+    return builder_.CreateBitCast(
+        builder_.CreateShl(builder_.CreateZExt(FloatToBFloat16Bits(value),
+                                               builder_.getInt32Ty()),
+                           16),
+        builder_.getFloatTy());
   }
   return value;
+}
+
+llvm::Value* BodyEmitter::HalfBitsToFloat(llvm::Value* bits) {
+  llvm::Type* i32 = builder_.getInt32Ty();
+  const auto constant = [&](uint32_t value) {
+    return llvm::ConstantInt::get(i32, value);
+  };
+  llvm::Value* h = builder_.CreateZExt(bits, i32);
+  llvm::Value* sign = builder_.CreateShl(builder_.CreateAnd(h, 0x8000), 16);
+  llvm::Value* magnitude = builder_.CreateAnd(h, 0x7FFF);
+  llvm::Value* mantissa = builder_.CreateAnd(h, 0x3FF);
+  // Normal: the exponent rebiased from 15 to 127, the mantissa widened.
+  llvm::Value* normal = builder_.CreateAdd(builder_.CreateShl(magnitude, 13),
+                                           constant(0x38000000));
+  // Infinity and NaN: all ones in the exponent, the mantissa kept.
+  llvm::Value* special =
+      builder_.CreateOr(builder_.CreateShl(mantissa, 13), constant(0x7F800000));
+  // Zero and subnormals: mantissa * 2^-24, exact in f32.
+  llvm::Value* tiny = builder_.CreateBitCast(
+      builder_.CreateFMul(
+          builder_.CreateUIToFP(mantissa, builder_.getFloatTy()),
+          llvm::ConstantFP::get(builder_.getFloatTy(), std::ldexp(1.0, -24))),
+      i32);
+  llvm::Value* result = builder_.CreateSelect(
+      builder_.CreateICmpUGE(magnitude, constant(0x7C00)), special,
+      builder_.CreateSelect(builder_.CreateICmpULT(magnitude, constant(0x400)),
+                            tiny, normal));
+  return builder_.CreateBitCast(builder_.CreateOr(sign, result),
+                                builder_.getFloatTy());
+}
+
+llvm::Value* BodyEmitter::FloatToHalfBits(llvm::Value* value) {
+  llvm::Type* i32 = builder_.getInt32Ty();
+  const auto constant = [&](uint32_t c) {
+    return llvm::ConstantInt::get(i32, c);
+  };
+  llvm::Value* x = builder_.CreateBitCast(value, i32);
+  llvm::Value* sign = builder_.CreateAnd(builder_.CreateLShr(x, 16), 0x8000);
+  llvm::Value* a = builder_.CreateAnd(x, 0x7FFFFFFF);
+  // NaN: quiet, with the leading ten payload bits.
+  llvm::Value* nan = builder_.CreateOr(
+      builder_.CreateAnd(builder_.CreateLShr(a, 13), 0x3FF), constant(0x7E00));
+  // Normal in f16 (from 2^-14): rebias the exponent, round the mantissa's
+  // 13 dropped bits to nearest even; a carry moves into the exponent.
+  llvm::Value* rebiased = builder_.CreateSub(a, constant(0x38000000));
+  llvm::Value* odd = builder_.CreateAnd(builder_.CreateLShr(rebiased, 13), 1);
+  llvm::Value* normal = builder_.CreateLShr(
+      builder_.CreateAdd(builder_.CreateAdd(rebiased, constant(0xFFF)), odd),
+      13);
+  // Below 2^-14: adding 0.5 rounds |x| to a multiple of 2^-24 (the spacing
+  // of floats in [0.5, 1)), to nearest even; the multiple is the f16's bits.
+  llvm::Value* magnitude = builder_.CreateBitCast(a, builder_.getFloatTy());
+  llvm::Value* tiny = builder_.CreateSub(
+      builder_.CreateBitCast(
+          builder_.CreateFAdd(
+              magnitude, llvm::ConstantFP::get(builder_.getFloatTy(), 0.5)),
+          i32),
+      constant(0x3F000000));
+  // From 65520 (halfway past the largest f16, rounding to even) up:
+  // infinity.
+  llvm::Value* result = builder_.CreateSelect(
+      builder_.CreateICmpUGT(a, constant(0x7F800000)), nan,
+      builder_.CreateSelect(
+          builder_.CreateICmpUGE(a, constant(0x477FF000)), constant(0x7C00),
+          builder_.CreateSelect(builder_.CreateICmpUGE(a, constant(0x38800000)),
+                                normal, tiny)));
+  return builder_.CreateTrunc(builder_.CreateOr(sign, result),
+                              builder_.getInt16Ty());
+}
+
+llvm::Value* BodyEmitter::FloatToBFloat16Bits(llvm::Value* value) {
+  llvm::Type* i32 = builder_.getInt32Ty();
+  llvm::Value* x = builder_.CreateBitCast(value, i32);
+  llvm::Value* upper = builder_.CreateLShr(x, 16);
+  // NaN: the upper half, made quiet.
+  llvm::Value* nan = builder_.CreateOr(upper, 0x40);
+  // Otherwise round the lower half away to nearest even: a carry moves into
+  // the exponent, up to infinity.
+  llvm::Value* rounded = builder_.CreateLShr(
+      builder_.CreateAdd(
+          builder_.CreateAdd(x, llvm::ConstantInt::get(i32, 0x7FFF)),
+          builder_.CreateAnd(upper, 1)),
+      16);
+  llvm::Value* is_nan =
+      builder_.CreateICmpUGT(builder_.CreateAnd(x, 0x7FFFFFFF),
+                             llvm::ConstantInt::get(i32, 0x7F800000));
+  return builder_.CreateTrunc(builder_.CreateSelect(is_nan, nan, rounded),
+                              builder_.getInt16Ty());
 }
 
 // IEEE 754-2019 maximum: NaN propagates, -0 < +0.
@@ -292,10 +376,8 @@ llvm::Value* BodyEmitter::ToBits(IrValue value, phal_element_type_t type) {
   switch (type) {
     case PHAL_ELEMENT_TYPE_PRED:
       return builder_.CreateZExt(value.real, builder_.getInt8Ty());
-    case PHAL_ELEMENT_TYPE_F16: {
-      llvm::Value* arguments[] = {value.real};
-      return CallRuntime("phal_rt_f16_bits", builder_.getInt16Ty(), arguments);
-    }
+    case PHAL_ELEMENT_TYPE_F16:
+      return FloatToHalfBits(value.real);
     case PHAL_ELEMENT_TYPE_BF16:
       return builder_.CreateTrunc(
           builder_.CreateLShr(
@@ -324,11 +406,8 @@ IrValue BodyEmitter::FromBits(llvm::Value* bits, phal_element_type_t type) {
   switch (type) {
     case PHAL_ELEMENT_TYPE_PRED:
       return {builder_.CreateICmpNE(bits, builder_.getInt8(0))};
-    case PHAL_ELEMENT_TYPE_F16: {
-      llvm::Value* arguments[] = {bits};
-      return {CallRuntime("phal_rt_f16_from_bits", builder_.getFloatTy(),
-                          arguments)};
-    }
+    case PHAL_ELEMENT_TYPE_F16:
+      return {HalfBitsToFloat(bits)};
     case PHAL_ELEMENT_TYPE_BF16:
       return {builder_.CreateBitCast(
           builder_.CreateShl(builder_.CreateZExt(bits, builder_.getInt32Ty()),
@@ -403,6 +482,9 @@ StatusOr<IrValue> BodyEmitter::Convert(IrValue value, phal_element_type_t from,
     }
     return IrValue{from_signed ? builder_.CreateSIToFP(value.real, target)
                                : builder_.CreateUIToFP(value.real, target)};
+  }
+  if (IsNarrowFloat(to) && value.real->getType()->isFloatTy()) {
+    return IrValue{RoundTo(to, value.real)};
   }
   if (IsNarrowFloat(to)) {
     llvm::Value* arguments[] = {value.real};

@@ -98,6 +98,13 @@ class BodyEmitter {
 
   // Rounds a float result to its 16-bit type; other types pass through.
   llvm::Value* RoundTo(phal_element_type_t type, llvm::Value* value);
+  // f16 and bf16 conversions in integer and float arithmetic the loop
+  // vectorizer can widen (no calls): an f16's i16 bits to its f32 value;
+  // an f32 to the i16 bits of the nearest f16 or bf16 (to nearest even;
+  // NaNs keep their sign and leading payload bits, made quiet).
+  llvm::Value* HalfBitsToFloat(llvm::Value* bits);
+  llvm::Value* FloatToHalfBits(llvm::Value* value);
+  llvm::Value* FloatToBFloat16Bits(llvm::Value* value);
   llvm::Value* Maximum(llvm::Value* x, llvm::Value* y);
   llvm::Value* Minimum(llvm::Value* x, llvm::Value* y);
   llvm::Value* TotalOrderKey(llvm::Value* x);

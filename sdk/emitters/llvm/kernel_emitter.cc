@@ -306,15 +306,31 @@ class KernelBuilder : KernelIrBuilder {
                : Nest(kept_dims, begin_, end_, kept, output_point);
   }
 
+  // The element type a GEMM of `type` reads an operand of `operand_type`
+  // as: INVALID for `type` itself, the 16-bit float types an f32 GEMM
+  // widens first, or null when the GEMM cannot read it.
+  static std::optional<phal_element_type_t> GemmOperandType(
+      phal_element_type_t operand_type, phal_element_type_t type) {
+    if (operand_type == type) return PHAL_ELEMENT_TYPE_INVALID;
+    if (type == PHAL_ELEMENT_TYPE_F32 &&
+        (operand_type == PHAL_ELEMENT_TYPE_F16 ||
+         operand_type == PHAL_ELEMENT_TYPE_BF16)) {
+      return operand_type;
+    }
+    return std::nullopt;
+  }
+
   void PlanGemm(const phal_kir_dot_t& dot) {
     const phal_element_type_t type = dot.accumulation_type;
-    if (!target_.HasGemm(type) ||
-        kernel_.buffers[dot.lhs].element_type != type ||
-        kernel_.buffers[dot.rhs].element_type != type) {
-      return;
-    }
+    const std::optional<phal_element_type_t> lhs_type =
+        GemmOperandType(kernel_.buffers[dot.lhs].element_type, type);
+    const std::optional<phal_element_type_t> rhs_type =
+        GemmOperandType(kernel_.buffers[dot.rhs].element_type, type);
+    if (!target_.HasGemm(type) || !lhs_type || !rhs_type) return;
     GemmShape gemm;
     gemm.type = type;
+    gemm.lhs_type = *lhs_type;
+    gemm.rhs_type = *rhs_type;
     gemm.lhs = dot.lhs;
     gemm.rhs = dot.rhs;
     gemm.batch = dot.batch;
@@ -577,7 +593,8 @@ class KernelBuilder : KernelIrBuilder {
   }
 
   // A convolution the runtime's GEMM computes (ConvGemmShape): f32 or f64
-  // operands of the accumulation type, channels-innermost layouts, one or
+  // operands of the accumulation type (or f16 and bf16 ones of an f32
+  // accumulation, GemmOperandType), channels-innermost layouts, one or
   // two spatial dimensions, no groups, no lhs dilation, no reversal.
   void PlanConvGemm(const phal_kir_conv_t& conv) {
     const phal_element_type_t type = conv.accumulation_type;
@@ -585,9 +602,12 @@ class KernelBuilder : KernelIrBuilder {
     const phal_kir_buffer_t& weights = kernel_.buffers[conv.kernel];
     const phal_kir_buffer_t& output = kernel_.buffers[conv.output];
     const uint32_t s = conv.spatial_count;
-    if (!target_.HasGemm(type) || input.element_type != type ||
-        weights.element_type != type || s < 1 || s > 2 ||
-        conv.feature_group_count != 1 || conv.batch_group_count != 1 ||
+    const std::optional<phal_element_type_t> input_type =
+        GemmOperandType(input.element_type, type);
+    const std::optional<phal_element_type_t> kernel_type =
+        GemmOperandType(weights.element_type, type);
+    if (!target_.HasGemm(type) || !input_type || !kernel_type || s < 1 ||
+        s > 2 || conv.feature_group_count != 1 || conv.batch_group_count != 1 ||
         input.rank != s + 2 || weights.rank != s + 2 || output.rank != s + 2 ||
         conv.input_batch_dimension != 0 ||
         conv.input_feature_dimension != s + 1 ||
@@ -608,6 +628,8 @@ class KernelBuilder : KernelIrBuilder {
     const bool two = s == 2;
     ConvGemmShape shape;
     shape.type = type;
+    shape.input_type = *input_type;
+    shape.kernel_type = *kernel_type;
     shape.input = conv.input;
     shape.kernel = conv.kernel;
     shape.batch = input.dims[0];

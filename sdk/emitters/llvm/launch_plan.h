@@ -40,6 +40,11 @@ struct GemmShape {
   int64_t rhs_leading = 0;
   int64_t lhs_batch_stride = 0;
   int64_t rhs_batch_stride = 0;
+  // An operand's element type where it is narrower than `type` (f16 or
+  // bf16 operands of an f32 GEMM, which the runtime widens first);
+  // INVALID where it is `type`.
+  phal_element_type_t lhs_type = PHAL_ELEMENT_TYPE_INVALID;
+  phal_element_type_t rhs_type = PHAL_ELEMENT_TYPE_INVALID;
 };
 
 // A convolution a GEMM routine computes, for channels-innermost layouts
@@ -58,6 +63,9 @@ struct ConvGemmShape {
   int64_t out_height = 0, out_width = 0;
   int64_t stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
   int64_t dilation_h = 1, dilation_w = 1;
+  // As GemmShape's lhs_type and rhs_type, for the input and the kernel.
+  phal_element_type_t input_type = PHAL_ELEMENT_TYPE_INVALID;
+  phal_element_type_t kernel_type = PHAL_ELEMENT_TYPE_INVALID;
 };
 
 // Plain data, so a runtime may store it byte for byte beside the object code.
