@@ -577,6 +577,71 @@ TEST(CumulativeReduceWindowDecomposition, ScansAnyReducerWithAnIdentity) {
   EXPECT_TRUE(KeepsReduceWindow(CumLogSumExpModule("0")));
 }
 
+// Convolutions the canonicalize-convolutions pass rewrites (layouts, lhs
+// dilation, window reversal, 3-D split over depth) against the reference.
+TEST(ConvolutionCanonicalization, EveryRewrittenFormMatchesTheReference) {
+  struct ConvCase {
+    const char* input;
+    std::vector<int64_t> input_dims;
+    const char* kernel;
+    std::vector<int64_t> kernel_dims;
+    const char* result;
+    const char* attributes;
+  };
+  const std::vector<ConvCase> cases = {
+      // PyTorch's layouts (NCHW, OIHW).
+      {"f32[2,3,6,5]",
+       {2, 3, 6, 5},
+       "f32[4,3,3,3]",
+       {4, 3, 3, 3},
+       "f32[2,4,6,5]",
+       "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"},
+      // A transposed convolution: lhs dilation, stride-2 upsampling.
+      {"f32[1,4,4,3]",
+       {1, 4, 4, 3},
+       "f32[2,2,3,5]",
+       {2, 2, 3, 5},
+       "f32[1,8,8,5]",
+       "window={size=2x2 pad=1_1x1_1 lhs_dilate=2x2}, "
+       "dim_labels=b01f_01io->b01f"},
+      // A reversed window, and the output in another layout.
+      {"f32[2,5,5,3]",
+       {2, 5, 5, 3},
+       "f32[3,3,3,4]",
+       {3, 3, 3, 4},
+       "f32[4,5,5,2]",
+       "window={size=3x3 pad=1_1x1_1 rhs_reversal=1x0}, "
+       "dim_labels=b01f_01io->f01b"},
+      // 3-D: strided and padded depth, then dilated depth.
+      {"f32[2,5,6,6,3]",
+       {2, 5, 6, 6, 3},
+       "f32[3,3,3,3,4]",
+       {3, 3, 3, 3, 4},
+       "f32[2,3,6,6,4]",
+       "window={size=3x3x3 stride=2x1x1 pad=1_1x1_1x1_1}, "
+       "dim_labels=b012f_012io->b012f"},
+      {"f32[2,3,5,4,6]",
+       {2, 3, 5, 4, 6},
+       "f32[4,3,2,3,3]",
+       {4, 3, 2, 3, 3},
+       "f32[2,4,3,4,6]",
+       "window={size=2x3x3 pad=0_0x1_1x1_1 rhs_dilate=2x1x1}, "
+       "dim_labels=bf012_oi012->bf012"},
+  };
+  for (const ConvCase& c : cases) {
+    const std::string text =
+        std::string("HloModule conv\nENTRY main {\n  x = ") + c.input +
+        " parameter(0)\n  k = " + c.kernel +
+        " parameter(1)\n  ROOT c = " + c.result + " convolution(x, k), " +
+        c.attributes + "\n}\n";
+    SCOPED_TRACE(text);
+    ExpectMatchesReference(text,
+                           {TestData(PHAL_ELEMENT_TYPE_F32, c.input_dims),
+                            TestData(PHAL_ELEMENT_TYPE_F32, c.kernel_dims, 1)},
+                           1e-5);
+  }
+}
+
 TEST(TupleEntryParameters, AreTakenAsTheirLeavesDepthFirst) {
   const std::string text = R"(
 HloModule tuple_parameter

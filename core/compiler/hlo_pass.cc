@@ -16,6 +16,7 @@ std::vector<std::unique_ptr<HloPass>> DefaultPipeline(
   passes.push_back(MakeLayoutNormalizationPass());
   passes.push_back(MakeBatchNormDecompositionPass());
   passes.push_back(MakeOpDecompositionPass());
+  passes.push_back(MakeConvolutionCanonicalizationPass());
   passes.push_back(MakeAlgebraicSimplificationPass());
   passes.push_back(MakeConstantFoldingPass(max_folded_elements));
   passes.push_back(MakeAlgebraicSimplificationPass());

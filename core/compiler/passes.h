@@ -26,6 +26,12 @@ std::unique_ptr<HloPass> MakeBatchNormDecompositionPass();
 // of several operands into one scatter per operand (when the update computation
 // keeps them apart); select-and-scatter into a reduce-window and a scatter.
 std::unique_ptr<HloPass> MakeOpDecompositionPass();
+// Convolutions into channels-innermost layouts (transposes around them),
+// lhs dilation into a pad with interior padding, window reversal into a
+// reversed kernel, and 3-D convolutions with f32 or f64 results into a sum
+// of 2-D ones over the kernel's depth: the form a GEMM over patches
+// computes.
+std::unique_ptr<HloPass> MakeConvolutionCanonicalizationPass();
 // Identities that hold bit for bit, NaN and signed zeros included.
 std::unique_ptr<HloPass> MakeAlgebraicSimplificationPass();
 // Evaluates instructions whose operands are all constants with the

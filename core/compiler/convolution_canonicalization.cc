@@ -1,0 +1,245 @@
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "core/compiler/hlo_rewriter.h"
+#include "core/compiler/passes.h"
+
+namespace phal {
+namespace {
+
+std::vector<int64_t> Iota(int64_t count) {
+  std::vector<int64_t> values(static_cast<std::size_t>(count));
+  std::iota(values.begin(), values.end(), int64_t{0});
+  return values;
+}
+
+// Channels-innermost dimension numbers for `spatial` spatial dimensions:
+// input and output (batch, spatial..., feature), kernel (spatial...,
+// input feature, output feature).
+ConvolutionDimensionNumbers CanonicalNumbers(int64_t spatial) {
+  ConvolutionDimensionNumbers numbers;
+  numbers.input_batch_dimension = 0;
+  numbers.input_feature_dimension = spatial + 1;
+  numbers.kernel_input_feature_dimension = spatial;
+  numbers.kernel_output_feature_dimension = spatial + 1;
+  numbers.output_batch_dimension = 0;
+  numbers.output_feature_dimension = spatial + 1;
+  for (int64_t i = 0; i < spatial; ++i) {
+    numbers.input_spatial_dimensions.push_back(i + 1);
+    numbers.kernel_spatial_dimensions.push_back(i);
+    numbers.output_spatial_dimensions.push_back(i + 1);
+  }
+  return numbers;
+}
+
+HloInstruction* Transpose(RewriteContext& context, HloInstruction* value,
+                          const std::vector<int64_t>& permutation) {
+  if (permutation == Iota(static_cast<int64_t>(permutation.size()))) {
+    return value;
+  }
+  std::vector<int64_t> dims;
+  for (int64_t d : permutation) dims.push_back(value->shape().dim(d));
+  return context.AddNew(
+      HloOpcode::kTranspose, Shape(value->shape().element_type(), dims),
+      {value}, [&](HloInstruction& t) { t.set_dimensions(permutation); });
+}
+
+HloInstruction* Reshape(RewriteContext& context, HloInstruction* value,
+                        std::vector<int64_t> dims) {
+  return context.AddNew(HloOpcode::kReshape,
+                        Shape(value->shape().element_type(), std::move(dims)),
+                        {value});
+}
+
+HloInstruction* Zero(RewriteContext& context, ElementType type) {
+  return context.AddNew(
+      HloOpcode::kConstant, Shape(type, {}), {},
+      [&](HloInstruction& c) { c.set_literal(Literal::Scalar(type, 0)); });
+}
+
+// A convolution like `source` (its attributes and result type) on
+// `input` and `kernel` in the canonical layouts, with `window`, giving
+// `dims`.
+HloInstruction* CanonicalConvolution(RewriteContext& context,
+                                     const HloInstruction& source,
+                                     HloInstruction* input,
+                                     HloInstruction* kernel, Window window,
+                                     std::vector<int64_t> dims) {
+  const auto spatial = static_cast<int64_t>(window.dimensions.size());
+  HloInstruction* convolution = context.Add(source, {input, kernel});
+  convolution->mutable_shape() =
+      Shape(source.shape().element_type(), std::move(dims));
+  convolution->set_window(std::move(window));
+  convolution->set_convolution_dimension_numbers(CanonicalNumbers(spatial));
+  return convolution;
+}
+
+// A 3-D convolution of canonical layouts (input [n, d, h, w, c], kernel
+// [kd, kh, kw, c, f]) as the sum over kernel depths kd of 2-D convolutions
+// of the input's depth slices kd * dilation + stride * z (z < out depth),
+// the images of every batch and slice side by side: each a GEMM the
+// runtime computes over patches. Depth padding pads the input first.
+HloInstruction* SplitDepth(RewriteContext& context,
+                           const HloInstruction& source, HloInstruction* input,
+                           HloInstruction* kernel, const Window& window,
+                           const std::vector<int64_t>& output_dims) {
+  const WindowDimension& depth = window.dimensions[0];
+  const std::vector<int64_t>& in = input->shape().dims();
+  const std::vector<int64_t>& k = kernel->shape().dims();
+  const ElementType input_type = input->shape().element_type();
+  const ElementType result_type = source.shape().element_type();
+  if (depth.padding_low != 0 || depth.padding_high != 0) {
+    PaddingConfig padding;
+    padding.dimensions.resize(5);
+    padding.dimensions[1].low = depth.padding_low;
+    padding.dimensions[1].high = depth.padding_high;
+    std::vector<int64_t> padded = in;
+    padded[1] += depth.padding_low + depth.padding_high;
+    input = context.AddNew(
+        HloOpcode::kPad, Shape(input_type, padded),
+        {input, Zero(context, input_type)},
+        [&](HloInstruction& pad) { pad.set_padding_config(padding); });
+  }
+  const int64_t n = in[0];
+  const int64_t out_depth = output_dims[1];
+  Window planar;
+  planar.dimensions = {window.dimensions[1], window.dimensions[2]};
+  HloInstruction* sum = nullptr;
+  for (int64_t kd = 0; kd < k[0]; ++kd) {
+    const int64_t start = kd * depth.window_dilation;
+    std::vector<int64_t> starts = {0, start, 0, 0, 0};
+    std::vector<int64_t> limits = input->shape().dims();
+    limits[1] = start + depth.stride * (out_depth - 1) + 1;
+    std::vector<int64_t> strides = {1, depth.stride, 1, 1, 1};
+    HloInstruction* slice = context.AddNew(
+        HloOpcode::kSlice,
+        Shape(input_type, {n, out_depth, in[2], in[3], in[4]}), {input},
+        [&](HloInstruction& s) { s.set_slice(starts, limits, strides); });
+    HloInstruction* images =
+        Reshape(context, slice, {n * out_depth, in[2], in[3], in[4]});
+    HloInstruction* taps = context.AddNew(
+        HloOpcode::kSlice,
+        Shape(kernel->shape().element_type(), {1, k[1], k[2], k[3], k[4]}),
+        {kernel}, [&](HloInstruction& s) {
+          s.set_slice({kd, 0, 0, 0, 0}, {kd + 1, k[1], k[2], k[3], k[4]},
+                      {1, 1, 1, 1, 1});
+        });
+    HloInstruction* planar_kernel =
+        Reshape(context, taps, {k[1], k[2], k[3], k[4]});
+    HloInstruction* part = CanonicalConvolution(
+        context, source, images, planar_kernel, planar,
+        {n * out_depth, output_dims[2], output_dims[3], output_dims[4]});
+    sum = sum == nullptr
+              ? part
+              : context.AddNew(HloOpcode::kAdd,
+                               Shape(result_type, part->shape().dims()),
+                               {sum, part});
+  }
+  return Reshape(context, sum, output_dims);
+}
+
+// Convolutions into the form a channels-innermost GEMM over patches
+// computes: transposes into the canonical layouts and back out of them,
+// the input dilated by a pad with interior padding instead of the lhs
+// dilation, the kernel reversed instead of the window reversal, and 3-D
+// convolutions of f32 or f64 results split into 2-D ones over depth. Null
+// (no rewrite) for convolutions of batch groups and those already so.
+StatusOr<HloInstruction*> CanonicalizeConvolution(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    const std::vector<HloComputation*>&, RewriteContext& context) {
+  if (source.opcode() != HloOpcode::kConvolution ||
+      source.batch_group_count() != 1 || operands.size() != 2 ||
+      !source.shape().IsArray()) {
+    return nullptr;
+  }
+  const ConvolutionDimensionNumbers& numbers =
+      source.convolution_dimension_numbers();
+  const Window& window = source.window();
+  const auto spatial = static_cast<int64_t>(window.dimensions.size());
+  if (static_cast<int64_t>(numbers.input_spatial_dimensions.size()) !=
+          spatial ||
+      operands[0]->shape().rank() != spatial + 2) {
+    return nullptr;
+  }
+  bool dilated = false;
+  bool reversed = false;
+  for (const WindowDimension& w : window.dimensions) {
+    dilated |= w.base_dilation != 1;
+    reversed |= w.window_reversal;
+  }
+  const ElementType result_type = source.shape().element_type();
+  const bool split_depth =
+      spatial == 3 && source.feature_group_count() == 1 &&
+      (result_type == PHAL_ELEMENT_TYPE_F32 ||
+       result_type == PHAL_ELEMENT_TYPE_F64) &&
+      operands[1]->shape().dim(numbers.kernel_spatial_dimensions[0]) > 0 &&
+      source.shape().ElementCount() > 0;
+  const bool canonical = numbers == CanonicalNumbers(spatial);
+  if (canonical && !dilated && !reversed && !split_depth) return nullptr;
+
+  std::vector<int64_t> input_order = {numbers.input_batch_dimension};
+  std::vector<int64_t> kernel_order = numbers.kernel_spatial_dimensions;
+  std::vector<int64_t> output_order = {numbers.output_batch_dimension};
+  for (int64_t i = 0; i < spatial; ++i) {
+    input_order.push_back(numbers.input_spatial_dimensions[i]);
+    output_order.push_back(numbers.output_spatial_dimensions[i]);
+  }
+  input_order.push_back(numbers.input_feature_dimension);
+  kernel_order.push_back(numbers.kernel_input_feature_dimension);
+  kernel_order.push_back(numbers.kernel_output_feature_dimension);
+  output_order.push_back(numbers.output_feature_dimension);
+  HloInstruction* input = Transpose(context, operands[0], input_order);
+  HloInstruction* kernel = Transpose(context, operands[1], kernel_order);
+  std::vector<int64_t> output_dims;
+  for (int64_t d : output_order) output_dims.push_back(source.shape().dim(d));
+
+  Window canonical_window = window;
+  if (dilated) {
+    PaddingConfig padding;
+    padding.dimensions.resize(static_cast<std::size_t>(spatial + 2));
+    std::vector<int64_t> dims = input->shape().dims();
+    for (int64_t i = 0; i < spatial; ++i) {
+      WindowDimension& w = canonical_window.dimensions[i];
+      const auto d = static_cast<std::size_t>(i + 1);
+      padding.dimensions[d].interior = w.base_dilation - 1;
+      if (dims[d] > 0) dims[d] += (dims[d] - 1) * (w.base_dilation - 1);
+      w.base_dilation = 1;
+    }
+    const ElementType type = input->shape().element_type();
+    input = context.AddNew(
+        HloOpcode::kPad, Shape(type, dims), {input, Zero(context, type)},
+        [&](HloInstruction& pad) { pad.set_padding_config(padding); });
+  }
+  if (reversed) {
+    std::vector<int64_t> flipped;
+    for (int64_t i = 0; i < spatial; ++i) {
+      WindowDimension& w = canonical_window.dimensions[i];
+      if (w.window_reversal) flipped.push_back(i);
+      w.window_reversal = false;
+    }
+    kernel =
+        context.AddNew(HloOpcode::kReverse, kernel->shape(), {kernel},
+                       [&](HloInstruction& r) { r.set_dimensions(flipped); });
+  }
+  HloInstruction* result =
+      split_depth ? SplitDepth(context, source, input, kernel, canonical_window,
+                               output_dims)
+                  : CanonicalConvolution(context, source, input, kernel,
+                                         canonical_window, output_dims);
+  // Back to the source's output layout: result dimension j is canonical
+  // dimension i where output_order[i] == j.
+  std::vector<int64_t> back(output_order.size());
+  for (std::size_t i = 0; i < output_order.size(); ++i) {
+    back[static_cast<std::size_t>(output_order[i])] = static_cast<int64_t>(i);
+  }
+  return Transpose(context, result, back);
+}
+
+}  // namespace
+
+std::unique_ptr<HloPass> MakeConvolutionCanonicalizationPass() {
+  return MakeRewritePass("canonicalize-convolutions", CanonicalizeConvolution);
+}
+
+}  // namespace phal
