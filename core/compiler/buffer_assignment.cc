@@ -36,8 +36,12 @@ bool ReadsOnlyAtIterationPoint(const KirKernel& kernel, uint32_t buffer) {
 
 class Assigner {
  public:
-  Assigner(Program* program, ComputationPlan* plan)
-      : program_(program), plan_(plan) {}
+  // `may_update_parameters`: kernels may update a parameter in place (the
+  // executor then hands the computation parameters no one else holds).
+  Assigner(Program* program, ComputationPlan* plan, bool may_update_parameters)
+      : program_(program),
+        plan_(plan),
+        may_update_parameters_(may_update_parameters) {}
 
   void Run() {
     ComputeLastUses();
@@ -50,6 +54,31 @@ class Assigner {
 
  private:
   bool IsSlotLeaf(int leaf) const { return kernel_outputs_.count(leaf) > 0; }
+
+  // A parameter leaf that no result passes on, whose buffer a kernel may
+  // update in place.
+  bool IsUpdatableParameter(int leaf) const {
+    return may_update_parameters_ && leaf < plan_->parameter_leaf_count &&
+           last_use_[leaf] != std::numeric_limits<int>::max();
+  }
+
+  // Makes `leaf` the output of an in-place update of `input`: it shares
+  // the input's slot, or its buffer when the input is a parameter.
+  void ShareBuffer(int leaf, int input) {
+    const int parameter =
+        input < plan_->parameter_leaf_count ? input : ParameterOf(input);
+    if (parameter < 0) {
+      plan_->leaf_slot[leaf] = plan_->leaf_slot[input];
+      return;
+    }
+    plan_->leaf_parameter.resize(plan_->leaf_shapes.size(), -1);
+    plan_->leaf_parameter[leaf] = parameter;
+  }
+
+  // The parameter whose buffer holds kernel output `leaf`, or -1.
+  int ParameterOf(int leaf) const {
+    return plan_->leaf_parameter.empty() ? -1 : plan_->leaf_parameter[leaf];
+  }
 
   void ComputeLastUses() {
     last_use_.assign(plan_->leaf_shapes.size(), -1);
@@ -117,7 +146,7 @@ class Assigner {
         if (input < 0) continue;
         const int input_leaf = step.buffers[static_cast<std::size_t>(input)];
         taken.insert(input_leaf);
-        plan_->leaf_slot[leaf] = plan_->leaf_slot[input_leaf];
+        ShareBuffer(leaf, input_leaf);
         step.buffers.erase(step.buffers.begin() + kernel.outputs[o]);
         kernel.AliasOutputToInput(o, static_cast<uint32_t>(input));
       }
@@ -125,11 +154,12 @@ class Assigner {
     if (kernel.kind() == PHAL_KERNEL_KIND_SCATTER) {
       phal_kir_scatter_t& scatter = kernel.scatter;
       const int operand = step.buffers[scatter.operand];
-      if (IsSlotLeaf(operand) && last_use_[operand] == static_cast<int>(now) &&
+      if ((IsSlotLeaf(operand) || IsUpdatableParameter(operand)) &&
+          last_use_[operand] == static_cast<int>(now) &&
           step.buffers[scatter.scatter_indices] != operand &&
           step.buffers[scatter.updates] != operand) {
         taken.insert(operand);
-        plan_->leaf_slot[step.outputs[0]] = plan_->leaf_slot[operand];
+        ShareBuffer(step.outputs[0], operand);
         step.buffers.pop_back();
         kernel.buffers().pop_back();
         kernel.buffers()[scatter.operand].access = PHAL_KIR_ACCESS_READ_WRITE;
@@ -137,7 +167,7 @@ class Assigner {
       }
     }
     for (int leaf : step.outputs) {
-      if (plan_->leaf_slot[leaf] < 0) {
+      if (plan_->leaf_slot[leaf] < 0 && ParameterOf(leaf) < 0) {
         plan_->leaf_slot[leaf] = TakeSlot(plan_->leaf_shapes[leaf].ByteSize());
       }
     }
@@ -155,7 +185,8 @@ class Assigner {
     }
     if (step.selector >= 0) candidates.insert(step.selector);
     for (int leaf : candidates) {
-      if (!IsSlotLeaf(leaf) || in_place_.count(leaf) || released_.count(leaf)) {
+      if (!IsSlotLeaf(leaf) || ParameterOf(leaf) >= 0 ||
+          in_place_.count(leaf) || released_.count(leaf)) {
         continue;
       }
       if (last_use_[leaf] > static_cast<int>(now)) continue;
@@ -167,6 +198,7 @@ class Assigner {
 
   Program* program_;
   ComputationPlan* plan_;
+  bool may_update_parameters_;
   std::vector<int> last_use_;
   std::set<int> kernel_outputs_;
   std::set<int> in_place_;
@@ -177,8 +209,19 @@ class Assigner {
 }  // namespace
 
 void AssignBuffers(Program* program) {
-  for (ComputationPlan& plan : program->computations) {
-    Assigner(program, &plan).Run();
+  // A while body's parameters are mostly the previous iteration's results,
+  // which the loop holds alone: updating them in place saves a copy of the
+  // loop state per iteration.
+  std::set<int> bodies;
+  for (const ComputationPlan& plan : program->computations) {
+    for (const Step& step : plan.steps) {
+      if (step.kind == StepKind::kWhile) bodies.insert(step.computations[1]);
+    }
+  }
+  for (std::size_t c = 0; c < program->computations.size(); ++c) {
+    Assigner(program, &program->computations[c],
+             bodies.count(static_cast<int>(c)) > 0)
+        .Run();
   }
 }
 

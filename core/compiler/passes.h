@@ -40,6 +40,11 @@ std::unique_ptr<HloPass> MakeAlgebraicSimplificationPass();
 std::unique_ptr<HloPass> MakeConstantFoldingPass(int64_t max_elements);
 // Merges identical instructions.
 std::unique_ptr<HloPass> MakeCommonSubexpressionEliminationPass();
+// In a while body, a dynamic-update-slice of a small window into an
+// element of the loop state that the body returns updated (a scan's stacked
+// outputs) into a scatter of that window at the clamped starts: a scatter
+// updates its operand in place, so an iteration writes the window alone.
+std::unique_ptr<HloPass> MakeLoopUpdateScatterPass();
 // Removes instructions and computations nothing uses.
 std::unique_ptr<HloPass> MakeDeadCodeEliminationPass();
 

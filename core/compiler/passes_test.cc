@@ -191,6 +191,74 @@ ENTRY main {
   EXPECT_EQ((*result)->entry_computation()->instruction_count(), 3);
 }
 
+// A scan stacking rows into its loop state, with a second update of a
+// state element the body reads elsewhere, which must stay a
+// dynamic-update-slice.
+constexpr char kScanStackingRows[] = R"(
+HloModule scan
+cond {
+  s = (s32[], f32[16,4], f32[16,4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(16)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[16,4], f32[16,4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  ys = f32[16,4] get-tuple-element(s), index=1
+  zs = f32[16,4] get-tuple-element(s), index=2
+  zero = s32[] constant(0)
+  row = f32[1,4] dynamic-slice(zs, i, zero), dynamic_slice_sizes={1,4}
+  e = f32[1,4] exponential(row)
+  ys2 = f32[16,4] dynamic-update-slice(ys, e, i, zero)
+  zs2 = f32[16,4] dynamic-update-slice(zs, e, i, zero)
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  ROOT t = (s32[], f32[16,4], f32[16,4]) tuple(i2, ys2, zs2)
+}
+ENTRY main {
+  ys = f32[16,4] parameter(0)
+  zs = f32[16,4] parameter(1)
+  zero = s32[] constant(0)
+  init = (s32[], f32[16,4], f32[16,4]) tuple(zero, ys, zs)
+  w = (s32[], f32[16,4], f32[16,4]) while(init), condition=cond, body=body
+  ROOT r = f32[16,4] get-tuple-element(w), index=1
+}
+)";
+
+TEST(LoopUpdateScatter, StackedRowsOfAScanBecomeAScatterOfOneWindow) {
+  auto pass = MakeLoopUpdateScatterPass();
+  std::unique_ptr<HloModule> module = ParseVerified(kScanStackingRows);
+  ASSERT_NE(module, nullptr);
+  StatusOr<std::unique_ptr<HloModule>> result = pass->Run(*module);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  ASSERT_TRUE(VerifyModule(**result).ok());
+  const std::string body =
+      HloComputationToText(*(*result)->GetComputationWithName("body"));
+  const std::size_t scatter = body.find(" scatter(");
+  ASSERT_NE(scatter, std::string::npos) << body;
+  EXPECT_EQ(body.find(" scatter(", scatter + 1), std::string::npos) << body;
+  const std::size_t kept = body.find(" dynamic-update-slice(");
+  ASSERT_NE(kept, std::string::npos) << body;
+  EXPECT_EQ(body.find(" dynamic-update-slice(", kept + 1), std::string::npos)
+      << body;
+}
+
+TEST(LoopUpdateScatter, LeavesUpdatesOutsideWhileBodiesAlone) {
+  auto pass = MakeLoopUpdateScatterPass();
+  const std::string text = RunPass(*pass, R"(
+HloModule m
+ENTRY main {
+  x = f32[16,4] parameter(0)
+  u = f32[1,4] parameter(1)
+  i = s32[] parameter(2)
+  zero = s32[] constant(0)
+  ROOT d = f32[16,4] dynamic-update-slice(x, u, i, zero)
+}
+)");
+  EXPECT_NE(text.find("dynamic-update-slice"), std::string::npos) << text;
+}
+
 TEST(CallInlining, ReducerCallingAFunctionRunsInAKernel) {
   // What JAX exports for jax.lax.cumlogsumexp: a reduce-window whose
   // reducer calls a private logaddexp function.

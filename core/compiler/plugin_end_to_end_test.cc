@@ -445,6 +445,45 @@ TEST_P(PluginEndToEnd, WhileLoopOfThreeThousandIterationsMatchesTheReference) {
                          {TestData(PHAL_ELEMENT_TYPE_F32, {4}, 0)}, Flat(0));
 }
 
+// The body updates the stacked rows in place; their first state is the
+// caller's argument, which the entry also returns, so it must be copied
+// before the first update and come back unchanged.
+TEST_P(PluginEndToEnd, ScanUpdatingItsStateInPlaceLeavesTheArgumentIntact) {
+  ExpectMatchesReference(R"(
+HloModule scan
+cond {
+  s = (s32[], f32[16,4], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(16)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[16,4], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  ys = f32[16,4] get-tuple-element(s), index=1
+  x = f32[4] get-tuple-element(s), index=2
+  h = f32[4] tanh(x)
+  row = f32[1,4] reshape(h)
+  zero = s32[] constant(0)
+  ys2 = f32[16,4] dynamic-update-slice(ys, row, i, zero)
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  ROOT t = (s32[], f32[16,4], f32[4]) tuple(i2, ys2, h)
+}
+ENTRY main {
+  ys = f32[16,4] parameter(0)
+  x = f32[4] parameter(1)
+  zero = s32[] constant(0)
+  init = (s32[], f32[16,4], f32[4]) tuple(zero, ys, x)
+  w = (s32[], f32[16,4], f32[4]) while(init), condition=cond, body=body
+  stacked = f32[16,4] get-tuple-element(w), index=1
+  ROOT r = (f32[16,4], f32[16,4]) tuple(stacked, ys)
+})",
+                         {TestData(PHAL_ELEMENT_TYPE_F32, {16, 4}, 0),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {4}, 1)},
+                         UlpsOfTheType(2));
+}
+
 // ---- threads ---------------------------------------------------------------
 
 TEST_P(PluginEndToEnd, EightThreadsExecuteOneExecutable) {

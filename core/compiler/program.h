@@ -51,6 +51,10 @@ struct ComputationPlan {
   // and freed when it ends; two leaves share a slot when their lifetimes do
   // not overlap, or when a kernel updates its input in place.
   std::vector<int> leaf_slot;
+  // Per leaf: the parameter leaf whose buffer a kernel updated in place to
+  // make it, or -1 (empty: none). The executor gives every parameter named
+  // here a buffer that nothing else refers to, copying it when it must.
+  std::vector<int> leaf_parameter;
   std::vector<int64_t> slot_bytes;
   std::vector<Step> steps;
   std::vector<int> result_leaves;

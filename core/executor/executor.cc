@@ -108,7 +108,7 @@ class Execution {
       }
     }
     for (const Step& step : plan.steps) {
-      PHAL_RETURN_IF_ERROR(RunStep(step, &leaves));
+      PHAL_RETURN_IF_ERROR(RunStep(plan, step, &leaves));
     }
     std::vector<BufferRef> results;
     for (int leaf : plan.result_leaves) {
@@ -216,9 +216,54 @@ class Execution {
     return selected;
   }
 
-  Status RunStep(const Step& step, std::vector<BufferRef>* leaves) {
+  // Gives the outputs of `step` that a kernel writes into a parameter's
+  // buffer that buffer, first replacing it with a copy when anything but
+  // the parameter and its earlier in-place versions refers to it (a
+  // caller's argument, a constant, a value the caller still holds).
+  Status BindParameterOutputs(const ComputationPlan& plan, const Step& step,
+                              std::vector<BufferRef>* leaves) {
+    if (plan.leaf_parameter.empty()) return OkStatus();
+    for (int output : step.outputs) {
+      const int parameter =
+          plan.leaf_parameter[static_cast<std::size_t>(output)];
+      if (parameter < 0) continue;
+      const BufferRef buffer = (*leaves)[static_cast<std::size_t>(parameter)];
+      std::vector<std::size_t> versions;
+      for (std::size_t leaf = 0; leaf < leaves->size(); ++leaf) {
+        const bool version = static_cast<int>(leaf) == parameter ||
+                             plan.leaf_parameter[leaf] == parameter;
+        if (version && (*leaves)[leaf] == buffer) versions.push_back(leaf);
+      }
+      // `buffer` itself holds one more reference.
+      const auto holders = static_cast<long>(versions.size()) + 1;
+      if (!buffer->owned || buffer.use_count() != holders) {
+        PHAL_ASSIGN_OR_RETURN(BufferRef copy, Copy(buffer, plan, parameter));
+        for (std::size_t leaf : versions) (*leaves)[leaf] = copy;
+        (*leaves)[static_cast<std::size_t>(output)] = std::move(copy);
+        continue;
+      }
+      (*leaves)[static_cast<std::size_t>(output)] = buffer;
+    }
+    return OkStatus();
+  }
+
+  // A new buffer holding a copy of `source`, the value of `leaf`.
+  StatusOr<BufferRef> Copy(const BufferRef& source, const ComputationPlan& plan,
+                           int leaf) {
+    const int64_t bytes =
+        plan.leaf_shapes[static_cast<std::size_t>(leaf)].ByteSize();
+    PHAL_ASSIGN_OR_RETURN(BufferRef copy, NewBuffer(bytes));
+    PHAL_RETURN_IF_ERROR(TakeCStatus(
+        api_->stream_copy_buffer(stream_, source->handle, 0, copy->handle, 0,
+                                 static_cast<uint64_t>(bytes))));
+    return copy;
+  }
+
+  Status RunStep(const ComputationPlan& plan, const Step& step,
+                 std::vector<BufferRef>* leaves) {
     switch (step.kind) {
       case StepKind::kKernel: {
+        PHAL_RETURN_IF_ERROR(BindParameterOutputs(plan, step, leaves));
         std::vector<phal_plugin_buffer_t*> handles;
         for (int leaf : step.buffers) {
           handles.push_back((*leaves)[static_cast<std::size_t>(leaf)]->handle);
@@ -236,7 +281,9 @@ class Execution {
                                 Run(step.computations[0], state));
           PHAL_ASSIGN_OR_RETURN(int64_t go, ReadScalar(condition[0], 1));
           if (go == 0) break;
-          PHAL_ASSIGN_OR_RETURN(state, Run(step.computations[1], state));
+          // The body alone holds the state, so it may update it in place.
+          PHAL_ASSIGN_OR_RETURN(state,
+                                Run(step.computations[1], std::move(state)));
         }
         return Define(step, std::move(state), leaves);
       }

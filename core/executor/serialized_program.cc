@@ -71,6 +71,7 @@ void WritePlan(Writer& out, const ComputationPlan& plan) {
   out.List(plan.leaf_shapes, [&](const Shape& shape) { out.Shape(shape); });
   out.Ints(plan.leaf_constant);
   out.Ints(plan.leaf_slot);
+  out.Ints(plan.leaf_parameter);
   out.List(plan.slot_bytes, [&](int64_t bytes) { out.I64(bytes); });
   out.List(plan.steps, [&](const Step& step) { WriteStep(out, step); });
   out.Ints(plan.result_leaves);
@@ -186,6 +187,7 @@ Status ReadPlan(Reader& in, ComputationPlan* plan) {
               [&](Shape* shape) { return in.ReadShape(shape); }));
   PHAL_RETURN_IF_ERROR(in.Ints(&plan->leaf_constant, "leaf constants"));
   PHAL_RETURN_IF_ERROR(in.Ints(&plan->leaf_slot, "leaf slots"));
+  PHAL_RETURN_IF_ERROR(in.Ints(&plan->leaf_parameter, "leaf parameters"));
   PHAL_RETURN_IF_ERROR(in.List(&plan->slot_bytes, 8, "slot sizes",
                                [&](int64_t* bytes) { return in.I64(bytes); }));
   PHAL_RETURN_IF_ERROR(in.List(&plan->steps, 44, "steps",
@@ -257,8 +259,15 @@ class PlanChecker {
     if (plan.parameter_leaf_count < 0 ||
         static_cast<size_t>(plan.parameter_leaf_count) > leaves ||
         plan.leaf_constant.size() != leaves ||
-        plan.leaf_slot.size() != leaves) {
+        plan.leaf_slot.size() != leaves ||
+        (!plan.leaf_parameter.empty() &&
+         plan.leaf_parameter.size() != leaves)) {
       return Bad("computation '" + plan.name + "' has inconsistent leaves");
+    }
+    for (int parameter : plan.leaf_parameter) {
+      if (parameter < -1 || parameter >= plan.parameter_leaf_count) {
+        return Bad("a leaf of '" + plan.name + "' names a missing parameter");
+      }
     }
     for (size_t leaf = 0; leaf < leaves; ++leaf) {
       const int constant = plan.leaf_constant[leaf];
@@ -285,9 +294,10 @@ class PlanChecker {
     const size_t leaves = plan.leaf_shapes.size();
     std::vector<bool> defined(leaves, false);
     for (size_t leaf = 0; leaf < leaves; ++leaf) {
-      defined[leaf] = static_cast<int>(leaf) < plan.parameter_leaf_count ||
-                      plan.leaf_constant[leaf] >= 0 ||
-                      plan.leaf_slot[leaf] >= 0;
+      defined[leaf] =
+          static_cast<int>(leaf) < plan.parameter_leaf_count ||
+          plan.leaf_constant[leaf] >= 0 || plan.leaf_slot[leaf] >= 0 ||
+          (!plan.leaf_parameter.empty() && plan.leaf_parameter[leaf] >= 0);
     }
     auto uses = [&](const std::vector<int>& list) {
       for (int leaf : list) {

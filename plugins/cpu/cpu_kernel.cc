@@ -27,8 +27,10 @@
 namespace phal::cpu {
 
 // Scalar iterations up to which a launch on an idle stream runs on the
-// launching thread (Stream::RunIfIdle).
-constexpr int64_t kInlineWork = 16384;
+// launching thread (Stream::RunIfIdle): about what the two thread wake-ups
+// of a queued launch cost, which a while loop's small kernels would pay on
+// every iteration.
+constexpr int64_t kInlineWork = int64_t{1} << 16;
 namespace {
 
 // Scalar iterations below which splitting a range costs more than it saves.
@@ -159,6 +161,13 @@ Status Kernel::Run(const std::vector<void*>& buffers, ThreadPool& pool) const {
       kMinimumWorkPerTask / std::max<int64_t>(1, plan().work_per_split);
   const llvm_emitter::KernelFunction function = linked_->code->function;
   void* dot_sums = sums.get();
+  // Work that a thread wake-up outweighs runs on this thread alone.
+  if (plan().split_extent * plan().work_per_split <= kInlineWork) {
+    if (plan().split_extent > 0) {
+      function(buffers.data(), 0, plan().split_extent, dot_sums);
+    }
+    return OkStatus();
+  }
   pool.ParallelFor(plan().split_extent, grain, [&](int64_t begin, int64_t end) {
     function(buffers.data(), begin, end, dot_sums);
   });

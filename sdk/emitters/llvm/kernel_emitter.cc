@@ -575,8 +575,10 @@ class KernelBuilder : KernelIrBuilder {
     const phal_kir_buffer_t& operand = kernel_.buffers[scatter.operand];
     const std::vector<int64_t> update_dims = BufferDims(scatter.updates);
     plan_.split_extent = 1;
+    // In place, the operand is neither read nor copied.
     plan_.work_per_split =
-        ElementCount(operand) + ElementCount(kernel_.buffers[scatter.updates]);
+        (scatter.output != scatter.operand ? ElementCount(operand) : 0) +
+        ElementCount(kernel_.buffers[scatter.updates]);
     return Once([&]() -> Status {
       if (scatter.output != scatter.operand) {
         builder_.CreateMemCpy(
