@@ -301,7 +301,10 @@ ENTRY main {
           << "%" << instruction->name() << " in %" << computation->name();
     }
   }
-  ExpectMatchesReference(hlo, {TestData(PHAL_ELEMENT_TYPE_F32, {8, 3})});
+  // The cumulative window becomes a logarithmic scan (decompose-ops),
+  // which adds the logarithms in another order than the window does.
+  ExpectMatchesReference(hlo, {TestData(PHAL_ELEMENT_TYPE_F32, {8, 3})},
+                         1e-6);
 }
 
 TEST(CallInlining, CallsInAnElementwiseChainFuseIntoOneKernel) {
@@ -379,7 +382,7 @@ ENTRY main {
   ASSERT_TRUE(CompileModule(std::move(module), options).ok());
   const std::filesystem::path path(dir.path());
   EXPECT_TRUE(std::filesystem::exists(path / "01-inline-calls.hlo"));
-  EXPECT_TRUE(std::filesystem::exists(path / "10-dce.hlo"));
+  EXPECT_TRUE(std::filesystem::exists(path / "11-dce.hlo"));
   EXPECT_TRUE(std::filesystem::exists(path / "kernel-00-e.kir"));
 }
 

@@ -74,6 +74,10 @@ std::optional<double> MinMaxIdentity(const phal_kir_body_t& reducer) {
 
 // Partial results a plain maximum or minimum keeps per reduced row.
 constexpr int64_t kMinMaxLanes = 16;
+// Outputs of a reduction over rows of columns accumulated side by side,
+// and the fewest columns for which that pays.
+constexpr int64_t kColumnStrip = 64;
+constexpr int64_t kColumnStripMinimum = 4;
 
 // Builds the one kernel function of a module and the loops inside it.
 class KernelBuilder : KernelIrBuilder {
@@ -301,6 +305,86 @@ class KernelBuilder : KernelIrBuilder {
       return StoreResults(reduce.epilogue, results, reduce.outputs,
                           Linear(kept, kept_dims));
     };
+    // The innermost dimension kept (a reduction over rows of columns, as
+    // batch statistics and bias gradients are): strips of kColumnStrip
+    // outputs along it accumulate side by side, one reduced point at a
+    // time, so the values are read along contiguous memory, in the same
+    // order per output as one output at a time would.
+    const bool columns =
+        n == 1 && !IsComplex(types[0]) && !kept_dims.empty() &&
+        !reduced_dims.empty() &&
+        kept_positions.back() == static_cast<size_t>(reduce.rank) - 1 &&
+        kept_dims.back() >= kColumnStripMinimum;
+    if (columns) {
+      llvm::Type* type = bodies_->ComputeType(types[0]);
+      llvm::Type* strip_type = llvm::ArrayType::get(type, kColumnStrip);
+      llvm::Value* strip = entry.CreateAlloca(strip_type);
+      auto slot = [&](llvm::Value* j) {
+        return builder_.CreateInBoundsGEP(strip_type, strip,
+                                          {builder_.getInt64(0), j});
+      };
+      // Outputs first .. first + count of the innermost kept dimension.
+      auto strip_of_columns = [&](llvm::Value* first,
+                                  llvm::Value* count) -> Status {
+        llvm::Value* zero = builder_.getInt64(0);
+        PHAL_RETURN_IF_ERROR(Loop(zero, count, [&](llvm::Value* j) -> Status {
+          PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> initial,
+                                bodies_->Emit(reduce.init, nullptr, {}));
+          builder_.CreateStore(initial[0].real, slot(j));
+          return OkStatus();
+        }));
+        PHAL_RETURN_IF_ERROR(Nest(reduced_dims, nullptr, nullptr, inner, [&]() {
+          return Loop(zero, count, [&](llvm::Value* j) -> Status {
+            kept.back() = builder_.CreateNSWAdd(first, j);
+            PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> values, emit_values());
+            std::vector<IrValue> parameters = {
+                {builder_.CreateLoad(type, slot(j))}};
+            parameters.insert(parameters.end(), values.begin(), values.end());
+            PHAL_ASSIGN_OR_RETURN(
+                std::vector<IrValue> next,
+                bodies_->Emit(reduce.reducer, nullptr, parameters));
+            builder_.CreateStore(next[0].real, slot(j));
+            return OkStatus();
+          });
+        }));
+        return Loop(zero, count, [&](llvm::Value* j) -> Status {
+          kept.back() = builder_.CreateNSWAdd(first, j);
+          auto index = [&](int64_t d) -> llvm::Value* {
+            return d >= 0 && static_cast<size_t>(d) < kept.size()
+                       ? kept[static_cast<size_t>(d)]
+                       : nullptr;
+          };
+          const std::vector<IrValue> sum = {
+              {builder_.CreateLoad(type, slot(j))}};
+          PHAL_ASSIGN_OR_RETURN(std::vector<IrValue> results,
+                                bodies_->Emit(reduce.epilogue, index, sum));
+          return StoreResults(reduce.epilogue, results, reduce.outputs,
+                              Linear(kept, kept_dims));
+        });
+      };
+      // Strips over [from, to) of the innermost kept dimension.
+      auto strips = [&](llvm::Value* from, llvm::Value* to) -> Status {
+        return Loop(
+            from, to,
+            [&](llvm::Value* first) -> Status {
+              llvm::Value* left = builder_.CreateSub(to, first);
+              llvm::Value* width = builder_.getInt64(kColumnStrip);
+              return strip_of_columns(
+                  first, builder_.CreateSelect(
+                             builder_.CreateICmpSLT(left, width), left, width));
+            },
+            builder_.getInt64(kColumnStrip));
+      };
+      if (kept_dims.size() == 1) return strips(begin_, end_);
+      const std::vector<int64_t> outer_dims(kept_dims.begin(),
+                                            kept_dims.end() - 1);
+      std::vector<llvm::Value*> outer(outer_dims.size());
+      return Nest(outer_dims, begin_, end_, outer, [&]() -> Status {
+        std::copy(outer.begin(), outer.end(), kept.begin());
+        return strips(builder_.getInt64(0),
+                      builder_.getInt64(kept_dims.back()));
+      });
+    }
     return kept_dims.empty()
                ? Once(output_point)
                : Nest(kept_dims, begin_, end_, kept, output_point);
