@@ -40,6 +40,37 @@ ENTRY main {
   }
 }
 
+// Long rows go through blocks (BlockTopK): rows of 3000 (not a whole
+// number of blocks), many ties, NaNs of both signs and infinities, both
+// directions, batch dimensions; integers too.
+TEST(TopKDecomposition, LongRowsSelectTheSameByBlocks) {
+  Literal x = TestData(PHAL_ELEMENT_TYPE_F32, {2, 3, 3000});
+  const uint32_t negative_nan = 0xFFC00001u;
+  for (int64_t i : {7, 2999, 5000, 12000}) {
+    std::memcpy(x.data() + 4 * i, &negative_nan, 4);
+  }
+  for (int64_t i : {11, 3001, 9000}) x.SetFromDouble(i, kNan);
+  for (int64_t i : {13, 4500, 17999}) x.SetFromDouble(i, kInf);
+  for (int64_t i : {14, 6001}) x.SetFromDouble(i, -kInf);
+  for (const char* largest : {"true", "false"}) {
+    ExpectMatchesReference(std::string(R"(
+HloModule topk
+ENTRY main {
+  x = f32[2,3,3000] parameter(0)
+  ROOT t = (f32[2,3,7], s32[2,3,7]) topk(x), k=7, largest=)") +
+                               largest + "\n}\n",
+                           {x});
+  }
+  ExpectMatchesReference(R"(
+HloModule topk
+ENTRY main {
+  x = s32[4,5000] parameter(0)
+  ROOT t = (s32[4,3], s32[4,3]) topk(x), k=3, largest=true
+}
+)",
+                         {TestData(PHAL_ELEMENT_TYPE_S32, {4, 5000})});
+}
+
 TEST(TopKDecomposition, IntegerValues) {
   ExpectMatchesReference(
       R"(

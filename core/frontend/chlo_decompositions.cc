@@ -207,10 +207,11 @@ StatusOr<HloInstruction*> BroadcastingBinary(HloBuilder& b, const ChloOp& op,
   return b.Binary(opcode, lhs, rhs);
 }
 
-// top_k along the last dimension: a stable descending sort of the values
-// with their indices, then the first k of each.
+// top_k along the last dimension: HLO's topk (largest first, equal values
+// in index order, floats in the total order), which the compiler's
+// decompose-ops pass turns into sorts (docs/compiler.md).
 StatusOr<Results> TopK(HloBuilder& b, const ChloOp& op,
-                       const ComputationSink& add_computation) {
+                       const ComputationSink&) {
   HloInstruction* values = op.operands[0];
   const Shape& shape = values->shape();
   if (shape.rank() == 0)
@@ -220,39 +221,20 @@ StatusOr<Results> TopK(HloBuilder& b, const ChloOp& op,
     return InvalidArgument("k = " + std::to_string(op.k) +
                            " is out of range for " + shape.ToString());
   }
-  HloBuilder comparator(op.helper_computation_name);
-  const Shape value_scalar(shape.element_type(), {});
-  const Shape index_scalar(PHAL_ELEMENT_TYPE_S32, {});
-  HloInstruction* lhs = comparator.AddParameter(value_scalar);
-  HloInstruction* rhs = comparator.AddParameter(value_scalar);
-  comparator.AddParameter(index_scalar);
-  comparator.AddParameter(index_scalar);
-  const ComparisonType order = IsFloat(shape.element_type())
-                                   ? ComparisonType::kTotalOrder
-                                   : ComparisonType::kDefault;
-  PHAL_ASSIGN_OR_RETURN(
-      HloInstruction * greater,
-      comparator.Compare(ComparisonDirection::kGt, lhs, rhs, order));
-  HloComputation* compare = add_computation(comparator.Build(greater));
-
-  PHAL_ASSIGN_OR_RETURN(
-      HloInstruction * indices,
-      b.Iota(Shape(PHAL_ELEMENT_TYPE_S32, shape.dims()), last));
-  auto sort = b.Create(HloOpcode::kSort, Shape(), {values, indices});
-  sort->set_dimensions({last});
-  sort->set_is_stable(true);
-  sort->AppendCalledComputation(compare);
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * sorted, b.Add(std::move(sort)));
-  std::vector<int64_t> starts(static_cast<std::size_t>(shape.rank()), 0);
-  std::vector<int64_t> limits = shape.dims();
-  limits.back() = op.k;
+  std::vector<int64_t> dims = shape.dims();
+  dims.back() = op.k;
+  auto top_k = b.Create(HloOpcode::kTopK,
+                        Shape::Tuple({Shape(shape.element_type(), dims),
+                                      Shape(PHAL_ELEMENT_TYPE_S32, dims)}),
+                        {values});
+  top_k->set_top_k(op.k);
+  top_k->set_largest(true);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * selected, b.Add(std::move(top_k)));
   Results results;
   for (int64_t i = 0; i < 2; ++i) {
     PHAL_ASSIGN_OR_RETURN(HloInstruction * element,
-                          b.GetTupleElement(sorted, i));
-    PHAL_ASSIGN_OR_RETURN(HloInstruction * top,
-                          b.Slice(element, starts, limits));
-    results.push_back(top);
+                          b.GetTupleElement(selected, i));
+    results.push_back(element);
   }
   return results;
 }
