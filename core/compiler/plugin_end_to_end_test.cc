@@ -336,6 +336,36 @@ ENTRY main {
                          {a, b}, UlpsOfTheType(1));
 }
 
+// Quantized dots: s8 and u8 products summed in s32, over a k long enough
+// that the cpu plugin sums it in many exact slices, and one row and column
+// of -128s whose sum (2^14 k) wraps past 2^31.
+TEST_P(PluginEndToEnd, QuantizedDotsSumExactlyAndWrap) {
+  constexpr int64_t kLong = 131100;
+  Literal a(Shape(PHAL_ELEMENT_TYPE_S8, {3, kLong}));
+  Literal b(Shape(PHAL_ELEMENT_TYPE_S8, {kLong, 2}));
+  for (int64_t i = 0; i < kLong; ++i) {
+    a.SetFromInt64(i, -128);
+    a.SetFromInt64(kLong + i, (i * 37 + 11) % 256 - 128);
+    a.SetFromInt64(2 * kLong + i, 127 - (i * 13) % 256);
+    b.SetFromInt64(2 * i, -128);
+    b.SetFromInt64(2 * i + 1, (i * 29 + 5) % 256 - 128);
+  }
+  ExpectMatchesReference(R"(
+HloModule quantized
+ENTRY main {
+  a = s8[3,131100] parameter(0)
+  b = s8[131100,2] parameter(1)
+  ua = u8[2,3000] parameter(2)
+  ub = u8[3000,4] parameter(3)
+  d = s32[3,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  u = s32[2,4] dot(ua, ub), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (s32[3,2], s32[2,4]) tuple(d, u)
+})",
+                         {a, b, TestData(PHAL_ELEMENT_TYPE_U8, {2, 3000}),
+                          TestData(PHAL_ELEMENT_TYPE_U8, {3000, 4}, 1)},
+                         Flat(0));
+}
+
 TEST_P(PluginEndToEnd, ConversionsBetweenEveryFamilyMatchTheReference) {
   ExpectMatchesReference(R"(
 HloModule converts

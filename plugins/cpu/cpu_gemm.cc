@@ -612,7 +612,16 @@ std::vector<float> Widened(const void* data, phal_element_type_t type,
   std::vector<float> wide(static_cast<size_t>(count));
   const auto* bits = static_cast<const uint16_t*>(data);
   float* out = wide.data();
-  if (type == PHAL_ELEMENT_TYPE_BF16) {
+  if (type == PHAL_ELEMENT_TYPE_S8 || type == PHAL_ELEMENT_TYPE_U8) {
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    const bool is_signed = type == PHAL_ELEMENT_TYPE_S8;
+    pool.ParallelFor(count, kWidenGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        out[i] = is_signed ? static_cast<float>(static_cast<int8_t>(bytes[i]))
+                           : static_cast<float>(bytes[i]);
+      }
+    });
+  } else if (type == PHAL_ELEMENT_TYPE_BF16) {
     // A bf16 is the upper half of the f32 of the same value.
     pool.ParallelFor(count, kWidenGrain, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
@@ -635,6 +644,69 @@ int64_t OperandExtent(int64_t batch, int64_t batch_stride, int64_t rows,
                       int64_t columns, int64_t leading) {
   if (batch == 0 || rows == 0 || columns == 0) return 0;
   return (batch - 1) * batch_stride + (rows - 1) * leading + columns;
+}
+
+int64_t LhsExtent(const llvm_emitter::GemmShape& shape) {
+  return OperandExtent(shape.batch, shape.lhs_batch_stride,
+                       shape.lhs_transposed ? shape.k : shape.m,
+                       shape.lhs_transposed ? shape.m : shape.k,
+                       shape.lhs_leading);
+}
+
+int64_t RhsExtent(const llvm_emitter::GemmShape& shape) {
+  return OperandExtent(shape.batch, shape.rhs_batch_stride,
+                       shape.rhs_transposed ? shape.n : shape.k,
+                       shape.rhs_transposed ? shape.k : shape.n,
+                       shape.rhs_leading);
+}
+
+// The largest magnitude of an s8 or u8 element.
+int64_t LargestMagnitude(phal_element_type_t type) {
+  return type == PHAL_ELEMENT_TYPE_S8 ? 128 : 255;
+}
+
+// An s32 GEMM of s8 and u8 operands: both widened to f32, the sums over
+// slices of k short enough that every partial sum stays within 2^24 (so
+// f32 holds each exactly, whatever order the GEMM adds in), each slice's
+// sums added into the s32 ones modulo 2^32 as an s32 accumulation wraps.
+void RunIntegerGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
+                    int32_t* sums, ThreadPool& pool) {
+  const int64_t count = shape.batch * shape.m * shape.n;
+  if (shape.k == 0) {
+    std::memset(sums, 0, sizeof(int32_t) * static_cast<size_t>(count));
+    return;
+  }
+  const std::vector<float> lhs =
+      Widened(buffers[shape.lhs], shape.lhs_type, LhsExtent(shape), pool);
+  const std::vector<float> rhs =
+      Widened(buffers[shape.rhs], shape.rhs_type, RhsExtent(shape), pool);
+  const int64_t slice = std::max<int64_t>(
+      1, (int64_t{1} << 24) / (LargestMagnitude(shape.lhs_type) *
+                               LargestMagnitude(shape.rhs_type)));
+  llvm_emitter::GemmShape part = shape;
+  part.type = PHAL_ELEMENT_TYPE_F32;
+  part.lhs_type = part.rhs_type = PHAL_ELEMENT_TYPE_INVALID;
+  part.lhs = 0;
+  part.rhs = 1;
+  std::vector<float> partial(static_cast<size_t>(count));
+  for (int64_t first = 0; first < shape.k; first += slice) {
+    part.k = std::min(slice, shape.k - first);
+    void* parts[] = {
+        const_cast<float*>(lhs.data()) +
+            (shape.lhs_transposed ? first * shape.lhs_leading : first),
+        const_cast<float*>(rhs.data()) +
+            (shape.rhs_transposed ? first : first * shape.rhs_leading)};
+    RunGemm(part, parts, partial.data(), pool);
+    const bool initial = first == 0;
+    pool.ParallelFor(count, kWidenGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const auto value = static_cast<uint32_t>(
+            static_cast<int32_t>(partial[static_cast<size_t>(i)]));
+        const uint32_t before = initial ? 0u : static_cast<uint32_t>(sums[i]);
+        sums[i] = static_cast<int32_t>(before + value);
+      }
+    });
+  }
 }
 
 }  // namespace
@@ -689,6 +761,10 @@ void RunConvGemm(const llvm_emitter::ConvGemmShape& shape, void* const* buffers,
 void RunGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
              void* sums, ThreadPool& pool) {
   if (shape.batch * shape.m * shape.n == 0) return;
+  if (shape.type == PHAL_ELEMENT_TYPE_S32) {
+    RunIntegerGemm(shape, buffers, static_cast<int32_t*>(sums), pool);
+    return;
+  }
   if (shape.lhs_type != PHAL_ELEMENT_TYPE_INVALID ||
       shape.rhs_type != PHAL_ELEMENT_TYPE_INVALID) {
     // 16-bit float operands: widened to f32 once (as far as the GEMM
@@ -697,21 +773,11 @@ void RunGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
         buffers, buffers + std::max(shape.lhs, shape.rhs) + 1);
     std::vector<float> lhs, rhs;
     if (shape.lhs_type != PHAL_ELEMENT_TYPE_INVALID) {
-      lhs = Widened(buffers[shape.lhs], shape.lhs_type,
-                    OperandExtent(shape.batch, shape.lhs_batch_stride,
-                                  shape.lhs_transposed ? shape.k : shape.m,
-                                  shape.lhs_transposed ? shape.m : shape.k,
-                                  shape.lhs_leading),
-                    pool);
+      lhs = Widened(buffers[shape.lhs], shape.lhs_type, LhsExtent(shape), pool);
       wide_buffers[shape.lhs] = lhs.data();
     }
     if (shape.rhs_type != PHAL_ELEMENT_TYPE_INVALID) {
-      rhs = Widened(buffers[shape.rhs], shape.rhs_type,
-                    OperandExtent(shape.batch, shape.rhs_batch_stride,
-                                  shape.rhs_transposed ? shape.n : shape.k,
-                                  shape.rhs_transposed ? shape.k : shape.n,
-                                  shape.rhs_leading),
-                    pool);
+      rhs = Widened(buffers[shape.rhs], shape.rhs_type, RhsExtent(shape), pool);
       wide_buffers[shape.rhs] = rhs.data();
     }
     llvm_emitter::GemmShape wide = shape;

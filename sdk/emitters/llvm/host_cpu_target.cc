@@ -102,7 +102,8 @@ void HostCpuTarget::ConfigureModule(llvm::Module& module) const {
 
 bool HostCpuTarget::HasGemm(phal_element_type_t type) const {
   return has_gemm_ &&
-         (type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_F64);
+         (type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_F64 ||
+          type == PHAL_ELEMENT_TYPE_S32);
 }
 
 StatusOr<std::string> HostCpuTarget::Compile(

@@ -392,9 +392,19 @@ class KernelBuilder : KernelIrBuilder {
 
   // The element type a GEMM of `type` reads an operand of `operand_type`
   // as: INVALID for `type` itself, the 16-bit float types an f32 GEMM
-  // widens first, or null when the GEMM cannot read it.
+  // widens first, s8 and u8 for an s32 one, or null when the GEMM cannot
+  // read it.
   static std::optional<phal_element_type_t> GemmOperandType(
       phal_element_type_t operand_type, phal_element_type_t type) {
+    // s8 and u8 products summed in s32 (quantized models): the runtime
+    // sums them exactly in f32 GEMMs over short enough slices of k.
+    if (type == PHAL_ELEMENT_TYPE_S32) {
+      if (operand_type == PHAL_ELEMENT_TYPE_S8 ||
+          operand_type == PHAL_ELEMENT_TYPE_U8) {
+        return operand_type;
+      }
+      return std::nullopt;
+    }
     if (operand_type == type) return PHAL_ELEMENT_TYPE_INVALID;
     if (type == PHAL_ELEMENT_TYPE_F32 &&
         (operand_type == PHAL_ELEMENT_TYPE_F16 ||
@@ -692,8 +702,9 @@ class KernelBuilder : KernelIrBuilder {
         GemmOperandType(input.element_type, type);
     const std::optional<phal_element_type_t> kernel_type =
         GemmOperandType(weights.element_type, type);
-    if (!target_.HasGemm(type) || !input_type || !kernel_type || s < 1 ||
-        s > 2 || conv.feature_group_count != 1 || conv.batch_group_count != 1 ||
+    if (!target_.HasGemm(type) || type == PHAL_ELEMENT_TYPE_S32 ||
+        !input_type || !kernel_type || s < 1 || s > 2 ||
+        conv.feature_group_count != 1 || conv.batch_group_count != 1 ||
         input.rank != s + 2 || weights.rank != s + 2 || output.rank != s + 2 ||
         conv.input_batch_dimension != 0 ||
         conv.input_feature_dimension != s + 1 ||

@@ -27,7 +27,9 @@ inline constexpr const char* kKernelSymbol = "phal_kernel";
 // A dot whose operands a GEMM routine reads directly: per batch, A is
 // m x k and B is k x n with the given leading dimensions, transposed or not.
 struct GemmShape {
-  phal_element_type_t type = PHAL_ELEMENT_TYPE_INVALID;  // f32 or f64
+  // f32 or f64; s32 for s8 and u8 operands, which the runtime sums exactly
+  // in f32 GEMMs over slices of k short enough that no sum exceeds 2^24.
+  phal_element_type_t type = PHAL_ELEMENT_TYPE_INVALID;
   uint32_t lhs = 0;
   uint32_t rhs = 0;
   uint32_t lhs_transposed = 0;
@@ -41,8 +43,8 @@ struct GemmShape {
   int64_t lhs_batch_stride = 0;
   int64_t rhs_batch_stride = 0;
   // An operand's element type where it is narrower than `type` (f16 or
-  // bf16 operands of an f32 GEMM, which the runtime widens first);
-  // INVALID where it is `type`.
+  // bf16 operands of an f32 GEMM, which the runtime widens first; s8 or u8
+  // of an s32 one); INVALID where it is `type`.
   phal_element_type_t lhs_type = PHAL_ELEMENT_TYPE_INVALID;
   phal_element_type_t rhs_type = PHAL_ELEMENT_TYPE_INVALID;
 };
