@@ -1,3 +1,4 @@
+#include <complex>
 #include <numbers>
 
 #include "core/compiler/decompositions.h"
@@ -15,6 +16,10 @@ constexpr int64_t kLargestTwiddleTable = int64_t{1} << 20;
 // Transforms up to this length sum directly (O(n) work per output); longer
 // ones of a composite length are split (DftBuilder::FastTransform).
 constexpr int64_t kDirectLength = 64;
+// Unsplit transforms up to this length are one real matrix product with a
+// host-computed (2n)^2 matrix (DftBuilder::DotTransform); longer ones (of a
+// prime length) sum directly.
+constexpr int64_t kLargestDotLength = 256;
 
 struct Twiddles {
   HloInstruction* cosine;
@@ -58,7 +63,10 @@ class DftBuilder {
   // decomposition, applied again to each factor above kDirectLength).
   HloInstruction* FastTransform(HloInstruction* x, int64_t dimension, int64_t n,
                                 bool inverse) {
-    if (!IsSplit(n)) return Transform(x, dimension, n, n, inverse);
+    if (!IsSplit(n)) {
+      return n <= kLargestDotLength ? DotTransform(x, dimension, n, inverse)
+                                    : Transform(x, dimension, n, n, inverse);
+    }
     const int64_t n1 = SmallFactor(n);
     const int64_t n2 = n / n1;
     const std::vector<int64_t> dims = x->shape().dims();
@@ -92,6 +100,75 @@ class DftBuilder {
         HloOpcode::kTranspose, Shape(complex_, swapped), {y},
         [&](HloInstruction& t) { t.set_dimensions(permutation); });
     return context_.AddNew(HloOpcode::kReshape, Shape(complex_, dims), {y});
+  }
+
+  // The full transform of length n along `dimension` of a complex x as
+  // one real matrix product, which a GEMM computes: the lines along
+  // `dimension` as rows [Re x, Im x] of 2n, times the host-computed
+  // [[C, S], [-S, C]] with C + iS the twiddles exp(-+2 pi i j k / n), give
+  // rows [Re y, Im y].
+  HloInstruction* DotTransform(HloInstruction* x, int64_t dimension, int64_t n,
+                               bool inverse) {
+    const std::vector<int64_t> dims = x->shape().dims();
+    const auto rank = static_cast<int64_t>(dims.size());
+    std::vector<int64_t> to_last;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d != dimension) to_last.push_back(d);
+    }
+    to_last.push_back(dimension);
+    std::vector<int64_t> moved;
+    for (int64_t d : to_last)
+      moved.push_back(dims[static_cast<std::size_t>(d)]);
+    HloInstruction* lines =
+        context_.AddNew(HloOpcode::kTranspose, Shape(complex_, moved), {x},
+                        [&](HloInstruction& t) { t.set_dimensions(to_last); });
+    const int64_t rows = x->shape().ElementCount() / n;
+    lines = context_.AddNew(HloOpcode::kReshape, Shape(complex_, {rows, n}),
+                            {lines});
+    HloInstruction* parts = context_.AddNew(
+        HloOpcode::kConcatenate, Shape(real_, {rows, 2 * n}),
+        {context_.AddNew(HloOpcode::kReal, Shape(real_, {rows, n}), {lines}),
+         context_.AddNew(HloOpcode::kImag, Shape(real_, {rows, n}), {lines})},
+        [](HloInstruction& c) { c.set_dimensions({1}); });
+    Literal matrix(Shape(real_, {2 * n, 2 * n}));
+    const double sign = inverse ? 1.0 : -1.0;
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t k = 0; k < n; ++k) {
+        const std::complex<double> root =
+            reference::UnitRoot((j * k) % n, n, sign);
+        matrix.SetFromDouble(j * 2 * n + k, root.real());
+        matrix.SetFromDouble(j * 2 * n + n + k, root.imag());
+        matrix.SetFromDouble((n + j) * 2 * n + k, -root.imag());
+        matrix.SetFromDouble((n + j) * 2 * n + n + k, root.real());
+      }
+    }
+    HloInstruction* twiddles = context_.AddNew(
+        HloOpcode::kConstant, Shape(real_, {2 * n, 2 * n}), {},
+        [&](HloInstruction& c) { c.set_literal(std::move(matrix)); });
+    HloInstruction* products =
+        context_.AddNew(HloOpcode::kDot, Shape(real_, {rows, 2 * n}),
+                        {parts, twiddles}, [](HloInstruction& dot) {
+                          DotDimensionNumbers numbers;
+                          numbers.lhs_contracting_dimensions = {1};
+                          numbers.rhs_contracting_dimensions = {0};
+                          dot.set_dot_dimension_numbers(numbers);
+                        });
+    const auto half = [&](int64_t first) {
+      return context_.AddNew(
+          HloOpcode::kSlice, Shape(real_, {rows, n}), {products},
+          [&](HloInstruction& slice) {
+            slice.set_slice({0, first}, {rows, first + n}, {1, 1});
+          });
+    };
+    HloInstruction* y = context_.AddNew(
+        HloOpcode::kComplex, Shape(complex_, {rows, n}), {half(0), half(n)});
+    y = context_.AddNew(HloOpcode::kReshape, Shape(complex_, moved), {y});
+    std::vector<int64_t> back(static_cast<std::size_t>(rank));
+    for (int64_t i = 0; i < rank; ++i) {
+      back[static_cast<std::size_t>(to_last[static_cast<std::size_t>(i)])] = i;
+    }
+    return context_.AddNew(HloOpcode::kTranspose, Shape(complex_, dims), {y},
+                           [&](HloInstruction& t) { t.set_dimensions(back); });
   }
 
   // Whether FastTransform splits a transform of length n.
