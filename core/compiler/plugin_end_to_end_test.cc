@@ -366,6 +366,83 @@ ENTRY main {
                          Flat(0));
 }
 
+// Sorts whose comparators only compare keys (which the cpu plugin sorts
+// as integer keys): JAX's canonicalizing float comparator over NaNs of
+// both signs, signed zeros and infinities; a descending total order with
+// its permutation; value, then index, as top-k ranks; s32 and u32.
+TEST_P(PluginEndToEnd, KeyComparatorSortsMatchTheReference) {
+  Literal x = TestData(PHAL_ELEMENT_TYPE_F32, {3, 40});
+  const uint32_t specials[] = {0x7FC00000u, 0xFFC00000u, 0x80000000u,
+                               0u,          0x7F800000u, 0xFF800000u,
+                               0x7FC12345u, 0x80000000u};
+  for (int i = 0; i < 8; ++i) {
+    std::memcpy(x.data() + 4 * (i * 13 % 120), &specials[i], 4);
+  }
+  ExpectMatchesReference(R"(
+HloModule sorts
+jax_less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  zero = f32[] constant(0)
+  nan = f32[] constant(nan)
+  az = pred[] compare(a, zero), direction=EQ
+  a0 = f32[] select(az, zero, a)
+  an = pred[] compare(a, a), direction=NE
+  ac = f32[] select(an, nan, a0)
+  bz = pred[] compare(b, zero), direction=EQ
+  b0 = f32[] select(bz, zero, b)
+  bn = pred[] compare(b, b), direction=NE
+  bc = f32[] select(bn, nan, b0)
+  ROOT lt = pred[] compare(ac, bc), direction=LT, type=TOTALORDER
+}
+greater {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  ROOT gt = pred[] compare(a, b), direction=GT, type=TOTALORDER
+}
+rank {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  gt = pred[] compare(a, b), direction=GT, type=TOTALORDER
+  eq = pred[] compare(a, b), direction=EQ, type=TOTALORDER
+  lt = pred[] compare(i, j), direction=LT
+  tie = pred[] and(eq, lt)
+  ROOT before = pred[] or(gt, tie)
+}
+signed {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT lt = pred[] compare(b, a), direction=GT
+}
+unsigned {
+  a = u32[] parameter(0)
+  b = u32[] parameter(1)
+  ROOT gt = pred[] compare(a, b), direction=GT
+}
+ENTRY main {
+  x = f32[3,40] parameter(0)
+  s = s32[3,40] parameter(1)
+  u = u32[3,40] parameter(2)
+  iota = s32[3,40] iota(), iota_dimension=1
+  reversed = s32[3,40] reverse(iota), dimensions={1}
+  a = f32[3,40] sort(x), dimensions={1}, is_stable=true, to_apply=jax_less
+  d = (f32[3,40], s32[3,40]) sort(x, iota), dimensions={1}, is_stable=true, to_apply=greater
+  r = (f32[3,40], s32[3,40]) sort(x, reversed), dimensions={1}, to_apply=rank
+  c = f32[40,3] transpose(x), dimensions={1,0}
+  t = f32[40,3] sort(c), dimensions={0}, is_stable=true, to_apply=jax_less
+  i = s32[3,40] sort(s), dimensions={1}, is_stable=true, to_apply=signed
+  v = u32[3,40] sort(u), dimensions={1}, to_apply=unsigned
+  ROOT out = (f32[3,40], (f32[3,40], s32[3,40]), (f32[3,40], s32[3,40]), f32[40,3], s32[3,40], u32[3,40]) tuple(a, d, r, t, i, v)
+})",
+                         {x, TestData(PHAL_ELEMENT_TYPE_S32, {3, 40}, 2),
+                          TestData(PHAL_ELEMENT_TYPE_U32, {3, 40}, 5)},
+                         Flat(0));
+}
+
 TEST_P(PluginEndToEnd, ConversionsBetweenEveryFamilyMatchTheReference) {
   ExpectMatchesReference(R"(
 HloModule converts

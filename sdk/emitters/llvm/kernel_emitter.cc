@@ -13,6 +13,7 @@
 
 #include "sdk/emitters/llvm/body_emitter.h"
 #include "sdk/emitters/llvm/kernel_ir_builder.h"
+#include "sdk/emitters/llvm/runtime_functions.h"
 #include "sdk/kir/kernel_visit.h"
 #include "sdk/kir/reduce_geometry.h"
 
@@ -604,8 +605,141 @@ class KernelBuilder : KernelIrBuilder {
     return compare;
   }
 
+  // The keys of a comparator that is a strict comparison of one operand
+  // (compare LT or GT of parameters 2i and 2i+1, or of both canonicalized
+  // as JAX's float comparators do), or of one and then, on
+  // equality, another (or(less_0, and(equal_0, less_1))), each a total
+  // order on f32 or an s32 or u32 comparison: [operand, SortKeyKind,
+  // descending] per key. Empty for any other comparator.
+  std::vector<int64_t> SortKeys(const phal_kir_sort_t& sort) const {
+    const phal_kir_body_t& body = sort.comparator;
+    if (body.result_count != 1) return {};
+    const auto operand = [&](uint32_t node, uint32_t k) {
+      return body.operands[body.nodes[node].operand_begin + k];
+    };
+    const auto parameter = [&](uint32_t node) -> int64_t {
+      const phal_kir_node_t& n = body.nodes[node];
+      return n.op == PHAL_KIR_OP_PARAMETER ? n.attributes[0] : -1;
+    };
+    const auto f32_constant = [&](uint32_t node, uint32_t bits) {
+      const phal_kir_node_t& n = body.nodes[node];
+      return n.op == PHAL_KIR_OP_CONSTANT && n.type == PHAL_ELEMENT_TYPE_F32 &&
+             static_cast<uint32_t>(n.constant[0]) == bits;
+    };
+    const auto float_compare = [&](uint32_t node, int64_t direction) {
+      const phal_kir_node_t& n = body.nodes[node];
+      return n.op == PHAL_KIR_OP_COMPARE && n.operand_count == 2 &&
+             n.attributes[0] == direction &&
+             n.attributes[1] == PHAL_KIR_COMPARISON_FLOAT;
+    };
+    // The parameter a compared value is, itself or canonicalized as JAX
+    // writes its float sort comparators: select(x != x, NaN, select(x ==
+    // 0, 0, x)), every NaN the quiet NaN and -0 as +0.
+    const auto source = [&](uint32_t node, bool* canonical) -> int64_t {
+      *canonical = false;
+      const int64_t direct = parameter(node);
+      if (direct >= 0) return direct;
+      const phal_kir_node_t& outer = body.nodes[node];
+      if (outer.op != PHAL_KIR_OP_SELECT || outer.operand_count != 3) return -1;
+      const uint32_t is_nan = operand(node, 0);
+      const uint32_t inner = operand(node, 2);
+      if (!float_compare(is_nan, PHAL_KIR_COMPARE_NE) ||
+          !f32_constant(operand(node, 1), 0x7FC00000u) ||
+          body.nodes[inner].op != PHAL_KIR_OP_SELECT ||
+          body.nodes[inner].operand_count != 3) {
+        return -1;
+      }
+      const uint32_t is_zero = operand(inner, 0);
+      const int64_t x = parameter(operand(inner, 2));
+      if (x < 0 || !float_compare(is_zero, PHAL_KIR_COMPARE_EQ) ||
+          !f32_constant(operand(inner, 1), 0) ||
+          parameter(operand(is_nan, 0)) != x ||
+          parameter(operand(is_nan, 1)) != x ||
+          parameter(operand(is_zero, 0)) != x ||
+          !f32_constant(operand(is_zero, 1), 0)) {
+        return -1;
+      }
+      *canonical = true;
+      return x;
+    };
+    // The two parameters a comparison node compares, if it is one of
+    // parameters 2i and 2i+1 of a key type, with `directions` allowed.
+    struct Compared {
+      int64_t left = -1, right = -1, direction = 0, kind = 0;
+    };
+    const auto compared = [&](uint32_t node) -> std::optional<Compared> {
+      const phal_kir_node_t& n = body.nodes[node];
+      if (n.op != PHAL_KIR_OP_COMPARE || n.operand_count != 2) {
+        return std::nullopt;
+      }
+      bool left_canonical = false;
+      bool right_canonical = false;
+      Compared c{source(operand(node, 0), &left_canonical),
+                 source(operand(node, 1), &right_canonical), n.attributes[0],
+                 0};
+      if (c.left < 0 || c.right < 0 || c.left / 2 != c.right / 2 ||
+          c.left == c.right || left_canonical != right_canonical ||
+          static_cast<uint32_t>(c.left / 2) >= sort.operand_count) {
+        return std::nullopt;
+      }
+      const phal_element_type_t type =
+          kernel_.buffers[sort.operands[c.left / 2]].element_type;
+      const int64_t comparison = n.attributes[1];
+      if (type == PHAL_ELEMENT_TYPE_F32 &&
+          comparison == PHAL_KIR_COMPARISON_TOTALORDER) {
+        c.kind = left_canonical ? kSortKeyF32CanonicalTotalOrder
+                                : kSortKeyF32TotalOrder;
+      } else if (left_canonical) {
+        return std::nullopt;
+      } else if (type == PHAL_ELEMENT_TYPE_S32 &&
+                 comparison == PHAL_KIR_COMPARISON_SIGNED) {
+        c.kind = kSortKeyS32;
+      } else if (type == PHAL_ELEMENT_TYPE_U32 &&
+                 comparison == PHAL_KIR_COMPARISON_UNSIGNED) {
+        c.kind = kSortKeyU32;
+      } else {
+        return std::nullopt;
+      }
+      return c;
+    };
+    // [operand, kind, descending] of a strict comparison, or empty.
+    const auto key = [&](uint32_t node) -> std::vector<int64_t> {
+      const std::optional<Compared> c = compared(node);
+      if (!c || (c->direction != PHAL_KIR_COMPARE_LT &&
+                 c->direction != PHAL_KIR_COMPARE_GT)) {
+        return {};
+      }
+      // Left sorts first when it is the greater: descending; the operands
+      // the other way round flip that.
+      const bool greater = c->direction == PHAL_KIR_COMPARE_GT;
+      return {c->left / 2, c->kind, (c->left < c->right) == greater ? 1 : 0};
+    };
+    const uint32_t root = body.results[0];
+    std::vector<int64_t> first = key(root);
+    if (!first.empty()) return first;
+    const phal_kir_node_t& either = body.nodes[root];
+    if (either.op != PHAL_KIR_OP_OR || either.operand_count != 2) return {};
+    first = key(operand(root, 0));
+    const uint32_t tie = operand(root, 1);
+    if (first.empty() || body.nodes[tie].op != PHAL_KIR_OP_AND ||
+        body.nodes[tie].operand_count != 2) {
+      return {};
+    }
+    const std::optional<Compared> equal = compared(operand(tie, 0));
+    std::vector<int64_t> second = key(operand(tie, 1));
+    if (!equal || equal->direction != PHAL_KIR_COMPARE_EQ ||
+        equal->left / 2 != first[0] || second.empty() ||
+        second[0] == first[0]) {
+      return {};
+    }
+    first.insert(first.end(), second.begin(), second.end());
+    return first;
+  }
+
   // Slices along `dimension` are split over the range; each is sorted by
-  // phal_rt_sort (runtime_functions.h) with the emitted comparator.
+  // phal_rt_sort (runtime_functions.h) with the emitted comparator, or by
+  // phal_rt_sort_keyed on the keys of a comparator that only compares keys
+  // (SortKeys).
   Status EmitKind(const phal_kir_sort_t& sort) {
     const phal_kir_buffer_t& shape = kernel_.buffers[sort.operands[0]];
     const auto dimension = static_cast<uint32_t>(sort.dimension);
@@ -629,6 +763,11 @@ class KernelBuilder : KernelIrBuilder {
                        sort.operands + sort.operand_count);
     description.insert(description.end(), sort.outputs,
                        sort.outputs + sort.operand_count);
+    const std::vector<int64_t> keys = SortKeys(sort);
+    if (!keys.empty()) {
+      description.push_back(keys.size() / 3);
+      description.insert(description.end(), keys.begin(), keys.end());
+    }
     llvm::Constant* table =
         llvm::ConstantDataArray::get(builder_.getContext(), description);
     auto* global = new llvm::GlobalVariable(*module_, table->getType(), true,
@@ -636,6 +775,15 @@ class KernelBuilder : KernelIrBuilder {
                                             table, "phal_sort_description");
     llvm::Type* pointer = builder_.getPtrTy();
     llvm::Type* i64 = builder_.getInt64Ty();
+    if (!keys.empty()) {
+      llvm::FunctionCallee sort_by_keys = module_->getOrInsertFunction(
+          "phal_rt_sort_keyed",
+          llvm::FunctionType::get(builder_.getVoidTy(),
+                                  {pointer, i64, i64, pointer}, false));
+      builder_.CreateCall(sort_by_keys,
+                          {function_->getArg(0), begin_, end_, global});
+      return OkStatus();
+    }
     llvm::FunctionCallee sort_slices = module_->getOrInsertFunction(
         "phal_rt_sort",
         llvm::FunctionType::get(builder_.getVoidTy(),

@@ -239,6 +239,80 @@ void phal_rt_sort(void* const* buffers, int64_t begin, int64_t end,
   }
 }
 
+void phal_rt_sort_keyed(void* const* buffers, int64_t begin, int64_t end,
+                        const int64_t* description) {
+  const int64_t count = description[0];
+  const int64_t length = description[2];
+  const int64_t inner = description[3];
+  const int64_t* element_bytes = description + 4;
+  const int64_t* operands = element_bytes + count;
+  const int64_t* outputs = operands + count;
+  const int64_t key_count = outputs[count];
+  const int64_t* keys = outputs + count + 1;
+  struct Entry {
+    uint64_t key;
+    int64_t index;
+  };
+  std::vector<Entry> entries(static_cast<size_t>(length));
+  std::vector<unsigned char> staging;
+  for (int64_t slice = begin; slice < end; ++slice) {
+    const int64_t base = (slice / inner) * length * inner + slice % inner;
+    for (int64_t j = 0; j < length; ++j) {
+      entries[static_cast<size_t>(j)] = {0, j};
+    }
+    for (int64_t k = 0; k < key_count; ++k) {
+      const int64_t operand = keys[3 * k];
+      const int64_t kind = keys[3 * k + 1];
+      const uint32_t flip = keys[3 * k + 2] != 0 ? 0xFFFFFFFFu : 0u;
+      const auto* values =
+          static_cast<const uint32_t*>(buffers[operands[operand]]) + base;
+      for (int64_t j = 0; j < length; ++j) {
+        const uint32_t bits = values[j * inner];
+        uint32_t key = bits;
+        if (kind == phal::llvm_emitter::kSortKeyF32CanonicalTotalOrder) {
+          const uint32_t magnitude = bits & 0x7FFFFFFFu;
+          key = magnitude > 0x7F800000u ? 0x7FC00000u
+                : magnitude == 0        ? 0u
+                                        : bits;
+        }
+        if (kind == phal::llvm_emitter::kSortKeyF32TotalOrder ||
+            kind == phal::llvm_emitter::kSortKeyF32CanonicalTotalOrder) {
+          const uint32_t value = key;
+          // Negative values (sign set) order by their complemented bits,
+          // below every value with the sign clear.
+          key = (value & 0x80000000u) != 0 ? ~value : value | 0x80000000u;
+        } else if (kind == phal::llvm_emitter::kSortKeyS32) {
+          key = bits ^ 0x80000000u;
+        }
+        Entry& entry = entries[static_cast<size_t>(j)];
+        entry.key = (entry.key << 32) | (key ^ flip);
+      }
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) {
+                return a.key != b.key ? a.key < b.key : a.index < b.index;
+              });
+    for (int64_t i = 0; i < count; ++i) {
+      const auto size = static_cast<size_t>(element_bytes[i]);
+      const auto* source =
+          static_cast<const unsigned char*>(buffers[operands[i]]);
+      auto* destination = static_cast<unsigned char*>(buffers[outputs[i]]);
+      staging.resize(size * entries.size());
+      for (size_t j = 0; j < entries.size(); ++j) {
+        std::memcpy(staging.data() + j * size,
+                    source + (base + entries[j].index * inner) *
+                                 static_cast<int64_t>(size),
+                    size);
+      }
+      for (size_t j = 0; j < entries.size(); ++j) {
+        std::memcpy(destination + (base + static_cast<int64_t>(j) * inner) *
+                                      static_cast<int64_t>(size),
+                    staging.data() + j * size, size);
+      }
+    }
+  }
+}
+
 }  // extern "C"
 
 namespace phal::llvm_emitter {
@@ -305,6 +379,7 @@ const RuntimeSymbol kRuntimeSymbols[] = {
     PHAL_SYMBOL(phal_rt_complex_atan2),
     PHAL_SYMBOL(phal_rt_complex_cbrt),
     PHAL_SYMBOL(phal_rt_sort),
+    PHAL_SYMBOL(phal_rt_sort_keyed),
     PHAL_SYMBOL(memcpy),
     PHAL_SYMBOL(memmove),
     PHAL_SYMBOL(memset),

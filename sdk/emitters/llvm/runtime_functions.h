@@ -79,9 +79,28 @@ void phal_rt_sort(void* const* buffers, int64_t begin, int64_t end,
                   bool (*compare)(void* const* buffers, int64_t base,
                                   int64_t stride, int64_t a, int64_t b));
 
+// phal_rt_sort for comparators that order by one or two keys (SortKeyKind
+// below): `description` continues after the output buffers with [key
+// count, then per key: operand, kind, descending]. Each element's keys
+// become one unsigned integer whose ascending order is the comparator's
+// (the first key in the high half), and elements sort by it, then by index:
+// the stable order, what a stable sort with the comparator gives.
+void phal_rt_sort_keyed(void* const* buffers, int64_t begin, int64_t end,
+                        const int64_t* description);
+
 }  // extern "C"
 
 namespace phal::llvm_emitter {
+
+// The key types phal_rt_sort_keyed orders by.
+enum SortKeyKind : int64_t {
+  kSortKeyF32TotalOrder = 1,
+  kSortKeyS32 = 2,
+  kSortKeyU32 = 3,
+  // The total order of f32 values with every NaN taken as the positive
+  // quiet NaN and -0 as +0.
+  kSortKeyF32CanonicalTotalOrder = 4,
+};
 
 struct RuntimeSymbol {
   const char* name;
