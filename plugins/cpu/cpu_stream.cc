@@ -67,15 +67,19 @@ bool Stream::RunIfIdle(const Task& task) {
     ++enqueued_count_;
   }
   Status status = RunTask(task);
+  bool worker_waits = false;
   {
     std::lock_guard lock(mutex_);
     running_inline_ = false;
     if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
     ++finished_count_;
+    worker_waits = stopping_ || !queue_.empty();
   }
   work_finished_.notify_all();
-  // Work another thread queued meanwhile waited for this task.
-  work_queued_.notify_one();
+  // Work another thread queued meanwhile waited for this task; with none,
+  // the worker sleeps on (waking it for nothing costs two context switches
+  // per launch, which a while loop's small kernels would pay every step).
+  if (worker_waits) work_queued_.notify_one();
   return true;
 }
 
