@@ -15,6 +15,12 @@
 #       POCL_KERNELLIB_NAME=avx2, PoCL's kernel library for AVX2 processors,
 #       which also makes it compile for haswell (its device name says so),
 #       with a kernel cache of its own
+# and the libraries such a processor would run with the AVX2 kernels they
+# pick at run time: OpenBLAS (OPENBLAS_CORETYPE=Haswell, unless set), and
+# for XLA:CPU beside Polyhal in scripts/bench_vs_xla.py its generated code
+# (XLA_FLAGS gains --xla_cpu_max_isa=AVX2) and oneDNN, its convolutions
+# (ONEDNN_MAX_CPU_ISA=AVX2). XLA's dot kernels still pick AVX-512 where the
+# processor has it (docs/performance.md).
 # Usage: scripts/as-avx2.sh COMMAND [ARGS...]
 set -euo pipefail
 if [ $# -eq 0 ]; then
@@ -38,4 +44,7 @@ export POCL_KERNELLIB_NAME=avx2
 if [ -n "${POCL_CACHE_DIR:-}" ]; then
   export POCL_CACHE_DIR="$POCL_CACHE_DIR/x86-64-v3"
 fi
+export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}"
+export ONEDNN_MAX_CPU_ISA=AVX2
+export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }--xla_cpu_max_isa=AVX2"
 exec "$@"
