@@ -728,8 +728,8 @@ class KernelBuilder : KernelIrBuilder {
     const std::optional<Compared> equal = compared(operand(tie, 0));
     std::vector<int64_t> second = key(operand(tie, 1));
     if (!equal || equal->direction != PHAL_KIR_COMPARE_EQ ||
-        equal->left / 2 != first[0] || second.empty() ||
-        second[0] == first[0]) {
+        equal->left / 2 != first[0] || equal->kind != first[1] ||
+        second.empty() || second[0] == first[0]) {
       return {};
     }
     first.insert(first.end(), second.begin(), second.end());
