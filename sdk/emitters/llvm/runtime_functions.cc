@@ -62,6 +62,37 @@ void ComplexUnary(double real, double imag, double* out, Function function) {
   out[1] = result.imag();
 }
 
+// Every operand of a SORT's slice starting at `base` permuted into its
+// outputs: element j of each output is element order[j] of its operand,
+// through `staging`, so outputs may be the operands themselves.
+void PermuteSlice(void* const* buffers, const int64_t* description,
+                  int64_t base, const std::vector<int64_t>& order,
+                  std::vector<unsigned char>* staging) {
+  const int64_t count = description[0];
+  const int64_t inner = description[3];
+  const int64_t* element_bytes = description + 4;
+  const int64_t* operands = element_bytes + count;
+  const int64_t* outputs = operands + count;
+  for (int64_t i = 0; i < count; ++i) {
+    const auto size = static_cast<size_t>(element_bytes[i]);
+    const auto* source =
+        static_cast<const unsigned char*>(buffers[operands[i]]);
+    auto* destination = static_cast<unsigned char*>(buffers[outputs[i]]);
+    staging->resize(size * order.size());
+    for (size_t j = 0; j < order.size(); ++j) {
+      std::memcpy(
+          staging->data() + j * size,
+          source + (base + order[j] * inner) * static_cast<int64_t>(size),
+          size);
+    }
+    for (size_t j = 0; j < order.size(); ++j) {
+      std::memcpy(destination + (base + static_cast<int64_t>(j) * inner) *
+                                    static_cast<int64_t>(size),
+                  staging->data() + j * size, size);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -198,13 +229,9 @@ void phal_rt_sort(void* const* buffers, int64_t begin, int64_t end,
                   const int64_t* description,
                   bool (*compare)(void* const* buffers, int64_t base,
                                   int64_t stride, int64_t a, int64_t b)) {
-  const int64_t count = description[0];
   const bool stable = description[1] != 0;
   const int64_t length = description[2];
   const int64_t inner = description[3];
-  const int64_t* element_bytes = description + 4;
-  const int64_t* operands = element_bytes + count;
-  const int64_t* outputs = operands + count;
   std::vector<int64_t> order(static_cast<size_t>(length));
   std::vector<unsigned char> staging;
   for (int64_t slice = begin; slice < end; ++slice) {
@@ -218,24 +245,7 @@ void phal_rt_sort(void* const* buffers, int64_t begin, int64_t end,
     } else {
       std::sort(order.begin(), order.end(), before);
     }
-    for (int64_t i = 0; i < count; ++i) {
-      const auto size = static_cast<size_t>(element_bytes[i]);
-      const auto* source =
-          static_cast<const unsigned char*>(buffers[operands[i]]);
-      auto* destination = static_cast<unsigned char*>(buffers[outputs[i]]);
-      staging.resize(size * order.size());
-      for (size_t j = 0; j < order.size(); ++j) {
-        std::memcpy(
-            staging.data() + j * size,
-            source + (base + order[j] * inner) * static_cast<int64_t>(size),
-            size);
-      }
-      for (size_t j = 0; j < order.size(); ++j) {
-        std::memcpy(destination + (base + static_cast<int64_t>(j) * inner) *
-                                      static_cast<int64_t>(size),
-                    staging.data() + j * size, size);
-      }
-    }
+    PermuteSlice(buffers, description, base, order, &staging);
   }
 }
 
@@ -244,16 +254,15 @@ void phal_rt_sort_keyed(void* const* buffers, int64_t begin, int64_t end,
   const int64_t count = description[0];
   const int64_t length = description[2];
   const int64_t inner = description[3];
-  const int64_t* element_bytes = description + 4;
-  const int64_t* operands = element_bytes + count;
-  const int64_t* outputs = operands + count;
-  const int64_t key_count = outputs[count];
-  const int64_t* keys = outputs + count + 1;
+  const int64_t* operands = description + 4 + count;
+  const int64_t key_count = operands[2 * count];
+  const int64_t* keys = operands + 2 * count + 1;
   struct Entry {
     uint64_t key;
     int64_t index;
   };
   std::vector<Entry> entries(static_cast<size_t>(length));
+  std::vector<int64_t> order(static_cast<size_t>(length));
   std::vector<unsigned char> staging;
   for (int64_t slice = begin; slice < end; ++slice) {
     const int64_t base = (slice / inner) * length * inner + slice % inner;
@@ -292,24 +301,8 @@ void phal_rt_sort_keyed(void* const* buffers, int64_t begin, int64_t end,
               [](const Entry& a, const Entry& b) {
                 return a.key != b.key ? a.key < b.key : a.index < b.index;
               });
-    for (int64_t i = 0; i < count; ++i) {
-      const auto size = static_cast<size_t>(element_bytes[i]);
-      const auto* source =
-          static_cast<const unsigned char*>(buffers[operands[i]]);
-      auto* destination = static_cast<unsigned char*>(buffers[outputs[i]]);
-      staging.resize(size * entries.size());
-      for (size_t j = 0; j < entries.size(); ++j) {
-        std::memcpy(staging.data() + j * size,
-                    source + (base + entries[j].index * inner) *
-                                 static_cast<int64_t>(size),
-                    size);
-      }
-      for (size_t j = 0; j < entries.size(); ++j) {
-        std::memcpy(destination + (base + static_cast<int64_t>(j) * inner) *
-                                      static_cast<int64_t>(size),
-                    staging.data() + j * size, size);
-      }
-    }
+    for (size_t j = 0; j < entries.size(); ++j) order[j] = entries[j].index;
+    PermuteSlice(buffers, description, base, order, &staging);
   }
 }
 
