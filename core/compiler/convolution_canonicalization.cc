@@ -1,5 +1,4 @@
 #include <cstdint>
-#include <numeric>
 #include <vector>
 
 #include "core/compiler/hlo_rewriter.h"
@@ -7,12 +6,6 @@
 
 namespace phal {
 namespace {
-
-std::vector<int64_t> Iota(int64_t count) {
-  std::vector<int64_t> values(static_cast<std::size_t>(count));
-  std::iota(values.begin(), values.end(), int64_t{0});
-  return values;
-}
 
 // Channels-innermost dimension numbers for `spatial` spatial dimensions:
 // input and output (batch, spatial..., feature), kernel (spatial...,
@@ -31,18 +24,6 @@ ConvolutionDimensionNumbers CanonicalNumbers(int64_t spatial) {
     numbers.output_spatial_dimensions.push_back(i + 1);
   }
   return numbers;
-}
-
-HloInstruction* Transpose(RewriteContext& context, HloInstruction* value,
-                          const std::vector<int64_t>& permutation) {
-  if (permutation == Iota(static_cast<int64_t>(permutation.size()))) {
-    return value;
-  }
-  std::vector<int64_t> dims;
-  for (int64_t d : permutation) dims.push_back(value->shape().dim(d));
-  return context.AddNew(
-      HloOpcode::kTranspose, Shape(value->shape().element_type(), dims),
-      {value}, [&](HloInstruction& t) { t.set_dimensions(permutation); });
 }
 
 HloInstruction* Reshape(RewriteContext& context, HloInstruction* value,
@@ -189,8 +170,8 @@ StatusOr<HloInstruction*> CanonicalizeConvolution(
   kernel_order.push_back(numbers.kernel_input_feature_dimension);
   kernel_order.push_back(numbers.kernel_output_feature_dimension);
   output_order.push_back(numbers.output_feature_dimension);
-  HloInstruction* input = Transpose(context, operands[0], input_order);
-  HloInstruction* kernel = Transpose(context, operands[1], kernel_order);
+  HloInstruction* input = AddTranspose(context, operands[0], input_order);
+  HloInstruction* kernel = AddTranspose(context, operands[1], kernel_order);
   std::vector<int64_t> output_dims;
   for (int64_t d : output_order) output_dims.push_back(source.shape().dim(d));
 
@@ -233,7 +214,7 @@ StatusOr<HloInstruction*> CanonicalizeConvolution(
   for (std::size_t i = 0; i < output_order.size(); ++i) {
     back[static_cast<std::size_t>(output_order[i])] = static_cast<int64_t>(i);
   }
-  return Transpose(context, result, back);
+  return AddTranspose(context, result, back);
 }
 
 }  // namespace

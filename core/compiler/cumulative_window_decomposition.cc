@@ -36,7 +36,22 @@ HloOpcode AssociativeOp(const HloComputation& reducer) {
   }
 }
 
-const HloInstruction* ScalarConstant(const HloInstruction& init);
+// The scalar constant `init` stands for, through the scalar broadcasts and
+// reshapes a front end may put around it, or null.
+const HloInstruction* ScalarConstant(const HloInstruction& init) {
+  const HloInstruction* constant = &init;
+  while ((constant->opcode() == HloOpcode::kBroadcast ||
+          constant->opcode() == HloOpcode::kReshape) &&
+         constant->operands().size() == 1 &&
+         constant->operand(0)->shape().ElementCount() == 1) {
+    constant = constant->operand(0);
+  }
+  if (constant->opcode() != HloOpcode::kConstant ||
+      constant->literal().ElementCount() != 1) {
+    return nullptr;
+  }
+  return constant;
+}
 
 // The smallest and largest values of an integer type of at most 32 bits,
 // exact in a double.
@@ -123,23 +138,6 @@ HloInstruction* ApplyElementwise(RewriteContext& context,
   return mapped.at(body.root_instruction());
 }
 
-// The scalar constant `init` stands for, through the scalar broadcasts and
-// reshapes a front end may put around it, or null.
-const HloInstruction* ScalarConstant(const HloInstruction& init) {
-  const HloInstruction* constant = &init;
-  while ((constant->opcode() == HloOpcode::kBroadcast ||
-          constant->opcode() == HloOpcode::kReshape) &&
-         constant->operands().size() == 1 &&
-         constant->operand(0)->shape().ElementCount() == 1) {
-    constant = constant->operand(0);
-  }
-  if (constant->opcode() != HloOpcode::kConstant ||
-      constant->literal().ElementCount() != 1) {
-    return nullptr;
-  }
-  return constant;
-}
-
 // Values of `type` an identity must leave unchanged: signed zeros, small
 // and large magnitudes, the extremes, infinities and NaN for floats;
 // zero, small values and the extremes for integers.
@@ -161,14 +159,6 @@ Literal ProbeValues(ElementType type) {
   }
   return Literal::FromValues(type, {static_cast<int64_t>(values.size())},
                              values);
-}
-
-HloInstruction* AddParameter(HloComputation& computation, int64_t number,
-                             const Shape& shape) {
-  auto parameter = std::make_unique<HloInstruction>(
-      HloOpcode::kParameter, "p" + std::to_string(number), shape);
-  parameter->set_parameter_number(number);
-  return computation.AddInstruction(std::move(parameter));
 }
 
 // Whether body(init, v) and body(v, init) give v for every probe value v

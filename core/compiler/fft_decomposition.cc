@@ -1,5 +1,6 @@
 #include <complex>
 #include <numbers>
+#include <numeric>
 
 #include "core/compiler/decompositions.h"
 #include "core/reference/fft.h"
@@ -88,17 +89,10 @@ class DftBuilder {
                                }));
     y = FastTransform(y, dimension + 1, n2, inverse);
     std::vector<int64_t> permutation(split.size());
-    for (std::size_t i = 0; i < split.size(); ++i) {
-      permutation[i] = static_cast<int64_t>(i);
-    }
+    std::iota(permutation.begin(), permutation.end(), int64_t{0});
     std::swap(permutation[static_cast<std::size_t>(dimension)],
               permutation[static_cast<std::size_t>(dimension) + 1]);
-    std::vector<int64_t> swapped = split;
-    std::swap(swapped[static_cast<std::size_t>(dimension)],
-              swapped[static_cast<std::size_t>(dimension) + 1]);
-    y = context_.AddNew(
-        HloOpcode::kTranspose, Shape(complex_, swapped), {y},
-        [&](HloInstruction& t) { t.set_dimensions(permutation); });
+    y = AddTranspose(context_, y, permutation);
     return context_.AddNew(HloOpcode::kReshape, Shape(complex_, dims), {y});
   }
 
@@ -119,9 +113,7 @@ class DftBuilder {
     std::vector<int64_t> moved;
     for (int64_t d : to_last)
       moved.push_back(dims[static_cast<std::size_t>(d)]);
-    HloInstruction* lines =
-        context_.AddNew(HloOpcode::kTranspose, Shape(complex_, moved), {x},
-                        [&](HloInstruction& t) { t.set_dimensions(to_last); });
+    HloInstruction* lines = AddTranspose(context_, x, to_last);
     const int64_t rows = x->shape().ElementCount() / n;
     lines = context_.AddNew(HloOpcode::kReshape, Shape(complex_, {rows, n}),
                             {lines});
@@ -167,8 +159,7 @@ class DftBuilder {
     for (int64_t i = 0; i < rank; ++i) {
       back[static_cast<std::size_t>(to_last[static_cast<std::size_t>(i)])] = i;
     }
-    return context_.AddNew(HloOpcode::kTranspose, Shape(complex_, dims), {y},
-                           [&](HloInstruction& t) { t.set_dimensions(back); });
+    return AddTranspose(context_, y, back);
   }
 
   // Whether FastTransform splits a transform of length n.

@@ -82,18 +82,35 @@ HloInstruction* RewriteContext::AddNew(
   return Add(prototype, operands);
 }
 
+HloInstruction* AddParameter(HloComputation& computation, int64_t number,
+                             const Shape& shape) {
+  auto parameter = std::make_unique<HloInstruction>(
+      HloOpcode::kParameter, "p" + std::to_string(number), shape);
+  parameter->set_parameter_number(number);
+  return computation.AddInstruction(std::move(parameter));
+}
+
+HloInstruction* AddTranspose(RewriteContext& context, HloInstruction* value,
+                             const std::vector<int64_t>& permutation) {
+  bool identity = true;
+  std::vector<int64_t> dims;
+  for (std::size_t i = 0; i < permutation.size(); ++i) {
+    identity &= permutation[i] == static_cast<int64_t>(i);
+    dims.push_back(value->shape().dim(permutation[i]));
+  }
+  if (identity) return value;
+  return context.AddNew(
+      HloOpcode::kTranspose, Shape(value->shape().element_type(), dims),
+      {value}, [&](HloInstruction& t) { t.set_dimensions(permutation); });
+}
+
 HloComputation* RewriteContext::AddBinaryComputation(
     HloOpcode opcode, ElementType type, const std::string& prefix) {
   auto computation = std::make_unique<HloComputation>(
       prefix + "." + std::to_string(module_->computations().size()));
   const Shape scalar(type, {});
-  HloInstruction* parameters[2];
-  for (int64_t p = 0; p < 2; ++p) {
-    auto parameter = std::make_unique<HloInstruction>(
-        HloOpcode::kParameter, p == 0 ? "lhs" : "rhs", scalar);
-    parameter->set_parameter_number(p);
-    parameters[p] = computation->AddInstruction(std::move(parameter));
-  }
+  HloInstruction* parameters[] = {AddParameter(*computation, 0, scalar),
+                                  AddParameter(*computation, 1, scalar)};
   auto result = std::make_unique<HloInstruction>(opcode, "result", scalar);
   result->AppendOperand(parameters[0]);
   result->AppendOperand(parameters[1]);

@@ -52,6 +52,15 @@ class RewriteContext {
   int64_t* next_id_;
 };
 
+// Adds parameter `number` of `shape`, named "p<number>", to `computation`.
+HloInstruction* AddParameter(HloComputation& computation, int64_t number,
+                             const Shape& shape);
+
+// `value` transposed by `permutation` (result dimension i is operand
+// dimension permutation[i]); `value` itself for the identity.
+HloInstruction* AddTranspose(RewriteContext& context, HloInstruction* value,
+                             const std::vector<int64_t>& permutation);
+
 // Returns the instruction standing for `source` in the new computation
 // (given `operands`, already rewritten, and `called`, the new called
 // computations), or null to copy `source` unchanged.

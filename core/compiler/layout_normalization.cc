@@ -30,16 +30,6 @@ bool IsIdentity(const std::vector<int64_t>& permutation) {
   return true;
 }
 
-HloInstruction* Transpose(RewriteContext& context, HloInstruction* value,
-                          const std::vector<int64_t>& permutation) {
-  if (IsIdentity(permutation)) return value;
-  std::vector<int64_t> dims;
-  for (int64_t d : permutation) dims.push_back(value->shape().dim(d));
-  return context.AddNew(
-      HloOpcode::kTranspose, Shape(value->shape().element_type(), dims),
-      {value}, [&](HloInstruction& t) { t.set_dimensions(permutation); });
-}
-
 // A bitcast reinterprets the operand's bytes in its layout as the result's
 // bytes in its layout. Row-major, that is: transpose the operand into its
 // physical order, reinterpret those bytes as the result's physical array,
@@ -50,7 +40,7 @@ HloInstruction* RowMajorBitcast(const HloInstruction& source,
   const std::vector<int64_t> operand_order =
       MajorToMinor(source.operand(0)->shape());
   const std::vector<int64_t> result_order = MajorToMinor(source.shape());
-  HloInstruction* physical = Transpose(context, operand, operand_order);
+  HloInstruction* physical = AddTranspose(context, operand, operand_order);
   std::vector<int64_t> physical_dims;
   for (int64_t d : result_order) physical_dims.push_back(source.shape().dim(d));
   HloInstruction* reinterpreted = context.AddNew(
@@ -61,7 +51,7 @@ HloInstruction* RowMajorBitcast(const HloInstruction& source,
     logical[static_cast<std::size_t>(result_order[k])] =
         static_cast<int64_t>(k);
   }
-  return Transpose(context, reinterpreted, logical);
+  return AddTranspose(context, reinterpreted, logical);
 }
 
 bool HasExplicitLayout(const Shape& shape) {

@@ -303,8 +303,7 @@ ENTRY main {
   }
   // The cumulative window becomes a logarithmic scan (decompose-ops),
   // which adds the logarithms in another order than the window does.
-  ExpectMatchesReference(hlo, {TestData(PHAL_ELEMENT_TYPE_F32, {8, 3})},
-                         1e-6);
+  ExpectMatchesReference(hlo, {TestData(PHAL_ELEMENT_TYPE_F32, {8, 3})}, 1e-6);
 }
 
 TEST(CallInlining, CallsInAnElementwiseChainFuseIntoOneKernel) {

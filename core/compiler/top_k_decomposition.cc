@@ -5,6 +5,21 @@
 namespace phal {
 namespace {
 
+HloInstruction* AddCompare(HloComputation& computation, HloInstruction* a,
+                           HloInstruction* b, ComparisonDirection direction) {
+  auto compare = std::make_unique<HloInstruction>(
+      HloOpcode::kCompare,
+      "compare" + std::to_string(computation.instructions().size()),
+      Shape(PHAL_ELEMENT_TYPE_PRED, {}));
+  compare->AppendOperand(a);
+  compare->AppendOperand(b);
+  compare->set_comparison_direction(direction);
+  if (IsFloat(a->shape().element_type())) {
+    compare->set_comparison_type(ComparisonType::kTotalOrder);
+  }
+  return computation.AddInstruction(std::move(compare));
+}
+
 // comparator(a, b, index_a, index_b) = a GT b (largest) or a LT b, in the
 // total order for floating-point values: a stable sort then keeps equal
 // values in index order, as the reference's top-k does.
@@ -13,26 +28,14 @@ HloComputation* TopKComparator(RewriteContext& context, ElementType value_type,
   auto computation = std::make_unique<HloComputation>(
       "top_k_comparator." +
       std::to_string(context.module()->computations().size()));
-  const Shape value(value_type, {});
-  const Shape index(index_type, {});
   std::vector<HloInstruction*> parameters;
   for (int64_t p = 0; p < 4; ++p) {
-    auto parameter = std::make_unique<HloInstruction>(
-        HloOpcode::kParameter, "p" + std::to_string(p), p < 2 ? value : index);
-    parameter->set_parameter_number(p);
-    parameters.push_back(computation->AddInstruction(std::move(parameter)));
+    parameters.push_back(AddParameter(
+        *computation, p, Shape(p < 2 ? value_type : index_type, {})));
   }
-  auto compare = std::make_unique<HloInstruction>(
-      HloOpcode::kCompare, "before", Shape(PHAL_ELEMENT_TYPE_PRED, {}));
-  compare->AppendOperand(parameters[0]);
-  compare->AppendOperand(parameters[1]);
-  compare->set_comparison_direction(largest ? ComparisonDirection::kGt
-                                            : ComparisonDirection::kLt);
-  if (IsFloat(value_type)) {
-    compare->set_comparison_type(ComparisonType::kTotalOrder);
-  }
-  computation->set_root_instruction(
-      computation->AddInstruction(std::move(compare)));
+  computation->set_root_instruction(AddCompare(
+      *computation, parameters[0], parameters[1],
+      largest ? ComparisonDirection::kGt : ComparisonDirection::kLt));
   return context.module()->AddComputation(std::move(computation));
 }
 
@@ -69,29 +72,6 @@ HloInstruction* WorstValue(RewriteContext& context, ElementType type,
                         [&](HloInstruction& c) { c.set_literal(literal); });
 }
 
-HloInstruction* AddComputationParameter(HloComputation& computation,
-                                        int64_t number, const Shape& shape) {
-  auto parameter = std::make_unique<HloInstruction>(
-      HloOpcode::kParameter, "p" + std::to_string(number), shape);
-  parameter->set_parameter_number(number);
-  return computation.AddInstruction(std::move(parameter));
-}
-
-HloInstruction* AddCompare(HloComputation& computation, HloInstruction* a,
-                           HloInstruction* b, ComparisonDirection direction) {
-  auto compare = std::make_unique<HloInstruction>(
-      HloOpcode::kCompare,
-      "compare" + std::to_string(computation.instructions().size()),
-      Shape(PHAL_ELEMENT_TYPE_PRED, {}));
-  compare->AppendOperand(a);
-  compare->AppendOperand(b);
-  compare->set_comparison_direction(direction);
-  if (IsFloat(a->shape().element_type())) {
-    compare->set_comparison_type(ComparisonType::kTotalOrder);
-  }
-  return computation.AddInstruction(std::move(compare));
-}
-
 HloInstruction* AddBinary(HloComputation& computation, HloOpcode opcode,
                           HloInstruction* a, HloInstruction* b) {
   auto binary = std::make_unique<HloInstruction>(
@@ -108,8 +88,8 @@ HloComputation* BestOfTwo(RewriteContext& context, ElementType type,
   auto computation = std::make_unique<HloComputation>(
       "top_k_best." + std::to_string(context.module()->computations().size()));
   const Shape scalar(type, {});
-  HloInstruction* a = AddComputationParameter(*computation, 0, scalar);
-  HloInstruction* b = AddComputationParameter(*computation, 1, scalar);
+  HloInstruction* a = AddParameter(*computation, 0, scalar);
+  HloInstruction* b = AddParameter(*computation, 1, scalar);
   HloInstruction* better =
       AddCompare(*computation, a, b,
                  largest ? ComparisonDirection::kGt : ComparisonDirection::kLt);
@@ -129,14 +109,10 @@ HloComputation* RankComparator(RewriteContext& context, ElementType value_type,
                                ElementType index_type, bool largest) {
   auto computation = std::make_unique<HloComputation>(
       "top_k_rank." + std::to_string(context.module()->computations().size()));
-  HloInstruction* a =
-      AddComputationParameter(*computation, 0, Shape(value_type, {}));
-  HloInstruction* b =
-      AddComputationParameter(*computation, 1, Shape(value_type, {}));
-  HloInstruction* i =
-      AddComputationParameter(*computation, 2, Shape(index_type, {}));
-  HloInstruction* j =
-      AddComputationParameter(*computation, 3, Shape(index_type, {}));
+  HloInstruction* a = AddParameter(*computation, 0, Shape(value_type, {}));
+  HloInstruction* b = AddParameter(*computation, 1, Shape(value_type, {}));
+  HloInstruction* i = AddParameter(*computation, 2, Shape(index_type, {}));
+  HloInstruction* j = AddParameter(*computation, 3, Shape(index_type, {}));
   HloInstruction* better =
       AddCompare(*computation, a, b,
                  largest ? ComparisonDirection::kGt : ComparisonDirection::kLt);
