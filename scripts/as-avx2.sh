@@ -18,9 +18,12 @@
 # and the libraries such a processor would run with the AVX2 kernels they
 # pick at run time: OpenBLAS (OPENBLAS_CORETYPE=Haswell, unless set), and
 # for XLA:CPU beside Polyhal in scripts/bench_vs_xla.py its generated code
-# (XLA_FLAGS gains --xla_cpu_max_isa=AVX2) and oneDNN, its convolutions
-# (ONEDNN_MAX_CPU_ISA=AVX2). XLA's dot kernels still pick AVX-512 where the
-# processor has it (docs/performance.md).
+# (XLA_FLAGS gains --xla_cpu_max_isa=AVX2) and oneDNN, its convolutions and
+# dots (ONEDNN_MAX_CPU_ISA=AVX2). XLA's YNNPACK fusions pick AVX-512 kernels
+# wherever the processor has them, whatever --xla_cpu_max_isa says, so
+# XLA_FLAGS also gains --xla_cpu_experimental_ynn_fusion_type= (no YNNPACK
+# fusions): XLA's dots then run in its Eigen contractions, whose kernels
+# come from oneDNN (docs/performance.md).
 # Usage: scripts/as-avx2.sh COMMAND [ARGS...]
 set -euo pipefail
 if [ $# -eq 0 ]; then
@@ -46,5 +49,5 @@ if [ -n "${POCL_CACHE_DIR:-}" ]; then
 fi
 export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}"
 export ONEDNN_MAX_CPU_ISA=AVX2
-export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }--xla_cpu_max_isa=AVX2"
+export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }--xla_cpu_max_isa=AVX2 --xla_cpu_experimental_ynn_fusion_type="
 exec "$@"

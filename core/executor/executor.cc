@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "core/abi/c_status.h"
@@ -33,8 +34,9 @@ StatusOr<phal_plugin_buffer_t*> Allocate(const phal_plugin_api_t* api,
 }  // namespace
 
 // One run of a loaded program: its stream, and the device buffers it
-// allocated, which are freed only after a stream synchronisation has
-// proven that no queued work uses them any more.
+// allocated, which later steps of the run reuse and which are freed only
+// after a stream synchronisation has proven that no queued work uses them
+// any more.
 class Execution {
  public:
   explicit Execution(const LoadedProgram& loaded)
@@ -45,7 +47,9 @@ class Execution {
     // buffers that work may still use.
     if (stream_ != nullptr && !abandoned_) {
       TakeCStatus(api_->stream_synchronize(stream_)).ok();
-      FreeReleased();
+      for (auto& [bytes, handles] : reusable_) {
+        for (phal_plugin_buffer_t* handle : handles) api_->buffer_free(handle);
+      }
       loaded_.ReleaseStream(stream_);
     }
   }
@@ -55,33 +59,45 @@ class Execution {
     return OkStatus();
   }
 
-  // A device buffer shared by the leaves that name it.
+  // A device buffer shared by the leaves that name it. An owned buffer no
+  // leaf names any more is kept for a later buffer of its size: work on
+  // one stream runs in order, so whatever the new owner queues runs after
+  // everything queued that still uses it.
   struct Buffer {
     Execution* execution = nullptr;
     phal_plugin_buffer_t* handle = nullptr;
     bool owned = false;
+    int64_t bytes = 0;
     ~Buffer() {
-      if (owned) execution->released_.push_back(handle);
+      if (owned) execution->reusable_[bytes].push_back(handle);
     }
   };
   using BufferRef = std::shared_ptr<Buffer>;
 
-  BufferRef MakeRef(phal_plugin_buffer_t* handle, bool owned) {
+  BufferRef MakeRef(phal_plugin_buffer_t* handle, bool owned, int64_t bytes) {
     auto buffer = std::make_shared<Buffer>();
     buffer->execution = this;
     buffer->handle = handle;
     buffer->owned = owned;
+    buffer->bytes = bytes;
     return buffer;
   }
 
   BufferRef Borrow(phal_plugin_buffer_t* handle) {
-    return MakeRef(handle, false);
+    return MakeRef(handle, false, 0);
   }
 
+  // A buffer of `bytes` this execution no longer uses, else a new one.
   StatusOr<BufferRef> NewBuffer(int64_t bytes) {
+    auto kept = reusable_.find(bytes);
+    if (kept != reusable_.end() && !kept->second.empty()) {
+      phal_plugin_buffer_t* handle = kept->second.back();
+      kept->second.pop_back();
+      return MakeRef(handle, true, bytes);
+    }
     PHAL_ASSIGN_OR_RETURN(phal_plugin_buffer_t * handle,
                           Allocate(api_, loaded_.device_, bytes));
-    return MakeRef(handle, true);
+    return MakeRef(handle, true, bytes);
   }
 
   StatusOr<std::vector<BufferRef>> Run(int index,
@@ -179,7 +195,6 @@ class Execution {
               (last_kernel_ != nullptr ? *last_kernel_ : "") +
               "'. Its stream and buffers are abandoned to the plugin");
     }
-    FreeReleased();
     return waited.status;
   }
 
@@ -188,11 +203,6 @@ class Execution {
     text.erase(text.find_last_not_of('0') + 1);
     if (!text.empty() && text.back() == '.') text.pop_back();
     return text + " s";
-  }
-
-  void FreeReleased() {
-    for (phal_plugin_buffer_t* handle : released_) api_->buffer_free(handle);
-    released_.clear();
   }
 
   // Copies the first `bytes` (at most 8) of `buffer` to the host.
@@ -324,7 +334,8 @@ class Execution {
   const LoadedProgram& loaded_;
   const phal_plugin_api_t* api_;
   phal_plugin_stream_t* stream_ = nullptr;
-  std::vector<phal_plugin_buffer_t*> released_;
+  // Buffers of this execution that no leaf names, by size in bytes.
+  std::unordered_map<int64_t, std::vector<phal_plugin_buffer_t*>> reusable_;
   // Set when a wait outlived PHAL_EXECUTE_TIMEOUT.
   bool abandoned_ = false;
   const std::string* last_kernel_ = nullptr;

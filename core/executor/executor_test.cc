@@ -73,6 +73,18 @@ TEST(Executor, FreesEveryBufferItAllocates) {
   EXPECT_LT(LiveEvaluatorKernels(), kernels);
 }
 
+TEST(Executor, ALoopReusesItsIntermediateBuffersInsteadOfAllocatingEachStep) {
+  std::unique_ptr<LoadedProgram> loaded = LoadText(kCountingLoopModule);
+  ASSERT_NE(loaded, nullptr);
+  const int64_t before = EvaluatorAllocations();
+  StatusOr<std::vector<Literal>> result =
+      RunOnDevice(*loaded, {TestData(PHAL_ELEMENT_TYPE_F32, {4})});
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  // 3000 iterations, each with a condition and a body of their own
+  // intermediates: a handful of buffers serve them all.
+  EXPECT_LT(EvaluatorAllocations() - before, 20);
+}
+
 TEST(Executor, EightThreadsRunOneProgramConcurrently) {
   std::unique_ptr<LoadedProgram> loaded = LoadText(kCountingLoopModule);
   ASSERT_NE(loaded, nullptr);

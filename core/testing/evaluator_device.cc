@@ -26,6 +26,7 @@ namespace phal::testing {
 namespace {
 
 std::atomic<int64_t> live_buffers{0};
+std::atomic<int64_t> allocations{0};
 std::atomic<int64_t> live_kernels{0};
 
 phal_status_t* BufferAllocate(phal_plugin_device_t*, uint32_t,
@@ -33,6 +34,7 @@ phal_status_t* BufferAllocate(phal_plugin_device_t*, uint32_t,
                               phal_plugin_buffer_t** out_buffer) {
   *out_buffer = new phal_plugin_buffer{std::vector<uint8_t>(byte_size)};
   ++live_buffers;
+  ++allocations;
   return nullptr;
 }
 
@@ -142,6 +144,7 @@ phal_plugin_device_t* EvaluatorDevice() {
 }
 
 int64_t LiveEvaluatorBuffers() { return live_buffers.load(); }
+int64_t EvaluatorAllocations() { return allocations.load(); }
 int64_t LiveEvaluatorKernels() { return live_kernels.load(); }
 
 }  // namespace phal::testing

@@ -18,6 +18,8 @@ phal_plugin_device_t* EvaluatorDevice();
 // Buffers and kernels currently alive on the device, to detect leaks.
 int64_t LiveEvaluatorBuffers();
 int64_t LiveEvaluatorKernels();
+// Buffers allocated on the device so far.
+int64_t EvaluatorAllocations();
 
 }  // namespace phal::testing
 
