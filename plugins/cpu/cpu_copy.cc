@@ -21,7 +21,7 @@ constexpr uint64_t kInlineCopyBytes = 64 << 10;
 Status EnqueueCopy(Stream& stream, void* destination, const void* source,
                    uint64_t byte_size) {
   if (byte_size == 0) return OkStatus();
-  Stream::Task copy = [destination, source, byte_size] {
+  auto copy = [destination, source, byte_size] {
     std::memcpy(destination, source, byte_size);
     return OkStatus();
   };
@@ -29,7 +29,7 @@ Status EnqueueCopy(Stream& stream, void* destination, const void* source,
   if (byte_size <= kInlineCopyBytes && stream.RunIfIdle(copy)) {
     return OkStatus();
   }
-  stream.Enqueue(std::move(copy));
+  stream.Enqueue(copy);
   return OkStatus();
 }
 

@@ -2,6 +2,7 @@
 #include "plugins/cpu/cpu_plugin.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -32,6 +33,13 @@ namespace phal::cpu {
 // every iteration.
 constexpr int64_t kInlineWork = int64_t{1} << 16;
 namespace {
+
+// Sums of a dot kernel up to which the launching thread's own buffer holds
+// them (64 KiB).
+constexpr size_t kKeptSums = 8192;
+// Buffers up to which a kernel run on the launching thread takes their
+// addresses from the stack.
+constexpr uint32_t kInlineBuffers = 32;
 
 // Scalar iterations below which splitting a range costs more than it saves.
 constexpr int64_t kMinimumWorkPerTask = int64_t{1} << 14;
@@ -142,25 +150,32 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
 
 uint64_t CompiledKernelKinds() { return llvm_emitter::SupportedKernelKinds(); }
 
-Status Kernel::Run(const std::vector<void*>& buffers, ThreadPool& pool) const {
+Status Kernel::Run(std::span<void* const> buffers, ThreadPool& pool) const {
   // f64 elements keep the sums aligned for every accumulation type. They
   // are left uninitialised: the GEMM, or the kernel's own row sums, write
-  // every one before it is read.
+  // every one before it is read. Small sums live in a buffer the launching
+  // thread keeps, so a loop's small dots do not allocate on every step.
   const size_t sum_count = static_cast<size_t>((plan().dot_sums_bytes + 7) / 8);
-  std::unique_ptr<double[]> sums;
-  if (sum_count != 0) {
-    sums = std::make_unique_for_overwrite<double[]>(sum_count);
+  thread_local std::unique_ptr<double[]> kept_sums =
+      std::make_unique_for_overwrite<double[]>(kKeptSums);
+  std::unique_ptr<double[]> own_sums;
+  double* sums = nullptr;
+  if (sum_count > kKeptSums) {
+    own_sums = std::make_unique_for_overwrite<double[]>(sum_count);
+    sums = own_sums.get();
+  } else if (sum_count != 0) {
+    sums = kept_sums.get();
   }
   if (plan().gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
-    RunGemm(plan().gemm, buffers.data(), sums.get(), pool);
+    RunGemm(plan().gemm, buffers.data(), sums, pool);
   }
   if (plan().conv_gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
-    RunConvGemm(plan().conv_gemm, buffers.data(), sums.get(), pool);
+    RunConvGemm(plan().conv_gemm, buffers.data(), sums, pool);
   }
   const int64_t grain =
       kMinimumWorkPerTask / std::max<int64_t>(1, plan().work_per_split);
   const llvm_emitter::KernelFunction function = linked_->code->function;
-  void* dot_sums = sums.get();
+  void* dot_sums = sums;
   // Work that a thread wake-up outweighs runs on this thread alone.
   if (plan().split_extent * plan().work_per_split <= kInlineWork) {
     if (plan().split_extent > 0) {
@@ -187,22 +202,30 @@ Status Launch(Stream& stream, const phal_plugin_kernel& kernel,
                            std::to_string(kernel.plan().buffer_count) +
                            " buffers, not " + std::to_string(buffer_count));
   }
+  ThreadPool& pool = kernel.device->thread_pool();
+  // A small kernel on an idle stream runs here: two thread wake-ups cost
+  // more than its work.
+  const llvm_emitter::LaunchPlan& plan = kernel.plan();
+  if (plan.split_extent * plan.work_per_split <= kInlineWork &&
+      buffer_count <= kInlineBuffers) {
+    std::array<void*, kInlineBuffers> addresses;
+    for (uint32_t i = 0; i < buffer_count; ++i) {
+      addresses[i] = buffers[i]->data();
+    }
+    if (stream.RunIfIdle([&] {
+          return kernel.Run({addresses.data(), buffer_count}, pool);
+        })) {
+      return OkStatus();
+    }
+  }
   std::vector<void*> addresses;
   for (uint32_t i = 0; i < buffer_count; ++i) {
     addresses.push_back(buffers[i]->data());
   }
   const phal_plugin_kernel* launched = &kernel;
-  Stream::Task task = [launched, addresses = std::move(addresses)]() {
-    return launched->Run(addresses, launched->device->thread_pool());
-  };
-  // A small kernel on an idle stream runs here: two thread wake-ups cost
-  // more than its work.
-  const llvm_emitter::LaunchPlan& plan = kernel.plan();
-  if (plan.split_extent * plan.work_per_split <= kInlineWork &&
-      stream.RunIfIdle(task)) {
-    return OkStatus();
-  }
-  stream.Enqueue(std::move(task));
+  stream.Enqueue([launched, addresses = std::move(addresses), &pool]() {
+    return launched->Run(addresses, pool);
+  });
   return OkStatus();
 }
 

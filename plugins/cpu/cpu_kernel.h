@@ -6,6 +6,7 @@
 #define POLYHAL_PLUGINS_CPU_CPU_KERNEL_H_
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,7 @@ class Kernel {
 
   // Runs the whole kernel over `buffers` (base addresses, in the order of
   // the KIR's buffers), on `pool` and the calling thread.
-  Status Run(const std::vector<void*>& buffers, ThreadPool& pool) const;
+  Status Run(std::span<void* const> buffers, ThreadPool& pool) const;
 
   const std::string& name() const { return linked_->name; }
   const llvm_emitter::LaunchPlan& plan() const { return linked_->plan; }

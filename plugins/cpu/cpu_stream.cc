@@ -11,15 +11,11 @@
 #include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::cpu {
-namespace {
-
-// The worker thread must never let an exception escape (that would call
-// std::terminate), so a throwing task becomes the stream's error instead.
 // The out-of-memory messages fit the small-string buffer: building them
 // allocates nothing.
-Status RunTask(const Stream::Task& task) noexcept {
+Status Stream::CaughtError() noexcept {
   try {
-    return task();
+    throw;
   } catch (const std::bad_alloc&) {
     return Status(PHAL_RESOURCE_EXHAUSTED, "out of memory");
   } catch (const std::exception& error) {
@@ -33,8 +29,6 @@ Status RunTask(const Stream::Task& task) noexcept {
     return Status(PHAL_INTERNAL, "unknown error");
   }
 }
-
-}  // namespace
 
 Stream::Stream() : worker_(&Stream::RunWorker, this) {}
 
@@ -56,17 +50,18 @@ void Stream::Enqueue(Task task) {
   work_queued_.notify_one();
 }
 
-bool Stream::RunIfIdle(const Task& task) {
-  {
-    std::lock_guard lock(mutex_);
-    if (stopping_ || running_inline_ || !queue_.empty() ||
-        finished_count_ != enqueued_count_) {
-      return false;
-    }
-    running_inline_ = true;
-    ++enqueued_count_;
+bool Stream::BeginInline() {
+  std::lock_guard lock(mutex_);
+  if (stopping_ || running_inline_ || !queue_.empty() ||
+      finished_count_ != enqueued_count_) {
+    return false;
   }
-  Status status = RunTask(task);
+  running_inline_ = true;
+  ++enqueued_count_;
+  return true;
+}
+
+void Stream::EndInline(Status status) {
   bool worker_waits = false;
   {
     std::lock_guard lock(mutex_);
@@ -80,7 +75,6 @@ bool Stream::RunIfIdle(const Task& task) {
   // the worker sleeps on (waking it for nothing costs two context switches
   // per launch, which a while loop's small kernels would pay every step).
   if (worker_waits) work_queued_.notify_one();
-  return true;
 }
 
 Status Stream::Synchronize() {
@@ -108,7 +102,7 @@ void Stream::RunWorker() {
       Task task = std::move(queue_.front());
       queue_.pop_front();
       lock.unlock();
-      status = RunTask(task);
+      status = RunCaught(task);
       // `task` (and what it captured) is released here, before relocking.
     }
     lock.lock();

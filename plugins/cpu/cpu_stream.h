@@ -35,12 +35,29 @@ class Stream {
   // queue as it was.
   void Enqueue(Task task);
 
-  // Runs `task` on the calling thread, now, when the stream has nothing
-  // queued or running (so it runs exactly when queueing it would), and
-  // returns true; otherwise returns false and the caller queues it. For work
-  // smaller than the two thread wake-ups a queued task costs. Its result is
-  // recorded as a queued task's is.
-  bool RunIfIdle(const Task& task);
+  // Runs `work` (a callable returning Status) on the calling thread, now,
+  // when the stream has nothing queued or running (so it runs exactly when
+  // queueing it would), and returns true; otherwise returns false and the
+  // caller queues it. For work smaller than the two thread wake-ups a
+  // queued task costs. Its result is recorded as a queued task's is; it is
+  // called, not copied, so building it allocates nothing.
+  template <typename Work>
+  bool RunIfIdle(Work&& work) {
+    if (!BeginInline()) return false;
+    EndInline(RunCaught(work));
+    return true;
+  }
+
+  // What `work` returns, or the error a exception it throws stands for:
+  // a thrown exception must never leave a stream's thread.
+  template <typename Work>
+  static Status RunCaught(Work& work) noexcept {
+    try {
+      return work();
+    } catch (...) {
+      return CaughtError();
+    }
+  }
   // Waits until the work queued before the call has run, then returns and
   // clears the first error recorded since the previous Synchronize.
   Status Synchronize();
@@ -49,6 +66,12 @@ class Stream {
   Status PendingError() const;
 
  private:
+  // Marks the stream busy with work on the calling thread, when it is idle.
+  bool BeginInline();
+  // Records the result of that work and hands the stream back.
+  void EndInline(Status status);
+  // The error of the exception being handled.
+  static Status CaughtError() noexcept;
   void RunWorker();
 
   mutable std::mutex mutex_;
