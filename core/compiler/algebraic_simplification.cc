@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -141,6 +142,15 @@ StatusOr<HloInstruction*> Simplify(
   }
   if (HloInstruction* simpler = SimplifyShape(source, operands)) {
     return simpler;
+  }
+  // A broadcast that only inserts dimensions of size 1, keeping the
+  // operand's in order, is a reshape: a view of its operand's buffer where
+  // the operand is not fused into its user.
+  if (source.opcode() == HloOpcode::kBroadcast && source.shape().IsArray() &&
+      operands[0]->shape().IsArray() && operands[0]->shape().rank() > 0 &&
+      operands[0]->shape().ElementCount() == source.shape().ElementCount() &&
+      std::is_sorted(source.dimensions().begin(), source.dimensions().end())) {
+    return context.AddNew(HloOpcode::kReshape, source.shape(), {operands[0]});
   }
   // reshape(reshape(x)) -> reshape(x).
   const bool is_reshape = source.opcode() == HloOpcode::kReshape;

@@ -70,6 +70,27 @@ ENTRY main {
   EXPECT_NE(text.find("negate(%x)"), std::string::npos) << text;
 }
 
+TEST(AlgebraicSimplification, ABroadcastThatOnlyAddsUnitDimensionsIsAReshape) {
+  // A reshape of a value no loop kernel computes is a view, not a copy.
+  auto pass = MakeAlgebraicSimplificationPass();
+  const std::string text = RunPass(*pass, R"(
+HloModule m
+ENTRY main {
+  x = f32[8,64] parameter(0)
+  y = f32[64,8] parameter(1)
+  unit = f32[1,8,1,64] broadcast(x), dimensions={1,3}
+  swapped = f32[64,1,8] broadcast(x), dimensions={2,0}
+  wider = f32[8,64,2] broadcast(x), dimensions={0,1}
+  ROOT out = (f32[1,8,1,64], f32[64,1,8], f32[8,64,2]) tuple(unit, swapped, wider)
+}
+)");
+  EXPECT_NE(text.find("f32[1,8,1,64] reshape(%x)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("f32[64,1,8] reshape"), std::string::npos)
+      << "a broadcast that reorders dimensions is a transpose\n"
+      << text;
+  EXPECT_EQ(text.find("f32[8,64,2] reshape"), std::string::npos) << text;
+}
+
 TEST(ConstantFolding, EvaluatesConstantSubgraphsButNotBroadcasts) {
   auto pass = MakeConstantFoldingPass(1 << 16);
   const std::string text = RunPass(*pass, R"(

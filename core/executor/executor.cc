@@ -87,6 +87,16 @@ class Execution {
     return MakeRef(handle, false, 0);
   }
 
+  // The program's constant `index`, one reference for the whole execution.
+  const BufferRef& Constant(int index) {
+    if (constants_.empty()) constants_.resize(loaded_.constants_.size());
+    BufferRef& constant = constants_[static_cast<std::size_t>(index)];
+    if (constant == nullptr) {
+      constant = Borrow(loaded_.constants_[static_cast<std::size_t>(index)]);
+    }
+    return constant;
+  }
+
   // A buffer of `bytes` this execution no longer uses, else a new one.
   StatusOr<BufferRef> NewBuffer(int64_t bytes) {
     auto kept = reusable_.find(bytes);
@@ -110,6 +120,7 @@ class Execution {
           std::move(parameters[static_cast<std::size_t>(p)]);
     }
     std::vector<BufferRef> slots;
+    slots.reserve(plan.slot_bytes.size());
     for (std::size_t i = 0; i < plan.slot_bytes.size(); ++i) {
       StatusOr<BufferRef> slot = NewBuffer(plan.slot_bytes[i]);
       if (!slot.ok()) return SlotFailure(plan, i, slot.status());
@@ -117,8 +128,7 @@ class Execution {
     }
     for (std::size_t leaf = 0; leaf < leaves.size(); ++leaf) {
       if (plan.leaf_constant[leaf] >= 0) {
-        leaves[leaf] = Borrow(loaded_.constants_[static_cast<std::size_t>(
-            plan.leaf_constant[leaf])]);
+        leaves[leaf] = Constant(plan.leaf_constant[leaf]);
       } else if (plan.leaf_slot[leaf] >= 0) {
         leaves[leaf] = slots[static_cast<std::size_t>(plan.leaf_slot[leaf])];
       }
@@ -127,6 +137,7 @@ class Execution {
       PHAL_RETURN_IF_ERROR(RunStep(plan, step, &leaves));
     }
     std::vector<BufferRef> results;
+    results.reserve(plan.result_leaves.size());
     for (int leaf : plan.result_leaves) {
       results.push_back(leaves[static_cast<std::size_t>(leaf)]);
     }
@@ -274,15 +285,15 @@ class Execution {
     switch (step.kind) {
       case StepKind::kKernel: {
         PHAL_RETURN_IF_ERROR(BindParameterOutputs(plan, step, leaves));
-        std::vector<phal_plugin_buffer_t*> handles;
+        handles_.clear();
         for (int leaf : step.buffers) {
-          handles.push_back((*leaves)[static_cast<std::size_t>(leaf)]->handle);
+          handles_.push_back((*leaves)[static_cast<std::size_t>(leaf)]->handle);
         }
         const auto kernel = static_cast<std::size_t>(step.kernel);
         last_kernel_ = &loaded_.kernel_names_[kernel];
         return TakeCStatus(api_->stream_launch(
-            stream_, loaded_.kernels_[kernel], handles.data(),
-            static_cast<uint32_t>(handles.size())));
+            stream_, loaded_.kernels_[kernel], handles_.data(),
+            static_cast<uint32_t>(handles_.size())));
       }
       case StepKind::kWhile: {
         std::vector<BufferRef> state = Select(*leaves, step.operands[0]);
@@ -334,6 +345,10 @@ class Execution {
   const LoadedProgram& loaded_;
   const phal_plugin_api_t* api_;
   phal_plugin_stream_t* stream_ = nullptr;
+  // The program's constants, as Constant made them.
+  std::vector<BufferRef> constants_;
+  // The buffers of the kernel being launched.
+  std::vector<phal_plugin_buffer_t*> handles_;
   // Buffers of this execution that no leaf names, by size in bytes.
   std::unordered_map<int64_t, std::vector<phal_plugin_buffer_t*>> reusable_;
   // Set when a wait outlived PHAL_EXECUTE_TIMEOUT.

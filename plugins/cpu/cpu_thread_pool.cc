@@ -92,11 +92,17 @@ void ThreadPool::ParallelFor(int64_t extent, int64_t grain,
   const int64_t chunk_size =
       std::max(std::max<int64_t>(1, grain),
                (extent + target_chunks - 1) / target_chunks);
+  const int64_t chunk_count = (extent + chunk_size - 1) / chunk_size;
+  // One chunk is the caller's alone: no job to share, no one to tell.
+  if (chunk_count == 1) {
+    body(0, extent);
+    return;
+  }
   auto job = std::make_shared<Job>();
   job->body = &body;
   job->extent = extent;
   job->chunk_size = chunk_size;
-  job->chunk_count = (extent + chunk_size - 1) / chunk_size;
+  job->chunk_count = chunk_count;
   const int64_t helpers = std::min<int64_t>(
       job->chunk_count - 1, static_cast<int64_t>(workers_.size()));
   if (helpers > 0) {
