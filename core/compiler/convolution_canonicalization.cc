@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -120,12 +121,63 @@ HloInstruction* SplitDepth(RewriteContext& context,
   return Reshape(context, sum, output_dims);
 }
 
+// True for a constant whose bytes are all zero (+0 of a float type), seen
+// through one convert.
+bool IsZeroBits(const HloInstruction& value) {
+  const HloInstruction* constant = &value;
+  if (constant->opcode() == HloOpcode::kConvert) {
+    constant = constant->operands()[0];
+  }
+  if (constant->opcode() != HloOpcode::kConstant) return false;
+  const Literal& literal = constant->literal();
+  return std::all_of(literal.data(), literal.data() + literal.byte_size(),
+                     [](uint8_t byte) { return byte == 0; });
+}
+
+// The operand of `input` when it pads only the spatial dimensions (input
+// dimensions `spatial_dims`) of a convolution with `window` at their edges
+// with zeros, the padding then moved into `window`; else null and `window`
+// unchanged. The convolution's own padding reads no copy of the input.
+HloInstruction* FoldPadding(HloInstruction* input,
+                            const std::vector<int64_t>& spatial_dims,
+                            Window* window) {
+  if (input->opcode() != HloOpcode::kPad ||
+      !IsZeroBits(*input->operands()[1])) {
+    return nullptr;
+  }
+  const PaddingConfig& padding = input->padding_config();
+  std::vector<bool> is_spatial(padding.dimensions.size(), false);
+  for (std::size_t i = 0; i < spatial_dims.size(); ++i) {
+    const PaddingDimension& pad =
+        padding.dimensions[static_cast<std::size_t>(spatial_dims[i])];
+    if (pad.low < 0 || pad.high < 0 || pad.interior != 0 ||
+        window->dimensions[i].base_dilation != 1) {
+      return nullptr;
+    }
+    is_spatial[static_cast<std::size_t>(spatial_dims[i])] = true;
+  }
+  for (std::size_t d = 0; d < padding.dimensions.size(); ++d) {
+    if (!is_spatial[d] && !(padding.dimensions[d] == PaddingDimension{})) {
+      return nullptr;
+    }
+  }
+  for (std::size_t i = 0; i < spatial_dims.size(); ++i) {
+    const PaddingDimension& pad =
+        padding.dimensions[static_cast<std::size_t>(spatial_dims[i])];
+    window->dimensions[i].padding_low += pad.low;
+    window->dimensions[i].padding_high += pad.high;
+  }
+  return input->operands()[0];
+}
+
 // Convolutions into the form a channels-innermost GEMM over patches
 // computes: transposes into the canonical layouts and back out of them,
 // the input dilated by a pad with interior padding instead of the lhs
 // dilation, the kernel reversed instead of the window reversal, and 3-D
-// convolutions of f32 or f64 results split into 2-D ones over depth. Null
-// (no rewrite) for convolutions of batch groups and those already so.
+// convolutions of f32 or f64 results split into 2-D ones over depth; an
+// input padded with zeros at its spatial edges becomes the convolution's
+// own padding. Null (no rewrite) for convolutions of batch groups and those
+// already so.
 StatusOr<HloInstruction*> CanonicalizeConvolution(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     const std::vector<HloComputation*>&, RewriteContext& context) {
@@ -136,13 +188,15 @@ StatusOr<HloInstruction*> CanonicalizeConvolution(
   }
   const ConvolutionDimensionNumbers& numbers =
       source.convolution_dimension_numbers();
-  const Window& window = source.window();
+  Window window = source.window();
   const auto spatial = static_cast<int64_t>(window.dimensions.size());
   if (static_cast<int64_t>(numbers.input_spatial_dimensions.size()) !=
           spatial ||
       operands[0]->shape().rank() != spatial + 2) {
     return nullptr;
   }
+  HloInstruction* unpadded =
+      FoldPadding(operands[0], numbers.input_spatial_dimensions, &window);
   bool dilated = false;
   bool reversed = false;
   for (const WindowDimension& w : window.dimensions) {
@@ -157,7 +211,10 @@ StatusOr<HloInstruction*> CanonicalizeConvolution(
       operands[1]->shape().dim(numbers.kernel_spatial_dimensions[0]) > 0 &&
       source.shape().ElementCount() > 0;
   const bool canonical = numbers == CanonicalNumbers(spatial);
-  if (canonical && !dilated && !reversed && !split_depth) return nullptr;
+  if (canonical && !dilated && !reversed && !split_depth &&
+      unpadded == nullptr) {
+    return nullptr;
+  }
 
   std::vector<int64_t> input_order = {numbers.input_batch_dimension};
   std::vector<int64_t> kernel_order = numbers.kernel_spatial_dimensions;
@@ -170,7 +227,8 @@ StatusOr<HloInstruction*> CanonicalizeConvolution(
   kernel_order.push_back(numbers.kernel_input_feature_dimension);
   kernel_order.push_back(numbers.kernel_output_feature_dimension);
   output_order.push_back(numbers.output_feature_dimension);
-  HloInstruction* input = AddTranspose(context, operands[0], input_order);
+  HloInstruction* input = AddTranspose(
+      context, unpadded != nullptr ? unpadded : operands[0], input_order);
   HloInstruction* kernel = AddTranspose(context, operands[1], kernel_order);
   std::vector<int64_t> output_dims;
   for (int64_t d : output_order) output_dims.push_back(source.shape().dim(d));

@@ -673,6 +673,50 @@ TEST(ConvolutionCanonicalization, EveryRewrittenFormMatchesTheReference) {
   }
 }
 
+// An input padded with zeros at its spatial edges (WaveNet's causal
+// padding) becomes the convolution's own padding: no kernel copies it. A pad
+// of another value, of the batch or feature dimension, cropping or
+// interior padding stays a pad.
+TEST(ConvolutionCanonicalization, ZeroPaddingOfTheInputBecomesTheWindows) {
+  struct PadCase {
+    const char* value;
+    const char* padding;
+    const char* padded;
+    const char* result;
+    bool folds;
+  };
+  const std::vector<PadCase> cases = {
+      {"s32[] constant(0)", "0_0x2_0x0_0", "f32[2,11,3]", "f32[2,9,4]", true},
+      {"s32[] constant(0)", "0_0x1_3x0_0", "f32[2,13,3]", "f32[2,11,4]", true},
+      {"s32[] constant(1)", "0_0x2_0x0_0", "f32[2,11,3]", "f32[2,9,4]", false},
+      {"s32[] constant(0)", "0_0x2_0x0_1", "f32[2,11,4]", "f32[2,9,4]", false},
+      {"s32[] constant(0)", "0_0x-1_0x0_0", "f32[2,8,3]", "f32[2,6,4]", false},
+      {"s32[] constant(0)", "0_0x0_0_1x0_0", "f32[2,17,3]", "f32[2,15,4]",
+       false},
+  };
+  for (const PadCase& c : cases) {
+    const bool widens_features = std::string(c.padded) == "f32[2,11,4]";
+    const std::string text =
+        std::string(
+            "HloModule conv\nENTRY main {\n  x = f32[2,9,3] "
+            "parameter(0)\n  k = f32[2,") +
+        (widens_features ? "4" : "3") + ",4] parameter(1)\n  v = " + c.value +
+        "\n  z = f32[] convert(v)\n  p = " + c.padded +
+        " pad(x, z), padding=" + c.padding + "\n  ROOT c = " + c.result +
+        " convolution(p, k), window={size=2 rhs_dilate=2}, "
+        "dim_labels=b0f_0io->b0f\n}\n";
+    SCOPED_TRACE(text);
+    std::unique_ptr<Program> program = CompileText(text);
+    ASSERT_NE(program, nullptr);
+    EXPECT_EQ(program->kernels.size() == 1, c.folds);
+    ExpectMatchesReference(
+        text,
+        {TestData(PHAL_ELEMENT_TYPE_F32, {2, 9, 3}),
+         TestData(PHAL_ELEMENT_TYPE_F32, {2, widens_features ? 4 : 3, 4}, 1)},
+        1e-5);
+  }
+}
+
 TEST(TupleEntryParameters, AreTakenAsTheirLeavesDepthFirst) {
   const std::string text = R"(
 HloModule tuple_parameter
