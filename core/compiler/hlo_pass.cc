@@ -21,6 +21,7 @@ std::vector<std::unique_ptr<HloPass>> DefaultPipeline(
   passes.push_back(MakeConstantFoldingPass(max_folded_elements));
   passes.push_back(MakeAlgebraicSimplificationPass());
   passes.push_back(MakeCommonSubexpressionEliminationPass());
+  passes.push_back(MakeScanInputHoistingPass());
   passes.push_back(MakeLoopUpdateScatterPass());
   passes.push_back(MakeDeadCodeEliminationPass());
   return passes;

@@ -40,6 +40,15 @@ std::unique_ptr<HloPass> MakeAlgebraicSimplificationPass();
 std::unique_ptr<HloPass> MakeConstantFoldingPass(int64_t max_elements);
 // Merges identical instructions.
 std::unique_ptr<HloPass> MakeCommonSubexpressionEliminationPass();
+// In a counted while loop (a state element from a constant, up by 1 per
+// step, below a constant), a dot of one step's slice of a loop-invariant
+// state element (a scan's inputs) by an invariant or constant right operand
+// becomes the same slice of one dot of the whole element, computed before
+// the loop and carried as a new state element: the inputs' projection is
+// one large GEMM instead of a small one per step. Not when the loop runs
+// fewer steps than half the slices, nor when the product would be over
+// eight times the element or 1 GiB.
+std::unique_ptr<HloPass> MakeScanInputHoistingPass();
 // In a while body, a dynamic-update-slice of a small window into an
 // element of the loop state that the body returns updated (a scan's stacked
 // outputs) into a scatter of that window at the clamped starts: a scatter
