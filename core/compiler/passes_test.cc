@@ -402,7 +402,7 @@ ENTRY main {
   ASSERT_TRUE(CompileModule(std::move(module), options).ok());
   const std::filesystem::path path(dir.path());
   EXPECT_TRUE(std::filesystem::exists(path / "01-inline-calls.hlo"));
-  EXPECT_TRUE(std::filesystem::exists(path / "11-dce.hlo"));
+  EXPECT_TRUE(std::filesystem::exists(path / "12-dce.hlo"));
   EXPECT_TRUE(std::filesystem::exists(path / "kernel-00-e.kir"));
 }
 
