@@ -141,9 +141,23 @@ class GroupBuilder {
         opcode != HloOpcode::kConvolution) {
       return false;
     }
-    for (const HloInstruction* member : group_.members) {
-      if (!IsPureElementwise(*member) ||
-          member->shape().dims() != hero.shape().dims()) {
+    // The epilogue has the hero's value at its own index only: whatever
+    // reads the hero is elementwise over the hero's shape. Members that do
+    // not read it (a step's slice of a loop's inputs) are any loop code.
+    std::set<const HloInstruction*> readers;
+    std::vector<const HloInstruction*> stack = {&hero};
+    while (!stack.empty()) {
+      const HloInstruction* value = stack.back();
+      stack.pop_back();
+      for (const HloInstruction* user : value->users()) {
+        if (group_.members.count(user) && readers.insert(user).second) {
+          stack.push_back(user);
+        }
+      }
+    }
+    for (const HloInstruction* reader : readers) {
+      if (!IsPureElementwise(*reader) ||
+          reader->shape().dims() != hero.shape().dims()) {
         return false;
       }
     }
