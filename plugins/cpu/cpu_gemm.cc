@@ -247,6 +247,75 @@ bool InputIsPatchMatrix(const llvm_emitter::ConvGemmShape& s) {
          s.out_height == s.height && s.out_width == s.width;
 }
 
+// Output rows from this long, with this many channels, are computed one
+// kernel tap at a time (RunTypedTapGemms) instead of over gathered patches.
+constexpr int64_t kTapGemmMinimumWidth = 256;
+constexpr int64_t kTapGemmMinimumChannels = 32;
+// Output positions one task of RunTypedTapGemms computes: its sums stay in
+// L2 across the taps.
+constexpr int64_t kTapGemmBlockBytes = int64_t{128} << 10;
+
+bool TapGemmsApply(const llvm_emitter::ConvGemmShape& s) {
+  return s.stride_w == 1 && s.out_width >= kTapGemmMinimumWidth &&
+         s.channels >= kTapGemmMinimumChannels &&
+         s.kernel_height * s.kernel_width > 1;
+}
+
+// At stride 1 along the width, kernel tap (ky, kx) reads for a run of
+// output positions of one output row a run of input positions of one input
+// row, shifted by the tap's offset: the input itself, channels innermost,
+// is that tap's patch matrix. So each task (a block of one output row)
+// sums one GEMM per tap, over the positions whose input lies inside the
+// image (padding contributes nothing), reading no gathered copy of the
+// input: a 1-D convolution over long sequences (WaveNet) reads its input
+// once per tap instead of gathering every window.
+template <typename T, typename Gemm>
+void RunTypedTapGemms(const llvm_emitter::ConvGemmShape& s,
+                      void* const* buffers, T* sums, Gemm gemm,
+                      ThreadPool& pool) {
+  const auto* input = static_cast<const T*>(buffers[s.input]);
+  const auto* kernel = static_cast<const T*>(buffers[s.kernel]);
+  const int64_t block = std::clamp<int64_t>(
+      kTapGemmBlockBytes / (s.features * static_cast<int64_t>(sizeof(T))), 16,
+      s.out_width);
+  const int64_t blocks_per_row = (s.out_width + block - 1) / block;
+  const int64_t rows = s.batch * s.out_height;
+  pool.ParallelFor(rows * blocks_per_row, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t row = task / blocks_per_row;
+      const int64_t b = row / s.out_height;
+      const int64_t y = row % s.out_height;
+      const int64_t first = (task % blocks_per_row) * block;
+      const int64_t count = std::min(block, s.out_width - first);
+      T* out = sums + (row * s.out_width + first) * s.features;
+      std::fill(out, out + count * s.features, T{0});
+      for (int64_t ky = 0; ky < s.kernel_height; ++ky) {
+        const int64_t iy = y * s.stride_h - s.pad_h + ky * s.dilation_h;
+        if (iy < 0 || iy >= s.height) continue;
+        const T* line = input + ((b * s.height + iy) * s.width) * s.channels;
+        for (int64_t kx = 0; kx < s.kernel_width; ++kx) {
+          // Output x reads input x + shift.
+          const int64_t shift = kx * s.dilation_w - s.pad_w;
+          const int64_t lo = std::clamp<int64_t>(-shift, first, first + count);
+          const int64_t hi =
+              std::clamp<int64_t>(s.width - shift, lo, first + count);
+          if (hi <= lo) continue;
+          const T* taps =
+              kernel + (ky * s.kernel_width + kx) * s.channels * s.features;
+          gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+               static_cast<blasint>(hi - lo), static_cast<blasint>(s.features),
+               static_cast<blasint>(s.channels), T{1},
+               line + (lo + shift) * s.channels,
+               static_cast<blasint>(s.channels), taps,
+               static_cast<blasint>(s.features), T{1},
+               out + (lo - first) * s.features,
+               static_cast<blasint>(s.features));
+        }
+      }
+    }
+  });
+}
+
 // Winograd's minimal filtering F(2x2, 3x3) for 3x3 windows at stride 1:
 // each 2x2 block of outputs (a tile) comes from its 4x4 input patch d as
 // Y = A^T [(G g G^T) . (B^T d B)] A, so the sums over channels become 16
@@ -566,6 +635,10 @@ void RunTypedConvGemm(const llvm_emitter::ConvGemmShape& s,
   }
   if (WinogradApplies(s)) {
     RunTypedWinograd(s, buffers, sums, gemm, pool);
+    return;
+  }
+  if (TapGemmsApply(s)) {
+    RunTypedTapGemms(s, buffers, sums, gemm, pool);
     return;
   }
   const bool direct = InputIsPatchMatrix(s);

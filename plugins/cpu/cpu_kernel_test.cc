@@ -1075,6 +1075,27 @@ TEST_F(ConvTest, WinogradConvsMatch) {
   Check(f64);
 }
 
+// Output rows of 256 or more positions over 32 or more channels sum one
+// GEMM per kernel tap over the input itself: 1-D windows with dilation and
+// causal padding, 2-D windows with padding on every side, a tap that reads
+// only padding for every output, blocks cut inside a row, and f64.
+TEST_F(ConvTest, TapGemmConvsMatch) {
+  KirKernel causal =
+      NhwcConv({2, 1, 600, 32}, {1, 2, 32, 24}, {2, 1, 599, 24}, {0, 0, 3, 0});
+  causal.arrays[KirKernel::kConvRhsDilation] = {1, 4};
+  Check(causal);
+  KirKernel padded =
+      NhwcConv({1, 4, 300, 40}, {2, 5, 40, 16}, {1, 4, 300, 16}, {1, 0, 2, 2});
+  Check(padded);
+  KirKernel far =
+      NhwcConv({1, 1, 256, 32}, {1, 2, 32, 8}, {1, 1, 356, 8}, {0, 0, 0, 400});
+  far.arrays[KirKernel::kConvRhsDilation] = {1, 300};
+  Check(far);
+  KirKernel blocks = NhwcConv({1, 1, 1300, 32}, {1, 3, 32, 64},
+                              {1, 1, 1300, 64}, {0, 0, 1, 1}, kF64);
+  Check(blocks);
+}
+
 // A 1x1 window at stride 1 without padding multiplies the input itself;
 // with padding it gathers patches (zeros around the image).
 TEST_F(ConvTest, PointwiseConvsMatch) {
