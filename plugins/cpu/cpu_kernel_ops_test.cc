@@ -440,10 +440,18 @@ TEST_P(FloatOpsTest, EveryFloatOpMatchesStableHloSemantics) {
 
   const bool narrow =
       type == PHAL_ELEMENT_TYPE_F16 || type == PHAL_ELEMENT_TYPE_BF16;
+  // f32 exp, tanh, logistic and erf compute inline in f32 arithmetic,
+  // within 2.5 ulp (inline_math.h); the other transcendental functions are
+  // the library's, correctly rounded in f32 and f64.
+  auto inline_ulps = [&](phal_kir_op_t op) -> uint64_t {
+    const bool is_inline = op == PHAL_KIR_OP_EXP || op == PHAL_KIR_OP_TANH ||
+                           op == PHAL_KIR_OP_LOGISTIC || op == PHAL_KIR_OP_ERF;
+    return is_inline && type == PHAL_ELEMENT_TYPE_F32 ? 3 : 0;
+  };
   auto check = [&](size_t output, int64_t i, double expected,
-                   bool transcendental) {
+                   bool transcendental, uint64_t wide_ulps = 0) {
     const double got = LoadFloat(type, batch.element(output, i));
-    const uint64_t allowed = transcendental && narrow ? 1 : 0;
+    const uint64_t allowed = transcendental && narrow ? 1 : wide_ulps;
     const double rounded = RoundToFloat(type, expected);
     ASSERT_LE(UlpDistance(type, got, rounded), allowed)
         << batch.label(output) << " of x=" << x[i] << " y=" << y[i]
@@ -456,7 +464,8 @@ TEST_P(FloatOpsTest, EveryFloatOpMatchesStableHloSemantics) {
   };
   for (int64_t i = 0; i < count; ++i) {
     for (const auto& [output, op] : unary) {
-      check(output, i, op->reference(x[i]), op->transcendental);
+      check(output, i, op->reference(x[i]), op->transcendental,
+            inline_ulps(op->op));
     }
     for (const auto& [output, op] : binary) {
       check(output, i, op->reference(x[i], y[i]), op->transcendental);

@@ -1,150 +1,173 @@
 #include "sdk/emitters/llvm/inline_math.h"
 
+#include <initializer_list>
+#include <vector>
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
 namespace phal::llvm_emitter {
 namespace {
 
-// log2(e), and ln 2 split so that k * kLn2High is exact for |k| < 2^11.
-constexpr double kLog2E = 1.4426950408889634;
-constexpr double kLn2High = 6.93147180369123816490e-01;
-constexpr double kLn2Low = 1.90821492927058770002e-10;
-// 1.5 * 2^52: adding it rounds a double of magnitude below 2^51 to an
-// integer held in the low mantissa bits.
-constexpr double kRoundingShifter = 6755399441055744.0;
-
-class F64Math {
+// Straight-line f32 arithmetic for the functions below: twice the lanes
+// of f64, and f32 divisions.
+class F32Math {
  public:
-  explicit F64Math(llvm::IRBuilder<>& builder)
-      : b_(builder), f64_(builder.getDoubleTy()) {}
+  explicit F32Math(llvm::IRBuilder<>& builder)
+      : b_(builder), f32_(builder.getFloatTy()), i32_(builder.getInt32Ty()) {}
 
-  llvm::Value* Constant(double value) {
-    return llvm::ConstantFP::get(f64_, value);
+  llvm::Value* Constant(float value) {
+    return llvm::ConstantFP::get(f32_, value);
   }
-  // a * b + c, fused where the target has a fused multiply-add.
   llvm::Value* MulAdd(llvm::Value* a, llvm::Value* b, llvm::Value* c) {
-    return b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {f64_}, {a, b, c});
+    return b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {f32_}, {a, b, c});
   }
-  // `value` limited to [low, high]; NaN passes through.
-  llvm::Value* Clamp(llvm::Value* value, double low, double high) {
+  llvm::Value* Clamp(llvm::Value* value, float low, float high) {
     llvm::Value* limited = b_.CreateSelect(
         b_.CreateFCmpOGT(value, Constant(high)), Constant(high), value);
     return b_.CreateSelect(b_.CreateFCmpOLT(limited, Constant(low)),
                            Constant(low), limited);
   }
-
-  // e^y for y in [-1000, 1000] (a NaN y gives an unspecified value; callers
-  // select the NaN result themselves).
-  llvm::Value* Exp(llvm::Value* y) {
-    // A NaN lane is computed as 0 so that no lane builds poison.
-    y = b_.CreateSelect(b_.CreateFCmpUNO(y, y), Constant(0.0), y);
-    llvm::Value* shifted = b_.CreateFAdd(b_.CreateFMul(y, Constant(kLog2E)),
-                                         Constant(kRoundingShifter));
-    llvm::Value* k = b_.CreateFSub(shifted, Constant(kRoundingShifter));
-    llvm::Value* minus_k = b_.CreateFNeg(k);
-    llvm::Value* r = MulAdd(minus_k, Constant(kLn2High), y);
-    r = MulAdd(minus_k, Constant(kLn2Low), r);
-    // sum r^n / n! for n = 0..12: the remainder is below 2^-52 relative.
-    double coefficient = 1.0;
-    double coefficients[13];
-    for (int n = 0; n <= 12; ++n) {
-      if (n > 0) coefficient /= n;
-      coefficients[n] = coefficient;
+  // Horner's rule: c[0] + y (c[1] + y (c[2] + ...)), in f32.
+  llvm::Value* Polynomial(llvm::Value* y, std::initializer_list<double> c) {
+    const std::vector<double> coefficients(c);
+    llvm::Value* p = Constant(static_cast<float>(coefficients.back()));
+    for (std::size_t i = coefficients.size() - 1; i-- > 0;) {
+      p = MulAdd(p, y, Constant(static_cast<float>(coefficients[i])));
     }
-    llvm::Value* p = Constant(coefficients[12]);
-    for (int n = 11; n >= 0; --n) p = MulAdd(p, r, Constant(coefficients[n]));
-    // 2^k: k sits in the low mantissa bits of `shifted`; shifted into the
-    // exponent field and biased, it is the double 2^k for |k| < 1023.
-    llvm::Type* i64 = b_.getInt64Ty();
-    llvm::Value* bits = b_.CreateShl(b_.CreateBitCast(shifted, i64), 52);
-    bits =
-        b_.CreateAdd(bits, llvm::ConstantInt::get(i64, uint64_t{1023} << 52));
-    return b_.CreateFMul(p, b_.CreateBitCast(bits, f64_));
+    return p;
   }
 
-  // The f64 result rounded to f32, or the input quieted where it is NaN.
-  llvm::Value* ToF32(llvm::Value* x, llvm::Value* result) {
-    llvm::Value* nan = b_.CreateFCmpUNO(x, x);
-    return b_.CreateSelect(nan, b_.CreateFAdd(x, x),
-                           b_.CreateFPTrunc(result, b_.getFloatTy()));
+  // e^y for any y but NaN (whose lanes give an unspecified value; callers
+  // select the NaN result themselves). y is clamped to [-104, 89], beyond
+  // which e^y rounds to 0 or overflows either way; k = round(y / ln 2),
+  // r = y - k ln 2 with ln 2 in two parts (k times the first, of 9 bits, is
+  // exact), e^r by its Taylor polynomial of degree 7 (|r| <= ln 2 / 2: the
+  // remainder is below 2^-27), times 2^k as two powers of two that are
+  // normal floats, so that results down to the subnormals round once.
+  llvm::Value* Exp(llvm::Value* y) {
+    y = b_.CreateSelect(b_.CreateFCmpUNO(y, y), Constant(0.0f), y);
+    y = Clamp(y, -104.0f, 89.0f);
+    // 1.5 * 2^23: adding it rounds to an integer held in the low bits.
+    llvm::Value* shifter = Constant(12582912.0f);
+    llvm::Value* shifted = MulAdd(y, Constant(1.44269504f), shifter);
+    llvm::Value* k = b_.CreateFSub(shifted, shifter);
+    llvm::Value* minus_k = b_.CreateFNeg(k);
+    llvm::Value* r = MulAdd(minus_k, Constant(0.693359375f), y);
+    r = MulAdd(minus_k, Constant(-2.12194440e-4f), r);
+    llvm::Value* p = Polynomial(r, {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24,
+                                    1.0 / 120, 1.0 / 720, 1.0 / 5040});
+    llvm::Value* integer = b_.CreateSub(b_.CreateBitCast(shifted, i32_),
+                                        b_.CreateBitCast(shifter, i32_));
+    llvm::Value* half = b_.CreateAShr(integer, 1);
+    llvm::Value* rest = b_.CreateSub(integer, half);
+    return b_.CreateFMul(b_.CreateFMul(p, PowerOfTwo(half)), PowerOfTwo(rest));
+  }
+
+  // The float 2^k for -126 <= k <= 127.
+  llvm::Value* PowerOfTwo(llvm::Value* k) {
+    llvm::Value* bits =
+        b_.CreateShl(b_.CreateAdd(k, llvm::ConstantInt::get(i32_, 127)), 23);
+    return b_.CreateBitCast(bits, f32_);
+  }
+
+  // `result`, or the input quieted where it is NaN.
+  llvm::Value* WithNaN(llvm::Value* x, llvm::Value* result) {
+    return b_.CreateSelect(b_.CreateFCmpUNO(x, x), b_.CreateFAdd(x, x), result);
   }
 
   llvm::IRBuilder<>& b_;
-  llvm::Type* f64_;
+  llvm::Type* f32_;
+  llvm::Type* i32_;
 };
 
 }  // namespace
 
 llvm::Value* EmitExpF32(llvm::IRBuilder<>& builder, llvm::Value* x) {
-  F64Math m(builder);
-  llvm::Value* wide = builder.CreateFPExt(x, m.f64_);
-  // e^-120 and e^100 are beyond f32's range either way: the clamp keeps 2^k
-  // a normal double and the rounding to f32 makes 0 or infinity.
-  return m.ToF32(x, m.Exp(m.Clamp(wide, -120.0, 100.0)));
+  F32Math m(builder);
+  return m.WithNaN(x, m.Exp(x));
 }
 
 llvm::Value* EmitTanhF32(llvm::IRBuilder<>& builder, llvm::Value* x) {
-  F64Math m(builder);
-  llvm::Value* wide = builder.CreateFPExt(x, m.f64_);
+  F32Math m(builder);
   llvm::Value* magnitude =
-      builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, wide);
-  // Above |x| = 20, 1 - tanh is below 2^-57: the result is 1.
-  llvm::Value* e =
-      m.Exp(m.Clamp(builder.CreateFMul(magnitude, m.Constant(2.0)), 0.0, 40.0));
+      builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  // 1 - 2 / (e^2|x| + 1): from |x| = 0.625 on the quotient is below 0.45
+  // and the result above 0.55, so the quotient's rounding errors cost
+  // about one ulp of the result. Above |x| = 10 the result is 1.
+  llvm::Value* e = m.Exp(
+      builder.CreateFMul(m.Clamp(magnitude, 0.0f, 10.0f), m.Constant(2.0f)));
   llvm::Value* large = builder.CreateFSub(
-      m.Constant(1.0),
-      builder.CreateFDiv(m.Constant(2.0),
-                         builder.CreateFAdd(e, m.Constant(1.0))));
-  large = builder.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, large, wide);
-  // x - x^3/3 + 2x^5/15 - 17x^7/315 + 62x^9/2835: the next term is below
-  // 2^-56 of the result for |x| < 2^-5.
-  llvm::Value* x2 = builder.CreateFMul(wide, wide);
-  llvm::Value* p = m.Constant(62.0 / 2835.0);
-  p = m.MulAdd(p, x2, m.Constant(-17.0 / 315.0));
-  p = m.MulAdd(p, x2, m.Constant(2.0 / 15.0));
-  p = m.MulAdd(p, x2, m.Constant(-1.0 / 3.0));
-  llvm::Value* small = m.MulAdd(builder.CreateFMul(wide, x2), p, wide);
-  llvm::Value* is_small = builder.CreateFCmpOLT(magnitude, m.Constant(0.03125));
-  return m.ToF32(x, builder.CreateSelect(is_small, small, large));
-}
-
-llvm::Value* EmitErfF32(llvm::IRBuilder<>& builder, llvm::Value* x) {
-  F64Math m(builder);
-  llvm::Value* wide = builder.CreateFPExt(x, m.f64_);
-  llvm::Value* magnitude =
-      builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, wide);
-  // erf(|x|) = |x| sum_n c_n x^2n with c_n = 2/sqrt(pi) (-1)^n / (n! (2n+1)),
-  // 70 terms, for |x| < 4; from 4 on erf rounds to 1 in f32.
-  llvm::Value* limited = m.Clamp(magnitude, 0.0, 4.0);
-  llvm::Value* square = builder.CreateFMul(limited, limited);
-  constexpr int kTerms = 70;
-  double coefficients[kTerms];
-  double factorial = 1.0;
-  for (int n = 0; n < kTerms; ++n) {
-    if (n > 0) factorial *= n;
-    coefficients[n] =
-        1.1283791670955126 * ((n % 2) ? -1.0 : 1.0) / (factorial * (2 * n + 1));
-  }
-  llvm::Value* p = m.Constant(coefficients[kTerms - 1]);
-  for (int n = kTerms - 2; n >= 0; --n) {
-    p = m.MulAdd(p, square, m.Constant(coefficients[n]));
-  }
-  llvm::Value* result =
-      builder.CreateSelect(builder.CreateFCmpOGE(magnitude, m.Constant(4.0)),
-                           m.Constant(1.0), builder.CreateFMul(limited, p));
-  result =
-      builder.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, result, wide);
-  return m.ToF32(x, result);
+      m.Constant(1.0f),
+      builder.CreateFDiv(m.Constant(2.0f),
+                         builder.CreateFAdd(e, m.Constant(1.0f))));
+  large = builder.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, large, x);
+  // Below 0.625, x + x^3 P(x^2) with P of degree 4 fitted to tanh's
+  // relative error (below 2^-27.7 over the interval).
+  llvm::Value* x2 = builder.CreateFMul(x, x);
+  llvm::Value* p = m.Polynomial(
+      x2, {-0.33333281941853743, 0.1333144219474933, -0.05373971484583905,
+           0.020639086568293427, -0.0057049863275827175});
+  llvm::Value* small = m.MulAdd(builder.CreateFMul(x, x2), p, x);
+  llvm::Value* is_small = builder.CreateFCmpOLT(magnitude, m.Constant(0.625f));
+  return m.WithNaN(x, builder.CreateSelect(is_small, small, large));
 }
 
 llvm::Value* EmitLogisticF32(llvm::IRBuilder<>& builder, llvm::Value* x) {
-  F64Math m(builder);
-  llvm::Value* wide = builder.CreateFPExt(x, m.f64_);
-  // Beyond |x| = 120 the result is 0 or 1 in f32 either way.
-  llvm::Value* e = m.Exp(m.Clamp(builder.CreateFNeg(wide), -120.0, 120.0));
-  return m.ToF32(x, builder.CreateFDiv(m.Constant(1.0),
-                                       builder.CreateFAdd(m.Constant(1.0), e)));
+  F32Math m(builder);
+  // With t = e^-|x| (at most 1, so its rounding errors shrink in 1 + t):
+  // 1 / (1 + t) for x >= 0 and t / (1 + t) below, which keeps the
+  // subnormal results of x below -87.
+  llvm::Value* t = m.Exp(builder.CreateFNeg(
+      builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x)));
+  llvm::Value* numerator = builder.CreateSelect(
+      builder.CreateFCmpOGE(x, m.Constant(0.0f)), m.Constant(1.0f), t);
+  llvm::Value* result =
+      builder.CreateFDiv(numerator, builder.CreateFAdd(m.Constant(1.0f), t));
+  return m.WithNaN(x, result);
+}
+
+llvm::Value* EmitErfF32(llvm::IRBuilder<>& builder, llvm::Value* x) {
+  F32Math m(builder);
+  llvm::Value* magnitude =
+      builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  // Below |x| = 1: x P(x^2), P of degree 6 fitted to erf(x)/x (relative
+  // error below 2^-29.6), as x + x (P(x^2) - 1): the correction is at most
+  // 0.13 x, so its rounding shrinks, and the sum rounds once.
+  llvm::Value* square = builder.CreateFMul(x, x);
+  llvm::Value* small =
+      m.MulAdd(x,
+               m.Polynomial(square, {0.1283791657300113, -0.37612625833262653,
+                                     0.11283585219518992, -0.026853814330345845,
+                                     0.00518833162948067, -0.000801022486192627,
+                                     7.853956666086148e-05}),
+               x);
+  // From 1 on: 1 - e^-x^2 R(1/|x|), R of degree 10 fitted to
+  // erfc(x) e^x^2 (relative error below 2^-28.7), with x^2 = h + l split
+  // exactly (e^-l = 1 - l to f32's precision), so that the rounding of x^2
+  // does not reach e^-x^2. erfc is at most 0.16 there, and its error
+  // shrinks in 1 - erfc. From 4 on erf rounds to 1.
+  llvm::Value* a = m.Clamp(magnitude, 1.0f, 4.0f);
+  llvm::Value* h = builder.CreateFMul(a, a);
+  llvm::Value* l =
+      builder.CreateIntrinsic(llvm::Intrinsic::fma, {builder.getFloatTy()},
+                              {a, a, builder.CreateFNeg(h)});
+  llvm::Value* gaussian = builder.CreateFMul(
+      m.Exp(builder.CreateFNeg(h)), builder.CreateFSub(m.Constant(1.0f), l));
+  llvm::Value* r = m.Polynomial(
+      builder.CreateFDiv(m.Constant(1.0f), a),
+      {2.990338196984882e-05, 0.5636389510605568, 0.003730847985647058,
+       -0.2888605209742641, -0.05721937524421564, 0.8731045617835596,
+       -1.4849618636395652, 1.3852516396886485, -0.7859778691885899,
+       0.25559299532249513, -0.03674569495292437});
+  llvm::Value* large =
+      builder.CreateFSub(m.Constant(1.0f), builder.CreateFMul(gaussian, r));
+  large =
+      builder.CreateSelect(builder.CreateFCmpOGE(magnitude, m.Constant(4.0f)),
+                           m.Constant(1.0f), large);
+  large = builder.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, large, x);
+  llvm::Value* is_small = builder.CreateFCmpOLT(magnitude, m.Constant(1.0f));
+  return m.WithNaN(x, builder.CreateSelect(is_small, small, large));
 }
 
 }  // namespace phal::llvm_emitter
