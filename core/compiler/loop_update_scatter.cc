@@ -1,7 +1,9 @@
 // The scatter-loop-updates pass (passes.h).
+#include <map>
 #include <numeric>
-#include <set>
+#include <optional>
 
+#include "core/compiler/counted_loop.h"
 #include "core/compiler/hlo_rewriter.h"
 #include "core/compiler/passes.h"
 
@@ -56,38 +58,55 @@ HloComputation* ReplaceComputation(RewriteContext& context, ElementType type) {
 }
 
 // dynamic-update-slice(operand, update, starts...) as a scatter of one
-// window at the clamped starts, which a kernel updates in place.
+// window at the clamped starts, which a kernel updates in place. A start
+// along a dimension the window covers whole is 0 whatever it says, and is
+// left out of the index vector; a start that is the counter of `loop`
+// (when counted), whose values all lie within the dimension, needs no
+// clamp. A scan's index vector is then a view of its counter: no kernel
+// computes it.
 HloInstruction* ScatterWindow(const HloInstruction& source,
                               const std::vector<HloInstruction*>& operands,
+                              const std::optional<CountedLoop>& loop,
                               RewriteContext& context) {
   const Shape& shape = source.shape();
   const Shape& window = operands[1]->shape();
   const auto rank = static_cast<int64_t>(shape.dims().size());
   const ElementType index_type = operands[2]->shape().element_type();
+  auto constant = [&](int64_t value) {
+    return context.AddNew(HloOpcode::kConstant, Shape(index_type, {}), {},
+                          [&](HloInstruction& c) {
+                            c.set_literal(Literal::Scalar(
+                                index_type, static_cast<double>(value)));
+                          });
+  };
+  ScatterDimensionNumbers numbers;
   std::vector<HloInstruction*> starts;
   for (int64_t d = 0; d < rank; ++d) {
-    auto constant = [&](int64_t value) {
-      return context.AddNew(HloOpcode::kConstant, Shape(index_type, {}), {},
-                            [&](HloInstruction& c) {
-                              c.set_literal(Literal::Scalar(
-                                  index_type, static_cast<double>(value)));
-                            });
-    };
-    HloInstruction* clamped =
-        context.AddNew(HloOpcode::kClamp, Shape(index_type, {}),
-                       {constant(0), operands[static_cast<std::size_t>(2 + d)],
-                        constant(shape.dim(d) - window.dim(d))});
+    const int64_t last = shape.dim(d) - window.dim(d);
+    if (last == 0 && !(d == rank - 1 && starts.empty())) continue;
+    numbers.scatter_dims_to_operand_dims.push_back(d);
+    HloInstruction* start = operands[static_cast<std::size_t>(2 + d)];
+    int64_t element = -1;
+    const bool in_range =
+        loop && IsParameterElement(*source.operand(2 + d), &element) &&
+        element == loop->counter && loop->start >= 0 && loop->limit - 1 <= last;
+    if (!in_range) {
+      start = context.AddNew(HloOpcode::kClamp, Shape(index_type, {}),
+                             {constant(0), start, constant(last)});
+    }
     starts.push_back(
-        context.AddNew(HloOpcode::kReshape, Shape(index_type, {1}), {clamped}));
+        context.AddNew(HloOpcode::kReshape, Shape(index_type, {1}), {start}));
   }
+  const auto indexed = static_cast<int64_t>(starts.size());
   HloInstruction* indices =
-      context.AddNew(HloOpcode::kConcatenate, Shape(index_type, {rank}), starts,
-                     [](HloInstruction& c) { c.set_dimensions({0}); });
-  ScatterDimensionNumbers numbers;
+      indexed == 1
+          ? starts[0]
+          : context.AddNew(HloOpcode::kConcatenate,
+                           Shape(index_type, {indexed}), starts,
+                           [](HloInstruction& c) { c.set_dimensions({0}); });
   numbers.update_window_dims.resize(static_cast<std::size_t>(rank));
   std::iota(numbers.update_window_dims.begin(),
             numbers.update_window_dims.end(), 0);
-  numbers.scatter_dims_to_operand_dims = numbers.update_window_dims;
   numbers.index_vector_dim = 0;
   HloComputation* replace = ReplaceComputation(context, shape.element_type());
   return context.AddNew(HloOpcode::kScatter, shape,
@@ -105,12 +124,15 @@ class LoopUpdateScatterPass : public HloPass {
   const char* name() const override { return "scatter-loop-updates"; }
 
   StatusOr<std::unique_ptr<HloModule>> Run(const HloModule& module) override {
-    std::set<const HloComputation*> bodies;
+    // The while bodies, with their loops' counters where counted (a body
+    // two loops call has none).
+    std::map<const HloComputation*, std::optional<CountedLoop>> bodies;
     for (const HloComputation* computation : module.computations()) {
       for (const HloInstruction* instruction : computation->instructions()) {
-        if (instruction->opcode() == HloOpcode::kWhile) {
-          bodies.insert(instruction->called_computations()[1]);
-        }
+        if (instruction->opcode() != HloOpcode::kWhile) continue;
+        const HloComputation* body = instruction->called_computations()[1];
+        const bool seen = bodies.count(body) > 0;
+        bodies[body] = seen ? std::nullopt : FindCountedLoop(*instruction);
       }
     }
     return RewriteModule(
@@ -127,7 +149,8 @@ class LoopUpdateScatterPass : public HloPass {
               !UpdatesLoopState(source, *source.parent())) {
             return nullptr;
           }
-          return ScatterWindow(source, operands, context);
+          return ScatterWindow(source, operands, bodies.at(source.parent()),
+                               context);
         });
   }
 };

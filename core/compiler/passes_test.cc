@@ -247,15 +247,20 @@ ENTRY main {
 }
 )";
 
+// The text of computation "body" after the scatter-loop-updates pass.
+std::string ScanBodyAfterPass(const std::string& text) {
+  std::unique_ptr<HloModule> module = ParseVerified(text);
+  if (module == nullptr) return "";
+  StatusOr<std::unique_ptr<HloModule>> result =
+      MakeLoopUpdateScatterPass()->Run(*module);
+  EXPECT_TRUE(result.ok()) << result.status().ToString();
+  if (!result.ok()) return "";
+  EXPECT_TRUE(VerifyModule(**result).ok());
+  return HloComputationToText(*(*result)->GetComputationWithName("body"));
+}
+
 TEST(LoopUpdateScatter, StackedRowsOfAScanBecomeAScatterOfOneWindow) {
-  auto pass = MakeLoopUpdateScatterPass();
-  std::unique_ptr<HloModule> module = ParseVerified(kScanStackingRows);
-  ASSERT_NE(module, nullptr);
-  StatusOr<std::unique_ptr<HloModule>> result = pass->Run(*module);
-  ASSERT_TRUE(result.ok()) << result.status().ToString();
-  ASSERT_TRUE(VerifyModule(**result).ok());
-  const std::string body =
-      HloComputationToText(*(*result)->GetComputationWithName("body"));
+  const std::string body = ScanBodyAfterPass(kScanStackingRows);
   const std::size_t scatter = body.find(" scatter(");
   ASSERT_NE(scatter, std::string::npos) << body;
   EXPECT_EQ(body.find(" scatter(", scatter + 1), std::string::npos) << body;
@@ -263,6 +268,24 @@ TEST(LoopUpdateScatter, StackedRowsOfAScanBecomeAScatterOfOneWindow) {
   ASSERT_NE(kept, std::string::npos) << body;
   EXPECT_EQ(body.find(" dynamic-update-slice(", kept + 1), std::string::npos)
       << body;
+}
+
+TEST(LoopUpdateScatter, ACountedScansRowIndexIsItsCounterUnclamped) {
+  // Rows 0 to 15 of 16: the counter is always a row, and the columns are
+  // whole, so the scatter's index vector is a reshape of the counter.
+  const std::string body = ScanBodyAfterPass(kScanStackingRows);
+  EXPECT_EQ(body.find(" clamp("), std::string::npos) << body;
+  EXPECT_EQ(body.find(" concatenate("), std::string::npos) << body;
+  EXPECT_NE(body.find("s32[1] reshape(%i)"), std::string::npos) << body;
+  // Counted past the last row, the counter needs its clamp.
+  std::string longer = kScanStackingRows;
+  longer.replace(longer.find("constant(16)"), 12, "constant(17)");
+  EXPECT_NE(ScanBodyAfterPass(longer).find(" clamp("), std::string::npos);
+  ExpectMatchesReference(longer, {TestData(PHAL_ELEMENT_TYPE_F32, {16, 4}),
+                                  TestData(PHAL_ELEMENT_TYPE_F32, {16, 4}, 1)});
+  ExpectMatchesReference(kScanStackingRows,
+                         {TestData(PHAL_ELEMENT_TYPE_F32, {16, 4}),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {16, 4}, 1)});
 }
 
 TEST(LoopUpdateScatter, LeavesUpdatesOutsideWhileBodiesAlone) {

@@ -1,7 +1,9 @@
 // The hoist-scan-inputs pass (passes.h).
 #include <map>
+#include <optional>
 #include <vector>
 
+#include "core/compiler/counted_loop.h"
 #include "core/compiler/hlo_rewriter.h"
 #include "core/compiler/passes.h"
 
@@ -32,65 +34,11 @@ struct HoistedDot {
   int64_t element = -1;  // the loop state element that carries it
 };
 
-bool IsParameterElement(const HloInstruction& value, int64_t* index) {
-  if (value.opcode() != HloOpcode::kGetTupleElement ||
-      value.operand(0)->opcode() != HloOpcode::kParameter) {
-    return false;
-  }
-  *index = value.tuple_index();
-  return true;
-}
-
 bool OnlyElementsAreRead(const HloInstruction& tuple) {
   for (const HloInstruction* user : tuple.users()) {
     if (user->opcode() != HloOpcode::kGetTupleElement) return false;
   }
   return true;
-}
-
-bool IsScalarConstant(const HloInstruction& value, double* number) {
-  if (value.opcode() != HloOpcode::kConstant || !value.shape().IsArray() ||
-      value.shape().rank() != 0) {
-    return false;
-  }
-  *number = value.literal().GetAsDouble(0);
-  return true;
-}
-
-// A loop whose state element `counter` starts at a constant, grows by 1 per
-// step and is compared below a constant: its trip count, else -1.
-int64_t TripCount(const HloInstruction& loop) {
-  const HloComputation& condition = *loop.called_computations()[0];
-  const HloComputation& body = *loop.called_computations()[1];
-  const HloInstruction& compare = *condition.root_instruction();
-  if (compare.opcode() != HloOpcode::kCompare) return -1;
-  int64_t counter = -1;
-  double limit = 0;
-  if (compare.comparison_direction() == ComparisonDirection::kLt &&
-      IsParameterElement(*compare.operand(0), &counter) &&
-      IsScalarConstant(*compare.operand(1), &limit)) {
-  } else if (compare.comparison_direction() == ComparisonDirection::kGt &&
-             IsParameterElement(*compare.operand(1), &counter) &&
-             IsScalarConstant(*compare.operand(0), &limit)) {
-  } else {
-    return -1;
-  }
-  const HloInstruction& init = *loop.operand(0);
-  const HloInstruction& next = *body.root_instruction()->operand(counter);
-  double start = 0;
-  double step = 0;
-  int64_t read = -1;
-  if (!IsScalarConstant(*init.operand(counter), &start) ||
-      next.opcode() != HloOpcode::kAdd) {
-    return -1;
-  }
-  for (int64_t side = 0; side < 2; ++side) {
-    if (IsParameterElement(*next.operand(side), &read) && read == counter &&
-        IsScalarConstant(*next.operand(1 - side), &step) && step == 1) {
-      return static_cast<int64_t>(limit - start);
-    }
-  }
-  return -1;
 }
 
 // The hoistable dots of `loop`'s body; none unless the loop is counted and
@@ -106,8 +54,9 @@ std::vector<HoistedDot> FindHoistableDots(const HloInstruction& loop) {
       !OnlyElementsAreRead(*condition.parameter_instruction(0))) {
     return {};
   }
-  const int64_t trips = TripCount(loop);
-  if (trips <= 0) return {};
+  const std::optional<CountedLoop> counted = FindCountedLoop(loop);
+  if (!counted || counted->trips() == 0) return {};
+  const int64_t trips = counted->trips();
   auto invariant = [&](int64_t element) {
     int64_t read = -1;
     return IsParameterElement(*root.operand(element), &read) && read == element;
