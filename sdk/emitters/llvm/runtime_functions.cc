@@ -232,8 +232,11 @@ void phal_rt_sort(void* const* buffers, int64_t begin, int64_t end,
   const bool stable = description[1] != 0;
   const int64_t length = description[2];
   const int64_t inner = description[3];
-  std::vector<int64_t> order(static_cast<size_t>(length));
-  std::vector<unsigned char> staging;
+  // Each thread keeps its scratch between calls: a sort kernel runs as
+  // many small chunks of slices.
+  thread_local std::vector<int64_t> order;
+  thread_local std::vector<unsigned char> staging;
+  order.resize(static_cast<size_t>(length));
   for (int64_t slice = begin; slice < end; ++slice) {
     const int64_t base = (slice / inner) * length * inner + slice % inner;
     std::iota(order.begin(), order.end(), int64_t{0});
@@ -261,9 +264,11 @@ void phal_rt_sort_keyed(void* const* buffers, int64_t begin, int64_t end,
     uint64_t key;
     int64_t index;
   };
-  std::vector<Entry> entries(static_cast<size_t>(length));
-  std::vector<int64_t> order(static_cast<size_t>(length));
-  std::vector<unsigned char> staging;
+  thread_local std::vector<Entry> entries;
+  thread_local std::vector<int64_t> order;
+  thread_local std::vector<unsigned char> staging;
+  entries.resize(static_cast<size_t>(length));
+  order.resize(static_cast<size_t>(length));
   for (int64_t slice = begin; slice < end; ++slice) {
     const int64_t base = (slice / inner) * length * inner + slice % inner;
     for (int64_t j = 0; j < length; ++j) {
