@@ -146,7 +146,7 @@ TEST(Loader, ManifestDeclaringAnotherAbiMajorIsSkipped) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("abi2.json").reason),
-              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.5"));
+              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.6"));
 }
 
 TEST(Loader, MissingLibraryIsReportedWithItsPath) {
@@ -195,7 +195,7 @@ TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
-              HasSubstr("no common ABI version: core speaks ABI 1.0-1.5, "
+              HasSubstr("no common ABI version: core speaks ABI 1.0-1.6, "
                         "plugin speaks ABI 2.0-2.3"));
 }
 
@@ -209,12 +209,12 @@ TEST(Loader, PluginOfANewerMinorNegotiatesTheCoresNewestVersion) {
   unsetenv("PHAL_LOG");
   const phal_plugin_info_t& newer = loaded.ByManifest("newer.json");
   EXPECT_EQ(newer.state, PHAL_PLUGIN_STATE_LOADED) << newer.reason;
-  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 5))
-      << "a plugin of ABI 1.0-1.6 answers a 1.0-1.5 core with 1.5";
+  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 6))
+      << "a plugin of ABI 1.0-1.7 answers a 1.0-1.6 core with 1.6";
   bool traced = false;
   for (const std::string& line : loaded.log) {
-    traced |= line.find("negotiated ABI 1.5") != std::string::npos &&
-              line.find("core speaks ABI 1.0-1.5, plugin speaks ABI 1.0-1.6") !=
+    traced |= line.find("negotiated ABI 1.6") != std::string::npos &&
+              line.find("core speaks ABI 1.0-1.6, plugin speaks ABI 1.0-1.7") !=
                   std::string::npos;
   }
   EXPECT_TRUE(traced) << "the negotiation was not traced with both ranges";
@@ -233,7 +233,7 @@ TEST(Loader, PluginsOfEveryMinorVersionLoadSideBySide) {
             PHAL_MAKE_VERSION(1, 0));
   EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 4));
   EXPECT_EQ(loaded.ByManifest("newer.json").abi_version,
-            PHAL_MAKE_VERSION(1, 5));
+            PHAL_MAKE_VERSION(1, 6));
   for (const phal_plugin_info_t& info : loaded.plugins) {
     EXPECT_EQ(info.state, PHAL_PLUGIN_STATE_LOADED)
         << info.name << ": " << info.reason;
