@@ -97,6 +97,13 @@ bool RunsFftKernels(const phal_device_properties_t& properties,
           PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT)) != 0;
 }
 
+CompilerOptions CompilerOptionsForDevice(
+    const phal_device_properties_t& properties, uint32_t abi_version) {
+  CompilerOptions options = CompilerOptionsFromEnvironment();
+  options.fft_kernels = RunsFftKernels(properties, abi_version);
+  return options;
+}
+
 StatusOr<std::unique_ptr<Program>> CompileModule(
     std::unique_ptr<HloModule> module, const CompilerOptions& options) {
   if (!options.dump_directory.empty()) {

@@ -39,6 +39,11 @@ CompilerOptions CompilerOptionsFromEnvironment();
 bool RunsFftKernels(const phal_device_properties_t& properties,
                     uint32_t abi_version);
 
+// The options phal_executable_compile compiles with for such a device:
+// CompilerOptionsFromEnvironment() with fft_kernels from RunsFftKernels.
+CompilerOptions CompilerOptionsForDevice(
+    const phal_device_properties_t& properties, uint32_t abi_version);
+
 // Compiles a verified module.
 StatusOr<std::unique_ptr<Program>> CompileModule(
     std::unique_ptr<HloModule> module, const CompilerOptions& options);
