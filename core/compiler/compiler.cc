@@ -42,20 +42,42 @@ std::string VersionText(uint32_t version) {
          std::to_string(PHAL_VERSION_MINOR(version));
 }
 
-// "KIR ops [erf] need ABI 1.2 and the plugin negotiated ABI 1.1", or empty.
-std::string MissingOps(const std::set<phal_kir_op_t>& ops,
-                       uint32_t abi_version) {
+// " <what> [erf] need ABI 1.2 and the plugin negotiated ABI 1.1" for the
+// values of `values` newer than `abi_version`, or empty. `version` and
+// `name` read a value's ABI version and spelling.
+template <typename T, typename Version, typename Name>
+std::string TooNew(const char* what, const std::set<T>& values,
+                   uint32_t abi_version, Version version, Name name) {
   std::string names;
   uint32_t needed = abi_version;
-  for (phal_kir_op_t op : ops) {
-    const uint32_t version = KirOpAbiVersion(op);
-    if (version <= abi_version) continue;
-    names += std::string(names.empty() ? "" : ", ") + KirOpName(op);
-    needed = std::max(needed, version);
+  for (T value : values) {
+    const uint32_t added = version(value);
+    if (added <= abi_version) continue;
+    names += std::string(names.empty() ? "" : ", ") + name(value);
+    needed = std::max(needed, added);
   }
   if (names.empty()) return names;
-  return " KIR ops [" + names + "] need ABI " + VersionText(needed) +
-         " and the plugin negotiated ABI " + VersionText(abi_version);
+  return " " + std::string(what) + " [" + names + "] need ABI " +
+         VersionText(needed) + " and the plugin negotiated ABI " +
+         VersionText(abi_version);
+}
+
+// The kernel kinds and node ops of a program that the plugin's ABI
+// version lacks: "KIR ops [erf] need ABI 1.2 and the plugin negotiated ABI
+// 1.1", the same for "kernel kinds", or empty.
+std::string TooNewForAbi(const std::set<phal_kernel_kind_t>& kinds,
+                         const std::set<phal_kir_op_t>& ops,
+                         uint32_t abi_version) {
+  const std::string newer_kinds = TooNew(
+      "kernel kinds", kinds, abi_version,
+      [](phal_kernel_kind_t kind) { return KernelKindAbiVersion(kind); },
+      [](phal_kernel_kind_t kind) { return KernelKindName(kind); });
+  const std::string newer_ops = TooNew(
+      "KIR ops", ops, abi_version,
+      [](phal_kir_op_t op) { return KirOpAbiVersion(op); },
+      [](phal_kir_op_t op) { return KirOpName(op); });
+  if (newer_kinds.empty() || newer_ops.empty()) return newer_kinds + newer_ops;
+  return newer_kinds + ";" + newer_ops;
 }
 
 }  // namespace
@@ -65,6 +87,20 @@ CompilerOptions CompilerOptionsFromEnvironment() {
   if (const char* dump = std::getenv("PHAL_DUMP")) {
     options.dump_directory = dump;
   }
+  return options;
+}
+
+bool RunsFftKernels(const phal_device_properties_t& properties,
+                    uint32_t abi_version) {
+  return abi_version >= KernelKindAbiVersion(PHAL_KERNEL_KIND_FFT) &&
+         (properties.kernel_kinds &
+          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT)) != 0;
+}
+
+CompilerOptions CompilerOptionsForDevice(
+    const phal_device_properties_t& properties, uint32_t abi_version) {
+  CompilerOptions options = CompilerOptionsFromEnvironment();
+  options.fft_kernels = RunsFftKernels(properties, abi_version);
   return options;
 }
 
@@ -78,10 +114,11 @@ StatusOr<std::unique_ptr<Program>> CompileModule(
                          ": " + error.message());
     }
   }
-  PHAL_ASSIGN_OR_RETURN(
-      module,
-      RunPasses(std::move(module), DefaultPipeline(options.max_folded_elements),
-                options.dump_directory));
+  PHAL_ASSIGN_OR_RETURN(module,
+                        RunPasses(std::move(module),
+                                  DefaultPipeline(options.max_folded_elements,
+                                                  options.fft_kernels),
+                                  options.dump_directory));
   PHAL_ASSIGN_OR_RETURN(Program partitioned, Partition(*module));
   auto program = std::make_unique<Program>(std::move(partitioned));
   AssignBuffers(program.get());
@@ -125,7 +162,7 @@ Status CheckDeviceCapabilities(const Program& program,
                        ElementTypeName(type);
     }
   }
-  const std::string missing_ops = MissingOps(ops, abi_version);
+  const std::string missing_ops = TooNewForAbi(kinds, ops, abi_version);
   if (missing_kinds.empty() && missing_types.empty() && missing_ops.empty()) {
     return OkStatus();
   }

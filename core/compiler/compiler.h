@@ -23,11 +23,26 @@ struct CompilerOptions {
   // The largest result constant folding computes at compile time; 0 keeps
   // every instruction for the device (tests of a device's kernels use it).
   int64_t max_folded_elements = kDefaultMaxFoldedElements;
+  // Whether each fft instruction becomes one FFT kernel (ABI 1.6) instead of
+  // being decomposed into reduces: for a device that runs them
+  // (RunsFftKernels). A program compiled so runs on no other device.
+  bool fft_kernels = false;
 };
 
 // Options with dump_directory taken from the PHAL_DUMP environment
 // variable.
 CompilerOptions CompilerOptionsFromEnvironment();
+
+// Whether a device with `properties`, whose plugin negotiated ABI
+// `abi_version`, is handed FFT kernels: it reports PHAL_KERNEL_KIND_FFT
+// and the plugin speaks ABI 1.6 or later.
+bool RunsFftKernels(const phal_device_properties_t& properties,
+                    uint32_t abi_version);
+
+// The options phal_executable_compile compiles with for such a device:
+// CompilerOptionsFromEnvironment() with fft_kernels from RunsFftKernels.
+CompilerOptions CompilerOptionsForDevice(
+    const phal_device_properties_t& properties, uint32_t abi_version);
 
 // Compiles a verified module.
 StatusOr<std::unique_ptr<Program>> CompileModule(
@@ -35,9 +50,9 @@ StatusOr<std::unique_ptr<Program>> CompileModule(
 
 // UNIMPLEMENTED, listing every kernel kind and element type `program` uses
 // that `properties` (kernel_kinds, element_types) does not report, and
-// every KIR node op newer than the ABI version the device's plugin
-// negotiated (`abi_version`), when there is any; `device_name` labels the
-// message.
+// every kernel kind and KIR node op newer than the ABI version the device's
+// plugin negotiated (`abi_version`), when there is any; `device_name`
+// labels the message.
 Status CheckDeviceCapabilities(const Program& program,
                                const phal_device_properties_t& properties,
                                uint32_t abi_version,

@@ -11,6 +11,7 @@
 
 #include "core/compiler/passes.h"
 #include "core/testing/compiler_test_util.h"
+#include "sdk/kir/facts.h"
 
 namespace phal::testing {
 namespace {
@@ -366,6 +367,74 @@ TEST(FftDecomposition, EveryTypeAndRankMatchesTheReference) {
         text, {FftInput(c.type, c.dims)},
         c.tolerance > 0 ? c.tolerance : (single ? 2e-5 : 1e-13));
   }
+}
+
+// A device that runs FFT kernels (ABI 1.6) gets each fft as one FFT
+// kernel from the operand's buffer into the result's; any other device the
+// decomposition above.
+TEST(FftDecomposition, LeavesFftWholeForADeviceThatRunsFftKernels) {
+  const std::string text =
+      "HloModule fft\nENTRY main {\n  x = f32[2,3,10] parameter(0)\n"
+      "  ROOT f = c64[2,3,6] fft(x), fft_type=RFFT, fft_length={3,10}\n}\n";
+  CompilerOptions options;
+  options.fft_kernels = true;
+  StatusOr<std::unique_ptr<Program>> kernels =
+      CompileModule(ParseVerified(text), options);
+  ASSERT_TRUE(kernels.ok()) << kernels.status().ToString();
+  ASSERT_EQ((*kernels)->kernels.size(), 1u);
+  const phal_kernel_desc_t& desc = (*kernels)->kernels[0]->built_desc();
+  ASSERT_EQ(desc.kind, PHAL_KERNEL_KIND_FFT);
+  EXPECT_EQ(desc.u.fft->fft_type, PHAL_KIR_FFT_TYPE_RFFT);
+  ASSERT_EQ(desc.u.fft->fft_rank, 2u);
+  EXPECT_EQ(desc.u.fft->fft_length[0], 3);
+  EXPECT_EQ(desc.u.fft->fft_length[1], 10);
+  EXPECT_EQ(desc.buffers[desc.u.fft->input].element_type,
+            PHAL_ELEMENT_TYPE_F32);
+  EXPECT_EQ(desc.buffers[desc.u.fft->output].element_type,
+            PHAL_ELEMENT_TYPE_C64);
+  EXPECT_TRUE(CheckKernelStructure(desc).ok());
+
+  StatusOr<std::unique_ptr<Program>> decomposed =
+      CompileModule(ParseVerified(text), CompilerOptions());
+  ASSERT_TRUE(decomposed.ok()) << decomposed.status().ToString();
+  for (const std::unique_ptr<KirKernel>& kernel : (*decomposed)->kernels) {
+    EXPECT_NE(kernel->kind(), PHAL_KERNEL_KIND_FFT);
+  }
+}
+
+TEST(FftDecomposition, OnlyDevicesReportingTheKindAtAbi16RunFftKernels) {
+  phal_device_properties_t properties{};
+  properties.struct_size = sizeof(properties);
+  properties.kernel_kinds = ~uint64_t{0};
+  EXPECT_TRUE(RunsFftKernels(properties, PHAL_MAKE_VERSION(1, 6)));
+  EXPECT_FALSE(RunsFftKernels(properties, PHAL_MAKE_VERSION(1, 5)))
+      << "a plugin of ABI 1.5 never gets an FFT kernel";
+  properties.kernel_kinds &= ~PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT);
+  EXPECT_FALSE(RunsFftKernels(properties, PHAL_MAKE_VERSION(1, 6)));
+}
+
+TEST(FftDecomposition, AnFftKernelIsRefusedToAPluginOfAbi15) {
+  CompilerOptions options;
+  options.fft_kernels = true;
+  StatusOr<std::unique_ptr<Program>> program = CompileModule(
+      ParseVerified("HloModule fft\nENTRY main {\n  x = c64[8] parameter(0)\n"
+                    "  ROOT f = c64[8] fft(x), fft_type=FFT, "
+                    "fft_length={8}\n}\n"),
+      options);
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  phal_device_properties_t properties{};
+  properties.struct_size = sizeof(properties);
+  properties.kernel_kinds = ~uint64_t{0};
+  properties.element_types = ~uint64_t{0};
+  const Status refused = CheckDeviceCapabilities(
+      **program, properties, PHAL_MAKE_VERSION(1, 5), "old");
+  EXPECT_EQ(refused.code(), PHAL_UNIMPLEMENTED);
+  EXPECT_EQ(refused.message(),
+            "device 'old' cannot run this program: kernel kinds [fft] need "
+            "ABI 1.6 and the plugin negotiated ABI 1.5");
+  EXPECT_TRUE(CheckDeviceCapabilities(**program, properties,
+                                      PHAL_MAKE_VERSION(1, 6), "new")
+                  .ok());
 }
 
 // The real inverse and hyperbolic functions near their edges: tiny

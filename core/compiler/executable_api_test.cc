@@ -1,8 +1,10 @@
 // The phal_executable_* C API on a device backed by the evaluator plugin
 // table: compile, describe, execute (from 8 threads at once), refuse what
 // the device cannot run, and report errors as statuses.
+#include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -235,6 +237,71 @@ TEST_F(EvaluatorClient, RefusesErfToAPluginThatNegotiatedAbi11) {
   phal_executable_t* executable = Compile(text);
   EXPECT_NE(executable, nullptr) << "an ABI 1.2 plugin takes erf";
   phal_executable_free(executable);
+}
+
+// The kinds of the kernels RecordingKernelEmit was handed, in any order
+// (kernels are emitted from several threads).
+std::mutex emitted_mutex;
+std::vector<phal_kernel_kind_t> emitted_kinds;
+
+// The evaluator's kernel_emit, noting each kernel's kind; an FFT kernel,
+// which the KIR interpreter does not run, is refused as UNIMPLEMENTED.
+phal_status_t* RecordingKernelEmit(phal_plugin_device_t* device,
+                                   const phal_kernel_desc_t* kernel,
+                                   const phal_kernel_options_t* options,
+                                   phal_plugin_kernel_t** out_kernel) {
+  {
+    std::lock_guard<std::mutex> lock(emitted_mutex);
+    emitted_kinds.push_back(kernel->kind);
+  }
+  if (kernel->kind == PHAL_KERNEL_KIND_FFT) {
+    return ToCStatus(Unimplemented("the evaluator runs no FFT kernel"));
+  }
+  return EvaluatorPluginApi()->kernel_emit(device, kernel, options, out_kernel);
+}
+
+// Compiles `text` on `device`; returns whether it was handed an FFT
+// kernel (the evaluator then refuses it; anything else compiles).
+bool CompileHandsAnFftKernel(phal_device* device, const std::string& text) {
+  {
+    std::lock_guard<std::mutex> lock(emitted_mutex);
+    emitted_kinds.clear();
+  }
+  phal_executable_t* executable = nullptr;
+  phal_status_t* status = phal_executable_compile(
+      device, text.data(), text.size(), nullptr, &executable);
+  phal_executable_free(executable);
+  std::lock_guard<std::mutex> lock(emitted_mutex);
+  const bool fft = std::count(emitted_kinds.begin(), emitted_kinds.end(),
+                              PHAL_KERNEL_KIND_FFT) > 0;
+  EXPECT_EQ(status != nullptr, fft) << phal_status_get_message(status);
+  phal_status_free(status);
+  return fft;
+}
+
+TEST_F(EvaluatorClient, AnFftIsAnFftKernelOnlyForDevicesOfAbi16ReportingIt) {
+  const std::string text =
+      "HloModule fft\nENTRY main {\n  x = c64[4,16] parameter(0)\n"
+      "  ROOT f = c64[4,16] fft(x), fft_type=IFFT, fft_length={16}\n}\n";
+  phal_plugin_api_t abi16 = *EvaluatorPluginApi();
+  abi16.kernel_emit = RecordingKernelEmit;
+  ASSERT_EQ(abi16.abi_version, PHAL_MAKE_VERSION(1, 6));
+  phal_plugin_api_t abi15 = abi16;
+  abi15.abi_version = PHAL_MAKE_VERSION(1, 5);
+  // The same text in turn for each device: a program compiled for one
+  // kind of device is never reused for another.
+  device_.api = &abi15;
+  EXPECT_FALSE(CompileHandsAnFftKernel(&device_, text))
+      << "a plugin of ABI 1.5 gets the decomposition";
+  device_.api = &abi16;
+  EXPECT_TRUE(CompileHandsAnFftKernel(&device_, text));
+  device_.properties.kernel_kinds &=
+      ~PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT);
+  EXPECT_FALSE(CompileHandsAnFftKernel(&device_, text))
+      << "a device without the kind gets the decomposition";
+  device_.properties.kernel_kinds = ~uint64_t{0};
+  EXPECT_TRUE(CompileHandsAnFftKernel(&device_, text));
+  device_.api = EvaluatorPluginApi();
 }
 
 TEST_F(EvaluatorClient, ReportsMalformedProgramsAndBadArguments) {

@@ -366,6 +366,7 @@ bool IsHero(const HloInstruction& instruction) {
     case HloOpcode::kGather:
     case HloOpcode::kScatter:
     case HloOpcode::kSort:
+    case HloOpcode::kFft:
       return true;
     default:
       return false;

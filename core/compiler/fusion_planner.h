@@ -9,7 +9,8 @@
 //     producers as prologue (reduce and reduce-window inputs; converts of
 //     dot and convolution operands) and a chain of elementwise consumers of
 //     its own dimensions as epilogue;
-//   - gather, scatter and sort are kernels of their own;
+//   - gather, scatter, sort and fft (left whole for a device that runs FFT
+//     kernels) are kernels of their own;
 //   - reshape and bitcast of a value that stays in memory are free: they
 //     name the same bytes.
 #ifndef POLYHAL_CORE_COMPILER_FUSION_PLANNER_H_
@@ -31,8 +32,8 @@ ElementType ProductAccumulationType(ElementType result_type);
 
 struct FusionGroup {
   HloInstruction* root = nullptr;
-  // The reduce, reduce-window, dot, convolution, gather, scatter or sort
-  // the kernel is built around; null for a loop kernel.
+  // The reduce, reduce-window, dot, convolution, gather, scatter, sort or
+  // fft the kernel is built around; null for a loop kernel.
   HloInstruction* hero = nullptr;
   // Instructions computed inside the kernel, root and hero included.
   std::set<const HloInstruction*> members;
@@ -56,7 +57,8 @@ struct FusionPlan {
 
 // True for ops a loop kernel computes as index arithmetic and scalar math.
 bool IsLoopFusible(const HloInstruction& instruction);
-// True for reduce, reduce-window, dot, convolution, gather, scatter, sort.
+// True for reduce, reduce-window, dot, convolution, gather, scatter, sort,
+// fft.
 bool IsHero(const HloInstruction& instruction);
 
 // Plans `computation`. Fails with UNIMPLEMENTED for an op no kernel kind

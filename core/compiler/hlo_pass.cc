@@ -10,12 +10,12 @@
 namespace phal {
 
 std::vector<std::unique_ptr<HloPass>> DefaultPipeline(
-    int64_t max_folded_elements) {
+    int64_t max_folded_elements, bool fft_kernels) {
   std::vector<std::unique_ptr<HloPass>> passes;
   passes.push_back(MakeCallInliningPass());
   passes.push_back(MakeLayoutNormalizationPass());
   passes.push_back(MakeBatchNormDecompositionPass());
-  passes.push_back(MakeOpDecompositionPass());
+  passes.push_back(MakeOpDecompositionPass(fft_kernels));
   passes.push_back(MakeConvolutionCanonicalizationPass());
   passes.push_back(MakeAlgebraicSimplificationPass());
   passes.push_back(MakeConstantFoldingPass(max_folded_elements));

@@ -1,5 +1,6 @@
 // Golden tests of the KIR text dump: each testdata/*.hlo compiles to the
-// kernels written in testdata/*.kir. Set PHAL_UPDATE_GOLDENS=1 to rewrite
+// kernels written in testdata/*.kir (fft_kernels.hlo for a device that runs
+// FFT kernels). Set PHAL_UPDATE_GOLDENS=1 to rewrite
 // the goldens after an intended change, and review the diff.
 #include <cstdlib>
 #include <fstream>
@@ -42,6 +43,26 @@ TEST_P(KirGolden, ProgramMatchesReference) {
     arguments.push_back(TestData(shape.element_type(), shape.dims(), seed++));
   }
   ExpectMatchesReference(text, arguments, 1e-6);
+}
+
+// testdata/fft_kernels.hlo compiled for a device that runs FFT kernels
+// (ABI 1.6): each fft one FFT kernel, the ops between them loops.
+TEST(KirGoldenFftKernels, DumpMatchesGolden) {
+  const std::string base =
+      SourceFile("core/compiler/testdata/fft_kernels").string();
+  CompilerOptions options;
+  options.fft_kernels = true;
+  StatusOr<std::unique_ptr<Program>> program =
+      CompileModule(ParseVerified(ReadTextFile(base + ".hlo")), options);
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  std::string dump;
+  for (const auto& kernel : (*program)->kernels) {
+    dump += KernelToText(kernel->Desc()) + "\n";
+  }
+  if (std::getenv("PHAL_UPDATE_GOLDENS") != nullptr) {
+    std::ofstream(base + ".kir") << dump;
+  }
+  EXPECT_EQ(dump, ReadTextFile(base + ".kir")) << "golden " << base << ".kir";
 }
 
 INSTANTIATE_TEST_SUITE_P(Compiler, KirGolden,

@@ -27,7 +27,8 @@ StatusOr<HloInstruction*> RetypingBitcastAsBitcastConvert(
 
 StatusOr<HloInstruction*> DecomposeOp(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
-    const std::vector<HloComputation*>& called, RewriteContext& context) {
+    const std::vector<HloComputation*>& called, RewriteContext& context,
+    bool fft_kernels) {
   switch (source.opcode()) {
     case HloOpcode::kTopK:
       return DecomposeTopK(source, operands, context);
@@ -54,6 +55,7 @@ StatusOr<HloInstruction*> DecomposeOp(
     case HloOpcode::kNextAfter:
       return DecomposeNextAfter(source, operands, context);
     case HloOpcode::kFft:
+      if (fft_kernels) return nullptr;
       return DecomposeFft(source, operands, context);
     case HloOpcode::kBitcast:
       return RetypingBitcastAsBitcastConvert(source, operands, context);
@@ -70,8 +72,15 @@ StatusOr<HloInstruction*> DecomposeOp(
 
 }  // namespace
 
-std::unique_ptr<HloPass> MakeOpDecompositionPass() {
-  return MakeRewritePass("decompose-ops", DecomposeOp);
+std::unique_ptr<HloPass> MakeOpDecompositionPass(bool fft_kernels) {
+  return MakeRewritePass(
+      "decompose-ops",
+      [fft_kernels](const HloInstruction& source,
+                    const std::vector<HloInstruction*>& operands,
+                    const std::vector<HloComputation*>& called,
+                    RewriteContext& context) {
+        return DecomposeOp(source, operands, called, context, fft_kernels);
+      });
 }
 
 }  // namespace phal

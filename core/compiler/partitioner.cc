@@ -335,6 +335,8 @@ class Partitioner {
         return BuildGather(group);
       case HloOpcode::kScatter:
         return BuildScatter(group);
+      case HloOpcode::kFft:
+        return BuildFft(group);
       default:
         return BuildSort(group);
     }
@@ -828,6 +830,34 @@ class Partitioner {
     }
     Finish(std::move(build), {&hero});
     return OkStatus();
+  }
+
+  // An fft left whole by the decomposition (CompilerOptions::fft_kernels):
+  // one FFT kernel from the operand's buffer into the result's.
+  Status BuildFft(const FusionGroup& group) {
+    const HloInstruction& hero = *group.hero;
+    KernelBuild build = NewKernel(hero, PHAL_KERNEL_KIND_FFT);
+    KirKernel& kernel = *build.kernel;
+    PHAL_ASSIGN_OR_RETURN(kernel.fft.input, Inputs(&build)(*hero.operand(0)));
+    kernel.fft.fft_type = KirFftType(hero.fft_type());
+    kernel.arrays[KirKernel::kFftLength] = hero.fft_length();
+    kernel.fft.output = Output(&build, hero.shape(), hero.shape().dims());
+    Finish(std::move(build), {&hero});
+    return OkStatus();
+  }
+
+  static phal_kir_fft_type_t KirFftType(FftType type) {
+    switch (type) {
+      case FftType::kFft:
+        return PHAL_KIR_FFT_TYPE_FFT;
+      case FftType::kIfft:
+        return PHAL_KIR_FFT_TYPE_IFFT;
+      case FftType::kRfft:
+        return PHAL_KIR_FFT_TYPE_RFFT;
+      case FftType::kIrfft:
+        return PHAL_KIR_FFT_TYPE_IRFFT;
+    }
+    return PHAL_KIR_FFT_TYPE_FFT;
   }
 
   const HloModule& module_;

@@ -24,8 +24,10 @@ std::unique_ptr<HloPass> MakeBatchNormDecompositionPass();
 // sort with an index operand and slices; bitcast-convert between widths
 // into shifts, converts and a sum; erfc into erf, exp and polynomials; scatter
 // of several operands into one scatter per operand (when the update computation
-// keeps them apart); select-and-scatter into a reduce-window and a scatter.
-std::unique_ptr<HloPass> MakeOpDecompositionPass();
+// keeps them apart); select-and-scatter into a reduce-window and a scatter;
+// fft into reduces, unless `fft_kernels` (the device runs FFT kernels, ABI
+// 1.6), which leaves it whole for the partitioner.
+std::unique_ptr<HloPass> MakeOpDecompositionPass(bool fft_kernels = false);
 // Convolutions into channels-innermost layouts (transposes around them),
 // lhs dilation into a pad with interior padding, window reversal into a
 // reversed kernel, and 3-D convolutions with f32 or f64 results into a sum

@@ -40,9 +40,13 @@ struct HandleRecord {
   std::string name;
 
   // Devices: a compile-only device (target_device_open) and the device's
-  // memory spaces, once its properties were read.
+  // memory spaces, once its properties were read; the kernel kinds it
+  // reported (PHAL_KERNEL_KIND_BIT mask), once properties reaching them
+  // were read.
   bool compile_only = false;
   uint32_t memory_space_count = 0;
+  bool kernel_kinds_known = false;
+  uint64_t kernel_kinds = 0;
 };
 
 class HandleRegistry {

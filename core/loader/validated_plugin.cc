@@ -8,6 +8,7 @@
 #include "core/loader/guard_band.h"
 #include "core/loader/host_services.h"
 #include "sdk/base/element_types.h"
+#include "sdk/kir/facts.h"
 
 namespace phal {
 namespace {
@@ -16,6 +17,12 @@ constexpr phal_status_code_t kCallerError = PHAL_INVALID_ARGUMENT;
 constexpr phal_status_code_t kPluginError = PHAL_INTERNAL;
 
 std::string Bytes(uint64_t count) { return std::to_string(count) + " bytes"; }
+
+// "1.6".
+std::string VersionText(uint32_t version) {
+  return std::to_string(PHAL_VERSION_MAJOR(version)) + "." +
+         std::to_string(PHAL_VERSION_MINOR(version));
+}
 
 std::string Quoted(const char* text) {
   return text == nullptr ? "NULL" : "'" + std::string(text) + "'";
@@ -309,9 +316,16 @@ phal_status_t* ValidatedPlugin::DeviceGetProperties(
                       std::to_string(out->min_alignment) +
                       " is not a power of two");
   }
+  const bool has_kinds =
+      out->struct_size >=
+      PHAL_STRUCT_SIZE(phal_device_properties_t, kernel_kinds);
   registry_.Update(device, [&](HandleRecord& r) {
     r.name = out->name;
     r.memory_space_count = out->memory_space_count;
+    if (has_kinds) {
+      r.kernel_kinds_known = true;
+      r.kernel_kinds = out->kernel_kinds;
+    }
   });
   return nullptr;
 }
@@ -650,6 +664,33 @@ phal_status_t* ValidatedPlugin::EventQuery(phal_plugin_event_t* event,
 
 // ---- kernels ---------------------------------------------------------------
 
+Status ValidatedPlugin::CheckEmittedKind(const HandleRecord& device,
+                                         const phal_kernel_desc_t& kernel) {
+  const uint32_t kind = KernelKindValue(kernel);
+  const uint32_t added = KernelKindAbiVersion(kind);
+  const std::string what = std::string("kernel '") +
+                           (kernel.name != nullptr ? kernel.name : "") +
+                           "' is of kind " + std::to_string(kind) + " (" +
+                           KernelKindName(kind) + ")";
+  if (added == 0) {
+    return Violation("kernel.kind", kCallerError, "kernel_emit",
+                     what + ", which no ABI version defines");
+  }
+  if (added > plugin_.abi_version) {
+    return Violation("kernel.kind", kCallerError, "kernel_emit",
+                     what + ", which ABI " + VersionText(added) +
+                         " added; the plugin negotiated ABI " +
+                         VersionText(plugin_.abi_version));
+  }
+  if (device.kernel_kinds_known &&
+      (device.kernel_kinds & PHAL_KERNEL_KIND_BIT(kind)) == 0) {
+    return Violation(
+        "kernel.kind", kCallerError, "kernel_emit",
+        what + ", which " + Label(device) + " does not report in kernel_kinds");
+  }
+  return OkStatus();
+}
+
 phal_status_t* ValidatedPlugin::KernelEmit(phal_plugin_device_t* device,
                                            const phal_kernel_desc_t* kernel,
                                            const phal_kernel_options_t* options,
@@ -661,6 +702,9 @@ phal_status_t* ValidatedPlugin::KernelEmit(phal_plugin_device_t* device,
   if (kernel == nullptr || out_kernel == nullptr) {
     return Report("argument.null", kCallerError, kCall,
                   "kernel or out_kernel is NULL");
+  }
+  if (Status kind = CheckEmittedKind(*owner, *kernel); !kind.ok()) {
+    return ToCStatus(kind);
   }
   HandleRecord record;
   record.kind = HandleKind::kKernel;

@@ -98,6 +98,11 @@ class ValidatedPlugin {
                     uint64_t offset, uint64_t byte_size, const char* what);
   Status CheckSameDevice(const char* call, const HandleRecord& stream,
                          const HandleRecord& object, const char* what);
+  // kernel_emit of `kernel` on `device`: a kind of the ABI version the
+  // plugin negotiated, which the device reported (when its properties
+  // were read).
+  Status CheckEmittedKind(const HandleRecord& device,
+                          const phal_kernel_desc_t& kernel);
 
   // Guard bands (guard_band.h).
   phal_plugin_stream_t* GuardStream(const void* device);

@@ -395,6 +395,46 @@ TEST_F(CoreSideRulesTest, CopiesStayInsideTheSizeTheCoreAskedFor) {
   api_->buffer_free(buffer);
 }
 
+TEST_F(CoreSideRulesTest, KernelsOfAKindNewerThanThePluginsAbiNeverReachIt) {
+  KirKernel fft("fft", PHAL_KERNEL_KIND_FFT);
+  fft.fft.input = fft.AddBuffer(PHAL_ELEMENT_TYPE_C64, {4, 8});
+  fft.fft.output =
+      fft.AddBuffer(PHAL_ELEMENT_TYPE_C64, {4, 8}, PHAL_KIR_ACCESS_WRITE);
+  fft.arrays[KirKernel::kFftLength] = {8};
+  phal_plugin_kernel_t* kernel = nullptr;
+  ASSERT_EQ(api_->kernel_emit(device_, &fft.Desc(), nullptr, &kernel), nullptr)
+      << "the cpu plugin speaks ABI 1.6 and its device reports FFT";
+  api_->kernel_destroy(kernel);
+
+  // The same plugin as if it had negotiated ABI 1.5.
+  phal_plugin_api_t older = library_->api();
+  older.abi_version = PHAL_MAKE_VERSION(1, 5);
+  StatusOr<std::unique_ptr<ValidationLayer>> layer =
+      ValidationLayer::Create(older, "cpu", logger_);
+  ASSERT_TRUE(layer.ok()) << layer.status().ToString();
+  const phal_plugin_api_t& table = (*layer)->table();
+  phal_plugin_device_t* target = nullptr;
+  ASSERT_EQ(table.target_device_open("host", &target), nullptr);
+  kernel = nullptr;
+  Outcome refused =
+      Take(table.kernel_emit(target, &fft.Desc(), nullptr, &kernel));
+  EXPECT_EQ(refused.code, PHAL_INVALID_ARGUMENT);
+  EXPECT_THAT(refused.message,
+              AllOf(HasSubstr("rule kernel.kind"),
+                    HasSubstr("kernel 'fft' is of kind 9 (fft), which ABI 1.6 "
+                              "added; the plugin negotiated ABI 1.5")));
+  EXPECT_EQ(kernel, nullptr);
+
+  phal_kernel_desc_t unknown = fft.Desc();
+  unknown.kind = static_cast<phal_kernel_kind_t>(42);
+  EXPECT_THAT(
+      Take(table.kernel_emit(target, &unknown, nullptr, &kernel)).message,
+      HasSubstr("is of kind 42 (invalid), which no ABI version "
+                "defines"));
+  EXPECT_EQ(kernel, nullptr);
+  table.device_close(target);
+}
+
 TEST_F(CoreSideRulesTest, LaunchesBindWhatTheKernelDeclaresOnItsDevice) {
   KirKernel matmul("test_kernel", PHAL_KERNEL_KIND_DOT);
   plugin_testing::BuildMatmul(matmul, PHAL_ELEMENT_TYPE_F32,

@@ -154,7 +154,8 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
                            std::to_string(optimization_level) +
                            " is out of range 0..3");
   }
-  const CompilerOptions compiler_options = CompilerOptionsFromEnvironment();
+  const CompilerOptions compiler_options =
+      CompilerOptionsForDevice(device->properties, device->api->abi_version);
   // PHAL_DUMP, where the compiler writes its passes' modules and the KIR,
   // also gets the plugin's device code unless the options name a directory.
   if (dump_directory.empty()) dump_directory = compiler_options.dump_directory;

@@ -140,9 +140,9 @@ TEST_F(ExecutableCacheTest, AnEntryThePluginRefusesIsCompiledAgain) {
     Result<Client> client = Client::Create(&options);
     ASSERT_TRUE(client.ok()) << client.error().ToString();
     const phal_device& device = *client->Devices().at(0).get();
-    const std::string key =
-        ProgramCache::Key(kModule, PHAL_PROGRAM_FORMAT_HLO_TEXT, "<program>",
-                          CompilerOptionsFromEnvironment());
+    const std::string key = ProgramCache::Key(
+        kModule, PHAL_PROGRAM_FORMAT_HLO_TEXT, "<program>",
+        CompilerOptionsForDevice(device.properties, device.api->abi_version));
     ExecutableCache().Store(key, 3, device, "not an executable");
   }
   ASSERT_EQ(Entries().size(), 1u);

@@ -33,6 +33,9 @@ std::string ProgramCache::Key(std::string_view text,
   key += '\0';
   key += std::to_string(options.max_folded_elements);
   key += '\0';
+  // A program with FFT kernels runs only on devices that take them.
+  key += options.fft_kernels ? "fft-kernels" : "fft-decomposed";
+  key += '\0';
   key += source_name;
   key += '\0';
   key += text;

@@ -5,11 +5,12 @@
 // emission, whose own caches then find every kernel.
 //
 // A program depends only on its source text, its format, its source name
-// and the compiler's options, never on the device, so one entry serves
-// every device of every client. Compiling is deterministic, so a hit gives
-// the program a fresh compile would have given. Compiles that dump
-// (PHAL_DUMP, phal_compile_options_t::dump_directory) bypass the cache, so
-// that their files are written.
+// and the compiler's options. Of the device it depends only on what those
+// options take from it (whether it runs FFT kernels), so one entry serves
+// every device of every client that compiles with the same options. Compiling
+// is deterministic, so a hit gives the program a fresh compile would have
+// given. Compiles that dump (PHAL_DUMP, phal_compile_options_t::dump_directory)
+// bypass the cache, so that their files are written.
 //
 // Entries are kept in order of use and the one used longest ago is dropped
 // once there are more than kMaxEntries or their source text and constants

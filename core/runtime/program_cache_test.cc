@@ -140,6 +140,17 @@ TEST_F(ProgramCacheTest, EightThreadsCompileAndRunTheSameTextAtOnce) {
   EXPECT_EQ(ProgramCache::Global().size(), 1u);
 }
 
+TEST(ProgramCacheKey, CoversWhetherTheDeviceRunsFftKernels) {
+  CompilerOptions decomposed;
+  CompilerOptions fft_kernels;
+  fft_kernels.fft_kernels = true;
+  EXPECT_NE(ProgramCache::Key("text", PHAL_PROGRAM_FORMAT_HLO_TEXT, "m.hlo",
+                              decomposed),
+            ProgramCache::Key("text", PHAL_PROGRAM_FORMAT_HLO_TEXT, "m.hlo",
+                              fft_kernels))
+      << "a program with FFT kernels runs only on devices that take them";
+}
+
 TEST(ProgramCacheLimits, TheEntryUsedLongestAgoIsDroppedFirst) {
   ProgramCache cache;
   for (std::size_t i = 0; i <= ProgramCache::kMaxEntries; ++i) {

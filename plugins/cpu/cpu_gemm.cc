@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plugins/cpu/cpu_features.h"
+#include "plugins/cpu/cpu_vector_clones.h"
 #include "sdk/base/float16.h"
 #include "sdk/plugin_support/plugin_host.h"
 
@@ -525,15 +526,8 @@ template <typename T>
 }
 
 // The transforms are most of a Winograd convolution's time besides the
-// GEMMs, and the plugin is built for the baseline ISA: on x86-64 they are
-// compiled for AVX-512 and AVX2 too, the loader picking the clone the CPU
-// runs (the templates above are inlined into each clone).
-#if defined(__x86_64__)
-#define PHAL_CPU_VECTOR_CLONES \
-  __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define PHAL_CPU_VECTOR_CLONES
-#endif
+// GEMMs: they are compiled for each instruction set of
+// cpu_vector_clones.h (the templates above are inlined into each clone).
 
 PHAL_CPU_VECTOR_CLONES void WinogradInputsF32(
     const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
@@ -560,8 +554,6 @@ PHAL_CPU_VECTOR_CLONES void WinogradOutputsF64(
     const double* m, int64_t first, int64_t count, double* sums) {
   WinogradOutputs(s, tiles, m, first, count, sums);
 }
-
-#undef PHAL_CPU_VECTOR_CLONES
 
 // The tiles of all images in blocks; each pool task transforms its block's
 // patches, runs the 16 GEMMs single-threaded and transforms the products

@@ -16,6 +16,8 @@
 
 namespace phal::cpu {
 
+class FftKernel;
+
 // What a kernel's code is made for; compiled code for one target never runs
 // on another.
 struct JitTarget {
@@ -35,12 +37,14 @@ struct LoadedKernel {
 };
 
 // A kernel blob decoded and its code loaded: what every kernel emitted or
-// deserialized from the same blob shares.
+// deserialized from the same blob shares. An FFT kernel has no code but
+// the plugin's transform with its plans (cpu_fft.h).
 struct LinkedKernel {
   std::string name;
   llvm_emitter::LaunchPlan plan;
   std::shared_ptr<const std::string> blob;  // the kernel_serialize bytes
   std::shared_ptr<const LoadedKernel> code;
+  std::shared_ptr<const FftKernel> fft;
 };
 
 // The host CPU target, detected once. Fails when LLVM has no backend for it.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "plugins/cpu/cpu_build_identity.h"
+#include "plugins/cpu/cpu_fft.h"
 #include "plugins/cpu/cpu_gemm.h"
 #include "plugins/cpu/cpu_kernel_blob.h"
 #include "plugins/cpu/cpu_kernel_cache.h"
@@ -21,6 +22,8 @@
 #include "sdk/base/hash.h"
 #include "sdk/emitters/llvm/kernel_emitter.h"
 #include "sdk/emitters/llvm/kernel_fingerprint.h"
+#include "sdk/kir/facts.h"
+#include "sdk/kir/printer.h"
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/plugin_host.h"
 #include "sdk/plugin_support/plugin_slots.h"
@@ -62,13 +65,23 @@ uint64_t CacheKey(uint64_t fingerprint, const JitTarget& target,
   return Fnv1a(std::to_string(optimization_level), key);
 }
 
-// `blob`, decoded from `bytes`, with its code loaded.
+bool IsFft(const llvm_emitter::LaunchPlan& plan) {
+  return static_cast<uint32_t>(plan.kind) == PHAL_KERNEL_KIND_FFT;
+}
+
+// `blob`, decoded from `bytes`, with its code loaded (an FFT kernel's plans
+// built).
 StatusOr<std::shared_ptr<const LinkedKernel>> Link(
     const KernelBlob& blob, std::shared_ptr<const std::string> bytes) {
+  if (IsFft(blob.plan)) {
+    return std::make_shared<const LinkedKernel>(
+        LinkedKernel{blob.name, blob.plan, std::move(bytes), nullptr,
+                     FftKernel::Create(blob.fft)});
+  }
   PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const LoadedKernel> code,
                         LoadKernel(blob.object));
-  return std::make_shared<const LinkedKernel>(
-      LinkedKernel{blob.name, blob.plan, std::move(bytes), std::move(code)});
+  return std::make_shared<const LinkedKernel>(LinkedKernel{
+      blob.name, blob.plan, std::move(bytes), std::move(code), nullptr});
 }
 
 // A kernel of `device` running `linked`.
@@ -107,13 +120,50 @@ StatusOr<std::shared_ptr<const LinkedKernel>> FindOrCompile(
   PHAL_ASSIGN_OR_RETURN(CompiledKernel compiled,
                         CompileKernel(kernel, optimization_level));
   LogDebug(label + " compiled");
-  KernelBlob blob{fingerprint,           target,
-                  PluginBuildIdentity(), KernelName(kernel),
-                  compiled.plan,         std::move(compiled.object)};
+  KernelBlob blob{
+      fingerprint,   target,     PluginBuildIdentity(),     KernelName(kernel),
+      compiled.plan, FftShape{}, std::move(compiled.object)};
   PHAL_ASSIGN_OR_RETURN(
       std::shared_ptr<const LinkedKernel> linked,
       Link(blob, std::make_shared<const std::string>(EncodeKernelBlob(blob))));
   return cache.Store(key, std::move(linked), true);
+}
+
+// An FFT kernel: nothing to compile. Its blob holds its shape; its plans
+// are built here (and again by kernel_deserialize) and shared, through the
+// memory cache, by every kernel emitted from the same KIR.
+StatusOr<std::shared_ptr<const LinkedKernel>> PlanFft(
+    const Device& device, const phal_kernel_desc_t& kernel,
+    const phal_kernel_options_t* options, const JitTarget& target) {
+  if (Status checked = CheckKernelStructure(kernel); !checked.ok()) {
+    return Status(checked.code(), "cpu plugin: " + checked.message());
+  }
+  if (std::string_view dump = KernelDumpDirectory(options); !dump.empty()) {
+    PHAL_RETURN_IF_ERROR(
+        WriteKernelDump(dump, KernelName(kernel), "kir", KernelToText(kernel)));
+  }
+  const uint64_t fingerprint = llvm_emitter::KernelFingerprint(kernel);
+  const uint64_t key = CacheKey(fingerprint, target, 0);
+  KernelCache& cache = device.kernel_cache();
+  if (auto found = cache.FindInMemory(key)) return found;
+  KernelBlob blob;
+  blob.fingerprint = fingerprint;
+  blob.target = target;
+  blob.plugin_version = PluginBuildIdentity();
+  blob.name = KernelName(kernel);
+  blob.fft = FftShapeOf(kernel);
+  blob.plan.kind = PHAL_KERNEL_KIND_FFT;
+  blob.plan.buffer_count = kernel.buffer_count;
+  // One unit of all the kernel's work, so that a launch sizes it (and runs
+  // a small transform on an idle stream's caller).
+  std::unique_ptr<const FftKernel> fft = FftKernel::Create(blob.fft);
+  blob.plan.split_extent = 1;
+  blob.plan.work_per_split = fft->work();
+  auto linked = std::make_shared<const LinkedKernel>(
+      LinkedKernel{blob.name, blob.plan,
+                   std::make_shared<const std::string>(EncodeKernelBlob(blob)),
+                   nullptr, std::move(fft)});
+  return cache.Store(key, std::move(linked), false);
 }
 
 Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
@@ -122,6 +172,13 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
   if (kernel == nullptr || out_kernel == nullptr) {
     return InvalidArgument(
         "cpu plugin: kernel_emit needs a kernel and out_kernel");
+  }
+  if (KernelKindValue(*kernel) == PHAL_KERNEL_KIND_FFT) {
+    PHAL_ASSIGN_OR_RETURN(JitTarget target, HostJitTarget());
+    PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const LinkedKernel> linked,
+                          PlanFft(device, *kernel, options, target));
+    *out_kernel = NewKernel(device, std::move(linked)).release();
+    return OkStatus();
   }
   if (Status checked = llvm_emitter::CheckKernel(*kernel); !checked.ok()) {
     return Status(checked.code(), "cpu plugin: " + checked.message());
@@ -148,9 +205,13 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
 
 }  // namespace
 
-uint64_t CompiledKernelKinds() { return llvm_emitter::SupportedKernelKinds(); }
+uint64_t CompiledKernelKinds() {
+  return llvm_emitter::SupportedKernelKinds() |
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT);
+}
 
 Status Kernel::Run(std::span<void* const> buffers, ThreadPool& pool) const {
+  if (linked_->fft != nullptr) return linked_->fft->Run(buffers.data(), pool);
   // f64 elements keep the sums aligned for every accumulation type. They
   // are left uninitialised: the GEMM, or the kernel's own row sums, write
   // every one before it is read. Small sums live in a buffer the launching

@@ -1,7 +1,7 @@
 // Kernels: KIR compiled to native code (cpu_jit.h), cached
 // (cpu_kernel_cache.h), serialized (cpu_kernel_blob.h), and launched on a
 // stream, whose worker splits the kernel's outer range over the device's
-// thread pool.
+// thread pool; FFT kernels are the plugin's own transform (cpu_fft.h).
 #ifndef POLYHAL_PLUGINS_CPU_CPU_KERNEL_H_
 #define POLYHAL_PLUGINS_CPU_CPU_KERNEL_H_
 
@@ -42,7 +42,9 @@ class Kernel {
   std::shared_ptr<const LinkedKernel> linked_;
 };
 
-// The kernel kinds kernel_emit compiles (PHAL_KERNEL_KIND_BIT mask).
+// The kernel kinds kernel_emit compiles (PHAL_KERNEL_KIND_BIT mask): the
+// LLVM emitter's, and FFT (ABI 1.6), which the plugin runs itself
+// (cpu_fft.h).
 uint64_t CompiledKernelKinds();
 
 }  // namespace phal::cpu

@@ -7,7 +7,7 @@ namespace phal::cpu {
 namespace {
 
 constexpr std::string_view kMagic = "PHALCPUK";
-constexpr uint32_t kFormat = 3;
+constexpr uint32_t kFormat = 4;
 
 // The plan member by member: its padding bytes are indeterminate, and the
 // bytes of equal kernels must be equal.
@@ -34,6 +34,17 @@ bool VisitPlan(llvm_emitter::LaunchPlan& plan, Visitor&& visit) {
          visit(conv.input_type) && visit(conv.kernel_type);
 }
 
+template <typename Visitor>
+bool VisitFft(FftShape& fft, Visitor&& visit) {
+  return visit(fft.type) && visit(fft.real_type) && visit(fft.input) &&
+         visit(fft.output) && visit(fft.rank) && visit(fft.lengths[0]) &&
+         visit(fft.lengths[1]) && visit(fft.lengths[2]) && visit(fft.batch);
+}
+
+bool IsFft(const llvm_emitter::LaunchPlan& plan) {
+  return static_cast<uint32_t>(plan.kind) == PHAL_KERNEL_KIND_FFT;
+}
+
 }  // namespace
 
 std::string EncodeKernelBlob(const KernelBlob& blob) {
@@ -49,6 +60,13 @@ std::string EncodeKernelBlob(const KernelBlob& blob) {
     out.AddInteger(member);
     return true;
   });
+  if (IsFft(plan)) {
+    FftShape fft = blob.fft;
+    VisitFft(fft, [&](const auto& member) {
+      out.AddInteger(member);
+      return true;
+    });
+  }
   out.AddString(blob.object);
   return out.Take();
 }
@@ -72,8 +90,14 @@ StatusOr<KernelBlob> DecodeKernelBlob(std::string_view bytes,
       !in.ReadString(&name) ||
       !VisitPlan(blob.plan,
                  [&](auto& member) { return in.ReadInteger(&member); }) ||
+      (IsFft(blob.plan) &&
+       !VisitFft(blob.fft,
+                 [&](auto& member) { return in.ReadInteger(&member); })) ||
       !in.ReadString(&object) || !in.at_end()) {
     return InvalidArgument("cpu plugin: the serialized kernel is truncated");
+  }
+  if (IsFft(blob.plan)) {
+    PHAL_RETURN_IF_ERROR(CheckFftShape(blob.fft, blob.plan.buffer_count));
   }
   blob.target.triple = triple;
   blob.target.features = features;

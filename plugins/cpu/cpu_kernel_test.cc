@@ -62,18 +62,19 @@ KirKernel AddConstantKernel(int64_t count, float addend) {
 using CpuKernelTest = PluginTest;
 
 TEST_F(CpuKernelTest, DeviceReportsTheKernelKindsItCompiles) {
-  EXPECT_EQ(properties_.kernel_kinds, kAllKernelKinds);
+  EXPECT_EQ(properties_.kernel_kinds,
+            kAllKernelKinds | PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT));
 }
 
 TEST_F(CpuKernelTest, KindFromANewerAbiFailsWithUnimplemented) {
   KirKernel holder("test_kernel", PHAL_KERNEL_KIND_LOOP);
   phal_kir_copy_t copy{};
   phal_kernel_desc_t desc = holder.Desc();
-  desc.kind = static_cast<phal_kernel_kind_t>(9);  // from a newer ABI
+  desc.kind = static_cast<phal_kernel_kind_t>(10);  // from a newer ABI
   desc.u.copy = &copy;
   phal_plugin_kernel_t* kernel = nullptr;
   EXPECT_TRUE(HasCode(api().kernel_emit(device_, &desc, nullptr, &kernel),
-                      PHAL_UNIMPLEMENTED, "kernel kind 9 is not implemented"));
+                      PHAL_UNIMPLEMENTED, "kernel kind 10 is not implemented"));
 }
 
 TEST_F(CpuKernelTest, UnsupportedOpFailsWithUnimplementedNamingOpAndType) {

@@ -1,7 +1,8 @@
 // The plugin's entry point. sdk/plugin_support builds phal_plugin_entry and
 // the table of each ABI version the plugin speaks, 1.0 (no kernel slots) to
-// 1.4 (the ahead-of-time slots, cpu_device.cc), from the slot functions
-// cpu_plugin.h declares.
+// 1.6 (FFT kernels, cpu_fft.h), from the slot functions cpu_plugin.h
+// declares: the ahead-of-time slots of 1.4 (cpu_device.cc), not the
+// counter slots of 1.5, which the core answers for the plugin.
 #include "plugins/cpu/cpu_plugin.h"
 
 #include "plugins/cpu/cpu_block_cache.h"
@@ -16,5 +17,5 @@ void Shutdown() noexcept { BlockCache::Instance().Clear(); }
 }  // namespace phal::cpu
 
 PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(phal::cpu, PHAL_MAKE_VERSION(1, 0),
-                                      PHAL_MAKE_VERSION(1, 4),
+                                      PHAL_MAKE_VERSION(1, 6),
                                       phal::kPluginTargetSlots)

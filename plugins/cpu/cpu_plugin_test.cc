@@ -34,7 +34,8 @@ const PluginEnvironment* const kCpuPlugin =
 constexpr uint32_t kAbi10 = PHAL_MAKE_VERSION(1, 0);
 constexpr uint32_t kAbi11 = PHAL_MAKE_VERSION(1, 1);
 constexpr uint32_t kAbi12 = PHAL_MAKE_VERSION(1, 2);
-constexpr uint32_t kAbi14 = PHAL_MAKE_VERSION(1, 4);
+constexpr uint32_t kAbi15 = PHAL_MAKE_VERSION(1, 5);
+constexpr uint32_t kAbi16 = PHAL_MAKE_VERSION(1, 6);
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
 std::vector<uint8_t> Pattern(size_t byte_size, uint8_t seed) {
@@ -77,19 +78,31 @@ class CpuPluginTest : public PluginTest {
 
 // ---- negotiation ---------------------------------------------------------
 
-TEST(CpuPluginNegotiationTest, ReturnsAbi14TableToACoreThatSpeaksIt) {
+TEST(CpuPluginNegotiationTest, ReturnsAbi16TableToACoreThatSpeaksIt) {
   phal_plugin_negotiation_t negotiation =
       Negotiation(kAbi10, PHAL_MAKE_VERSION(1, 7), &FakeHost());
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi14);
-  EXPECT_EQ(api->abi_version, kAbi14);
-  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_4)
-      << "the table should end where ABI 1.4's does";
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi16);
+  EXPECT_EQ(api->abi_version, kAbi16);
+  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_6)
+      << "the table should end where ABI 1.6's does";
   EXPECT_NE(api->target_device_open, nullptr);
+  EXPECT_EQ(api->device_get_counters, nullptr)
+      << "the plugin counts nothing: the core answers the counter slots";
   EXPECT_STREQ(api->name, "cpu");
   EXPECT_STRNE(api->version, "");
+}
+
+TEST(CpuPluginNegotiationTest, TellsACoreOfAbi15ItsOwnVersion) {
+  phal_plugin_negotiation_t negotiation =
+      Negotiation(kAbi10, kAbi15, &FakeHost());
+  const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(api->abi_version, kAbi15)
+      << "a 1.5 core must not be told the plugin takes 1.6's FFT kernels";
+  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_5);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsAbi12TableWithoutTargetSlotsToA12Core) {
@@ -107,7 +120,7 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi11TableToACoreThatSpeaksOnlyUpTo11) {
       Negotiation(kAbi10, kAbi11, &FakeHost());
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi14);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi16);
   EXPECT_EQ(api->abi_version, kAbi11)
       << "a 1.1 core must not be told the plugin takes 1.2's KIR ops";
   EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_2)
@@ -121,7 +134,7 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi10TableToACoreThatSpeaksOnly10) {
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi14);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi16);
   EXPECT_EQ(api->abi_version, kAbi10);
   EXPECT_EQ(api->struct_size, offsetof(phal_plugin_api_t, kernel_emit))
       << "the table should end where ABI 1.0's does";
@@ -171,7 +184,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToANewerCore) {
       PHAL_MAKE_VERSION(2, 0), PHAL_MAKE_VERSION(2, 3), &FakeHost());
   EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi14);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi16);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
@@ -179,7 +192,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
       PHAL_MAKE_VERSION(0, 1), PHAL_MAKE_VERSION(0, 9), &FakeHost());
   EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi14);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi16);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullWhenHostCannotCreateStatuses) {

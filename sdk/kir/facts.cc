@@ -4,6 +4,7 @@
 #include <array>
 #include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "sdk/base/element_types.h"
 
@@ -91,10 +92,13 @@ const KirOpFacts* FindOp(uint32_t value) {
   return &kKirOps[kOpRow[value]];
 }
 
-constexpr const char* kKernelKindNames[] = {"invalid", "loop", "reduce",
-                                            "dot",     "conv", "gather",
-                                            "scatter", "sort", "copy"};
-static_assert(std::size(kKernelKindNames) == PHAL_KERNEL_KIND_COPY + 1);
+constexpr const char* kKernelKindNames[] = {
+    "invalid", "loop",    "reduce", "dot",  "conv",
+    "gather",  "scatter", "sort",   "copy", "fft"};
+static_assert(std::size(kKernelKindNames) == PHAL_KERNEL_KIND_FFT + 1);
+
+constexpr const char* kFftTypeNames[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+static_assert(std::size(kFftTypeNames) == PHAL_KIR_FFT_TYPE_IRFFT + 1);
 
 // "1 buffer", "3 buffers".
 std::string Count(uint64_t count, const char* one, const char* many) {
@@ -130,7 +134,7 @@ class KernelChecker {
   Status Check() {
     PHAL_RETURN_IF_ERROR(Buffers());
     const uint32_t kind = KernelKindValue(kernel_);
-    if (kind == 0 || kind > PHAL_KERNEL_KIND_COPY) return OkStatus();
+    if (kind == 0 || kind > PHAL_KERNEL_KIND_FFT) return OkStatus();
     if (kernel_.u.loop == nullptr) {
       return Fail(std::string("the ") + kKernelKindNames[kind] +
                   " kernel has no description");
@@ -152,6 +156,8 @@ class KernelChecker {
         return Sort(*kernel_.u.sort);
       case PHAL_KERNEL_KIND_COPY:
         return Copy(*kernel_.u.copy);
+      case PHAL_KERNEL_KIND_FFT:
+        return Fft(*kernel_.u.fft);
     }
     return OkStatus();
   }
@@ -549,6 +555,92 @@ class KernelChecker {
     return OkStatus();
   }
 
+  Status Fft(const phal_kir_fft_t& fft) const {
+    PHAL_RETURN_IF_ERROR(Buffers(
+        {{fft.input, "the fft's input"}, {fft.output, "the fft's output"}}));
+    const uint32_t type = EnumValue(fft.fft_type);
+    if (type > PHAL_KIR_FFT_TYPE_IRFFT) {
+      return Fail("the fft has fft_type " + std::to_string(type) +
+                  ", which this ABI does not define");
+    }
+    if (fft.fft_rank < 1 || fft.fft_rank > 3) {
+      return Fail("the fft transforms " + std::to_string(fft.fft_rank) +
+                  " dimensions; it transforms 1 to 3");
+    }
+    PHAL_RETURN_IF_ERROR(
+        Array(fft.fft_length, fft.fft_rank, "the fft's fft_length"));
+    for (uint32_t i = 0; i < fft.fft_rank; ++i) {
+      if (fft.fft_length[i] < 0) return Fail("the fft has a negative length");
+    }
+    if (fft.input == fft.output) {
+      return Fail("the fft's input and output are one buffer");
+    }
+    const phal_kir_buffer_t& input = kernel_.buffers[fft.input];
+    const phal_kir_buffer_t& output = kernel_.buffers[fft.output];
+    const auto [input_type, output_type] = FftElementTypes(
+        static_cast<phal_kir_fft_type_t>(type), input.element_type);
+    if (input.element_type != input_type ||
+        output.element_type != output_type) {
+      return Fail(std::string("the ") + kFftTypeNames[type] + " reads " +
+                  ElementTypeName(input.element_type) + " and writes " +
+                  ElementTypeName(output.element_type) +
+                  "; it reads c64, c128 (RFFT: f32, f64) and writes the "
+                  "type of the transform");
+    }
+    if (input.rank < fft.fft_rank || output.rank != input.rank) {
+      return Fail("the fft's buffers must have one rank, at least fft_rank");
+    }
+    const uint32_t batch_rank = input.rank - fft.fft_rank;
+    for (uint32_t d = 0; d < input.rank; ++d) {
+      int64_t in = input.dims[d];
+      int64_t out = output.dims[d];
+      if (d >= batch_rank) {
+        const int64_t n = fft.fft_length[d - batch_rank];
+        const bool last = d + 1 == input.rank;
+        const int64_t half = n == 0 ? 0 : n / 2 + 1;
+        in = last && type == PHAL_KIR_FFT_TYPE_IRFFT ? half : n;
+        out = last && type == PHAL_KIR_FFT_TYPE_RFFT ? half : n;
+      }
+      if (input.dims[d] != in || output.dims[d] != out) {
+        return Fail(std::string("the ") + kFftTypeNames[type] +
+                    " of fft_length " + List(fft.fft_length, fft.fft_rank) +
+                    " does not fit its buffers' dimensions " +
+                    List(input.dims, input.rank) + " and " +
+                    List(output.dims, output.rank));
+      }
+    }
+    return OkStatus();
+  }
+
+  // The input and output types of an fft whose input is `input`: the
+  // input's own, with the output's of that precision.
+  static std::pair<phal_element_type_t, phal_element_type_t> FftElementTypes(
+      phal_kir_fft_type_t type, phal_element_type_t input) {
+    const bool single =
+        input == PHAL_ELEMENT_TYPE_F32 || input == PHAL_ELEMENT_TYPE_C64;
+    const phal_element_type_t real =
+        single ? PHAL_ELEMENT_TYPE_F32 : PHAL_ELEMENT_TYPE_F64;
+    const phal_element_type_t complex =
+        single ? PHAL_ELEMENT_TYPE_C64 : PHAL_ELEMENT_TYPE_C128;
+    switch (type) {
+      case PHAL_KIR_FFT_TYPE_RFFT:
+        return {real, complex};
+      case PHAL_KIR_FFT_TYPE_IRFFT:
+        return {complex, real};
+      default:
+        return {complex, complex};
+    }
+  }
+
+  // "[4,8]".
+  static std::string List(const int64_t* values, uint32_t count) {
+    std::string text = "[";
+    for (uint32_t i = 0; i < count; ++i) {
+      text += (i == 0 ? "" : ",") + std::to_string(values[i]);
+    }
+    return text + "]";
+  }
+
   const phal_kernel_desc_t& kernel_;
 };
 
@@ -655,6 +747,25 @@ const char* KernelKindName(uint32_t kind) {
 
 uint32_t KernelKindValue(const phal_kernel_desc_t& kernel) {
   return EnumValue(kernel.kind);
+}
+
+uint32_t KernelKindAbiVersion(phal_kernel_kind_t kind) {
+  return KernelKindAbiVersion(EnumValue(kind));
+}
+
+uint32_t KernelKindAbiVersion(uint32_t kind) {
+  if (kind >= PHAL_KERNEL_KIND_LOOP && kind <= PHAL_KERNEL_KIND_COPY) {
+    return PHAL_MAKE_VERSION(1, 1);
+  }
+  return kind == PHAL_KERNEL_KIND_FFT ? PHAL_MAKE_VERSION(1, 6) : 0;
+}
+
+const char* KirFftTypeName(phal_kir_fft_type_t type) {
+  return KirFftTypeName(EnumValue(type));
+}
+
+const char* KirFftTypeName(uint32_t type) {
+  return type < std::size(kFftTypeNames) ? kFftTypeNames[type] : "invalid";
 }
 
 Status CheckKernelKind(const phal_kernel_desc_t& kernel,

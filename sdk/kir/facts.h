@@ -68,6 +68,19 @@ const char* KernelKindName(uint32_t kind);
 // it (a kernel from a newer ABI may carry one).
 uint32_t KernelKindValue(const phal_kernel_desc_t& kernel);
 
+// The ABI version (PHAL_MAKE_VERSION) that appended `kind` to
+// phal_kernel_kind_t: 1.1 for the first kinds, 1.6 for fft; 0 for a value
+// that is not a kind of this ABI. A kernel of a kind needs a plugin that
+// negotiated at least its version. Any 32-bit value is safe to pass.
+uint32_t KernelKindAbiVersion(phal_kernel_kind_t kind);
+uint32_t KernelKindAbiVersion(uint32_t kind);
+
+// "FFT", "IFFT", "RFFT", "IRFFT" (StableHLO's spelling, as the text dump
+// writes them); "invalid" for a value that is not a phal_kir_fft_type_t of
+// this ABI. Any 32-bit value is safe to pass.
+const char* KirFftTypeName(phal_kir_fft_type_t type);
+const char* KirFftTypeName(uint32_t type);
+
 // UNIMPLEMENTED ("kernel kind 9 is not implemented by the LLVM emitter")
 // unless the kernel's kind has its PHAL_KERNEL_KIND_BIT in
 // `supported_kinds`. `implementer` names who lacks it.

@@ -40,7 +40,10 @@ TEST(KirFactsTest, NamesOpsAsTheDumpSpellsThem) {
   EXPECT_STREQ(KirOpName(static_cast<phal_kir_op_t>(5)), "invalid");
   EXPECT_STREQ(KirOpName(static_cast<phal_kir_op_t>(100000)), "invalid");
   EXPECT_STREQ(KernelKindName(PHAL_KERNEL_KIND_SCATTER), "scatter");
-  EXPECT_STREQ(KernelKindName(static_cast<phal_kernel_kind_t>(9)), "invalid");
+  EXPECT_STREQ(KernelKindName(PHAL_KERNEL_KIND_FFT), "fft");
+  EXPECT_STREQ(KernelKindName(static_cast<phal_kernel_kind_t>(10)), "invalid");
+  EXPECT_STREQ(KirFftTypeName(PHAL_KIR_FFT_TYPE_IRFFT), "IRFFT");
+  EXPECT_STREQ(KirFftTypeName(4u), "invalid");
 }
 
 TEST(KirFactsTest, ClassifiesOpsByOperandCount) {
@@ -57,7 +60,7 @@ TEST(KirFactsTest, NumberOverloadsNameValuesOutsideTheEnumsInvalid) {
     EXPECT_STREQ(KirOpName(op), "invalid") << "op " << op;
     EXPECT_EQ(KirOpClassOf(op), KirOpClass::kUnknown) << "op " << op;
   }
-  for (const uint32_t kind : {0u, 9u, 64u, 0xFFFFFFFFu}) {
+  for (const uint32_t kind : {0u, 10u, 64u, 0xFFFFFFFFu}) {
     EXPECT_STREQ(KernelKindName(kind), "invalid") << "kind " << kind;
   }
 }
@@ -95,6 +98,17 @@ TEST(KirFactsTest, EachOpNeedsTheAbiVersionThatAppendedIt) {
   EXPECT_EQ(KirOpAbiVersion(PHAL_KIR_OP_ERF), PHAL_MAKE_VERSION(1, 2));
   EXPECT_EQ(KirOpAbiVersion(5u), 0u) << "not an op of this ABI";
   EXPECT_EQ(KirOpAbiVersion(100000u), 0u);
+}
+
+TEST(KirFactsTest, EachKindNeedsTheAbiVersionThatAppendedIt) {
+  EXPECT_EQ(KernelKindAbiVersion(PHAL_KERNEL_KIND_LOOP),
+            PHAL_MAKE_VERSION(1, 1));
+  EXPECT_EQ(KernelKindAbiVersion(PHAL_KERNEL_KIND_COPY),
+            PHAL_MAKE_VERSION(1, 1));
+  EXPECT_EQ(KernelKindAbiVersion(PHAL_KERNEL_KIND_FFT),
+            PHAL_MAKE_VERSION(1, 6));
+  EXPECT_EQ(KernelKindAbiVersion(0u), 0u) << "not a kind of this ABI";
+  EXPECT_EQ(KernelKindAbiVersion(10u), 0u);
 }
 
 TEST(KirFactsTest, OperandCountFollowsTheOpClass) {
@@ -260,9 +274,47 @@ TEST(KirFactsTest, SortComparatorMustYieldOnePred) {
 TEST(KirFactsTest, KernelOfAnUnknownKindHasNothingToCheck) {
   KirKernel kernel = DoublingLoop();
   phal_kernel_desc_t desc = kernel.Desc();
-  desc.kind = static_cast<phal_kernel_kind_t>(9);
+  desc.kind = static_cast<phal_kernel_kind_t>(10);
   desc.u.loop = nullptr;
   EXPECT_TRUE(IsOk(CheckKernelStructure(desc)));
+}
+
+// An RFFT of f32[2,3,10] over its last two dimensions into c64[2,3,6].
+KirKernel RealFft() {
+  KirKernel kernel("rfft", PHAL_KERNEL_KIND_FFT);
+  kernel.fft.input = kernel.AddBuffer(PHAL_ELEMENT_TYPE_F32, {2, 3, 10});
+  kernel.fft.output =
+      kernel.AddBuffer(PHAL_ELEMENT_TYPE_C64, {2, 3, 6}, PHAL_KIR_ACCESS_WRITE);
+  kernel.fft.fft_type = PHAL_KIR_FFT_TYPE_RFFT;
+  kernel.arrays[KirKernel::kFftLength] = {3, 10};
+  return kernel;
+}
+
+TEST(KirFactsTest, FftBuffersMustFitItsTypeAndLengths) {
+  KirKernel kernel = RealFft();
+  EXPECT_TRUE(IsOk(CheckKernelStructure(kernel.Desc())));
+  kernel.fft.fft_type = PHAL_KIR_FFT_TYPE_FFT;
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the FFT reads f32 and writes c64"}));
+  kernel = RealFft();
+  kernel.arrays[KirKernel::kFftLength] = {3, 11};
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the RFFT of fft_length [3,11] does not fit its "
+                       "buffers' dimensions [2,3,10] and [2,3,6]"}));
+  kernel = RealFft();
+  kernel.arrays[KirKernel::kFftLength] = {2, 3, 10, 1};
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT, {"it transforms 1 to 3"}));
+  kernel = RealFft();
+  kernel.fft.output = kernel.fft.input;
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT, {"input and output are one"}));
+  kernel = RealFft();
+  kernel.fft.fft_type = static_cast<phal_kir_fft_type_t>(7);
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT, {"fft_type 7"}));
 }
 
 TEST(KirFactsTest, MissingDescriptionIsInvalid) {

@@ -16,6 +16,9 @@ KirKernel::KirKernel(std::string name, phal_kernel_kind_t kind)
     case PHAL_KERNEL_KIND_SCATTER:
       arrays.resize(kScatterArrayCount);
       break;
+    case PHAL_KERNEL_KIND_FFT:
+      arrays.resize(kFftArrayCount);
+      break;
     case PHAL_KERNEL_KIND_REDUCE:
       accumulator_count = 1;
       break;
@@ -165,6 +168,11 @@ const phal_kernel_desc_t& KirKernel::Desc() {
       break;
     case PHAL_KERNEL_KIND_COPY:
       desc_.u.copy = &copy;
+      break;
+    case PHAL_KERNEL_KIND_FFT:
+      fft.fft_rank = Count(arrays[kFftLength]);
+      fft.fft_length = DataOrNull(arrays[kFftLength]);
+      desc_.u.fft = &fft;
       break;
   }
   return desc_;

@@ -67,10 +67,11 @@ class KirKernel {
   phal_kir_scatter_t scatter{};
   phal_kir_sort_t sort{};
   phal_kir_copy_t copy{};
-  // Owned arrays of conv, gather and scatter, in the order of their
+  phal_kir_fft_t fft{};
+  // Owned arrays of conv, gather, scatter and fft, in the order of their
   // members in kernel.h, at the positions below. Desc() sets the counts
   // that size them (a conv's spatial_count is its input spatial
-  // dimensions').
+  // dimensions', an fft's fft_rank its fft_length's).
   std::vector<std::vector<int64_t>> arrays;
   std::vector<uint8_t> window_reversal;
   enum ConvArray : std::size_t {
@@ -100,6 +101,7 @@ class KirKernel {
     kScatterScatterIndicesBatchingDims,
     kScatterArrayCount
   };
+  enum FftArray : std::size_t { kFftLength, kFftArrayCount };
 
   // Makes loop output `output` (a position in `outputs`) write into buffer
   // `input`, which becomes READ_WRITE, and drops the output's own buffer.

@@ -31,7 +31,7 @@ std::unique_ptr<KernelStorage> Stored(KirKernel& kernel) {
   return copy.ok() ? std::move(*copy) : nullptr;
 }
 
-// A loop, a sort and a copy: bodies, arrays and kind structs.
+// A loop, a sort, a copy and an fft: bodies, arrays and kind structs.
 std::vector<std::unique_ptr<KernelStorage>> KernelsOfSeveralKinds() {
   std::vector<std::unique_ptr<KernelStorage>> kernels;
   KirKernel loop("affine", PHAL_KERNEL_KIND_LOOP);
@@ -57,6 +57,15 @@ std::vector<std::unique_ptr<KernelStorage>> KernelsOfSeveralKinds() {
   copy.copy.source = copy.AddBuffer(kS32, {2}, PHAL_KIR_ACCESS_READ);
   copy.copy.destination = copy.AddBuffer(kS32, {2}, PHAL_KIR_ACCESS_WRITE);
   kernels.push_back(Stored(copy));
+
+  KirKernel fft("fft", PHAL_KERNEL_KIND_FFT);
+  fft.fft.input =
+      fft.AddBuffer(PHAL_ELEMENT_TYPE_C128, {4, 5, 3}, PHAL_KIR_ACCESS_READ);
+  fft.fft.output =
+      fft.AddBuffer(PHAL_ELEMENT_TYPE_F64, {4, 5, 4}, PHAL_KIR_ACCESS_WRITE);
+  fft.fft.fft_type = PHAL_KIR_FFT_TYPE_IRFFT;
+  fft.arrays[KirKernel::kFftLength] = {5, 4};
+  kernels.push_back(Stored(fft));
   return kernels;
 }
 

@@ -34,6 +34,8 @@ decltype(auto) VisitKernel(const phal_kernel_desc_t& kernel, Visit&& visit) {
       return visit(*kernel.u.sort);
     case PHAL_KERNEL_KIND_COPY:
       return visit(*kernel.u.copy);
+    case PHAL_KERNEL_KIND_FFT:
+      return visit(*kernel.u.fft);
     default:
       return visit(kernel.kind);
   }

@@ -264,6 +264,15 @@ Status WalkCopy(Io& io, phal_kir_copy_t& copy) {
   return io.Scalar(copy.destination, "copy destination");
 }
 
+template <typename Io>
+Status WalkFft(Io& io, phal_kir_fft_t& fft) {
+  PHAL_RETURN_IF_ERROR(io.Scalar(fft.fft_type, "fft fft_type"));
+  PHAL_RETURN_IF_ERROR(io.Scalar(fft.input, "fft input"));
+  PHAL_RETURN_IF_ERROR(io.Scalar(fft.output, "fft output"));
+  PHAL_RETURN_IF_ERROR(io.Scalar(fft.fft_rank, "fft fft_rank"));
+  return io.Array(fft.fft_length, fft.fft_rank, "fft fft_length");
+}
+
 // The kind's struct, made writable by the walker, then its fields.
 template <typename Io, typename T, typename Walk>
 Status WalkKind(Io& io, const T*& pointer, const char* what, Walk walk) {
@@ -305,6 +314,8 @@ Status WalkKernel(Io& io, phal_kernel_desc_t& kernel) {
       return WalkScatter(io, kind);
     } else if constexpr (std::is_same_v<Kind, phal_kir_sort_t>) {
       return WalkSort(io, kind);
+    } else if constexpr (std::is_same_v<Kind, phal_kir_fft_t>) {
+      return WalkFft(io, kind);
     } else {
       return WalkCopy(io, kind);
     }
@@ -327,6 +338,8 @@ Status WalkKernel(Io& io, phal_kernel_desc_t& kernel) {
       return WalkKind(io, kernel.u.sort, "sort", walk);
     case PHAL_KERNEL_KIND_COPY:
       return WalkKind(io, kernel.u.copy, "copy", walk);
+    case PHAL_KERNEL_KIND_FFT:
+      return WalkKind(io, kernel.u.fft, "fft", walk);
     default: {
       Status error = KirKernelError(
           kernel, "kernel kind " + std::to_string(kind) + " is unknown");

@@ -271,6 +271,13 @@ std::string KernelToText(const phal_kernel_desc_t& kernel) {
       out << "  copy source " << kernel.u.copy->source << " destination "
           << kernel.u.copy->destination << "\n";
       break;
+    case PHAL_KERNEL_KIND_FFT: {
+      const phal_kir_fft_t& f = *kernel.u.fft;
+      out << "  fft " << KirFftTypeName(f.fft_type) << " length "
+          << List(f.fft_length, f.fft_rank) << " input " << f.input
+          << " output " << f.output << "\n";
+      break;
+    }
   }
   return out.str();
 }

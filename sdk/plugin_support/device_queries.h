@@ -1,7 +1,7 @@
-// The answers of the device slots that plugins give alike: every kernel
-// kind, an ordinal device_open does not know, device_get_memory_space of a
-// device with one memory space, and the size of this machine's memory for a
-// device made of it.
+// The answers of the device slots that plugins give alike: the kernel
+// kinds of ABI 1.1, an ordinal device_open does not know,
+// device_get_memory_space of a device with one memory space, and the size of
+// this machine's memory for a device made of it.
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_DEVICE_QUERIES_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_DEVICE_QUERIES_H_
 
@@ -14,7 +14,8 @@
 
 namespace phal {
 
-// The kernel_kinds mask of a device that runs every kernel kind.
+// The kernel_kinds mask of a device that runs every kernel kind of ABI 1.1
+// (not FFT, of ABI 1.6: the core decomposes fft for such a device).
 inline constexpr uint64_t kAllKernelKinds =
     PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
     PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |

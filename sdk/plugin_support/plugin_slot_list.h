@@ -150,6 +150,9 @@ static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 4)) ==
 static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 5)) ==
                   PHAL_PLUGIN_API_STRUCT_SIZE_1_5,
               "the slots of ABI 1.5 disagree with plugin.h");
+static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 6)) ==
+                  PHAL_PLUGIN_API_STRUCT_SIZE_1_6,
+              "the slots of ABI 1.6 disagree with plugin.h");
 
 // True when no slot of `groups` (PluginSlotGroup bits) is newer than
 // `max_abi_version`: a plugin defines no slot its newest table cuts off.

@@ -1,5 +1,5 @@
 /*
- * Pins the layout of every ABI 1.0 to 1.5 struct and the value of every
+ * Pins the layout of every ABI 1.0 to 1.6 struct and the value of every
  * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
  * only adds members at the end, so only sizes grow. It is compiled as strict
  * C11 (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the
@@ -221,9 +221,18 @@ PHAL_PIN_OFFSET(phal_device_counter_t, kernel, 8);
 PHAL_PIN_OFFSET(phal_device_counter_t, unit, 16);
 PHAL_PIN_OFFSET(phal_device_counter_t, value, 24);
 
+/* ABI 1.6 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_6, 272);
+PHAL_PIN_SIZE(phal_kir_fft_t, 24);
+PHAL_PIN_OFFSET(phal_kir_fft_t, fft_type, 0);
+PHAL_PIN_OFFSET(phal_kir_fft_t, input, 4);
+PHAL_PIN_OFFSET(phal_kir_fft_t, output, 8);
+PHAL_PIN_OFFSET(phal_kir_fft_t, fft_rank, 12);
+PHAL_PIN_OFFSET(phal_kir_fft_t, fft_length, 16);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010005u);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010006u);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);
@@ -308,6 +317,13 @@ PHAL_PIN_VALUE(PHAL_EXTENSION_TYPE_NONE, 0);
 
 /* ABI 1.4 */
 PHAL_PIN_VALUE(PHAL_DEVICE_FLAG_COMPILE_ONLY, 4);
+
+/* ABI 1.6 */
+PHAL_PIN_VALUE(PHAL_KERNEL_KIND_FFT, 9);
+PHAL_PIN_VALUE(PHAL_KIR_FFT_TYPE_FFT, 0);
+PHAL_PIN_VALUE(PHAL_KIR_FFT_TYPE_IFFT, 1);
+PHAL_PIN_VALUE(PHAL_KIR_FFT_TYPE_RFFT, 2);
+PHAL_PIN_VALUE(PHAL_KIR_FFT_TYPE_IRFFT, 3);
 
 /* A C translation unit may not be empty under -pedantic. */
 int phal_abi_layout_checked(void) { return 1; }

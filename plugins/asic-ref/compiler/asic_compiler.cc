@@ -34,6 +34,8 @@ Status EmitKind(const KernelContext& context, const phal_kernel_desc_t& desc,
       return EmitSort(context, *desc.u.sort, lanes, program);
     case PHAL_KERNEL_KIND_COPY:
       return EmitCopy(context, *desc.u.copy, lanes, program);
+    case PHAL_KERNEL_KIND_FFT:
+      break;
   }
   return Unimplemented("asic-ref: kernel kind " + std::to_string(desc.kind));
 }

@@ -705,11 +705,33 @@ StatusOr<IrValue> BodyEmitter::EmitComplexUnary(phal_kir_op_t op,
   const phal_element_type_t component = ComponentType(type);
   const IrValue arguments[] = {x};
   auto magnitude = [&] {
-    llvm::Value* wide[] = {
-        builder_.CreateFPExt(x.real, builder_.getDoubleTy()),
-        builder_.CreateFPExt(x.imag, builder_.getDoubleTy())};
+    llvm::Type* f64 = builder_.getDoubleTy();
+    llvm::Value* wide[] = {builder_.CreateFPExt(x.real, f64),
+                           builder_.CreateFPExt(x.imag, f64)};
+    if (component != PHAL_ELEMENT_TYPE_F32) {
+      return builder_.CreateFPTrunc(CallRuntime("phal_rt_hypot", f64, wide),
+                                    ComputeType(component));
+    }
+    // f32 parts, inline: in double their squares are exact and can neither
+    // overflow nor underflow, so sqrt(x^2 + y^2) rounds twice (the sum, the
+    // root) where hypot rounds once, both far below the f32 result's ulp.
+    // As hypot, an infinite part makes it +inf even beside a NaN.
+    llvm::Value* sum =
+        builder_.CreateFAdd(builder_.CreateFMul(wide[0], wide[0]),
+                            builder_.CreateFMul(wide[1], wide[1]));
+    llvm::Value* root =
+        builder_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, sum);
+    llvm::Value* infinity =
+        llvm::ConstantFP::getInfinity(f64, /*Negative=*/false);
+    llvm::Value* infinite = builder_.CreateOr(
+        builder_.CreateFCmpOEQ(
+            builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, wide[0]),
+            infinity),
+        builder_.CreateFCmpOEQ(
+            builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, wide[1]),
+            infinity));
     return builder_.CreateFPTrunc(
-        CallRuntime("phal_rt_hypot", builder_.getDoubleTy(), wide),
+        builder_.CreateSelect(infinite, infinity, root),
         ComputeType(component));
   };
   switch (op) {

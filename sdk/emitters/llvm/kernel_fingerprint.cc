@@ -156,6 +156,14 @@ void AddKind(Canonicaliser& out, const phal_kernel_desc_t& kernel) {
       out.Add(kernel.u.copy->source);
       out.Add(kernel.u.copy->destination);
       return;
+    case PHAL_KERNEL_KIND_FFT: {
+      const phal_kir_fft_t& fft = *kernel.u.fft;
+      out.Add(fft.fft_type);
+      out.Add(fft.input);
+      out.Add(fft.output);
+      out.AddArray(fft.fft_length, fft.fft_rank);
+      return;
+    }
     default:
       return;
   }

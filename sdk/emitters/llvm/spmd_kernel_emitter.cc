@@ -145,6 +145,9 @@ class SpmdBuilder : KernelIrBuilder {
   Status EmitKind(phal_kernel_kind_t kind) {
     return UnimplementedKernelKind("the SPMD emitter", kind);
   }
+  Status EmitKind(const phal_kir_fft_t&) {
+    return UnimplementedKernelKind("the SPMD emitter", PHAL_KERNEL_KIND_FFT);
+  }
 
   Status EmitKind(const phal_kir_loop_t& loop) {
     const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);

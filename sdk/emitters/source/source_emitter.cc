@@ -161,6 +161,9 @@ class KernelPrinter {
   Status EmitKind(phal_kernel_kind_t kind) {
     return UnimplementedKernelKind("the source emitter", kind);
   }
+  Status EmitKind(const phal_kir_fft_t&) {
+    return UnimplementedKernelKind("the source emitter", PHAL_KERNEL_KIND_FFT);
+  }
 
   Status EmitKind(const phal_kir_loop_t& loop) {
     const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);

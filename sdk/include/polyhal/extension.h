@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.5 (1.3-1.5) -- typed extension chains: what the `next` member
+ * Polyhal ABI 1.6 (1.3-1.6) -- typed extension chains: what the `next` member
  * of an extensible struct points at.
  *
  * Every extensible struct of the ABI has a `const void* next`. Since ABI 1.3
@@ -52,7 +52,7 @@ extern "C" {
  * The type of an extension struct. The numeric values are part of the ABI:
  * new types are appended with new values, none is ever renumbered or
  * reused. ABI 1.3 defines the chain; no extension is defined yet (ABI 1.4
- * and 1.5 added none).
+ * to 1.6 added none).
  */
 typedef enum phal_extension_type {
   PHAL_EXTENSION_TYPE_NONE = 0 /* reserved: never names an extension */

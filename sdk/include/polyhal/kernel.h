@@ -1,12 +1,15 @@
 /*
- * Polyhal ABI 1.5 (1.1-1.5) -- the kernel IR (KIR): what the core hands a
+ * Polyhal ABI 1.6 (1.1-1.6) -- the kernel IR (KIR): what the core hands a
  * plugin to turn into device code. ABI 1.2 appended node ops (the block
  * marked "ABI 1.2" below); the core never hands a kernel using them to a
- * plugin that negotiated ABI 1.1. ABI 1.3 to 1.5 changed nothing here.
+ * plugin that negotiated ABI 1.1. ABI 1.3 to 1.5 changed nothing here. ABI
+ * 1.6 appended the kernel kind FFT (the blocks marked "ABI 1.6"); the core
+ * hands an FFT kernel only to a device that reports the kind through a
+ * plugin that negotiated ABI 1.6 or later.
  *
  * The core lowers an HLO module to row-major layouts and partitions it into
  * kernels of a few kinds (loop, reduce, dot, conv, gather, scatter, sort,
- * copy). Each kernel reads and writes dense row-major buffers, bound at
+ * copy, fft). Each kernel reads and writes dense row-major buffers, bound at
  * launch in the order of phal_kernel_desc_t::buffers. Control flow (while,
  * conditional, call) never reaches a plugin: the core's executor runs it on
  * the host and launches kernels.
@@ -187,7 +190,9 @@ typedef enum phal_kernel_kind {
   PHAL_KERNEL_KIND_GATHER = 5,
   PHAL_KERNEL_KIND_SCATTER = 6,
   PHAL_KERNEL_KIND_SORT = 7,
-  PHAL_KERNEL_KIND_COPY = 8
+  PHAL_KERNEL_KIND_COPY = 8,
+  /* -- ABI 1.6 ------------------------------------------------------------- */
+  PHAL_KERNEL_KIND_FFT = 9
 } phal_kernel_kind_t;
 
 /* Bit of a kernel kind in phal_device_properties_t::kernel_kinds. */
@@ -363,6 +368,50 @@ typedef struct phal_kir_copy {
   uint32_t destination;
 } phal_kir_copy_t;
 
+/* -- ABI 1.6 --------------------------------------------------------------- */
+
+/* The discrete Fourier transform an FFT kernel computes: StableHLO's
+ * fft_type, with StableHLO's numbering. */
+typedef enum phal_kir_fft_type {
+  /* complex to complex: X[k] = sum_j x[j] exp(-2 pi i j k / n) */
+  PHAL_KIR_FFT_TYPE_FFT = 0,
+  /* complex to complex: the sign of the exponent flipped, divided by n */
+  PHAL_KIR_FFT_TYPE_IFFT = 1,
+  /* real to complex: FFT of the real input, the last transformed dimension
+   * keeping its n/2+1 non-negative frequencies */
+  PHAL_KIR_FFT_TYPE_RFFT = 2,
+  /* complex to real: the inverse of RFFT */
+  PHAL_KIR_FFT_TYPE_IRFFT = 3
+} phal_kir_fft_type_t;
+
+/*
+ * FFT (ABI 1.6): StableHLO fft of buffer `input` into buffer `output` over
+ * their trailing `fft_rank` (1 to 3) dimensions, of lengths `fft_length`;
+ * the dimensions before them are a batch of independent transforms, the
+ * same in both buffers. With n... the lengths and n' all but the last:
+ *   FFT, IFFT: input and output of one complex type (c64 or c128), dims
+ *              [batch..., n...]; IFFT divides by each length.
+ *   RFFT:      input f32 or f64 [batch..., n...]; output c64 or c128 (the
+ *              input's precision) [batch..., n', n_last/2+1].
+ *   IRFFT:     input c64 or c128 [batch..., n', n_last/2+1]; output f32 or
+ *              f64 (the input's precision) [batch..., n...]: the input
+ *              extended to n_last by Hermitian symmetry (X[n-k] =
+ *              conj(X[k])) and transformed back, dividing by each length,
+ *              so the imaginary parts of X[0] and, for even n_last,
+ *              X[n_last/2] do not count.
+ * Forward transforms go from the innermost dimension out, inverse ones
+ * from the outermost in, as the specification orders them; the order only
+ * changes rounding. A length may be 0 (the buffers are then empty). The
+ * output never overlaps the input.
+ */
+typedef struct phal_kir_fft {
+  phal_kir_fft_type_t fft_type;
+  uint32_t input;
+  uint32_t output;
+  uint32_t fft_rank;
+  const int64_t* fft_length; /* fft_rank lengths, outermost first */
+} phal_kir_fft_t;
+
 /*
  * A kernel: its buffers and its kind's description. Exactly the member of
  * the union matching `kind` is meaningful.
@@ -383,6 +432,7 @@ typedef struct phal_kernel_desc {
     const phal_kir_scatter_t* scatter;
     const phal_kir_sort_t* sort;
     const phal_kir_copy_t* copy;
+    const phal_kir_fft_t* fft; /* ABI 1.6 */
   } u;
 } phal_kernel_desc_t;
 

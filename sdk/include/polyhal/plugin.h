@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.5 (1.0-1.5) -- the interface a backend plugin implements.
+ * Polyhal ABI 1.6 (1.0-1.6) -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -195,7 +195,10 @@ typedef struct phal_plugin_api {
   /* Compiles `kernel` (kernel.h) into device code for `device`. Everything
    * `kernel` points at is valid during the call only. A kernel the device
    * cannot run (kind, node or element type) fails with PHAL_UNIMPLEMENTED and
-   * a message naming what is missing. `options` may be NULL. */
+   * a message naming what is missing. `options` may be NULL. The core hands
+   * a kernel only kinds the device reports in kernel_kinds, and kinds and
+   * node ops of the ABI version the plugin negotiated or an older one (an
+   * FFT kernel, ABI 1.6, never reaches a plugin that negotiated 1.5). */
   phal_status_t* (*kernel_emit)(phal_plugin_device_t* device,
                                 const phal_kernel_desc_t* kernel,
                                 const phal_kernel_options_t* options,
@@ -301,6 +304,7 @@ typedef struct phal_plugin_api {
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_5                 \
   (offsetof(phal_plugin_api_t, device_reset_counters) + \
    sizeof(((phal_plugin_api_t*)0)->device_reset_counters))
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_6 PHAL_PLUGIN_API_STRUCT_SIZE_1_5
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the
