@@ -287,8 +287,11 @@ void DiskCache::Evict(uint64_t stored_bytes) const {
             [](const EntryFile& a, const EntryFile& b) {
               return a.last_used < b.last_used;
             });
+  // Down to three quarters of the limit, so that the next scan waits for a
+  // quarter of it to be stored again instead of coming with the next store.
+  const uint64_t target = config_.max_bytes / 4 * 3;
   for (const EntryFile& entry : entries) {
-    if (total <= config_.max_bytes) break;
+    if (total <= target) break;
     fs::remove(entry.path, error);
     if (error) {
       LogDebug("cannot evict " + entry.path.string() + ": " + error.message());

@@ -63,9 +63,10 @@ class DiskCache {
   // and hash check, in which case it is removed). A hit marks the entry as
   // just used.
   std::optional<std::string> Load(uint64_t key) const;
-  // Stores `bytes` under `key`, replacing any entry, then evicts the
-  // entries used longest ago until the directory fits max_bytes. An entry
-  // larger than max_bytes is not stored.
+  // Stores `bytes` under `key`, replacing any entry; when the directory
+  // no longer fits max_bytes, evicts the entries used longest ago until it
+  // holds three quarters of it. An entry larger than max_bytes is not
+  // stored.
   void Store(uint64_t key, std::string_view bytes) const;
 
  private:
@@ -81,8 +82,9 @@ class DiskCache {
   mutable std::mutex eviction_mutex_;
   // The directory's size at the last scan plus what this process stored
   // since, guarded by eviction_mutex_: a store scans the directory only
-  // when this may exceed max_bytes (or on the first store), so filling a
-  // cache of n entries costs O(n) directory reads, not O(n^2).
+  // when this may exceed max_bytes (or on the first store), and a scan
+  // that evicts leaves a quarter of max_bytes free, so storing n entries
+  // costs O(n) directory reads, not O(n^2), full cache or not.
   mutable uint64_t estimated_bytes_ = 0;
   mutable bool scanned_ = false;
   mutable std::atomic<bool> store_failure_reported_{false};

@@ -159,20 +159,26 @@ TEST_F(DiskCacheTest, ReadersNeverSeeHalfAnEntry) {
 }
 
 TEST_F(DiskCacheTest, EvictsTheEntriesUsedLongestAgoToFitTheLimit) {
-  const DiskCache cache = Cache(/*max_bytes=*/300);
+  const DiskCache cache = Cache(/*max_bytes=*/400);
   const std::string hundred(100, 'x');
-  cache.Store(1, hundred);
-  cache.Store(2, hundred);
-  cache.Store(3, hundred);
-  Age(cache, 1, std::chrono::seconds(30));
-  Age(cache, 2, std::chrono::seconds(20));
-  Age(cache, 3, std::chrono::seconds(10));
+  for (uint64_t key = 1; key <= 4; ++key) cache.Store(key, hundred);
+  Age(cache, 1, std::chrono::seconds(40));
+  Age(cache, 2, std::chrono::seconds(30));
+  Age(cache, 3, std::chrono::seconds(20));
+  Age(cache, 4, std::chrono::seconds(10));
   ASSERT_TRUE(cache.Load(1).has_value());  // 1 is now the most recent use
-  cache.Store(4, hundred);
+  // 500 bytes: the entries used longest ago go until three quarters of
+  // the limit are left.
+  cache.Store(5, hundred);
   EXPECT_TRUE(cache.Load(1).has_value());
   EXPECT_FALSE(cache.Load(2).has_value()) << "2 was used longest ago";
-  EXPECT_TRUE(cache.Load(3).has_value());
+  EXPECT_FALSE(cache.Load(3).has_value()) << "3 was used next longest ago";
   EXPECT_TRUE(cache.Load(4).has_value());
+  EXPECT_TRUE(cache.Load(5).has_value());
+  // A quarter of the limit is free again: the next store evicts nothing.
+  cache.Store(6, hundred);
+  EXPECT_TRUE(cache.Load(4).has_value());
+  EXPECT_TRUE(cache.Load(6).has_value());
 }
 
 TEST_F(DiskCacheTest, AnEntryLargerThanTheLimitIsNotStored) {
