@@ -48,7 +48,7 @@ class Stream {
     return true;
   }
 
-  // What `work` returns, or the error a exception it throws stands for:
+  // What `work` returns, or the error an exception it throws stands for:
   // a thrown exception must never leave a stream's thread.
   template <typename Work>
   static Status RunCaught(Work& work) noexcept {
