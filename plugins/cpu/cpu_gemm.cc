@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plugins/cpu/cpu_features.h"
+#include "plugins/cpu/cpu_int8_gemm.h"
 #include "plugins/cpu/cpu_vector_clones.h"
 #include "sdk/base/float16.h"
 #include "sdk/plugin_support/plugin_host.h"
@@ -827,6 +828,11 @@ void RunGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
              void* sums, ThreadPool& pool) {
   if (shape.batch * shape.m * shape.n == 0) return;
   if (shape.type == PHAL_ELEMENT_TYPE_S32) {
+    static const bool vnni = HasInt8GemmFeatures(TargetIsaFeatures());
+    if (vnni) {
+      RunInt8Gemm(shape, buffers, static_cast<int32_t*>(sums), pool);
+      return;
+    }
     RunIntegerGemm(shape, buffers, static_cast<int32_t*>(sums), pool);
     return;
   }

@@ -399,6 +399,98 @@ TEST_F(CpuKernelTest, MaximumAndMinimumReductionsInLanesMatchIndexOrder) {
   }
 }
 
+// The signed integer that orders f32 bits as the total order does.
+int32_t TotalOrderKey(uint32_t bits) {
+  return static_cast<int32_t>((bits & 0x80000000u) != 0 ? bits ^ 0x7FFFFFFFu
+                                                        : bits);
+}
+
+// A select of the better of two values in the total order (top-k's block
+// reducer) also runs in lanes: every way round of compare and select, rows
+// with NaNs of both signs and several payloads, infinities and signed
+// zeros, matching the reducer applied in index order bit for bit.
+TEST_F(CpuKernelTest, TotalOrderSelectReductionsInLanesMatchIndexOrder) {
+  struct Form {
+    phal_kir_comparison_direction_t direction;
+    bool swapped;  // select(compare(a, b), b, a)
+  };
+  const uint32_t specials[] = {
+      0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFFFFFFFu, 0x7F800000u,
+      0xFF800000u, 0x00000000u, 0x80000000u, 0x00000001u, 0x80000001u};
+  for (const Form form :
+       {Form{PHAL_KIR_COMPARE_GT, false}, Form{PHAL_KIR_COMPARE_GE, false},
+        Form{PHAL_KIR_COMPARE_LT, false}, Form{PHAL_KIR_COMPARE_GT, true}}) {
+    for (const int64_t length : {31, 32, 33, 64, 1000}) {
+      const int64_t rows = 14;
+      KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_REDUCE);
+      const uint32_t x = kernel.AddBuffer(kF32, {rows, length});
+      const uint32_t out =
+          kernel.AddBuffer(kF32, {rows}, PHAL_KIR_ACCESS_WRITE);
+      kernel.dims = {rows, length};
+      kernel.reduced_dims = {1};
+      kernel.accumulator_count = 1;
+      kernel.outputs = {out};
+      kernel.init.AddResult(kernel.init.Constant(kF32, F32Bits(0.5f)));
+      KirBody& v = kernel.body;
+      v.AddResult(v.Read(kF32, x, {v.Index(0), v.Index(1)}));
+      KirBody& r = kernel.reducer;
+      const uint32_t a = r.Parameter(kF32, 0);
+      const uint32_t b = r.Parameter(kF32, 1);
+      const uint32_t better =
+          r.Compare(form.direction, PHAL_KIR_COMPARISON_TOTALORDER, a, b);
+      r.AddResult(form.swapped ? r.Select(better, b, a)
+                               : r.Select(better, a, b));
+      KirBody& e = kernel.epilogue;
+      e.AddResult(e.Parameter(kF32, 0));
+
+      std::vector<uint32_t> input(static_cast<size_t>(rows * length));
+      for (size_t i = 0; i < input.size(); ++i) {
+        input[i] = F32Bits(static_cast<float>((i * 7919) % 1009) - 500.0f);
+      }
+      // Row r >= 2 holds specials[r - 2] at a position that moves along.
+      for (int64_t row = 2; row < rows - 2; ++row) {
+        input[static_cast<size_t>(row * length + (row * 13) % length)] =
+            specials[row - 2];
+      }
+      for (int64_t j = 0; j < length; ++j) {
+        input[static_cast<size_t>((rows - 2) * length + j)] =
+            j % 2 ? 0x80000000u : 0u;
+        input[static_cast<size_t>((rows - 1) * length + j)] = specials[j % 10];
+      }
+      std::vector<std::vector<uint8_t>> buffers = {
+          ToBytes(input), ToBytes(std::vector<float>(rows))};
+      Run(Emit(kernel.Desc()), buffers);
+      const std::vector<uint32_t> results = FromBytes<uint32_t>(buffers[1]);
+      for (int64_t row = 0; row < rows; ++row) {
+        uint32_t expected = F32Bits(0.5f);
+        for (int64_t j = 0; j < length; ++j) {
+          const uint32_t value = input[static_cast<size_t>(row * length + j)];
+          const int32_t left = TotalOrderKey(expected);
+          const int32_t right = TotalOrderKey(value);
+          bool taken = false;
+          switch (form.direction) {
+            case PHAL_KIR_COMPARE_GT:
+              taken = left > right;
+              break;
+            case PHAL_KIR_COMPARE_GE:
+              taken = left >= right;
+              break;
+            default:
+              taken = left < right;
+              break;
+          }
+          if (form.swapped) taken = !taken;
+          expected = taken ? expected : value;
+        }
+        EXPECT_EQ(results[row], expected)
+            << "direction " << form.direction
+            << (form.swapped ? " swapped" : "") << " row " << row << " length "
+            << length;
+      }
+    }
+  }
+}
+
 // C = relu(A B + bias[n]) with A [b, m, k] and B [b, k, n] as `lhs_strides`
 // and `rhs_strides` lay them out.
 struct DotCase {

@@ -64,13 +64,78 @@ bool IsPlainFloatSum(const phal_kir_body_t& reducer) {
   return PlainFloatReducer(reducer) == PHAL_KIR_OP_ADD;
 }
 
+// The parameter number a reducer node reads, or -1.
+int ParameterOf(const phal_kir_body_t& body, uint32_t node) {
+  const phal_kir_node_t& n = body.nodes[node];
+  if (n.op != PHAL_KIR_OP_PARAMETER || n.attributes[0] < 0 ||
+      n.attributes[0] > 1) {
+    return -1;
+  }
+  return static_cast<int>(n.attributes[0]);
+}
+
+// The best of two f32/f64 values in the total order (-NaN < -inf < ... <
+// inf < NaN): select(compare(a, b), a, b) with a GT/GE/LT/LE totalorder
+// compare of the two parameters, either way round. Values equal in the
+// total order have the same bits, so the reducer is a maximum (true) or a
+// minimum (false) of the total order, associative and commutative; nullopt
+// for other reducers.
+std::optional<bool> TotalOrderMaximum(const phal_kir_body_t& reducer) {
+  if (reducer.result_count != 1 || reducer.parameter_count != 2) {
+    return std::nullopt;
+  }
+  const phal_kir_node_t& select = reducer.nodes[reducer.results[0]];
+  if (select.op != PHAL_KIR_OP_SELECT || select.operand_count != 3 ||
+      (select.type != PHAL_ELEMENT_TYPE_F32 &&
+       select.type != PHAL_ELEMENT_TYPE_F64)) {
+    return std::nullopt;
+  }
+  const uint32_t* operands = reducer.operands + select.operand_begin;
+  const phal_kir_node_t& compare = reducer.nodes[operands[0]];
+  if (compare.op != PHAL_KIR_OP_COMPARE || compare.operand_count != 2 ||
+      compare.attributes[1] != PHAL_KIR_COMPARISON_TOTALORDER) {
+    return std::nullopt;
+  }
+  const uint32_t* compared = reducer.operands + compare.operand_begin;
+  const int a = ParameterOf(reducer, compared[0]);
+  const int b = ParameterOf(reducer, compared[1]);
+  const int taken = ParameterOf(reducer, operands[1]);
+  const int other = ParameterOf(reducer, operands[2]);
+  if (a < 0 || b < 0 || a == b || taken < 0 || other < 0 || taken == other) {
+    return std::nullopt;
+  }
+  bool greater;
+  switch (compare.attributes[0]) {
+    case PHAL_KIR_COMPARE_GT:
+    case PHAL_KIR_COMPARE_GE:
+      greater = true;
+      break;
+    case PHAL_KIR_COMPARE_LT:
+    case PHAL_KIR_COMPARE_LE:
+      greater = false;
+      break;
+    default:
+      return std::nullopt;
+  }
+  return taken == a ? greater : !greater;
+}
+
 // The value x for which op(x, y) = y for every y, NaN and signed zeros
-// included, for a plain maximum or minimum reducer; nullopt for others.
-std::optional<double> MinMaxIdentity(const phal_kir_body_t& reducer) {
+// included, for a plain maximum or minimum reducer or one of the total
+// order (whose identity is the NaN of the largest payload, sign set for a
+// maximum, clear for a minimum); nullptr for others.
+llvm::Constant* MinMaxIdentity(const phal_kir_body_t& reducer,
+                               llvm::Type* type) {
   const std::optional<phal_kir_op_t> op = PlainFloatReducer(reducer);
-  if (op == PHAL_KIR_OP_MAXIMUM) return -HUGE_VAL;
-  if (op == PHAL_KIR_OP_MINIMUM) return HUGE_VAL;
-  return std::nullopt;
+  if (op == PHAL_KIR_OP_MAXIMUM) return llvm::ConstantFP::get(type, -HUGE_VAL);
+  if (op == PHAL_KIR_OP_MINIMUM) return llvm::ConstantFP::get(type, HUGE_VAL);
+  const std::optional<bool> maximum = TotalOrderMaximum(reducer);
+  if (!maximum.has_value()) return nullptr;
+  const unsigned bits = type->getPrimitiveSizeInBits();
+  const llvm::APInt pattern = *maximum ? llvm::APInt::getAllOnes(bits)
+                                       : llvm::APInt::getSignedMaxValue(bits);
+  return llvm::ConstantFP::get(type->getContext(),
+                               llvm::APFloat(type->getFltSemantics(), pattern));
 }
 
 // Partial results a plain maximum or minimum keeps per reduced row.
@@ -230,9 +295,10 @@ class KernelBuilder : KernelIrBuilder {
     // dimension runs in kMinMaxLanes lanes, each starting at the identity,
     // folded into the accumulator (which starts at the init value) at the
     // end; the last partial strip goes straight into the accumulator.
-    const std::optional<double> identity = MinMaxIdentity(reduce.reducer);
-    const bool lanes = n == 1 && identity.has_value() &&
-                       !reduced_dims.empty() &&
+    llvm::Constant* identity =
+        n == 1 ? MinMaxIdentity(reduce.reducer, bodies_->ComputeType(types[0]))
+               : nullptr;
+    const bool lanes = identity != nullptr && !reduced_dims.empty() &&
                        reduced_positions.back() == reduce.rank - 1 &&
                        reduced_dims.back() >= 2 * kMinMaxLanes;
     std::vector<llvm::Value*> lane_slots;
@@ -255,7 +321,7 @@ class KernelBuilder : KernelIrBuilder {
     auto lane_rows = [&]() -> Status {
       llvm::Type* type = bodies_->ComputeType(types[0]);
       for (llvm::Value* slot : lane_slots) {
-        builder_.CreateStore(llvm::ConstantFP::get(type, *identity), slot);
+        builder_.CreateStore(identity, slot);
       }
       const int64_t extent = reduced_dims.back();
       const int64_t whole = extent - extent % kMinMaxLanes;
@@ -400,8 +466,9 @@ class KernelBuilder : KernelIrBuilder {
   // read it.
   static std::optional<phal_element_type_t> GemmOperandType(
       phal_element_type_t operand_type, phal_element_type_t type) {
-    // s8 and u8 products summed in s32 (quantized models): the runtime
-    // sums them exactly in f32 GEMMs over short enough slices of k.
+    // s8 and u8 products summed in s32 (quantized models), exactly: the
+    // cpu plugin's runtime sums them with VNNI instructions where the
+    // processor has them, else in f32 GEMMs over short enough slices of k.
     if (type == PHAL_ELEMENT_TYPE_S32) {
       if (operand_type == PHAL_ELEMENT_TYPE_S8 ||
           operand_type == PHAL_ELEMENT_TYPE_U8) {

@@ -28,7 +28,8 @@ inline constexpr const char* kKernelSymbol = "phal_kernel";
 // m x k and B is k x n with the given leading dimensions, transposed or not.
 struct GemmShape {
   // f32 or f64; s32 for s8 and u8 operands, which the runtime sums exactly
-  // in f32 GEMMs over slices of k short enough that no sum exceeds 2^24.
+  // (the cpu plugin: with AVX-512 VNNI, or in f32 GEMMs over slices of k
+  // short enough that no sum exceeds 2^24).
   phal_element_type_t type = PHAL_ELEMENT_TYPE_INVALID;
   uint32_t lhs = 0;
   uint32_t rhs = 0;
