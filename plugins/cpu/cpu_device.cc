@@ -1,5 +1,6 @@
 #include "plugins/cpu/cpu_device.h"
 #include "plugins/cpu/cpu_plugin.h"
+#include "plugins/cpu/cpu_vector_clones.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -49,6 +50,7 @@ Status Device::CheckRunnable(const char* what) const {
 
 ThreadPool& Device::thread_pool() const {
   std::call_once(thread_pool_started_, [&] {
+    SetTargetVectorIsa(VectorIsaOfFeatures(info_.features));
     thread_pool_ =
         std::make_unique<ThreadPool>(KernelThreadCount(info_.online_cores));
   });

@@ -498,17 +498,15 @@ PHAL_FFT_INLINE void TransformGroups(const PassJob<T>& job, int64_t begin,
   }
 }
 
-PHAL_CPU_VECTOR_CLONES void TransformGroupsF32(const PassJob<float>& job,
-                                               int64_t begin, int64_t end,
-                                               std::byte* scratch) {
-  TransformGroups(job, begin, end, scratch);
-}
+PHAL_CPU_VECTOR_CLONES(TransformGroupsF32,
+                       (const PassJob<float>& job, int64_t begin, int64_t end,
+                        std::byte* scratch),
+                       TransformGroups, (job, begin, end, scratch))
 
-PHAL_CPU_VECTOR_CLONES void TransformGroupsF64(const PassJob<double>& job,
-                                               int64_t begin, int64_t end,
-                                               std::byte* scratch) {
-  TransformGroups(job, begin, end, scratch);
-}
+PHAL_CPU_VECTOR_CLONES(TransformGroupsF64,
+                       (const PassJob<double>& job, int64_t begin, int64_t end,
+                        std::byte* scratch),
+                       TransformGroups, (job, begin, end, scratch))
 
 void TransformGroupsOf(const PassJob<float>& job, int64_t begin, int64_t end,
                        std::byte* scratch) {

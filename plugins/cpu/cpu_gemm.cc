@@ -530,31 +530,33 @@ template <typename T>
 // GEMMs: they are compiled for each instruction set of
 // cpu_vector_clones.h (the templates above are inlined into each clone).
 
-PHAL_CPU_VECTOR_CLONES void WinogradInputsF32(
-    const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
-    const float* input, const float* zeros, int64_t first, int64_t count,
-    float* v) {
-  WinogradInputs(s, tiles, input, zeros, first, count, v);
-}
+PHAL_CPU_VECTOR_CLONES(WinogradInputsF32,
+                       (const llvm_emitter::ConvGemmShape& s,
+                        const WinogradTiles& tiles, const float* input,
+                        const float* zeros, int64_t first, int64_t count,
+                        float* v),
+                       WinogradInputs,
+                       (s, tiles, input, zeros, first, count, v))
 
-PHAL_CPU_VECTOR_CLONES void WinogradInputsF64(
-    const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
-    const double* input, const double* zeros, int64_t first, int64_t count,
-    double* v) {
-  WinogradInputs(s, tiles, input, zeros, first, count, v);
-}
+PHAL_CPU_VECTOR_CLONES(WinogradInputsF64,
+                       (const llvm_emitter::ConvGemmShape& s,
+                        const WinogradTiles& tiles, const double* input,
+                        const double* zeros, int64_t first, int64_t count,
+                        double* v),
+                       WinogradInputs,
+                       (s, tiles, input, zeros, first, count, v))
 
-PHAL_CPU_VECTOR_CLONES void WinogradOutputsF32(
-    const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
-    const float* m, int64_t first, int64_t count, float* sums) {
-  WinogradOutputs(s, tiles, m, first, count, sums);
-}
+PHAL_CPU_VECTOR_CLONES(WinogradOutputsF32,
+                       (const llvm_emitter::ConvGemmShape& s,
+                        const WinogradTiles& tiles, const float* m,
+                        int64_t first, int64_t count, float* sums),
+                       WinogradOutputs, (s, tiles, m, first, count, sums))
 
-PHAL_CPU_VECTOR_CLONES void WinogradOutputsF64(
-    const llvm_emitter::ConvGemmShape& s, const WinogradTiles& tiles,
-    const double* m, int64_t first, int64_t count, double* sums) {
-  WinogradOutputs(s, tiles, m, first, count, sums);
-}
+PHAL_CPU_VECTOR_CLONES(WinogradOutputsF64,
+                       (const llvm_emitter::ConvGemmShape& s,
+                        const WinogradTiles& tiles, const double* m,
+                        int64_t first, int64_t count, double* sums),
+                       WinogradOutputs, (s, tiles, m, first, count, sums))
 
 // The tiles of all images in blocks; each pool task transforms its block's
 // patches, runs the 16 GEMMs single-threaded and transforms the products
