@@ -713,6 +713,76 @@ TEST_F(CpuKernelTest, SortOrdersKeysAndCarriesValuesAlong) {
   }
 }
 
+// Top-k's ranking: f32 values descending in TOTALORDER, equal ones by their
+// s32 index ascending (a two-key sort, radix-sorted by 64-bit keys) over
+// rows long and short, with NaNs of both signs, infinities, signed zeros,
+// repeated values and repeated indices.
+TEST_F(CpuKernelTest, SortByValueThenIndexRanksLikeTopK) {
+  for (const int64_t columns : {7, 64, 1000}) {
+    constexpr int64_t kRows = 6;
+    KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_SORT);
+    const uint32_t keys =
+        kernel.AddBuffer(kF32, {kRows, columns}, PHAL_KIR_ACCESS_READ_WRITE);
+    const uint32_t indices =
+        kernel.AddBuffer(kS32, {kRows, columns}, PHAL_KIR_ACCESS_READ_WRITE);
+    kernel.operands = {keys, indices};
+    kernel.outputs = {keys, indices};
+    kernel.sort.dimension = 1;
+    kernel.sort.is_stable = 0;
+    KirBody& c = kernel.reducer;
+    const uint32_t a = c.Parameter(kF32, 0), b = c.Parameter(kF32, 1);
+    const uint32_t i = c.Parameter(kS32, 2), j = c.Parameter(kS32, 3);
+    const uint32_t better =
+        c.Compare(PHAL_KIR_COMPARE_GT, PHAL_KIR_COMPARISON_TOTALORDER, a, b);
+    const uint32_t lower =
+        c.Compare(PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARISON_SIGNED, i, j);
+    const uint32_t equal =
+        c.Compare(PHAL_KIR_COMPARE_EQ, PHAL_KIR_COMPARISON_TOTALORDER, a, b);
+    c.AddResult(c.Add(PHAL_KIR_OP_OR, PHAL_ELEMENT_TYPE_PRED,
+                      {better, c.Add(PHAL_KIR_OP_AND, PHAL_ELEMENT_TYPE_PRED,
+                                     {equal, lower})}));
+    const uint32_t specials[] = {0x7FC00000u, 0xFFC00000u, 0x7F800000u,
+                                 0xFF800000u, 0x00000000u, 0x80000000u};
+    std::vector<uint32_t> key_data(static_cast<size_t>(kRows * columns));
+    std::vector<int32_t> index_data(key_data.size());
+    for (size_t e = 0; e < key_data.size(); ++e) {
+      key_data[e] =
+          e % 11 == 3 ? specials[e % 6]
+                      : F32Bits(static_cast<float>(
+                                    static_cast<int64_t>(e * 7919 % 23) - 11) *
+                                0.37f);
+      index_data[e] = static_cast<int32_t>((e * 31) % 17);
+    }
+    std::vector<std::vector<uint8_t>> buffers = {ToBytes(key_data),
+                                                 ToBytes(index_data)};
+    Run(Emit(kernel.Desc()), buffers);
+    const std::vector<uint32_t> got_keys = FromBytes<uint32_t>(buffers[0]);
+    const std::vector<int32_t> got_indices = FromBytes<int32_t>(buffers[1]);
+    for (int64_t row = 0; row < kRows; ++row) {
+      std::vector<std::pair<uint32_t, int32_t>> expected;
+      for (int64_t column = 0; column < columns; ++column) {
+        const auto e = static_cast<size_t>(row * columns + column);
+        expected.push_back({key_data[e], index_data[e]});
+      }
+      // Entries equal in both keys are identical, so any sort gives the
+      // same row.
+      std::sort(expected.begin(), expected.end(),
+                [](const auto& x, const auto& y) {
+                  const int32_t kx = TotalOrderKey(x.first);
+                  const int32_t ky = TotalOrderKey(y.first);
+                  return kx != ky ? kx > ky : x.second < y.second;
+                });
+      for (int64_t column = 0; column < columns; ++column) {
+        const auto e = static_cast<size_t>(row * columns + column);
+        ASSERT_EQ(got_keys[e], expected[static_cast<size_t>(column)].first)
+            << columns << " columns, row " << row << ", " << column;
+        ASSERT_EQ(got_indices[e], expected[static_cast<size_t>(column)].second)
+            << columns << " columns, row " << row << ", " << column;
+      }
+    }
+  }
+}
+
 TEST_F(CpuKernelTest, SortAlongTheOuterDimensionIntoOtherBuffers) {
   constexpr int64_t kRows = 50, kColumns = 3;
   KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_SORT);

@@ -79,18 +79,93 @@ void PermuteSlice(void* const* buffers, const int64_t* description,
         static_cast<const unsigned char*>(buffers[operands[i]]);
     auto* destination = static_cast<unsigned char*>(buffers[outputs[i]]);
     staging->resize(size * order.size());
-    for (size_t j = 0; j < order.size(); ++j) {
-      std::memcpy(
-          staging->data() + j * size,
-          source + (base + order[j] * inner) * static_cast<int64_t>(size),
-          size);
+    if (size == 4 || size == 8) {
+      // The common widths copied as words: a fixed-size memcpy is one load.
+      const auto gather = [&](auto word) {
+        using Word = decltype(word);
+        for (size_t j = 0; j < order.size(); ++j) {
+          Word value;
+          std::memcpy(&value, source + (base + order[j] * inner) * sizeof(Word),
+                      sizeof(Word));
+          std::memcpy(staging->data() + j * sizeof(Word), &value, sizeof(Word));
+        }
+      };
+      if (size == 4) {
+        gather(uint32_t{});
+      } else {
+        gather(uint64_t{});
+      }
+    } else {
+      for (size_t j = 0; j < order.size(); ++j) {
+        std::memcpy(
+            staging->data() + j * size,
+            source + (base + order[j] * inner) * static_cast<int64_t>(size),
+            size);
+      }
     }
-    for (size_t j = 0; j < order.size(); ++j) {
-      std::memcpy(destination + (base + static_cast<int64_t>(j) * inner) *
-                                    static_cast<int64_t>(size),
-                  staging->data() + j * size, size);
+    if (inner == 1) {
+      std::memcpy(destination + base * static_cast<int64_t>(size),
+                  staging->data(), size * order.size());
+    } else {
+      for (size_t j = 0; j < order.size(); ++j) {
+        std::memcpy(destination + (base + static_cast<int64_t>(j) * inner) *
+                                      static_cast<int64_t>(size),
+                    staging->data() + j * size, size);
+      }
     }
   }
+}
+
+// A slice's sort entry: its key, and its index along the sorted dimension.
+struct SortEntry {
+  uint64_t key;
+  int64_t index;
+};
+
+// Shorter slices sort by comparisons; longer ones by radix.
+constexpr size_t kRadixSortMinimum = 64;
+
+// Sorts `entries`, which are in index order, by key, ties in index order:
+// by comparisons when short, else a least-significant-digit radix sort by
+// bytes of the key's low `key_bytes` bytes, which is stable and skips the
+// bytes all keys share (the exponent bytes of values of similar
+// magnitude, the high bytes of small integers).
+void SortEntries(std::vector<SortEntry>& entries,
+                 std::vector<SortEntry>& scratch, int key_bytes) {
+  const size_t n = entries.size();
+  if (n < kRadixSortMinimum) {
+    std::sort(entries.begin(), entries.end(),
+              [](const SortEntry& a, const SortEntry& b) {
+                return a.key != b.key ? a.key < b.key : a.index < b.index;
+              });
+    return;
+  }
+  uint32_t counts[8][256];
+  std::memset(counts, 0, sizeof(counts[0]) * static_cast<size_t>(key_bytes));
+  for (const SortEntry& entry : entries) {
+    for (int b = 0; b < key_bytes; ++b) {
+      ++counts[b][(entry.key >> (8 * b)) & 0xFF];
+    }
+  }
+  scratch.resize(n);
+  SortEntry* from = entries.data();
+  SortEntry* to = scratch.data();
+  for (int b = 0; b < key_bytes; ++b) {
+    uint32_t* count = counts[b];
+    const uint64_t digit_of_first = (from[0].key >> (8 * b)) & 0xFF;
+    if (count[digit_of_first] == n) continue;
+    uint32_t offset = 0;
+    for (int d = 0; d < 256; ++d) {
+      const uint32_t c = count[d];
+      count[d] = offset;
+      offset += c;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      to[count[(from[i].key >> (8 * b)) & 0xFF]++] = from[i];
+    }
+    std::swap(from, to);
+  }
+  if (from != entries.data()) std::copy(from, from + n, entries.data());
 }
 
 }  // namespace
@@ -260,11 +335,7 @@ void phal_rt_sort_keyed(void* const* buffers, int64_t begin, int64_t end,
   const int64_t* operands = description + 4 + count;
   const int64_t key_count = operands[2 * count];
   const int64_t* keys = operands + 2 * count + 1;
-  struct Entry {
-    uint64_t key;
-    int64_t index;
-  };
-  thread_local std::vector<Entry> entries;
+  thread_local std::vector<SortEntry> entries, scratch;
   thread_local std::vector<int64_t> order;
   thread_local std::vector<unsigned char> staging;
   entries.resize(static_cast<size_t>(length));
@@ -298,14 +369,11 @@ void phal_rt_sort_keyed(void* const* buffers, int64_t begin, int64_t end,
         } else if (kind == phal::llvm_emitter::kSortKeyS32) {
           key = bits ^ 0x80000000u;
         }
-        Entry& entry = entries[static_cast<size_t>(j)];
+        SortEntry& entry = entries[static_cast<size_t>(j)];
         entry.key = (entry.key << 32) | (key ^ flip);
       }
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const Entry& a, const Entry& b) {
-                return a.key != b.key ? a.key < b.key : a.index < b.index;
-              });
+    SortEntries(entries, scratch, key_count >= 2 ? 8 : 4);
     for (size_t j = 0; j < entries.size(); ++j) order[j] = entries[j].index;
     PermuteSlice(buffers, description, base, order, &staging);
   }
