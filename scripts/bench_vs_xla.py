@@ -13,9 +13,19 @@
 # machine load falls on both alike; the medians are over every timed run of
 # every round. The outputs of `polyhal run` are checked against XLA's.
 #   scripts/bench_vs_xla.py [--polyhal PATH] [--plugin NAME] [--rounds N]
-#                           [--repeat N] [MODULE...]
+#                           [--repeat N] [--models-dir DIR]
+#                           [--models-module NAME] [MODULE...]
+# --models-dir DIR times the .mlir files of a directory other than
+# benchmarks/models, and --models-module NAME names the script of scripts/
+# whose `inputs(name)` makes their inputs (export_benchmark_models by
+# default). The variant models, a second set of the suite's families at
+# other shapes, come from scripts/export_variant_models.py:
+#   build/python-venv/bin/python scripts/export_variant_models.py --out /tmp/variant-models
+#   scripts/bench_vs_xla.py --models-dir /tmp/variant-models \
+#                           --models-module export_variant_models
 import argparse
 import glob
+import importlib
 import json
 import math
 import os
@@ -51,6 +61,12 @@ def parse_args():
                         help="largest difference of the outputs allowed, relative to the "
                         "largest magnitude of XLA's output (default: 2e-3; for bf16 and "
                         "f16 outputs at least their epsilon, 2^-7 and 2^-10)")
+    parser.add_argument("--models-dir", default=MODELS_DIR, metavar="DIR",
+                        help="the directory of the .mlir modules (default: benchmarks/models)")
+    parser.add_argument("--models-module", default="export_benchmark_models", metavar="NAME",
+                        help="the script of scripts/ whose inputs(name) makes the modules' "
+                        "inputs (default: export_benchmark_models; export_variant_models "
+                        "for the variant models)")
     return parser.parse_args()
 
 
@@ -150,8 +166,11 @@ def main():
             raise ImportError("no numpy")
         import jax
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import export_benchmark_models as models
+        models = importlib.import_module(args.models_module)
     except ImportError as error:
+        if error.name == args.models_module:
+            print(f"bench_vs_xla: no script {args.models_module}.py in scripts/", file=sys.stderr)
+            return 2
         print(f"bench_vs_xla: needs jax and numpy ({error}); nothing compared. "
               "scripts/python-venv.sh builds a virtual environment with it.", file=sys.stderr)
         return 0
@@ -160,7 +179,7 @@ def main():
         return 2
     names = args.modules or sorted(
         os.path.basename(path)[:-len(".mlir")]
-        for path in glob.glob(os.path.join(MODELS_DIR, "*.mlir")))
+        for path in glob.glob(os.path.join(args.models_dir, "*.mlir")))
     print(f"machine: {machine()}")
     print(f"Polyhal plugin {args.plugin} against XLA:CPU (jax {jax.__version__}), "
           f"{args.rounds} rounds of {args.repeat} runs each, "
@@ -171,7 +190,7 @@ def main():
     ratios, failures = [], []
     with tempfile.TemporaryDirectory() as scratch:
         for name in names:
-            module = os.path.join(MODELS_DIR, name + ".mlir")
+            module = os.path.join(args.models_dir, name + ".mlir")
             data = models.inputs(name)
             input_files = []
             for k, value in enumerate(data):
