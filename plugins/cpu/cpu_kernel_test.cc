@@ -523,7 +523,9 @@ std::vector<float> ReferenceDot(const DotCase& c, const std::vector<float>& a,
 
 class DotTest : public PluginTest {
  protected:
-  void Check(const DotCase& c) {
+  // `zero_unit_strides`: the stride of an extent of 1 (A's rows when m is
+  // 1, B's columns when n is 1) is 0, as the compiler writes it.
+  void Check(const DotCase& c, bool zero_unit_strides = false) {
     KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_DOT);
     phal_kir_dot_t& dot = kernel.dot;
     dot.batch = c.batch;
@@ -550,6 +552,8 @@ class DotTest : public PluginTest {
       dot.rhs_strides[2] = 1;
     }
     dot.rhs_strides[0] = c.k * c.n;
+    if (zero_unit_strides && c.m == 1) dot.lhs_strides[1] = 0;
+    if (zero_unit_strides && c.n == 1) dot.rhs_strides[2] = 0;
     const int64_t lhs_size =
         std::max<int64_t>(1, c.batch * c.m * c.k * lhs_stride);
     const int64_t rhs_size = std::max<int64_t>(1, c.batch * c.k * c.n);
@@ -605,6 +609,17 @@ TEST_F(DotTest, F32DotsCutIntoRowBlocksMatchAReference) {
 TEST_F(DotTest, F32VectorMatrixDotsCutIntoColumnBlocksMatchAReference) {
   Check({1, 1, 5000, 300, false, false, 1});
   Check({2, 1, 4097, 257, true, true, 1});
+}
+
+// Attention at decode time: one query row per head against a cache whose
+// rows the compiler gives stride 0 (m = 1), and matrix-vector products
+// (n = 1), in both layouts.
+TEST_F(DotTest, DotsOfOneRowOrColumnWithZeroStridesMatchAReference) {
+  Check({16, 1, 2048, 64, false, true, 1}, true);
+  Check({3, 1, 300, 70, true, false, 1}, true);
+  Check({2, 90, 1, 130, false, false, 1}, true);
+  Check({2, 90, 1, 130, true, true, 1}, true);
+  Check({1, 1, 1, 40, false, false, 1}, true);
 }
 
 TEST_F(DotTest, F32DotsWithStridesNoGemmTakesAreComputedInTheKernel) {

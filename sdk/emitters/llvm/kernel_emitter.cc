@@ -504,24 +504,35 @@ class KernelBuilder : KernelIrBuilder {
     gemm.k = dot.k;
     gemm.lhs_batch_stride = dot.lhs_strides[0];
     gemm.rhs_batch_stride = dot.rhs_strides[0];
+    // The stride of a dimension of extent 1 is never used (the KIR may say
+    // 0): A with one row, or B with one column, is taken as row-major or
+    // transposed, whichever its other stride allows.
+    int64_t lhs_strides[3] = {dot.lhs_strides[0], dot.lhs_strides[1],
+                              dot.lhs_strides[2]};
+    int64_t rhs_strides[3] = {dot.rhs_strides[0], dot.rhs_strides[1],
+                              dot.rhs_strides[2]};
+    if (dot.m == 1) {
+      lhs_strides[1] = lhs_strides[2] == 1 ? std::max<int64_t>(1, dot.k) : 1;
+    }
+    if (dot.n == 1) {
+      rhs_strides[2] = rhs_strides[1] == 1 ? std::max<int64_t>(1, dot.k) : 1;
+    }
     // A is m x k: row-major with unit column stride, or its transpose.
-    if (dot.lhs_strides[2] == 1 &&
-        dot.lhs_strides[1] >= std::max<int64_t>(1, dot.k)) {
-      gemm.lhs_leading = dot.lhs_strides[1];
-    } else if (dot.lhs_strides[1] == 1 &&
-               dot.lhs_strides[2] >= std::max<int64_t>(1, dot.m)) {
+    if (lhs_strides[2] == 1 && lhs_strides[1] >= std::max<int64_t>(1, dot.k)) {
+      gemm.lhs_leading = lhs_strides[1];
+    } else if (lhs_strides[1] == 1 &&
+               lhs_strides[2] >= std::max<int64_t>(1, dot.m)) {
       gemm.lhs_transposed = 1;
-      gemm.lhs_leading = dot.lhs_strides[2];
+      gemm.lhs_leading = lhs_strides[2];
     } else {
       return;
     }
-    if (dot.rhs_strides[2] == 1 &&
-        dot.rhs_strides[1] >= std::max<int64_t>(1, dot.n)) {
-      gemm.rhs_leading = dot.rhs_strides[1];
-    } else if (dot.rhs_strides[1] == 1 &&
-               dot.rhs_strides[2] >= std::max<int64_t>(1, dot.k)) {
+    if (rhs_strides[2] == 1 && rhs_strides[1] >= std::max<int64_t>(1, dot.n)) {
+      gemm.rhs_leading = rhs_strides[1];
+    } else if (rhs_strides[1] == 1 &&
+               rhs_strides[2] >= std::max<int64_t>(1, dot.k)) {
       gemm.rhs_transposed = 1;
-      gemm.rhs_leading = dot.rhs_strides[2];
+      gemm.rhs_leading = rhs_strides[2];
     } else {
       return;
     }
