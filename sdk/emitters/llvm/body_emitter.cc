@@ -272,6 +272,11 @@ llvm::Value* BodyEmitter::HalfBitsToFloat(llvm::Value* bits) {
 }
 
 llvm::Value* BodyEmitter::FloatToHalfBits(llvm::Value* value) {
+  if (half_conversions_) {
+    return builder_.CreateBitCast(
+        builder_.CreateFPTrunc(value, builder_.getHalfTy()),
+        builder_.getInt16Ty());
+  }
   llvm::Type* i32 = builder_.getInt32Ty();
   const auto constant = [&](uint32_t c) {
     return llvm::ConstantInt::get(i32, c);

@@ -39,8 +39,13 @@ class BodyEmitter {
   // The index along one dimension of the body's iteration space, as i64.
   using IndexSource = std::function<llvm::Value*(int64_t dimension)>;
 
-  BodyEmitter(llvm::IRBuilder<>& builder, std::span<const BoundBuffer> buffers)
-      : builder_(builder), buffers_(buffers) {}
+  // `half_conversions`: f32 rounds to f16 through LLVM's `half` type
+  // (ModuleTarget::HasHalfConversions).
+  BodyEmitter(llvm::IRBuilder<>& builder, std::span<const BoundBuffer> buffers,
+              bool half_conversions = false)
+      : builder_(builder),
+        buffers_(buffers),
+        half_conversions_(half_conversions) {}
 
   // Emits `body`, which belongs to a kernel that passed
   // CheckKernelStructure (sdk/kir/facts.h), and returns its results in
@@ -122,6 +127,7 @@ class BodyEmitter {
 
   llvm::IRBuilder<>& builder_;
   std::span<const BoundBuffer> buffers_;
+  bool half_conversions_;
   std::vector<IrValue> values_;
 };
 

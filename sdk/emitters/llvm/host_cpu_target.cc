@@ -106,6 +106,11 @@ bool HostCpuTarget::HasGemm(phal_element_type_t type) const {
           type == PHAL_ELEMENT_TYPE_S32);
 }
 
+bool HostCpuTarget::HasHalfConversions() const {
+  if (triple_.rfind("aarch64", 0) == 0) return true;
+  return ("," + features_ + ",").find(",+f16c,") != std::string::npos;
+}
+
 StatusOr<std::string> HostCpuTarget::Compile(
     llvm::Module& module, unsigned optimization_level) const {
   // A TargetMachine is not safe to share between threads compiling at once,

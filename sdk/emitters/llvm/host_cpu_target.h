@@ -37,6 +37,7 @@ class HostCpuTarget final : public TargetHooks {
 
   void ConfigureModule(llvm::Module& module) const override;
   bool HasGemm(phal_element_type_t type) const override;
+  bool HasHalfConversions() const override;
 
   // Optimises `module` (level 0-3; 3 is LLVM's O3 pipeline) and compiles it
   // into an ELF/Mach-O object for this CPU.

@@ -27,7 +27,8 @@ KernelIrBuilder::KernelIrBuilder(const phal_kernel_desc_t& kernel,
     : kernel_(kernel),
       module_(std::make_unique<llvm::Module>(
           kernel.name != nullptr ? kernel.name : "kernel", context)),
-      builder_(context) {
+      builder_(context),
+      half_conversions_(target.HasHalfConversions()) {
   target.ConfigureModule(*module_);
 }
 
@@ -38,7 +39,7 @@ void KernelIrBuilder::Bind(llvm::Function* function,
   for (uint32_t i = 0; i < kernel_.buffer_count; ++i) {
     bound_buffers_.push_back({&kernel_.buffers[i], bases[i]});
   }
-  bodies_.emplace(builder_, bound_buffers_);
+  bodies_.emplace(builder_, bound_buffers_, half_conversions_);
 }
 
 Status KernelIrBuilder::Nest(const std::vector<int64_t>& extents,

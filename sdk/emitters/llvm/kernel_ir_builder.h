@@ -114,6 +114,7 @@ class KernelIrBuilder {
   llvm::Function* function_ = nullptr;
   std::vector<BoundBuffer> bound_buffers_;
   std::optional<BodyEmitter> bodies_;
+  bool half_conversions_;
 };
 
 }  // namespace phal::llvm_emitter

@@ -390,6 +390,8 @@ using UnaryDouble = double (*)(double);
 using UnaryFloat = float (*)(float);
 using BinaryDouble = double (*)(double, double);
 using BinaryFloat = float (*)(float, float);
+using TernaryDouble = double (*)(double, double, double);
+using TernaryFloat = float (*)(float, float, float);
 
 #define PHAL_SYMBOL(function) \
   RuntimeSymbol { #function, reinterpret_cast < void*>(&function) }
@@ -449,6 +451,8 @@ const RuntimeSymbol kRuntimeSymbols[] = {
     PHAL_SYMBOL(memcpy),
     PHAL_SYMBOL(memmove),
     PHAL_SYMBOL(memset),
+    PHAL_CAST_SYMBOL(fma, TernaryDouble),
+    PHAL_CAST_SYMBOL(fmaf, TernaryFloat),
     PHAL_CAST_SYMBOL(fmod, BinaryDouble),
     PHAL_CAST_SYMBOL(fmodf, BinaryFloat),
     PHAL_CAST_SYMBOL(floor, UnaryDouble),
