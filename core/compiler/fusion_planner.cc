@@ -62,11 +62,16 @@ bool IsPureElementwise(const HloInstruction& instruction) {
   return IsElementwise(instruction.opcode());
 }
 
+// Instructions some kernel computes inline, with the users they serve.
+using InlinedFor =
+    std::unordered_map<const HloInstruction*, std::set<const HloInstruction*>>;
+
 class GroupBuilder {
  public:
   GroupBuilder(const std::set<const HloInstruction*>& forbidden,
-               const std::unordered_map<const HloInstruction*, int>& assigned)
-      : forbidden_(forbidden), assigned_(assigned) {}
+               const std::unordered_map<const HloInstruction*, int>& assigned,
+               const InlinedFor& inlined_for)
+      : forbidden_(forbidden), assigned_(assigned), inlined_for_(inlined_for) {}
 
   FusionGroup Build(HloInstruction* root) {
     group_.root = root;
@@ -95,9 +100,16 @@ class GroupBuilder {
            !IsControlFlow(instruction->opcode());
   }
 
+  // Every user of `instruction` is in the group, or computes it inline
+  // itself (a kernel built earlier that recomputes it).
   bool AllUsersInside(const HloInstruction& instruction) const {
+    const auto inlined = inlined_for_.find(&instruction);
     for (const HloInstruction* user : instruction.users()) {
-      if (!group_.members.count(user)) return false;
+      if (group_.members.count(user)) continue;
+      if (inlined != inlined_for_.end() && inlined->second.count(user)) {
+        continue;
+      }
+      return false;
     }
     return true;
   }
@@ -183,7 +195,8 @@ class GroupBuilder {
     }
     if (!IsLoopFusible(*producer)) return;
     if (converts_.count(producer)) {
-      if (AllUsersInside(*producer)) group_.members.insert(producer);
+      group_.members.insert(producer);
+      if (!AllUsersInside(*producer)) group_.recomputed.insert(producer);
       return;
     }
     if (AllUsersInside(*producer) || IsDuplicable(*producer)) {
@@ -199,6 +212,7 @@ class GroupBuilder {
 
   const std::set<const HloInstruction*>& forbidden_;
   const std::unordered_map<const HloInstruction*, int>& assigned_;
+  const InlinedFor& inlined_for_;
   FusionGroup group_;
   std::set<const HloInstruction*> converts_;
   std::set<const HloInstruction*> stays_in_memory_;
@@ -376,9 +390,7 @@ bool IsHero(const HloInstruction& instruction) {
 StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
   FusionPlan plan;
   std::unordered_map<const HloInstruction*, int> assigned;
-  // Instructions some kernel computes inline, with the users they serve.
-  std::unordered_map<const HloInstruction*, std::set<const HloInstruction*>>
-      inlined_for;
+  InlinedFor inlined_for;
   std::vector<HloInstruction*> controls;
   const auto& order = computation.instructions();
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -405,7 +417,7 @@ StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
     std::set<const HloInstruction*> forbidden;
     FusionGroup group;
     while (true) {
-      group = GroupBuilder(forbidden, assigned).Build(instruction);
+      group = GroupBuilder(forbidden, assigned, inlined_for).Build(instruction);
       HloInstruction* cyclic = CyclicOutput(group);
       if (cyclic == nullptr) break;
       forbidden.insert(cyclic);
@@ -413,7 +425,8 @@ StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
     const int index = static_cast<int>(plan.groups.size());
     for (const HloInstruction* member : group.members) {
       const bool duplicated =
-          IsDuplicable(*member) && member != group.root &&
+          (IsDuplicable(*member) || group.recomputed.count(member)) &&
+          member != group.root &&
           std::find(group.outputs.begin(), group.outputs.end(), member) ==
               group.outputs.end();
       if (!duplicated) {

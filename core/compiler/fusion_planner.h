@@ -7,8 +7,9 @@
 //     extra output (multi-output fusion) unless that would make a cycle;
 //   - a reduce, reduce-window, dot or convolution ("hero") takes its
 //     producers as prologue (reduce and reduce-window inputs; converts of
-//     dot and convolution operands) and a chain of elementwise consumers of
-//     its own dimensions as epilogue;
+//     dot and convolution operands, which other kernels then compute again
+//     where they read them too) and a chain of elementwise consumers of its
+//     own dimensions as epilogue;
 //   - gather, scatter, sort and fft (left whole for a device that runs FFT
 //     kernels) are kernels of their own;
 //   - reshape and bitcast of a value that stays in memory are free: they
@@ -39,6 +40,10 @@ struct FusionGroup {
   std::set<const HloInstruction*> members;
   // Members whose values the kernel writes: the root, then extra outputs.
   std::vector<HloInstruction*> outputs;
+  // Members the kernel computes for its own hero only, which users in other
+  // kernels get elsewhere: converts a dot or convolution folds into its
+  // products while other kernels also read them.
+  std::set<const HloInstruction*> recomputed;
 };
 
 // One unit of execution, in the order they run: a kernel, or a while,

@@ -456,6 +456,47 @@ ENTRY main {
                                 TestData(PHAL_ELEMENT_TYPE_S8, {16, 10}, 1)});
 }
 
+// A quantized layer as JAX writes it for the CPU: both 8-bit operands
+// widened to s32, the weights' widened values also summed by columns (the
+// zero-point correction). The dot still reads the 8-bit buffers, and the
+// column sums convert on the fly too: no kernel writes the widened
+// weights.
+TEST(Partitioner, ConvertsADotFoldsAreRecomputedWhereOthersReadThem) {
+  const std::string text = R"(
+HloModule quantized
+add {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT s = s32[] add(a, b)
+}
+ENTRY main {
+  x = u8[8,40] parameter(0)
+  w = s8[40,12] parameter(1)
+  xw = s32[8,40] convert(x)
+  ww = s32[40,12] convert(w)
+  d = s32[8,12] dot(xw, ww), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  zero = s32[] constant(0)
+  sums = s32[12] reduce(ww, zero), dimensions={0}, to_apply=add
+  z = s32[] constant(3)
+  zs = s32[12] broadcast(z), dimensions={}
+  corr = s32[12] multiply(sums, zs)
+  cb = s32[8,12] broadcast(corr), dimensions={1}
+  ROOT out = s32[8,12] subtract(d, cb)
+}
+)";
+  std::unique_ptr<Program> program = CompileText(text);
+  ASSERT_NE(program, nullptr);
+  for (const std::unique_ptr<KirKernel>& kernel : program->kernels) {
+    for (const KirBuffer& buffer : kernel->buffers()) {
+      EXPECT_FALSE(buffer.element_type == PHAL_ELEMENT_TYPE_S32 &&
+                   (buffer.dims == std::vector<int64_t>{40, 12}))
+          << "kernel " << kernel->name() << " has the widened weights";
+    }
+  }
+  ExpectMatchesReference(text, {TestData(PHAL_ELEMENT_TYPE_U8, {8, 40}, 0),
+                                TestData(PHAL_ELEMENT_TYPE_S8, {40, 12}, 1)});
+}
+
 TEST(Partitioner, BatchedDotOfTransposedOperandsAndConvertedInputs) {
   ExpectMatchesReference(R"(
 HloModule batched

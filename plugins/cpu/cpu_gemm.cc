@@ -11,6 +11,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "plugins/cpu/cpu_features.h"
 #include "plugins/cpu/cpu_int8_gemm.h"
 #include "plugins/cpu/cpu_vector_clones.h"
@@ -674,6 +678,27 @@ const std::vector<float>& HalfValues() {
   return values;
 }
 
+// f16 elements widened by the F16C instruction, exactly (a signalling NaN
+// comes out quiet: a NaN either way in a product).
+#if defined(__x86_64__)
+__attribute__((target("avx,f16c"))) void WidenHalvesWithF16c(
+    const uint16_t* bits, float* out, int64_t begin, int64_t end) {
+  int64_t i = begin;
+  for (; i + 8 <= end; i += 8) {
+    const __m128i half =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(bits + i));
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(half));
+  }
+  for (; i < end; ++i) out[i] = _cvtsh_ss(bits[i]);
+}
+#endif
+
+bool TargetHasF16c() {
+  static const bool has =
+      (" " + TargetIsaFeatures() + " ").find(" f16c ") != std::string::npos;
+  return has;
+}
+
 // Elements of a 16-bit float operand widened to f32, in pool tasks.
 std::vector<float> Widened(const void* data, phal_element_type_t type,
                            int64_t count, ThreadPool& pool) {
@@ -697,6 +722,12 @@ std::vector<float> Widened(const void* data, phal_element_type_t type,
         std::memcpy(out + i, &word, sizeof(word));
       }
     });
+  } else if (TargetHasF16c()) {
+#if defined(__x86_64__)
+    pool.ParallelFor(count, kWidenGrain, [&](int64_t begin, int64_t end) {
+      WidenHalvesWithF16c(bits, out, begin, end);
+    });
+#endif
   } else {
     const float* table = HalfValues().data();
     pool.ParallelFor(count, kWidenGrain, [&](int64_t begin, int64_t end) {
