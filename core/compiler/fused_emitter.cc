@@ -118,17 +118,46 @@ std::vector<uint32_t> Reindex(KirBody* body, const std::vector<uint32_t>& index,
     }
     return result;
   }
-  const std::vector<int64_t> from_strides = RowMajorStrides(from);
-  uint32_t linear = body->Index64(0);
-  for (std::size_t d = 0; d < from.size(); ++d) {
-    linear =
-        body->AddIndex(linear, body->MultiplyIndex(index[d], from_strides[d]));
-  }
-  const std::vector<int64_t> to_strides = RowMajorStrides(to);
-  for (std::size_t d = 0; d < to.size(); ++d) {
-    if (to[d] == 1) continue;
-    uint32_t value = body->DivideIndex(linear, to_strides[d]);
-    result[d] = d == 0 ? value : body->RemainderIndex(value, to[d]);
+  // Dimensions are taken in groups whose extents have equal products on
+  // both sides (a reshape only splits and merges dimensions within such
+  // groups), so each result index is computed from its own group's indices
+  // only: a dimension both shapes share stays the plain index, and the
+  // divisions of a split row index do not reach the columns, which a
+  // kernel then reads contiguously (a dot's [1, m, n] sums as the
+  // [b, h, w, n] its epilogue reads beside them).
+  const bool empty = std::find(from.begin(), from.end(), 0) != from.end() ||
+                     std::find(to.begin(), to.end(), 0) != to.end();
+  std::size_t i = 0, j = 0;
+  while (i < from.size() || j < to.size()) {
+    const std::size_t i0 = i, j0 = j;
+    int64_t from_product = 1, to_product = 1;
+    do {
+      if (i < from.size() && (from_product <= to_product || j >= to.size())) {
+        from_product *= from[i++];
+      } else {
+        to_product *= to[j++];
+      }
+    } while (!empty && from_product != to_product &&
+             (i < from.size() || j < to.size()));
+    if (empty) {
+      i = from.size();
+      j = to.size();
+    }
+    uint32_t linear = body->Index64(0);
+    int64_t stride = 1;
+    for (std::size_t d = i; d-- > i0;) {
+      linear = body->AddIndex(linear, body->MultiplyIndex(index[d], stride));
+      stride *= from[d];
+    }
+    stride = 1;
+    for (std::size_t d = j; d-- > j0;) {
+      if (to[d] != 1) {
+        const uint32_t value =
+            stride == 1 ? linear : body->DivideIndex(linear, stride);
+        result[d] = d == j0 ? value : body->RemainderIndex(value, to[d]);
+      }
+      stride *= to[d];
+    }
   }
   return result;
 }

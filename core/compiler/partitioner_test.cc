@@ -497,6 +497,40 @@ ENTRY main {
                                 TestData(PHAL_ELEMENT_TYPE_S8, {40, 12}, 1)});
 }
 
+// Fused reshapes that split and merge dimensions in groups ([2,6,4] and
+// [3,4,4] share the boundary after 12 elements), that regroup everything
+// ([6,4] as [4,6]), that add and drop unit dimensions, and a dot's
+// epilogue reading a residual of the dot's unflattened shape.
+TEST(Partitioner, FusedReshapesIndexEachGroupOfDimensionsApart) {
+  ExpectMatchesReference(R"(
+HloModule regroup
+ENTRY main {
+  a = f32[2,6,4] parameter(0)
+  b = f32[3,4,4] parameter(1)
+  c = f32[6,4] parameter(2)
+  d = f32[4,6] parameter(3)
+  ra = f32[3,4,4] reshape(a)
+  s = f32[3,4,4] add(ra, b)
+  rc = f32[4,6] reshape(c)
+  t = f32[4,6] multiply(rc, d)
+  u = f32[1,4,1,6,1] reshape(t)
+  x = f32[2,3,5,8] parameter(4)
+  w = f32[8,7] parameter(5)
+  r = f32[2,3,5,7] parameter(6)
+  y = f32[2,3,5,7] dot(x, w), lhs_contracting_dims={3}, rhs_contracting_dims={0}
+  z = f32[2,3,5,7] add(y, r)
+  ROOT out = (f32[3,4,4], f32[1,4,1,6,1], f32[2,3,5,7]) tuple(s, u, z)
+}
+)",
+                         {TestData(PHAL_ELEMENT_TYPE_F32, {2, 6, 4}, 0),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {3, 4, 4}, 1),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {6, 4}, 2),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {4, 6}, 3),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {2, 3, 5, 8}, 4),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {8, 7}, 5),
+                          TestData(PHAL_ELEMENT_TYPE_F32, {2, 3, 5, 7}, 6)});
+}
+
 TEST(Partitioner, BatchedDotOfTransposedOperandsAndConvertedInputs) {
   ExpectMatchesReference(R"(
 HloModule batched
