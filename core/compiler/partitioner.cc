@@ -7,6 +7,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/compiler/counted_loop.h"
 #include "core/compiler/fused_emitter.h"
 #include "core/compiler/fusion_planner.h"
 
@@ -234,6 +235,10 @@ class Partitioner {
         PHAL_ASSIGN_OR_RETURN(std::vector<int> init,
                               LeavesOf(*instruction.operand(0)));
         step.operands.push_back(init);
+        if (const std::optional<CountedLoop> counted =
+                FindCountedLoop(instruction)) {
+          step.trip_count = counted->trips();
+        }
         break;
       }
       case HloOpcode::kConditional: {

@@ -531,6 +531,78 @@ ENTRY main {
                           TestData(PHAL_ELEMENT_TYPE_F32, {2, 3, 5, 7}, 6)});
 }
 
+// Counted loops run their body a known number of times without evaluating
+// the condition (Step::trip_count): one of three steps, one of none (its
+// counter starts past the bound), and one whose bound is a parameter,
+// which the executor still tests before every step.
+TEST(Partitioner, CountedLoopsKnowTheirTripsAndOthersTestTheirCondition) {
+  const std::string text = R"(
+HloModule loops
+below_three {
+  s = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  c = s32[] constant(3)
+  ROOT lt = pred[] compare(i, c), direction=LT
+}
+below_parameter {
+  s = (s32[], f32[4], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] get-tuple-element(s), index=2
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+step {
+  s = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  x = f32[4] get-tuple-element(s), index=1
+  f = f32[] convert(next)
+  fb = f32[4] broadcast(f), dimensions={}
+  y = f32[4] multiply(x, fb)
+  ROOT r = (s32[], f32[4]) tuple(next, y)
+}
+step_n {
+  s = (s32[], f32[4], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  x = f32[4] get-tuple-element(s), index=1
+  y = f32[4] add(x, x)
+  n = s32[] get-tuple-element(s), index=2
+  ROOT r = (s32[], f32[4], s32[]) tuple(next, y, n)
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  n = s32[] parameter(1)
+  zero = s32[] constant(0)
+  seven = s32[] constant(7)
+  ia = (s32[], f32[4]) tuple(zero, x)
+  a = (s32[], f32[4]) while(ia), condition=below_three, body=step
+  ib = (s32[], f32[4]) tuple(seven, x)
+  b = (s32[], f32[4]) while(ib), condition=below_three, body=step
+  ic = (s32[], f32[4], s32[]) tuple(zero, x, n)
+  c = (s32[], f32[4], s32[]) while(ic), condition=below_parameter, body=step_n
+  ax = f32[4] get-tuple-element(a), index=1
+  bi = s32[] get-tuple-element(b), index=0
+  bx = f32[4] get-tuple-element(b), index=1
+  cx = f32[4] get-tuple-element(c), index=1
+  ROOT out = (f32[4], s32[], f32[4], f32[4]) tuple(ax, bi, bx, cx)
+}
+)";
+  std::unique_ptr<Program> program = CompileText(text);
+  ASSERT_NE(program, nullptr);
+  std::vector<int64_t> trips;
+  for (const Step& step :
+       program->computations[static_cast<size_t>(program->entry)].steps) {
+    if (step.kind == StepKind::kWhile) trips.push_back(step.trip_count);
+  }
+  EXPECT_EQ(trips, (std::vector<int64_t>{3, 0, -1}));
+  Literal n(Shape(PHAL_ELEMENT_TYPE_S32, {}));
+  const int32_t four = 4;
+  std::memcpy(n.data(), &four, sizeof(four));
+  ExpectMatchesReference(text, {TestData(PHAL_ELEMENT_TYPE_F32, {4}, 0), n});
+}
+
 TEST(Partitioner, BatchedDotOfTransposedOperandsAndConvertedInputs) {
   ExpectMatchesReference(R"(
 HloModule batched

@@ -37,6 +37,11 @@ struct Step {
   std::vector<std::vector<int>> operands;
   // Leaves this step defines: kernel outputs, or the computation's results.
   std::vector<int> outputs;
+  // kWhile: the steps a counted loop runs (FindCountedLoop: a counter from
+  // a constant, up by one per step, below a constant), so the executor
+  // runs the body that often without evaluating the condition; -1 for any
+  // other loop.
+  int64_t trip_count = -1;
 };
 
 struct ComputationPlan {

@@ -297,6 +297,15 @@ class Execution {
       }
       case StepKind::kWhile: {
         std::vector<BufferRef> state = Select(*leaves, step.operands[0]);
+        if (step.trip_count >= 0) {
+          // A counted loop: its condition is the counter's bound, known
+          // already, so no step waits for the device to read it.
+          for (int64_t trip = 0; trip < step.trip_count; ++trip) {
+            PHAL_ASSIGN_OR_RETURN(state,
+                                  Run(step.computations[1], std::move(state)));
+          }
+          return Define(step, std::move(state), leaves);
+        }
         while (true) {
           PHAL_ASSIGN_OR_RETURN(std::vector<BufferRef> condition,
                                 Run(step.computations[0], state));

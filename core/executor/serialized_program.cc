@@ -63,6 +63,7 @@ void WriteStep(Writer& out, const Step& step) {
   out.List(step.operands,
            [&](const std::vector<int>& list) { out.Ints(list); });
   out.Ints(step.outputs);
+  out.I64(step.trip_count);
 }
 
 void WritePlan(Writer& out, const ComputationPlan& plan) {
@@ -176,7 +177,13 @@ Status ReadStep(Reader& in, Step* step) {
   PHAL_RETURN_IF_ERROR(in.List(
       &step->operands, 8, "a step's operands",
       [&](std::vector<int>* list) { return in.Ints(list, "operands"); }));
-  return in.Ints(&step->outputs, "a step's outputs");
+  PHAL_RETURN_IF_ERROR(in.Ints(&step->outputs, "a step's outputs"));
+  PHAL_RETURN_IF_ERROR(in.I64(&step->trip_count));
+  if (step->trip_count < -1) {
+    return DataLoss("a loop's trip count " + std::to_string(step->trip_count) +
+                    " is negative");
+  }
+  return OkStatus();
 }
 
 Status ReadPlan(Reader& in, ComputationPlan* plan) {

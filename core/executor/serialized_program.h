@@ -31,7 +31,7 @@ namespace phal {
 
 // Bumped whenever the layout above or the meaning of Program changes; a
 // reader accepts only its own version.
-inline constexpr uint32_t kSerializedProgramFormatVersion = 2;
+inline constexpr uint32_t kSerializedProgramFormatVersion = 3;
 
 // Who compiled the executable, and for what.
 struct SerializedProgramHeader {

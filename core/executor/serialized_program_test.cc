@@ -3,6 +3,8 @@
 // format version are refused with a status, never a crash.
 #include "core/executor/serialized_program.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "core/testing/compiler_test_util.h"
@@ -95,8 +97,17 @@ TEST(SerializedProgram, ReadsBackTheHeaderPlanConstantsAndKernels) {
       EXPECT_EQ(a.steps[s].computations, b.steps[s].computations);
       EXPECT_EQ(a.steps[s].operands, b.steps[s].operands);
       EXPECT_EQ(a.steps[s].outputs, b.steps[s].outputs);
+      EXPECT_EQ(a.steps[s].trip_count, b.steps[s].trip_count);
     }
   }
+  // The loop counts from 0 below 5.
+  const ComputationPlan& entry =
+      copy.computations[static_cast<size_t>(copy.entry)];
+  const auto loop =
+      std::find_if(entry.steps.begin(), entry.steps.end(),
+                   [](const Step& s) { return s.kind == StepKind::kWhile; });
+  ASSERT_NE(loop, entry.steps.end());
+  EXPECT_EQ(loop->trip_count, 5);
   ASSERT_EQ(read->kernels.size(), original.kernels.size());
   for (size_t k = 0; k < read->kernels.size(); ++k) {
     EXPECT_EQ(read->kernels[k].name, original.kernels[k]->name());
