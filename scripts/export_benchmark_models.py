@@ -724,6 +724,23 @@ def median_seconds(fn, args, repeat=20):
     return sorted(times)[len(times) // 2]
 
 
+def export_module(name, fn, data, path, inputs_dir=None, time_it=False):
+    """Writes `fn` lowered on `data` to `path` (XLA HLO text for a `.hlo`
+    path, StableHLO text otherwise); with `inputs_dir`, the inputs as
+    `NAME.input_K.npy`; with `time_it`, prints XLA:CPU's median time."""
+    lowered = jax.jit(fn).lower(*data)
+    text = lowered.as_text(dialect="hlo" if path.endswith(".hlo") else "stablehlo")
+    with open(path, "w") as f:
+        f.write(text)
+    if inputs_dir:
+        os.makedirs(inputs_dir, exist_ok=True)
+        for k, value in enumerate(data):
+            np.save(os.path.join(inputs_dir, f"{name}.input_{k}.npy"), np.asarray(value))
+    if time_it:
+        seconds = median_seconds(jax.jit(fn), [jnp.asarray(a) for a in data])
+        print(f"{name}: XLA:CPU median {seconds * 1e3:.3f} ms")
+
+
 def main():
     parser = argparse.ArgumentParser(
         description="Regenerates benchmarks/models from JAX.")
@@ -741,18 +758,8 @@ def main():
     for name, (fn, _, suffix) in MODELS.items():
         if args.names and name not in args.names:
             continue
-        data = inputs(name)
-        lowered = jax.jit(fn).lower(*data)
-        text = lowered.as_text(dialect="hlo" if suffix == ".hlo" else "stablehlo")
-        with open(os.path.join(MODELS_DIR, name + suffix), "w") as f:
-            f.write(text)
-        if args.inputs:
-            os.makedirs(args.inputs, exist_ok=True)
-            for k, value in enumerate(data):
-                np.save(os.path.join(args.inputs, f"{name}.input_{k}.npy"), np.asarray(value))
-        if args.time:
-            seconds = median_seconds(jax.jit(fn), [jnp.asarray(a) for a in data])
-            print(f"{name}: XLA:CPU median {seconds * 1e3:.3f} ms")
+        export_module(name, fn, inputs(name), os.path.join(MODELS_DIR, name + suffix),
+                      args.inputs, args.time)
 
 
 if __name__ == "__main__":

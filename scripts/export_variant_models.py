@@ -24,8 +24,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from export_benchmark_models import (NHWC, NWC, SEED, bf16, bn, f16, layer_norm,
-                                     median_seconds, normal, scale)
+from export_benchmark_models import (NHWC, NWC, SEED, bf16, bn, export_module, f16,
+                                     layer_norm, normal, scale)
 
 OUT_DIR = "/tmp/variant-models"
 
@@ -477,17 +477,8 @@ def main():
     for name, (fn, _) in VARIANTS.items():
         if args.names and name not in args.names:
             continue
-        data = inputs(name)
-        text = jax.jit(fn).lower(*data).as_text(dialect="stablehlo")
-        with open(os.path.join(args.out, name + ".mlir"), "w") as f:
-            f.write(text)
-        if args.inputs:
-            os.makedirs(args.inputs, exist_ok=True)
-            for k, value in enumerate(data):
-                np.save(os.path.join(args.inputs, f"{name}.input_{k}.npy"), np.asarray(value))
-        if args.time:
-            seconds = median_seconds(jax.jit(fn), [jnp.asarray(a) for a in data])
-            print(f"{name}: XLA:CPU median {seconds * 1e3:.3f} ms")
+        export_module(name, fn, inputs(name), os.path.join(args.out, name + ".mlir"),
+                      args.inputs, args.time)
 
 
 if __name__ == "__main__":
