@@ -384,18 +384,19 @@ def rnn_long_scan(xs, h0, w_x, w_h):
     return jax.lax.scan(step, h0, xs)
 
 
-def bert_layer(x, mask, w_qkv, b_qkv, w_o, b_o, g1, b1, w_1, b_1, w_2, b_2, g2, b2):
+def bert_layer(x, mask, w_qkv, b_qkv, w_o, b_o, g1, b1, w_1, b_1, w_2, b_2, g2, b2,
+               heads=12, approximate_gelu=False):
     """A BERT-base encoder layer: bidirectional attention with a padding
-    mask, post-norm, exact GELU."""
+    mask, post-norm, exact GELU (or its tanh approximation)."""
     batch, seq, dim = x.shape
-    heads, hd = 12, dim // 12
+    hd = dim // heads
     q, k, v = (t.reshape(batch, seq, heads, hd).transpose(0, 2, 1, 3)
                for t in jnp.split(x @ w_qkv + b_qkv, 3, axis=-1))
     s = jnp.einsum("bhqd,bhkd->bhqk", q, k) / np.float32(np.sqrt(hd))
     s = jnp.where(mask[:, None, None, :] > 0, s, np.float32(-1e9))
     a = jnp.einsum("bhqk,bhkd->bhqd", jax.nn.softmax(s, -1), v)
     x = layer_norm(x + a.transpose(0, 2, 1, 3).reshape(batch, seq, dim) @ w_o + b_o, g1, b1)
-    m = jax.nn.gelu(x @ w_1 + b_1, approximate=False) @ w_2 + b_2
+    m = jax.nn.gelu(x @ w_1 + b_1, approximate=approximate_gelu) @ w_2 + b_2
     return layer_norm(x + m, g2, b2)
 
 

@@ -24,6 +24,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+import export_benchmark_models
 from export_benchmark_models import (NHWC, NWC, SEED, bf16, bn, export_module, f16,
                                      layer_norm, normal, scale)
 
@@ -202,20 +203,10 @@ def lstm_scan(xs, h0, c0, w, b):
 # Transformers.
 
 
-def bert_layer(x, mask, w_qkv, b_qkv, w_o, b_o, g1, b1, w_1, b_1, w_2, b_2, g2, b2):
-    """A BERT-like encoder layer at d=512: bidirectional attention of 8
-    heads of 64 with a padding mask, post-norm, the tanh approximation of
-    GELU."""
-    batch, seq, dim = x.shape
-    heads, hd = 8, dim // 8
-    q, k, v = (t.reshape(batch, seq, heads, hd).transpose(0, 2, 1, 3)
-               for t in jnp.split(x @ w_qkv + b_qkv, 3, axis=-1))
-    s = jnp.einsum("bhqd,bhkd->bhqk", q, k) / np.float32(np.sqrt(hd))
-    s = jnp.where(mask[:, None, None, :] > 0, s, np.float32(-1e9))
-    a = jnp.einsum("bhqk,bhkd->bhqd", jax.nn.softmax(s, -1), v)
-    x = layer_norm(x + a.transpose(0, 2, 1, 3).reshape(batch, seq, dim) @ w_o + b_o, g1, b1)
-    m = jax.nn.gelu(x @ w_1 + b_1, approximate=True) @ w_2 + b_2
-    return layer_norm(x + m, g2, b2)
+def bert_layer(*args):
+    """A BERT-like encoder layer at d=512: the suite's layer with 8 heads of
+    64 and the tanh approximation of GELU."""
+    return export_benchmark_models.bert_layer(*args, heads=8, approximate_gelu=True)
 
 
 def kv_cache_decode(x, k_cache, v_cache, pos, g1, b1, w_qkv, w_o, g2, b2, w_1, w_2):

@@ -42,10 +42,7 @@ struct Blas {
 // OPENBLAS_CORETYPE). A process that loaded OpenBLAS before keeps its
 // choice.
 const char* CoreTypeForFeatures(const std::string& features) {
-  auto has = [&](const char* name) {
-    return (" " + features + " ").find(std::string(" ") + name + " ") !=
-           std::string::npos;
-  };
+  auto has = [&](const char* name) { return HasIsaFeature(features, name); };
   if (has("avx512f") && has("avx512dq") && has("avx512bw") && has("avx512vl")) {
     return "SkylakeX";
   }
@@ -691,13 +688,12 @@ __attribute__((target("avx,f16c"))) void WidenHalvesWithF16c(
   }
   for (; i < end; ++i) out[i] = _cvtsh_ss(bits[i]);
 }
-#endif
 
 bool TargetHasF16c() {
-  static const bool has =
-      (" " + TargetIsaFeatures() + " ").find(" f16c ") != std::string::npos;
+  static const bool has = HasIsaFeature(TargetIsaFeatures(), "f16c");
   return has;
 }
+#endif
 
 // Elements of a 16-bit float operand widened to f32, in pool tasks.
 std::vector<float> Widened(const void* data, phal_element_type_t type,
@@ -722,8 +718,8 @@ std::vector<float> Widened(const void* data, phal_element_type_t type,
         std::memcpy(out + i, &word, sizeof(word));
       }
     });
-  } else if (TargetHasF16c()) {
 #if defined(__x86_64__)
+  } else if (TargetHasF16c()) {
     pool.ParallelFor(count, kWidenGrain, [&](int64_t begin, int64_t end) {
       WidenHalvesWithF16c(bits, out, begin, end);
     });

@@ -1,5 +1,7 @@
 #include "plugins/cpu/cpu_int8_gemm.h"
 
+#include "plugins/cpu/cpu_features.h"
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -199,11 +201,9 @@ void MultiplyStrips(const uint8_t*, const int8_t*, int64_t, int32_t*) {}
 
 bool HasInt8GemmFeatures(const std::string& features) {
 #if defined(__x86_64__)
-  const std::string list = " " + features + " ";
-  for (const char* name : {" avx512f ", " avx512bw ", " avx512vnni "}) {
-    if (list.find(name) == std::string::npos) return false;
-  }
-  return true;
+  return HasIsaFeature(features, "avx512f") &&
+         HasIsaFeature(features, "avx512bw") &&
+         HasIsaFeature(features, "avx512vnni");
 #else
   (void)features;
   return false;

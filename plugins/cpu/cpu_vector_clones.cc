@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "plugins/cpu/cpu_features.h"
+
 namespace phal::cpu {
 namespace {
 
@@ -19,9 +21,8 @@ std::atomic<int> target_isa{-1};
 }  // namespace
 
 VectorIsa VectorIsaOfFeatures(const std::string& features) {
-  const std::string list = " " + features + " ";
-  if (list.find(" avx512f ") != std::string::npos) return VectorIsa::kAvx512;
-  if (list.find(" avx2 ") != std::string::npos) return VectorIsa::kAvx2;
+  if (HasIsaFeature(features, "avx512f")) return VectorIsa::kAvx512;
+  if (HasIsaFeature(features, "avx2")) return VectorIsa::kAvx2;
   return VectorIsa::kBaseline;
 }
 

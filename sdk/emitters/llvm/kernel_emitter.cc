@@ -28,6 +28,16 @@ int64_t SumBytes(phal_element_type_t type) {
   return StorageBytes(type);
 }
 
+// The parameter number a reducer node reads, or -1.
+int ParameterOf(const phal_kir_body_t& body, uint32_t node) {
+  const phal_kir_node_t& n = body.nodes[node];
+  if (n.op != PHAL_KIR_OP_PARAMETER || n.attributes[0] < 0 ||
+      n.attributes[0] > 1) {
+    return -1;
+  }
+  return static_cast<int>(n.attributes[0]);
+}
+
 // The op of a reducer that is one binary op of its two parameters on f32 or
 // f64 (either order), or nullopt.
 std::optional<phal_kir_op_t> PlainFloatReducer(const phal_kir_body_t& reducer) {
@@ -39,17 +49,9 @@ std::optional<phal_kir_op_t> PlainFloatReducer(const phal_kir_body_t& reducer) {
       (op.type != PHAL_ELEMENT_TYPE_F32 && op.type != PHAL_ELEMENT_TYPE_F64)) {
     return std::nullopt;
   }
-  bool seen[2] = {false, false};
-  for (uint32_t i = 0; i < 2; ++i) {
-    const phal_kir_node_t& operand =
-        reducer.nodes[reducer.operands[op.operand_begin + i]];
-    if (operand.op != PHAL_KIR_OP_PARAMETER || operand.attributes[0] < 0 ||
-        operand.attributes[0] > 1) {
-      return std::nullopt;
-    }
-    seen[operand.attributes[0]] = true;
-  }
-  if (!seen[0] || !seen[1]) return std::nullopt;
+  const int a = ParameterOf(reducer, reducer.operands[op.operand_begin]);
+  const int b = ParameterOf(reducer, reducer.operands[op.operand_begin + 1]);
+  if (a < 0 || b < 0 || a == b) return std::nullopt;
   return op.op;
 }
 
@@ -62,16 +64,6 @@ std::optional<phal_kir_op_t> PlainFloatReducer(const phal_kir_body_t& reducer) {
 // sum, a tuple, an argmax) applies in index order.
 bool IsPlainFloatSum(const phal_kir_body_t& reducer) {
   return PlainFloatReducer(reducer) == PHAL_KIR_OP_ADD;
-}
-
-// The parameter number a reducer node reads, or -1.
-int ParameterOf(const phal_kir_body_t& body, uint32_t node) {
-  const phal_kir_node_t& n = body.nodes[node];
-  if (n.op != PHAL_KIR_OP_PARAMETER || n.attributes[0] < 0 ||
-      n.attributes[0] > 1) {
-    return -1;
-  }
-  return static_cast<int>(n.attributes[0]);
 }
 
 // The best of two f32/f64 values in the total order (-NaN < -inf < ... <
