@@ -11,12 +11,17 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "sdk/kir/kernel.h"
 #include "sdk/plugin_support/device_queries.h"
@@ -630,6 +635,59 @@ TEST_F(DotTest, DotsWithAnEmptyExtentRun) {
   Check({1, 5, 6, 0, false, false, 1});
   Check({1, 0, 6, 3, false, false, 1});
   Check({0, 4, 6, 3, false, false, 1});
+}
+
+// The GEMMs flush denormal products to zero, as XLA:CPU does (an error of
+// at most 2^-126 per product, inside a dot's absolute tolerance); the
+// calling thread's float mode is left as it was, so an elementwise kernel
+// run on it afterwards still keeps a denormal.
+TEST_F(CpuKernelTest, GemmsFlushDenormalsAndElementwiseKernelsKeepThem) {
+  constexpr int64_t kSide = 96;
+  const float denormal = std::numeric_limits<float>::denorm_min() * 4096;
+  KirKernel dot_kernel("test_kernel", PHAL_KERNEL_KIND_DOT);
+  phal_kir_dot_t& dot = dot_kernel.dot;
+  dot.batch = 1;
+  dot.m = dot.n = dot.k = kSide;
+  dot.accumulation_type = kF32;
+  dot.lhs_strides[0] = dot.rhs_strides[0] = kSide * kSide;
+  dot.lhs_strides[1] = dot.rhs_strides[1] = kSide;
+  dot.lhs_strides[2] = dot.rhs_strides[2] = 1;
+  dot.lhs = dot_kernel.AddBuffer(kF32, {kSide * kSide});
+  dot.rhs = dot_kernel.AddBuffer(kF32, {kSide * kSide});
+  dot.output =
+      dot_kernel.AddBuffer(kF32, {1, kSide, kSide}, PHAL_KIR_ACCESS_WRITE);
+  dot_kernel.body.AddResult(dot_kernel.body.Parameter(kF32, 0));
+#if defined(__x86_64__)
+  const unsigned mode_before = _mm_getcsr();
+#endif
+  std::vector<std::vector<uint8_t>> dot_buffers = {
+      ToBytes(std::vector<float>(kSide * kSide, denormal)),
+      ToBytes(std::vector<float>(kSide * kSide, 0.5f)),
+      ToBytes(std::vector<float>(kSide * kSide, -1.0f))};
+  Run(Emit(dot_kernel.Desc()), dot_buffers);
+  for (float sum : FromBytes<float>(dot_buffers[2])) {
+    ASSERT_NEAR(sum, denormal * 0.5f * kSide, 1e-37f);
+  }
+#if defined(__x86_64__)
+  EXPECT_EQ(_mm_getcsr(), mode_before) << "the caller's MXCSR changed";
+#endif
+
+  KirKernel loop("test_kernel", PHAL_KERNEL_KIND_LOOP);
+  const uint32_t in = loop.AddBuffer(kF32, {kSide});
+  const uint32_t out = loop.AddBuffer(kF32, {kSide}, PHAL_KIR_ACCESS_WRITE);
+  loop.dims = {kSide};
+  loop.outputs = {out};
+  KirBody& b = loop.body;
+  b.AddResult(
+      b.Add(PHAL_KIR_OP_MULTIPLY, kF32,
+            {b.Read(kF32, in, {b.Index(0)}), b.Constant(kF32, F32Bits(0.5f))}));
+  std::vector<std::vector<uint8_t>> loop_buffers = {
+      ToBytes(std::vector<float>(kSide, denormal)),
+      ToBytes(std::vector<float>(kSide))};
+  Run(Emit(loop.Desc()), loop_buffers);
+  for (float half : FromBytes<float>(loop_buffers[1])) {
+    ASSERT_EQ(half, denormal * 0.5f);
+  }
 }
 
 TEST_F(CpuKernelTest, IntegerDotWithConvertedOperandsIsExact) {

@@ -51,11 +51,15 @@ void Stream::Enqueue(Task task) {
 }
 
 bool Stream::BeginInline() {
-  std::lock_guard lock(mutex_);
-  if (stopping_ || running_inline_ || !queue_.empty() ||
-      finished_count_ != enqueued_count_) {
-    return false;
-  }
+  std::unique_lock lock(mutex_);
+  const auto idle = [&] {
+    return stopping_ || (!running_inline_ && queue_.empty() &&
+                         finished_count_ == enqueued_count_);
+  };
+  // The predicate first: an idle stream is the common case, and the timed
+  // wait reads the clock.
+  if (!idle() && !work_finished_.wait_for(lock, kIdleWait, idle)) return false;
+  if (stopping_) return false;
   running_inline_ = true;
   ++enqueued_count_;
   return true;

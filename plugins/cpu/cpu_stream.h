@@ -2,6 +2,7 @@
 #ifndef POLYHAL_PLUGINS_CPU_CPU_STREAM_H_
 #define POLYHAL_PLUGINS_CPU_CPU_STREAM_H_
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -35,12 +36,20 @@ class Stream {
   // queue as it was.
   void Enqueue(Task task);
 
-  // Runs `work` (a callable returning Status) on the calling thread, now,
-  // when the stream has nothing queued or running (so it runs exactly when
+  // How long RunIfIdle waits, at most, for a busy stream to go idle.
+  static constexpr std::chrono::microseconds kIdleWait{1000};
+
+  // Runs `work` (a callable returning Status) on the calling thread when
+  // the stream has nothing queued or running (so it runs exactly when
   // queueing it would), and returns true; otherwise returns false and the
-  // caller queues it. For work smaller than the two thread wake-ups a
-  // queued task costs. Its result is recorded as a queued task's is; it is
-  // called, not copied, so building it allocates nothing.
+  // caller queues it. A busy stream is waited for, up to kIdleWait: a
+  // launching thread that ran ahead of the worker catches up with it
+  // instead of handing it every later small task one wake-up at a time
+  // (the wait is bounded, so work queued behind an event another thread
+  // has yet to record never holds the caller). For work smaller than the
+  // two thread wake-ups a queued task costs. Its result is recorded as a
+  // queued task's is; it is called, not copied, so building it allocates
+  // nothing.
   template <typename Work>
   bool RunIfIdle(Work&& work) {
     if (!BeginInline()) return false;
@@ -66,7 +75,8 @@ class Stream {
   Status PendingError() const;
 
  private:
-  // Marks the stream busy with work on the calling thread, when it is idle.
+  // Marks the stream busy with work on the calling thread, when it is idle
+  // or goes idle within kIdleWait.
   bool BeginInline();
   // Records the result of that work and hands the stream back.
   void EndInline(Status status);
