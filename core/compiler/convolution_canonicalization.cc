@@ -121,6 +121,201 @@ HloInstruction* SplitDepth(RewriteContext& context,
   return Reshape(context, sum, output_dims);
 }
 
+// One output phase, along one spatial dimension, of a convolution whose
+// input is dilated by `s` (window stride 1, no window dilation): the
+// outputs y = s q + r read only the kernel taps k0, k0 + s, ... (those that
+// land on input elements, not on the holes between them), and tap j of
+// output q reads input element q + offset + j.
+struct Phase {
+  int64_t outputs = 0;  // how many y = s q + r there are
+  int64_t first_tap = 0;
+  int64_t taps = 0;
+  int64_t offset = 0;
+};
+
+Phase PhaseOf(const WindowDimension& w, int64_t output_size, int64_t r) {
+  const int64_t s = w.base_dilation;
+  Phase phase;
+  phase.outputs = r < output_size ? (output_size - r + s - 1) / s : 0;
+  phase.first_tap = ((w.padding_low - r) % s + s) % s;
+  phase.taps =
+      phase.first_tap < w.size ? (w.size - phase.first_tap + s - 1) / s : 0;
+  phase.offset = (r + phase.first_tap - w.padding_low) / s;
+  return phase;
+}
+
+// True when every dilated spatial dimension of `window` has stride 1 and
+// no window dilation: a transposed convolution, or the gradient of a
+// strided convolution's input, which PhaseSplit computes without the
+// zeros a dilated copy of the input would hold.
+bool SplitsIntoPhases(const Window& window) {
+  bool dilated = false;
+  for (const WindowDimension& w : window.dimensions) {
+    if (w.base_dilation == 1) continue;
+    if (w.stride != 1 || w.window_dilation != 1) return false;
+    dilated = true;
+  }
+  return dilated;
+}
+
+// A convolution of canonical layouts (input [n, spatial..., c], kernel
+// [spatial..., c, f], output `output_dims`) whose input `window` dilates,
+// as one convolution per output phase (the product of the dilations), each
+// over the undilated input with the kernel taps its outputs read, the
+// phases then interleaved: a stride-2 transposed convolution does a
+// quarter of the multiplications a convolution over the dilated input
+// does, three quarters of them by zeros. `convolve` makes each phase's
+// convolution.
+template <typename Convolve>
+HloInstruction* PhaseSplit(RewriteContext& context, HloInstruction* input,
+                           HloInstruction* kernel, const Window& window,
+                           const std::vector<int64_t>& output_dims,
+                           ElementType result_type, Convolve convolve) {
+  const auto spatial = static_cast<int64_t>(window.dimensions.size());
+  const std::vector<int64_t>& in = input->shape().dims();
+  const std::vector<int64_t>& k = kernel->shape().dims();
+  std::vector<int64_t> dilation, widest;
+  for (int64_t i = 0; i < spatial; ++i) {
+    const int64_t s =
+        window.dimensions[static_cast<std::size_t>(i)].base_dilation;
+    dilation.push_back(s);
+    widest.push_back((output_dims[static_cast<std::size_t>(i + 1)] + s - 1) /
+                     s);
+  }
+  // Each phase's outputs, padded at the end to `widest` along each spatial
+  // dimension and given a unit dimension after each: [n, q0, 1, q1, 1, ...,
+  // f], so the phases concatenate along the unit dimensions.
+  std::vector<int64_t> stacked_dims = {output_dims.front()};
+  for (int64_t q : widest) {
+    stacked_dims.push_back(q);
+    stacked_dims.push_back(1);
+  }
+  stacked_dims.push_back(output_dims.back());
+  const auto phase_output = [&](const std::vector<int64_t>& r) {
+    std::vector<Phase> phases;
+    bool empty = false;
+    for (int64_t i = 0; i < spatial; ++i) {
+      const auto d = static_cast<std::size_t>(i);
+      phases.push_back(PhaseOf(window.dimensions[d], output_dims[d + 1], r[d]));
+      empty |= phases.back().taps == 0 || phases.back().outputs == 0;
+    }
+    if (empty) {
+      return context.AddNew(HloOpcode::kBroadcast,
+                            Shape(result_type, stacked_dims),
+                            {Zero(context, result_type)});
+    }
+    // The input rows the phase reads, and the padding around them.
+    std::vector<int64_t> starts(in.size(), 0), limits = in;
+    std::vector<int64_t> kernel_starts(k.size(), 0), kernel_limits = k;
+    std::vector<int64_t> kernel_strides(k.size(), 1);
+    std::vector<int64_t> phase_dims = {output_dims.front()};
+    Window phase_window;
+    bool sliced = false;
+    for (int64_t i = 0; i < spatial; ++i) {
+      const auto d = static_cast<std::size_t>(i);
+      const Phase& p = phases[d];
+      int64_t low = -p.offset;
+      int64_t high = p.outputs + p.taps - 1 - in[d + 1] + p.offset;
+      if (low < 0) {
+        starts[d + 1] = -low;
+        low = 0;
+        sliced = true;
+      }
+      if (high < 0) {
+        limits[d + 1] += high;
+        high = 0;
+        sliced = true;
+      }
+      kernel_starts[d] = p.first_tap;
+      kernel_limits[d] = p.first_tap + (p.taps - 1) * dilation[d] + 1;
+      kernel_strides[d] = dilation[d];
+      WindowDimension w;
+      w.size = p.taps;
+      w.padding_low = low;
+      w.padding_high = high;
+      phase_window.dimensions.push_back(w);
+      phase_dims.push_back(p.outputs);
+    }
+    phase_dims.push_back(output_dims.back());
+    HloInstruction* phase_input = input;
+    if (sliced) {
+      std::vector<int64_t> dims;
+      for (std::size_t d = 0; d < in.size(); ++d) {
+        dims.push_back(limits[d] - starts[d]);
+      }
+      phase_input = context.AddNew(
+          HloOpcode::kSlice, Shape(input->shape().element_type(), dims),
+          {input}, [&](HloInstruction& slice) {
+            slice.set_slice(starts, limits, std::vector<int64_t>(in.size(), 1));
+          });
+    }
+    std::vector<int64_t> taps_dims;
+    for (std::size_t d = 0; d < k.size(); ++d) {
+      taps_dims.push_back(
+          (kernel_limits[d] - kernel_starts[d] + kernel_strides[d] - 1) /
+          kernel_strides[d]);
+    }
+    HloInstruction* taps = context.AddNew(
+        HloOpcode::kSlice, Shape(kernel->shape().element_type(), taps_dims),
+        {kernel}, [&](HloInstruction& slice) {
+          slice.set_slice(kernel_starts, kernel_limits, kernel_strides);
+        });
+    HloInstruction* part =
+        convolve(phase_input, taps, std::move(phase_window), phase_dims);
+    PaddingConfig padding;
+    padding.dimensions.resize(phase_dims.size());
+    std::vector<int64_t> padded = phase_dims;
+    for (int64_t i = 0; i < spatial; ++i) {
+      const auto d = static_cast<std::size_t>(i + 1);
+      padding.dimensions[d].high = widest[d - 1] - phase_dims[d];
+      padded[d] = widest[d - 1];
+    }
+    if (padded != phase_dims) {
+      part = context.AddNew(
+          HloOpcode::kPad, Shape(result_type, padded),
+          {part, Zero(context, result_type)},
+          [&](HloInstruction& pad) { pad.set_padding_config(padding); });
+    }
+    return Reshape(context, part, stacked_dims);
+  };
+  // Phases concatenated along the unit dimension after each spatial one,
+  // the last spatial dimension innermost.
+  const auto interleave = [&](int64_t i, std::vector<int64_t>& r,
+                              const auto& self) -> HloInstruction* {
+    if (i == spatial) return phase_output(r);
+    std::vector<HloInstruction*> parts;
+    for (r.push_back(0); r.back() < dilation[static_cast<std::size_t>(i)];
+         ++r.back()) {
+      parts.push_back(self(i + 1, r, self));
+    }
+    r.pop_back();
+    if (parts.size() == 1) return parts.front();
+    std::vector<int64_t> dims = parts.front()->shape().dims();
+    const auto axis = static_cast<std::size_t>(2 + 2 * i);
+    dims[axis] = static_cast<int64_t>(parts.size());
+    return context.AddNew(HloOpcode::kConcatenate, Shape(result_type, dims),
+                          parts, [&](HloInstruction& c) {
+                            c.set_dimensions({static_cast<int64_t>(axis)});
+                          });
+  };
+  std::vector<int64_t> r;
+  HloInstruction* stacked = interleave(0, r, interleave);
+  std::vector<int64_t> whole = {output_dims.front()};
+  for (int64_t i = 0; i < spatial; ++i) {
+    whole.push_back(widest[static_cast<std::size_t>(i)] *
+                    dilation[static_cast<std::size_t>(i)]);
+  }
+  whole.push_back(output_dims.back());
+  HloInstruction* result = Reshape(context, stacked, whole);
+  if (whole == output_dims) return result;
+  return context.AddNew(
+      HloOpcode::kSlice, Shape(result_type, output_dims), {result},
+      [&](HloInstruction& slice) {
+        slice.set_slice(std::vector<int64_t>(whole.size(), 0), output_dims,
+                        std::vector<int64_t>(whole.size(), 1));
+      });
+}
+
 // True for a constant whose bytes are all zero (+0 of a float type), seen
 // through one convert.
 bool IsZeroBits(const HloInstruction& value) {
@@ -234,7 +429,8 @@ StatusOr<HloInstruction*> CanonicalizeConvolution(
   for (int64_t d : output_order) output_dims.push_back(source.shape().dim(d));
 
   Window canonical_window = window;
-  if (dilated) {
+  const bool phases = dilated && SplitsIntoPhases(window);
+  if (dilated && !phases) {
     PaddingConfig padding;
     padding.dimensions.resize(static_cast<std::size_t>(spatial + 2));
     std::vector<int64_t> dims = input->shape().dims();
@@ -261,11 +457,19 @@ StatusOr<HloInstruction*> CanonicalizeConvolution(
         context.AddNew(HloOpcode::kReverse, kernel->shape(), {kernel},
                        [&](HloInstruction& r) { r.set_dimensions(flipped); });
   }
+  const auto convolve = [&](HloInstruction* phase_input,
+                            HloInstruction* phase_kernel, Window phase_window,
+                            std::vector<int64_t> dims) {
+    return split_depth ? SplitDepth(context, source, phase_input, phase_kernel,
+                                    phase_window, dims)
+                       : CanonicalConvolution(
+                             context, source, phase_input, phase_kernel,
+                             std::move(phase_window), std::move(dims));
+  };
   HloInstruction* result =
-      split_depth ? SplitDepth(context, source, input, kernel, canonical_window,
-                               output_dims)
-                  : CanonicalConvolution(context, source, input, kernel,
-                                         canonical_window, output_dims);
+      phases ? PhaseSplit(context, input, kernel, canonical_window, output_dims,
+                          result_type, convolve)
+             : convolve(input, kernel, canonical_window, output_dims);
   // Back to the source's output layout: result dimension j is canonical
   // dimension i where output_order[i] == j.
   std::vector<int64_t> back(output_order.size());

@@ -704,6 +704,37 @@ TEST(ConvolutionCanonicalization, EveryRewrittenFormMatchesTheReference) {
        "f32[1,8,8,5]",
        "window={size=2x2 pad=1_1x1_1 lhs_dilate=2x2}, "
        "dim_labels=b01f_01io->b01f"},
+      // Transposed convolutions as phases: stride 3 with a kernel shorter
+      // than the stride (phases of no taps), cropping (negative padding),
+      // padding wider than the kernel, a dilation along one dimension only,
+      // and the input gradient of a stride-2 convolution, reversed.
+      {"f32[2,5,3]",
+       {2, 5, 3},
+       "f32[2,3,4]",
+       {2, 3, 4},
+       "f32[2,13,4]",
+       "window={size=2 pad=1_0 lhs_dilate=3}, dim_labels=b0f_0io->b0f"},
+      {"f32[1,6,5,2]",
+       {1, 6, 5, 2},
+       "f32[3,3,2,3]",
+       {3, 3, 2, 3},
+       "f32[1,7,16,3]",
+       "window={size=3x3 pad=-1_-1x3_2 lhs_dilate=2x3}, "
+       "dim_labels=b01f_01io->b01f"},
+      {"f32[2,4,5,3]",
+       {2, 4, 5, 3},
+       "f32[3,3,3,2]",
+       {3, 3, 3, 2},
+       "f32[2,7,5,2]",
+       "window={size=3x3 pad=1_1x1_1 lhs_dilate=2x1}, "
+       "dim_labels=b01f_01io->b01f"},
+      {"f32[2,3,7,7]",
+       {2, 3, 7, 7},
+       "f32[3,4,3,3]",
+       {3, 4, 3, 3},
+       "f32[2,4,14,14]",
+       "window={size=3x3 pad=1_2x1_2 lhs_dilate=2x2 rhs_reversal=1x1}, "
+       "dim_labels=bf01_io01->bf01"},
       // A reversed window, and the output in another layout.
       {"f32[2,5,5,3]",
        {2, 5, 5, 3},
