@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -18,6 +19,7 @@
 
 #include "plugins/cpu/cpu_features.h"
 #include "plugins/cpu/cpu_int8_gemm.h"
+#include "plugins/cpu/cpu_scratch.h"
 #include "plugins/cpu/cpu_vector_clones.h"
 #include "sdk/base/float16.h"
 #include "sdk/plugin_support/plugin_host.h"
@@ -741,12 +743,12 @@ bool TargetHasF16c() {
 }
 #endif
 
-// Elements of a 16-bit float operand widened to f32, in pool tasks.
-std::vector<float> Widened(const void* data, phal_element_type_t type,
-                           int64_t count, ThreadPool& pool) {
-  std::vector<float> wide(static_cast<size_t>(count));
+// Elements of a 16-bit float (or 8-bit integer) operand widened to f32, in
+// pool tasks, into `wide` (at least `count` floats).
+void Widen(const void* data, phal_element_type_t type, int64_t count,
+           ThreadPool& pool, float* wide) {
   const auto* bits = static_cast<const uint16_t*>(data);
-  float* out = wide.data();
+  float* out = wide;
   if (type == PHAL_ELEMENT_TYPE_S8 || type == PHAL_ELEMENT_TYPE_U8) {
     const auto* bytes = static_cast<const uint8_t*>(data);
     const bool is_signed = type == PHAL_ELEMENT_TYPE_S8;
@@ -776,8 +778,18 @@ std::vector<float> Widened(const void* data, phal_element_type_t type,
       for (int64_t i = begin; i < end; ++i) out[i] = table[bits[i]];
     });
   }
-  return wide;
 }
+
+// An operand widened to f32 into the calling thread's scratch for `slot`.
+struct WideOperand {
+  WideOperand(ScratchSlot slot, const void* data, phal_element_type_t type,
+              int64_t count, ThreadPool& pool)
+      : scratch(slot, sizeof(float) * static_cast<size_t>(count)) {
+    Widen(data, type, count, pool, scratch.As<float>());
+  }
+  float* data() const { return scratch.As<float>(); }
+  Scratch scratch;
+};
 
 // The elements an operand of `rows` x `columns` per batch, with the given
 // leading dimension and batch stride, spans.
@@ -817,10 +829,10 @@ void RunIntegerGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
     std::memset(sums, 0, sizeof(int32_t) * static_cast<size_t>(count));
     return;
   }
-  const std::vector<float> lhs =
-      Widened(buffers[shape.lhs], shape.lhs_type, LhsExtent(shape), pool);
-  const std::vector<float> rhs =
-      Widened(buffers[shape.rhs], shape.rhs_type, RhsExtent(shape), pool);
+  const WideOperand lhs(ScratchSlot::kLhs, buffers[shape.lhs], shape.lhs_type,
+                        LhsExtent(shape), pool);
+  const WideOperand rhs(ScratchSlot::kRhs, buffers[shape.rhs], shape.rhs_type,
+                        RhsExtent(shape), pool);
   const int64_t slice = std::max<int64_t>(
       1, (int64_t{1} << 24) / (LargestMagnitude(shape.lhs_type) *
                                LargestMagnitude(shape.rhs_type)));
@@ -829,20 +841,21 @@ void RunIntegerGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
   part.lhs_type = part.rhs_type = PHAL_ELEMENT_TYPE_INVALID;
   part.lhs = 0;
   part.rhs = 1;
-  std::vector<float> partial(static_cast<size_t>(count));
+  const Scratch partial_scratch(ScratchSlot::kPartial,
+                                sizeof(float) * static_cast<size_t>(count));
+  const float* partial = partial_scratch.As<float>();
   for (int64_t first = 0; first < shape.k; first += slice) {
     part.k = std::min(slice, shape.k - first);
     void* parts[] = {
-        const_cast<float*>(lhs.data()) +
-            (shape.lhs_transposed ? first * shape.lhs_leading : first),
-        const_cast<float*>(rhs.data()) +
+        lhs.data() + (shape.lhs_transposed ? first * shape.lhs_leading : first),
+        rhs.data() +
             (shape.rhs_transposed ? first : first * shape.rhs_leading)};
-    RunGemm(part, parts, partial.data(), pool);
+    RunGemm(part, parts, partial_scratch.As<float>(), pool);
     const bool initial = first == 0;
     pool.ParallelFor(count, kWidenGrain, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
-        const auto value = static_cast<uint32_t>(
-            static_cast<int32_t>(partial[static_cast<size_t>(i)]));
+        const auto value =
+            static_cast<uint32_t>(static_cast<int32_t>(partial[i]));
         const uint32_t before = initial ? 0u : static_cast<uint32_t>(sums[i]);
         sums[i] = static_cast<int32_t>(before + value);
       }
@@ -863,19 +876,20 @@ void RunConvGemm(const llvm_emitter::ConvGemmShape& shape, void* const* buffers,
     // 16-bit float operands: widened to f32 once, then as f32 ones.
     std::vector<void*> wide_buffers(
         buffers, buffers + std::max(shape.input, shape.kernel) + 1);
-    std::vector<float> input, kernel;
+    std::optional<WideOperand> input, kernel;
     if (shape.input_type != PHAL_ELEMENT_TYPE_INVALID) {
-      input = Widened(buffers[shape.input], shape.input_type,
-                      shape.batch * shape.height * shape.width * shape.channels,
-                      pool);
-      wide_buffers[shape.input] = input.data();
+      input.emplace(ScratchSlot::kLhs, buffers[shape.input], shape.input_type,
+                    shape.batch * shape.height * shape.width * shape.channels,
+                    pool);
+      wide_buffers[shape.input] = input->data();
     }
     if (shape.kernel_type != PHAL_ELEMENT_TYPE_INVALID) {
-      kernel = Widened(buffers[shape.kernel], shape.kernel_type,
-                       shape.kernel_height * shape.kernel_width *
-                           shape.channels * shape.features,
-                       pool);
-      wide_buffers[shape.kernel] = kernel.data();
+      kernel.emplace(ScratchSlot::kRhs, buffers[shape.kernel],
+                     shape.kernel_type,
+                     shape.kernel_height * shape.kernel_width * shape.channels *
+                         shape.features,
+                     pool);
+      wide_buffers[shape.kernel] = kernel->data();
     }
     llvm_emitter::ConvGemmShape wide = shape;
     wide.input_type = wide.kernel_type = PHAL_ELEMENT_TYPE_INVALID;
@@ -917,14 +931,16 @@ void RunGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
     // reads them), then as f32 ones.
     std::vector<void*> wide_buffers(
         buffers, buffers + std::max(shape.lhs, shape.rhs) + 1);
-    std::vector<float> lhs, rhs;
+    std::optional<WideOperand> lhs, rhs;
     if (shape.lhs_type != PHAL_ELEMENT_TYPE_INVALID) {
-      lhs = Widened(buffers[shape.lhs], shape.lhs_type, LhsExtent(shape), pool);
-      wide_buffers[shape.lhs] = lhs.data();
+      lhs.emplace(ScratchSlot::kLhs, buffers[shape.lhs], shape.lhs_type,
+                  LhsExtent(shape), pool);
+      wide_buffers[shape.lhs] = lhs->data();
     }
     if (shape.rhs_type != PHAL_ELEMENT_TYPE_INVALID) {
-      rhs = Widened(buffers[shape.rhs], shape.rhs_type, RhsExtent(shape), pool);
-      wide_buffers[shape.rhs] = rhs.data();
+      rhs.emplace(ScratchSlot::kRhs, buffers[shape.rhs], shape.rhs_type,
+                  RhsExtent(shape), pool);
+      wide_buffers[shape.rhs] = rhs->data();
     }
     llvm_emitter::GemmShape wide = shape;
     wide.lhs_type = wide.rhs_type = PHAL_ELEMENT_TYPE_INVALID;

@@ -18,6 +18,7 @@
 #include "plugins/cpu/cpu_kernel_blob.h"
 #include "plugins/cpu/cpu_kernel_cache.h"
 #include "plugins/cpu/cpu_memory.h"
+#include "plugins/cpu/cpu_scratch.h"
 #include "plugins/cpu/cpu_stream.h"
 #include "sdk/base/hash.h"
 #include "sdk/emitters/llvm/kernel_emitter.h"
@@ -37,9 +38,6 @@ namespace phal::cpu {
 constexpr int64_t kInlineWork = int64_t{1} << 16;
 namespace {
 
-// Sums of a dot kernel up to which the launching thread's own buffer holds
-// them (64 KiB).
-constexpr size_t kKeptSums = 8192;
 // Buffers up to which a kernel run on the launching thread takes their
 // addresses from the stack.
 constexpr uint32_t kInlineBuffers = 32;
@@ -212,21 +210,13 @@ uint64_t CompiledKernelKinds() {
 
 Status Kernel::Run(std::span<void* const> buffers, ThreadPool& pool) const {
   if (linked_->fft != nullptr) return linked_->fft->Run(buffers.data(), pool);
-  // f64 elements keep the sums aligned for every accumulation type. They
-  // are left uninitialised: the GEMM, or the kernel's own row sums, write
-  // every one before it is read. Small sums live in a buffer the launching
-  // thread keeps, so a loop's small dots do not allocate on every step.
-  const size_t sum_count = static_cast<size_t>((plan().dot_sums_bytes + 7) / 8);
-  thread_local std::unique_ptr<double[]> kept_sums =
-      std::make_unique_for_overwrite<double[]>(kKeptSums);
-  std::unique_ptr<double[]> own_sums;
-  double* sums = nullptr;
-  if (sum_count > kKeptSums) {
-    own_sums = std::make_unique_for_overwrite<double[]>(sum_count);
-    sums = own_sums.get();
-  } else if (sum_count != 0) {
-    sums = kept_sums.get();
-  }
+  // The sums are left uninitialised: the GEMM, or the kernel's own row
+  // sums, write every one before it is read. They live in the running
+  // thread's scratch, so neither a loop's small dots nor a large GEMM
+  // allocates (and faults in) memory on every launch.
+  const Scratch sum_scratch(ScratchSlot::kSums,
+                            static_cast<size_t>(plan().dot_sums_bytes));
+  double* sums = sum_scratch.As<double>();
   if (plan().gemm.type != PHAL_ELEMENT_TYPE_INVALID) {
     RunGemm(plan().gemm, buffers.data(), sums, pool);
   }
