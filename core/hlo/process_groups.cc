@@ -95,30 +95,11 @@ StatusOr<CollectiveGroupMode> ModeOf(const HloInstruction& instruction) {
 StatusOr<std::vector<std::vector<int64_t>>> PermutePairs(
     const HloInstruction& permute, ProcessGrid grid) {
   PHAL_ASSIGN_OR_RETURN(CollectiveGroupMode mode, ModeOf(permute));
-  std::vector<std::vector<int64_t>> pairs;
-  std::set<int64_t> sources;
-  std::set<int64_t> targets;
-  for (const auto& [source, target] : permute.source_target_pairs()) {
-    if (!sources.insert(source).second) {
-      return InvalidArgument("source " + std::to_string(source) +
-                             " appears in two source_target_pairs");
-    }
-    if (!targets.insert(target).second) {
-      return InvalidArgument("target " + std::to_string(target) +
-                             " appears in two source_target_pairs");
-    }
-    // Each pair is checked on its own: a process may be both a source
-    // and a target.
-    PHAL_RETURN_IF_ERROR(CheckIds(mode, {{source}}, grid, false));
-    PHAL_RETURN_IF_ERROR(CheckIds(mode, {{target}}, grid, false));
-    pairs.push_back({source, target});
-  }
+  PHAL_ASSIGN_OR_RETURN(
+      auto pairs,
+      PermuteProcessPairs(mode, permute.source_target_pairs(), grid));
   std::vector<std::vector<int64_t>> groups;
-  for (const std::vector<int64_t>& pair : pairs) {
-    PHAL_ASSIGN_OR_RETURN(std::vector<std::vector<int64_t>> expanded,
-                          ProcessGroups(mode, {pair}, grid, false));
-    groups.insert(groups.end(), expanded.begin(), expanded.end());
-  }
+  for (const auto& [source, target] : pairs) groups.push_back({source, target});
   return groups;
 }
 
@@ -224,6 +205,34 @@ StatusOr<std::vector<std::vector<int64_t>>> ProcessGroups(
     case CollectiveGroupMode::kFlattenedIds:
       processes = std::move(groups);
       break;
+  }
+  return processes;
+}
+
+StatusOr<std::vector<std::pair<int64_t, int64_t>>> PermuteProcessPairs(
+    CollectiveGroupMode mode,
+    const std::vector<std::pair<int64_t, int64_t>>& pairs, ProcessGrid grid) {
+  std::set<int64_t> sources;
+  std::set<int64_t> targets;
+  std::vector<std::pair<int64_t, int64_t>> processes;
+  for (const auto& [source, target] : pairs) {
+    if (!sources.insert(source).second) {
+      return InvalidArgument("source " + std::to_string(source) +
+                             " appears in two source_target_pairs");
+    }
+    if (!targets.insert(target).second) {
+      return InvalidArgument("target " + std::to_string(target) +
+                             " appears in two source_target_pairs");
+    }
+    // The source and the target expand alike (one process per partition,
+    // or per replica), so the expansions pair up in order.
+    PHAL_ASSIGN_OR_RETURN(auto from, ProcessGroups(mode, {{source}}, grid,
+                                                   /*require_cover=*/false));
+    PHAL_ASSIGN_OR_RETURN(auto to, ProcessGroups(mode, {{target}}, grid,
+                                                 /*require_cover=*/false));
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      processes.emplace_back(from[i][0], to[i][0]);
+    }
   }
   return processes;
 }

@@ -69,6 +69,14 @@ StatusOr<std::vector<std::vector<int64_t>>> ProcessGroups(
     const std::vector<std::vector<int64_t>>& id_groups, ProcessGrid grid,
     bool require_cover);
 
+// collective_permute's pairs on `grid`: each (source, target) pair of
+// replica ids (cross_replica) or partition ids (cross_partition) as the
+// (source, target) pairs of flattened process ids it stands for, one per
+// partition or replica. Sources must be unique, targets too, all in range.
+StatusOr<std::vector<std::pair<int64_t, int64_t>>> PermuteProcessPairs(
+    CollectiveGroupMode mode,
+    const std::vector<std::pair<int64_t, int64_t>>& pairs, ProcessGrid grid);
+
 // The process groups of a collective instruction on `grid`, with every
 // constraint of its opcode checked: ids in range and unique; every process
 // covered by all-reduce, all-gather, reduce-scatter and all-to-all; groups
