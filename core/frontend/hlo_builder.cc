@@ -33,7 +33,13 @@ std::unique_ptr<HloInstruction> HloBuilder::Create(
 
 StatusOr<HloInstruction*> HloBuilder::Add(
     std::unique_ptr<HloInstruction> instruction) {
-  PHAL_ASSIGN_OR_RETURN(Shape shape, InferShape(*instruction));
+  const HloOpcode opcode = instruction->opcode();
+  const bool per_process = IsCollective(opcode) ||
+                           opcode == HloOpcode::kReplicaId ||
+                           opcode == HloOpcode::kPartitionId;
+  PHAL_ASSIGN_OR_RETURN(Shape shape,
+                        per_process ? InferCollectiveShape(*instruction, grid_)
+                                    : InferShape(*instruction));
   instruction->mutable_shape() = std::move(shape);
   return computation_->AddInstruction(std::move(instruction));
 }

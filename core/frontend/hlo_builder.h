@@ -11,6 +11,7 @@
 #include "core/hlo/computation.h"
 #include "core/hlo/instruction.h"
 #include "core/hlo/literal.h"
+#include "core/hlo/process_groups.h"
 #include "sdk/base/status.h"
 
 namespace phal {
@@ -72,6 +73,10 @@ class HloBuilder {
   // value is returned as itself.
   StatusOr<std::vector<HloInstruction*>> Untuple(HloInstruction* value);
 
+  // The grid the program runs on, which the shapes of collectives depend
+  // on (1 x 1 unless set).
+  void set_process_grid(ProcessGrid grid) { grid_ = grid; }
+
   // Sets the root and hands the computation over.
   std::unique_ptr<HloComputation> Build(HloInstruction* root);
 
@@ -79,6 +84,7 @@ class HloBuilder {
   std::unique_ptr<HloComputation> computation_;
   int64_t next_id_ = 0;
   int64_t next_parameter_ = 0;
+  ProcessGrid grid_;
 };
 
 }  // namespace phal

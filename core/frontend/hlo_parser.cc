@@ -17,6 +17,11 @@
 
 #include "core/frontend/ragged_dot.h"
 #include "core/hlo/literal.h"
+#include "core/hlo/process_groups.h"
+#include "core/hlo/replica_groups.h"
+#include "core/hlo/shape_inference.h"
+#include "core/hlo/sharding.h"
+#include "core/hlo/text_cursor.h"
 #include "sdk/base/float16.h"
 
 namespace phal {
@@ -63,6 +68,16 @@ struct AttributeList {
   std::set<std::string, std::less<>> seen;
   std::map<std::string, std::vector<ComputationReference>, std::less<>>
       computations;
+  // Where the value of each attribute starts, for errors found later.
+  std::map<std::string, std::size_t, std::less<>> value_offsets;
+};
+
+// A collective whose groups and shape are checked once its reduction
+// computation is resolved: at the end of the module.
+struct PendingCollective {
+  HloInstruction* instruction = nullptr;
+  std::size_t instruction_offset = 0;
+  std::size_t groups_offset = 0;
 };
 
 struct PendingCalls {
@@ -88,7 +103,14 @@ std::vector<std::string_view> RequiredAttributes(HloOpcode opcode) {
       return {"dimensions"};
     case HloOpcode::kReduce:
     case HloOpcode::kSort:
+    case HloOpcode::kReduceScatter:
       return {"dimensions", "to_apply"};
+    case HloOpcode::kAllGather:
+      return {"dimensions"};
+    case HloOpcode::kAllReduce:
+      return {"to_apply"};
+    case HloOpcode::kCollectivePermute:
+      return {"source_target_pairs"};
     case HloOpcode::kCall:
     case HloOpcode::kMap:
     case HloOpcode::kScatter:
@@ -147,9 +169,11 @@ std::vector<std::string_view> ComputationRoles(HloOpcode opcode,
       return {"true_computation", "false_computation"};
     case HloOpcode::kFusion:
       return {"calls"};
+    case HloOpcode::kAllReduce:
     case HloOpcode::kCall:
     case HloOpcode::kMap:
     case HloOpcode::kReduce:
+    case HloOpcode::kReduceScatter:
     case HloOpcode::kReduceWindow:
     case HloOpcode::kScatter:
     case HloOpcode::kSort:
@@ -187,7 +211,8 @@ constexpr NamedMember<void (HloInstruction::*)(bool)> kBoolAttributes[] = {
     {"is_stable", &HloInstruction::set_is_stable},
     {"largest", &HloInstruction::set_largest},
     {"indices_are_sorted", &HloInstruction::set_indices_are_sorted},
-    {"unique_indices", &HloInstruction::set_unique_indices}};
+    {"unique_indices", &HloInstruction::set_unique_indices},
+    {"use_global_device_ids", &HloInstruction::set_use_global_device_ids}};
 
 constexpr NamedMember<std::vector<int64_t> DotDimensionNumbers::*> kDotLists[] =
     {{"lhs_batch_dims", &DotDimensionNumbers::lhs_batch_dimensions},
@@ -248,8 +273,15 @@ bool AttributeAppliesTo(std::string_view name, HloOpcode opcode) {
     return any_of({kGather, kScatter});
   }
   if (name == "dimensions") {
-    return any_of(
-        {kBroadcast, kConcatenate, kMap, kReduce, kReverse, kTranspose, kSort});
+    return any_of({kAllGather, kAllToAll, kBroadcast, kConcatenate, kMap,
+                   kReduce, kReduceScatter, kReverse, kTranspose, kSort});
+  }
+  if (name == "channel_id") return IsCollective(opcode);
+  if (name == "replica_groups") {
+    return IsCollective(opcode) && opcode != kCollectivePermute;
+  }
+  if (name == "use_global_device_ids") {
+    return any_of({kAllGather, kAllReduce, kReduceScatter});
   }
   if (name == "window") {
     return any_of({kReduceWindow, kSelectAndScatter, kConvolution});
@@ -273,6 +305,7 @@ bool AttributeAppliesTo(std::string_view name, HloOpcode opcode) {
       {"dynamic_slice_sizes", kDynamicSlice},
       {"padding", kPad},
       {"direction", kCompare},
+      {"source_target_pairs", kCollectivePermute},
       {"type", kCompare},
       {"exponent_bits", kReducePrecision},
       {"mantissa_bits", kReducePrecision},
@@ -345,7 +378,16 @@ class HloTextParser {
   std::string_view ParseNumberToken();
   Status StoreScalar(const ScalarText& scalar, ElementType type, uint8_t* out);
 
+  // Runs `reader` (a reader of core/hlo over a TextCursor) at the current
+  // position; its errors are reported at their line and column.
+  template <typename Reader>
+  auto ReadWithCursor(Reader reader)
+      -> decltype(reader(std::declval<TextCursor&>()));
+
   // --- Module structure ----------------------------------------------------
+  // The module header's attributes: replica_count and num_partitions are
+  // kept, the others skipped.
+  Status ParseModuleAttributes(HloModule* module);
   Status SkipHeaderAttributes();
   bool AtStackFrameSection();
   Status SkipStackFrameSection();
@@ -384,12 +426,15 @@ class HloTextParser {
   StatusOr<Window> ParseWindow();
   StatusOr<ConvolutionDimensionNumbers> ParseDimLabels();
   Status ResolveCalls(const HloModule& module);
+  // Checks the groups and shapes of the module's collectives.
+  Status CheckCollectives(const HloModule& module);
 
   std::string_view text_;
   std::string_view file_name_;
   std::size_t pos_ = 0;
   std::size_t token_start_ = 0;
   std::vector<PendingCalls> pending_calls_;
+  std::vector<PendingCollective> pending_collectives_;
   HloModule* module_ = nullptr;
 };
 
@@ -921,7 +966,7 @@ StatusOr<std::unique_ptr<HloModule>> HloTextParser::ParseModule() {
   PHAL_ASSIGN_OR_RETURN(std::string name, ParseName("the module name"));
   auto module = std::make_unique<HloModule>(std::move(name));
   module_ = module.get();
-  PHAL_RETURN_IF_ERROR(SkipHeaderAttributes());
+  PHAL_RETURN_IF_ERROR(ParseModuleAttributes(module.get()));
   while (Peek() != '\0') {
     if (AtStackFrameSection()) {
       PHAL_RETURN_IF_ERROR(SkipStackFrameSection());
@@ -936,7 +981,49 @@ StatusOr<std::unique_ptr<HloModule>> HloTextParser::ParseModule() {
     module->set_entry_computation(module->computations().back());
   }
   PHAL_RETURN_IF_ERROR(ResolveCalls(*module));
+  PHAL_RETURN_IF_ERROR(CheckCollectives(*module));
   return module;
+}
+
+template <typename Reader>
+auto HloTextParser::ReadWithCursor(Reader reader)
+    -> decltype(reader(std::declval<TextCursor&>())) {
+  SkipTrivia();
+  TextCursor cursor(text_, pos_);
+  auto value = reader(cursor);
+  if (!value.ok()) {
+    return ErrorAt(cursor.error_offset(),
+                   std::string(value.status().message()));
+  }
+  pos_ = cursor.position();
+  return value;
+}
+
+Status HloTextParser::ParseModuleAttributes(HloModule* module) {
+  while (TryConsume(',')) {
+    PHAL_ASSIGN_OR_RETURN(std::string_view name,
+                          ParseIdentifier("a module attribute name"));
+    PHAL_RETURN_IF_ERROR(Expect('=', "after the module attribute name"));
+    if (name != "replica_count" && name != "num_partitions") {
+      PHAL_RETURN_IF_ERROR(SkipAttributeValue());
+      continue;
+    }
+    SkipTrivia();
+    const std::size_t value_offset = token_start_;
+    PHAL_ASSIGN_OR_RETURN(int64_t count, ParseInt64(name));
+    if (count < 1 || count > (int64_t{1} << 20)) {
+      return ErrorAt(value_offset, std::string(name) +
+                                       " must be between 1 "
+                                       "and 1048576, got " +
+                                       std::to_string(count));
+    }
+    if (name == "replica_count") {
+      module->set_replica_count(count);
+    } else {
+      module->set_num_partitions(count);
+    }
+  }
+  return OkStatus();
 }
 
 Status HloTextParser::SkipHeaderAttributes() {
@@ -1263,6 +1350,19 @@ Status HloTextParser::ParseAttribute(HloInstruction* instruction,
     return ErrorAt(name_offset,
                    "attribute '" + std::string(name) + "' is given twice");
   }
+  SkipTrivia();
+  list->value_offsets[std::string(name)] = token_start_;
+  if (name == "sharding" && list->owner == instruction->opcode()) {
+    PHAL_ASSIGN_OR_RETURN(HloSharding sharding,
+                          ReadWithCursor(ReadHloSharding));
+    Status fits = CheckShardingFitsShape(sharding, instruction->shape());
+    if (!fits.ok()) {
+      return ErrorAt(list->value_offsets["sharding"],
+                     std::string(fits.message()));
+    }
+    instruction->set_sharding(std::move(sharding));
+    return OkStatus();
+  }
   if (IsComputationAttribute(name)) {
     return ParseComputationAttribute(name, list);
   }
@@ -1374,6 +1474,25 @@ Status HloTextParser::ParseStructuredAttribute(std::string_view name,
     instruction->set_fft_length(std::move(length));
   } else if (name == "kind") {
     instruction->set_fusion_kind(std::string(ParseBareWord()));
+  } else if (name == "channel_id") {
+    PHAL_ASSIGN_OR_RETURN(int64_t id, ParseInt64(name));
+    instruction->set_channel_id(id);
+  } else if (name == "replica_groups") {
+    PHAL_ASSIGN_OR_RETURN(ReplicaGroups groups,
+                          ReadWithCursor(ReadReplicaGroups));
+    instruction->set_replica_groups(std::move(groups));
+  } else if (name == "source_target_pairs") {
+    PHAL_ASSIGN_OR_RETURN(auto pairs, ReadWithCursor([](TextCursor& cursor) {
+                            return ReadIntGroups(cursor, "source_target_pairs");
+                          }));
+    std::vector<std::pair<int64_t, int64_t>> source_target_pairs;
+    for (const std::vector<int64_t>& pair : pairs) {
+      if (pair.size() != 2) {
+        return Error("each of source_target_pairs must be {source,target}");
+      }
+      source_target_pairs.emplace_back(pair[0], pair[1]);
+    }
+    instruction->set_source_target_pairs(std::move(source_target_pairs));
   } else {
     // Everything else (metadata, sharding, backend_config,
     // precision_config, frontend_attributes, ...) guides XLA's own passes
@@ -1421,6 +1540,51 @@ Status HloTextParser::FinishAttributes(HloInstruction* instruction,
                                      "' is not used by " + opcode_name);
   }
   if (!pending.references.empty()) pending_calls_.push_back(std::move(pending));
+  const HloOpcode opcode = instruction->opcode();
+  if (IsCollective(opcode) || opcode == HloOpcode::kReplicaId ||
+      opcode == HloOpcode::kPartitionId) {
+    PendingCollective collective;
+    collective.instruction = instruction;
+    collective.instruction_offset = instruction_offset;
+    collective.groups_offset = instruction_offset;
+    for (const char* groups : {"replica_groups", "source_target_pairs"}) {
+      const auto found = list->value_offsets.find(groups);
+      if (found != list->value_offsets.end()) {
+        collective.groups_offset = found->second;
+      }
+    }
+    pending_collectives_.push_back(collective);
+  }
+  return OkStatus();
+}
+
+Status HloTextParser::CheckCollectives(const HloModule& module) {
+  ProcessGrid grid;
+  grid.replicas = module.replica_count();
+  grid.partitions = module.num_partitions();
+  for (const PendingCollective& pending : pending_collectives_) {
+    const HloInstruction& instruction = *pending.instruction;
+    const std::string what = std::string(HloOpcodeName(instruction.opcode())) +
+                             " %" + instruction.name();
+    if (IsCollective(instruction.opcode())) {
+      Status groups = ProcessGroupsOf(instruction, grid).status();
+      if (!groups.ok()) {
+        return ErrorAt(pending.groups_offset,
+                       what + ": " + std::string(groups.message()));
+      }
+    }
+    StatusOr<Shape> shape = InferCollectiveShape(instruction, grid);
+    if (!shape.ok()) {
+      return ErrorAt(pending.instruction_offset,
+                     what + ": " + std::string(shape.status().message()));
+    }
+    if (!shape->Compatible(instruction.shape())) {
+      return ErrorAt(pending.instruction_offset,
+                     what + ": the text states " +
+                         instruction.shape().ToString() +
+                         ", the operands give " + shape->ToString());
+    }
+  }
   return OkStatus();
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/hlo/printer.h"
+#include "core/hlo/replica_groups.h"
 #include "core/hlo/verifier.h"
 #include "core/reference/interpreter.h"
 #include "core/testing/source_files.h"
@@ -724,6 +725,181 @@ TEST(HloParserErrorTest, NeverCrashesOnRandomBytes) {
                                 std::string(10000, '(') + "\n}",
                             "deep.hlo")
                    .ok());
+}
+
+// --- Collectives and shardings ----------------------------------------------
+
+// A module on `grid` ("replica_count=2, num_partitions=2") whose entry
+// takes x: f32[4,2] and holds `body` (two-space indented lines, from
+// line 11 on).
+std::string SpmdModule(const std::string& grid, const std::string& body) {
+  return "HloModule spmd, " + grid +
+         "\n\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+         "  ROOT s = f32[] add(a, b)\n}\n\nENTRY main {\n"
+         "  x = f32[4,2] parameter(0)\n" +
+         body + "\n}\n";
+}
+
+TEST(HloCollectiveParserTest, ReadsTheGridGroupsChannelAndSharding) {
+  std::unique_ptr<HloModule> module =
+      ParseOrDie(ReadTestData("collectives.hlo"));
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->replica_count(), 2);
+  EXPECT_EQ(module->num_partitions(), 2);
+  const HloInstruction* iota = Find(*module, "sum.iota");
+  ASSERT_NE(iota, nullptr);
+  EXPECT_EQ(iota->opcode(), HloOpcode::kAllReduce);
+  EXPECT_EQ(iota->channel_id(), 1);
+  EXPECT_TRUE(iota->use_global_device_ids());
+  EXPECT_EQ(iota->replica_groups().form(), ReplicaGroups::Form::kIota);
+  EXPECT_EQ(iota->replica_groups().groups(),
+            (std::vector<std::vector<int64_t>>{{0, 2}, {1, 3}}));
+  EXPECT_EQ(iota->to_apply()->name(), "add");
+  const HloInstruction* mesh = Find(*module, "sum.mesh");
+  ASSERT_NE(mesh, nullptr);
+  EXPECT_EQ(mesh->replica_groups().form(), ReplicaGroups::Form::kMeshAxes);
+  EXPECT_EQ(mesh->replica_groups().groups(),
+            (std::vector<std::vector<int64_t>>{{0, 1}, {2, 3}}));
+  const HloInstruction* permute = Find(*module, "shifted");
+  ASSERT_NE(permute, nullptr);
+  EXPECT_EQ(permute->source_target_pairs(),
+            (std::vector<std::pair<int64_t, int64_t>>{{0, 1}, {1, 0}}));
+  const HloInstruction* x = Find(*module, "x");
+  ASSERT_NE(x, nullptr);
+  ASSERT_TRUE(x->sharding().has_value());
+  EXPECT_EQ(x->sharding()->ToString(),
+            "{devices=[2,1,2]<=[4] last_tile_dim_replicate}");
+  EXPECT_EQ(Find(*module, "gathered")->shape().ToString(), "f32[8,2]");
+  EXPECT_EQ(Find(*module, "gathered")->dimensions(), std::vector<int64_t>{0});
+}
+
+TEST(HloCollectiveParserTest, PrintsTheGridAndCollectiveAttributes) {
+  std::unique_ptr<HloModule> module = ParseOrDie(SpmdModule(
+      "replica_count=1, num_partitions=4",
+      "  ROOT g = f32[16,2] all-gather(x), channel_id=1, "
+      "replica_groups=[1,4]<=[4], dimensions={0}, use_global_device_ids=true, "
+      "sharding={devices=[4,1]<=[4]}"));
+  ASSERT_NE(module, nullptr);
+  const std::string text = HloModuleToText(*module);
+  EXPECT_NE(text.find("HloModule spmd, num_partitions=4\n"), std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("all-gather(%x), channel_id=1, replica_groups=[1,4]<=[4], "
+                "dimensions={0}, use_global_device_ids=true, "
+                "sharding={devices=[4,1]<=[4]}"),
+      std::string::npos)
+      << text;
+  ExpectRoundTrip(text);
+}
+
+TEST(HloCollectiveParserTest, ShapesFollowTheGroupSize) {
+  const std::string grid = "replica_count=2, num_partitions=2";
+  EXPECT_NE(ParseOrDie(SpmdModule(grid,
+                                  "  ROOT r = f32[1,2] reduce-scatter(x), "
+                                  "channel_id=1, replica_groups={{0,1,2,3}}, "
+                                  "use_global_device_ids=true, "
+                                  "dimensions={0}, to_apply=add")),
+            nullptr);
+  // Without a channel all-gather groups replicas: two per group.
+  EXPECT_NE(ParseOrDie(SpmdModule(grid,
+                                  "  ROOT g = f32[4,4] all-gather(x), "
+                                  "replica_groups={}, dimensions={1}")),
+            nullptr);
+  // With a channel and no global ids, {0,1} takes both partitions too.
+  EXPECT_NE(ParseOrDie(SpmdModule(grid,
+                                  "  ROOT g = f32[16,2] all-gather(x), "
+                                  "channel_id=1, replica_groups={{0,1}}, "
+                                  "dimensions={0}")),
+            nullptr);
+}
+
+TEST(HloCollectiveParserTest, BadGroupsAreReportedAtTheirLineAndColumn) {
+  const std::string grid = "replica_count=1, num_partitions=4";
+  const std::string two_groups = ParseError(
+      SpmdModule(grid,
+                 "  ROOT r = f32[4,2] all-reduce(x), channel_id=1, "
+                 "replica_groups={{0,1},{1,2,3}}, use_global_device_ids=true, "
+                 "to_apply=add"));
+  EXPECT_NE(two_groups.find("bad.hlo:11:65: error: all-reduce %r: process 1 "
+                            "is in more than one replica group"),
+            std::string::npos)
+      << two_groups;
+  const std::string sizes = ParseError(
+      SpmdModule(grid,
+                 "  ROOT g = f32[8,2] all-gather(x), channel_id=1, "
+                 "replica_groups={{0},{1,2,3}}, use_global_device_ids=true, "
+                 "dimensions={0}"));
+  EXPECT_NE(sizes.find("bad.hlo:11:65: error: all-gather %g: all-gather needs "
+                       "replica groups of one size"),
+            std::string::npos)
+      << sizes;
+  const std::string range = ParseError(
+      SpmdModule(grid,
+                 "  ROOT p = f32[4,2] collective-permute(x), channel_id=1, "
+                 "source_target_pairs={{0,4}}"));
+  EXPECT_NE(range.find("bad.hlo:11:78: error: collective-permute %p: "
+                       "partition id 4 is out of range"),
+            std::string::npos)
+      << range;
+  const std::string missing = ParseError(
+      SpmdModule(grid,
+                 "  ROOT r = f32[4,2] all-reduce(x), channel_id=1, "
+                 "replica_groups={{0,1}}, use_global_device_ids=true, "
+                 "to_apply=add"));
+  EXPECT_NE(missing.find("leave out process 2"), std::string::npos) << missing;
+  const std::string global = ParseError(
+      SpmdModule(grid,
+                 "  ROOT r = f32[4,2] all-reduce(x), replica_groups={}, "
+                 "use_global_device_ids=true, to_apply=add"));
+  EXPECT_NE(global.find("use_global_device_ids needs a channel_id"),
+            std::string::npos)
+      << global;
+}
+
+TEST(HloCollectiveParserTest, BadShapesAreReportedAtTheInstruction) {
+  const std::string grid = "replica_count=1, num_partitions=3";
+  const std::string split =
+      ParseError(SpmdModule(grid,
+                            "  ROOT a = f32[4,2] all-to-all(x), channel_id=1, "
+                            "replica_groups={{0,1,2}}, dimensions={0}"));
+  EXPECT_NE(split.find("bad.hlo:11:3: error: all-to-all %a: the split "
+                       "dimension 0 of f32[4,2] does not split into 3 equal "
+                       "parts"),
+            std::string::npos)
+      << split;
+  const std::string stated = ParseError(
+      SpmdModule(grid,
+                 "  ROOT g = f32[8,2] all-gather(x), channel_id=1, "
+                 "replica_groups={{0,1,2}}, use_global_device_ids=true, "
+                 "dimensions={0}"));
+  EXPECT_NE(stated.find("the text states f32[8,2], the operands give "
+                        "f32[12,2]"),
+            std::string::npos)
+      << stated;
+  const std::string tuple =
+      ParseError(SpmdModule(grid,
+                            "  ROOT a = (f32[4,2], f32[4,2]) all-to-all(x, x), "
+                            "channel_id=1, replica_groups={{0,1,2}}"));
+  EXPECT_NE(tuple.find("one operand to each of the 3 members"),
+            std::string::npos)
+      << tuple;
+}
+
+TEST(HloCollectiveParserTest, ShardingMustFitTheValue) {
+  const std::string error = ParseError(
+      SpmdModule("num_partitions=2",
+                 "  ROOT y = f32[4,2] negate(x), sharding={devices=[2]0,1}"));
+  EXPECT_NE(error.find("bad.hlo:11:41: error: the sharding {devices=[2]0,1} "
+                       "splits 1 dimensions, the value f32[4,2] has 2"),
+            std::string::npos)
+      << error;
+  const std::string syntax = ParseError(SpmdModule(
+      "num_partitions=2",
+      "  ROOT y = f32[4,2] negate(x), sharding={devices=[2,1]0,1,2}"));
+  EXPECT_NE(syntax.find("bad.hlo:11:50: error: the tile assignment [2,1] "
+                        "needs 2 devices, the list has 3"),
+            std::string::npos)
+      << syntax;
 }
 
 TEST(HloShapeTextTest, ParsesArrayTupleAndLayout) {

@@ -189,8 +189,7 @@ StatusOr<MlirModule> MlirParser::ParseModule() {
         Advance();
       }
       if (ConsumeBare("attributes")) {
-        std::vector<MlirNamedAttribute> ignored;
-        PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
+        PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&module.attributes));
       }
       PHAL_RETURN_IF_ERROR(Expect(Kind::kLeftBrace, "'{' to open the module"));
       PHAL_RETURN_IF_ERROR(ParseModuleBody(&module));
@@ -258,8 +257,7 @@ Status MlirParser::ParseFunction(MlirModule* module) {
     MlirBlockArgument argument;
     PHAL_RETURN_IF_ERROR(ParseTypedArgument(&argument));
     if (token_.Is(Kind::kLeftBrace)) {
-      std::vector<MlirNamedAttribute> ignored;
-      PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
+      PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&argument.attributes));
     }
     PHAL_RETURN_IF_ERROR(SkipLocation());
     function.arguments.push_back(std::move(argument));
@@ -285,9 +283,10 @@ Status MlirParser::ParseFunctionResults(MlirFunction* function) {
   while (true) {
     PHAL_ASSIGN_OR_RETURN(Shape type, ParseType());
     function->result_types.push_back(std::move(type));
+    std::vector<MlirNamedAttribute>& attributes =
+        function->result_attributes.emplace_back();
     if (parenthesized && token_.Is(Kind::kLeftBrace)) {
-      std::vector<MlirNamedAttribute> ignored;
-      PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
+      PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&attributes));
     }
     if (!parenthesized || !ConsumeIf(Kind::kComma)) break;
   }
@@ -667,8 +666,8 @@ Status MlirParser::ParsePrettyReduce(MlirOperation* op) {
           applied_offset, "'applies' needs exactly one input and init value");
     }
     const Shape scalar(op->operand_types[1].element_type(), {});
-    body.arguments = {{"lhs", scalar, {}, applied_offset},
-                      {"rhs", scalar, {}, applied_offset}};
+    body.arguments = {{"lhs", scalar, {}, applied_offset, {}},
+                      {"rhs", scalar, {}, applied_offset, {}}};
     MlirOperation apply;
     apply.name = applied_op;
     apply.offset = applied_offset;

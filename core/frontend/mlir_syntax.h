@@ -109,6 +109,8 @@ struct MlirBlockArgument {
   // For a type the HLO IR lacks (i4, f8E4M3FN, ...), what `type` stores.
   EmulatedType emulated;
   std::size_t offset = 0;
+  // A function argument's attribute dictionary ({mhlo.sharding = ...}).
+  std::vector<MlirNamedAttribute> attributes;
 };
 
 struct MlirOperation;
@@ -146,12 +148,16 @@ struct MlirFunction {
   bool is_public = true;
   std::vector<MlirBlockArgument> arguments;
   std::vector<Shape> result_types;
+  // Parallel to result_types: each result's attribute dictionary.
+  std::vector<std::vector<MlirNamedAttribute>> result_attributes;
   MlirRegion body;
   std::size_t offset = 0;
 };
 
 struct MlirModule {
   std::string name;
+  // `module attributes {...}`: mhlo.num_partitions, mhlo.num_replicas, ...
+  std::vector<MlirNamedAttribute> attributes;
   std::vector<MlirFunction> functions;
   std::size_t offset = 0;
 };

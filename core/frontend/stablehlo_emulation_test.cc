@@ -209,7 +209,10 @@ TEST(StableHloEmulationTest, SendAndRecvPassValuesBetweenProgramsInOrder) {
               IsEmpty());
 }
 
-TEST(StableHloEmulationTest, CollectivesOutsideRunParallelAreErrors) {
+// Outside run_parallel a collective belongs to an SPMD program whose grid
+// the module states (mhlo.num_replicas, mhlo.num_partitions); this one
+// states none, so it runs on one process and replica 1 does not exist.
+TEST(StableHloEmulationTest, CollectivesOutsideRunParallelNeedTheModulesGrid) {
   StatusOr<StableHloModule> program = ParseStableHlo(R"(
     func.func @main(%x: tensor<2xi64>) -> tensor<4xi64> {
       %0 = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xi64>) -> tensor<4xi64>
@@ -219,8 +222,9 @@ TEST(StableHloEmulationTest, CollectivesOutsideRunParallelAreErrors) {
   ASSERT_FALSE(program.ok());
   EXPECT_THAT(program.status().message(),
               ::testing::HasSubstr(
-                  "c.mlir:3:7: error: stablehlo.all_gather: unsupported "
-                  "operation stablehlo.all_gather: a collective"));
+                  "c.mlir:3:7: error: stablehlo.all_gather: replica id 1 "
+                  "is out of range: the program runs on 1 replicas x 1 "
+                  "partitions"));
 }
 
 }  // namespace

@@ -71,6 +71,7 @@ HloComputation* StableHloLowering::AddComputation(
 StatusOr<StableHloModule> StableHloLowering::Run() {
   module_ = std::make_unique<HloModule>(mlir_.name.empty() ? "stablehlo_module"
                                                            : mlir_.name);
+  PHAL_RETURN_IF_ERROR(ReadProcessGrid());
   for (const MlirFunction& function : mlir_.functions) {
     if (!functions_.emplace(function.name, &function).second) {
       return source_.ErrorAt(
@@ -145,6 +146,7 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   in_progress_.insert(name);
   const MlirFunction& function = *found->second;
   HloBuilder builder(UniqueName(name));
+  builder.set_process_grid(grid_);
   std::vector<CheckSpec> checks;
   Values check_outputs;
   LoweringScope scope;
@@ -153,7 +155,7 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   scope.checks = &checks;
   scope.check_outputs = &check_outputs;
   scope.result_count = static_cast<int64_t>(function.result_types.size());
-  BindArgumentsAsParameters(function.arguments, scope);
+  PHAL_RETURN_IF_ERROR(BindArgumentsAsParameters(function.arguments, scope));
   Values returned;
   PHAL_RETURN_IF_ERROR(LowerOperations(function.body, scope, &returned));
   if (returned.size() != function.result_types.size()) {
@@ -192,7 +194,7 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   return &lowered_.emplace(name, std::move(lowered)).first->second;
 }
 
-void StableHloLowering::BindArgumentsAsParameters(
+Status StableHloLowering::BindArgumentsAsParameters(
     const std::vector<MlirBlockArgument>& arguments, LoweringScope& scope) {
   for (const MlirBlockArgument& argument : arguments) {
     HloInstruction* parameter =
@@ -200,7 +202,9 @@ void StableHloLowering::BindArgumentsAsParameters(
     scope.values[ValueKey(argument.name, 0)] = parameter;
     if (argument.emulated.IsEmulated())
       emulated_[parameter] = argument.emulated;
+    PHAL_RETURN_IF_ERROR(ApplyMhloSharding(argument.attributes, {parameter}));
   }
+  return OkStatus();
 }
 
 Status StableHloLowering::LowerOperations(const MlirRegion& region,
@@ -244,6 +248,7 @@ Status StableHloLowering::LowerOperation(const MlirOperation& op,
     return source_.ErrorAt(op.offset, op.name + ": " + message);
   }
   PHAL_RETURN_IF_ERROR(WrapEmulatedResults(op, *results, scope));
+  PHAL_RETURN_IF_ERROR(ApplyMhloSharding(op.attributes, *results));
   return BindResults(op, *results, scope);
 }
 
@@ -460,10 +465,11 @@ StatusOr<HloComputation*> StableHloLowering::LowerAppliedRegion(
     const MlirRegion& region, const LoweringScope& outer,
     const std::string& purpose) {
   HloBuilder builder(UniqueName(outer.function_name + "." + purpose));
+  builder.set_process_grid(grid_);
   LoweringScope scope;
   scope.builder = &builder;
   scope.function_name = outer.function_name;
-  BindArgumentsAsParameters(region.arguments, scope);
+  PHAL_RETURN_IF_ERROR(BindArgumentsAsParameters(region.arguments, scope));
   for (const std::string& key : FreeValues(region)) {
     PHAL_ASSIGN_OR_RETURN(Values captured, LookUp({key}, outer, region.offset));
     if (captured[0]->opcode() != HloOpcode::kConstant) {
@@ -501,6 +507,7 @@ StatusOr<HloComputation*> StableHloLowering::LowerTupleRegion(
   std::vector<Shape> state = leading;
   for (const HloInstruction* value : captured) state.push_back(value->shape());
   HloBuilder builder(UniqueName(outer.function_name + "." + purpose));
+  builder.set_process_grid(grid_);
   LoweringScope scope;
   scope.builder = &builder;
   scope.function_name = outer.function_name;

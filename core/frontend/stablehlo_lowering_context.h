@@ -36,6 +36,15 @@ struct LoweringScope {
 
 std::string ValueKey(const std::string& name, int64_t index);
 
+// The rows of a 2-D integer attribute (replica_groups,
+// source_target_pairs), dropping the -1 padding of ragged groups
+// (stablehlo_collectives.cc).
+std::vector<std::vector<int64_t>> IntegerRows(const MlirAttribute* attribute);
+// The channel_handle's handle when it is above 0 (a channel), else nullopt.
+std::optional<int64_t> ChannelOf(const MlirOperation& op);
+// use_global_device_ids, written as a unit or a boolean attribute.
+bool UsesGlobalDeviceIds(const MlirOperation& op);
+
 class StableHloLowering {
  public:
   StableHloLowering(const MlirModule& module, const SourceText& source);
@@ -47,7 +56,7 @@ class StableHloLowering {
   StatusOr<const StableHloFunction*> LowerFunction(const std::string& name,
                                                    std::size_t use_offset);
   // Each argument becomes the builder's next parameter, bound to its name.
-  void BindArgumentsAsParameters(
+  Status BindArgumentsAsParameters(
       const std::vector<MlirBlockArgument>& arguments, LoweringScope& scope);
   Status LowerOperations(const MlirRegion& region, LoweringScope& scope,
                          Values* returned);
@@ -143,6 +152,29 @@ class StableHloLowering {
                                              const MlirOperation& op,
                                              LoweringScope& scope,
                                              const Values& operands);
+  // --- SPMD programs (stablehlo_collectives.cc) ------------------------------
+  // The module's mhlo.num_replicas and mhlo.num_partitions, onto the module
+  // and grid_.
+  Status ReadProcessGrid();
+  // A collective op, replica_id or partition_id as the HLO instruction of
+  // the per-process program (all_to_all with a concat dimension other than
+  // its split dimension as XLA builds it: reshape, transpose, all-to-all,
+  // transpose, reshape).
+  StatusOr<Values> LowerCollectiveOp(const std::string& name,
+                                     const MlirOperation& op,
+                                     LoweringScope& scope,
+                                     const Values& operands);
+  // Keeps the mhlo.sharding = "{...}" among `attributes` on `values` (an
+  // op's results or a function's parameter): one sharding for one value,
+  // a tuple sharding's elements for several.
+  Status ApplyMhloSharding(const std::vector<MlirNamedAttribute>& attributes,
+                           const Values& values);
+  // One operand of an all_to_all.
+  StatusOr<HloInstruction*> LowerAllToAll(const MlirOperation& op,
+                                          HloBuilder& b,
+                                          HloInstruction* operand,
+                                          int64_t split, int64_t concat);
+
   // --- Several processes (stablehlo_run_parallel.cc) -----------------------
   // interpreter.run_parallel: runs one program on a grid of replicas x
   // partitions by lowering a copy of its body per process, in lockstep, so
@@ -175,6 +207,7 @@ class StableHloLowering {
   const MlirModule& mlir_;
   const SourceText& source_;
   std::unique_ptr<HloModule> module_;
+  ProcessGrid grid_;
   std::map<std::string, const MlirFunction*> functions_;
   std::map<std::string, StableHloFunction> lowered_;
   std::set<std::string> in_progress_;

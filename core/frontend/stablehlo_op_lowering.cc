@@ -2,6 +2,7 @@
 // func op becomes in HLO.
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "core/frontend/chlo_decompositions.h"
@@ -70,13 +71,6 @@ const std::map<std::string, HloOpcode>& ElementwiseOps() {
 // the reason shown to the user.
 const std::map<std::string, std::string>& UnsupportedOps() {
   static const auto* ops = new std::map<std::string, std::string>{
-      {"all_gather", "a collective; collectives need several devices"},
-      {"all_reduce", "a collective; collectives need several devices"},
-      {"all_to_all", "a collective; collectives need several devices"},
-      {"collective_broadcast",
-       "a collective; collectives need several devices"},
-      {"collective_permute", "a collective; collectives need several devices"},
-      {"reduce_scatter", "a collective; collectives need several devices"},
       {"send", "host transfers need the queues of interpreter.run_parallel"},
       {"recv", "host transfers need the queues of interpreter.run_parallel"},
       {"infeed", "host transfers need the queues of interpreter.run_parallel"},
@@ -86,6 +80,14 @@ const std::map<std::string, std::string>& UnsupportedOps() {
       {"rng_bit_generator", "random number generation is not supported"},
   };
   return *ops;
+}
+
+bool IsCollectiveOpName(const std::string& name) {
+  static const auto* names = new std::set<std::string>{
+      "all_gather",           "all_reduce",         "all_to_all",
+      "collective_broadcast", "collective_permute", "partition_id",
+      "reduce_scatter",       "replica_id"};
+  return names->count(name) > 0;
 }
 
 void FlattenDenseIntegers(const DenseElements& elements, IntList* out) {
@@ -409,6 +411,9 @@ StatusOr<Values> StableHloLowering::LowerValueOp(const MlirOperation& op,
   if (op.name.rfind(prefix, 0) != 0)
     return Unimplemented("unsupported operation " + op.name);
   const std::string name = op.name.substr(prefix.size());
+  if (IsCollectiveOpName(name)) {
+    return LowerCollectiveOp(name, op, scope, operands);
+  }
   const auto unsupported = UnsupportedOps().find(name);
   if (unsupported != UnsupportedOps().end()) {
     return Unimplemented("unsupported operation " + op.name + ": " +
@@ -458,8 +463,6 @@ struct StableHloLowering::OpLowerings {
         {"batch_norm_inference", &BatchNorm},
         {"batch_norm_training", &BatchNorm},
         {"batch_norm_grad", &BatchNorm},
-        {"replica_id", &ReplicaOrPartitionId},
-        {"partition_id", &ReplicaOrPartitionId},
         {"get_dimension_size", &GetDimensionSize},
         {"composite", &Composite},
         {"triangular_solve", &TriangularSolve},
@@ -789,17 +792,6 @@ struct StableHloLowering::OpLowerings {
     norm->set_feature_index(IntOr(op, {"feature_index"}, 0));
     PHAL_ASSIGN_OR_RETURN(HloInstruction * result, b.Add(std::move(norm)));
     return b.Untuple(result);
-  }
-
-  static StatusOr<Values> ReplicaOrPartitionId(StableHloLowering& lowering,
-                                               const std::string&,
-                                               const MlirOperation& op,
-                                               LoweringScope& scope,
-                                               const Values&) {
-    HloBuilder& b = *scope.builder;
-    // A single device is replica 0 of partition 0.
-    PHAL_ASSIGN_OR_RETURN(Shape type, lowering.ResultType(op, 0));
-    return One(b.Constant(Literal(type)));
   }
 
   static StatusOr<Values> GetDimensionSize(StableHloLowering&,

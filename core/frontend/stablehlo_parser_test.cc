@@ -572,7 +572,7 @@ TEST(StableHloParserTest, MalformedTextGetsPreciseMessages) {
   EXPECT_THAT(ErrorOf("func.func @main(%a: tensor<f32>) {\n  %0 = "
                       "\"stablehlo.all_gather\"(%a) : (tensor<f32>) -> "
                       "tensor<f32>\n  func.return\n}"),
-              HasSubstr("collectives need several devices"));
+              HasSubstr("all_gather: dimensions {0} has 0, out of range"));
   EXPECT_THAT(
       ErrorOf("func.func @main() -> tensor<2xf32> {\n  %0 = stablehlo.constant "
               "dense<1.0> : tensor<3xf32>\n  return %0 : tensor<3xf32>\n}"),

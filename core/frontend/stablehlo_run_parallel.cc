@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <deque>
 #include <map>
-#include <numeric>
 #include <optional>
 
 #include "core/frontend/stablehlo_lowering_context.h"
+#include "core/hlo/process_groups.h"
 
 namespace phal {
 namespace {
@@ -21,7 +21,7 @@ bool IsHostTransfer(const std::string& name) {
          name == "stablehlo.infeed" || name == "stablehlo.outfeed";
 }
 
-bool IsCollective(const std::string& name) {
+bool IsParallelCollective(const std::string& name) {
   static const std::set<std::string> kCollectives = {
       "stablehlo.all_reduce",         "stablehlo.all_gather",
       "stablehlo.all_to_all",         "stablehlo.reduce_scatter",
@@ -31,109 +31,18 @@ bool IsCollective(const std::string& name) {
   return kCollectives.count(name) > 0;
 }
 
-// The rows of a 2-D integer attribute (replica_groups,
-// source_target_pairs), dropping the -1 padding of ragged groups.
-std::vector<Group> Rows(const MlirAttribute* attribute) {
-  std::vector<Group> rows;
-  if (attribute == nullptr) return rows;
-  std::vector<int64_t> flat;
-  std::size_t width = 0;
-  if (attribute->kind == MlirAttribute::Kind::kDenseElements) {
-    const auto collect = [&](const DenseElements& e, const auto& self) -> void {
-      if (e.kind == DenseElements::Kind::kList) {
-        for (const DenseElements& child : e.elements) self(child, self);
-      } else if (e.kind == DenseElements::Kind::kInteger) {
-        flat.push_back(SignedFromMagnitude(e.integer_bits, e.negative));
-      }
-    };
-    collect(attribute->dense, collect);
-    if (attribute->has_type && attribute->type.rank() == 2) {
-      width = static_cast<std::size_t>(attribute->type.dim(1));
-    }
-  }
-  if (width == 0) return rows;
-  for (std::size_t i = 0; i + width <= flat.size(); i += width) {
-    Group row;
-    for (std::size_t j = i; j < i + width; ++j) {
-      if (flat[j] >= 0) row.push_back(flat[j]);
-    }
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
-enum class GroupMode {
-  kCrossReplica,
-  kCrossPartition,
-  kCrossReplicaAndPartition,
-  kFlattenedIds
-};
-
-// The process groups of a collective, as the spec's cross_replica,
-// cross_partition, cross_replica_and_partition and flattened_ids define
-// them.
-StatusOr<std::vector<Group>> ProcessGroups(GroupMode mode,
-                                           std::vector<Group> ids,
-                                           int64_t replicas,
-                                           int64_t partitions) {
-  const auto all = [](int64_t count) {
-    Group group(static_cast<std::size_t>(count));
-    std::iota(group.begin(), group.end(), 0);
-    return group;
-  };
-  if (ids.empty()) {
-    ids.push_back(all(mode == GroupMode::kCrossPartition ? partitions
-                      : mode == GroupMode::kFlattenedIds ? replicas * partitions
-                                                         : replicas));
-  }
-  const int64_t bound = mode == GroupMode::kCrossPartition ? partitions
-                        : mode == GroupMode::kFlattenedIds
-                            ? replicas * partitions
-                            : replicas;
-  for (const Group& group : ids) {
-    for (int64_t id : group) {
-      if (id >= bound) {
-        return InvalidArgument("replica group id " + std::to_string(id) +
-                               " is out of range");
-      }
-    }
-  }
-  std::vector<Group> groups;
-  switch (mode) {
-    case GroupMode::kCrossReplica:
-      for (int64_t p = 0; p < partitions; ++p) {
-        for (const Group& group : ids) {
-          Group processes;
-          for (int64_t r : group) processes.push_back(r * partitions + p);
-          groups.push_back(std::move(processes));
-        }
-      }
-      break;
-    case GroupMode::kCrossPartition:
-      for (int64_t r = 0; r < replicas; ++r) {
-        for (const Group& group : ids) {
-          Group processes;
-          for (int64_t p : group) processes.push_back(r * partitions + p);
-          groups.push_back(std::move(processes));
-        }
-      }
-      break;
-    case GroupMode::kCrossReplicaAndPartition:
-      // Partition-major: every replica of the group in partition 0, then
-      // in partition 1, ...
-      for (const Group& group : ids) {
-        Group processes;
-        for (int64_t p = 0; p < partitions; ++p) {
-          for (int64_t r : group) processes.push_back(r * partitions + p);
-        }
-        groups.push_back(std::move(processes));
-      }
-      break;
-    case GroupMode::kFlattenedIds:
-      groups = std::move(ids);
-      break;
-  }
-  return groups;
+// The opcode whose process-group rules a run_parallel collective follows
+// (collective_reduce groups as all_reduce does).
+HloOpcode GroupingOpcode(const std::string& name) {
+  static const std::map<std::string, HloOpcode> kOpcodes = {
+      {"all_gather", HloOpcode::kAllGather},
+      {"all_reduce", HloOpcode::kAllReduce},
+      {"all_to_all", HloOpcode::kAllToAll},
+      {"collective_broadcast", HloOpcode::kCollectiveBroadcast},
+      {"collective_permute", HloOpcode::kCollectivePermute},
+      {"collective_reduce", HloOpcode::kAllReduce},
+      {"reduce_scatter", HloOpcode::kReduceScatter}};
+  return kOpcodes.at(name);
 }
 
 StatusOr<HloInstruction*> Concatenate(HloBuilder& b, const Values& parts,
@@ -270,7 +179,7 @@ Status StableHloLowering::LowerProgramInLockstep(
       }
       return OkStatus();
     }
-    if (IsCollective(body_op.name)) {
+    if (IsParallelCollective(body_op.name)) {
       if (processes.size() == 1 && replicas * partitions == 1 &&
           body_op.name != "stablehlo.replica_id" &&
           body_op.name != "stablehlo.partition_id") {
@@ -357,48 +266,30 @@ Status StableHloLowering::LowerCollective(const MlirOperation& op,
       outputs[k] = Values{constant};
     }
   } else {
-    const MlirAttribute* channel = op.Attribute("channel_handle");
-    const MlirAttribute* handle =
-        channel == nullptr ? nullptr : channel->Field("handle");
-    const bool has_channel = handle != nullptr && handle->integer > 0;
-    const bool global_ids = op.Attribute("use_global_device_ids") != nullptr;
-    const bool by_partition = name == "all_to_all" ||
-                              name == "collective_permute" ||
-                              name == "collective_broadcast";
-    GroupMode mode = has_channel ? GroupMode::kCrossReplicaAndPartition
-                                 : GroupMode::kCrossReplica;
-    if (by_partition && has_channel) mode = GroupMode::kCrossPartition;
-    if (!by_partition && has_channel && global_ids)
-      mode = GroupMode::kFlattenedIds;
+    const ProcessGrid grid{replicas, partitions};
+    PHAL_ASSIGN_OR_RETURN(
+        CollectiveGroupMode mode,
+        CollectiveGroupModeOf(GroupingOpcode(name), ChannelOf(op).has_value(),
+                              UsesGlobalDeviceIds(op)));
     if (name == "collective_permute") {
-      PHAL_RETURN_IF_ERROR([&]() -> Status {
-        const std::vector<Group> pairs =
-            Rows(op.Attribute("source_target_pairs"));
-        const int64_t outer =
-            mode == GroupMode::kCrossPartition ? replicas : partitions;
-        for (int64_t o = 0; o < outer; ++o) {
-          for (const Group& pair : pairs) {
-            if (pair.size() != 2)
-              return InvalidArgument("source_target_pairs must be pairs");
-            const auto process = [&](int64_t id) {
-              return static_cast<std::size_t>(mode == GroupMode::kCrossPartition
-                                                  ? o * partitions + id
-                                                  : id * partitions + o);
-            };
-            if (process(pair[0]) >= count || process(pair[1]) >= count) {
-              return InvalidArgument(
-                  "source_target_pairs name a process out of range");
-            }
-            outputs[process(pair[1])] = inputs[process(pair[0])];
-          }
-        }
-        return OkStatus();
-      }());
+      std::vector<std::pair<int64_t, int64_t>> pairs;
+      for (const Group& pair :
+           IntegerRows(op.Attribute("source_target_pairs"))) {
+        if (pair.size() != 2)
+          return InvalidArgument("source_target_pairs must be pairs");
+        pairs.emplace_back(pair[0], pair[1]);
+      }
+      PHAL_ASSIGN_OR_RETURN(auto processes,
+                            PermuteProcessPairs(mode, pairs, grid));
+      for (const auto& [source, target] : processes) {
+        outputs[static_cast<std::size_t>(target)] =
+            inputs[static_cast<std::size_t>(source)];
+      }
     } else {
       PHAL_ASSIGN_OR_RETURN(
           std::vector<Group> groups,
-          ProcessGroups(mode, Rows(op.Attribute("replica_groups")), replicas,
-                        partitions));
+          ProcessGroups(mode, IntegerRows(op.Attribute("replica_groups")), grid,
+                        false));
       HloComputation* reducer = nullptr;
       if (name == "all_reduce" || name == "reduce_scatter" ||
           name == "collective_reduce") {
@@ -413,13 +304,6 @@ Status StableHloLowering::LowerCollective(const MlirOperation& op,
       if (dynamic_root) --data_count;
       for (const Group& group : groups) {
         const auto size = static_cast<int64_t>(group.size());
-        for (int64_t member = 0; member < size; ++member) {
-          if (static_cast<std::size_t>(
-                  group[static_cast<std::size_t>(member)]) >= count) {
-            return InvalidArgument(
-                "a replica group names a process out of range");
-          }
-        }
         for (int64_t member = 0; member < size; ++member) {
           const auto k =
               static_cast<std::size_t>(group[static_cast<std::size_t>(member)]);

@@ -81,6 +81,11 @@ void HloInstruction::CopyAttributesFrom(const HloInstruction& source) {
   fft_type_ = source.fft_type_;
   fft_length_ = source.fft_length_;
   fusion_kind_ = source.fusion_kind_;
+  replica_groups_ = source.replica_groups_;
+  channel_id_ = source.channel_id_;
+  use_global_device_ids_ = source.use_global_device_ids_;
+  source_target_pairs_ = source.source_target_pairs_;
+  sharding_ = source.sharding_;
 }
 
 bool HloInstruction::Identical(const HloInstruction& other) const {
@@ -116,7 +121,13 @@ bool HloInstruction::Identical(const HloInstruction& other) const {
          feature_index_ == other.feature_index_ &&
          is_stable_ == other.is_stable_ && top_k_ == other.top_k_ &&
          largest_ == other.largest_ && fft_type_ == other.fft_type_ &&
-         fft_length_ == other.fft_length_ && fusion_kind_ == other.fusion_kind_;
+         fft_length_ == other.fft_length_ &&
+         fusion_kind_ == other.fusion_kind_ &&
+         replica_groups_ == other.replica_groups_ &&
+         channel_id_ == other.channel_id_ &&
+         use_global_device_ids_ == other.use_global_device_ids_ &&
+         source_target_pairs_ == other.source_target_pairs_ &&
+         sharding_ == other.sharding_;
 }
 
 }  // namespace phal

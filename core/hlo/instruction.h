@@ -5,7 +5,9 @@
 #define POLYHAL_CORE_HLO_INSTRUCTION_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/hlo/comparison.h"
@@ -13,7 +15,9 @@
 #include "core/hlo/fft_type.h"
 #include "core/hlo/literal.h"
 #include "core/hlo/opcode.h"
+#include "core/hlo/replica_groups.h"
 #include "core/hlo/shape.h"
+#include "core/hlo/sharding.h"
 #include "core/hlo/window.h"
 
 namespace phal {
@@ -66,7 +70,8 @@ class HloInstruction {
   // Each returns null when the instruction has no such computation.
 
   // The applied computation of call, fusion, map, reduce, reduce-window,
-  // scatter (the update combiner) and sort (the comparator).
+  // scatter (the update combiner), sort (the comparator), all-reduce and
+  // reduce-scatter (the reduction).
   HloComputation* to_apply() const { return CalledComputation(0); }
   // while: condition (called_computations()[0]) and body ([1]).
   HloComputation* while_condition() const { return CalledComputation(0); }
@@ -100,7 +105,9 @@ class HloInstruction {
   // The text's dimensions={...}: broadcast (the result dimension each
   // operand dimension maps to), transpose (the permutation: result dim i is
   // operand dim dimensions[i]), reverse and reduce (the dimensions acted
-  // on), concatenate and sort (one element: the dimension).
+  // on), concatenate and sort (one element: the dimension); all-gather,
+  // reduce-scatter and the array form of all-to-all (one element: the
+  // dimension gathered, scattered, or split and concatenated).
   const std::vector<int64_t>& dimensions() const { return dimensions_; }
   int64_t dimensions(int64_t index) const {
     return dimensions_[static_cast<std::size_t>(index)];
@@ -244,6 +251,42 @@ class HloInstruction {
   const std::string& fusion_kind() const { return fusion_kind_; }
   void set_fusion_kind(std::string kind) { fusion_kind_ = std::move(kind); }
 
+  // --- Several processes ---------------------------------------------------
+  // process_groups.h turns these into the groups of processes a collective
+  // exchanges data between.
+
+  // all-reduce, all-gather, reduce-scatter, all-to-all and
+  // collective-broadcast: the replica_groups as written (empty: one group
+  // of all).
+  const ReplicaGroups& replica_groups() const { return replica_groups_; }
+  void set_replica_groups(ReplicaGroups groups) {
+    replica_groups_ = std::move(groups);
+  }
+  // Collectives: channel_id=N; nullopt when the text has none. A channel
+  // (id > 0) makes a collective cross-partition.
+  const std::optional<int64_t>& channel_id() const { return channel_id_; }
+  void set_channel_id(std::optional<int64_t> id) { channel_id_ = id; }
+  // all-reduce, all-gather, reduce-scatter: the replica groups hold
+  // flattened process ids (replica * num_partitions + partition).
+  bool use_global_device_ids() const { return use_global_device_ids_; }
+  void set_use_global_device_ids(bool use) { use_global_device_ids_ = use; }
+  // collective-permute: (source, target) pairs of replica ids (partition
+  // ids with a channel).
+  const std::vector<std::pair<int64_t, int64_t>>& source_target_pairs() const {
+    return source_target_pairs_;
+  }
+  void set_source_target_pairs(std::vector<std::pair<int64_t, int64_t>> pairs) {
+    source_target_pairs_ = std::move(pairs);
+  }
+
+  // Any instruction: the sharding=... annotation of its value, if the text
+  // had one. It guides partitioning and does not change what the
+  // instruction computes.
+  const std::optional<HloSharding>& sharding() const { return sharding_; }
+  void set_sharding(std::optional<HloSharding> sharding) {
+    sharding_ = std::move(sharding);
+  }
+
   // Copies every attribute (not opcode, name, shape, operands or called
   // computations) from `source`, so a rewrite can clone an instruction
   // without listing the attributes itself.
@@ -299,6 +342,11 @@ class HloInstruction {
   FftType fft_type_ = FftType::kFft;
   std::vector<int64_t> fft_length_;
   std::string fusion_kind_;
+  ReplicaGroups replica_groups_;
+  std::optional<int64_t> channel_id_;
+  bool use_global_device_ids_ = false;
+  std::vector<std::pair<int64_t, int64_t>> source_target_pairs_;
+  std::optional<HloSharding> sharding_;
 };
 
 }  // namespace phal

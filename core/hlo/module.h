@@ -38,8 +38,17 @@ class HloModule {
   HloComputation* entry_computation() const { return entry_; }
   void set_entry_computation(HloComputation* entry) { entry_ = entry; }
 
-  // True when names, entry computations and the computations, pairwise in
-  // order, are Identical().
+  // The grid an SPMD program runs on: replica_count=R and num_partitions=P
+  // of the text (mhlo.num_replicas and mhlo.num_partitions in StableHLO);
+  // 1 when not stated. Every one of the R x P processes runs the entry
+  // computation; see process_groups.h.
+  int64_t replica_count() const { return replica_count_; }
+  void set_replica_count(int64_t count) { replica_count_ = count; }
+  int64_t num_partitions() const { return num_partitions_; }
+  void set_num_partitions(int64_t count) { num_partitions_ = count; }
+
+  // True when names, process grids, entry computations and the
+  // computations, pairwise in order, are Identical().
   bool Identical(const HloModule& other) const;
 
  private:
@@ -47,6 +56,8 @@ class HloModule {
   std::vector<std::unique_ptr<HloComputation>> owned_computations_;
   std::vector<HloComputation*> computations_;
   HloComputation* entry_ = nullptr;
+  int64_t replica_count_ = 1;
+  int64_t num_partitions_ = 1;
 };
 
 }  // namespace phal

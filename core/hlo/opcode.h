@@ -15,6 +15,9 @@ namespace phal {
   X(kAcos, "acos")                                   \
   X(kAcosh, "acosh")                                 \
   X(kAdd, "add")                                     \
+  X(kAllGather, "all-gather")                        \
+  X(kAllReduce, "all-reduce")                        \
+  X(kAllToAll, "all-to-all")                         \
   X(kAnd, "and")                                     \
   X(kAsin, "asin")                                   \
   X(kAsinh, "asinh")                                 \
@@ -33,6 +36,8 @@ namespace phal {
   X(kCeil, "ceil")                                   \
   X(kClamp, "clamp")                                 \
   X(kClz, "count-leading-zeros")                     \
+  X(kCollectiveBroadcast, "collective-broadcast")    \
+  X(kCollectivePermute, "collective-permute")        \
   X(kCompare, "compare")                             \
   X(kComplex, "complex")                             \
   X(kConcatenate, "concatenate")                     \
@@ -75,14 +80,17 @@ namespace phal {
   X(kOr, "or")                                       \
   X(kPad, "pad")                                     \
   X(kParameter, "parameter")                         \
+  X(kPartitionId, "partition-id")                    \
   X(kPolygamma, "polygamma")                         \
   X(kPopulationCount, "popcnt")                      \
   X(kPower, "power")                                 \
   X(kReal, "real")                                   \
   X(kReduce, "reduce")                               \
   X(kReducePrecision, "reduce-precision")            \
+  X(kReduceScatter, "reduce-scatter")                \
   X(kReduceWindow, "reduce-window")                  \
   X(kRemainder, "remainder")                         \
+  X(kReplicaId, "replica-id")                        \
   X(kReshape, "reshape")                             \
   X(kReverse, "reverse")                             \
   X(kRoundNearestAfz, "round-nearest-afz")           \

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/hlo/computation.h"
+#include "core/hlo/process_groups.h"
 #include "sdk/base/float16.h"
 
 namespace phal {
@@ -232,8 +233,33 @@ void AddCalledComputations(const HloInstruction& instruction,
   }
 }
 
+// channel_id, replica_groups (or source_target_pairs), dimensions and
+// use_global_device_ids, in the order XLA prints them.
+void AddCollectiveAttributes(const HloInstruction& instruction,
+                             AttributeWriter* writer) {
+  if (instruction.channel_id().has_value()) {
+    writer->Add("channel_id", std::to_string(*instruction.channel_id()));
+  }
+  if (instruction.opcode() == HloOpcode::kCollectivePermute) {
+    std::vector<std::vector<int64_t>> pairs;
+    for (const auto& [source, target] : instruction.source_target_pairs()) {
+      pairs.push_back({source, target});
+    }
+    writer->Add("source_target_pairs", IntGroupsToString(pairs));
+    return;
+  }
+  writer->Add("replica_groups", instruction.replica_groups().ToString());
+  writer->AddIntsIfAny("dimensions", instruction.dimensions());
+  writer->AddFlagIfSet("use_global_device_ids",
+                       instruction.use_global_device_ids());
+}
+
 void AddOpcodeAttributes(const HloInstruction& instruction,
                          AttributeWriter* writer) {
+  if (IsCollective(instruction.opcode())) {
+    AddCollectiveAttributes(instruction, writer);
+    return;
+  }
   switch (instruction.opcode()) {
     case HloOpcode::kBroadcast:
     case HloOpcode::kConcatenate:
@@ -355,6 +381,9 @@ std::string HloInstructionToText(const HloInstruction& instruction) {
   AttributeWriter writer;
   AddOpcodeAttributes(instruction, &writer);
   AddCalledComputations(instruction, &writer);
+  if (instruction.sharding().has_value()) {
+    writer.Add("sharding", instruction.sharding()->ToString());
+  }
   return "%" + instruction.name() + " = " + instruction.shape().ToString() +
          " " + std::string(HloOpcodeName(instruction.opcode())) + "(" +
          OperandsToText(instruction) + ")" + writer.text();
@@ -389,7 +418,14 @@ std::string HloComputationToText(const HloComputation& computation) {
 }
 
 std::string HloModuleToText(const HloModule& module) {
-  std::string text = "HloModule " + module.name() + "\n";
+  std::string text = "HloModule " + module.name();
+  if (module.replica_count() != 1) {
+    text += ", replica_count=" + std::to_string(module.replica_count());
+  }
+  if (module.num_partitions() != 1) {
+    text += ", num_partitions=" + std::to_string(module.num_partitions());
+  }
+  text += "\n";
   for (const HloComputation* computation : module.computations()) {
     text += "\n" + HloComputationToText(*computation);
   }

@@ -160,6 +160,15 @@ StatusOr<Shape> InferFromOperands(const HloInstruction& instruction) {
       return InferBatchNormShape(instruction);
     case HloOpcode::kOptimizationBarrier:
       return operand(0);
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectiveBroadcast:
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kPartitionId:
+    case HloOpcode::kReduceScatter:
+    case HloOpcode::kReplicaId:
+      return InferCollectiveShape(instruction, ProcessGridOf(instruction));
     default:
       return Fail("has no shape rule");
   }

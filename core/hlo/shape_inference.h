@@ -10,6 +10,7 @@
 
 #include "core/hlo/dimension_numbers.h"
 #include "core/hlo/instruction.h"
+#include "core/hlo/process_groups.h"
 #include "core/hlo/shape.h"
 #include "core/hlo/window.h"
 #include "sdk/base/status.h"
@@ -22,6 +23,15 @@ namespace phal {
 // convolution) that part is taken from instruction.shape() after checking it
 // is consistent with the operands.
 StatusOr<Shape> InferShape(const HloInstruction& instruction);
+
+// The shape of a collective (all-reduce, all-gather, reduce-scatter,
+// all-to-all, collective-permute, collective-broadcast) or of replica-id
+// and partition-id when the program runs on `grid`, with its process
+// groups checked (process_groups.h). InferShape() uses the grid of the
+// instruction's module; a front end that has not built the module yet
+// passes the grid it read.
+StatusOr<Shape> InferCollectiveShape(const HloInstruction& instruction,
+                                     ProcessGrid grid);
 
 // Building blocks, usable on shapes alone (by passes that create
 // instructions). Each checks its op's constraints.

@@ -26,6 +26,14 @@ Status ComputationError(const HloComputation& computation,
   return InvalidArgument("computation %" + computation.name() + ": " + message);
 }
 
+Status VerifySharding(const HloInstruction& instruction) {
+  if (!instruction.sharding().has_value()) return OkStatus();
+  Status fits =
+      CheckShardingFitsShape(*instruction.sharding(), instruction.shape());
+  if (!fits.ok()) return InstructionError(instruction, fits.message());
+  return OkStatus();
+}
+
 Status VerifyInstructionShape(const HloInstruction& instruction) {
   StatusOr<Shape> inferred = InferShape(instruction);
   if (!inferred.ok()) {
@@ -86,6 +94,7 @@ Status VerifyComputation(
   PHAL_RETURN_IF_ERROR(VerifyGraph(computation, module_computations));
   for (const HloInstruction* instruction : computation.instructions()) {
     PHAL_RETURN_IF_ERROR(VerifyInstructionShape(*instruction));
+    PHAL_RETURN_IF_ERROR(VerifySharding(*instruction));
   }
   return OkStatus();
 }
@@ -136,6 +145,11 @@ Status VerifyNoRecursion(const HloComputation* root,
 }  // namespace
 
 Status VerifyModule(const HloModule& module) {
+  if (module.replica_count() < 1 || module.num_partitions() < 1) {
+    return InvalidArgument("module " + module.name() +
+                           ": replica_count and num_partitions must be at "
+                           "least 1");
+  }
   if (module.entry_computation() == nullptr) {
     return InvalidArgument("module " + module.name() +
                            " has no entry computation");
