@@ -29,7 +29,7 @@ Status EnqueueCopy(Stream& stream, void* destination, const void* source,
   if (byte_size <= kInlineCopyBytes && stream.RunIfIdle(copy)) {
     return OkStatus();
   }
-  stream.Enqueue(copy);
+  stream.Enqueue(copy, byte_size <= kInlineCopyBytes);
   return OkStatus();
 }
 

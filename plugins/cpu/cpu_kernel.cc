@@ -274,9 +274,10 @@ Status Launch(Stream& stream, const phal_plugin_kernel& kernel,
     addresses.push_back(buffers[i]->data());
   }
   const phal_plugin_kernel* launched = &kernel;
-  stream.Enqueue([launched, addresses = std::move(addresses), &pool]() {
-    return launched->Run(addresses, pool);
-  });
+  const bool small = plan.split_extent * plan.work_per_split <= kInlineWork;
+  stream.Enqueue([launched, addresses = std::move(addresses),
+                  &pool]() { return launched->Run(addresses, pool); },
+                 small);
   return OkStatus();
 }
 

@@ -41,10 +41,10 @@ Stream::~Stream() {
   worker_.join();
 }
 
-void Stream::Enqueue(Task task) {
+void Stream::Enqueue(Task task, bool small) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(task));
+    queue_.push_back({std::move(task), small});
     ++enqueued_count_;
   }
   work_queued_.notify_one();
@@ -56,9 +56,13 @@ bool Stream::BeginInline() {
     return stopping_ || (!running_inline_ && queue_.empty() &&
                          finished_count_ == enqueued_count_);
   };
-  // The predicate first: an idle stream is the common case, and the timed
-  // wait reads the clock.
-  if (!idle() && !work_finished_.wait_for(lock, kIdleWait, idle)) return false;
+  if (!idle()) {
+    const bool one_large_task =
+        !running_inline_ && queue_.empty() && !running_small_;
+    if (!one_large_task || !work_finished_.wait_for(lock, kIdleWait, idle)) {
+      return false;
+    }
+  }
   if (stopping_) return false;
   running_inline_ = true;
   ++enqueued_count_;
@@ -103,7 +107,8 @@ void Stream::RunWorker() {
     if (queue_.empty()) return;  // stopping, and everything queued has run
     Status status;
     {
-      Task task = std::move(queue_.front());
+      Task task = std::move(queue_.front().task);
+      running_small_ = queue_.front().small;
       queue_.pop_front();
       lock.unlock();
       status = RunCaught(task);

@@ -33,23 +33,26 @@ class Stream {
   Stream& operator=(const Stream&) = delete;
 
   // Queues `task` behind all earlier work. Throws std::bad_alloc, leaving the
-  // queue as it was.
-  void Enqueue(Task task);
+  // queue as it was. `small`: work that RunIfIdle would have run on the
+  // launching thread, had the stream been idle.
+  void Enqueue(Task task, bool small = false);
 
-  // How long RunIfIdle waits, at most, for a busy stream to go idle.
+  // How long RunIfIdle waits, at most, for a large task to finish.
   static constexpr std::chrono::microseconds kIdleWait{1000};
 
   // Runs `work` (a callable returning Status) on the calling thread when
   // the stream has nothing queued or running (so it runs exactly when
   // queueing it would), and returns true; otherwise returns false and the
-  // caller queues it. A busy stream is waited for, up to kIdleWait: a
-  // launching thread that ran ahead of the worker catches up with it
-  // instead of handing it every later small task one wake-up at a time
-  // (the wait is bounded, so work queued behind an event another thread
-  // has yet to record never holds the caller). For work smaller than the
-  // two thread wake-ups a queued task costs. Its result is recorded as a
-  // queued task's is; it is called, not copied, so building it allocates
-  // nothing.
+  // caller queues it. For work smaller than the two thread wake-ups a
+  // queued task costs. When all the stream has is one large task running,
+  // the call waits for it, up to kIdleWait, and then runs the work here:
+  // the small kernels between a program's GEMMs run on the launching
+  // thread instead of each being handed to the worker. Behind small tasks
+  // (a loop's steps) it does not wait: the worker runs them while the
+  // launching thread prepares the next. The wait is bounded, so work
+  // queued behind an event another thread has yet to record never holds
+  // the caller. Its result is recorded as a queued task's is; it is
+  // called, not copied, so building it allocates nothing.
   template <typename Work>
   bool RunIfIdle(Work&& work) {
     if (!BeginInline()) return false;
@@ -76,7 +79,7 @@ class Stream {
 
  private:
   // Marks the stream busy with work on the calling thread, when it is idle
-  // or goes idle within kIdleWait.
+  // or its one large task finishes within kIdleWait.
   bool BeginInline();
   // Records the result of that work and hands the stream back.
   void EndInline(Status status);
@@ -87,11 +90,16 @@ class Stream {
   mutable std::mutex mutex_;
   std::condition_variable work_queued_;
   std::condition_variable work_finished_;
-  std::deque<Task> queue_;
+  struct Queued {
+    Task task;
+    bool small = false;
+  };
+  std::deque<Queued> queue_;
   uint64_t enqueued_count_ = 0;
   uint64_t finished_count_ = 0;
   bool stopping_ = false;
   bool running_inline_ = false;  // a RunIfIdle task is running
+  bool running_small_ = false;   // the worker runs a small task
   Status first_error_;
   // Declared last: the worker starts once every member above exists.
   std::thread worker_;
