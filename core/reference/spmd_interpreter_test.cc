@@ -417,6 +417,47 @@ TEST(SpmdInterpreterTest, CollectiveBroadcastWithChannelBroadcastsPartitions) {
                 [](int64_t k) { return S32({1}, {k < 2 ? 2 : 4}); });
 }
 
+// Every collective on a ring of n replicas, x_k = {k n, k n + 1, ...,
+// k n + n - 1}: process i gathers 0 .. n^2 - 1, receives element i of the
+// sum (n^2 (n - 1) / 2 + n i), element i of every x_j (j n + i), its left
+// neighbour's x and process 0's x.
+TEST(SpmdInterpreterTest, EveryCollectiveOnTwoFourAndEightProcesses) {
+  for (int64_t n : {2, 4, 8}) {
+    std::string ring = "{";
+    for (int64_t k = 0; k < n; ++k) {
+      ring += (k > 0 ? ",{" : "{") + std::to_string(k) + "," +
+              std::to_string((k + 1) % n) + "}";
+    }
+    ring += "}";
+    const std::string x = "s32[" + std::to_string(n) + "]";
+    const std::string text = SpmdModule(
+        Grid(n, 1),
+        " x = " + x + " parameter(0)\n g = s32[" + std::to_string(n * n) +
+            "] all-gather(x), replica_groups={}, dimensions={0}\n"
+            " r = s32[1] reduce-scatter(x), replica_groups={}, "
+            "dimensions={0}, to_apply=add\n a = " +
+            x + " all-to-all(x), replica_groups={}, dimensions={0}\n p = " + x +
+            " collective-permute(x), source_target_pairs=" + ring +
+            "\n b = " + x + " collective-broadcast(x), replica_groups={}\n" +
+            " ROOT t = (s32[" + std::to_string(n * n) + "], s32[1], " + x +
+            ", " + x + ", " + x + ") tuple(g, r, a, p, b)\n");
+    const auto row = [n](int64_t k) {
+      std::vector<int64_t> values;
+      for (int64_t i = 0; i < n; ++i) values.push_back(k * n + i);
+      return S32({n}, values);
+    };
+    ExpectResults(text, EachProcess(n, row), [n, &row](int64_t i) {
+      std::vector<int64_t> gathered;
+      std::vector<int64_t> column;
+      for (int64_t j = 0; j < n * n; ++j) gathered.push_back(j);
+      for (int64_t j = 0; j < n; ++j) column.push_back(j * n + i);
+      return Literal::Tuple({S32({n * n}, gathered),
+                             S32({1}, {n * n * (n - 1) / 2 + n * i}),
+                             S32({n}, column), row((i + n - 1) % n), row(0)});
+    });
+  }
+}
+
 // Each of three iterations calls a computation whose all-reduce doubles
 // the (replicated after the first) value: 1 + 2 = 3, 6, 12.
 TEST(SpmdInterpreterTest, CollectivesInsideAWhileLoopMeetOncePerIteration) {
