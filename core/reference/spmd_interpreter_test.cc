@@ -10,6 +10,7 @@
 #include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/reference/interpreter_test_util.h"
+#include "core/testing/source_files.h"
 
 namespace phal::testing {
 namespace {
@@ -456,6 +457,59 @@ TEST(SpmdInterpreterTest, EveryCollectiveOnTwoFourAndEightProcesses) {
                              S32({n}, column), row((i + n - 1) % n), row(0)});
     });
   }
+}
+
+// f32 values of `dims`: `first` for the first `count` elements, `rest`
+// for the others.
+Literal F32(std::vector<int64_t> dims, int64_t count, double first,
+            double rest) {
+  std::vector<double> values;
+  int64_t size = 1;
+  for (int64_t d : dims) size *= d;
+  for (int64_t i = 0; i < size; ++i) values.push_back(i < count ? first : rest);
+  return Literal::FromValues(kF32, std::move(dims), values);
+}
+
+// The front end's test program, every collective form on 2 x 2, with x
+// filled with the process id k = 2 r + p.
+TEST(SpmdInterpreterTest, RunsEveryFormOfTheCollectivesTestData) {
+  const std::string text =
+      ReadTextFile(SourceFile("core/frontend/testdata/collectives.hlo"));
+  ExpectResults(
+      text,
+      EachProcess(4,
+                  [](int64_t k) {
+                    return F32({4, 2}, 8, double(k), 0);
+                  }),
+      [](int64_t k) {
+        const int64_t r = k / 2;
+        const int64_t p = k % 2;
+        const auto filled = [](std::vector<int64_t> dims, double value) {
+          return F32(std::move(dims), 0, 0, value);
+        };
+        std::vector<Literal> results;
+        results.push_back(Literal::Scalar(kU32, r));
+        results.push_back(Literal::Scalar(kU32, p));
+        // %sum and %sum.iota: the replicas of partition p, {p, 2 + p}.
+        results.push_back(filled({4, 2}, double(2 * p + 2)));
+        results.push_back(filled({4, 2}, double(2 * p + 2)));
+        // %sum.mesh: along mesh axis 'y', {2r, 2r + 1}.
+        results.push_back(filled({4, 2}, double(4 * r + 1)));
+        // %gathered: x of process p, then of 2 + p.
+        results.push_back(F32({8, 2}, 8, double(p), double(2 + p)));
+        // %scattered: processes {0, 1} and {2, 3}.
+        results.push_back(filled({2, 2}, double(4 * r + 1)));
+        // %exchanged: partitions of replica r; rows 2i, 2i + 1 of each.
+        results.push_back(F32({4, 2}, 4, double(2 * r), double(2 * r + 1)));
+        // %exchanged.tuple: member i takes operand i (x) of {p, 2 + p}.
+        results.push_back(Literal::Tuple(
+            {filled({4, 2}, double(p)), filled({4, 2}, double(2 + p))}));
+        // %shifted: the partitions swap.
+        results.push_back(filled({4, 2}, double(k ^ 1)));
+        // %broadcast: from replica 1 of partition p.
+        results.push_back(filled({4, 2}, double(2 + p)));
+        return Literal::Tuple(std::move(results));
+      });
 }
 
 // Each of three iterations calls a computation whose all-reduce doubles
