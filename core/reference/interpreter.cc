@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/hlo/process_groups.h"
 #include "core/hlo/verifier.h"
 #include "core/reference/batch_norm.h"
 #include "core/reference/computation_runner.h"
@@ -13,6 +14,7 @@
 #include "core/reference/elementwise.h"
 #include "core/reference/fft.h"
 #include "core/reference/gather_scatter.h"
+#include "core/reference/process_context.h"
 #include "core/reference/reduce.h"
 #include "core/reference/scalar_function.h"
 #include "core/reference/sort.h"
@@ -64,6 +66,10 @@ Status Annotate(const HloInstruction& instruction, const Status& status) {
 
 class Interpreter final : public ComputationRunner {
  public:
+  // Without a process context the interpreter runs a one-process program:
+  // replica-id and partition-id are 0 and collectives are refused.
+  explicit Interpreter(ProcessContext* process = nullptr) : process_(process) {}
+
   StatusOr<Literal> Run(const HloComputation& computation,
                         std::span<const Literal* const> arguments) override;
 
@@ -79,7 +85,12 @@ class Interpreter final : public ComputationRunner {
   StatusOr<Literal> EvaluateConditional(
       const HloInstruction& instruction,
       std::span<const Literal* const> operands);
+  StatusOr<Literal> EvaluateProcessId(const HloInstruction& instruction);
+  StatusOr<Literal> EvaluateCollective(
+      const HloInstruction& instruction,
+      std::span<const Literal* const> operands);
 
+  ProcessContext* process_;
   std::unordered_map<const HloComputation*, ComputationPlan> plans_;
 };
 
@@ -118,6 +129,10 @@ StatusOr<Literal> Interpreter::Run(const HloComputation& computation,
     if (instruction.opcode() == HloOpcode::kConstant) {
       values[i] = &instruction.literal();
       continue;
+    }
+    if (process_ != nullptr && process_->cancelled()) {
+      return Status(PHAL_ABORTED, "abandoned before %" + instruction.name() +
+                                      ": another process failed");
     }
     operands.clear();
     for (std::size_t position : plan.operand_positions[i]) {
@@ -206,7 +221,13 @@ StatusOr<Literal> Interpreter::EvaluateInstruction(
     case HloOpcode::kBatchNormTraining:
     case HloOpcode::kBatchNormGrad:
       return EvaluateBatchNorm(instruction, operands);
+    case HloOpcode::kReplicaId:
+    case HloOpcode::kPartitionId:
+      return EvaluateProcessId(instruction);
     default:
+      if (IsCollective(opcode)) {
+        return EvaluateCollective(instruction, operands);
+      }
       return Unimplemented("the reference interpreter has no rule for " +
                            std::string(HloOpcodeName(opcode)));
   }
@@ -271,13 +292,40 @@ StatusOr<Literal> Interpreter::EvaluateConditional(
   return Run(*branches[static_cast<std::size_t>(branch)], arguments);
 }
 
-}  // namespace
-}  // namespace reference
+// The ids of the process this interpreter runs as, u32 scalars as in the
+// StableHLO spec.
+StatusOr<Literal> Interpreter::EvaluateProcessId(
+    const HloInstruction& instruction) {
+  const bool replica = instruction.opcode() == HloOpcode::kReplicaId;
+  if (process_ == nullptr) {
+    if (ProcessGridOf(instruction).process_count() != 1) {
+      return FailedPrecondition(
+          "the program runs on several processes: evaluate it with "
+          "EvaluateSpmd (core/reference/spmd_interpreter.h)");
+    }
+    return Literal::Scalar(PHAL_ELEMENT_TYPE_U32, 0);
+  }
+  const int64_t id =
+      replica ? process_->replica_id() : process_->partition_id();
+  return Literal::Scalar(PHAL_ELEMENT_TYPE_U32, id);
+}
 
-StatusOr<Literal> Evaluate(const HloModule& module,
-                           const std::vector<Literal>& arguments) {
-  // The op implementations rely on well-formed shapes and attributes.
-  PHAL_RETURN_IF_ERROR(VerifyModule(module));
+StatusOr<Literal> Interpreter::EvaluateCollective(
+    const HloInstruction& instruction,
+    std::span<const Literal* const> operands) {
+  if (process_ == nullptr) {
+    return FailedPrecondition(
+        "a collective needs the processes it runs between: evaluate the "
+        "module with EvaluateSpmd (core/reference/spmd_interpreter.h)");
+  }
+  return process_->EvaluateCollective(instruction, operands, this);
+}
+
+}  // namespace
+
+StatusOr<Literal> EvaluateProcess(const HloModule& module,
+                                  const std::vector<Literal>& arguments,
+                                  ProcessContext* process) {
   const HloComputation* entry = module.entry_computation();
   const std::vector<HloInstruction*>& parameters =
       entry->parameter_instructions();
@@ -299,8 +347,17 @@ StatusOr<Literal> Evaluate(const HloModule& module,
     }
     argument_pointers.push_back(&arguments[i]);
   }
-  reference::Interpreter interpreter;
+  Interpreter interpreter(process);
   return interpreter.Run(*entry, argument_pointers);
+}
+
+}  // namespace reference
+
+StatusOr<Literal> Evaluate(const HloModule& module,
+                           const std::vector<Literal>& arguments) {
+  // The op implementations rely on well-formed shapes and attributes.
+  PHAL_RETURN_IF_ERROR(VerifyModule(module));
+  return reference::EvaluateProcess(module, arguments, nullptr);
 }
 
 }  // namespace phal
