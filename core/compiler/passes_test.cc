@@ -430,4 +430,33 @@ ENTRY main {
 }
 
 }  // namespace
+// A program for several processes is refused, naming its grid, until the
+// compiler compiles for several devices; the reference runs it.
+TEST(CompileModule, RefusesAProgramForSeveralProcessesNamingItsGrid) {
+  std::unique_ptr<HloModule> module = ParseVerified(R"(
+HloModule spmd, replica_count=2, num_partitions=3
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT sum = f32[4] all-reduce(x), replica_groups={}, to_apply=add
+}
+)");
+  ASSERT_NE(module, nullptr);
+  StatusOr<std::unique_ptr<Program>> program =
+      CompileModule(std::move(module), CompilerOptions());
+  ASSERT_FALSE(program.ok());
+  EXPECT_EQ(program.status().code(), PHAL_UNIMPLEMENTED);
+  EXPECT_NE(program.status().message().find(
+                "runs on 2 replicas x 3 partitions: programs for several "
+                "devices are not compiled yet"),
+            std::string::npos)
+      << program.status().ToString();
+}
+
 }  // namespace phal::testing
