@@ -107,15 +107,6 @@ CompilerOptions CompilerOptionsForDevice(
 
 StatusOr<std::unique_ptr<Program>> CompileModule(
     std::unique_ptr<HloModule> module, const CompilerOptions& options) {
-  if (module->replica_count() * module->num_partitions() > 1) {
-    return Status(
-        PHAL_UNIMPLEMENTED,
-        "module '" + module->name() + "' runs on " +
-            std::to_string(module->replica_count()) + " replicas x " +
-            std::to_string(module->num_partitions()) +
-            " partitions: programs for several devices are not compiled yet "
-            "(the reference interpreter runs them: EvaluateSpmd)");
-  }
   if (!options.dump_directory.empty()) {
     std::error_code error;
     std::filesystem::create_directories(options.dump_directory, error);

@@ -1,5 +1,6 @@
 #include "core/compiler/hlo_rewriter.h"
 #include "core/compiler/passes.h"
+#include "core/compiler/process_ops.h"
 #include "core/reference/interpreter.h"
 
 namespace phal {
@@ -19,6 +20,8 @@ bool Foldable(const HloInstruction& source,
     default:
       break;
   }
+  // Their values depend on the process that runs them.
+  if (IsProcessOp(source.opcode())) return false;
   if (operands.empty() || !source.called_computations().empty() ||
       !source.shape().IsArray() ||
       source.shape().ElementCount() > max_elements) {

@@ -1,5 +1,7 @@
 #include "core/compiler/fusion_planner.h"
 
+#include "core/compiler/process_ops.h"
+
 #include <algorithm>
 #include <queue>
 #include <string>
@@ -41,9 +43,11 @@ bool IsLeafPlumbing(HloOpcode opcode) {
   }
 }
 
-bool IsControlFlow(HloOpcode opcode) {
+// Runs on the host as a step of its own: control flow, and the ops that
+// depend on the process (process_ops.h).
+bool IsHostStep(HloOpcode opcode) {
   return opcode == HloOpcode::kWhile || opcode == HloOpcode::kConditional ||
-         opcode == HloOpcode::kCall;
+         opcode == HloOpcode::kCall || IsProcessOp(opcode);
 }
 
 bool IsScalarConstant(const HloInstruction& instruction) {
@@ -97,7 +101,7 @@ class GroupBuilder {
            !assigned_.count(instruction) && !forbidden_.count(instruction) &&
            !stays_in_memory_.count(instruction) &&
            !IsLeafPlumbing(instruction->opcode()) &&
-           !IsControlFlow(instruction->opcode());
+           !IsHostStep(instruction->opcode());
   }
 
   // Every user of `instruction` is in the group, or computes it inline
@@ -250,7 +254,7 @@ HloInstruction* CyclicOutput(const FusionGroup& group) {
 
 Status CheckSupported(const HloInstruction& instruction) {
   const HloOpcode opcode = instruction.opcode();
-  if (IsLeafPlumbing(opcode) || IsControlFlow(opcode) ||
+  if (IsLeafPlumbing(opcode) || IsHostStep(opcode) ||
       IsLoopFusible(instruction) || IsHero(instruction)) {
     return OkStatus();
   }
@@ -397,8 +401,8 @@ StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
     HloInstruction* instruction = *it;
     PHAL_RETURN_IF_ERROR(CheckSupported(*instruction));
     const HloOpcode opcode = instruction->opcode();
-    if (IsControlFlow(opcode)) controls.push_back(instruction);
-    if (IsLeafPlumbing(opcode) || IsControlFlow(opcode) ||
+    if (IsHostStep(opcode)) controls.push_back(instruction);
+    if (IsLeafPlumbing(opcode) || IsHostStep(opcode) ||
         assigned.count(instruction)) {
       continue;
     }

@@ -46,11 +46,12 @@ struct FusionGroup {
   std::set<const HloInstruction*> recomputed;
 };
 
-// One unit of execution, in the order they run: a kernel, or a while,
-// conditional or call run by the host.
+// One unit of execution, in the order they run: a kernel, or a step the
+// host runs: a while, conditional or call, or a process op (a collective,
+// replica-id, partition-id; process_ops.h).
 struct ScheduledUnit {
   int group = -1;                     // index into FusionPlan::groups
-  HloInstruction* control = nullptr;  // while, conditional or call
+  HloInstruction* control = nullptr;  // the host step
 };
 
 struct FusionPlan {

@@ -123,6 +123,8 @@ StatusOr<std::unique_ptr<HloModule>> RewriteModule(const HloModule& module,
                                                    const RewriteFn& rewrite,
                                                    bool drop_dead) {
   auto result = std::make_unique<HloModule>(module.name());
+  result->set_replica_count(module.replica_count());
+  result->set_num_partitions(module.num_partitions());
   std::set<const HloComputation*> called;
   MarkCalled(module.entry_computation(), &called);
   std::map<const HloComputation*, HloComputation*> computations;

@@ -10,6 +10,7 @@
 #include "core/compiler/counted_loop.h"
 #include "core/compiler/fused_emitter.h"
 #include "core/compiler/fusion_planner.h"
+#include "core/compiler/process_ops.h"
 
 namespace phal {
 namespace {
@@ -109,6 +110,8 @@ class Partitioner {
       }
     }
     program_.result_shapes = Flatten(entry.ResultShape());
+    program_.replica_count = module_.replica_count();
+    program_.num_partitions = module_.num_partitions();
     PHAL_ASSIGN_OR_RETURN(program_.entry, Build(entry));
     return std::move(program_);
   }
@@ -225,6 +228,7 @@ class Partitioner {
   }
 
   Status BuildControl(const HloInstruction& instruction) {
+    if (IsProcessOp(instruction.opcode())) return BuildProcessOp(instruction);
     Step step;
     for (const HloComputation* callee : instruction.called_computations()) {
       step.computations.push_back(computation_index_.at(callee));
@@ -264,6 +268,28 @@ class Partitioner {
         break;
       }
     }
+    for (const Shape& shape : Flatten(instruction.shape())) {
+      step.outputs.push_back(NewLeaf(shape));
+    }
+    leaves_[&instruction] = step.outputs;
+    plan_.steps.push_back(std::move(step));
+    return OkStatus();
+  }
+
+  // A step the executor runs with its process, on the op's module.
+  Status BuildProcessOp(const HloInstruction& instruction) {
+    Step step;
+    step.kind = StepKind::kProcessOp;
+    PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> op,
+                          ExtractProcessOp(module_, instruction));
+    step.process_op = static_cast<int>(program_.process_ops.size());
+    program_.process_ops.push_back(std::move(op));
+    std::vector<int> operands;
+    for (const HloInstruction* operand : instruction.operands()) {
+      PHAL_ASSIGN_OR_RETURN(int leaf, SingleLeaf(*operand));
+      operands.push_back(leaf);
+    }
+    step.operands.push_back(std::move(operands));
     for (const Shape& shape : Flatten(instruction.shape())) {
       step.outputs.push_back(NewLeaf(shape));
     }

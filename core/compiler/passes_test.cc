@@ -1,4 +1,5 @@
 // The HLO passes: what each removes, keeps and writes to PHAL_DUMP.
+#include <algorithm>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -432,7 +433,7 @@ ENTRY main {
 }  // namespace
 // A program for several processes is refused, naming its grid, until the
 // compiler compiles for several devices; the reference runs it.
-TEST(CompileModule, RefusesAProgramForSeveralProcessesNamingItsGrid) {
+TEST(CompileModule, KeepsTheGridAndMakesProcessOpsHostSteps) {
   std::unique_ptr<HloModule> module = ParseVerified(R"(
 HloModule spmd, replica_count=2, num_partitions=3
 
@@ -444,19 +445,39 @@ add {
 
 ENTRY main {
   x = f32[4] parameter(0)
-  ROOT sum = f32[4] all-reduce(x), replica_groups={}, to_apply=add
+  c = f32[2] constant({1, 2})
+  g = f32[4] all-gather(c), replica_groups={}, dimensions={0}
+  y = f32[4] add(x, g)
+  sum = f32[4] all-reduce(y), replica_groups={}, to_apply=add
+  id = u32[] replica-id()
+  ROOT out = (f32[4], u32[]) tuple(sum, id)
 }
 )");
   ASSERT_NE(module, nullptr);
   StatusOr<std::unique_ptr<Program>> program =
       CompileModule(std::move(module), CompilerOptions());
-  ASSERT_FALSE(program.ok());
-  EXPECT_EQ(program.status().code(), PHAL_UNIMPLEMENTED);
-  EXPECT_NE(program.status().message().find(
-                "runs on 2 replicas x 3 partitions: programs for several "
-                "devices are not compiled yet"),
-            std::string::npos)
-      << program.status().ToString();
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  EXPECT_EQ((*program)->replica_count, 2);
+  EXPECT_EQ((*program)->num_partitions, 3);
+  // The all-gather of a constant is not folded: its value depends on the
+  // processes. Each process op is a module of its own on the same grid.
+  std::vector<std::string> ops;
+  for (const auto& op : (*program)->process_ops) {
+    EXPECT_EQ(op->replica_count(), 2);
+    EXPECT_EQ(op->num_partitions(), 3);
+    ops.emplace_back(
+        HloOpcodeName(op->entry_computation()->root_instruction()->opcode()));
+  }
+  std::sort(ops.begin(), ops.end());
+  EXPECT_EQ(ops, (std::vector<std::string>{"all-gather", "all-reduce",
+                                           "replica-id"}));
+  int steps = 0;
+  for (const ComputationPlan& plan : (*program)->computations) {
+    for (const Step& step : plan.steps) {
+      steps += step.kind == StepKind::kProcessOp;
+    }
+  }
+  EXPECT_EQ(steps, 3);
 }
 
 }  // namespace phal::testing

@@ -5,6 +5,9 @@
 // a parameter (tuples flattened depth-first), a constant, an output of a
 // kernel (living in a slot chosen by buffer assignment) or an output of a
 // nested computation. Tuples exist only at compile time, as lists of leaves.
+// A program for several processes (replicas x partitions) is one plan that
+// every process runs; the steps that depend on the process (collectives,
+// replica-id, partition-id) run on the host with the execution's process.
 #ifndef POLYHAL_CORE_COMPILER_PROGRAM_H_
 #define POLYHAL_CORE_COMPILER_PROGRAM_H_
 
@@ -14,18 +17,21 @@
 #include <vector>
 
 #include "core/hlo/literal.h"
+#include "core/hlo/module.h"
 #include "core/hlo/shape.h"
 #include "sdk/kir/kernel.h"
 
 namespace phal {
 
-enum class StepKind { kKernel, kWhile, kConditional, kCall };
+enum class StepKind { kKernel, kWhile, kConditional, kCall, kProcessOp };
 
 struct Step {
   StepKind kind = StepKind::kKernel;
   // kKernel: the kernel and the leaf bound to each of its buffers.
   int kernel = -1;
   std::vector<int> buffers;
+  // kProcessOp: the process op (Program::process_ops) it runs on operands[0].
+  int process_op = -1;
   // kWhile: computations {condition, body}; kConditional: the branches;
   // kCall: {callee}.
   std::vector<int> computations;
@@ -33,9 +39,10 @@ struct Step {
   int selector = -1;
   phal_element_type_t selector_type = PHAL_ELEMENT_TYPE_PRED;
   // Leaves passed to the computation: one list for while and call, one per
-  // branch for conditional.
+  // branch for conditional; kProcessOp: the op's operands, one list.
   std::vector<std::vector<int>> operands;
-  // Leaves this step defines: kernel outputs, or the computation's results.
+  // Leaves this step defines: kernel outputs, the computation's results, or
+  // the process op's result leaves.
   std::vector<int> outputs;
   // kWhile: the steps a counted loop runs (FindCountedLoop: a counter from
   // a constant, up by one per step, below a constant), so the executor
@@ -66,7 +73,16 @@ struct ComputationPlan {
 };
 
 struct Program {
+  // The process grid every process of the program belongs to.
+  int64_t replica_count = 1;
+  int64_t num_partitions = 1;
   std::vector<std::unique_ptr<KirKernel>> kernels;
+  // An op whose result depends on the process running it (a collective,
+  // replica-id or partition-id), as a module of its own on the program's
+  // grid: the entry takes the op's operands as parameters and its root is
+  // the op (with its reduction computation, if any). The executor
+  // evaluates it for its process.
+  std::vector<std::shared_ptr<const HloModule>> process_ops;
   std::vector<Literal> constants;
   std::vector<ComputationPlan> computations;
   int entry = -1;

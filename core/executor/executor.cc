@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -14,6 +16,9 @@
 #include "core/abi/stream_wait.h"
 #include "core/loader/host_services.h"
 #include "core/loader/plugin_library.h"
+#include "core/reference/collective_rendezvous.h"
+#include "core/reference/interpreter.h"
+#include "core/reference/spmd_process.h"
 
 namespace phal {
 
@@ -39,8 +44,8 @@ StatusOr<phal_plugin_buffer_t*> Allocate(const phal_plugin_api_t* api,
 // any more.
 class Execution {
  public:
-  explicit Execution(const LoadedProgram& loaded)
-      : loaded_(loaded), api_(loaded.api_) {}
+  Execution(const LoadedProgram& loaded, reference::ProcessContext* process)
+      : loaded_(loaded), api_(loaded.api_), process_(process) {}
 
   ~Execution() {
     // A stream whose work outlived the deadline is left as it is, with the
@@ -338,8 +343,53 @@ class Execution {
             Run(step.computations[0], Select(*leaves, step.operands[0])));
         return Define(step, std::move(results), leaves);
       }
+      case StepKind::kProcessOp:
+        return RunProcessOp(plan, step, leaves);
     }
     return Internal("unknown step");
+  }
+
+  // Stages a process op through host memory: its operands are copied to
+  // the host, the process evaluates it (meeting its peers at a
+  // collective), and its results are copied to new buffers.
+  Status RunProcessOp(const ComputationPlan& plan, const Step& step,
+                      std::vector<BufferRef>* leaves) {
+    const HloModule& op =
+        *loaded_.program_
+             ->process_ops[static_cast<std::size_t>(step.process_op)];
+    std::vector<Literal> operands;
+    for (int leaf : step.operands[0]) {
+      const auto index = static_cast<std::size_t>(leaf);
+      Literal& operand = operands.emplace_back(plan.leaf_shapes[index]);
+      PHAL_RETURN_IF_ERROR(TakeCStatus(
+          api_->stream_copy_to_host(stream_, (*leaves)[index]->handle, 0,
+                                    operand.data(), operand.byte_size())));
+    }
+    PHAL_RETURN_IF_ERROR(Synchronize());
+    PHAL_ASSIGN_OR_RETURN(Literal result,
+                          reference::EvaluateProcess(op, operands, process_));
+    std::vector<Literal> values;
+    if (result.IsTuple()) {
+      values = std::move(result.mutable_tuple_elements());
+    } else {
+      values.push_back(std::move(result));
+    }
+    if (values.size() != step.outputs.size()) {
+      return Internal("process op " + op.name() + " gave " +
+                      std::to_string(values.size()) + " values for " +
+                      std::to_string(step.outputs.size()) + " leaves");
+    }
+    std::vector<BufferRef> outputs;
+    for (const Literal& value : values) {
+      const auto bytes = static_cast<int64_t>(value.byte_size());
+      PHAL_ASSIGN_OR_RETURN(BufferRef output, NewBuffer(bytes));
+      PHAL_RETURN_IF_ERROR(TakeCStatus(api_->stream_copy_from_host(
+          stream_, value.data(), output->handle, 0, value.byte_size())));
+      outputs.push_back(std::move(output));
+    }
+    // The host values must outlive the copies.
+    PHAL_RETURN_IF_ERROR(Synchronize());
+    return Define(step, std::move(outputs), leaves);
   }
 
   Status Define(const Step& step, std::vector<BufferRef> values,
@@ -353,6 +403,8 @@ class Execution {
 
   const LoadedProgram& loaded_;
   const phal_plugin_api_t* api_;
+  // The process the program runs as.
+  reference::ProcessContext* process_;
   phal_plugin_stream_t* stream_ = nullptr;
   // The program's constants, as Constant made them.
   std::vector<BufferRef> constants_;
@@ -529,14 +581,37 @@ void LoadedProgram::ReleaseStream(phal_plugin_stream_t* stream) const {
   idle_streams_.push_back(stream);
 }
 
+void LoadedProgram::FreeBuffers(
+    std::span<phal_plugin_buffer_t* const> buffers) const {
+  for (phal_plugin_buffer_t* buffer : buffers) api_->buffer_free(buffer);
+}
+
 StatusOr<std::vector<phal_plugin_buffer_t*>> LoadedProgram::Execute(
-    std::span<phal_plugin_buffer_t* const> arguments) const {
+    std::span<phal_plugin_buffer_t* const> arguments,
+    reference::ProcessContext* process) const {
   if (!runnable_) {
     return FailedPrecondition(
         "the executable was compiled for a compile-only device: serialize "
         "it and load it on a device of its target to run it");
   }
-  Execution execution(*this);
+  const ProcessGrid grid{program_->replica_count, program_->num_partitions};
+  // The only process of a program for one meets nobody at its collectives.
+  std::optional<reference::CollectiveRendezvous> alone;
+  std::optional<reference::SpmdProcess> only;
+  if (process == nullptr) {
+    if (grid.process_count() != 1) {
+      return FailedPrecondition(
+          "the program runs on " + std::to_string(grid.replicas) +
+          " replicas x " + std::to_string(grid.partitions) +
+          " partitions: run it on that many devices at once");
+    }
+    if (!program_->process_ops.empty()) {
+      alone.emplace(1, std::chrono::milliseconds(0));
+      only.emplace(0, grid, &*alone);
+      process = &*only;
+    }
+  }
+  Execution execution(*this, process);
   PHAL_RETURN_IF_ERROR(execution.Start());
   std::vector<Execution::BufferRef> parameters;
   for (phal_plugin_buffer_t* argument : arguments) {

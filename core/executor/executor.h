@@ -16,6 +16,7 @@
 
 #include "core/compiler/program.h"
 #include "core/executor/serialized_program.h"
+#include "core/reference/process_context.h"
 #include "polyhal/plugin.h"
 #include "sdk/base/status.h"
 
@@ -52,15 +53,24 @@ class LoadedProgram {
   const Program& program() const { return *program_; }
 
   // Runs the entry computation once (FAILED_PRECONDITION on a program that
-  // is not runnable) on a stream of its own (taken from the
+  // is not runnable) as `process` (null: the only process of a program for
+  // one process; FAILED_PRECONDITION for a program for several, which runs
+  // with ExecuteSpmd, spmd_executor.h) on a stream of its own (taken from the
   // program's idle streams, so a plugin whose streams own threads does not
   // start one per execute) and returns
   // when the results are ready: one new plugin buffer per result leaf,
   // owned by the caller (free with api->buffer_free). `arguments` are
   // plugin buffers, one per entry parameter, whose sizes the caller has
-  // checked; they are only read. Thread-safe.
+  // checked; they are only read. The program's process ops (collectives,
+  // replica-id, partition-id) are staged through host memory: their
+  // operands are copied to the host, evaluated by `process` with the
+  // reference's semantics, and the results copied back. Thread-safe.
   StatusOr<std::vector<phal_plugin_buffer_t*>> Execute(
-      std::span<phal_plugin_buffer_t* const> arguments) const;
+      std::span<phal_plugin_buffer_t* const> arguments,
+      reference::ProcessContext* process = nullptr) const;
+
+  // Frees result buffers Execute returned.
+  void FreeBuffers(std::span<phal_plugin_buffer_t* const> buffers) const;
 
  private:
   friend class Execution;

@@ -5,6 +5,9 @@
 #include <set>
 #include <utility>
 
+#include "core/frontend/hlo_parser.h"
+#include "core/hlo/printer.h"
+#include "core/hlo/verifier.h"
 #include "polyhal/runtime.h"
 #include "sdk/base/byte_codec.h"
 #include "sdk/base/element_types.h"
@@ -64,6 +67,7 @@ void WriteStep(Writer& out, const Step& step) {
            [&](const std::vector<int>& list) { out.Ints(list); });
   out.Ints(step.outputs);
   out.I64(step.trip_count);
+  out.I32(step.process_op);
 }
 
 void WritePlan(Writer& out, const ComputationPlan& plan) {
@@ -163,7 +167,7 @@ class Reader {
 Status ReadStep(Reader& in, Step* step) {
   uint32_t kind = 0;
   PHAL_RETURN_IF_ERROR(in.U32(&kind));
-  if (kind > static_cast<uint32_t>(StepKind::kCall)) {
+  if (kind > static_cast<uint32_t>(StepKind::kProcessOp)) {
     return DataLoss("step kind " + std::to_string(kind) + " is unknown");
   }
   step->kind = static_cast<StepKind>(kind);
@@ -183,7 +187,7 @@ Status ReadStep(Reader& in, Step* step) {
     return DataLoss("a loop's trip count " + std::to_string(step->trip_count) +
                     " is negative");
   }
-  return OkStatus();
+  return in.Int(&step->process_op);
 }
 
 Status ReadPlan(Reader& in, ComputationPlan* plan) {
@@ -213,6 +217,38 @@ Status ReadConstant(Reader& in, Literal* out) {
   }
   *out = Literal(shape);
   std::memcpy(out->data(), data.data(), data.size());
+  return OkStatus();
+}
+
+// The arrays of `shape`, tuples flattened.
+size_t LeafCount(const Shape& shape) {
+  if (!shape.IsTuple()) return 1;
+  size_t count = 0;
+  for (const Shape& element : shape.tuple_shapes()) count += LeafCount(element);
+  return count;
+}
+
+// A process op's module from its HLO text, on the program's grid.
+Status ReadProcessOp(Reader& in, const Program& program,
+                     std::shared_ptr<const HloModule>* out) {
+  std::string text;
+  PHAL_RETURN_IF_ERROR(in.Bytes(&text, "a process op"));
+  StatusOr<std::unique_ptr<HloModule>> op =
+      ParseHloText(text, "<serialized process op>");
+  if (op.ok()) {
+    const Status verified = VerifyModule(**op);
+    if (!verified.ok()) op = verified;
+  }
+  if (!op.ok()) {
+    return DataLoss("corrupt plan: a process op does not read back: " +
+                    op.status().message());
+  }
+  if ((*op)->replica_count() != program.replica_count ||
+      (*op)->num_partitions() != program.num_partitions) {
+    return DataLoss("corrupt plan: process op '" + (*op)->name() +
+                    "' is for another process grid");
+  }
+  *out = std::move(*op);
   return OkStatus();
 }
 
@@ -376,6 +412,23 @@ class PlanChecker {
         if (fits) return OkStatus();
         break;
       }
+      case StepKind::kProcessOp: {
+        if (step.process_op < 0 ||
+            static_cast<size_t>(step.process_op) >=
+                program_.process_ops.size() ||
+            step.operands.size() != 1) {
+          return Bad(where + " runs a missing process op");
+        }
+        const HloComputation& op =
+            *program_.process_ops[static_cast<size_t>(step.process_op)]
+                 ->entry_computation();
+        if (static_cast<size_t>(op.num_parameters()) !=
+                step.operands[0].size() ||
+            LeafCount(op.ResultShape()) != step.outputs.size()) {
+          return Bad(where + " does not fit its process op");
+        }
+        return OkStatus();
+      }
       case StepKind::kCall:
         if (step.computations.size() == 1 && step.operands.size() == 1 &&
             Fits(step.computations[0], step.operands[0].size(),
@@ -408,6 +461,8 @@ std::string WriteSerializedProgram(
   out.Bytes(header.target);
   out.Bytes(header.device);
   out.I32(program.entry);
+  out.I64(program.replica_count);
+  out.I64(program.num_partitions);
   out.List(program.parameter_shapes,
            [&](const Shape& shape) { out.Shape(shape); });
   out.List(program.result_shapes,
@@ -417,6 +472,10 @@ std::string WriteSerializedProgram(
     out.Bytes(std::string_view(reinterpret_cast<const char*>(constant.data()),
                                constant.byte_size()));
   });
+  out.List(program.process_ops,
+           [&](const std::shared_ptr<const HloModule>& op) {
+             out.Bytes(HloModuleToText(*op));
+           });
   out.List(program.computations,
            [&](const ComputationPlan& plan) { WritePlan(out, plan); });
   out.List(kernels, [&](const SerializedKernel& kernel) {
@@ -463,6 +522,13 @@ StatusOr<SerializedProgram> ReadSerializedProgram(std::string_view bytes) {
   PHAL_RETURN_IF_ERROR(in.Bytes(&header.device, "the device name"));
   auto program = std::make_unique<Program>();
   PHAL_RETURN_IF_ERROR(in.Int(&program->entry));
+  PHAL_RETURN_IF_ERROR(in.I64(&program->replica_count));
+  PHAL_RETURN_IF_ERROR(in.I64(&program->num_partitions));
+  if (program->replica_count < 1 || program->num_partitions < 1) {
+    return DataLoss("corrupt plan: a process grid of " +
+                    std::to_string(program->replica_count) + " x " +
+                    std::to_string(program->num_partitions));
+  }
   auto read_shape = [&](Shape* shape) { return in.ReadShape(shape); };
   PHAL_RETURN_IF_ERROR(
       in.List(&program->parameter_shapes, 12, "parameter shapes", read_shape));
@@ -471,6 +537,10 @@ StatusOr<SerializedProgram> ReadSerializedProgram(std::string_view bytes) {
   PHAL_RETURN_IF_ERROR(
       in.List(&program->constants, 20, "constants",
               [&](Literal* constant) { return ReadConstant(in, constant); }));
+  PHAL_RETURN_IF_ERROR(in.List(&program->process_ops, 8, "process ops",
+                               [&](std::shared_ptr<const HloModule>* op) {
+                                 return ReadProcessOp(in, *program, op);
+                               }));
   PHAL_RETURN_IF_ERROR(
       in.List(&program->computations, 60, "computations",
               [&](ComputationPlan* plan) { return ReadPlan(in, plan); }));

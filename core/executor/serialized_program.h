@@ -4,8 +4,9 @@
 //
 //   PHAL_SERIALIZED_EXECUTABLE_MAGIC (8 bytes) | u32 format version |
 //   header: plugin name | plugin release | target | device name |
-//   program: entry | parameter shapes | result shapes | constants
-//            (shape + bytes) | computations (leaves, slots, steps) |
+//   program: entry | replica count | partition count | parameter shapes |
+//            result shapes | constants (shape + bytes) | process ops (each
+//            a module in HLO text) | computations (leaves, slots, steps) |
 //   kernels: name + the plugin's kernel_serialize bytes, per kernel |
 //   u64 FNV-1a of every byte before it
 //
@@ -31,7 +32,7 @@ namespace phal {
 
 // Bumped whenever the layout above or the meaning of Program changes; a
 // reader accepts only its own version.
-inline constexpr uint32_t kSerializedProgramFormatVersion = 3;
+inline constexpr uint32_t kSerializedProgramFormatVersion = 4;
 
 // Who compiled the executable, and for what.
 struct SerializedProgramHeader {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/hlo/printer.h"
 #include "core/testing/compiler_test_util.h"
 
 namespace phal {
@@ -113,6 +114,45 @@ TEST(SerializedProgram, ReadsBackTheHeaderPlanConstantsAndKernels) {
     EXPECT_EQ(read->kernels[k].name, original.kernels[k]->name());
     EXPECT_EQ(read->kernels[k].bytes,
               "bytes of " + original.kernels[k]->name());
+  }
+}
+
+TEST(SerializedProgram, ProcessOpsAndTheGridReadBack) {
+  std::unique_ptr<Program> program = testing::CompileText(R"(
+HloModule grid, replica_count=2, num_partitions=2
+max {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT m = s32[] maximum(a, b)
+}
+ENTRY main {
+  x = s32[4] parameter(0)
+  m = s32[4] all-reduce(x), channel_id=1, replica_groups=[2,2]<=[2,2]T(1,0), use_global_device_ids=true, to_apply=max
+  p = s32[4] collective-permute(m), channel_id=2, source_target_pairs={{0,1},{1,0}}
+  id = u32[] partition-id()
+  ROOT out = (s32[4], u32[]) tuple(p, id)
+}
+)");
+  ASSERT_NE(program, nullptr);
+  const std::string bytes =
+      WriteSerializedProgram({"cpu", "1.0", "", "a cpu"}, *program, {});
+  StatusOr<SerializedProgram> read = ReadSerializedProgram(bytes);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->program->replica_count, 2);
+  EXPECT_EQ(read->program->num_partitions, 2);
+  ASSERT_EQ(read->program->process_ops.size(), program->process_ops.size());
+  for (size_t i = 0; i < program->process_ops.size(); ++i) {
+    EXPECT_TRUE(
+        read->program->process_ops[i]->Identical(*program->process_ops[i]))
+        << HloModuleToText(*read->program->process_ops[i]);
+  }
+  const ComputationPlan& entry =
+      read->program->computations[static_cast<size_t>(read->program->entry)];
+  const ComputationPlan& original =
+      program->computations[static_cast<size_t>(program->entry)];
+  ASSERT_EQ(entry.steps.size(), original.steps.size());
+  for (size_t s = 0; s < entry.steps.size(); ++s) {
+    EXPECT_EQ(entry.steps[s].process_op, original.steps[s].process_op);
   }
 }
 

@@ -54,7 +54,12 @@ Status CollectiveRendezvous::CheckAgreement(
     if (static_cast<int64_t>(history.size()) <= meeting.sequence) continue;
     const HloInstruction* other =
         history[static_cast<std::size_t>(meeting.sequence)];
-    if (other == meeting.instruction) continue;
+    // Separately compiled copies of a program name their collectives alike.
+    if (other == meeting.instruction ||
+        (other->opcode() == meeting.instruction->opcode() &&
+         other->name() == meeting.instruction->name())) {
+      continue;
+    }
     return FailedPrecondition(
         DescribeMeeting(meeting) + ": process " + std::to_string(source) +
         " executed " + Describe(*other) + " as its collective #" +

@@ -9,6 +9,7 @@
 
 #include "core/compiler/compiler.h"
 #include "core/executor/serialized_program.h"
+#include "core/executor/spmd_executor.h"
 #include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/verifier.h"
@@ -259,11 +260,13 @@ Status Deserialize(phal_device* device, const void* data, size_t size,
   return OkStatus();
 }
 
+// Checks `argument`, named `name`, for parameter `index` of `executable`
+// on `device`.
 Status CheckArgument(const phal_executable& executable, size_t index,
-                     const phal_buffer* argument) {
-  const std::string name = "arguments[" + std::to_string(index) + "]";
+                     const phal_buffer* argument, const phal_device* device,
+                     const std::string& name) {
   if (argument == nullptr) return NullArgument(name.c_str());
-  if (argument->device != executable.device) {
+  if (argument->device != device) {
     return InvalidArgument(name + " is on another device than the executable");
   }
   const Shape& shape = executable.program->program().parameter_shapes[index];
@@ -294,6 +297,11 @@ Status Execute(phal_executable* executable, phal_buffer_t* const* arguments,
                size_t argument_count, phal_buffer_t** out_results,
                size_t result_count) {
   if (executable == nullptr) return NullArgument("executable");
+  if (executable->device_count() > 1) {
+    return FailedPrecondition(
+        "the executable runs on " + std::to_string(executable->device_count()) +
+        " devices: run it with phal_executable_execute_on_devices");
+  }
   PHAL_RETURN_IF_ERROR(executable->device->CheckRunnable("execute"));
   const Program& program = executable->program->program();
   if (argument_count != program.parameter_shapes.size()) {
@@ -314,7 +322,9 @@ Status Execute(phal_executable* executable, phal_buffer_t* const* arguments,
   }
   std::vector<phal_plugin_buffer_t*> handles;
   for (size_t i = 0; i < argument_count; ++i) {
-    PHAL_RETURN_IF_ERROR(CheckArgument(*executable, i, arguments[i]));
+    PHAL_RETURN_IF_ERROR(CheckArgument(*executable, i, arguments[i],
+                                       executable->device,
+                                       "arguments[" + std::to_string(i) + "]"));
     // Work the application queued on its own streams must land first.
     arguments[i]->WaitForStreamUsers();
     handles.push_back(arguments[i]->handle);
@@ -334,6 +344,151 @@ Status Execute(phal_executable* executable, phal_buffer_t* const* arguments,
   for (size_t i = 0; i < result_count; ++i) {
     out_results[i] =
         WrapResult(executable->device, (*results)[i], program.result_shapes[i]);
+  }
+  return OkStatus();
+}
+
+Status CompileForDevices(phal_device_t* const* devices, size_t device_count,
+                         const char* program, size_t program_size,
+                         const phal_compile_options_t* options,
+                         phal_executable_t** out_executable) {
+  if (devices == nullptr) return NullArgument("devices");
+  if (device_count == 0) return InvalidArgument("device_count is 0");
+  if (out_executable == nullptr) return NullArgument("out_executable");
+  for (size_t k = 0; k < device_count; ++k) {
+    const std::string name = "devices[" + std::to_string(k) + "]";
+    if (devices[k] == nullptr) return NullArgument(name.c_str());
+    PHAL_RETURN_IF_ERROR(devices[k]->CheckRunnable("execute"));
+    for (size_t j = 0; j < k; ++j) {
+      if (devices[j] == devices[k]) {
+        return InvalidArgument(name + " is devices[" + std::to_string(j) +
+                               "] again: each process needs a device of its "
+                               "own");
+      }
+      if (devices[j]->client != devices[k]->client) {
+        return InvalidArgument(name +
+                               " belongs to another client than "
+                               "devices[0]");
+      }
+    }
+  }
+  // Each device compiles through phal_executable_compile's path; the
+  // program cache makes every compile after a plugin's first one a lookup.
+  std::vector<std::unique_ptr<phal_executable>> parts;
+  for (size_t k = 0; k < device_count; ++k) {
+    phal_executable_t* part = nullptr;
+    const Status compiled =
+        Compile(devices[k], program, program_size, options, &part);
+    if (!compiled.ok()) {
+      if (device_count == 1) return compiled;
+      return Status(compiled.code(),
+                    "device '" + std::string(devices[k]->properties.name) +
+                        "': " + compiled.message());
+    }
+    parts.emplace_back(part);
+    const Program& plan = part->program->program();
+    const int64_t processes = plan.replica_count * plan.num_partitions;
+    if (processes != static_cast<int64_t>(device_count)) {
+      return InvalidArgument(
+          "the program runs on " + std::to_string(plan.replica_count) +
+          " replicas x " + std::to_string(plan.num_partitions) +
+          " partitions = " + std::to_string(processes) +
+          " devices, but device_count is " + std::to_string(device_count));
+    }
+  }
+  std::unique_ptr<phal_executable> executable = std::move(parts[0]);
+  for (size_t k = 1; k < device_count; ++k) {
+    executable->peer_devices.push_back(parts[k]->device);
+    executable->peer_programs.push_back(std::move(parts[k]->program));
+  }
+  *out_executable = executable.release();
+  return OkStatus();
+}
+
+Status DeviceCountOf(const phal_executable* executable, size_t* out_count) {
+  if (executable == nullptr) return NullArgument("executable");
+  if (out_count == nullptr) return NullArgument("out_count");
+  *out_count = executable->device_count();
+  return OkStatus();
+}
+
+Status DeviceOf(const phal_executable* executable, size_t index,
+                phal_device_t** out_device) {
+  if (executable == nullptr) return NullArgument("executable");
+  if (out_device == nullptr) return NullArgument("out_device");
+  if (index >= executable->device_count()) {
+    return OutOfRange("device index " + std::to_string(index) +
+                      " >= " + std::to_string(executable->device_count()));
+  }
+  *out_device = executable->device_at(index);
+  return OkStatus();
+}
+
+Status ExecuteOnDevices(phal_executable* executable, size_t device_count,
+                        phal_buffer_t* const* const* arguments,
+                        size_t argument_count,
+                        phal_buffer_t** const* out_results,
+                        size_t result_count) {
+  if (executable == nullptr) return NullArgument("executable");
+  if (device_count != executable->device_count()) {
+    return InvalidArgument(
+        "the executable runs on " + std::to_string(executable->device_count()) +
+        " devices, device_count is " + std::to_string(device_count));
+  }
+  const Program& program = executable->program->program();
+  if (argument_count != program.parameter_shapes.size()) {
+    return InvalidArgument("the executable takes " +
+                           std::to_string(program.parameter_shapes.size()) +
+                           " arguments, got " + std::to_string(argument_count));
+  }
+  if (result_count != program.result_shapes.size()) {
+    return InvalidArgument(
+        "the executable has " + std::to_string(program.result_shapes.size()) +
+        " results, result_count is " + std::to_string(result_count));
+  }
+  if (arguments == nullptr) return NullArgument("arguments");
+  if (out_results == nullptr) return NullArgument("out_results");
+  std::vector<std::vector<phal_plugin_buffer_t*>> handles(device_count);
+  std::vector<const LoadedProgram*> programs;
+  for (size_t d = 0; d < device_count; ++d) {
+    phal_device* device = executable->device_at(d);
+    PHAL_RETURN_IF_ERROR(device->CheckRunnable("execute"));
+    const std::string list = "arguments[" + std::to_string(d) + "]";
+    if (argument_count > 0 && arguments[d] == nullptr) {
+      return NullArgument(list.c_str());
+    }
+    if (result_count > 0 && out_results[d] == nullptr) {
+      const std::string results = "out_results[" + std::to_string(d) + "]";
+      return NullArgument(results.c_str());
+    }
+    for (size_t i = 0; i < argument_count; ++i) {
+      phal_buffer* argument = arguments[d][i];
+      PHAL_RETURN_IF_ERROR(CheckArgument(*executable, i, argument, device,
+                                         list + "[" + std::to_string(i) + "]"));
+      argument->WaitForStreamUsers();
+      handles[d].push_back(argument->handle);
+    }
+    programs.push_back(&executable->program_at(d));
+  }
+  PHAL_ASSIGN_OR_RETURN(const std::chrono::milliseconds timeout,
+                        CollectiveTimeoutFromEnv());
+  {
+    std::lock_guard<std::mutex> lock(executable->mutex);
+    ++executable->running;
+  }
+  StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> results =
+      ExecuteSpmd(programs, handles, timeout);
+  {
+    std::lock_guard<std::mutex> lock(executable->mutex);
+    --executable->running;
+  }
+  executable->idle.notify_all();
+  if (!results.ok()) return results.status();
+  for (size_t d = 0; d < device_count; ++d) {
+    for (size_t i = 0; i < result_count; ++i) {
+      out_results[d][i] = WrapResult(executable->device_at(d), (*results)[d][i],
+                                     program.result_shapes[i]);
+    }
   }
   return OkStatus();
 }
@@ -428,6 +583,39 @@ PHAL_API phal_status_t* phal_executable_execute(phal_executable_t* executable,
   return phal::GuardedCall([&] {
     return phal::Execute(executable, arguments, argument_count, out_results,
                          result_count);
+  });
+}
+
+PHAL_API phal_status_t* phal_executable_compile_for_devices(
+    phal_device_t* const* devices, size_t device_count, const char* program,
+    size_t program_size, const phal_compile_options_t* options,
+    phal_executable_t** out_executable) {
+  return phal::GuardedCall([&] {
+    return phal::CompileForDevices(devices, device_count, program, program_size,
+                                   options, out_executable);
+  });
+}
+
+PHAL_API phal_status_t* phal_executable_get_device_count(
+    const phal_executable_t* executable, size_t* out_count) {
+  return phal::GuardedCall(
+      [&] { return phal::DeviceCountOf(executable, out_count); });
+}
+
+PHAL_API phal_status_t* phal_executable_get_device(
+    const phal_executable_t* executable, size_t index,
+    phal_device_t** out_device) {
+  return phal::GuardedCall(
+      [&] { return phal::DeviceOf(executable, index, out_device); });
+}
+
+PHAL_API phal_status_t* phal_executable_execute_on_devices(
+    phal_executable_t* executable, size_t device_count,
+    phal_buffer_t* const* const* arguments, size_t argument_count,
+    phal_buffer_t** const* out_results, size_t result_count) {
+  return phal::GuardedCall([&] {
+    return phal::ExecuteOnDevices(executable, device_count, arguments,
+                                  argument_count, out_results, result_count);
   });
 }
 

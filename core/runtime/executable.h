@@ -1,5 +1,6 @@
-// phal_executable: a program compiled for one device (core/compiler) and
-// loaded on it, with the shapes of its parameters and results.
+// phal_executable: a program compiled (core/compiler) for one device, or for
+// the devices of a device assignment (one per process of the program's
+// grid), and loaded on each, with the shapes of its parameters and results.
 #ifndef POLYHAL_CORE_RUNTIME_EXECUTABLE_H_
 #define POLYHAL_CORE_RUNTIME_EXECUTABLE_H_
 
@@ -12,8 +13,12 @@
 #include "core/runtime/device.h"
 
 struct phal_executable {
+  // The device and loaded program of process 0.
   phal_device* device = nullptr;
   std::unique_ptr<phal::LoadedProgram> program;
+  // Those of processes 1, 2, ... of an executable of several devices.
+  std::vector<phal_device*> peer_devices;
+  std::vector<std::unique_ptr<phal::LoadedProgram>> peer_programs;
   // Dims storage the descs point at.
   std::vector<std::vector<int64_t>> parameter_dims;
   std::vector<std::vector<int64_t>> result_dims;
@@ -22,6 +27,14 @@ struct phal_executable {
   std::mutex mutex;
   std::condition_variable idle;
   int running = 0;
+
+  size_t device_count() const { return 1 + peer_devices.size(); }
+  phal_device* device_at(size_t index) const {
+    return index == 0 ? device : peer_devices[index - 1];
+  }
+  const phal::LoadedProgram& program_at(size_t index) const {
+    return index == 0 ? *program : *peer_programs[index - 1];
+  }
 };
 
 #endif  // POLYHAL_CORE_RUNTIME_EXECUTABLE_H_

@@ -323,6 +323,27 @@ class Executable {
     return Executable(executable);
   }
 
+  // Compiles a program for several processes (replicas x partitions) for a
+  // device assignment: devices[k] runs process k (ABI 1.7).
+  static Result<Executable> CompileForDevices(
+      const std::vector<Device>& devices, std::string_view program,
+      phal_program_format_t format = PHAL_PROGRAM_FORMAT_HLO_TEXT,
+      const std::string& source_name = "") {
+    phal_compile_options_t options{};
+    options.struct_size = sizeof(options);
+    options.format = format;
+    options.source_name = source_name.empty() ? nullptr : source_name.c_str();
+    std::vector<phal_device_t*> handles;
+    handles.reserve(devices.size());
+    for (const Device& device : devices) handles.push_back(device.get());
+    phal_executable_t* executable = nullptr;
+    Error error(phal_executable_compile_for_devices(
+        handles.data(), handles.size(), program.data(), program.size(),
+        &options, &executable));
+    if (!error.ok()) return error;
+    return Executable(executable);
+  }
+
   // Loads the bytes of phal_executable_serialize on `device`, a device of
   // the plugin and target that compiled them (ABI 1.4).
   static Result<Executable> Deserialize(const Device& device,
@@ -362,6 +383,49 @@ class Executable {
     std::vector<Buffer> buffers;
     buffers.reserve(result_count);
     for (phal_buffer_t* result : results) buffers.emplace_back(result);
+    return buffers;
+  }
+
+  // The number of devices the executable runs on (ABI 1.7).
+  Result<size_t> DeviceCount() const {
+    size_t count = 0;
+    Error error(phal_executable_get_device_count(executable_, &count));
+    if (!error.ok()) return error;
+    return count;
+  }
+
+  // Runs on every device of the executable at once: arguments[d] are
+  // device d's buffers; returns each device's results (ABI 1.7).
+  Result<std::vector<std::vector<Buffer>>> ExecuteOnDevices(
+      const std::vector<std::vector<Buffer>>& arguments) {
+    size_t result_count = 0;
+    Error error(phal_executable_get_result_count(executable_, &result_count));
+    if (!error.ok()) return error;
+    std::vector<std::vector<phal_buffer_t*>> handles(arguments.size());
+    std::vector<phal_buffer_t* const*> argument_lists;
+    std::vector<std::vector<phal_buffer_t*>> results(
+        arguments.size(), std::vector<phal_buffer_t*>(result_count, nullptr));
+    std::vector<phal_buffer_t**> result_lists;
+    size_t argument_count = arguments.empty() ? 0 : arguments[0].size();
+    for (size_t d = 0; d < arguments.size(); ++d) {
+      if (arguments[d].size() != argument_count) {
+        return Error(PHAL_INVALID_ARGUMENT,
+                     "every device needs the same number of arguments");
+      }
+      for (const Buffer& argument : arguments[d]) {
+        handles[d].push_back(argument.get());
+      }
+      argument_lists.push_back(handles[d].data());
+      result_lists.push_back(results[d].data());
+    }
+    error = Error(phal_executable_execute_on_devices(
+        executable_, arguments.size(), argument_lists.data(), argument_count,
+        result_lists.data(), result_count));
+    if (!error.ok()) return error;
+    std::vector<std::vector<Buffer>> buffers(arguments.size());
+    for (size_t d = 0; d < arguments.size(); ++d) {
+      for (phal_buffer_t* result : results[d]) buffers[d].emplace_back(result);
+    }
     return buffers;
   }
 

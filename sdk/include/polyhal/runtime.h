@@ -377,6 +377,52 @@ PHAL_API phal_status_t* phal_executable_execute(phal_executable_t* executable,
                                                 phal_buffer_t** out_results,
                                                 size_t result_count);
 
+/* ---- executables on several devices (ABI 1.7) ----------------------------
+ *
+ * A program for several processes -- replica_count=R, num_partitions=P in
+ * HLO text, mhlo.num_replicas / mhlo.num_partitions in StableHLO -- runs as
+ * R x P processes, each on its own device with its own arguments, meeting
+ * at every collective. Process k is replica k / P, partition k % P. */
+
+/* Compiles `program` for a device assignment: devices[k] (an array of
+ * `device_count` devices, each at most once) runs process k of the
+ * program's grid, so `device_count` must be R x P (PHAL_INVALID_ARGUMENT
+ * naming the grid otherwise; a program without a grid is 1 x 1). The
+ * devices may belong to different plugins; each plugin compiles the program
+ * once. Collectives, replica-id and partition-id are staged through host
+ * memory with the reference semantics. Compile-only devices are refused.
+ * Otherwise as phal_executable_compile, whose functions all accept the
+ * result: parameter and result descs are those of one device's program, and
+ * phal_executable_execute refuses an executable of several devices. */
+PHAL_API phal_status_t* phal_executable_compile_for_devices(
+    phal_device_t* const* devices, size_t device_count, const char* program,
+    size_t program_size, const phal_compile_options_t* options,
+    phal_executable_t** out_executable);
+/* The number of devices the executable runs on: 1 for one compiled by
+ * phal_executable_compile or deserialized. */
+PHAL_API phal_status_t* phal_executable_get_device_count(
+    const phal_executable_t* executable, size_t* out_count);
+/* Device `index` of the executable's assignment (the device of process
+ * `index`); owned by the client. */
+PHAL_API phal_status_t* phal_executable_get_device(
+    const phal_executable_t* executable, size_t index,
+    phal_device_t** out_device);
+/* Runs the executable on all of its devices at once and returns when every
+ * device's results are ready. arguments[d] points at `argument_count`
+ * buffers on device d (as phal_executable_execute takes them), for each of
+ * the executable's devices; out_results[d] points at `result_count` slots
+ * that receive device d's results, owned by the caller. `device_count`
+ * must be the executable's. A collective whose peers do not all arrive
+ * within the timeout (PHAL_COLLECTIVE_TIMEOUT seconds, default 60) fails
+ * with PHAL_DEADLINE_EXCEEDED naming the collective, its group and the
+ * missing processes; when one device fails, the others stop at their next
+ * collective and the call returns the first error, naming its process.
+ * On failure no result is written. Thread-safe. */
+PHAL_API phal_status_t* phal_executable_execute_on_devices(
+    phal_executable_t* executable, size_t device_count,
+    phal_buffer_t* const* const* arguments, size_t argument_count,
+    phal_buffer_t** const* out_results, size_t result_count);
+
 /* ---- serialized executables (ABI 1.4) ------------------------------------ */
 
 /* The first 8 bytes of every serialized executable, for tools that tell a

@@ -1,0 +1,75 @@
+#include "core/compiler/process_ops.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/compiler/hlo_rewriter.h"
+#include "core/hlo/process_groups.h"
+#include "core/hlo/verifier.h"
+
+namespace phal {
+namespace {
+
+// Copies `source` into `module` after the computations it calls, each
+// copied once; `copies` maps the copied computations to theirs.
+HloComputation* CopyComputation(
+    const HloComputation& source, HloModule* module,
+    std::unordered_map<const HloComputation*, HloComputation*>* copies) {
+  auto known = copies->find(&source);
+  if (known != copies->end()) return known->second;
+  auto copy = std::make_unique<HloComputation>(source.name());
+  std::unordered_map<const HloInstruction*, HloInstruction*> copied;
+  for (const HloInstruction* instruction : source.instructions()) {
+    std::vector<HloInstruction*> operands;
+    for (const HloInstruction* operand : instruction->operands()) {
+      operands.push_back(copied.at(operand));
+    }
+    std::vector<HloComputation*> called;
+    for (const HloComputation* callee : instruction->called_computations()) {
+      called.push_back(CopyComputation(*callee, module, copies));
+    }
+    copied[instruction] = copy->AddInstruction(
+        CloneInstruction(*instruction, operands, called, instruction->name()));
+  }
+  copy->set_root_instruction(copied.at(source.root_instruction()));
+  HloComputation* added = module->AddComputation(std::move(copy));
+  (*copies)[&source] = added;
+  return added;
+}
+
+}  // namespace
+
+bool IsProcessOp(HloOpcode opcode) {
+  return IsCollective(opcode) || opcode == HloOpcode::kReplicaId ||
+         opcode == HloOpcode::kPartitionId;
+}
+
+StatusOr<std::unique_ptr<HloModule>> ExtractProcessOp(
+    const HloModule& module, const HloInstruction& op) {
+  auto extracted = std::make_unique<HloModule>(op.name());
+  extracted->set_replica_count(module.replica_count());
+  extracted->set_num_partitions(module.num_partitions());
+  std::unordered_map<const HloComputation*, HloComputation*> copies;
+  std::vector<HloComputation*> called;
+  for (const HloComputation* callee : op.called_computations()) {
+    called.push_back(CopyComputation(*callee, extracted.get(), &copies));
+  }
+  auto entry = std::make_unique<HloComputation>(op.name() + ".process_op");
+  std::vector<HloInstruction*> parameters;
+  for (int64_t i = 0; i < op.operand_count(); ++i) {
+    auto parameter = std::make_unique<HloInstruction>(
+        HloOpcode::kParameter, op.name() + ".operand." + std::to_string(i),
+        op.operand(i)->shape());
+    parameter->set_parameter_number(i);
+    parameters.push_back(entry->AddInstruction(std::move(parameter)));
+  }
+  HloInstruction* root = entry->AddInstruction(
+      CloneInstruction(op, parameters, called, op.name()));
+  entry->set_root_instruction(root);
+  extracted->set_entry_computation(extracted->AddComputation(std::move(entry)));
+  PHAL_RETURN_IF_ERROR(VerifyModule(*extracted));
+  return extracted;
+}
+
+}  // namespace phal

@@ -1,0 +1,108 @@
+#include "core/reference/spmd_process.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/reference/collectives.h"
+
+namespace phal::reference {
+namespace {
+
+// Zeros of the operands' shapes, a tuple when `instruction` has several:
+// what collective-permute and collective-broadcast give a process that
+// receives nothing.
+Literal Zeros(const HloInstruction& instruction,
+              const std::vector<Shape>& operand_shapes) {
+  std::vector<Literal> zeros;
+  for (const Shape& shape : operand_shapes) zeros.emplace_back(shape);
+  if (!instruction.shape().IsTuple()) return std::move(zeros[0]);
+  return Literal::Tuple(std::move(zeros));
+}
+
+}  // namespace
+
+StatusOr<const SpmdProcess::ProcessGroupList*> SpmdProcess::GroupsOf(
+    const HloInstruction& instruction) {
+  auto found = groups_.find(&instruction);
+  if (found == groups_.end()) {
+    PHAL_ASSIGN_OR_RETURN(ProcessGroupList groups,
+                          ProcessGroupsOf(instruction, grid_));
+    found = groups_.emplace(&instruction, std::move(groups)).first;
+  }
+  return &found->second;
+}
+
+StatusOr<Literal> SpmdProcess::EvaluateCollective(
+    const HloInstruction& instruction, std::span<const Literal* const> operands,
+    ComputationRunner* runner) {
+  PHAL_ASSIGN_OR_RETURN(const ProcessGroupList* groups, GroupsOf(instruction));
+  CollectiveMeeting meeting;
+  meeting.process = id_;
+  meeting.sequence = next_sequence_++;
+  meeting.instruction = &instruction;
+  std::vector<Literal> values;
+  std::vector<Shape> shapes;
+  for (const Literal* operand : operands) {
+    values.push_back(*operand);
+    shapes.push_back(operand->shape());
+  }
+  if (instruction.opcode() == HloOpcode::kCollectivePermute) {
+    return Permute(instruction, *groups, std::move(meeting), std::move(values));
+  }
+  const auto group = std::find_if(
+      groups->begin(), groups->end(), [&](const std::vector<int64_t>& g) {
+        return std::find(g.begin(), g.end(), id_) != g.end();
+      });
+  if (group == groups->end()) {
+    // Only collective-broadcast may leave a process out (process_groups.h
+    // checks the others cover every process): it receives zeros.
+    PHAL_RETURN_IF_ERROR(rendezvous_->Exchange(meeting, {}).status());
+    return Zeros(instruction, shapes);
+  }
+  meeting.group = *group;
+  meeting.sources = *group;
+  meeting.readers = static_cast<int64_t>(group->size());
+  PHAL_ASSIGN_OR_RETURN(std::vector<CollectiveRendezvous::Operands> received,
+                        rendezvous_->Exchange(meeting, std::move(values)));
+  std::vector<const std::vector<Literal>*> group_operands;
+  for (const CollectiveRendezvous::Operands& member : received) {
+    group_operands.push_back(member.get());
+  }
+  const auto member = static_cast<int64_t>(
+      std::find(group->begin(), group->end(), id_) - group->begin());
+  return EvaluateGroupCollective(instruction, member, group_operands, runner);
+}
+
+// `pairs` are the {source, target} process pairs: a process takes the
+// operands of its source, if it has one, and receives zeros otherwise; it
+// waits for nobody else (its target takes its operands when it comes).
+StatusOr<Literal> SpmdProcess::Permute(const HloInstruction& instruction,
+                                       const ProcessGroupList& pairs,
+                                       CollectiveMeeting meeting,
+                                       std::vector<Literal> operands) {
+  std::vector<Shape> shapes;
+  for (const Literal& operand : operands) shapes.push_back(operand.shape());
+  meeting.group = {id_};
+  for (const std::vector<int64_t>& pair : pairs) {
+    if (pair[0] == id_) meeting.readers = 1;
+    if (pair[1] == id_) {
+      meeting.sources = {pair[0]};
+      meeting.group = pair;
+    }
+  }
+  if (meeting.readers == 0) operands.clear();
+  PHAL_ASSIGN_OR_RETURN(std::vector<CollectiveRendezvous::Operands> received,
+                        rendezvous_->Exchange(meeting, std::move(operands)));
+  if (received.empty()) return Zeros(instruction, shapes);
+  const std::vector<Literal>& values = *received[0];
+  if (!instruction.shape().IsTuple()) return values[0];
+  return Literal::Tuple(values);
+}
+
+std::string DescribeProcess(int64_t process, ProcessGrid grid) {
+  return "process " + std::to_string(process) + " (replica " +
+         std::to_string(process / grid.partitions) + ", partition " +
+         std::to_string(process % grid.partitions) + ")";
+}
+
+}  // namespace phal::reference
