@@ -153,6 +153,9 @@ static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 5)) ==
 static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 6)) ==
                   PHAL_PLUGIN_API_STRUCT_SIZE_1_6,
               "the slots of ABI 1.6 disagree with plugin.h");
+static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 7)) ==
+                  PHAL_PLUGIN_API_STRUCT_SIZE_1_7,
+              "the slots of ABI 1.7 disagree with plugin.h");
 
 // True when no slot of `groups` (PluginSlotGroup bits) is newer than
 // `max_abi_version`: a plugin defines no slot its newest table cuts off.

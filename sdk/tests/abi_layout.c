@@ -1,5 +1,5 @@
 /*
- * Pins the layout of every ABI 1.0 to 1.6 struct and the value of every
+ * Pins the layout of every ABI 1.0 to 1.7 struct and the value of every
  * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
  * only adds members at the end, so only sizes grow. It is compiled as strict
  * C11 (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the
@@ -230,9 +230,12 @@ PHAL_PIN_OFFSET(phal_kir_fft_t, output, 8);
 PHAL_PIN_OFFSET(phal_kir_fft_t, fft_rank, 12);
 PHAL_PIN_OFFSET(phal_kir_fft_t, fft_length, 16);
 
+/* ABI 1.7 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_7, 272);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010006u);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010007u);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);

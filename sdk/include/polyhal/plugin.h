@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.6 (1.0-1.6) -- the interface a backend plugin implements.
+ * Polyhal ABI 1.7 (1.0-1.7) -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -305,6 +305,7 @@ typedef struct phal_plugin_api {
   (offsetof(phal_plugin_api_t, device_reset_counters) + \
    sizeof(((phal_plugin_api_t*)0)->device_reset_counters))
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_6 PHAL_PLUGIN_API_STRUCT_SIZE_1_5
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_7 PHAL_PLUGIN_API_STRUCT_SIZE_1_6
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the
