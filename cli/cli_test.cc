@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -253,6 +255,45 @@ TEST(PolyhalRun, CorruptOrMissingExecutableFails) {
                    "/absent.phx --random-inputs 1");
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_THAT(run.text, HasSubstr("cannot open the file"));
+}
+
+TEST(PolyhalDevices, ListsTheVirtualDevicesTheKnobAsksFor) {
+  const std::string cpu_only = "PHAL_PLUGINS=cpu PHAL_VIRTUAL_DEVICES=3 ";
+  testing::CommandOutput text = RunCommand(cpu_only + kPolyhal + " devices");
+  ASSERT_EQ(text.exit_code, 0) << text.text;
+  for (const char* device : {"[0] cpu:0 ", "[1] cpu:1 ", "[2] cpu:2 "}) {
+    EXPECT_THAT(text.text, HasSubstr(device));
+  }
+  EXPECT_THAT(text.text, ::testing::Not(HasSubstr("cpu:3")));
+
+  // The JSON alone on stdout: logs to stderr are left out.
+  testing::CommandOutput json =
+      RunCommand("{ " + cpu_only + kPolyhal + " devices --json 2>/dev/null; }");
+  ASSERT_EQ(json.exit_code, 0) << json.text;
+  const nlohmann::json listed = nlohmann::json::parse(json.text);
+  ASSERT_EQ(listed["devices"].size(), 3u) << json.text;
+  std::set<std::string> names;
+  std::set<std::string> uuids;
+  for (size_t i = 0; i < 3; ++i) {
+    const nlohmann::json& device = listed["devices"][i];
+    EXPECT_EQ(device["plugin"], "cpu");
+    EXPECT_EQ(device["ordinal"], i);
+    names.insert(device["name"].get<std::string>());
+    uuids.insert(device["uuid"].get<std::string>());
+  }
+  EXPECT_EQ(names.size(), 3u) << "each device has its own name";
+  EXPECT_EQ(uuids.size(), 3u) << "each device has its own UUID";
+}
+
+TEST(PolyhalDevices, ABadKnobLeavesThePluginWithoutDevicesAndSaysWhy) {
+  const std::string bad = "PHAL_PLUGINS=cpu PHAL_VIRTUAL_DEVICES=0 ";
+  testing::CommandOutput devices = RunCommand(bad + kPolyhal + " devices");
+  EXPECT_EQ(devices.exit_code, 0) << devices.text;
+  EXPECT_THAT(devices.text, HasSubstr("no devices"));
+  testing::CommandOutput plugins = RunCommand(bad + kPolyhal + " plugins");
+  EXPECT_EQ(plugins.exit_code, 0) << plugins.text;
+  EXPECT_THAT(plugins.text, HasSubstr("PHAL_VIRTUAL_DEVICES=\"0\" is not a "
+                                      "device count"));
 }
 
 }  // namespace

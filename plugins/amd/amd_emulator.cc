@@ -112,12 +112,23 @@ const char* GetErrorString(hipError_t error) {
 }
 
 hipError_t GetDeviceCount(int* count) {
-  *count = 1;
+  *count = gpu_plugin::EmulatedDeviceCount();
   return Succeed();
 }
 
+// The calling thread's current device, as hipSetDevice left it.
+thread_local int current_device = 0;
+
 hipError_t GetDevice(int* device) {
-  *device = 0;
+  *device = current_device;
+  return Succeed();
+}
+
+hipError_t SetDevice(int device) {
+  if (hipError_t result = CheckDevice(device); result != hipSuccess) {
+    return result;
+  }
+  current_device = device;
   return Succeed();
 }
 
@@ -248,7 +259,7 @@ Hip MakeEmulatedHip() {
       .hipGetErrorString = GetErrorString,
       .hipGetDeviceCount = GetDeviceCount,
       .hipGetDevice = GetDevice,
-      .hipSetDevice = CheckDevice,
+      .hipSetDevice = SetDevice,
       .hipDeviceGetName = DeviceGetName,
       .hipDeviceGetAttribute = DeviceGetAttribute,
       .hipDeviceTotalMem = DeviceTotalMem,

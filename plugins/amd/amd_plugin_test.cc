@@ -30,6 +30,7 @@
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
 #include "sdk/plugin_testing/test_files.h"
+#include "sdk/plugin_testing/virtual_device_contract.h"
 
 namespace phal::amd {
 namespace {
@@ -131,6 +132,8 @@ TEST_F(AmdDevice, TheEmulatedDeviceIsAGfx90aWithWave64AndAnMi210sLimits) {
 // Buffers, copies, streams, events and kernels as every plugin keeps them;
 // the kernels also check the device against the KIR interpreter.
 PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(AmdDeviceContract);
+// PHAL_GPU_EMULATION=1 with PHAL_VIRTUAL_DEVICES=4: four emulated GPUs.
+PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(AmdVirtualDevices);
 
 using AmdKernels = ::phal::plugin_testing::DeviceContractTest;
 

@@ -1,5 +1,6 @@
 #include "asic_ref_device.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iterator>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "sdk/plugin_support/device_counters.h"
 #include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/virtual_devices.h"
 
 namespace phal::asic_ref {
 namespace {
@@ -77,10 +79,13 @@ StatusOr<ArchConfig> ConfigFromEnvironment() {
   return config;
 }
 
-Device::Device(const ArchConfig& config)
+Device::Device(const ArchConfig& config, size_t ordinal, size_t count)
     : config_(config),
       config_text_(ArchConfigToString(config)),
-      name_(DeviceName(config, nullptr)),
+      ordinal_(static_cast<uint32_t>(ordinal)),
+      name_(VirtualDeviceName(DeviceName(config, nullptr), ordinal, count)),
+      uuid_(VirtualDeviceUuid(NameBasedUuid("asic-ref " + config_text_),
+                              ordinal)),
       dram_(std::make_unique<Dram>(config.dram_bytes)),
       simulator_(std::make_unique<Simulator>(config)),
       counters_(config) {}
@@ -122,7 +127,7 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   full.driver_version = PHAL_PLUGIN_VERSION " (asic-ref simulator)";
   full.features = config_text_.c_str();
   full.kind = PHAL_DEVICE_KIND_ACCELERATOR;
-  full.ordinal = 0;
+  full.ordinal = ordinal_;
   full.compute_units = 1;
   full.memory_space_count = kMemorySpaceCount;
   full.memory_bytes = config_.dram_bytes;
@@ -133,6 +138,7 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   // so the device does not claim PHAL_DEVICE_FLAG_ASYNC_STREAMS; its DRAM
   // is not host memory.
   full.flags = target_ == nullptr ? 0 : PHAL_DEVICE_FLAG_COMPILE_ONLY;
+  std::copy(uuid_.begin(), uuid_.end(), full.uuid);
   // Every kernel kind: the compiler takes each (compiler/asic_compiler.h).
   full.kernel_kinds = kAllKernelKinds;
   return CopyFittingMembers(full, out);
@@ -154,24 +160,22 @@ StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
 
 }  // namespace
 
-// One device when PHAL_ASIC_REF_CONFIG describes an architecture (or is
-// unset); none, saying why, when it does not: a broken environment is not
-// an error of the process.
+// One chip, or PHAL_VIRTUAL_DEVICES of them, when PHAL_ASIC_REF_CONFIG
+// describes an architecture (or is unset); none, saying why, when either
+// variable is wrong: a broken environment is not an error of the process.
 phal_status_t* DeviceCount(size_t* out_count,
                            const char** out_reason) noexcept {
   *out_count = 0;
   if (out_reason != nullptr) *out_reason = nullptr;
   return RunAtAbiBoundary([&]() -> Status {
-    static std::mutex mutex;
-    static std::string reason;
     StatusOr<ArchConfig> config = ConfigFromEnvironment();
-    if (config.ok()) {
-      *out_count = 1;
+    if (!config.ok()) {
+      if (out_reason != nullptr) {
+        *out_reason = StaticReason(config.status().message());
+      }
       return OkStatus();
     }
-    std::lock_guard<std::mutex> lock(mutex);
-    reason = config.status().message();
-    if (out_reason != nullptr) *out_reason = reason.c_str();
+    CountVirtualDevices(1, out_count, out_reason);
     return OkStatus();
   });
 }
@@ -179,9 +183,12 @@ phal_status_t* DeviceCount(size_t* out_count,
 phal_status_t* DeviceOpen(size_t ordinal,
                           phal_plugin_device_t** out_device) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
-    PHAL_RETURN_IF_ERROR(CheckDeviceOrdinal("asic-ref plugin", ordinal, 1));
+    PHAL_RETURN_IF_ERROR(
+        CheckVirtualDeviceOrdinal("asic-ref plugin", ordinal, 1));
+    PHAL_ASSIGN_OR_RETURN(size_t count, VirtualDeviceCount(1));
     PHAL_ASSIGN_OR_RETURN(ArchConfig config, ConfigFromEnvironment());
-    *out_device = std::make_unique<phal_plugin_device>(config).release();
+    *out_device =
+        std::make_unique<phal_plugin_device>(config, ordinal, count).release();
     return OkStatus();
   });
 }

@@ -1,11 +1,14 @@
 // The device: one simulated asic-ref chip (isa/asic_isa.h) in process, of
 // the architecture PHAL_ASIC_REF_CONFIG describes, with its DRAM
 // (asic_ref_dram.h), the simulator that runs its kernels, and the counters
-// of what they did. Compile-only devices (plugin.h, ABI 1.4) are the same
-// architecture description without DRAM or simulator.
+// of what they did. PHAL_VIRTUAL_DEVICES=N makes N such chips, each with
+// its own DRAM, simulator and counters, joined by the interconnect of the
+// architecture (ArchConfig's links). Compile-only devices (plugin.h, ABI
+// 1.4) are the same architecture description without DRAM or simulator.
 #ifndef POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_DEVICE_H_
 #define POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_DEVICE_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -50,8 +53,8 @@ StatusOr<ArchConfig> ConfigFromEnvironment();
 // Every method may be called from any thread.
 class Device {
  public:
-  // The simulated device of `config`.
-  explicit Device(const ArchConfig& config);
+  // Simulated chip `ordinal` of the `count` the plugin has, of `config`.
+  Device(const ArchConfig& config, size_t ordinal, size_t count);
   // A compile-only device of `target`, one of kTargets (static storage), of
   // architecture `config`: it emits and serializes kernels and refuses
   // memory, streams and events.
@@ -83,7 +86,9 @@ class Device {
   const ArchConfig config_;
   const std::string config_text_;
   const char* const target_ = nullptr;  // NULL: the simulated device
+  const uint32_t ordinal_ = 0;
   const std::string name_;
+  const std::array<uint8_t, 16> uuid_{};
   std::unique_ptr<Dram> dram_;  // NULL on a compile-only device
   std::mutex simulator_mutex_;
   std::unique_ptr<Simulator> simulator_;  // NULL on a compile-only device

@@ -33,6 +33,7 @@
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
+#include "sdk/plugin_testing/virtual_device_contract.h"
 
 namespace phal::asic_ref {
 namespace {
@@ -165,6 +166,9 @@ using AsicRefDevice = PluginTest;
 
 // Buffers, copies, streams, events and kernels as every plugin keeps them.
 PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(AsicRefDeviceContract);
+// PHAL_VIRTUAL_DEVICES=4: four simulated chips, each with its own DRAM,
+// simulator and counters.
+PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(AsicRefVirtualDevices);
 
 TEST_F(AsicRefDevice, DescribesTheSimulatedChipOfTheDefaultArchitecture) {
   size_t count = 0;
@@ -448,6 +452,24 @@ TEST_F(AsicRefDevice, CountsEachLaunchUntilReset) {
   std::map<std::string, double> reset = Counters(device_);
   EXPECT_EQ(reset["/launches"], 0);
   EXPECT_EQ(reset.count("multiply_add_one/launches"), 0u);
+}
+
+using AsicRefVirtualChips = VirtualDeviceContractTest;
+
+TEST_F(AsicRefVirtualChips, EachChipCountsOnlyItsOwnWork) {
+  UseDevice(1);
+  KirKernel kernel = MultiplyAddOne(64);
+  phal_plugin_kernel_t* emitted = Emit(kernel.Desc());
+  ASSERT_NE(emitted, nullptr);
+  std::vector<std::vector<uint8_t>> contents = MultiplyAddOneInputs(64);
+  Run(emitted, contents);
+  EXPECT_EQ(Counters(device_)["/launches"], 1);
+  phal_plugin_device_t* other = nullptr;
+  ASSERT_TRUE(IsOk(api().device_open(2, &other)));
+  std::map<std::string, double> others = Counters(other);
+  EXPECT_EQ(others["/launches"], 0);
+  EXPECT_EQ(others["/cycles"], 0);
+  api().device_close(other);
 }
 
 TEST_F(AsicRefDevice, CounterStringsLiveInTheOneBlockTheCoreFrees) {

@@ -17,6 +17,7 @@
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/virtual_devices.h"
 
 namespace phal::cpu {
 namespace {
@@ -31,17 +32,41 @@ unsigned KernelThreadCount(unsigned online_cores) {
   return std::max(1u, online_cores);
 }
 
+// The pool of the devices open now, or a new one of `thread_count` threads
+// when none is: every device of the plugin shares one.
+std::shared_ptr<ThreadPool> SharedThreadPool(unsigned thread_count) {
+  static std::mutex mutex;
+  static auto* shared = new std::weak_ptr<ThreadPool>();
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<ThreadPool> pool = shared->lock();
+  if (pool == nullptr) {
+    pool = std::make_shared<ThreadPool>(thread_count);
+    *shared = pool;
+  }
+  return pool;
+}
+
+std::string DriverVersion(const CpuInfo& info) {
+  return std::string(PHAL_PLUGIN_VERSION) + " (Linux " + info.kernel_release +
+         ")";
+}
+
 }  // namespace
+
+Device::Device(CpuInfo info, size_t ordinal, size_t count)
+    : info_(std::move(info)),
+      driver_version_(DriverVersion(info_)),
+      ordinal_(static_cast<uint32_t>(ordinal)),
+      name_(VirtualDeviceName(info_.model_name, ordinal, count)),
+      uuid_(VirtualDeviceUuid(info_.uuid, ordinal)) {}
 
 Device::Device(CpuInfo info, const char* target)
     : info_(std::move(info)),
-      driver_version_(std::string(PHAL_PLUGIN_VERSION) + " (Linux " +
-                      info_.kernel_release + ")"),
+      driver_version_(DriverVersion(info_)),
       target_(target),
-      name_(target == nullptr
-                ? info_.model_name
-                : "cpu target " + std::string(target) + " (compile only, " +
-                      info_.model_name + ")") {}
+      name_("cpu target " + std::string(target) + " (compile only, " +
+            info_.model_name + ")"),
+      uuid_(info_.uuid) {}
 
 Status Device::CheckRunnable(const char* what) const {
   if (target_ == nullptr) return OkStatus();
@@ -51,8 +76,7 @@ Status Device::CheckRunnable(const char* what) const {
 ThreadPool& Device::thread_pool() const {
   std::call_once(thread_pool_started_, [&] {
     SetTargetVectorIsa(VectorIsaOfFeatures(info_.features));
-    thread_pool_ =
-        std::make_unique<ThreadPool>(KernelThreadCount(info_.online_cores));
+    thread_pool_ = SharedThreadPool(KernelThreadCount(info_.online_cores));
   });
   return *thread_pool_;
 }
@@ -68,7 +92,7 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   full.driver_version = driver_version_.c_str();
   full.features = info_.features.c_str();
   full.kind = PHAL_DEVICE_KIND_CPU;
-  full.ordinal = 0;
+  full.ordinal = ordinal_;
   full.compute_units = info_.online_cores;
   full.memory_space_count = kMemorySpaceCount;
   full.memory_bytes = info_.physical_memory_bytes;
@@ -78,7 +102,7 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   full.flags = target_ == nullptr ? PHAL_DEVICE_FLAG_ASYNC_STREAMS |
                                         PHAL_DEVICE_FLAG_HOST_ADDRESSABLE
                                   : PHAL_DEVICE_FLAG_COMPILE_ONLY;
-  std::copy(info_.uuid.begin(), info_.uuid.end(), full.uuid);
+  std::copy(uuid_.begin(), uuid_.end(), full.uuid);
   full.kernel_kinds = CompiledKernelKinds();
   return CopyFittingMembers(full, out);
 }
@@ -97,10 +121,16 @@ StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
   return std::make_unique<phal_plugin_device>(ProbeCpuInfo(), kTargets[index]);
 }
 
+// Device `ordinal` of the `count` the plugin has now.
+StatusOr<std::unique_ptr<phal_plugin_device>> OpenDevice(size_t ordinal,
+                                                         size_t count) {
+  return std::make_unique<phal_plugin_device>(ProbeCpuInfo(), ordinal, count);
+}
+
 }  // namespace
 
-PHAL_DEFINE_ONE_DEVICE_SLOTS(
-    "cpu plugin", std::make_unique<phal_plugin_device>(ProbeCpuInfo()))
+// One device, the host CPU, or PHAL_VIRTUAL_DEVICES of them sharing it.
+PHAL_DEFINE_VIRTUAL_DEVICE_SLOTS("cpu plugin")
 
 PHAL_DEFINE_TARGET_SLOTS(kTargets, "cpu plugin")
 

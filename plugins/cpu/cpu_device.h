@@ -1,8 +1,11 @@
-// The cpu plugin's one device: the host CPU, with host memory as its only
-// memory space.
+// The cpu plugin's device: the host CPU, with host memory as its only
+// memory space; or PHAL_VIRTUAL_DEVICES devices sharing the host's cores and
+// memory (sdk/plugin_support/virtual_devices.h).
 #ifndef POLYHAL_PLUGINS_CPU_CPU_DEVICE_H_
 #define POLYHAL_PLUGINS_CPU_CPU_DEVICE_H_
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -29,10 +32,13 @@ class Device {
   static constexpr uint32_t kHostMemorySpace = 0;
   static constexpr uint32_t kMemorySpaceCount = 1;
 
-  // The device. With a `target` (one of kTargets, static storage), a
-  // compile-only device of it: kernels are emitted and serialized, while
-  // memory, streams and events are refused.
-  explicit Device(CpuInfo info, const char* target = nullptr);
+  // Device `ordinal` of the `count` the plugin has: the host CPU, or one of
+  // the virtual devices sharing it.
+  Device(CpuInfo info, size_t ordinal, size_t count);
+  // A compile-only device of `target` (one of kTargets, static storage):
+  // kernels are emitted and serialized, while memory, streams and events
+  // are refused.
+  Device(CpuInfo info, const char* target);
 
   // Fill `out` as far as out->struct_size reaches (see types.h).
   Status GetProperties(phal_device_properties_t* out) const;
@@ -50,18 +56,24 @@ class Device {
 
   // Compiled kernels of this device, by KIR fingerprint.
   KernelCache& kernel_cache() const { return *kernel_cache_; }
-  // The threads every kernel launched on this device shares: PHAL_CPU_THREADS
-  // of them when set, else one per online core. Started at the first launch.
+  // The threads every kernel launched on this device shares, and on every
+  // other device of the plugin open at the same time, so that virtual
+  // devices share the cores instead of oversubscribing them:
+  // PHAL_CPU_THREADS of them when set, else one per online core. Started at
+  // the device's first launch; stopped when the last device using it closes.
   ThreadPool& thread_pool() const;
 
  private:
   CpuInfo info_;
-  std::string driver_version_;  // "<plugin version> (Linux <release>)"
-  const char* target_;          // NULL: not compile-only
-  std::string name_;            // the model name, or the compile-only name
+  std::string driver_version_;    // "<plugin version> (Linux <release>)"
+  const char* target_ = nullptr;  // NULL: not compile-only
+  uint32_t ordinal_ = 0;
+  std::string name_;  // the model name (VirtualDeviceName), or the
+                      // compile-only name
+  std::array<uint8_t, 16> uuid_{};
   std::unique_ptr<KernelCache> kernel_cache_ = std::make_unique<KernelCache>();
   mutable std::once_flag thread_pool_started_;
-  mutable std::unique_ptr<ThreadPool> thread_pool_;
+  mutable std::shared_ptr<ThreadPool> thread_pool_;
 };
 
 // The ABI slots of the device group (plugin.h); cpu_plugin.cc puts them in

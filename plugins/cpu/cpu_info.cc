@@ -14,8 +14,8 @@
 #include <string>
 
 #include "plugins/cpu/cpu_features.h"
-#include "sdk/base/hash.h"
 #include "sdk/plugin_support/device_queries.h"
+#include "sdk/plugin_support/virtual_devices.h"
 
 namespace phal::cpu {
 namespace {
@@ -194,16 +194,7 @@ std::array<uint8_t, 16> DeriveUuid(const CpuInfo& info) {
                std::to_string(info.physical_memory_bytes);
   }
   identity += "\n" + info.model_name;
-  const uint64_t high = MixBits(Fnv1a(identity));
-  const uint64_t low = MixBits(Fnv1a(identity, high));
-  std::array<uint8_t, 16> uuid;
-  for (int i = 0; i < 8; ++i) {
-    uuid[i] = static_cast<uint8_t>(high >> (56 - 8 * i));
-    uuid[8 + i] = static_cast<uint8_t>(low >> (56 - 8 * i));
-  }
-  uuid[6] = static_cast<uint8_t>((uuid[6] & 0x0f) | 0x80);  // version 8
-  uuid[8] = static_cast<uint8_t>((uuid[8] & 0x3f) | 0x80);  // RFC variant
-  return uuid;
+  return NameBasedUuid(identity);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
+#include "sdk/plugin_testing/virtual_device_contract.h"
 
 namespace phal::cpu {
 namespace {
@@ -54,6 +55,8 @@ const std::byte* BufferAddress(phal_plugin_buffer_t* buffer) {
 
 // Buffers, copies, streams, events and kernels as every plugin keeps them.
 PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(CpuDeviceContract);
+// PHAL_VIRTUAL_DEVICES=4: four devices sharing the host's cores.
+PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(CpuVirtualDevices);
 
 class CpuPluginTest : public PluginTest {
  protected:

@@ -1,6 +1,8 @@
 #include "plugins/nvidia/nvidia_emulator.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <utility>
@@ -8,11 +10,13 @@
 
 #include "sdk/emitters/llvm/grid/grid_device.h"
 #include "sdk/gpu_plugin/gpu_emulator.h"
+#include "sdk/plugin_support/virtual_devices.h"
 
 namespace phal::nvidia {
 
-// The driver's opaque handle types, defined by the emulator: one context,
-// streams and events that hold nothing (work is done when queued), and
+// The driver's opaque handle types, defined by the emulator: a primary
+// context per device, streams and events that hold nothing (work is done
+// when queued), and
 // modules of one kernel, which is also the module's one function.
 struct CUctx_st {};
 struct CUstream_st {};
@@ -38,7 +42,9 @@ constexpr int kL2Bytes = 50 * 1024 * 1024;
 
 thread_local std::vector<CUcontext> current_contexts;
 
-CUctx_st the_context;
+// The primary context of each device the emulator may have
+// (PHAL_VIRTUAL_DEVICES); all of them share the emulated memory.
+CUctx_st the_contexts[kMaxVirtualDevices];
 
 using gpu_plugin::EmulatedCopy;
 using gpu_plugin::EmulatedDestroy;
@@ -133,7 +139,7 @@ CUresult GetErrorString(CUresult error, const char** text) {
 }
 
 CUresult DeviceGetCount(int* count) {
-  *count = 1;
+  *count = gpu_plugin::EmulatedDeviceCount();
   return Succeed();
 }
 
@@ -141,7 +147,7 @@ CUresult DeviceGet(CUdevice* device, int ordinal) {
   if (CUresult result = CheckDevice(ordinal); result != CUDA_SUCCESS) {
     return result;
   }
-  *device = 0;
+  *device = ordinal;
   return Succeed();
 }
 
@@ -205,6 +211,7 @@ CUresult DeviceGetUuid(CUuuid* uuid, CUdevice device) {
   }
   std::memset(uuid->bytes, 0, sizeof(uuid->bytes));
   std::memcpy(uuid->bytes, "phal-emulated90", 15);
+  uuid->bytes[15] = static_cast<char>(device);
   return Succeed();
 }
 
@@ -212,15 +219,18 @@ CUresult PrimaryCtxRetain(CUcontext* context, CUdevice device) {
   if (CUresult result = CheckDevice(device); result != CUDA_SUCCESS) {
     return result;
   }
-  *context = &the_context;
+  *context = &the_contexts[device];
   return Succeed();
 }
 
 CUresult PrimaryCtxRelease(CUdevice device) { return CheckDevice(device); }
 
 CUresult CtxPushCurrent(CUcontext context) {
-  if (context != &the_context) {
-    return Fail(CUDA_ERROR_INVALID_CONTEXT, "not the emulator's context");
+  if (std::find_if(std::begin(the_contexts), std::end(the_contexts),
+                   [&](const CUctx_st& known) { return &known == context; }) ==
+      std::end(the_contexts)) {
+    return Fail(CUDA_ERROR_INVALID_CONTEXT,
+                "not one of the emulator's contexts");
   }
   current_contexts.push_back(context);
   return Succeed();

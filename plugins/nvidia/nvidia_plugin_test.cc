@@ -36,6 +36,7 @@
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
 #include "sdk/plugin_testing/test_files.h"
+#include "sdk/plugin_testing/virtual_device_contract.h"
 
 namespace phal::nvidia {
 namespace {
@@ -121,6 +122,8 @@ TEST_F(NvidiaDevice, TheEmulatedDeviceIsAnSm90WithAnH100sLimits) {
 // Buffers, copies, streams, events and kernels as every plugin keeps them;
 // the kernels also check the device against the KIR interpreter.
 PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(NvidiaDeviceContract);
+// PHAL_GPU_EMULATION=1 with PHAL_VIRTUAL_DEVICES=4: four emulated GPUs.
+PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(NvidiaVirtualDevices);
 
 using NvidiaKernels = ::phal::plugin_testing::DeviceContractTest;
 

@@ -13,9 +13,13 @@
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/virtual_devices.h"
 
 namespace phal::template_plugin {
 namespace {
+
+constexpr const char* kDeviceName =
+    "Polyhal template device (host memory, KIR interpreter)";
 
 uint32_t OnlineCores() {
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -24,10 +28,19 @@ uint32_t OnlineCores() {
 
 }  // namespace
 
-Device::Device()
-    : memory_bytes_(HostPhysicalMemoryBytes()), compute_units_(OnlineCores()) {}
+// TODO(vendor): read the name and UUID of device `ordinal` from your driver.
+Device::Device(size_t ordinal, size_t count)
+    : memory_bytes_(HostPhysicalMemoryBytes()),
+      compute_units_(OnlineCores()),
+      ordinal_(static_cast<uint32_t>(ordinal)),
+      name_(VirtualDeviceName(kDeviceName, ordinal, count)),
+      uuid_(VirtualDeviceUuid(NameBasedUuid(kDeviceName), ordinal)) {}
 
-Device::Device(const char* target) : Device() { target_ = target; }
+Device::Device(const char* target)
+    : memory_bytes_(HostPhysicalMemoryBytes()),
+      compute_units_(OnlineCores()),
+      target_(target),
+      name_("Polyhal template target host (compile only)") {}
 
 Status Device::CheckRunnable(const char* what) const {
   if (target_ == nullptr) return OkStatus();
@@ -36,15 +49,13 @@ Status Device::CheckRunnable(const char* what) const {
 
 Status Device::GetProperties(phal_device_properties_t* out) const {
   phal_device_properties_t full{};
-  full.name = target_ == nullptr
-                  ? "Polyhal template device (host memory, KIR interpreter)"
-                  : "Polyhal template target host (compile only)";
+  full.name = name_.c_str();
   full.vendor = "Polyhal";
   full.driver_version = PHAL_PLUGIN_VERSION;
   full.features = "";
   // TODO(vendor): PHAL_DEVICE_KIND_GPU or _ACCELERATOR for your device.
   full.kind = PHAL_DEVICE_KIND_CPU;
-  full.ordinal = 0;
+  full.ordinal = ordinal_;
   full.compute_units = compute_units_;
   full.memory_space_count = kMemorySpaceCount;
   full.memory_bytes = memory_bytes_;
@@ -55,6 +66,7 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   // so the device does not claim PHAL_DEVICE_FLAG_ASYNC_STREAMS.
   full.flags = target_ == nullptr ? PHAL_DEVICE_FLAG_HOST_ADDRESSABLE
                                   : PHAL_DEVICE_FLAG_COMPILE_ONLY;
+  std::copy(uuid_.begin(), uuid_.end(), full.uuid);
   full.kernel_kinds = kAllKernelKinds;
   return CopyFittingMembers(full, out);
 }
@@ -74,25 +86,21 @@ StatusOr<std::unique_ptr<phal_plugin_device>> OpenTargetDevice(size_t index) {
   return std::make_unique<phal_plugin_device>(kTargets[index]);
 }
 
+// Device `ordinal` of the `count` the plugin has now.
+StatusOr<std::unique_ptr<phal_plugin_device>> OpenDevice(size_t ordinal,
+                                                         size_t count) {
+  return std::make_unique<phal_plugin_device>(ordinal, count);
+}
+
 }  // namespace
 
-// TODO(vendor): count the devices your driver finds. With no driver or no
-// device, report 0 and say why in *out_reason: that is not an error.
-phal_status_t* DeviceCount(size_t* out_count,
-                           const char** out_reason) noexcept {
-  *out_count = 1;
-  if (out_reason != nullptr) *out_reason = nullptr;
-  return nullptr;
-}
-
-phal_status_t* DeviceOpen(size_t ordinal,
-                          phal_plugin_device_t** out_device) noexcept {
-  return RunAtAbiBoundary([&]() -> Status {
-    PHAL_RETURN_IF_ERROR(CheckDeviceOrdinal("template plugin", ordinal, 1));
-    *out_device = std::make_unique<phal_plugin_device>().release();
-    return OkStatus();
-  });
-}
+// device_count and device_open: one device, or PHAL_VIRTUAL_DEVICES of
+// them. TODO(vendor): count the devices your driver finds and open them
+// (CheckDeviceOrdinal checks the ordinal). With no driver or no device,
+// report 0 and say why in *out_reason: that is not an error. Keep
+// PHAL_DEFINE_VIRTUAL_DEVICE_SLOTS only if your device can be shared by
+// several virtual devices, as host memory can.
+PHAL_DEFINE_VIRTUAL_DEVICE_SLOTS("template plugin")
 
 // target_get_names and target_device_open, over kTargets and
 // OpenTargetDevice.

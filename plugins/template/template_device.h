@@ -1,10 +1,13 @@
 // The device: what the plugin tells the core about the hardware it drives.
-// The template drives one device made of host memory and the host CPU.
+// The template drives one device made of host memory and the host CPU, or
+// PHAL_VIRTUAL_DEVICES of them (sdk/plugin_support/virtual_devices.h).
 #ifndef POLYHAL_PLUGINS_TEMPLATE_TEMPLATE_DEVICE_H_
 #define POLYHAL_PLUGINS_TEMPLATE_TEMPLATE_DEVICE_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "polyhal/plugin.h"
 #include "sdk/base/status.h"
@@ -27,8 +30,8 @@ inline constexpr const char* kTargets[] = {"host"};
 // properties below from it.
 class Device {
  public:
-  // A device of the hardware.
-  Device();
+  // Device `ordinal` of the `count` the plugin has.
+  Device(size_t ordinal, size_t count);
   // A compile-only device of `target`, one of kTargets (static storage):
   // it emits and serializes kernels and refuses memory, streams and events.
   explicit Device(const char* target);
@@ -44,6 +47,9 @@ class Device {
   uint64_t memory_bytes_;
   uint32_t compute_units_;
   const char* target_ = nullptr;  // NULL: not compile-only
+  uint32_t ordinal_ = 0;
+  std::string name_;
+  std::array<uint8_t, 16> uuid_{};
 };
 
 // The table's device slots (plugin.h documents each).

@@ -18,6 +18,7 @@
 #include "sdk/plugin_testing/plugin_environment.h"
 #include "sdk/plugin_testing/plugin_test.h"
 #include "sdk/plugin_testing/status_assertions.h"
+#include "sdk/plugin_testing/virtual_device_contract.h"
 
 namespace phal::template_plugin {
 namespace {
@@ -32,6 +33,10 @@ using TemplatePluginTest = PluginTest;
 // Buffers, copies, streams, events and kernels as every plugin keeps them.
 // Keep these passing as each part is replaced by the hardware's.
 PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(TemplateDeviceContract);
+
+// PHAL_VIRTUAL_DEVICES=4 gives four distinct devices sharing host memory.
+// Keep these only while your device can be shared that way.
+PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(TemplateVirtualDevices);
 
 // "acme" for libphal_plugin_acme.so: phal_add_plugin names the library
 // after the plugin.

@@ -1,5 +1,6 @@
 #include "sdk/gpu_plugin/gpu_device.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include "sdk/plugin_support/compile_targets.h"
 #include "sdk/plugin_support/device_queries.h"
 #include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/virtual_devices.h"
 
 namespace phal::gpu_plugin {
 namespace {
@@ -22,11 +24,16 @@ bool EmulationRequested() {
   return value != nullptr && std::string(value) == "1";
 }
 
+// The runtime's devices are listed once per process (until shutdown): a
+// runtime is costly to ask and cannot always be initialised twice. The
+// emulated devices are the environment's as it is at each count.
 struct Catalogue {
   std::mutex mutex;
   bool listed = false;
-  std::vector<GpuDeviceInfo> devices;
-  std::string reason;  // why there are none
+  std::vector<GpuDeviceInfo> runtime_devices;
+  std::string runtime_reason;          // why the runtime has none
+  std::vector<GpuDeviceInfo> devices;  // as last counted
+  const char* reason = nullptr;        // why there are none (StaticReason)
 };
 
 Catalogue& Devices() {
@@ -67,27 +74,56 @@ std::string ListRuntimeDevices(std::vector<GpuDeviceInfo>* out) {
          " device is usable:" + skipped;
 }
 
-// Lists the devices once per process (until shutdown).
-void ListDevices(Catalogue& catalogue) {
-  if (catalogue.listed) return;
-  const std::string runtime_reason = ListRuntimeDevices(&catalogue.devices);
-  if (EmulationRequested()) {
+// The `count` emulated devices, appended to `out`, each named and
+// identified as one of them; one the emulator refuses is left out, logged.
+void AddEmulatedDevices(size_t count, std::vector<GpuDeviceInfo>* out) {
+  for (size_t ordinal = 0; ordinal < count; ++ordinal) {
     GpuDeviceInfo emulated;
-    const Status read = ReadDevice(Vendor().emulator(), 0, true, &emulated);
-    if (read.ok()) {
-      catalogue.devices.push_back(std::move(emulated));
-    } else {
+    const Status read = ReadDevice(Vendor().emulator(),
+                                   static_cast<int>(ordinal), true, &emulated);
+    if (!read.ok()) {
       Log(PHAL_LOG_LEVEL_ERROR, read.message().c_str());
+      continue;
+    }
+    emulated.uuid = VirtualDeviceUuid(
+        NameBasedUuid(std::string(Vendor().name) + " " + emulated.name),
+        ordinal);
+    emulated.name = VirtualDeviceName(emulated.name, ordinal, count);
+    out->push_back(std::move(emulated));
+  }
+}
+
+// Lists the runtime's devices the first time, and the emulated ones
+// (PHAL_GPU_EMULATION=1, PHAL_VIRTUAL_DEVICES of them) each time.
+void ListDevices(Catalogue& catalogue) {
+  const bool first = !catalogue.listed;
+  if (first) {
+    catalogue.runtime_reason = ListRuntimeDevices(&catalogue.runtime_devices);
+    catalogue.listed = true;
+  }
+  catalogue.devices = catalogue.runtime_devices;
+  catalogue.reason = nullptr;
+  if (EmulationRequested()) {
+    StatusOr<size_t> count = VirtualDeviceCount(1);
+    if (!count.ok()) {
+      // A wrong PHAL_VIRTUAL_DEVICES leaves the plugin without devices, as
+      // it does every plugin that reads it.
+      catalogue.devices.clear();
+      catalogue.reason = StaticReason(count.status().message());
+      return;
+    }
+    AddEmulatedDevices(*count, &catalogue.devices);
+    if (first && !catalogue.runtime_reason.empty()) {
+      Log(PHAL_LOG_LEVEL_INFO,
+          PluginMessage(catalogue.runtime_reason + "; emulated devices only")
+              .c_str());
     }
   }
   if (catalogue.devices.empty()) {
     catalogue.reason =
-        runtime_reason + " (PHAL_GPU_EMULATION=1 adds an emulated device)";
-  } else if (!runtime_reason.empty()) {
-    Log(PHAL_LOG_LEVEL_INFO,
-        PluginMessage(runtime_reason + "; the emulated device only").c_str());
+        StaticReason(catalogue.runtime_reason +
+                     " (PHAL_GPU_EMULATION=1 adds an emulated device)");
   }
-  catalogue.listed = true;
 }
 
 }  // namespace
@@ -155,6 +191,7 @@ Status Device::GetProperties(phal_device_properties_t* out) const {
   full.flags = compile_only()   ? PHAL_DEVICE_FLAG_COMPILE_ONLY
                : info_.emulated ? 0
                                 : PHAL_DEVICE_FLAG_ASYNC_STREAMS;
+  std::copy(info_.uuid.begin(), info_.uuid.end(), full.uuid);
   full.kernel_kinds = SupportedKernelKinds();
   return CopyFittingMembers(full, out);
 }
@@ -193,7 +230,7 @@ phal_status_t* DeviceCount(size_t* out_count,
     ListDevices(catalogue);
     *out_count = catalogue.devices.size();
     if (*out_count == 0 && out_reason != nullptr) {
-      *out_reason = catalogue.reason.c_str();
+      *out_reason = catalogue.reason;
     }
     return OkStatus();
   });
@@ -227,9 +264,11 @@ PHAL_DEFINE_TARGET_SLOTS(Vendor().targets, PluginName())
 void Shutdown() noexcept {
   Catalogue& catalogue = Devices();
   std::lock_guard<std::mutex> lock(catalogue.mutex);
+  catalogue.runtime_devices.clear();
+  catalogue.runtime_reason.clear();
   catalogue.devices.clear();
   catalogue.listed = false;
-  catalogue.reason.clear();
+  catalogue.reason = nullptr;
 }
 
 PHAL_DEFINE_DEVICE_QUERY_SLOTS()

@@ -16,6 +16,7 @@
 #ifndef POLYHAL_SDK_GPU_PLUGIN_GPU_DRIVER_H_
 #define POLYHAL_SDK_GPU_PLUGIN_GPU_DRIVER_H_
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -61,6 +62,9 @@ struct GpuDeviceInfo {
   // The device's architecture and limits as the properties' features
   // name them ("gfx90a:sramecc+:xnack- compute_units=104 ...").
   std::string limits;
+  // The properties' UUID: the layer's for emulated devices (distinct per
+  // PHAL_VIRTUAL_DEVICES device); all zero where the runtime gives none.
+  std::array<uint8_t, 16> uuid{};
 };
 
 // The vendor runtime. Every operation but the listing acts on the calling

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "sdk/plugin_support/virtual_devices.h"
+
 namespace phal::gpu_plugin {
 namespace {
 
@@ -23,9 +25,17 @@ void SetEmulatorErrorDetail(std::string detail) {
 
 std::string EmulatorErrorDetail() { return error_detail; }
 
+int EmulatedDeviceCount() {
+  StatusOr<size_t> count = VirtualDeviceCount(1);
+  return count.ok() ? static_cast<int>(*count) : 0;
+}
+
 Status CheckEmulatedDevice(int device) {
-  if (device == 0) return OkStatus();
-  return InvalidArgument("the emulator has one device, 0, not " +
+  const int count = EmulatedDeviceCount();
+  if (device >= 0 && device < count) return OkStatus();
+  return InvalidArgument("the emulator has " + std::to_string(count) +
+                         (count == 1 ? " device" : " devices") +
+                         " (PHAL_VIRTUAL_DEVICES), not device " +
                          std::to_string(device));
 }
 

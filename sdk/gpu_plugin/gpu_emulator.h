@@ -35,7 +35,10 @@ llvm_emitter::grid::GridDeviceMemory& EmulatedMemory();
 void SetEmulatorErrorDetail(std::string detail);
 std::string EmulatorErrorDetail();
 
-// INVALID_ARGUMENT unless `device` is 0, an emulator's one device.
+// The devices an emulated runtime has: one, or PHAL_VIRTUAL_DEVICES
+// (sdk/plugin_support/virtual_devices.h); none when the knob is wrong.
+int EmulatedDeviceCount();
+// INVALID_ARGUMENT unless `device` is one of the EmulatedDeviceCount().
 Status CheckEmulatedDevice(int device);
 // `name`, cut to `length` bytes with its terminator, into `out`.
 Status CopyEmulatedName(std::string_view name, char* out, int length);

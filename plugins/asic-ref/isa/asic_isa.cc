@@ -478,7 +478,19 @@ constexpr ConfigKey kConfigKeys[] = {
     {"queue", 1, 1u << 16, nullptr, &ArchConfig::queue_depth},
     {"dram", 1, std::numeric_limits<uint64_t>::max(), &ArchConfig::dram_bytes,
      nullptr},
+    {"link", 1, kU32Max, nullptr, &ArchConfig::link_bytes_per_cycle},
+    {"link_latency", 0, kU32Max, nullptr, &ArchConfig::link_latency_cycles},
 };
+
+// "sram, array, ...": every key, for messages.
+std::string ConfigKeyList() {
+  std::string keys;
+  for (const ConfigKey& k : kConfigKeys) {
+    if (!keys.empty()) keys += ", ";
+    keys += k.key;
+  }
+  return keys;
+}
 
 }  // namespace
 
@@ -562,9 +574,8 @@ Status ParseArchConfig(const std::string& text, ArchConfig* config) {
       if (key == k.key) found = &k;
     }
     if (found == nullptr) {
-      return InvalidArgument(
-          "asic-ref configuration: unknown key '" + key +
-          "' (keys: sram, array, lanes, clock, dma, latency, queue, dram)");
+      return InvalidArgument("asic-ref configuration: unknown key '" + key +
+                             "' (keys: " + ConfigKeyList() + ")");
     }
     uint64_t value = 0;
     if (!ParseSize(value_text, &value)) {
@@ -599,6 +610,12 @@ std::string ArchConfigToString(const ArchConfig& config) {
     text += k.wide != nullptr ? SizeText(value) : std::to_string(value);
   }
   return text;
+}
+
+uint64_t LinkTransferCycles(const ArchConfig& config, uint64_t bytes) {
+  if (bytes == 0) return 0;
+  const uint64_t per_cycle = config.link_bytes_per_cycle;
+  return config.link_latency_cycles + (bytes + per_cycle - 1) / per_cycle;
 }
 
 // -- Validation

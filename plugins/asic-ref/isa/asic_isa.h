@@ -62,13 +62,24 @@ struct ArchConfig {
   uint32_t dma_latency_cycles = 256;  // first byte of a transfer
   uint32_t queue_depth = 32;          // instructions a unit queue holds
   uint64_t dram_bytes = 16ull << 30;
+  // The interconnect between the chips of one host (PHAL_VIRTUAL_DEVICES of
+  // them): every two are joined by a link of their own, in each direction
+  // (a fully connected topology), moving DRAM to DRAM. LinkTransferCycles
+  // gives what a transfer costs, in the sending chip's cycles.
+  uint32_t link_bytes_per_cycle = 32;   // per link and direction
+  uint32_t link_latency_cycles = 1000;  // first byte of a transfer
 };
 
 // Parses "sram=4M,array=32,lanes=64,clock=1000,dma=64,latency=256,
-// queue=32,dram=16G" (any subset, any order; K, M and G suffixes) over
-// `config`. Errors name the key and the text at fault.
+// queue=32,dram=16G,link=32,link_latency=1000" (any subset, any order; K, M
+// and G suffixes) over `config`. Errors name the key and the text at fault.
 Status ParseArchConfig(const std::string& text, ArchConfig* config);
 std::string ArchConfigToString(const ArchConfig& config);
+
+// The cycles a transfer of `bytes` over one link takes from its start to
+// its last byte's arrival: link_latency_cycles + ceil(bytes /
+// link_bytes_per_cycle); 0 for no bytes.
+uint64_t LinkTransferCycles(const ArchConfig& config, uint64_t bytes);
 
 // Whether `type` exists on the machine (pred, s8..s64, u8..u64, f16, bf16,
 // f32).

@@ -418,7 +418,7 @@ TEST(AsicIsaTest, ConfigurationErrorsNameTheKeyAndTheText) {
 TEST(AsicIsaTest, ConfigurationPrintsWhatItParses) {
   EXPECT_EQ(ArchConfigToString(ArchConfig()),
             "sram=4M,array=32,lanes=64,clock=1000,dma=64,latency=256,"
-            "queue=32,dram=16G");
+            "queue=32,dram=16G,link=32,link_latency=1000");
   ArchConfig config;
   config.sram_bytes = 1000;
   config.dram_bytes = 3ull << 10;
@@ -426,12 +426,35 @@ TEST(AsicIsaTest, ConfigurationPrintsWhatItParses) {
   const std::string text = ArchConfigToString(config);
   EXPECT_EQ(text,
             "sram=1000,array=32,lanes=64,clock=1000,dma=64,latency=0,"
-            "queue=32,dram=3K");
+            "queue=32,dram=3K,link=32,link_latency=1000");
   ArchConfig parsed;
   ASSERT_TRUE(IsOk(ParseArchConfig(text, &parsed)));
   EXPECT_EQ(ArchConfigToString(parsed), text);
   EXPECT_EQ(parsed.sram_bytes, 1000u);
   EXPECT_EQ(parsed.dram_bytes, 3ull << 10);
+}
+
+TEST(AsicIsaTest, TheInterconnectIsPartOfTheArchitecture) {
+  ArchConfig config;
+  ASSERT_TRUE(IsOk(ParseArchConfig("link=16,link_latency=200", &config)));
+  EXPECT_EQ(config.link_bytes_per_cycle, 16u);
+  EXPECT_EQ(config.link_latency_cycles, 200u);
+  EXPECT_TRUE(HasCode(ParseArchConfig("link=0", &config), PHAL_INVALID_ARGUMENT,
+                      {"link='0'"}));
+  EXPECT_TRUE(HasCode(ParseArchConfig("links=2", &config),
+                      PHAL_INVALID_ARGUMENT,
+                      {"unknown key 'links'", "link, link_latency"}));
+}
+
+TEST(AsicIsaTest, ALinkTransferCostsItsLatencyAndOneCyclePerBeat) {
+  ArchConfig config;
+  config.link_bytes_per_cycle = 16;
+  config.link_latency_cycles = 200;
+  EXPECT_EQ(LinkTransferCycles(config, 0), 0u);
+  EXPECT_EQ(LinkTransferCycles(config, 1), 201u);
+  EXPECT_EQ(LinkTransferCycles(config, 16), 201u);
+  EXPECT_EQ(LinkTransferCycles(config, 17), 202u);
+  EXPECT_EQ(LinkTransferCycles(config, 1 << 20), 200u + (1u << 16));
 }
 
 }  // namespace
