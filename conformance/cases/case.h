@@ -46,6 +46,11 @@ struct Case {
   // Runs alone in its process: it measures the process (resident memory),
   // so no other case may run beside it.
   bool exclusive = false;
+  // A case of several devices: how many of the plugin's devices it runs on
+  // at once (the first ones). It runs once, not once per device, and is
+  // NotSupported (certifiable) where the plugin offers fewer. 0: a case of
+  // one device.
+  int devices = 0;
 
   // kNumeric: the module, one input spec per parameter and the bound each
   // output is compared within.

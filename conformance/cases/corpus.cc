@@ -6,7 +6,7 @@ std::vector<Case> BuiltInCases() {
   std::vector<Case> cases = ApiCases();
   for (auto family : {&ElementwiseCases, &DataMovementCases, &ReductionCases,
                       &ControlFlowCases, &FftCases, &ModelCases,
-                      &QuantizedCases, &ChloCases}) {
+                      &QuantizedCases, &ChloCases, &CollectiveCases}) {
     std::vector<Case> more = family();
     cases.insert(cases.end(), std::make_move_iterator(more.begin()),
                  std::make_move_iterator(more.end()));

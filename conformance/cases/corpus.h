@@ -37,6 +37,10 @@ std::vector<Case> QuantizedCases();
 std::vector<Case> ChloCases();
 // The API behaviours every plugin must show.
 std::vector<Case> ApiCases();
+// Programs on several devices (tier 3): every collective over element
+// types, group forms and 2, 4 and 8 devices, against the reference's
+// EvaluateSpmd, and one group spanning two plugins.
+std::vector<Case> CollectiveCases();
 // One case per .mlir file under `directory` (recursively, in path order).
 StatusOr<std::vector<Case>> StableHloCorpusCases(const std::string& directory);
 

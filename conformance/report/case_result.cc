@@ -48,6 +48,7 @@ nlohmann::json CaseResultToJson(const CaseResult& result) {
           {"device", result.device},
           {"status", CaseStatusName(result.status)},
           {"dtype_unsupported", result.dtype_unsupported},
+          {"devices_unsupported", result.devices_unsupported},
           {"message", result.message},
           {"bound", result.bound},
           {"error", NumberOrNull(result.error)},
@@ -68,6 +69,7 @@ CaseResult CaseResultFromJson(const nlohmann::json& json) {
     result.status = CaseStatus::kFail;
   }
   result.dtype_unsupported = json.value("dtype_unsupported", false);
+  result.devices_unsupported = json.value("devices_unsupported", false);
   result.message = json.value("message", "");
   result.bound = json.value("bound", "");
   const nlohmann::json& error =

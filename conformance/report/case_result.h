@@ -35,6 +35,9 @@ struct CaseResult {
   // NotSupported because the device lacks an element type the case uses
   // (certifiable), rather than a kernel kind or op (not certifiable).
   bool dtype_unsupported = false;
+  // NotSupported because the plugin offers fewer devices than a case of
+  // several devices needs (certifiable).
+  bool devices_unsupported = false;
   std::string message;  // why it did not pass; "" when it passed
   std::string bound;    // the tolerance, e.g. "4 ulp"; "" for API cases
   double error = 0;     // the worst error seen, in the bound's unit

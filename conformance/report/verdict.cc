@@ -12,7 +12,9 @@ void StatusCounts::Add(const CaseResult& result) {
       break;
     case CaseStatus::kNotSupported:
       ++not_supported;
-      if (!result.dtype_unsupported) ++not_supported_uncertifiable;
+      if (!result.dtype_unsupported && !result.devices_unsupported) {
+        ++not_supported_uncertifiable;
+      }
       break;
     case CaseStatus::kCrash:
       ++crash;

@@ -150,6 +150,16 @@ void RunApi(const Case& c, const Target& target, int device_index,
     result->message = "the device does not support element type " + c.dtype;
     return;
   }
+  if (c.devices > static_cast<int>(target.devices().size())) {
+    result->status = CaseStatus::kNotSupported;
+    result->devices_unsupported = true;
+    result->message = "the case runs on " + std::to_string(c.devices) +
+                      " devices; the plugin offers " +
+                      std::to_string(target.devices().size()) +
+                      " (PHAL_VIRTUAL_DEVICES=" + std::to_string(c.devices) +
+                      " gives a plugin that can offer them that many)";
+    return;
+  }
   ApiContext context;
   context.client = target.client();
   context.client_options = target.ClientOptions();

@@ -2,11 +2,14 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "conformance/runner/case_execution.h"
@@ -22,11 +25,17 @@ struct Task {
   int device;
 };
 
+// One task per case and device: a case of one device runs on each of the
+// first `own_devices` devices (those the plugin offers without virtual
+// ones), a case of several devices once, from the first.
 std::vector<Task> MakeTasks(const std::vector<const Case*>& cases,
-                            std::size_t device_count) {
+                            std::size_t device_count, std::size_t own_devices) {
   std::vector<Task> tasks;
   for (const Case* c : cases) {
-    for (std::size_t d = 0; d < device_count; ++d) {
+    const std::size_t runs = c->devices > 0
+                                 ? std::min<std::size_t>(device_count, 1)
+                                 : std::min(device_count, own_devices);
+    for (std::size_t d = 0; d < runs; ++d) {
       tasks.push_back({c, static_cast<int>(d)});
     }
   }
@@ -223,10 +232,11 @@ StatusOr<nlohmann::json> ProbeTarget(const RunnerOptions& options) {
 }
 
 StatusOr<RunResults> RunIsolated(const std::vector<const Case*>& cases,
-                                 const RunnerOptions& options) {
+                                 const RunnerOptions& options,
+                                 std::size_t own_devices) {
   PHAL_ASSIGN_OR_RETURN(nlohmann::json description, ProbeTarget(options));
   const std::vector<Task> tasks =
-      MakeTasks(cases, description["devices"].size());
+      MakeTasks(cases, description["devices"].size(), own_devices);
   RunResults run;
   run.target = description;
   run.results.resize(tasks.size());
@@ -280,14 +290,25 @@ StatusOr<RunResults> RunCases(const std::vector<const Case*>& cases,
                               const RunnerOptions& options) {
   const auto start = Clock::now();
   if (options.validate) setenv("PHAL_VALIDATION", "1", 1);
+  // Cases of several devices get a plugin that can offer virtual devices
+  // kVirtualDevices of them, unless the environment chose; cases of one
+  // device still run on the devices the plugin has of its own.
+  std::size_t own_devices = std::numeric_limits<std::size_t>::max();
+  const bool several = std::any_of(
+      cases.begin(), cases.end(), [](const Case* c) { return c->devices > 0; });
+  if (several && std::getenv("PHAL_VIRTUAL_DEVICES") == nullptr) {
+    PHAL_ASSIGN_OR_RETURN(nlohmann::json own, ProbeTarget(options));
+    own_devices = own["devices"].size();
+    setenv("PHAL_VIRTUAL_DEVICES", std::to_string(kVirtualDevices).c_str(), 1);
+  }
   RunResults run;
   if (options.isolate) {
-    PHAL_ASSIGN_OR_RETURN(run, RunIsolated(cases, options));
+    PHAL_ASSIGN_OR_RETURN(run, RunIsolated(cases, options, own_devices));
   } else {
     PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Target> target,
                           Target::Open(options.plugin));
-    run = RunInProcess(MakeTasks(cases, target->devices().size()), *target,
-                       options);
+    run = RunInProcess(MakeTasks(cases, target->devices().size(), own_devices),
+                       *target, options);
     run.target = target->description();
     // Threads stuck in the plugin still use the client: it must outlive
     // this run, so it is left to the process's exit.

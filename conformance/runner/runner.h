@@ -17,6 +17,11 @@
 
 namespace phal::conformance {
 
+// The devices a plugin that can offer virtual devices
+// (PHAL_VIRTUAL_DEVICES) is asked for when a run holds cases of several
+// devices and the environment does not set the variable.
+inline constexpr int kVirtualDevices = 8;
+
 struct RunnerOptions {
   PluginLocation plugin;
   int jobs = 1;

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sdk/base/status.h"
 #include "polyhal/runtime.h"
+#include "sdk/base/status.h"
 
 namespace phal::conformance {
 
