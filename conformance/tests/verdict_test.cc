@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "conformance/report/case_result.h"
+
 namespace phal::conformance {
 namespace {
 
@@ -49,6 +51,15 @@ TEST(Verdict, AMissingKernelKindIsNotCertifiable) {
   EXPECT_FALSE(verdict.certified);
   EXPECT_NE(verdict.summary.find("kernel kind or op"), std::string::npos)
       << verdict.summary;
+}
+
+TEST(Verdict, TooFewDevicesForACaseOfSeveralIsCertifiable) {
+  CaseResult few = Result(3, CaseStatus::kNotSupported);
+  few.devices_unsupported = true;
+  const Verdict verdict = Judge({Result(3, CaseStatus::kPass), few}, 3);
+  EXPECT_TRUE(verdict.certified) << verdict.summary;
+  // The flag survives the report's JSON.
+  EXPECT_TRUE(CaseResultFromJson(CaseResultToJson(few)).devices_unsupported);
 }
 
 TEST(Verdict, ZeroCasesIsNeverCertified) {
