@@ -80,6 +80,7 @@ StatusOr<DeviceMesh> SdyReader::ReadMesh() {
   PHAL_RETURN_IF_ERROR(Expect(Kind::kLess, "'<' to open the mesh"));
   PHAL_RETURN_IF_ERROR(Expect(Kind::kLeftSquare, "'[' and the mesh axes"));
   std::vector<MeshAxis> axes;
+  int64_t devices = 1;
   while (!ConsumeIf(Kind::kRightSquare)) {
     if (!axes.empty()) {
       PHAL_RETURN_IF_ERROR(Expect(Kind::kComma, "',' or ']' after an axis"));
@@ -91,6 +92,10 @@ StatusOr<DeviceMesh> SdyReader::ReadMesh() {
     if (axis.size < 1 || axis.size > (int64_t{1} << 20)) {
       return source_.ErrorAt(
           start, "axis \"" + axis.name + "\" must have 1 to 1048576 devices");
+    }
+    devices *= axis.size;
+    if (devices > (int64_t{1} << 20)) {
+      return source_.ErrorAt(start, "the mesh has more than 1048576 devices");
     }
     axes.push_back(std::move(axis));
   }

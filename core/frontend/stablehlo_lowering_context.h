@@ -165,6 +165,9 @@ class StableHloLowering {
                                      const MlirOperation& op,
                                      LoweringScope& scope,
                                      const Values& operands);
+  // The sharding of an mhlo.sharding = "{...}" attribute; errors point
+  // into the string.
+  StatusOr<HloSharding> MhloShardingOf(const MlirAttribute& attribute) const;
   // Keeps the mhlo.sharding = "{...}" among `attributes` on `values` (an
   // op's results or a function's parameter): one sharding for one value,
   // a tuple sharding's elements for several.

@@ -18,7 +18,6 @@
 #include "core/frontend/sdy_sharding.h"
 #include "core/frontend/stablehlo_lowering_context.h"
 #include "core/hlo/sharded_array.h"
-#include "core/hlo/text_cursor.h"
 
 namespace phal {
 namespace {
@@ -215,20 +214,11 @@ StableHloLowering::ReadManualComputation(const MlirOperation& op) {
 StatusOr<HloSharding> StableHloLowering::BoundarySharding(
     const MlirOperation& op) const {
   const MlirAttribute* attribute = op.Attribute("mhlo.sharding");
-  if (attribute == nullptr || attribute->kind != AK::kString) {
+  if (attribute == nullptr) {
     return source_.ErrorAt(op.offset, "custom_call @" + CustomCallTarget(op) +
                                           " needs mhlo.sharding = \"{...}\"");
   }
-  TextCursor cursor(attribute->text);
-  StatusOr<HloSharding> sharding = ReadHloSharding(cursor);
-  if (sharding.ok() && !cursor.AtEnd()) {
-    sharding = cursor.Error("unexpected text after the sharding");
-  }
-  if (!sharding.ok()) {
-    return source_.ErrorAt(attribute->offset + 1 + cursor.error_offset(),
-                           std::string(sharding.status().message()));
-  }
-  return sharding;
+  return MhloShardingOf(*attribute);
 }
 
 StatusOr<StableHloLowering::GlobalSignature>

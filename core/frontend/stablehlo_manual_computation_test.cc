@@ -155,6 +155,13 @@ TEST(StableHloManualComputationTest, UnusedMeshAxesReplicateTheTiles) {
             "{replicated}");
 }
 
+TEST(StableHloManualComputationTest, ReadsOpenDimensionsAndPriorities) {
+  EXPECT_EQ(ParameterSharding(OnGrid(
+                R"(<["x"=2, "y"=2]>)",
+                R"(<@mesh, [{"x", ?}p1, {?}], replicated={"y"}>)", "2x4")),
+            "{devices=[2,1,2]<=[4] last_tile_dim_replicate}");
+}
+
 TEST(StableHloManualComputationTest, MeshDeviceIdsNameTheDevices) {
   EXPECT_EQ(
       ParameterSharding(OnGrid(R"(<["x"=2, "y"=2], device_ids=[3, 2, 1, 0]>)",
