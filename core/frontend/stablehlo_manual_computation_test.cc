@@ -7,7 +7,9 @@
 
 #include <string>
 
+#include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_parser.h"
+#include "core/hlo/printer.h"
 #include "core/hlo/verifier.h"
 
 namespace phal {
@@ -117,6 +119,20 @@ TEST(StableHloManualComputationTest, ShardyBodyBecomesThePerDeviceProgram) {
 
 TEST(StableHloManualComputationTest, GspmdBodyBecomesThePerDeviceProgram) {
   ExpectPerDeviceProgram(kGspmd);
+}
+
+TEST(StableHloManualComputationTest, ThePerDeviceProgramRoundTripsAsHloText) {
+  for (const char* text : {kShardy, kGspmd}) {
+    StatusOr<StableHloModule> program = ParseStableHlo(text, "f.mlir");
+    ASSERT_TRUE(program.ok()) << program.status().message();
+    const std::string hlo = HloModuleToText(*program->module);
+    StatusOr<std::unique_ptr<HloModule>> reread = ParseHloText(hlo, "f.hlo");
+    ASSERT_TRUE(reread.ok()) << reread.status().message() << "\n" << hlo;
+    EXPECT_TRUE(program->module->Identical(**reread)) << hlo;
+    EXPECT_NE(hlo.find("sharding={{devices=[4]<=[4]}, {replicated}}"),
+              std::string::npos)
+        << hlo;
+  }
 }
 
 // The sharding of the single parameter of an OnGrid program.
