@@ -454,6 +454,11 @@ Status MlirParser::ParsePrettyOperation(MlirOperation* op) {
     return ParsePrettyManualComputation(op);
   }
   PHAL_RETURN_IF_ERROR(ParsePrettyItems(op, name_end));
+  // sdy.sharding_constraint %x <@mesh, [...]> and sdy.reshard %x <...>.
+  if (op->name.rfind("sdy.", 0) == 0 && token_.Is(Kind::kLess)) {
+    PHAL_ASSIGN_OR_RETURN(MlirAttribute sharding, ParseSdyText());
+    op->attributes.emplace_back("sharding", std::move(sharding));
+  }
   if (token_.Is(Kind::kLeftBrace))
     PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&op->attributes));
   if (ConsumeIf(Kind::kColon)) {

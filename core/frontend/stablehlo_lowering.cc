@@ -145,16 +145,7 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
                            "recursive call to @" + name + " is not supported");
   }
   const MlirFunction& function = *found->second;
-  if (IsGlobalProgram(function)) {
-    if (!function.is_public) {
-      return source_.ErrorAt(function.offset,
-                             "@" + name +
-                                 " holds a manual computation; only a public "
-                                 "entry function may",
-                             PHAL_UNIMPLEMENTED);
-    }
-    return LowerGlobalProgram(function);
-  }
+  if (IsGlobalProgram(name)) return LowerGlobalProgram(function);
   PHAL_RETURN_IF_ERROR(CheckNoGlobalShardings(function));
   in_progress_.insert(name);
   HloBuilder builder(UniqueName(name));

@@ -183,9 +183,12 @@ class StableHloLowering {
   // (stablehlo_manual_computation.cc) -------------------------------------
   // The module's sdy.mesh definitions, into meshes_.
   Status ReadMeshes();
-  // Whether the top level of `function` holds an sdy.manual_computation or
-  // GSPMD's SPMDFullToShardShape / SPMDShardToFullShape boundary.
-  static bool IsGlobalProgram(const MlirFunction& function);
+  // Whether the top level of the function `name` holds an
+  // sdy.manual_computation, GSPMD's SPMDFullToShardShape /
+  // SPMDShardToFullShape boundary, or a call of such a function.
+  bool IsGlobalProgram(const std::string& name);
+  // The callee of a call op that calls a global program, or "".
+  std::string GlobalCallee(const MlirOperation& op);
   // Lowers such a function into the per-device program: its parameters
   // and results are the pieces of the global arrays, each with the
   // sharding that splits its global array (tuple sharding on a tuple
@@ -256,6 +259,8 @@ class StableHloLowering {
   const SourceText& source_;
   // The sdy.mesh definitions by name.
   std::map<std::string, DeviceMesh> meshes_;
+  // IsGlobalProgram's answers by function name.
+  std::map<std::string, bool> global_programs_;
   std::unique_ptr<HloModule> module_;
   ProcessGrid grid_;
   std::map<std::string, const MlirFunction*> functions_;

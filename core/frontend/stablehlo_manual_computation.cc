@@ -11,7 +11,8 @@
 // Such a function becomes the per-device program: its parameters and
 // results are the pieces, carrying the shardings that split the global
 // arrays into them. Ops on the global arrays themselves would need the SPMD
-// partitioner and are refused.
+// partitioner and are refused. A function that calls such a function on its
+// global arguments (a jitted shard_map inside jax.jit) is one too.
 #include <algorithm>
 #include <optional>
 
@@ -63,15 +64,30 @@ std::vector<std::string> ResultKeys(const MlirOperation& op) {
 
 }  // namespace
 
-bool StableHloLowering::IsGlobalProgram(const MlirFunction& function) {
-  for (const MlirOperation& op : function.body.operations) {
+bool StableHloLowering::IsGlobalProgram(const std::string& name) {
+  const auto known = global_programs_.find(name);
+  if (known != global_programs_.end()) return known->second;
+  const auto found = functions_.find(name);
+  if (found == functions_.end()) return false;
+  // A recursive call is refused where it is lowered; meanwhile it does not
+  // make its caller global.
+  global_programs_[name] = false;
+  bool global = false;
+  for (const MlirOperation& op : found->second->body.operations) {
     const std::string target = CustomCallTarget(op);
-    if (op.name == kManualComputation || target == kFullToShardTarget ||
-        target == kShardToFullTarget) {
-      return true;
-    }
+    global = global || op.name == kManualComputation ||
+             target == kFullToShardTarget || target == kShardToFullTarget ||
+             IsGlobalProgram(GlobalCallee(op));
   }
-  return false;
+  global_programs_[name] = global;
+  return global;
+}
+
+std::string StableHloLowering::GlobalCallee(const MlirOperation& op) {
+  if (op.name != "func.call" && op.name != "call") return "";
+  const MlirAttribute* callee = op.Attribute("callee");
+  if (callee == nullptr || !IsGlobalProgram(callee->text)) return "";
+  return callee->text;
 }
 
 Status StableHloLowering::ReadMeshes() {
@@ -279,6 +295,22 @@ StableHloLowering::ReadGlobalSignature(const MlirFunction& function) {
       for (std::size_t k = 0; k < results.size(); ++k) {
         global[results[k]].sharding = computation.out[k];
       }
+    } else if (const std::string callee = GlobalCallee(op); !callee.empty()) {
+      PHAL_ASSIGN_OR_RETURN(GlobalSignature inner,
+                            ReadGlobalSignature(*functions_.at(callee)));
+      if (inner.pieces.size() != op.operands.size() ||
+          inner.result_shardings.size() != results.size()) {
+        return source_.ErrorAt(op.offset, "the call of @" + callee +
+                                              " does not match its signature");
+      }
+      for (std::size_t i = 0; i < op.operands.size(); ++i) {
+        PHAL_RETURN_IF_ERROR(record(global_operand(op.operands[i]),
+                                    *inner.pieces[i], inner.piece_shardings[i],
+                                    op.operands[i].offset));
+      }
+      for (std::size_t k = 0; k < results.size(); ++k) {
+        global[results[k]].sharding = inner.result_shardings[k];
+      }
     } else if (target == kShardingTarget && !op.operands.empty() &&
                global_operand(op.operands[0]) != nullptr &&
                results.size() == 1) {
@@ -401,6 +433,20 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerGlobalProgram(
             op.offset, "the body returns " + std::to_string(pieces.size()) +
                            " values for " + std::to_string(keys.size()) +
                            " results");
+      }
+      for (std::size_t k = 0; k < keys.size(); ++k) {
+        scope.values[keys[k]] = pieces[k];
+      }
+    } else if (const std::string callee = GlobalCallee(op); !callee.empty()) {
+      // A global program called on the global arguments: its per-device
+      // program called on their pieces.
+      PHAL_ASSIGN_OR_RETURN(Values operands, LookUpOperands(op, scope));
+      PHAL_ASSIGN_OR_RETURN(Values pieces,
+                            LowerCall(op, scope, operands, callee));
+      const std::vector<std::string> keys = ResultKeys(op);
+      if (keys.size() != pieces.size()) {
+        return source_.ErrorAt(op.offset, "the call of @" + callee +
+                                              " does not match its signature");
       }
       for (std::size_t k = 0; k < keys.size(); ++k) {
         scope.values[keys[k]] = pieces[k];

@@ -135,6 +135,36 @@ TEST(StableHloManualComputationTest, ThePerDeviceProgramRoundTripsAsHloText) {
   }
 }
 
+TEST(StableHloManualComputationTest, ReadsAShardMapJittedInsideJit) {
+  // jax.jit(lambda x: jax.jit(shard_map(...))(x)): the entry calls a
+  // private function holding the manual computation.
+  StatusOr<StableHloModule> program = ParseStableHlo(R"(
+module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=4]>
+  func.func public @main(%arg0: tensor<8xf32>) -> (tensor<8xf32> {jax.result_info = "result"}) {
+    %0 = call @"<lambda>"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+  func.func private @"<lambda>"(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%arg1: tensor<2xf32>) {
+      %1 = "stablehlo.all_gather"(%arg1) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> : (tensor<2xf32>) -> tensor<8xf32>
+      sdy.return %1 : tensor<8xf32>
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+)",
+                                                     "nested.mlir");
+  ASSERT_TRUE(program.ok()) << program.status().message();
+  ASSERT_TRUE(VerifyModule(*program->module).ok());
+  const HloComputation& entry = *program->module->entry_computation();
+  EXPECT_EQ(entry.parameter_instruction(0)->shape().ToString(), "f32[2]");
+  EXPECT_EQ(entry.parameter_instruction(0)->sharding()->ToString(),
+            "{devices=[4]<=[4]}");
+  EXPECT_EQ(entry.root_instruction()->shape().ToString(), "f32[8]");
+  EXPECT_EQ(entry.root_instruction()->sharding()->ToString(), "{replicated}");
+}
+
 // The sharding of the single parameter of an OnGrid program.
 std::string ParameterSharding(const std::string& text) {
   StatusOr<StableHloModule> program = ParseStableHlo(text, "g.mlir");
@@ -197,6 +227,29 @@ TEST(StableHloManualComputationTest, RefusesAPartiallyManualComputation) {
   EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
   EXPECT_THAT(status.message(), HasSubstr("bad.mlir:5:"));
   EXPECT_THAT(status.message(), HasSubstr("not \"y\""));
+  EXPECT_THAT(status.message(), HasSubstr("partially manual"));
+}
+
+TEST(StableHloManualComputationTest, RefusesJaxsPartiallyManualShardMap) {
+  // shard_map(..., mesh=grid, axis_names={"x"}): "y" stays automatic, and
+  // JAX constrains the body's values along it.
+  const Status status = StatusOf(R"(
+module @jit__lambda attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]> {stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}]}}
+  func.func public @main(%arg0: tensor<4x4xf32>) -> (tensor<4x4xf32> {jax.result_info = "result"}) {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", ?}, {?}]>] out_shardings=[<@mesh, [{"x", ?}, {?}]>] manual_axes={"x"} (%arg1: tensor<2x4xf32>) {
+      %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+      %1 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2x4xf32>
+      %2 = sdy.sharding_constraint %1 <@mesh, [{?}, {?}]> : tensor<2x4xf32>
+      %3 = stablehlo.multiply %arg1, %2 : tensor<2x4xf32>
+      sdy.return %3 : tensor<2x4xf32>
+    } : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    return %0 : tensor<4x4xf32>
+  }
+}
+)");
+  EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
+  EXPECT_THAT(status.message(), HasSubstr("bad.mlir:5:"));
   EXPECT_THAT(status.message(), HasSubstr("partially manual"));
 }
 
