@@ -77,7 +77,7 @@ bool StableHloLowering::IsGlobalProgram(const std::string& name) {
     const std::string target = CustomCallTarget(op);
     global = global || op.name == kManualComputation ||
              target == kFullToShardTarget || target == kShardToFullTarget ||
-             IsGlobalProgram(GlobalCallee(op));
+             !GlobalCallee(op).empty();
   }
   global_programs_[name] = global;
   return global;
