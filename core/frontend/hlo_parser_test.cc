@@ -911,5 +911,56 @@ TEST(HloShapeTextTest, ParsesArrayTupleAndLayout) {
   EXPECT_FALSE(ParseShapeText("f32[99999999999,99999999999]").ok());
 }
 
+// What XLA dumps right after its SPMD partitioning of a JAX shard_map
+// program: the per-device module, with sharding= on the entry parameters
+// (and, as scripts/export_spmd_models.py adds it, the root), Shardy's
+// names and frontend attributes, and the stack-frame tables.
+constexpr char kAfterSpmdPartitioning[] =
+    R"(HloModule jit_f, entry_computation_layout={(f32[2]{0})->f32[2]{0}}, allow_spmd_sharding_propagation_to_parameters={true}, allow_spmd_sharding_propagation_to_output={true}, num_partitions=4, frontend_attributes={xla.sdy.meshes={mesh = #sdy.mesh<["x"=4]>}}
+
+FileNames
+1 "/tmp/f.py"
+
+FunctionNames
+1 "f"
+
+FileLocations
+1 {file_name_id=1 function_name_id=1 line=6 end_line=6 column=8 end_column=8}
+
+StackFrames
+1 {file_location_id=1 parent_frame_id=1}
+
+
+%region_0.0 (psum.0: f32[], psum.1: f32[]) -> f32[] {
+  %psum.0 = f32[] parameter(0)
+  %psum.1 = f32[] parameter(1)
+  ROOT %add.0 = f32[] add(%psum.0, %psum.1), metadata={op_name="add" stack_frame_id=1}
+}
+
+%xla.sdy.inlinable_manual_computation_body.2_spmd (param: f32[2]) -> f32[2] {
+  %param = f32[2]{0} parameter(0)
+  ROOT %psum.6 = f32[2]{0} all-reduce(%param), channel_id=1, replica_groups={{0,1,2,3}}, use_global_device_ids=true, to_apply=%region_0.0
+}
+
+ENTRY %main.0_spmd (param.2: f32[2]) -> f32[2] {
+  %param.2 = f32[2]{0} parameter(0), sharding={devices=[4]<=[4]}, metadata={op_name="a"}
+  %call = f32[2]{0} call(%param.2), to_apply=%xla.sdy.inlinable_manual_computation_body.2_spmd, frontend_attributes={xla.sdy.manual_axes="#sdy<manual_axes{\"x\"}>"}
+  ROOT %copy = f32[2]{0} copy(%call), sharding={replicated}
+}
+)";
+
+TEST(HloCollectiveParserTest, KeepsTheShardingsOfAPartitionedEntry) {
+  std::unique_ptr<HloModule> module = ParseOrDie(kAfterSpmdPartitioning);
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->num_partitions(), 4);
+  const HloComputation& entry = *module->entry_computation();
+  ASSERT_TRUE(entry.parameter_instruction(0)->sharding().has_value());
+  EXPECT_EQ(entry.parameter_instruction(0)->sharding()->ToString(),
+            "{devices=[4]<=[4]}");
+  ASSERT_TRUE(entry.root_instruction()->sharding().has_value());
+  EXPECT_EQ(entry.root_instruction()->sharding()->ToString(), "{replicated}");
+  EXPECT_TRUE(VerifyModule(*module).ok());
+}
+
 }  // namespace
 }  // namespace phal

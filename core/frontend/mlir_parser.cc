@@ -119,6 +119,8 @@ class MlirParser {
   Status SkipTopLevelAlias();
   Status ParseModuleBody(MlirModule* module);
   Status ParseFunction(MlirModule* module);
+  // sdy.mesh @name = <...> {attributes}: the mesh's text is kept.
+  Status ParseSdyMesh(MlirModule* module);
   Status ParseFunctionResults(MlirFunction* function);
   Status ParseRegion(MlirRegion* region);
   Status ParseRegionOperations(MlirRegion* region);
@@ -132,6 +134,10 @@ class MlirParser {
   Status ParsePrettyReduce(MlirOperation* op);
   Status ParsePrettyWhile(MlirOperation* op);
   Status ParsePrettyScan(MlirOperation* op);
+  Status ParsePrettyManualComputation(MlirOperation* op);
+  // The balanced text from the current token ('<', '[' or '{') to its
+  // closing token, as a kSdy attribute.
+  StatusOr<MlirAttribute> ParseSdyText();
   Status ParseValueList(std::vector<MlirValueUse>* values);
   // "%name: type", as function, block and reducer arguments are written.
   Status ParseTypedArgument(MlirBlockArgument* argument);
@@ -221,11 +227,13 @@ Status MlirParser::ParseModuleBody(MlirModule* module) {
   while (!ConsumeIf(Kind::kRightBrace)) {
     if (token_.IsBare("func.func")) {
       PHAL_RETURN_IF_ERROR(ParseFunction(module));
+    } else if (token_.IsBare("sdy.mesh")) {
+      PHAL_RETURN_IF_ERROR(ParseSdyMesh(module));
     } else if (token_.Is(Kind::kEndOfFile)) {
       return ErrorExpected("'}' to close the module");
     } else {
       return Error("unsupported operation '" + std::string(token_.text) +
-                   "' in a module (expected func.func)");
+                   "' in a module (expected func.func or sdy.mesh)");
     }
   }
   return OkStatus();
@@ -442,7 +450,15 @@ Status MlirParser::ParsePrettyOperation(MlirOperation* op) {
   if (op->name == "chlo.scan" && token_.Is(Kind::kLeftParen)) {
     return ParsePrettyScan(op);
   }
+  if (op->name == "sdy.manual_computation" && token_.Is(Kind::kLeftParen)) {
+    return ParsePrettyManualComputation(op);
+  }
   PHAL_RETURN_IF_ERROR(ParsePrettyItems(op, name_end));
+  // sdy.sharding_constraint %x <@mesh, [...]> and sdy.reshard %x <...>.
+  if (op->name.rfind("sdy.", 0) == 0 && token_.Is(Kind::kLess)) {
+    PHAL_ASSIGN_OR_RETURN(MlirAttribute sharding, ParseSdyText());
+    op->attributes.emplace_back("sharding", std::move(sharding));
+  }
   if (token_.Is(Kind::kLeftBrace))
     PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&op->attributes));
   if (ConsumeIf(Kind::kColon)) {
@@ -801,6 +817,83 @@ Status MlirParser::ParsePrettyScan(MlirOperation* op) {
   return ParsePrettySignature(op);
 }
 
+Status MlirParser::ParsePrettyManualComputation(MlirOperation* op) {
+  // sdy.manual_computation(%a, %b) in_shardings=[...] out_shardings=[...]
+  //   manual_axes={...} (%arg0: t, %arg1: t) { body } : (...) -> (...)
+  PHAL_RETURN_IF_ERROR(ParseValueList(&op->operands));
+  for (const char* name : {"in_shardings", "out_shardings", "manual_axes"}) {
+    if (!ConsumeBare(name)) return ErrorExpected(name);
+    PHAL_RETURN_IF_ERROR(
+        Expect(Kind::kEqual, "'=' after " + std::string(name)));
+    PHAL_ASSIGN_OR_RETURN(MlirAttribute value, ParseSdyText());
+    op->attributes.emplace_back(name, std::move(value));
+  }
+  PHAL_RETURN_IF_ERROR(
+      Expect(Kind::kLeftParen, "'(' and the body's arguments"));
+  std::vector<MlirBlockArgument> arguments;
+  while (!ConsumeIf(Kind::kRightParen)) {
+    if (!arguments.empty()) {
+      PHAL_RETURN_IF_ERROR(Expect(Kind::kComma, "',' or ')'"));
+    }
+    MlirBlockArgument argument;
+    PHAL_RETURN_IF_ERROR(ParseTypedArgument(&argument));
+    arguments.push_back(std::move(argument));
+  }
+  MlirRegion body;
+  body.arguments = std::move(arguments);
+  PHAL_RETURN_IF_ERROR(ParseRegion(&body));
+  op->regions.push_back(std::move(body));
+  PHAL_RETURN_IF_ERROR(
+      Expect(Kind::kColon, "':' and the manual computation's type"));
+  return ParsePrettySignature(op);
+}
+
+StatusOr<MlirAttribute> MlirParser::ParseSdyText() {
+  MlirAttribute attribute;
+  attribute.kind = MlirAttribute::Kind::kSdy;
+  attribute.offset = token_.offset;
+  attribute.raw_begin = token_.offset;
+  const Kind open = token_.kind;
+  const Kind close = open == Kind::kLess         ? Kind::kGreater
+                     : open == Kind::kLeftSquare ? Kind::kRightSquare
+                                                 : Kind::kRightBrace;
+  if (open != Kind::kLess && open != Kind::kLeftSquare &&
+      open != Kind::kLeftBrace) {
+    return ErrorExpected("'<', '[' or '{' to open Shardy's attribute");
+  }
+  int depth = 0;
+  do {
+    if (token_.Is(Kind::kEndOfFile) || token_.Is(Kind::kInvalid)) {
+      return source_.ErrorAt(attribute.raw_begin,
+                             "Shardy's attribute is not closed");
+    }
+    if (token_.Is(open)) ++depth;
+    if (token_.Is(close)) --depth;
+    attribute.raw_end = token_.offset + token_.text.size();
+    Advance();
+  } while (depth > 0);
+  return attribute;
+}
+
+Status MlirParser::ParseSdyMesh(MlirModule* module) {
+  MlirMesh mesh;
+  mesh.offset = token_.offset;
+  Advance();
+  if (!token_.Is(Kind::kAtId)) return ErrorExpected("the mesh's @name");
+  mesh.name = std::string(token_.text.substr(1));
+  Advance();
+  PHAL_RETURN_IF_ERROR(Expect(Kind::kEqual, "'=' and the mesh"));
+  PHAL_ASSIGN_OR_RETURN(MlirAttribute text, ParseSdyText());
+  mesh.begin = text.raw_begin;
+  mesh.end = text.raw_end;
+  if (token_.Is(Kind::kLeftBrace)) {
+    std::vector<MlirNamedAttribute> ignored;
+    PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&ignored));
+  }
+  module->meshes.push_back(std::move(mesh));
+  return SkipLocation();
+}
+
 Status MlirParser::SkipLocation() {
   if (!token_.IsBare("loc") || !PeekNext().Is(Kind::kLeftParen))
     return OkStatus();
@@ -1035,6 +1128,12 @@ StatusOr<MlirAttribute> MlirParser::ParseAttributeValue(bool typed_scalars) {
   } else if (token_.Is(Kind::kLeftBrace)) {
     attribute.kind = AK::kDictionary;
     PHAL_RETURN_IF_ERROR(ParseAttributeDictionary(&attribute.fields));
+  } else if (token_.Is(Kind::kHashId) && token_.text.rfind("#sdy.", 0) == 0 &&
+             PeekNext().Is(Kind::kLess)) {
+    std::string name(token_.text.substr(1));
+    Advance();
+    PHAL_ASSIGN_OR_RETURN(attribute, ParseSdyText());
+    attribute.text = std::move(name);
   } else if (token_.Is(Kind::kHashId)) {
     attribute.kind = AK::kDialect;
     attribute.text = std::string(token_.text.substr(1));

@@ -1,7 +1,7 @@
 // The MLIR text parser: reads a StableHLO program (a `module` or bare
 // `func.func`s, as JAX and the StableHLO test suites print them) into the
 // syntax tree of mlir_syntax.h. It knows the generic operation form, the
-// pretty forms of the stablehlo, chlo, check and func ops, attributes,
+// pretty forms of the stablehlo, chlo, check, func and sdy ops, attributes,
 // types and locations; what the ops mean is lowering's business.
 #ifndef POLYHAL_CORE_FRONTEND_MLIR_PARSER_H_
 #define POLYHAL_CORE_FRONTEND_MLIR_PARSER_H_

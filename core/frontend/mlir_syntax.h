@@ -57,6 +57,10 @@ struct MlirAttribute {
     kType,           // a type used as an attribute
     kDialect,  // #stablehlo.gather<...>, #stablehlo<comparison_direction LT>
     kConvDimensions,  // [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]
+    // Shardy's own syntax (#sdy.sharding<...>, a manual computation's
+    // in_shardings=[...] and manual_axes={...}), kept as the source range
+    // [raw_begin, raw_end) for sdy_sharding.h to read.
+    kSdy,
   };
   Kind kind = Kind::kUnit;
   bool boolean = false;
@@ -76,6 +80,8 @@ struct MlirAttribute {
   Shape type;                     // the ": type" when has_type; kType
   EmulatedType emulated;          // of `type`, as MlirBlockArgument's
   std::size_t offset = 0;
+  std::size_t raw_begin = 0;  // kSdy
+  std::size_t raw_end = 0;    // kSdy
 
   // The field called `name` of a dictionary or dialect attribute, or null.
   const MlirAttribute* Field(const std::string& name) const;
@@ -154,11 +160,21 @@ struct MlirFunction {
   std::size_t offset = 0;
 };
 
+// sdy.mesh @name = <["x"=2, "y"=2]>: the mesh's text is the source range
+// [begin, end), for sdy_sharding.h to read.
+struct MlirMesh {
+  std::string name;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::size_t offset = 0;
+};
+
 struct MlirModule {
   std::string name;
   // `module attributes {...}`: mhlo.num_partitions, mhlo.num_replicas, ...
   std::vector<MlirNamedAttribute> attributes;
   std::vector<MlirFunction> functions;
+  std::vector<MlirMesh> meshes;
   std::size_t offset = 0;
 };
 

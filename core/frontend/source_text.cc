@@ -23,8 +23,8 @@ std::string SourceText::LocationOf(std::size_t offset) const {
          std::to_string(position.column);
 }
 
-Status SourceText::ErrorAt(std::size_t offset,
-                           const std::string& message) const {
+Status SourceText::ErrorAt(std::size_t offset, const std::string& message,
+                           phal_status_code_t code) const {
   offset = std::min(offset, text_.size());
   const SourcePosition position = PositionOf(offset);
   const std::size_t line_start =
@@ -37,9 +37,11 @@ Status SourceText::ErrorAt(std::size_t offset,
     if (static_cast<unsigned char>(c) < 0x20 && c != '\t') c = '?';
     if (static_cast<unsigned char>(c) >= 0x7f) c = '?';
   }
-  return InvalidArgument(
+  return Status(
+      code,
       LocationOf(offset) + ": error: " + message + "\n" + line + "\n" +
-      std::string(static_cast<std::size_t>(position.column - 1), ' ') + "^");
+          std::string(static_cast<std::size_t>(position.column - 1), ' ') +
+          "^");
 }
 
 }  // namespace phal

@@ -31,9 +31,11 @@ class SourceText {
   SourcePosition PositionOf(std::size_t offset) const;
   // "file:line:column".
   std::string LocationOf(std::size_t offset) const;
-  // INVALID_ARGUMENT: "file:line:column: error: message", then the source
-  // line and a caret under the column.
-  Status ErrorAt(std::size_t offset, const std::string& message) const;
+  // "file:line:column: error: message", then the source line and a caret
+  // under the column; INVALID_ARGUMENT unless `code` says otherwise
+  // (UNIMPLEMENTED for valid input the front end does not support).
+  Status ErrorAt(std::size_t offset, const std::string& message,
+                 phal_status_code_t code = PHAL_INVALID_ARGUMENT) const;
 
  private:
   std::string_view text_;

@@ -100,14 +100,8 @@ Status StableHloLowering::ReadProcessGrid() {
   return OkStatus();
 }
 
-Status StableHloLowering::ApplyMhloSharding(
-    const std::vector<MlirNamedAttribute>& attributes, const Values& values) {
-  const auto found = std::find_if(attributes.begin(), attributes.end(),
-                                  [](const MlirNamedAttribute& named) {
-                                    return named.name == "mhlo.sharding";
-                                  });
-  if (found == attributes.end() || values.empty()) return OkStatus();
-  const MlirAttribute& attribute = found->value;
+StatusOr<HloSharding> StableHloLowering::MhloShardingOf(
+    const MlirAttribute& attribute) const {
   if (attribute.kind != AK::kString) {
     return source_.ErrorAt(attribute.offset,
                            "mhlo.sharding must be a string such as "
@@ -124,15 +118,27 @@ Status StableHloLowering::ApplyMhloSharding(
     return source_.ErrorAt(attribute.offset + 1 + cursor.error_offset(),
                            std::string(sharding.status().message()));
   }
-  std::vector<HloSharding> per_value = {*sharding};
+  return sharding;
+}
+
+Status StableHloLowering::ApplyMhloSharding(
+    const std::vector<MlirNamedAttribute>& attributes, const Values& values) {
+  const auto found = std::find_if(attributes.begin(), attributes.end(),
+                                  [](const MlirNamedAttribute& named) {
+                                    return named.name == "mhlo.sharding";
+                                  });
+  if (found == attributes.end() || values.empty()) return OkStatus();
+  const MlirAttribute& attribute = found->value;
+  PHAL_ASSIGN_OR_RETURN(HloSharding sharding, MhloShardingOf(attribute));
+  std::vector<HloSharding> per_value = {sharding};
   if (values.size() > 1) {
-    if (!sharding->IsTuple() ||
-        sharding->tuple_elements().size() != values.size()) {
+    if (!sharding.IsTuple() ||
+        sharding.tuple_elements().size() != values.size()) {
       return source_.ErrorAt(attribute.offset,
                              "mhlo.sharding needs one sharding per result (" +
                                  std::to_string(values.size()) + ")");
     }
-    per_value = sharding->tuple_elements();
+    per_value = sharding.tuple_elements();
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
     Status fits = CheckShardingFitsShape(per_value[i], values[i]->shape());

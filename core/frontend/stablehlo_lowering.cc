@@ -13,7 +13,7 @@ namespace {
 
 bool IsReturn(const std::string& name) {
   return name == "func.return" || name == "return" ||
-         name == "stablehlo.return";
+         name == "stablehlo.return" || name == "sdy.return";
 }
 
 // Which comparison a check dialect op or check custom_call target makes.
@@ -72,6 +72,7 @@ StatusOr<StableHloModule> StableHloLowering::Run() {
   module_ = std::make_unique<HloModule>(mlir_.name.empty() ? "stablehlo_module"
                                                            : mlir_.name);
   PHAL_RETURN_IF_ERROR(ReadProcessGrid());
+  PHAL_RETURN_IF_ERROR(ReadMeshes());
   for (const MlirFunction& function : mlir_.functions) {
     if (!functions_.emplace(function.name, &function).second) {
       return source_.ErrorAt(
@@ -143,8 +144,10 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
     return source_.ErrorAt(use_offset,
                            "recursive call to @" + name + " is not supported");
   }
-  in_progress_.insert(name);
   const MlirFunction& function = *found->second;
+  if (IsGlobalProgram(name)) return LowerGlobalProgram(function);
+  PHAL_RETURN_IF_ERROR(CheckNoGlobalShardings(function));
+  in_progress_.insert(name);
   HloBuilder builder(UniqueName(name));
   builder.set_process_grid(grid_);
   std::vector<CheckSpec> checks;
@@ -231,6 +234,13 @@ Status StableHloLowering::LowerOperation(const MlirOperation& op,
     return OkStatus();
   }
   if (op.name.rfind("check.", 0) == 0) return LowerCheck(op, op.name, scope);
+  if (op.name.rfind("sdy.", 0) == 0) {
+    return source_.ErrorAt(op.offset,
+                           op.name +
+                               " is supported only as the manual computation "
+                               "at the top level of the entry function",
+                           PHAL_UNIMPLEMENTED);
+  }
   if (op.name == "stablehlo.custom_call") {
     const MlirAttribute* target = op.Attribute("callee");
     if (target == nullptr) target = op.Attribute("call_target_name");

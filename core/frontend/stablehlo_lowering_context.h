@@ -14,6 +14,7 @@
 
 #include "core/frontend/hlo_builder.h"
 #include "core/frontend/mlir_syntax.h"
+#include "core/frontend/sdy_sharding.h"
 #include "core/frontend/source_text.h"
 #include "core/frontend/stablehlo_module.h"
 
@@ -164,6 +165,9 @@ class StableHloLowering {
                                      const MlirOperation& op,
                                      LoweringScope& scope,
                                      const Values& operands);
+  // The sharding of an mhlo.sharding = "{...}" attribute; errors point
+  // into the string.
+  StatusOr<HloSharding> MhloShardingOf(const MlirAttribute& attribute) const;
   // Keeps the mhlo.sharding = "{...}" among `attributes` on `values` (an
   // op's results or a function's parameter): one sharding for one value,
   // a tuple sharding's elements for several.
@@ -174,6 +178,53 @@ class StableHloLowering {
                                           HloBuilder& b,
                                           HloInstruction* operand,
                                           int64_t split, int64_t concat);
+
+  // --- Global programs around a manual computation
+  // (stablehlo_manual_computation.cc) -------------------------------------
+  // The module's sdy.mesh definitions, into meshes_.
+  Status ReadMeshes();
+  // Whether the top level of the function `name` holds an
+  // sdy.manual_computation, GSPMD's SPMDFullToShardShape /
+  // SPMDShardToFullShape boundary, or a call of such a function.
+  bool IsGlobalProgram(const std::string& name);
+  // The callee of a call op that calls a global program, or "".
+  std::string GlobalCallee(const MlirOperation& op);
+  // Lowers such a function into the per-device program: its parameters
+  // and results are the pieces of the global arrays, each with the
+  // sharding that splits its global array (tuple sharding on a tuple
+  // root). Errors UNIMPLEMENTED where the function computes on global
+  // arrays or the computation is manual over only some mesh axes.
+  StatusOr<const StableHloFunction*> LowerGlobalProgram(
+      const MlirFunction& function);
+  // UNIMPLEMENTED when an argument or result of `function` carries an
+  // sdy.sharding that splits it: a global program the partitioner would
+  // have to split.
+  Status CheckNoGlobalShardings(const MlirFunction& function);
+  // The piece type and sharding of each argument, and the sharding of
+  // each result, of a global program.
+  struct GlobalSignature {
+    std::vector<std::optional<Shape>> pieces;
+    std::vector<HloSharding> piece_shardings;
+    std::vector<HloSharding> result_shardings;
+  };
+  StatusOr<GlobalSignature> ReadGlobalSignature(const MlirFunction& function);
+  // The in_shardings and out_shardings of an sdy.manual_computation as
+  // HloShardings; UNIMPLEMENTED unless it is manual over every mesh axis.
+  struct ManualComputation {
+    std::vector<HloSharding> in;
+    std::vector<HloSharding> out;
+  };
+  StatusOr<ManualComputation> ReadManualComputation(const MlirOperation& op);
+  // The mhlo.sharding of a GSPMD boundary custom_call.
+  StatusOr<HloSharding> BoundarySharding(const MlirOperation& op) const;
+  // The mesh called `name`, which must span the module's process grid.
+  StatusOr<const DeviceMesh*> MeshOfGrid(const std::string& name,
+                                         std::size_t offset) const;
+  StatusOr<HloSharding> SdyAttributeToHlo(const SdyTensorSharding& sharding,
+                                          int64_t rank) const;
+  // OK when pieces `piece` split by `sharding` make an array of `global`.
+  Status CheckPieceOf(const Shape& piece, const HloSharding& sharding,
+                      const Shape& global, std::size_t offset) const;
 
   // --- Several processes (stablehlo_run_parallel.cc) -----------------------
   // interpreter.run_parallel: runs one program on a grid of replicas x
@@ -206,6 +257,10 @@ class StableHloLowering {
 
   const MlirModule& mlir_;
   const SourceText& source_;
+  // The sdy.mesh definitions by name.
+  std::map<std::string, DeviceMesh> meshes_;
+  // IsGlobalProgram's answers by function name.
+  std::map<std::string, bool> global_programs_;
   std::unique_ptr<HloModule> module_;
   ProcessGrid grid_;
   std::map<std::string, const MlirFunction*> functions_;

@@ -1361,6 +1361,13 @@ StatusOr<Values> StableHloLowering::LowerCall(const MlirOperation& op,
                                               LoweringScope& scope,
                                               const Values& operands,
                                               const std::string& callee) {
+  if (IsGlobalProgram(callee) && !IsGlobalProgram(scope.function_name)) {
+    return Unimplemented(
+        "@" + callee +
+        " works on global arrays through a manual computation; it may be "
+        "called only at the top level of the entry function, on its "
+        "arguments");
+  }
   PHAL_ASSIGN_OR_RETURN(const StableHloFunction* function,
                         LowerFunction(callee, op.offset));
   if (!function->checks.empty()) {

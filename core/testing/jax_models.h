@@ -22,6 +22,19 @@ inline const std::vector<std::string> kJaxModels = {
     "while_loop", "sort_gather",       "integer_ops",
     "f64_ops",    "mixed_precision",   "fft_ops"};
 
+// The NAME of every SPMD model: a program for four devices, whose inputs
+// and outputs are the global arrays. NAME.hlo is XLA's per-device module
+// after its SPMD partitioning, with the shardings of the entry parameters
+// and the root (scripts/export_spmd_models.py).
+inline const std::vector<std::string> kJaxSpmdModels = {
+    "spmd_collectives", "spmd_exchange", "spmd_grid", "spmd_data_parallel",
+    "spmd_tensor_parallel"};
+// Those that also come as StableHLO, NAME.mlir (Shardy) and NAME.gspmd.mlir
+// (GSPMD): shard_map programs, global programs around a manual
+// computation.
+inline const std::vector<std::string> kJaxSpmdStableHloModels = {
+    "spmd_collectives", "spmd_exchange", "spmd_grid"};
+
 struct JaxModel {
   std::string text;                // the HLO (or StableHLO) module
   std::vector<Literal> arguments;  // in parameter order
