@@ -296,5 +296,74 @@ TEST(PolyhalDevices, ABadKnobLeavesThePluginWithoutDevicesAndSaysWhy) {
                                       "device count"));
 }
 
+// A program for two partitions (cli/testdata/two_partitions.hlo) with a
+// global f32[4,3] input 0..11 split by rows: the summed squares, the
+// gathered input and the squares assembled by rows.
+void ExpectTwoPartitionOutputs(const std::string& dir) {
+  StatusOr<Literal> sum = ReadNpy(dir + "/output_0.npy");
+  StatusOr<Literal> gathered = ReadNpy(dir + "/output_1.npy");
+  StatusOr<Literal> squares = ReadNpy(dir + "/output_2.npy");
+  ASSERT_TRUE(sum.ok() && gathered.ok() && squares.ok()) << dir;
+  ASSERT_EQ(sum->shape().ToString(), "f32[2,3]");
+  ASSERT_EQ(gathered->shape().ToString(), "f32[4,3]");
+  ASSERT_EQ(squares->shape().ToString(), "f32[4,3]");
+  for (int64_t i = 0; i < 12; ++i) {
+    EXPECT_EQ(gathered->GetAsDouble(i), static_cast<double>(i));
+    EXPECT_EQ(squares->GetAsDouble(i), static_cast<double>(i * i));
+  }
+  for (int64_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(sum->GetAsDouble(i),
+              static_cast<double>(i * i + (i + 6) * (i + 6)));
+  }
+}
+
+TEST(PolyhalRun, RunsAProgramForTwoDevicesOnGlobalArrays) {
+  testing::TempDir dir;
+  Literal input(Shape(PHAL_ELEMENT_TYPE_F32, {4, 3}));
+  for (int64_t i = 0; i < 12; ++i) input.SetFromDouble(i, i);
+  ASSERT_TRUE(WriteNpy(dir.path() + "/x.npy", input).ok());
+  const std::string module =
+      std::string(PHAL_TEST_SOURCE_DIR) + "/cli/testdata/two_partitions.hlo";
+  const std::string run = kPolyhal + " run " + module + " --input " +
+                          dir.path() + "/x.npy --devices 2 ";
+  testing::CommandOutput reference =
+      RunCommand(run + "--plugin reference --output-dir " + dir.path() + "/r");
+  ASSERT_EQ(reference.exit_code, 0) << reference.text;
+  ExpectTwoPartitionOutputs(dir.path() + "/r");
+  for (const char* plugin : {"cpu", "template"}) {
+    const std::string out = dir.path() + "/" + plugin;
+    testing::CommandOutput device =
+        RunCommand("PHAL_VIRTUAL_DEVICES=2 " + run + "--plugin " + plugin +
+                   " --per-device --output-dir " + out);
+    ASSERT_EQ(device.exit_code, 0) << plugin << ": " << device.text;
+    ExpectTwoPartitionOutputs(out);
+    // Each device's own values: its rows' squares.
+    StatusOr<Literal> second = ReadNpy(out + "/output_2.device_1.npy");
+    ASSERT_TRUE(second.ok()) << second.status().message();
+    EXPECT_EQ(second->GetAsDouble(0), 36.0);
+  }
+}
+
+TEST(PolyhalRun, ADeviceCountThatDoesNotFitIsRefusedByName) {
+  const std::string module =
+      std::string(PHAL_TEST_SOURCE_DIR) + "/cli/testdata/two_partitions.hlo";
+  testing::CommandOutput wrong = RunCommand(kPolyhal + " run " + module +
+                                            " --random-inputs 1 --devices 3");
+  EXPECT_EQ(wrong.exit_code, 1);
+  EXPECT_THAT(wrong.text, HasSubstr("the program runs on 1 replicas x 2 "
+                                    "partitions = 2 devices, not --devices 3"));
+  testing::CommandOutput few =
+      RunCommand("PHAL_VIRTUAL_DEVICES=1 " + kPolyhal + " run " + module +
+                 " --random-inputs 1 --devices 2");
+  EXPECT_EQ(few.exit_code, 1);
+  EXPECT_THAT(few.text, HasSubstr("plugin 'cpu' has 1 device, --devices asks "
+                                  "for 2"));
+  EXPECT_THAT(few.text, HasSubstr("PHAL_VIRTUAL_DEVICES=2"));
+  testing::CommandOutput zero = RunCommand(kPolyhal + " run " + module +
+                                           " --random-inputs 1 --devices 0");
+  EXPECT_NE(zero.exit_code, 0);
+  EXPECT_THAT(zero.text, HasSubstr("--devices takes a positive number"));
+}
+
 }  // namespace
 }  // namespace phal

@@ -57,6 +57,8 @@ struct RunOptions {
   bool print = false;               // print results as numpy would
   bool random_inputs = false;       // fill missing inputs from `seed`
   uint64_t seed = 0;
+  int64_t devices = 0;      // --devices N; 0: one device
+  bool per_device = false;  // also write each device's outputs
 };
 
 // A client configured from the environment; prints the error on failure.
@@ -68,6 +70,10 @@ int RunDevices(const Arguments& arguments);
 // StableHLO file (by extension: .mlir is StableHLO).
 int RunModule(const Arguments& arguments);
 int RunHloFile(const RunOptions& options);
+// `polyhal run MODULE --devices N`: a program for N processes on the
+// plugin's first N devices (or the reference's grid), with global inputs
+// and outputs.
+int RunOnDevicesFile(const RunOptions& options);
 int RunStableHloFile(const RunOptions& options);
 // `polyhal run FILE` for a serialized executable (polyhal compile's output,
 // told apart by PHAL_SERIALIZED_EXECUTABLE_MAGIC).

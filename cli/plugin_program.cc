@@ -26,6 +26,35 @@ StatusOr<Device> FindPluginDevice(const Client& client,
                   "why others were skipped, or use --plugin reference");
 }
 
+StatusOr<std::vector<Device>> FindPluginDevices(const Client& client,
+                                                const std::string& name,
+                                                int64_t count) {
+  // The first device's lookup explains a plugin with none.
+  PHAL_RETURN_IF_ERROR(FindPluginDevice(client, name).status());
+  std::vector<phal_plugin_info_t> plugins = client.Plugins();
+  std::vector<Device> devices;
+  for (const Device& device : client.Devices()) {
+    size_t index = 0;
+    PHAL_RETURN_IF_ERROR(StatusFromError(
+        Error(phal_device_get_plugin_index(device.get(), &index))));
+    if (index < plugins.size() && name == plugins[index].name &&
+        static_cast<int64_t>(devices.size()) < count) {
+      devices.push_back(device);
+    }
+  }
+  if (static_cast<int64_t>(devices.size()) < count) {
+    return NotFound("plugin '" + name + "' has " +
+                    std::to_string(devices.size()) + " device" +
+                    (devices.size() == 1 ? "" : "s") + ", --devices asks for " +
+                    std::to_string(count) +
+                    "; plugins that can offer more devices than the hardware "
+                    "has (cpu, template, asic-ref, the emulated GPUs) do with "
+                    "PHAL_VIRTUAL_DEVICES=" +
+                    std::to_string(count));
+  }
+  return devices;
+}
+
 StatusOr<PluginProgram> PluginProgram::Make(const Device& device,
                                             Result<Executable> executable) {
   PHAL_RETURN_IF_ERROR(StatusFromError(executable.error()));

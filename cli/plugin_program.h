@@ -22,6 +22,12 @@ namespace phal::cli {
 StatusOr<Device> FindPluginDevice(const Client& client,
                                   const std::string& name);
 
+// The first `count` devices of the plugin named `name`, in the client's
+// order; the error says how many it has, and how to get more.
+StatusOr<std::vector<Device>> FindPluginDevices(const Client& client,
+                                                const std::string& name,
+                                                int64_t count);
+
 class PluginProgram {
  public:
   // Compiles `text`, a module in `format`, for `device`; `source_name`

@@ -136,6 +136,22 @@ int ParseRunOptions(ArgumentReader& reader, RunOptions* options) {
   options->inputs = reader.Values("--input");
   options->output_dir = reader.Value("--output-dir");
   options->print = reader.Flag("--print");
+  const std::string devices = reader.Value("--devices");
+  if (!devices.empty()) {
+    auto [end, error] = std::from_chars(
+        devices.data(), devices.data() + devices.size(), options->devices);
+    if (error != std::errc() || end != devices.data() + devices.size() ||
+        options->devices < 1) {
+      return reader.UsageError(
+          "--devices takes a positive number of devices, "
+          "not '" +
+          devices + "'");
+    }
+  }
+  options->per_device = reader.Flag("--per-device");
+  if (options->per_device && options->devices == 0) {
+    return reader.UsageError("--per-device needs --devices N");
+  }
   std::string seed = reader.Value("--random-inputs");
   if (!seed.empty()) {
     auto [end, error] =

@@ -357,10 +357,21 @@ class Execution {
     const HloModule& op =
         *loaded_.program_
              ->process_ops[static_cast<std::size_t>(step.process_op)];
+    const HloComputation& entry = *op.entry_computation();
     std::vector<Literal> operands;
-    for (int leaf : step.operands[0]) {
-      const auto index = static_cast<std::size_t>(leaf);
-      Literal& operand = operands.emplace_back(plan.leaf_shapes[index]);
+    for (std::size_t i = 0; i < step.operands[0].size(); ++i) {
+      const auto index = static_cast<std::size_t>(step.operands[0][i]);
+      // The op's own operand shape: the leaf may be the memory of a value
+      // the op reads through a reshape or bitcast.
+      Literal& operand = operands.emplace_back(
+          entry.parameter_instruction(static_cast<int64_t>(i))->shape());
+      if (static_cast<int64_t>(operand.byte_size()) !=
+          plan.leaf_shapes[index].ByteSize()) {
+        return Internal("process op " + op.name() + " reads operand " +
+                        std::to_string(i) + " as " +
+                        operand.shape().ToString() + " from a leaf of " +
+                        plan.leaf_shapes[index].ToString());
+      }
       PHAL_RETURN_IF_ERROR(TakeCStatus(
           api_->stream_copy_to_host(stream_, (*leaves)[index]->handle, 0,
                                     operand.data(), operand.byte_size())));

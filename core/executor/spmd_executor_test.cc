@@ -184,6 +184,26 @@ ENTRY main {
 )");
 }
 
+TEST(SpmdExecutor, CollectivesReadingViewsOfOtherValuesMatchReference) {
+  // The all-to-all and the all-gather read reshapes and a bitcast, which
+  // share their operands' memory: each reads the bytes in its own shape.
+  ExpectMatchesSpmdReference(R"(
+HloModule views, num_partitions=4
+ENTRY main {
+  x = f32[4,6] parameter(0)
+  e = f32[4,6] exponential(x)
+  r = f32[4,1,6] reshape(e)
+  a = f32[4,1,6] all-to-all(r), channel_id=1, replica_groups={{0,1,2,3}}, dimensions={0}
+  t = f32[1,4,6] transpose(a), dimensions={1,0,2}
+  y = f32[24] reshape(x)
+  g = f32[96] all-gather(y), channel_id=2, replica_groups={{0,1,2,3}}, use_global_device_ids=true, dimensions={0}
+  b = s32[4,6] bitcast-convert(x)
+  p = s32[4,6] collective-permute(b), channel_id=3, source_target_pairs={{0,1},{1,2},{2,3},{3,0}}
+  ROOT out = (f32[1,4,6], f32[96], s32[4,6]) tuple(t, g, p)
+}
+)");
+}
+
 TEST(SpmdExecutor, OddAndUnevenGroupsMatchReference) {
   // Three processes: groups of one and two, a permutation leaving one
   // process without a source, and a broadcast from the middle process.
