@@ -38,6 +38,7 @@ const std::map<std::string, Command>& Commands() {
         "usage: polyhal run MODULE [--plugin NAME] [--input FILE.npy]...\n"
         "                  [--random-inputs SEED] [--output-dir DIR] "
         "[--print]\n"
+        "                  [--devices N [--per-device]]\n"
         "\n"
         "Parses MODULE (XLA HLO text, or StableHLO text when it ends in\n"
         ".mlir; a serialized executable of 'polyhal compile' is loaded on its\n"
@@ -53,7 +54,13 @@ const std::map<std::string, Command>& Commands() {
         "  --random-inputs SEED   fill parameters without --input\n"
         "                         deterministically from SEED\n"
         "  --output-dir DIR       write output_<i>.npy files into DIR\n"
-        "  --print                print each output as numpy would\n"}},
+        "  --print                print each output as numpy would\n"
+        "  --devices N            a program for N processes on the plugin's\n"
+        "                         first N devices (or the reference's grid):\n"
+        "                         global inputs split and outputs assembled\n"
+        "                         by the entry's shardings\n"
+        "  --per-device           with --devices, also write each device's\n"
+        "                         outputs as output_<i>.device_<d>.npy\n"}},
       {"bench",
        {&RunBench, "time compiling and running a module on a plugin",
         "usage: polyhal bench MODULE [--plugin NAME] [--repeat N] [--json]\n"
