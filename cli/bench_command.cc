@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/grid_program.h"
 #include "cli/plugin_program.h"
 #include "cli/run_support.h"
 #include "core/reference/interpreter.h"
@@ -109,6 +110,33 @@ Status BenchPlugin(const BenchOptions& options, BenchFigures* figures) {
   return OkStatus();
 }
 
+// A program for options.run.devices processes on the plugin's first
+// devices, all at once: each run is one phal_executable_execute_on_devices.
+Status BenchDevices(const BenchOptions& options, BenchFigures* figures) {
+  PHAL_ASSIGN_OR_RETURN(GridProgram program, LoadGridProgram(options.run));
+  PHAL_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> arguments,
+                        SplitInputs(program, options.run));
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<DeviceRun> run,
+                        PrepareDeviceRun(arguments, options.run));
+  Result<phal_device_properties_t> properties = run->devices[0].Properties();
+  PHAL_RETURN_IF_ERROR(StatusFromError(properties.error()));
+  figures->device = std::to_string(run->devices.size()) +
+                    " devices, the first " + properties->name;
+  figures->compile_ms = run->compile_ms;
+  figures->upload_ms = run->upload_ms;
+  Clock::time_point start = Clock::now();
+  PHAL_RETURN_IF_ERROR(
+      StatusFromError(run->executable.ExecuteOnDevices(run->inputs).error()));
+  figures->first_run_ms = MillisecondsSince(start);
+  for (int64_t i = 0; i < options.repeat; ++i) {
+    start = Clock::now();
+    PHAL_RETURN_IF_ERROR(
+        StatusFromError(run->executable.ExecuteOnDevices(run->inputs).error()));
+    figures->run_ms.push_back(MillisecondsSince(start));
+  }
+  return OkStatus();
+}
+
 double Median(const std::vector<double>& sorted) {
   size_t middle = sorted.size() / 2;
   if (sorted.size() % 2 == 1) return sorted[middle];
@@ -146,6 +174,7 @@ void PrintJson(const BenchOptions& options, const BenchFigures& figures) {
   document["module"] = options.run.module_path;
   document["plugin"] = options.run.plugin;
   document["device"] = figures.device;
+  document["devices"] = std::max<int64_t>(options.run.devices, 1);
   document["repeat"] = options.repeat;
   document["parse_ms"] = figures.parse_ms
                              ? nlohmann::ordered_json(*figures.parse_ms)
@@ -224,7 +253,14 @@ void PrintText(const BenchOptions& options, const BenchFigures& figures) {
 
 Status Bench(const BenchOptions& options) {
   BenchFigures figures;
-  if (options.run.plugin == "reference") {
+  if (options.run.devices > 0) {
+    if (options.run.plugin == "reference") {
+      return InvalidArgument(
+          "bench --devices times a plugin's devices; for the reference's "
+          "grid use 'polyhal run --devices N --plugin reference'");
+    }
+    PHAL_RETURN_IF_ERROR(BenchDevices(options, &figures));
+  } else if (options.run.plugin == "reference") {
     Clock::time_point start = Clock::now();
     PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
                           LoadOneModule(options.run.module_path, "bench"));

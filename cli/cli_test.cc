@@ -365,5 +365,23 @@ TEST(PolyhalRun, ADeviceCountThatDoesNotFitIsRefusedByName) {
   EXPECT_THAT(zero.text, HasSubstr("--devices takes a positive number"));
 }
 
+TEST(PolyhalBench, TimesAProgramForTwoDevicesAllAtOnce) {
+  const std::string module =
+      std::string(PHAL_TEST_SOURCE_DIR) + "/cli/testdata/two_partitions.hlo";
+  testing::CommandOutput bench =
+      RunCommand("PHAL_VIRTUAL_DEVICES=2 " + kPolyhal + " bench " + module +
+                 " --devices 2 --repeat 3 --json 2>&1");
+  ASSERT_EQ(bench.exit_code, 0) << bench.text;
+  nlohmann::json report = nlohmann::json::parse(bench.text, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << bench.text;
+  EXPECT_EQ(report["devices"], 2);
+  EXPECT_EQ(report["runs_ms"].size(), 3u);
+  EXPECT_THAT(report["device"].get<std::string>(), HasSubstr("2 devices"));
+  testing::CommandOutput reference = RunCommand(
+      kPolyhal + " bench " + module + " --devices 2 --plugin reference");
+  EXPECT_EQ(reference.exit_code, 1);
+  EXPECT_THAT(reference.text, HasSubstr("run --devices N --plugin reference"));
+}
+
 }  // namespace
 }  // namespace phal

@@ -65,6 +65,7 @@ const std::map<std::string, Command>& Commands() {
        {&RunBench, "time compiling and running a module on a plugin",
         "usage: polyhal bench MODULE [--plugin NAME] [--repeat N] [--json]\n"
         "                    [--input FILE.npy]... [--random-inputs SEED]\n"
+        "                    [--devices N]\n"
         "\n"
         "Parses MODULE (HLO text, or a one-module StableHLO .mlir file),\n"
         "compiles it for the plugin's first device, uploads the inputs, runs\n"
@@ -80,6 +81,9 @@ const std::map<std::string, Command>& Commands() {
         "  --input FILE.npy       the next parameter's value (repeatable)\n"
         "  --random-inputs SEED   the seed of the random inputs\n"
         "  --json                 print a JSON document instead of text\n"
+        "  --devices N            a program for N processes on the plugin's\n"
+        "                         first N devices, all at once per run; the\n"
+        "                         inputs are global, as for 'run --devices'\n"
         "\n"
         "Kernel caches make compile times warm: PHAL_CACHE_DIR=off measures\n"
         "the cpu plugin's cold compile.\n"}},

@@ -1,7 +1,10 @@
 #include "core/reference/collectives.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <type_traits>
 
 #include "core/reference/scalar_function.h"
 #include "core/reference/strided_copy.h"
@@ -43,6 +46,106 @@ Literal Concatenate(const std::vector<const Literal*>& parts,
   return result;
 }
 
+// The opcode of a reducer that is one binary op of its two parameters,
+// else nullopt.
+std::optional<HloOpcode> PlainReducer(const HloComputation& reducer) {
+  const HloInstruction* root = reducer.root_instruction();
+  if (reducer.num_parameters() != 2 || root->operand_count() != 2 ||
+      root->operand(0)->opcode() != HloOpcode::kParameter ||
+      root->operand(1)->opcode() != HloOpcode::kParameter ||
+      root->operand(0) == root->operand(1)) {
+    return std::nullopt;
+  }
+  return root->opcode();
+}
+
+// accumulator[i] = op(accumulator[i], value[i]) over elements of type T, for
+// the ops whose result these C++ operations give exactly as the
+// interpreter computes them (IEEE sums and products rounded once; integer
+// ops wrapping).
+template <typename T>
+bool CombineTyped(HloOpcode op, Literal& accumulator, const Literal& value) {
+  T* out = reinterpret_cast<T*>(accumulator.data());
+  const T* in = reinterpret_cast<const T*>(value.data());
+  const int64_t count = accumulator.ElementCount();
+  // Integers wrap: their sums and products are taken in 64 unsigned bits.
+  using Wide = std::conditional_t<std::is_integral_v<T>, uint64_t, T>;
+  switch (op) {
+    case HloOpcode::kAdd:
+      for (int64_t i = 0; i < count; ++i) {
+        out[i] = static_cast<T>(static_cast<Wide>(out[i]) +
+                                static_cast<Wide>(in[i]));
+      }
+      return true;
+    case HloOpcode::kMultiply:
+      for (int64_t i = 0; i < count; ++i) {
+        out[i] = static_cast<T>(static_cast<Wide>(out[i]) *
+                                static_cast<Wide>(in[i]));
+      }
+      return true;
+    default:
+      break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case HloOpcode::kMaximum:
+        for (int64_t i = 0; i < count; ++i) out[i] = std::max(out[i], in[i]);
+        return true;
+      case HloOpcode::kMinimum:
+        for (int64_t i = 0; i < count; ++i) out[i] = std::min(out[i], in[i]);
+        return true;
+      case HloOpcode::kAnd:
+        for (int64_t i = 0; i < count; ++i) out[i] &= in[i];
+        return true;
+      case HloOpcode::kOr:
+        for (int64_t i = 0; i < count; ++i) out[i] |= in[i];
+        return true;
+      case HloOpcode::kXor:
+        for (int64_t i = 0; i < count; ++i) out[i] ^= in[i];
+        return true;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+// Combines `value` into `accumulator` without calling the reducer, when it
+// is a plain op of a type CombineTyped takes; false otherwise.
+bool CombineDirectly(HloOpcode op, Literal& accumulator, const Literal& value) {
+  switch (accumulator.element_type()) {
+    case PHAL_ELEMENT_TYPE_F32:
+      return CombineTyped<float>(op, accumulator, value);
+    case PHAL_ELEMENT_TYPE_F64:
+      return CombineTyped<double>(op, accumulator, value);
+    case PHAL_ELEMENT_TYPE_S8:
+      return CombineTyped<int8_t>(op, accumulator, value);
+    case PHAL_ELEMENT_TYPE_S16:
+      return CombineTyped<int16_t>(op, accumulator, value);
+    case PHAL_ELEMENT_TYPE_S32:
+      return CombineTyped<int32_t>(op, accumulator, value);
+    case PHAL_ELEMENT_TYPE_S64:
+      return CombineTyped<int64_t>(op, accumulator, value);
+    case PHAL_ELEMENT_TYPE_U8:
+      return CombineTyped<uint8_t>(op, accumulator, value);
+    case PHAL_ELEMENT_TYPE_U16:
+      return CombineTyped<uint16_t>(op, accumulator, value);
+    case PHAL_ELEMENT_TYPE_U32:
+      return CombineTyped<uint32_t>(op, accumulator, value);
+    case PHAL_ELEMENT_TYPE_U64:
+      return CombineTyped<uint64_t>(op, accumulator, value);
+    case PHAL_ELEMENT_TYPE_PRED:
+      // Booleans are one byte of 0 or 1: and/or/xor keep them so.
+      if (op != HloOpcode::kAnd && op != HloOpcode::kOr &&
+          op != HloOpcode::kXor) {
+        return false;
+      }
+      return CombineTyped<uint8_t>(op, accumulator, value);
+    default:
+      return false;
+  }
+}
+
 // Operand `operand` of every member, combined element by element in group
 // order with `reducer`.
 StatusOr<Literal> Reduce(
@@ -50,6 +153,15 @@ StatusOr<Literal> Reduce(
     std::span<const std::vector<Literal>* const> group_operands,
     std::size_t operand) {
   Literal accumulator = (*group_operands[0])[operand];
+  if (const std::optional<HloOpcode> op = PlainReducer(reducer)) {
+    bool direct = true;
+    for (std::size_t j = 1; j < group_operands.size() && direct; ++j) {
+      direct = CombineDirectly(*op, accumulator, (*group_operands[j])[operand]);
+    }
+    // The first combination decides for all: the type and op are the same.
+    if (direct) return accumulator;
+    accumulator = (*group_operands[0])[operand];
+  }
   ScalarFunction function(reducer, runner);
   const auto size =
       static_cast<int64_t>(ElementTypeByteSize(accumulator.element_type()));

@@ -1,6 +1,7 @@
 #include "core/reference/spmd_interpreter.h"
 
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -782,6 +783,71 @@ TEST(SpmdInterpreterTest, StableHloAllToAllSplitsAndConcatenatesDimensions) {
         Literal::FromValues(kS64, {4, 1},
                             std::vector<int64_t>{i, 4 + i, 8 + i, 12 + i})))
         << "process " << i;
+  }
+}
+
+TEST(SpmdInterpreterTest, PlainReducersGiveTheBitsTheirComputationsGive) {
+  // A reducer that is one op of its parameters is combined without calling
+  // it; the same op behind a copy is called per element. Both give the
+  // same bits: signed zeros, infinities and NaN in f32 sums, integers
+  // wrapping in sums and products, pred "or".
+  for (const char* type : {"f32", "f64", "s32", "u16", "s8", "pred"}) {
+    for (const char* op : {"add", "multiply", "maximum", "or"}) {
+      const std::string t = type;
+      const bool boolean = t == "pred";
+      if (boolean != (std::string(op) == "or")) continue;
+      if (std::string(op) == "maximum" && (t == "f32" || t == "f64")) {
+        continue;
+      }
+      const std::string reducers =
+          "plain {\n a = " + t + "[] parameter(0)\n b = " + t +
+          "[] parameter(1)\n ROOT r = " + t + "[] " + op +
+          "(b, a)\n}\n"
+          "called {\n a = " +
+          t + "[] parameter(0)\n b = " + t + "[] parameter(1)\n c = " + t +
+          "[] " + op + "(b, a)\n ROOT r = " + t + "[] copy(c)\n}\n";
+      const std::string entry = " x = " + t +
+                                "[7] parameter(0)\n"
+                                " p = " +
+                                t +
+                                "[7] all-reduce(x), replica_groups={}, "
+                                "to_apply=plain\n"
+                                " c = " +
+                                t +
+                                "[7] all-reduce(x), replica_groups={}, "
+                                "to_apply=called\n"
+                                " ROOT t = (" +
+                                t + "[7], " + t + "[7]) tuple(p, c)\n";
+      const ElementType element = boolean      ? PHAL_ELEMENT_TYPE_PRED
+                                  : t == "f32" ? PHAL_ELEMENT_TYPE_F32
+                                  : t == "f64" ? PHAL_ELEMENT_TYPE_F64
+                                  : t == "s32" ? PHAL_ELEMENT_TYPE_S32
+                                  : t == "u16" ? PHAL_ELEMENT_TYPE_U16
+                                               : PHAL_ELEMENT_TYPE_S8;
+      const auto value = [&](int64_t k) {
+        Literal x(Shape(element, {7}));
+        const double floats[] = {0.1, -0.0, 1e38, -1e38, 3.5, 0.0, 1.0};
+        for (int64_t i = 0; i < 7; ++i) {
+          if (IsFloat(element)) {
+            double v = floats[i] * static_cast<double>(k + 1);
+            if (i == 6 && k == 2) v = std::nan("");
+            x.SetFromDouble(i, v);
+          } else {
+            x.SetFromInt64(
+                i, boolean ? (i + k) % 3 == 0 : (i * 9973 + k * 40503) % 30011);
+          }
+        }
+        return x;
+      };
+      StatusOr<std::vector<Literal>> results = TryRunSpmd(
+          SpmdModule(Grid(4, 1), entry, reducers), EachProcess(4, value));
+      ASSERT_TRUE(results.ok()) << results.status().ToString();
+      for (const Literal& result : *results) {
+        EXPECT_TRUE(
+            SameLiteral(result.tuple_elements()[0], result.tuple_elements()[1]))
+            << type << " " << op;
+      }
+    }
   }
 }
 
