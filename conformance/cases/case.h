@@ -30,6 +30,10 @@ struct ApiContext {
   phal_client_options_t client_options{};
   phal_device_t* device = nullptr;
   std::vector<phal_device_t*> plugin_devices;
+  // A check that cannot run here for want of devices (the other plugin of
+  // a group spanning two is absent) says why here and returns "": the case
+  // is NotSupported, certifiably, as for too few devices.
+  std::string* devices_unsupported = nullptr;
 };
 
 // The verdict of an API case: empty on success, else what went wrong.

@@ -464,6 +464,13 @@ std::string CheckTwoPlugins(const ApiContext& context) {
     }
   }
   if (first == nullptr || second == nullptr) {
+    if (context.devices_unsupported != nullptr) {
+      *context.devices_unsupported =
+          "no device of plugin '" + (first == nullptr ? mine : other) +
+          "' is found here (PHAL_PLUGIN_PATH, PHAL_PLUGINS) to share a group "
+          "with";
+      return "";
+    }
     return "a client of plugins '" + both + "' lacks a device of one of them";
   }
   const std::string text =

@@ -165,8 +165,16 @@ void RunApi(const Case& c, const Target& target, int device_index,
   context.client_options = target.ClientOptions();
   context.device = target.devices()[static_cast<size_t>(device_index)];
   context.plugin_devices = target.devices();
+  std::string unsupported;
+  context.devices_unsupported = &unsupported;
   result->message = c.api_check(context);
-  if (!result->message.empty()) result->status = CaseStatus::kFail;
+  if (!result->message.empty()) {
+    result->status = CaseStatus::kFail;
+  } else if (!unsupported.empty()) {
+    result->status = CaseStatus::kNotSupported;
+    result->devices_unsupported = true;
+    result->message = unsupported;
+  }
 }
 
 // Every part of a StableHLO file with checks runs on the device; the checks

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,16 +24,14 @@ struct Task {
   int device;
 };
 
-// One task per case and device: a case of one device runs on each of the
-// first `own_devices` devices (those the plugin offers without virtual
-// ones), a case of several devices once, from the first.
+// One task per case and device: a case of one device runs on each device,
+// a case of several devices once, from the first.
 std::vector<Task> MakeTasks(const std::vector<const Case*>& cases,
-                            std::size_t device_count, std::size_t own_devices) {
+                            std::size_t device_count) {
   std::vector<Task> tasks;
   for (const Case* c : cases) {
-    const std::size_t runs = c->devices > 0
-                                 ? std::min<std::size_t>(device_count, 1)
-                                 : std::min(device_count, own_devices);
+    const std::size_t runs =
+        c->devices > 0 ? std::min<std::size_t>(device_count, 1) : device_count;
     for (std::size_t d = 0; d < runs; ++d) {
       tasks.push_back({c, static_cast<int>(d)});
     }
@@ -232,11 +229,10 @@ StatusOr<nlohmann::json> ProbeTarget(const RunnerOptions& options) {
 }
 
 StatusOr<RunResults> RunIsolated(const std::vector<const Case*>& cases,
-                                 const RunnerOptions& options,
-                                 std::size_t own_devices) {
+                                 const RunnerOptions& options) {
   PHAL_ASSIGN_OR_RETURN(nlohmann::json description, ProbeTarget(options));
   const std::vector<Task> tasks =
-      MakeTasks(cases, description["devices"].size(), own_devices);
+      MakeTasks(cases, description["devices"].size());
   RunResults run;
   run.target = description;
   run.results.resize(tasks.size());
@@ -270,6 +266,22 @@ StatusOr<RunResults> RunIsolated(const std::vector<const Case*>& cases,
   return run;
 }
 
+// Runs `cases` on a target opened now, isolated or in process.
+StatusOr<RunResults> RunPass(const std::vector<const Case*>& cases,
+                             const RunnerOptions& options) {
+  if (cases.empty()) return RunResults();
+  if (options.isolate) return RunIsolated(cases, options);
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Target> target,
+                        Target::Open(options.plugin));
+  RunResults run = RunInProcess(MakeTasks(cases, target->devices().size()),
+                                *target, options);
+  run.target = target->description();
+  // Threads stuck in the plugin still use the client: it must outlive
+  // this run, so it is left to the process's exit.
+  if (run.abandoned) static_cast<void>(target.release());
+  return run;
+}
+
 }  // namespace
 
 std::vector<const Case*> SelectCases(const std::vector<Case>& cases, int tier,
@@ -290,29 +302,32 @@ StatusOr<RunResults> RunCases(const std::vector<const Case*>& cases,
                               const RunnerOptions& options) {
   const auto start = Clock::now();
   if (options.validate) setenv("PHAL_VALIDATION", "1", 1);
-  // Cases of several devices get a plugin that can offer virtual devices
-  // kVirtualDevices of them, unless the environment chose; cases of one
-  // device still run on the devices the plugin has of its own.
-  std::size_t own_devices = std::numeric_limits<std::size_t>::max();
-  const bool several = std::any_of(
-      cases.begin(), cases.end(), [](const Case* c) { return c->devices > 0; });
-  if (several && std::getenv("PHAL_VIRTUAL_DEVICES") == nullptr) {
-    PHAL_ASSIGN_OR_RETURN(nlohmann::json own, ProbeTarget(options));
-    own_devices = own["devices"].size();
-    setenv("PHAL_VIRTUAL_DEVICES", std::to_string(kVirtualDevices).c_str(), 1);
-  }
+  // Cases of several devices run in a pass of their own where a plugin
+  // that can offer virtual devices offers kVirtualDevices of them, unless
+  // the environment chose a number; the other cases run as the plugin is.
+  std::vector<const Case*> single;
+  std::vector<const Case*> several;
+  for (const Case* c : cases) (c->devices > 0 ? several : single).push_back(c);
   RunResults run;
-  if (options.isolate) {
-    PHAL_ASSIGN_OR_RETURN(run, RunIsolated(cases, options, own_devices));
+  if (several.empty() || std::getenv("PHAL_VIRTUAL_DEVICES") != nullptr) {
+    PHAL_ASSIGN_OR_RETURN(run, RunPass(cases, options));
   } else {
-    PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Target> target,
-                          Target::Open(options.plugin));
-    run = RunInProcess(MakeTasks(cases, target->devices().size(), own_devices),
-                       *target, options);
-    run.target = target->description();
-    // Threads stuck in the plugin still use the client: it must outlive
-    // this run, so it is left to the process's exit.
-    if (run.abandoned) static_cast<void>(target.release());
+    PHAL_ASSIGN_OR_RETURN(run, RunPass(single, options));
+    if (run.abandoned) {
+      run.not_run += several.size();
+    } else {
+      setenv("PHAL_VIRTUAL_DEVICES", std::to_string(kVirtualDevices).c_str(),
+             1);
+      StatusOr<RunResults> pass = RunPass(several, options);
+      unsetenv("PHAL_VIRTUAL_DEVICES");
+      PHAL_RETURN_IF_ERROR(pass.status());
+      if (single.empty()) run.target = pass->target;
+      run.results.insert(run.results.end(),
+                         std::make_move_iterator(pass->results.begin()),
+                         std::make_move_iterator(pass->results.end()));
+      run.abandoned = pass->abandoned;
+      run.not_run += pass->not_run;
+    }
   }
   run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return run;
