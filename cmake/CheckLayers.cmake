@@ -17,7 +17,7 @@ set(deps_frontend hlo)
 set(deps_compiler reference hlo)
 set(deps_abi "")
 set(deps_loader abi)
-set(deps_executor compiler loader abi)
+set(deps_executor compiler frontend loader abi)
 set(deps_runtime executor frontend compiler loader abi)
 set(parts abi hlo io reference frontend compiler loader executor runtime)
 

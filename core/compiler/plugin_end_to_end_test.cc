@@ -768,6 +768,9 @@ TEST_P(PluginEndToEnd, EverySampleModelMatchesTheReference) {
     const std::string text = ReadTextFile(file);
     std::unique_ptr<HloModule> module = ParseVerified(text);
     ASSERT_NE(module, nullptr);
+    // Programs for several devices run on four of each plugin's devices
+    // in core/runtime/jax_spmd_devices_test.cc.
+    if (module->replica_count() * module->num_partitions() > 1) continue;
     std::vector<Literal> arguments;
     bool wide = false;
     for (const HloInstruction* parameter :

@@ -14,6 +14,8 @@ std::vector<int64_t> DefaultMinorToMajor(int64_t rank) {
   return layout;
 }
 
+}  // namespace
+
 std::string JoinInts(const std::vector<int64_t>& values) {
   std::string text;
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -22,8 +24,6 @@ std::string JoinInts(const std::vector<int64_t>& values) {
   }
   return text;
 }
-
-}  // namespace
 
 Shape::Shape(ElementType type, std::vector<int64_t> dims)
     : element_type_(type), dims_(std::move(dims)) {}

@@ -64,6 +64,8 @@ class Shape {
 
 // An integer list as HLO text writes dimension lists and layouts: "{1,0}".
 std::string IntListToText(const std::vector<int64_t>& values);
+// The integers joined by commas, without braces: "1,0".
+std::string JoinInts(const std::vector<int64_t>& values);
 
 // Row-major strides, in elements, of `dims`.
 std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims);

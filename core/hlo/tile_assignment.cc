@@ -1,5 +1,7 @@
 #include "core/hlo/tile_assignment.h"
 
+#include "core/hlo/shape.h"
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -7,15 +9,6 @@
 
 namespace phal {
 namespace {
-
-std::string JoinInts(const std::vector<int64_t>& values) {
-  std::string text;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) text += ",";
-    text += std::to_string(values[i]);
-  }
-  return text;
-}
 
 // The product of `dimensions`, or an error when one is not positive or the
 // product overflows a bound far above any real device count.

@@ -219,7 +219,7 @@ TEST(PluginSlotListTest, EachVersionsTableEndsWithItsNewestSlot) {
       PHAL_PLUGIN_API_STRUCT_SIZE_1_0, PHAL_PLUGIN_API_STRUCT_SIZE_1_1,
       PHAL_PLUGIN_API_STRUCT_SIZE_1_2, PHAL_PLUGIN_API_STRUCT_SIZE_1_3,
       PHAL_PLUGIN_API_STRUCT_SIZE_1_4, PHAL_PLUGIN_API_STRUCT_SIZE_1_5,
-      PHAL_PLUGIN_API_STRUCT_SIZE_1_6};
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_6, PHAL_PLUGIN_API_STRUCT_SIZE_1_7};
   ASSERT_EQ(kPluginAbiVersionCount, std::size(expected));
   for (size_t minor = 0; minor < kPluginAbiVersionCount; ++minor) {
     EXPECT_EQ(kPluginAbiVersions[minor].version,

@@ -198,12 +198,36 @@ class PyExecutable {
           device->device(), program, static_cast<phal_program_format_t>(format),
           source_name));
     }
-    return std::make_shared<PyExecutable>(std::move(device),
+    return std::make_shared<PyExecutable>(
+        std::vector<std::shared_ptr<PyDevice>>{std::move(device)},
+        std::move(executable));
+  }
+
+  // `program` compiled for `devices`, devices[k] running process k of the
+  // program's grid (phal_executable_compile_for_devices).
+  static std::shared_ptr<PyExecutable> CompileForDevices(
+      std::vector<std::shared_ptr<PyDevice>> devices,
+      const std::string& program, int format, const std::string& source_name) {
+    std::vector<Device> handles;
+    handles.reserve(devices.size());
+    for (const std::shared_ptr<PyDevice>& device : devices) {
+      if (device == nullptr) throw InvalidArgument("a device is None");
+      handles.push_back(device->device());
+    }
+    Executable executable;
+    {
+      py::gil_scoped_release release;
+      executable = ValueOrThrow(Executable::CompileForDevices(
+          handles, program, static_cast<phal_program_format_t>(format),
+          source_name));
+    }
+    return std::make_shared<PyExecutable>(std::move(devices),
                                           std::move(executable));
   }
 
-  PyExecutable(std::shared_ptr<PyDevice> device, Executable executable)
-      : device_(std::move(device)),
+  PyExecutable(std::vector<std::shared_ptr<PyDevice>> devices,
+               Executable executable)
+      : devices_(std::move(devices)),
         executable_(std::move(executable)),
         parameters_(ShapesOf(ValueOrThrow(executable_.ParameterDescs()))),
         results_(ShapesOf(ValueOrThrow(executable_.ResultDescs()))) {}
@@ -224,22 +248,78 @@ class PyExecutable {
           executable_.get(), handles.data(), handles.size(), results.data(),
           results.size())));
     }
+    return Wrap(devices_.front(), results);
+  }
+
+  // Runs once on every device of the executable, arguments[d] being device
+  // d's arguments, and returns each device's result buffers.
+  std::vector<std::vector<PyBuffer>> ExecuteOnDevices(
+      const std::vector<std::vector<const PyBuffer*>>& arguments) {
+    if (arguments.size() != devices_.size()) {
+      throw InvalidArgument("the executable runs on " +
+                            std::to_string(devices_.size()) +
+                            " devices; arguments were given for " +
+                            std::to_string(arguments.size()));
+    }
+    std::vector<std::vector<phal_buffer_t*>> handles(arguments.size());
+    std::vector<phal_buffer_t* const*> argument_lists;
+    for (std::size_t d = 0; d < arguments.size(); ++d) {
+      if (arguments[d].size() != parameters_.size()) {
+        throw InvalidArgument("the executable takes " +
+                              std::to_string(parameters_.size()) +
+                              " argument(s) per device, not " +
+                              std::to_string(arguments[d].size()) +
+                              " (device " + std::to_string(d) + ")");
+      }
+      for (const PyBuffer* argument : arguments[d]) {
+        if (argument == nullptr) throw InvalidArgument("an argument is None");
+        handles[d].push_back(argument->buffer().get());
+      }
+      argument_lists.push_back(handles[d].data());
+    }
+    std::vector<std::vector<phal_buffer_t*>> results(
+        devices_.size(), std::vector<phal_buffer_t*>(results_.size()));
+    std::vector<phal_buffer_t**> result_lists;
+    for (std::vector<phal_buffer_t*>& slots : results) {
+      result_lists.push_back(slots.data());
+    }
+    {
+      py::gil_scoped_release release;
+      ThrowIfError(Error(phal_executable_execute_on_devices(
+          executable_.get(), devices_.size(), argument_lists.data(),
+          parameters_.size(), result_lists.data(), results_.size())));
+    }
+    std::vector<std::vector<PyBuffer>> buffers;
+    buffers.reserve(results.size());
+    for (std::size_t d = 0; d < results.size(); ++d) {
+      buffers.push_back(Wrap(devices_[d], results[d]));
+    }
+    return buffers;
+  }
+
+  const std::shared_ptr<PyDevice>& device() const { return devices_.front(); }
+  const std::vector<std::shared_ptr<PyDevice>>& devices() const {
+    return devices_;
+  }
+  const std::vector<Shape>& parameters() const { return parameters_; }
+  const std::vector<Shape>& results() const { return results_; }
+
+ private:
+  // Takes ownership of `results`, buffers on `device`.
+  static std::vector<PyBuffer> Wrap(
+      const std::shared_ptr<PyDevice>& device,
+      const std::vector<phal_buffer_t*>& results) {
     std::vector<Buffer> owned;
     owned.reserve(results.size());
     for (phal_buffer_t* result : results) owned.emplace_back(result);
     std::vector<PyBuffer> buffers;
     buffers.reserve(owned.size());
     for (Buffer& result : owned)
-      buffers.emplace_back(device_, std::move(result));
+      buffers.emplace_back(device, std::move(result));
     return buffers;
   }
 
-  const std::shared_ptr<PyDevice>& device() const { return device_; }
-  const std::vector<Shape>& parameters() const { return parameters_; }
-  const std::vector<Shape>& results() const { return results_; }
-
- private:
-  std::shared_ptr<PyDevice> device_;
+  std::vector<std::shared_ptr<PyDevice>> devices_;
   Executable executable_;
   std::vector<Shape> parameters_;
   std::vector<Shape> results_;
@@ -394,8 +474,14 @@ void DefineModule(py::module_& module) {
   py::class_<PyExecutable, std::shared_ptr<PyExecutable>>(module, "Executable")
       .def_static("compile", &PyExecutable::Compile, py::arg("device"),
                   py::arg("program"), py::arg("format"), py::arg("source_name"))
+      .def_static("compile_for_devices", &PyExecutable::CompileForDevices,
+                  py::arg("devices"), py::arg("program"), py::arg("format"),
+                  py::arg("source_name"))
       .def("execute", &PyExecutable::Execute, py::arg("arguments"))
+      .def("execute_on_devices", &PyExecutable::ExecuteOnDevices,
+           py::arg("arguments"))
       .def_property_readonly("device", &PyExecutable::device)
+      .def_property_readonly("devices", &PyExecutable::devices)
       .def_property_readonly("parameters", &PyExecutable::parameters)
       .def_property_readonly("results", &PyExecutable::results);
 }

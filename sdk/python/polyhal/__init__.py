@@ -13,6 +13,7 @@ from . import _polyhal
 from ._cli import conformance, reference
 from ._errors import Error
 from ._jit import jit
+from ._multi_device import MultiDeviceExecutable
 from ._runtime import (Buffer, Device, Executable, Plugin, compile, device,
                        devices, plugins, put)
 
@@ -20,7 +21,8 @@ __version__ = _polyhal.library_version()
 abi_version = _polyhal.abi_version()
 
 __all__ = [
-    "Buffer", "Device", "Error", "Executable", "Plugin", "abi_version",
+    "Buffer", "Device", "Error", "Executable", "MultiDeviceExecutable",
+    "Plugin", "abi_version",
     "compile", "conformance", "device", "devices", "jit", "plugins", "put",
     "reference",
 ]

@@ -197,10 +197,32 @@ def load_module(module, format=None):
     return text, _FORMATS[format] if format else detected, source_name
 
 
-class Executable(_OnDevice):
-    """A module compiled for one device. Calling it with numpy arrays runs
-    it and returns numpy arrays: one array, or a list for several results.
-    Thread-safe: one executable may run on many threads at once."""
+def argument_buffer(parameters, index, value, device):
+    """Argument `index` (a numpy array or a Buffer) as a Buffer on `device`,
+    checked against `parameters` (the native executable's codes and dims)."""
+    code, dims = parameters[index]
+    expected = _types.shape_text(code, dims)
+    if isinstance(value, Buffer):
+        given = _types.shape_text(value._native.element_type, value.shape)
+        if given != expected:
+            raise Error("INVALID_ARGUMENT",
+                        f"parameter {index} is {expected} but argument "
+                        f"{index} is a buffer of {given}")
+        if value.device == device:
+            return value
+        value = value.numpy()
+    if not isinstance(value, (np.ndarray, np.generic)):
+        value = np.asarray(value, dtype=_types.dtype_of(code))
+    if value.dtype != _types.dtype_of(code) or value.shape != tuple(dims):
+        raise Error("INVALID_ARGUMENT",
+                    f"parameter {index} is {expected} but argument "
+                    f"{index} is {_types.describe(value)}")
+    return put(value, device)
+
+
+class _Signature:
+    """The parameters and results of a native executable (`_native`): one
+    device's, for an executable of several."""
 
     @property
     def parameters(self):
@@ -214,25 +236,11 @@ class Executable(_OnDevice):
         return [(_types.dtype_of(code), tuple(dims))
                 for code, dims in self._native.results]
 
-    def _argument(self, index, value):
-        code, dims = self._native.parameters[index]
-        expected = _types.shape_text(code, dims)
-        if isinstance(value, Buffer):
-            given = _types.shape_text(value._native.element_type, value.shape)
-            if given != expected:
-                raise Error("INVALID_ARGUMENT",
-                            f"parameter {index} is {expected} but argument "
-                            f"{index} is a buffer of {given}")
-            if value.device == self.device:
-                return value
-            value = value.numpy()
-        if not isinstance(value, (np.ndarray, np.generic)):
-            value = np.asarray(value, dtype=_types.dtype_of(code))
-        if value.dtype != _types.dtype_of(code) or value.shape != tuple(dims):
-            raise Error("INVALID_ARGUMENT",
-                        f"parameter {index} is {expected} but argument "
-                        f"{index} is {_types.describe(value)}")
-        return put(value, self.device)
+
+class Executable(_Signature, _OnDevice):
+    """A module compiled for one device. Calling it with numpy arrays runs
+    it and returns numpy arrays: one array, or a list for several results.
+    Thread-safe: one executable may run on many threads at once."""
 
     def execute(self, *arguments):
         """Runs once and returns the results as Buffers, left on the device.
@@ -243,7 +251,8 @@ class Executable(_OnDevice):
                         f"the executable takes {count} argument(s) "
                         f"({self._describe_parameters()}), not "
                         f"{len(arguments)}")
-        buffers = [self._argument(i, value)._native
+        buffers = [argument_buffer(self._native.parameters, i, value,
+                                   self.device)._native
                    for i, value in enumerate(arguments)]
         return [Buffer(native) for native in self._native.execute(buffers)]
 
@@ -260,14 +269,25 @@ class Executable(_OnDevice):
                 f"{self.device!r}>")
 
 
-def compile(module, device=None, format=None):
+def compile(module, device=None, format=None, devices=None):
     """Compiles `module` for `device` and returns an Executable.
 
     `module` is HLO text, StableHLO text or a path to either (see
     load_module); `device` a Device or a plugin name, by default the
     default plugin's first device; `format` ("hlo" or "stablehlo")
     overrides the detection. A malformed module raises Error naming the
-    file, line and column; one the device cannot run, what is missing."""
+    file, line and column; one the device cannot run, what is missing.
+
+    With `devices` (a list of Devices, of any plugins, or a count N for the
+    first N devices of `device`'s plugin), compiles a program for several
+    processes, devices[k] running process k, and returns a
+    MultiDeviceExecutable; the count must be the program's replicas x
+    partitions (docs/multi-device.md)."""
+    if devices is not None:
+        # Imported here: the module builds on this one's Buffer and put.
+        from . import _multi_device
+        return _multi_device.compile_for_devices(module, devices, device,
+                                                 format)
     text, format_code, source_name = load_module(module, format)
     native = _polyhal.Executable.compile(_resolve_device(device), text,
                                          format_code, source_name)

@@ -19,6 +19,18 @@ def executing_plugins():
 
 
 def jax_model_names():
+    """The models for one device; the spmd_ ones are programs for four,
+    whose inputs and outputs are global arrays (test_multi_device.py)."""
+    return [name for name in all_jax_model_names()
+            if not name.startswith("spmd_")]
+
+
+def spmd_model_names():
+    """The models for four devices (samples/models/jax/spmd_*)."""
+    return [name for name in all_jax_model_names() if name.startswith("spmd_")]
+
+
+def all_jax_model_names():
     return sorted(name[:-len(".hlo")] for name in os.listdir(JAX_MODELS)
                   if name.endswith(".hlo"))
 
@@ -42,6 +54,20 @@ def assert_close(actual, expected, rtol=1e-5, atol=1e-5):
         np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
     else:
         np.testing.assert_array_equal(actual, expected)
+
+
+def check_model_outputs(outputs, name):
+    """`outputs` (one array, or a list) are the XLA results of JAX model
+    `name`, within the model tolerances: half precision differs from XLA's
+    in the last bit or so."""
+    expected = jax_model_arrays(name, "output")
+    if len(expected) == 1:
+        outputs = [outputs]
+    assert len(outputs) == len(expected)
+    for actual, wanted in zip(outputs, expected):
+        loose = wanted.dtype == np.float16
+        assert_close(actual, wanted, rtol=2e-3 if loose else 1e-4,
+                     atol=2e-3 if loose else 1e-4)
 
 
 @pytest.fixture(params=executing_plugins())

@@ -3,28 +3,11 @@ and their StableHLO text, with the results XLA computed for them, on every
 plugin that executes programs and on the reference interpreter."""
 import os
 
-import numpy as np
 import pytest
 
 import polyhal
-from conftest import (JAX_MODELS, assert_close, jax_model_arrays,
+from conftest import (JAX_MODELS, check_model_outputs, jax_model_arrays,
                       jax_model_names)
-
-
-def tolerance(expected):
-    # Half-precision results differ from XLA's in the last bit or so.
-    if expected.dtype == np.float16:
-        return {"rtol": 2e-3, "atol": 2e-3}
-    return {"rtol": 1e-4, "atol": 1e-4}
-
-
-def check_outputs(outputs, name):
-    expected = jax_model_arrays(name, "output")
-    if len(expected) == 1:
-        outputs = [outputs]
-    assert len(outputs) == len(expected)
-    for actual, wanted in zip(outputs, expected):
-        assert_close(actual, wanted, **tolerance(wanted))
 
 
 @pytest.mark.parametrize("suffix", [".hlo", ".mlir"])
@@ -40,19 +23,19 @@ def test_jax_model_gives_xla_results(name, suffix, plugin):
             pytest.skip(str(error))
         raise
     assert executable.device.plugin == plugin
-    check_outputs(executable(*jax_model_arrays(name, "input")), name)
+    check_model_outputs(executable(*jax_model_arrays(name, "input")), name)
 
 
 @pytest.mark.parametrize("name", jax_model_names())
 def test_jax_model_text_is_detected_as_the_file_would_be(name):
     with open(os.path.join(JAX_MODELS, name + ".mlir")) as file:
         stablehlo = file.read()
-    check_outputs(polyhal.compile(stablehlo)(*jax_model_arrays(name, "input")),
-                  name)
+    check_model_outputs(
+        polyhal.compile(stablehlo)(*jax_model_arrays(name, "input")), name)
 
 
 @pytest.mark.parametrize("name", jax_model_names())
 def test_reference_interpreter_gives_xla_results(name):
     path = os.path.join(JAX_MODELS, name + ".hlo")
-    check_outputs(polyhal.reference(path, *jax_model_arrays(name, "input")),
-                  name)
+    check_model_outputs(
+        polyhal.reference(path, *jax_model_arrays(name, "input")), name)
