@@ -3,15 +3,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <memory>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <system_error>
-#include <thread>
 
 #include "core/hlo/process_groups.h"
-#include "core/reference/collective_rendezvous.h"
 #include "core/reference/spmd_process.h"
 
 namespace phal {
@@ -52,62 +46,23 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
                            std::to_string(arguments.size()) + " devices of " +
                            std::to_string(count));
   }
-  reference::CollectiveRendezvous rendezvous(count, collective_timeout);
-  std::vector<std::unique_ptr<reference::SpmdProcess>> processes;
-  for (int64_t k = 0; k < count; ++k) {
-    processes.push_back(
-        std::make_unique<reference::SpmdProcess>(k, grid, &rendezvous));
-  }
   std::vector<StatusOr<std::vector<phal_plugin_buffer_t*>>> results(
       programs.size(), Internal("the process did not run"));
-  std::mutex failure_mutex;
-  std::optional<int64_t> first_failure;
-  const auto run = [&](int64_t k) {
-    const auto index = static_cast<std::size_t>(k);
-    results[index] =
-        programs[index]->Execute(arguments[index], processes[index].get());
-    if (!results[index].ok()) {
-      // Errors caused by the first failure come after it.
-      std::lock_guard<std::mutex> lock(failure_mutex);
-      if (!first_failure.has_value()) first_failure = k;
+  const Status failure = reference::RunGrid(
+      grid, collective_timeout,
+      [&](int64_t k, reference::SpmdProcess* process) {
+        const auto index = static_cast<std::size_t>(k);
+        results[index] = programs[index]->Execute(arguments[index], process);
+        return results[index].status();
+      });
+  if (!failure.ok()) {
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      if (results[k].ok()) programs[k]->FreeBuffers(*results[k]);
     }
-    rendezvous.Finish(k, results[index].status());
-  };
-  std::vector<std::thread> threads;
-  Status start_failure;
-  // Process 0 runs on the calling thread, after the others started.
-  for (int64_t k = 1; k < count; ++k) {
-    try {
-      threads.emplace_back(run, k);
-    } catch (const std::system_error& error) {
-      start_failure = ResourceExhausted("cannot start a thread for " +
-                                        reference::DescribeProcess(k, grid) +
-                                        ": " + error.what());
-      for (int64_t rest = k; rest < count; ++rest) {
-        rendezvous.Finish(rest, start_failure);
-      }
-      break;
-    }
-  }
-  run(0);
-  for (std::thread& thread : threads) thread.join();
-  Status failure = start_failure;
-  if (failure.ok() && first_failure.has_value()) {
-    const Status& cause =
-        results[static_cast<std::size_t>(*first_failure)].status();
-    failure =
-        Status(cause.code(), reference::DescribeProcess(*first_failure, grid) +
-                                 ": " + cause.message());
+    return failure;
   }
   std::vector<std::vector<phal_plugin_buffer_t*>> buffers;
-  for (std::size_t k = 0; k < results.size(); ++k) {
-    if (!failure.ok()) {
-      if (results[k].ok()) programs[k]->FreeBuffers(*results[k]);
-      continue;
-    }
-    buffers.push_back(std::move(results[k]).value());
-  }
-  if (!failure.ok()) return failure;
+  for (auto& result : results) buffers.push_back(std::move(result).value());
   return buffers;
 }
 

@@ -1,6 +1,11 @@
 #include "core/reference/spmd_process.h"
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <system_error>
+#include <thread>
 #include <utility>
 
 #include "core/reference/collectives.h"
@@ -103,6 +108,54 @@ std::string DescribeProcess(int64_t process, ProcessGrid grid) {
   return "process " + std::to_string(process) + " (replica " +
          std::to_string(process / grid.partitions) + ", partition " +
          std::to_string(process % grid.partitions) + ")";
+}
+
+Status RunGrid(ProcessGrid grid, std::chrono::milliseconds timeout,
+               const std::function<Status(int64_t, SpmdProcess*)>& run) {
+  const int64_t count = grid.process_count();
+  CollectiveRendezvous rendezvous(count, timeout);
+  std::vector<std::unique_ptr<SpmdProcess>> processes;
+  for (int64_t k = 0; k < count; ++k) {
+    processes.push_back(std::make_unique<SpmdProcess>(k, grid, &rendezvous));
+  }
+  std::mutex failure_mutex;
+  std::optional<int64_t> first_failure;
+  Status failure;
+  const auto run_process = [&](int64_t k) {
+    const Status status = run(k, processes[static_cast<std::size_t>(k)].get());
+    if (!status.ok()) {
+      // Errors caused by the first failure come after it.
+      std::lock_guard<std::mutex> lock(failure_mutex);
+      if (!first_failure.has_value()) {
+        first_failure = k;
+        failure = status;
+      }
+    }
+    rendezvous.Finish(k, status);
+  };
+  std::vector<std::thread> threads;
+  Status start_failure;
+  for (int64_t k = 1; k < count; ++k) {
+    try {
+      threads.emplace_back(run_process, k);
+    } catch (const std::system_error& error) {
+      start_failure =
+          ResourceExhausted("cannot start a thread for " +
+                            DescribeProcess(k, grid) + ": " + error.what());
+      for (int64_t rest = k; rest < count; ++rest) {
+        rendezvous.Finish(rest, start_failure);
+      }
+      break;
+    }
+  }
+  if (count > 0) run_process(0);
+  for (std::thread& thread : threads) thread.join();
+  if (!start_failure.ok()) return start_failure;
+  if (first_failure.has_value()) {
+    return Status(failure.code(), DescribeProcess(*first_failure, grid) + ": " +
+                                      failure.message());
+  }
+  return OkStatus();
 }
 
 }  // namespace phal::reference

@@ -7,7 +7,9 @@
 #ifndef POLYHAL_CORE_REFERENCE_SPMD_PROCESS_H_
 #define POLYHAL_CORE_REFERENCE_SPMD_PROCESS_H_
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -59,6 +61,15 @@ class SpmdProcess final : public ProcessContext {
 
 // "process 1 (replica 0, partition 1)".
 std::string DescribeProcess(int64_t process, ProcessGrid grid);
+
+// Runs run(k, process k) for every process of `grid`, each on a thread of
+// its own (process 0 on the calling thread), meeting at one rendezvous
+// whose peers wait `timeout` at most. When one fails, the others stop at
+// their next collective; the result is the first failure, prefixed with
+// its process, or the thread that could not start. `run` is called
+// concurrently.
+Status RunGrid(ProcessGrid grid, std::chrono::milliseconds timeout,
+               const std::function<Status(int64_t, SpmdProcess*)>& run);
 
 }  // namespace phal::reference
 

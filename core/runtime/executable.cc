@@ -280,6 +280,22 @@ Status CheckArgument(const phal_executable& executable, size_t index,
   return OkStatus();
 }
 
+// The argument and result counts of an execute call against `program`'s.
+Status CheckCounts(const Program& program, size_t argument_count,
+                   size_t result_count) {
+  if (argument_count != program.parameter_shapes.size()) {
+    return InvalidArgument("the executable takes " +
+                           std::to_string(program.parameter_shapes.size()) +
+                           " arguments, got " + std::to_string(argument_count));
+  }
+  if (result_count != program.result_shapes.size()) {
+    return InvalidArgument(
+        "the executable has " + std::to_string(program.result_shapes.size()) +
+        " results, result_count is " + std::to_string(result_count));
+  }
+  return OkStatus();
+}
+
 // A runtime buffer owning a plugin buffer the executor allocated.
 phal_buffer* WrapResult(phal_device* device, phal_plugin_buffer_t* handle,
                         const Shape& shape) {
@@ -304,16 +320,7 @@ Status Execute(phal_executable* executable, phal_buffer_t* const* arguments,
   }
   PHAL_RETURN_IF_ERROR(executable->device->CheckRunnable("execute"));
   const Program& program = executable->program->program();
-  if (argument_count != program.parameter_shapes.size()) {
-    return InvalidArgument("the executable takes " +
-                           std::to_string(program.parameter_shapes.size()) +
-                           " arguments, got " + std::to_string(argument_count));
-  }
-  if (result_count != program.result_shapes.size()) {
-    return InvalidArgument(
-        "the executable has " + std::to_string(program.result_shapes.size()) +
-        " results, result_count is " + std::to_string(result_count));
-  }
+  PHAL_RETURN_IF_ERROR(CheckCounts(program, argument_count, result_count));
   if (argument_count > 0 && arguments == nullptr) {
     return NullArgument("arguments");
   }
@@ -436,16 +443,7 @@ Status ExecuteOnDevices(phal_executable* executable, size_t device_count,
         " devices, device_count is " + std::to_string(device_count));
   }
   const Program& program = executable->program->program();
-  if (argument_count != program.parameter_shapes.size()) {
-    return InvalidArgument("the executable takes " +
-                           std::to_string(program.parameter_shapes.size()) +
-                           " arguments, got " + std::to_string(argument_count));
-  }
-  if (result_count != program.result_shapes.size()) {
-    return InvalidArgument(
-        "the executable has " + std::to_string(program.result_shapes.size()) +
-        " results, result_count is " + std::to_string(result_count));
-  }
+  PHAL_RETURN_IF_ERROR(CheckCounts(program, argument_count, result_count));
   if (arguments == nullptr) return NullArgument("arguments");
   if (out_results == nullptr) return NullArgument("out_results");
   std::vector<std::vector<phal_plugin_buffer_t*>> handles(device_count);
