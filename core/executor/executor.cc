@@ -14,6 +14,7 @@
 
 #include "core/abi/c_status.h"
 #include "core/abi/stream_wait.h"
+#include "core/executor/device_collectives.h"
 #include "core/loader/host_services.h"
 #include "core/loader/plugin_library.h"
 #include "core/reference/collective_rendezvous.h"
@@ -44,8 +45,12 @@ StatusOr<phal_plugin_buffer_t*> Allocate(const phal_plugin_api_t* api,
 // any more.
 class Execution {
  public:
-  Execution(const LoadedProgram& loaded, reference::ProcessContext* process)
-      : loaded_(loaded), api_(loaded.api_), process_(process) {}
+  Execution(const LoadedProgram& loaded, reference::ProcessContext* process,
+            const DeviceCollectives* collectives)
+      : loaded_(loaded),
+        api_(loaded.api_),
+        process_(process),
+        collectives_(collectives) {}
 
   ~Execution() {
     // A stream whose work outlived the deadline is left as it is, with the
@@ -354,6 +359,15 @@ class Execution {
   // collective), and its results are copied to new buffers.
   Status RunProcessOp(const ComputationPlan& plan, const Step& step,
                       std::vector<BufferRef>* leaves) {
+    if (collectives_ != nullptr && process_ != nullptr) {
+      const int64_t process =
+          process_->replica_id() * loaded_.program_->num_partitions +
+          process_->partition_id();
+      if (const DeviceCollective* call =
+              collectives_->Find(step.process_op, process)) {
+        return RunDeviceCollective(plan, step, *call, leaves);
+      }
+    }
     const HloModule& op =
         *loaded_.program_
              ->process_ops[static_cast<std::size_t>(step.process_op)];
@@ -403,6 +417,50 @@ class Execution {
     return Define(step, std::move(outputs), leaves);
   }
 
+  // Queues a process op on the plugin's communicator: operand i of the
+  // process is rank's send range, result i a new buffer.
+  Status RunDeviceCollective(const ComputationPlan& plan, const Step& step,
+                             const DeviceCollective& call,
+                             std::vector<BufferRef>* leaves) {
+    std::vector<BufferRef> outputs;
+    for (std::size_t i = 0; i < call.operands.size(); ++i) {
+      const CollectiveDesc& desc = call.operands[i];
+      PHAL_ASSIGN_OR_RETURN(CollectiveBytes bytes,
+                            CheckCollectiveDesc(desc, call.ranks));
+      const BufferRef& operand =
+          (*leaves)[static_cast<std::size_t>(step.operands[0][i])];
+      const Shape& operand_shape =
+          plan.leaf_shapes[static_cast<std::size_t>(step.operands[0][i])];
+      const Shape& result_shape =
+          plan.leaf_shapes[static_cast<std::size_t>(step.outputs[i])];
+      if (static_cast<uint64_t>(operand_shape.ByteSize()) != bytes.send ||
+          static_cast<uint64_t>(result_shape.ByteSize()) != bytes.recv) {
+        return Internal(call.label + ": " + desc.ToString() + " on " +
+                        std::to_string(call.ranks) + " ranks reads " +
+                        operand_shape.ToString() + " and writes " +
+                        result_shape.ToString());
+      }
+      PHAL_ASSIGN_OR_RETURN(BufferRef output,
+                            NewBuffer(static_cast<int64_t>(bytes.recv)));
+      const phal_collective_desc_t c = desc.ToC();
+      PHAL_RETURN_IF_ERROR(TakeCStatus(
+          call.api->stream_collective(stream_, call.communicator, &c,
+                                      operand->handle, 0, output->handle, 0)));
+      outputs.push_back(std::move(output));
+    }
+    // Waiting here names the collective in its errors (a peer that never
+    // arrives) instead of leaving them to a later step.
+    const Status synced = Synchronize();
+    if (!synced.ok()) {
+      const Status reason = synced.code() == PHAL_ABORTED
+                                ? collectives_->AbortReason(call.group)
+                                : OkStatus();
+      const Status& cause = reason.ok() ? synced : reason;
+      return Status(cause.code(), call.label + ": " + cause.message());
+    }
+    return Define(step, std::move(outputs), leaves);
+  }
+
   Status Define(const Step& step, std::vector<BufferRef> values,
                 std::vector<BufferRef>* leaves) {
     for (std::size_t i = 0; i < step.outputs.size(); ++i) {
@@ -416,6 +474,8 @@ class Execution {
   const phal_plugin_api_t* api_;
   // The process the program runs as.
   reference::ProcessContext* process_;
+  // The process ops the plugin runs on its collective slots, if any.
+  const DeviceCollectives* collectives_;
   phal_plugin_stream_t* stream_ = nullptr;
   // The program's constants, as Constant made them.
   std::vector<BufferRef> constants_;
@@ -599,7 +659,8 @@ void LoadedProgram::FreeBuffers(
 
 StatusOr<std::vector<phal_plugin_buffer_t*>> LoadedProgram::Execute(
     std::span<phal_plugin_buffer_t* const> arguments,
-    reference::ProcessContext* process) const {
+    reference::ProcessContext* process,
+    const DeviceCollectives* collectives) const {
   if (!runnable_) {
     return FailedPrecondition(
         "the executable was compiled for a compile-only device: serialize "
@@ -622,7 +683,7 @@ StatusOr<std::vector<phal_plugin_buffer_t*>> LoadedProgram::Execute(
       process = &*only;
     }
   }
-  Execution execution(*this, process);
+  Execution execution(*this, process, collectives);
   PHAL_RETURN_IF_ERROR(execution.Start());
   std::vector<Execution::BufferRef> parameters;
   for (phal_plugin_buffer_t* argument : arguments) {

@@ -22,6 +22,8 @@
 
 namespace phal {
 
+class DeviceCollectives;
+
 class LoadedProgram {
  public:
   // Emits every kernel of `program` with api->kernel_emit and, when
@@ -51,6 +53,8 @@ class LoadedProgram {
   StatusOr<std::vector<SerializedKernel>> SerializeKernels() const;
 
   const Program& program() const { return *program_; }
+  const phal_plugin_api_t* api() const { return api_; }
+  phal_plugin_device_t* device() const { return device_; }
 
   // Runs the entry computation once (FAILED_PRECONDITION on a program that
   // is not runnable) as `process` (null: the only process of a program for
@@ -64,10 +68,13 @@ class LoadedProgram {
   // checked; they are only read. The program's process ops (collectives,
   // replica-id, partition-id) are staged through host memory: their
   // operands are copied to the host, evaluated by `process` with the
-  // reference's semantics, and the results copied back. Thread-safe.
+  // reference's semantics, and the results copied back; those that
+  // `collectives` (may be null) runs on the plugin's collective slots are
+  // queued on the stream instead. Thread-safe.
   StatusOr<std::vector<phal_plugin_buffer_t*>> Execute(
       std::span<phal_plugin_buffer_t* const> arguments,
-      reference::ProcessContext* process = nullptr) const;
+      reference::ProcessContext* process = nullptr,
+      const DeviceCollectives* collectives = nullptr) const;
 
   // Frees result buffers Execute returned.
   void FreeBuffers(std::span<phal_plugin_buffer_t* const> buffers) const;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/executor/device_collectives.h"
 #include "core/hlo/process_groups.h"
 #include "core/reference/spmd_process.h"
 
@@ -46,15 +47,22 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
                            std::to_string(arguments.size()) + " devices of " +
                            std::to_string(count));
   }
+  PHAL_ASSIGN_OR_RETURN(
+      std::unique_ptr<DeviceCollectives> collectives,
+      DeviceCollectives::Create(programs, collective_timeout));
   std::vector<StatusOr<std::vector<phal_plugin_buffer_t*>>> results(
       programs.size(), Internal("the process did not run"));
-  const Status failure = reference::RunGrid(
-      grid, collective_timeout,
-      [&](int64_t k, reference::SpmdProcess* process) {
-        const auto index = static_cast<std::size_t>(k);
-        results[index] = programs[index]->Execute(arguments[index], process);
-        return results[index].status();
-      });
+  const Status failure =
+      reference::RunGrid(grid, collective_timeout,
+                         [&](int64_t k, reference::SpmdProcess* process) {
+                           const auto index = static_cast<std::size_t>(k);
+                           results[index] = programs[index]->Execute(
+                               arguments[index], process, collectives.get());
+                           // Peers waiting for this process on a communicator
+                           // stop waiting.
+                           collectives->Finish(k, results[index].status());
+                           return results[index].status();
+                         });
   if (!failure.ok()) {
     for (std::size_t k = 0; k < results.size(); ++k) {
       if (results[k].ok()) programs[k]->FreeBuffers(*results[k]);

@@ -1,8 +1,10 @@
 // Runs a program for several processes (replicas x partitions) on as many
 // devices at once: one thread per device, each executing its loaded copy of
 // the program as its process, meeting the others at every collective. The
-// devices may belong to different plugins; collectives are staged through
-// host memory (LoadedProgram::Execute).
+// devices may belong to different plugins. A collective whose groups lie on
+// devices of one plugin with the collective slots (ABI 1.8) runs on the
+// plugin's communicators (device_collectives.h); the others are staged
+// through host memory (LoadedProgram::Execute).
 #ifndef POLYHAL_CORE_EXECUTOR_SPMD_EXECUTOR_H_
 #define POLYHAL_CORE_EXECUTOR_SPMD_EXECUTOR_H_
 

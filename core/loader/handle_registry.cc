@@ -27,6 +27,8 @@ const char* HandleKindName(HandleKind kind) {
       return "event";
     case HandleKind::kKernel:
       return "kernel";
+    case HandleKind::kCommunicator:
+      return "communicator";
   }
   return "handle";
 }

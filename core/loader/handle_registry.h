@@ -13,9 +13,16 @@
 
 namespace phal {
 
-enum class HandleKind { kDevice, kBuffer, kStream, kEvent, kKernel };
+enum class HandleKind {
+  kDevice,
+  kBuffer,
+  kStream,
+  kEvent,
+  kKernel,
+  kCommunicator
+};
 
-// "device", "buffer", "stream", "event", "kernel".
+// "device", "buffer", "stream", "event", "kernel", "communicator".
 const char* HandleKindName(HandleKind kind);
 
 struct HandleRecord {
@@ -38,6 +45,10 @@ struct HandleRecord {
   // description declared; empty for a deserialized kernel.
   std::vector<uint64_t> binding_bytes;
   std::string name;
+
+  // Communicators: the handle's rank and the number of ranks.
+  uint32_t rank = 0;
+  uint32_t ranks = 0;
 
   // Devices: a compile-only device (target_device_open) and the device's
   // memory spaces, once its properties were read; the kernel kinds it

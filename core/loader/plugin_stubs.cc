@@ -79,6 +79,18 @@ struct Stub<PluginSlot::kDeviceResetCounters, Pointer> {
   static phal_status_t* Call(phal_plugin_device_t*) { return nullptr; }
 };
 
+// A plugin without the collective slots runs no collective itself: the
+// core stages every collective of its devices through host memory.
+template <typename Pointer>
+struct Stub<PluginSlot::kDeviceSupportsCollective, Pointer> {
+  static phal_status_t* Call(phal_plugin_device_t*,
+                             const phal_collective_desc_t*,
+                             int* out_supported) {
+    *out_supported = 0;
+    return nullptr;
+  }
+};
+
 // Replaces `slot` with `stub` when the plugin's table ends before the slot
 // or leaves it NULL.
 template <typename Slot>

@@ -9,6 +9,7 @@
 #include "core/loader/host_services.h"
 #include "sdk/base/element_types.h"
 #include "sdk/kir/facts.h"
+#include "sdk/plugin_support/collective_desc.h"
 
 namespace phal {
 namespace {
@@ -971,6 +972,172 @@ phal_status_t* ValidatedPlugin::DeviceResetCounters(
       Expect(device, HandleKind::kDevice, kCall, "device");
   if (!owner.ok()) return ToCStatus(owner.status());
   return Returned(kCall, plugin_.device_reset_counters(device));
+}
+
+// ---- collectives -----------------------------------------------------------
+
+Status ValidatedPlugin::CheckRunnableDevice(const char* call,
+                                            const void* device,
+                                            const char* argument,
+                                            HandleRecord* out) {
+  PHAL_ASSIGN_OR_RETURN(*out,
+                        Expect(device, HandleKind::kDevice, call, argument));
+  if (out->compile_only) {
+    return Violation("compile_only.collective", kCallerError, call,
+                     std::string(argument) + " is compile-only " + Label(*out));
+  }
+  return OkStatus();
+}
+
+phal_status_t* ValidatedPlugin::DeviceSupportsCollective(
+    phal_plugin_device_t* device, const phal_collective_desc_t* desc,
+    int* out_supported) {
+  constexpr const char* kCall = "device_supports_collective";
+  HandleRecord owner;
+  Status checked = CheckRunnableDevice(kCall, device, "device", &owner);
+  if (!checked.ok()) return ToCStatus(checked);
+  StatusOr<CollectiveDesc> read = CollectiveDesc::From(desc);
+  if (!read.ok()) {
+    return Report("collective.desc", kCallerError, kCall,
+                  read.status().message());
+  }
+  if (out_supported == nullptr) {
+    return Report("argument.null", kCallerError, kCall,
+                  "out_supported is NULL");
+  }
+  *out_supported = -1;
+  phal_status_t* status = Returned(
+      kCall, plugin_.device_supports_collective(device, desc, out_supported));
+  if (status != nullptr) return status;
+  if (*out_supported != 0 && *out_supported != 1) {
+    return Report("collective.supported_value", kPluginError, kCall,
+                  "set *out_supported to " + std::to_string(*out_supported) +
+                      " for " + read->ToString() + "; it must be 0 or 1");
+  }
+  return nullptr;
+}
+
+phal_status_t* ValidatedPlugin::CommunicatorCreate(
+    phal_plugin_device_t* const* devices, uint32_t count,
+    phal_plugin_communicator_t** out_communicators) {
+  constexpr const char* kCall = "communicator_create";
+  if (devices == nullptr || out_communicators == nullptr || count == 0) {
+    return Report("argument.null", kCallerError, kCall,
+                  "devices or out_communicators is NULL, or count is 0");
+  }
+  std::set<const void*> seen;
+  std::string labels;
+  for (uint32_t i = 0; i < count; ++i) {
+    HandleRecord owner;
+    const std::string argument = "devices[" + std::to_string(i) + "]";
+    Status checked =
+        CheckRunnableDevice(kCall, devices[i], argument.c_str(), &owner);
+    if (!checked.ok()) return ToCStatus(checked);
+    if (!seen.insert(devices[i]).second) {
+      return Report("collective.distinct_devices", kCallerError, kCall,
+                    argument + " repeats " + Label(owner));
+    }
+    labels += (i > 0 ? ", " : "") + Label(owner);
+  }
+  for (uint32_t i = 0; i < count; ++i) out_communicators[i] = nullptr;
+  phal_status_t* status = Returned(
+      kCall, plugin_.communicator_create(devices, count, out_communicators));
+  if (status != nullptr) return status;
+  for (uint32_t i = 0; i < count; ++i) {
+    HandleRecord record;
+    record.kind = HandleKind::kCommunicator;
+    record.device = devices[i];
+    record.rank = i;
+    record.ranks = count;
+    record.origin = std::string(kCall) + "(rank " + std::to_string(i) + " of " +
+                    std::to_string(count) + ": " + labels + ")";
+    phal_status_t* registered =
+        Register(kCall, nullptr, out_communicators[i], std::move(record));
+    if (registered != nullptr) return registered;
+  }
+  return nullptr;
+}
+
+void ValidatedPlugin::CommunicatorDestroy(
+    phal_plugin_communicator_t* communicator) {
+  if (!Expect(communicator, HandleKind::kCommunicator, "communicator_destroy",
+              "communicator")
+           .ok()) {
+    return;
+  }
+  registry_.Remove(communicator);
+  plugin_.communicator_destroy(communicator);
+}
+
+phal_status_t* ValidatedPlugin::CommunicatorAbort(
+    phal_plugin_communicator_t* communicator) {
+  constexpr const char* kCall = "communicator_abort";
+  StatusOr<HandleRecord> record =
+      Expect(communicator, HandleKind::kCommunicator, kCall, "communicator");
+  if (!record.ok()) return ToCStatus(record.status());
+  return Returned(kCall, plugin_.communicator_abort(communicator));
+}
+
+phal_status_t* ValidatedPlugin::StreamCollective(
+    phal_plugin_stream_t* stream, phal_plugin_communicator_t* communicator,
+    const phal_collective_desc_t* desc, phal_plugin_buffer_t* send,
+    uint64_t send_offset, phal_plugin_buffer_t* recv, uint64_t recv_offset) {
+  constexpr const char* kCall = "stream_collective";
+  StatusOr<HandleRecord> queue =
+      Expect(stream, HandleKind::kStream, kCall, "stream");
+  if (!queue.ok()) return ToCStatus(queue.status());
+  StatusOr<HandleRecord> rank =
+      Expect(communicator, HandleKind::kCommunicator, kCall, "communicator");
+  if (!rank.ok()) return ToCStatus(rank.status());
+  StatusOr<HandleRecord> from =
+      Expect(send, HandleKind::kBuffer, kCall, "send");
+  if (!from.ok()) return ToCStatus(from.status());
+  StatusOr<HandleRecord> to = Expect(recv, HandleKind::kBuffer, kCall, "recv");
+  if (!to.ok()) return ToCStatus(to.status());
+  Status checked = CheckSameDevice(kCall, *queue, *rank, "communicator");
+  if (checked.ok()) checked = CheckSameDevice(kCall, *queue, *from, "send");
+  if (checked.ok()) checked = CheckSameDevice(kCall, *queue, *to, "recv");
+  if (!checked.ok()) return ToCStatus(checked);
+  StatusOr<CollectiveDesc> read = CollectiveDesc::From(desc);
+  StatusOr<CollectiveBytes> bytes =
+      read.ok() ? CheckCollectiveDesc(*read, rank->ranks)
+                : StatusOr<CollectiveBytes>(read.status());
+  if (!bytes.ok()) {
+    return Report("collective.desc", kCallerError, kCall,
+                  bytes.status().message());
+  }
+  const uint64_t element = ElementTypeByteSize(read->element_type);
+  if (send_offset % element != 0 || recv_offset % element != 0) {
+    return Report("collective.alignment", kCallerError, kCall,
+                  "send_offset " + std::to_string(send_offset) +
+                      " or recv_offset " + std::to_string(recv_offset) +
+                      " is not a multiple of the element size " +
+                      std::to_string(element));
+  }
+  checked = CheckRange(kCall, *from, send_offset, bytes->send, "send");
+  if (checked.ok()) {
+    checked = CheckRange(kCall, *to, recv_offset, bytes->recv, "recv");
+  }
+  if (!checked.ok()) return ToCStatus(checked);
+  if (send == recv && bytes->send != 0 && bytes->recv != 0 &&
+      send_offset < recv_offset + bytes->recv &&
+      recv_offset < send_offset + bytes->send) {
+    return Report("range.overlap", kCallerError, kCall,
+                  "send and recv ranges overlap in " + Label(*from));
+  }
+  int supported = 0;
+  phal_status_t* query = plugin_.device_supports_collective(
+      static_cast<phal_plugin_device_t*>(const_cast<void*>(queue->device)),
+      desc, &supported);
+  if (query != nullptr) phal_status_free(query);
+  if (supported != 1) {
+    return Report("collective.unsupported", kCallerError, kCall,
+                  read->ToString() + " on " + DeviceLabel(queue->device) +
+                      ", which device_supports_collective does not run");
+  }
+  return Returned(kCall,
+                  plugin_.stream_collective(stream, communicator, desc, send,
+                                            send_offset, recv, recv_offset));
 }
 
 // ---- leaks -----------------------------------------------------------------

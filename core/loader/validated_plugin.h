@@ -92,6 +92,10 @@ class ValidatedPlugin {
                                 phal_status_t* (*create)(phal_plugin_device_t*,
                                                          Handle**),
                                 void (*destroy)(Handle*));
+  // `device`, passed as `argument` of `call`, must be a live device that
+  // is not compile-only; its record in *out.
+  Status CheckRunnableDevice(const char* call, const void* device,
+                             const char* argument, HandleRecord* out);
   std::string DeviceLabel(const void* device) const;
   static std::string Label(const HandleRecord& record);
   Status CheckRange(const char* call, const HandleRecord& buffer,

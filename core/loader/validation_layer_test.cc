@@ -395,6 +395,56 @@ TEST_F(CoreSideRulesTest, CopiesStayInsideTheSizeTheCoreAskedFor) {
   api_->buffer_free(buffer);
 }
 
+TEST_F(CoreSideRulesTest, CollectivesNameTheirDescriptionRangesAndDevices) {
+  phal_plugin_communicator_t* rank = nullptr;
+  phal_plugin_device_t* twice[] = {device_, device_};
+  phal_plugin_communicator_t* ranks[2] = {};
+  EXPECT_THAT(Take(api_->communicator_create(twice, 2, ranks)).message,
+              HasSubstr("rule collective.distinct_devices"));
+  ASSERT_EQ(api_->communicator_create(&device_, 1, &rank), nullptr);
+  phal_plugin_buffer_t* send = Buffer(64);
+  phal_plugin_buffer_t* recv = Buffer(32);
+  phal_collective_desc_t desc{};
+  desc.struct_size = sizeof(desc);
+  desc.kind = PHAL_COLLECTIVE_ALL_REDUCE;
+  desc.element_type = PHAL_ELEMENT_TYPE_F32;
+  desc.reduction = PHAL_REDUCTION_AND;
+  desc.outer_count = 1;
+  desc.block_count = 16;
+  Outcome and_of_floats =
+      Take(api_->stream_collective(stream_, rank, &desc, send, 0, recv, 0));
+  EXPECT_EQ(and_of_floats.code, PHAL_INVALID_ARGUMENT);
+  EXPECT_THAT(and_of_floats.message,
+              AllOf(HasSubstr("rule collective.desc"),
+                    HasSubstr("and needs integers or pred")));
+  desc.reduction = PHAL_REDUCTION_SUM;
+  Outcome beyond =
+      Take(api_->stream_collective(stream_, rank, &desc, send, 0, recv, 0));
+  EXPECT_EQ(beyond.code, PHAL_OUT_OF_RANGE);
+  EXPECT_THAT(beyond.message,
+              HasSubstr("recv range [0, 0+64) exceeds the 32 bytes"));
+  EXPECT_THAT(
+      Take(api_->stream_collective(stream_, rank, &desc, send, 2, recv, 0))
+          .message,
+      HasSubstr("rule collective.alignment"));
+  // A communicator of one rank reduces its own values.
+  desc.block_count = 8;
+  std::vector<float> values(16, 1.5f);
+  ASSERT_EQ(api_->stream_copy_from_host(stream_, values.data(), send, 0, 64),
+            nullptr);
+  ASSERT_EQ(api_->stream_collective(stream_, rank, &desc, send, 0, recv, 0),
+            nullptr);
+  std::vector<float> back(8, 0.0f);
+  ASSERT_EQ(api_->stream_copy_to_host(stream_, recv, 0, back.data(), 32),
+            nullptr);
+  ASSERT_EQ(api_->stream_synchronize(stream_), nullptr);
+  EXPECT_EQ(back, std::vector<float>(8, 1.5f));
+  api_->communicator_destroy(rank);
+  api_->buffer_free(send);
+  api_->buffer_free(recv);
+  EXPECT_EQ(layer_->checks().violation_count(), 4u);
+}
+
 TEST_F(CoreSideRulesTest, KernelsOfAKindNewerThanThePluginsAbiNeverReachIt) {
   KirKernel fft("fft", PHAL_KERNEL_KIND_FFT);
   fft.fft.input = fft.AddBuffer(PHAL_ELEMENT_TYPE_C64, {4, 8});

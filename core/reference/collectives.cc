@@ -46,19 +46,6 @@ Literal Concatenate(const std::vector<const Literal*>& parts,
   return result;
 }
 
-// The opcode of a reducer that is one binary op of its two parameters,
-// else nullopt.
-std::optional<HloOpcode> PlainReducer(const HloComputation& reducer) {
-  const HloInstruction* root = reducer.root_instruction();
-  if (reducer.num_parameters() != 2 || root->operand_count() != 2 ||
-      root->operand(0)->opcode() != HloOpcode::kParameter ||
-      root->operand(1)->opcode() != HloOpcode::kParameter ||
-      root->operand(0) == root->operand(1)) {
-    return std::nullopt;
-  }
-  return root->opcode();
-}
-
 // accumulator[i] = op(accumulator[i], value[i]) over elements of type T, for
 // the ops whose result these C++ operations give exactly as the
 // interpreter computes them (IEEE sums and products rounded once; integer
@@ -225,6 +212,17 @@ StatusOr<Literal> ResultOfOperand(
 }
 
 }  // namespace
+
+std::optional<HloOpcode> PlainReducer(const HloComputation& reducer) {
+  const HloInstruction* root = reducer.root_instruction();
+  if (reducer.num_parameters() != 2 || root->operand_count() != 2 ||
+      root->operand(0)->opcode() != HloOpcode::kParameter ||
+      root->operand(1)->opcode() != HloOpcode::kParameter ||
+      root->operand(0) == root->operand(1)) {
+    return std::nullopt;
+  }
+  return root->opcode();
+}
 
 StatusOr<Literal> EvaluateGroupCollective(
     const HloInstruction& instruction, int64_t member,

@@ -7,6 +7,7 @@
 #define POLYHAL_CORE_REFERENCE_COLLECTIVES_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -16,6 +17,11 @@
 #include "sdk/base/status.h"
 
 namespace phal::reference {
+
+// The opcode of a reduction computation that is one binary op of its two
+// parameters (add, multiply, maximum, ...), else nullopt: the reductions
+// that can run without calling the computation.
+std::optional<HloOpcode> PlainReducer(const HloComputation& reducer);
 
 // The result of `instruction` at the process in position `member` of its
 // group, where group_operands[j] holds the operands of the group's j-th

@@ -48,6 +48,9 @@ void DeviceCounters::AppendSums(const std::string& kernel, const Sums& sums,
   add("vector.elements", "count", static_cast<double>(c.vector_elements));
   add("dram.bytes_read", "bytes", static_cast<double>(c.dram_bytes_read));
   add("dram.bytes_written", "bytes", static_cast<double>(c.dram_bytes_written));
+  add("link.bytes_sent", "bytes", static_cast<double>(c.link_bytes_sent));
+  add("link.bytes_received", "bytes",
+      static_cast<double>(c.link_bytes_received));
 }
 
 }  // namespace phal::asic_ref

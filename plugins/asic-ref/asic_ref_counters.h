@@ -16,6 +16,12 @@
 //   vector.elements         count   elements the vector unit produced
 //   dram.bytes_read         bytes   DMA from DRAM
 //   dram.bytes_written      bytes   DMA to DRAM
+//   link.bytes_sent         bytes   to other chips over the interconnect
+//   link.bytes_received     bytes   from other chips over the interconnect
+//
+// A collective (ABI 1.8) counts as a run of the kernel named after its
+// kind ("all-reduce", "all-gather", ...): its cycles are the interconnect's
+// (asic_ref_collectives.cc), its bytes the link counters.
 #ifndef POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_COUNTERS_H_
 #define POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_COUNTERS_H_
 

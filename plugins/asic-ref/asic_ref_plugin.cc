@@ -22,4 +22,5 @@ void Shutdown() noexcept {}
 PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(phal::asic_ref, PHAL_MAKE_VERSION(1, 0),
                                       PHAL_ABI_VERSION,
                                       phal::kPluginTargetSlots |
-                                          phal::kPluginCounterSlots)
+                                          phal::kPluginCounterSlots |
+                                          phal::kPluginCollectiveSlots)

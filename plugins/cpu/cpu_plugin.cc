@@ -17,5 +17,6 @@ void Shutdown() noexcept { BlockCache::Instance().Clear(); }
 }  // namespace phal::cpu
 
 PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(phal::cpu, PHAL_MAKE_VERSION(1, 0),
-                                      PHAL_MAKE_VERSION(1, 6),
-                                      phal::kPluginTargetSlots)
+                                      PHAL_MAKE_VERSION(1, 8),
+                                      phal::kPluginTargetSlots |
+                                          phal::kPluginCollectiveSlots)

@@ -36,7 +36,8 @@ constexpr uint32_t kAbi10 = PHAL_MAKE_VERSION(1, 0);
 constexpr uint32_t kAbi11 = PHAL_MAKE_VERSION(1, 1);
 constexpr uint32_t kAbi12 = PHAL_MAKE_VERSION(1, 2);
 constexpr uint32_t kAbi15 = PHAL_MAKE_VERSION(1, 5);
-constexpr uint32_t kAbi16 = PHAL_MAKE_VERSION(1, 6);
+constexpr uint32_t kAbi17 = PHAL_MAKE_VERSION(1, 7);
+constexpr uint32_t kAbi18 = PHAL_MAKE_VERSION(1, 8);
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
 std::vector<uint8_t> Pattern(size_t byte_size, uint8_t seed) {
@@ -81,21 +82,33 @@ class CpuPluginTest : public PluginTest {
 
 // ---- negotiation ---------------------------------------------------------
 
-TEST(CpuPluginNegotiationTest, ReturnsAbi16TableToACoreThatSpeaksIt) {
+TEST(CpuPluginNegotiationTest, ReturnsAbi18TableToACoreThatSpeaksIt) {
   phal_plugin_negotiation_t negotiation =
-      Negotiation(kAbi10, PHAL_MAKE_VERSION(1, 7), &FakeHost());
+      Negotiation(kAbi10, kAbi18, &FakeHost());
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi16);
-  EXPECT_EQ(api->abi_version, kAbi16);
-  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_6)
-      << "the table should end where ABI 1.6's does";
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi18);
+  EXPECT_EQ(api->abi_version, kAbi18);
+  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_8)
+      << "the table should end where ABI 1.8's does";
   EXPECT_NE(api->target_device_open, nullptr);
   EXPECT_EQ(api->device_get_counters, nullptr)
       << "the plugin counts nothing: the core answers the counter slots";
+  EXPECT_NE(api->communicator_create, nullptr);
+  EXPECT_NE(api->stream_collective, nullptr);
   EXPECT_STREQ(api->name, "cpu");
   EXPECT_STRNE(api->version, "");
+}
+
+TEST(CpuPluginNegotiationTest, ReturnsAbi17TableWithoutCollectivesToA17Core) {
+  phal_plugin_negotiation_t negotiation =
+      Negotiation(kAbi10, kAbi17, &FakeHost());
+  const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(api->abi_version, kAbi17);
+  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_7)
+      << "a 1.7 core must not be handed the collective slots of 1.8";
 }
 
 TEST(CpuPluginNegotiationTest, TellsACoreOfAbi15ItsOwnVersion) {
@@ -123,7 +136,7 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi11TableToACoreThatSpeaksOnlyUpTo11) {
       Negotiation(kAbi10, kAbi11, &FakeHost());
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi16);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi18);
   EXPECT_EQ(api->abi_version, kAbi11)
       << "a 1.1 core must not be told the plugin takes 1.2's KIR ops";
   EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_2)
@@ -137,7 +150,7 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi10TableToACoreThatSpeaksOnly10) {
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi16);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi18);
   EXPECT_EQ(api->abi_version, kAbi10);
   EXPECT_EQ(api->struct_size, offsetof(phal_plugin_api_t, kernel_emit))
       << "the table should end where ABI 1.0's does";
@@ -187,7 +200,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToANewerCore) {
       PHAL_MAKE_VERSION(2, 0), PHAL_MAKE_VERSION(2, 3), &FakeHost());
   EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi16);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi18);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
@@ -195,7 +208,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
       PHAL_MAKE_VERSION(0, 1), PHAL_MAKE_VERSION(0, 9), &FakeHost());
   EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi16);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi18);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullWhenHostCannotCreateStatuses) {

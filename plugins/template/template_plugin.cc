@@ -27,4 +27,5 @@ void Shutdown() noexcept {}
 
 PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(phal::template_plugin,
                                       PHAL_MAKE_VERSION(1, 0), PHAL_ABI_VERSION,
-                                      phal::kPluginTargetSlots)
+                                      phal::kPluginTargetSlots |
+                                          phal::kPluginCollectiveSlots)

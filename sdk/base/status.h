@@ -55,6 +55,12 @@ inline Status ResourceExhausted(std::string m) {
 inline Status Unavailable(std::string m) {
   return Status(PHAL_UNAVAILABLE, std::move(m));
 }
+inline Status DeadlineExceeded(std::string m) {
+  return Status(PHAL_DEADLINE_EXCEEDED, std::move(m));
+}
+inline Status Aborted(std::string m) {
+  return Status(PHAL_ABORTED, std::move(m));
+}
 
 // Upper-case name of a code, e.g. "INVALID_ARGUMENT".
 const char* StatusCodeName(phal_status_code_t code);

@@ -1,5 +1,5 @@
 /*
- * Pins the layout of every ABI 1.0 to 1.7 struct and the value of every
+ * Pins the layout of every ABI 1.0 to 1.8 struct and the value of every
  * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
  * only adds members at the end, so only sizes grow. It is compiled as strict
  * C11 (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the
@@ -59,7 +59,7 @@ PHAL_PIN_OFFSET(phal_host_services_t, host_allocate, 32);
 PHAL_PIN_OFFSET(phal_host_services_t, host_free, 40);
 PHAL_PIN_OFFSET(phal_host_services_t, status_free, 48);
 
-PHAL_PIN_SIZE(phal_plugin_api_t, 272);
+PHAL_PIN_SIZE(phal_plugin_api_t, 312);
 PHAL_PIN_OFFSET(phal_plugin_api_t, struct_size, 0);
 PHAL_PIN_OFFSET(phal_plugin_api_t, next, 8);
 PHAL_PIN_OFFSET(phal_plugin_api_t, abi_version, 16);
@@ -233,9 +233,32 @@ PHAL_PIN_OFFSET(phal_kir_fft_t, fft_length, 16);
 /* ABI 1.7 */
 PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_7, 272);
 
+/* ABI 1.8 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_8, 312);
+PHAL_PIN_OFFSET(phal_plugin_api_t, device_supports_collective, 272);
+PHAL_PIN_OFFSET(phal_plugin_api_t, communicator_create, 280);
+PHAL_PIN_OFFSET(phal_plugin_api_t, communicator_destroy, 288);
+PHAL_PIN_OFFSET(phal_plugin_api_t, communicator_abort, 296);
+PHAL_PIN_OFFSET(phal_plugin_api_t, stream_collective, 304);
+PHAL_PIN_SIZE(phal_collective_pair_t, 8);
+PHAL_PIN_OFFSET(phal_collective_pair_t, source, 0);
+PHAL_PIN_OFFSET(phal_collective_pair_t, target, 4);
+PHAL_PIN_SIZE(phal_collective_desc_t, 72);
+PHAL_PIN_OFFSET(phal_collective_desc_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_collective_desc_t, next, 8);
+PHAL_PIN_OFFSET(phal_collective_desc_t, kind, 16);
+PHAL_PIN_OFFSET(phal_collective_desc_t, element_type, 20);
+PHAL_PIN_OFFSET(phal_collective_desc_t, reduction, 24);
+PHAL_PIN_OFFSET(phal_collective_desc_t, root, 28);
+PHAL_PIN_OFFSET(phal_collective_desc_t, outer_count, 32);
+PHAL_PIN_OFFSET(phal_collective_desc_t, block_count, 40);
+PHAL_PIN_OFFSET(phal_collective_desc_t, pairs, 48);
+PHAL_PIN_OFFSET(phal_collective_desc_t, pair_count, 56);
+PHAL_PIN_OFFSET(phal_collective_desc_t, timeout_ms, 64);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010007u);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010008u);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);
@@ -255,6 +278,20 @@ PHAL_PIN_VALUE(PHAL_INTERNAL, 13);
 PHAL_PIN_VALUE(PHAL_UNAVAILABLE, 14);
 PHAL_PIN_VALUE(PHAL_DATA_LOSS, 15);
 PHAL_PIN_VALUE(PHAL_UNAUTHENTICATED, 16);
+
+PHAL_PIN_VALUE(PHAL_COLLECTIVE_ALL_REDUCE, 0);
+PHAL_PIN_VALUE(PHAL_COLLECTIVE_ALL_GATHER, 1);
+PHAL_PIN_VALUE(PHAL_COLLECTIVE_REDUCE_SCATTER, 2);
+PHAL_PIN_VALUE(PHAL_COLLECTIVE_ALL_TO_ALL, 3);
+PHAL_PIN_VALUE(PHAL_COLLECTIVE_PERMUTE, 4);
+PHAL_PIN_VALUE(PHAL_COLLECTIVE_BROADCAST, 5);
+PHAL_PIN_VALUE(PHAL_REDUCTION_NONE, 0);
+PHAL_PIN_VALUE(PHAL_REDUCTION_SUM, 1);
+PHAL_PIN_VALUE(PHAL_REDUCTION_PRODUCT, 2);
+PHAL_PIN_VALUE(PHAL_REDUCTION_MIN, 3);
+PHAL_PIN_VALUE(PHAL_REDUCTION_MAX, 4);
+PHAL_PIN_VALUE(PHAL_REDUCTION_AND, 5);
+PHAL_PIN_VALUE(PHAL_REDUCTION_OR, 6);
 
 PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_INVALID, 0);
 PHAL_PIN_VALUE(PHAL_ELEMENT_TYPE_PRED, 1);

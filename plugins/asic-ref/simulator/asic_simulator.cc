@@ -36,6 +36,8 @@ void KernelCounters::Accumulate(const KernelCounters& other) {
   dram_bytes_written += other.dram_bytes_written;
   macs += other.macs;
   vector_elements += other.vector_elements;
+  link_bytes_sent += other.link_bytes_sent;
+  link_bytes_received += other.link_bytes_received;
 }
 
 namespace simulation {

@@ -49,13 +49,15 @@ class DramView {
 
 // What one run of a program did.
 struct KernelCounters {
-  uint64_t cycles = 0;                          // start to last unit idle
-  std::array<uint64_t, kUnitCount> busy{};      // cycles each unit worked
+  uint64_t cycles = 0;                              // start to last unit idle
+  std::array<uint64_t, kUnitCount> busy{};          // cycles each unit worked
   std::array<uint64_t, kUnitCount> instructions{};  // executed per unit
-  uint64_t dram_bytes_read = 0;     // DMA in
-  uint64_t dram_bytes_written = 0;  // DMA out
-  uint64_t macs = 0;                // matrix unit multiply-adds (m * k * n)
-  uint64_t vector_elements = 0;     // elements the vector unit produced
+  uint64_t dram_bytes_read = 0;                     // DMA in
+  uint64_t dram_bytes_written = 0;                  // DMA out
+  uint64_t macs = 0;                 // matrix unit multiply-adds (m * k * n)
+  uint64_t vector_elements = 0;      // elements the vector unit produced
+  uint64_t link_bytes_sent = 0;      // over the interconnect (collectives)
+  uint64_t link_bytes_received = 0;  // over the interconnect (collectives)
 
   // busy / cycles of `unit`, 0 when nothing ran.
   double Utilization(Unit unit) const;

@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.7 (1.0-1.7) -- the interface a backend plugin implements.
+ * Polyhal ABI 1.8 (1.0-1.8) -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -39,6 +39,7 @@ typedef struct phal_plugin_buffer phal_plugin_buffer_t;
 typedef struct phal_plugin_stream phal_plugin_stream_t;
 typedef struct phal_plugin_event phal_plugin_event_t;
 typedef struct phal_plugin_kernel phal_plugin_kernel_t;
+typedef struct phal_plugin_communicator phal_plugin_communicator_t;
 
 /* Options of kernel_emit (ABI 1.1). The core sets struct_size to the size it
  * knows; a member beyond it is absent (zero), and a plugin reads no member
@@ -56,6 +57,79 @@ typedef struct phal_kernel_options {
    * the emit with a status naming it. */
   const char* dump_directory;
 } phal_kernel_options_t;
+
+/* ---- collectives (ABI 1.8) -----------------------------------------------
+ *
+ * A communicator joins `n` devices of one plugin as ranks 0..n-1; the core
+ * holds one handle per rank. A collective is queued on every rank's stream
+ * with the same description; rank r's part reads `send` and writes `recv`
+ * on rank r's device. The k-th collective queued on one rank's handle
+ * meets the k-th of every other rank of its communicator.
+ *
+ * Layouts, with n ranks, O = outer_count and B = block_count elements (an
+ * array of O x ... is O blocks of row-major elements):
+ *   ALL_REDUCE      send O*B, recv O*B: recv[i] = send_0[i] op send_1[i] op
+ *                   ... op send_{n-1}[i], combined in rank order from the
+ *                   left, each step rounded to the element type.
+ *   ALL_GATHER      send O*B, recv O*n*B: recv[o][q][b] = send_q[o][b].
+ *   REDUCE_SCATTER  send O*n*B, recv O*B: recv_r[o][b] = the rank-order
+ *                   reduction over q of send_q[o][r][b].
+ *   ALL_TO_ALL      send O*n*B, recv O*n*B: recv_r[o][q][b] = send_q[o][r][b].
+ *   PERMUTE         send O*B, recv O*B: for each pair, recv_target =
+ *                   send_source; a rank that is no pair's target receives
+ *                   zeros (all bits zero).
+ *   BROADCAST       send O*B, recv O*B: recv_r = send_root for every r.
+ * The reductions are StableHLO's add, multiply, minimum (NaN propagates,
+ * -0 < +0), maximum, and and or of the element type: integers wrap, pred
+ * is one byte of 0 or 1, floating types round to nearest even. */
+typedef enum phal_collective_kind {
+  PHAL_COLLECTIVE_ALL_REDUCE = 0,
+  PHAL_COLLECTIVE_ALL_GATHER = 1,
+  PHAL_COLLECTIVE_REDUCE_SCATTER = 2,
+  PHAL_COLLECTIVE_ALL_TO_ALL = 3,
+  PHAL_COLLECTIVE_PERMUTE = 4,
+  PHAL_COLLECTIVE_BROADCAST = 5,
+  PHAL_COLLECTIVE_KIND_COUNT = 6 /* one past the last; grows */
+} phal_collective_kind_t;
+
+typedef enum phal_reduction {
+  PHAL_REDUCTION_NONE = 0, /* every kind but ALL_REDUCE and REDUCE_SCATTER */
+  PHAL_REDUCTION_SUM = 1,
+  PHAL_REDUCTION_PRODUCT = 2,
+  PHAL_REDUCTION_MIN = 3,
+  PHAL_REDUCTION_MAX = 4,
+  PHAL_REDUCTION_AND = 5, /* integers and pred */
+  PHAL_REDUCTION_OR = 6,  /* integers and pred */
+  PHAL_REDUCTION_COUNT = 7
+} phal_reduction_t;
+
+/* PERMUTE: rank `source` sends to rank `target`. */
+typedef struct phal_collective_pair {
+  uint32_t source;
+  uint32_t target;
+} phal_collective_pair_t;
+
+/* One collective. The core sets struct_size to the size it knows; a plugin
+ * reads no member beyond it. Everything it points at is valid during the
+ * call only (a plugin that runs the collective later copies what it
+ * needs). */
+typedef struct phal_collective_desc {
+  uint32_t struct_size;
+  const void* next;
+  uint32_t kind;         /* phal_collective_kind_t */
+  uint32_t element_type; /* phal_element_type_t */
+  uint32_t reduction;    /* phal_reduction_t */
+  uint32_t root;         /* BROADCAST: the rank every rank receives from */
+  uint64_t outer_count;  /* O above, at least 1 */
+  uint64_t block_count;  /* B above, in elements; 0 moves nothing */
+  /* PERMUTE: `pair_count` pairs, sources distinct, targets distinct. */
+  const phal_collective_pair_t* pairs;
+  uint32_t pair_count;
+  /* How long a rank waits for its peers, in milliseconds (0: forever). A
+   * rank whose peers have not all arrived by then fails its part with
+   * PHAL_DEADLINE_EXCEEDED naming the ranks missing. */
+  uint64_t timeout_ms;
+} phal_collective_desc_t;
 
 /*
  * Services the core offers a plugin. The table is owned by the core and
@@ -281,6 +355,56 @@ typedef struct phal_plugin_api {
    * counters. Work running during the reset may be counted on either side
    * of it: a caller that needs a sharp line synchronises first. */
   phal_status_t* (*device_reset_counters)(phal_plugin_device_t* device);
+
+  /* ---- collectives (ABI 1.8) -----------------------------------------------
+   *
+   * A plugin whose devices exchange data themselves fills all five slots;
+   * one that leaves them NULL still runs every program for several devices:
+   * the core then stages each collective through host memory. The core
+   * calls the slots only on devices that are not compile-only.
+   */
+
+  /* Sets *out_supported to 1 when communicators of `device` run `desc`
+   * (its kind, element type and reduction; counts, root and pairs do not
+   * change the answer), else 0. The core queues only collectives a device
+   * supports. */
+  phal_status_t* (*device_supports_collective)(
+      phal_plugin_device_t* device, const phal_collective_desc_t* desc,
+      int* out_supported);
+  /* Creates one communicator over `count` (at least 1) distinct devices of
+   * this plugin: out_communicators[i] (an array of `count` the core owns)
+   * receives rank i's handle, on devices[i]. On failure no handle is
+   * made. */
+  phal_status_t* (*communicator_create)(
+      phal_plugin_device_t* const* devices, uint32_t count,
+      phal_plugin_communicator_t** out_communicators);
+  /* Destroys one rank's handle. The core destroys every rank's handle of a
+   * communicator, after the streams its collectives were queued on have
+   * been synchronised. */
+  void (*communicator_destroy)(phal_plugin_communicator_t* communicator);
+  /* Makes every collective of the communicator (all ranks) that waits for
+   * a peer, and every one queued later, fail with PHAL_ABORTED; the core
+   * calls it, on any rank's handle, when a peer will never arrive (its
+   * process failed). Never blocks on a collective. */
+  phal_status_t* (*communicator_abort)(
+      phal_plugin_communicator_t* communicator);
+  /* Queues this rank's part of `desc` on `stream`, which belongs to the
+   * rank's device: it starts after the work queued before it and the work
+   * queued after it starts after it, like a kernel; events recorded after
+   * it fire once it has finished. `send` from `send_offset` and `recv` from
+   * `recv_offset` hold the rank's elements (the layouts above; the core has
+   * checked the ranges, and the offsets are multiples of the element
+   * size); `send` and `recv` may be the same buffer only when their ranges
+   * do not overlap. The core queues each rank's part from a thread of its
+   * own, so a plugin whose streams run work in the caller may block in this
+   * call until the peers have arrived. Descriptions that differ between ranks
+   * (kind, element type, reduction, counts, root, pairs) fail every rank's
+   * part with PHAL_FAILED_PRECONDITION. Errors of the collective are the
+   * stream's, reported by its synchronize. */
+  phal_status_t* (*stream_collective)(
+      phal_plugin_stream_t* stream, phal_plugin_communicator_t* communicator,
+      const phal_collective_desc_t* desc, phal_plugin_buffer_t* send,
+      uint64_t send_offset, phal_plugin_buffer_t* recv, uint64_t recv_offset);
 } phal_plugin_api_t;
 
 /* The smallest table the core accepts: the header up to and including
@@ -306,6 +430,9 @@ typedef struct phal_plugin_api {
    sizeof(((phal_plugin_api_t*)0)->device_reset_counters))
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_6 PHAL_PLUGIN_API_STRUCT_SIZE_1_5
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_7 PHAL_PLUGIN_API_STRUCT_SIZE_1_6
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_8             \
+  (offsetof(phal_plugin_api_t, stream_collective) + \
+   sizeof(((phal_plugin_api_t*)0)->stream_collective))
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the

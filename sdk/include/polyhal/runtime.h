@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.7 (1.0-1.7) -- the application interface of libpolyhal.
+ * Polyhal ABI 1.8 (1.0-1.8) -- the application interface of libpolyhal.
  *
  * A framework creates a client, which discovers and loads plugins (see
  * docs/plugins.md for the search order), lists their devices, allocates

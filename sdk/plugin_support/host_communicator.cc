@@ -1,0 +1,303 @@
+#include "sdk/plugin_support/host_communicator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "sdk/base/element_types.h"
+#include "sdk/element_semantics/complex_functions.h"
+#include "sdk/element_semantics/element_traits.h"
+#include "sdk/element_semantics/real_functions.h"
+
+namespace phal {
+namespace {
+
+namespace es = element_semantics;
+
+// accumulator[i] = accumulator[i] op value[i] for `count` elements of
+// Traits' type, as StableHLO's add, multiply, minimum, maximum, and, or
+// compute them. False when the type has no such op.
+template <typename Traits>
+bool CombineTyped(uint32_t reduction, std::byte* accumulator,
+                  const std::byte* value, uint64_t count) {
+  using Storage = typename Traits::Storage;
+  auto* out = reinterpret_cast<Storage*>(accumulator);
+  const auto* in = reinterpret_cast<const Storage*>(value);
+  const auto map = [&](auto op) {
+    for (uint64_t i = 0; i < count; ++i) {
+      out[i] = Traits::Store(op(Traits::Load(out[i]), Traits::Load(in[i])));
+    }
+    return true;
+  };
+  if constexpr (es::kIsPred<Traits>) {
+    switch (reduction) {
+      case PHAL_REDUCTION_SUM:  // logical or, as StableHLO's add of pred
+      case PHAL_REDUCTION_MAX:
+      case PHAL_REDUCTION_OR:
+        return map([](bool a, bool b) { return a || b; });
+      case PHAL_REDUCTION_PRODUCT:
+      case PHAL_REDUCTION_MIN:
+      case PHAL_REDUCTION_AND:
+        return map([](bool a, bool b) { return a && b; });
+      default:
+        return false;
+    }
+  } else if constexpr (es::kIsInteger<Traits>) {
+    // Integers wrap: sums and products are taken in 64 unsigned bits.
+    switch (reduction) {
+      case PHAL_REDUCTION_SUM:
+        for (uint64_t i = 0; i < count; ++i) {
+          out[i] = static_cast<Storage>(static_cast<uint64_t>(out[i]) +
+                                        static_cast<uint64_t>(in[i]));
+        }
+        return true;
+      case PHAL_REDUCTION_PRODUCT:
+        for (uint64_t i = 0; i < count; ++i) {
+          out[i] = static_cast<Storage>(static_cast<uint64_t>(out[i]) *
+                                        static_cast<uint64_t>(in[i]));
+        }
+        return true;
+      case PHAL_REDUCTION_MIN:
+        for (uint64_t i = 0; i < count; ++i) out[i] = std::min(out[i], in[i]);
+        return true;
+      case PHAL_REDUCTION_MAX:
+        for (uint64_t i = 0; i < count; ++i) out[i] = std::max(out[i], in[i]);
+        return true;
+      case PHAL_REDUCTION_AND:
+        for (uint64_t i = 0; i < count; ++i) out[i] &= in[i];
+        return true;
+      case PHAL_REDUCTION_OR:
+        for (uint64_t i = 0; i < count; ++i) out[i] |= in[i];
+        return true;
+      default:
+        return false;
+    }
+  } else if constexpr (es::kIsComplex<Traits>) {
+    switch (reduction) {
+      case PHAL_REDUCTION_SUM:
+        return map(es::ComplexAdd);
+      case PHAL_REDUCTION_PRODUCT:
+        return map(es::ComplexMultiply);
+      case PHAL_REDUCTION_MIN:
+        return map(es::ComplexMinimum);
+      case PHAL_REDUCTION_MAX:
+        return map(es::ComplexMaximum);
+      default:
+        return false;
+    }
+  } else {
+    switch (reduction) {
+      case PHAL_REDUCTION_SUM:
+        // f32 and f64 sums and products round once in their own type
+        // exactly as in double rounded once (53 >= 2 * 24 + 2).
+        if constexpr (std::is_floating_point_v<Storage>) {
+          for (uint64_t i = 0; i < count; ++i) out[i] += in[i];
+          return true;
+        } else {
+          return map(es::FloatAdd);
+        }
+      case PHAL_REDUCTION_PRODUCT:
+        if constexpr (std::is_floating_point_v<Storage>) {
+          for (uint64_t i = 0; i < count; ++i) out[i] *= in[i];
+          return true;
+        } else {
+          return map(es::FloatMultiply);
+        }
+      case PHAL_REDUCTION_MIN:
+        return map(es::FloatMinimum);
+      case PHAL_REDUCTION_MAX:
+        return map(es::FloatMaximum);
+      default:
+        return false;
+    }
+  }
+}
+
+bool Combine(uint32_t reduction, uint32_t type, std::byte* accumulator,
+             const std::byte* value, uint64_t count) {
+  return es::DispatchElementType(static_cast<ElementType>(type),
+                                 [&](auto traits) {
+                                   return CombineTyped<decltype(traits)>(
+                                       reduction, accumulator, value, count);
+                                 });
+}
+
+void Copy(std::byte* destination, const std::byte* source, uint64_t bytes) {
+  if (bytes > 0) std::memcpy(destination, source, bytes);
+}
+
+std::string RankList(const std::vector<uint32_t>& ranks) {
+  std::string text = "{";
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(ranks[i]);
+  }
+  return text + "}";
+}
+
+}  // namespace
+
+bool HostCommunicatorSupports(const phal_collective_desc_t& desc) {
+  StatusOr<CollectiveDesc> read = CollectiveDesc::From(&desc);
+  if (!read.ok()) return false;
+  if (read->reduction == PHAL_REDUCTION_NONE) return true;
+  // A reduction of one element onto itself says whether the type has it.
+  std::byte element[16] = {};
+  return Combine(read->reduction, read->element_type, element, element, 1);
+}
+
+HostCommunicator::HostCommunicator(uint32_t ranks)
+    : ranks_(ranks), next_sequence_(ranks, 0) {}
+
+void HostCommunicator::FailLocked(Status status) {
+  if (failure_.ok()) failure_ = std::move(status);
+  changed_.notify_all();
+}
+
+void HostCommunicator::Abort() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  FailLocked(Aborted("the communicator was aborted: a peer will not come"));
+}
+
+Status HostCommunicator::Run(uint32_t rank, const CollectiveDesc& desc,
+                             const std::byte* send, std::byte* recv) {
+  if (rank >= ranks_) {
+    return InvalidArgument("rank " + std::to_string(rank) +
+                           " of a communicator of " + std::to_string(ranks_));
+  }
+  // Every rank checks the same description, so all fail alike.
+  PHAL_RETURN_IF_ERROR(CheckCollectiveDesc(desc, ranks_).status());
+  const phal_collective_desc_t c_desc = desc.ToC();
+  if (!HostCommunicatorSupports(c_desc)) {
+    return Unimplemented(desc.ToString() +
+                         " is not a collective of host memory");
+  }
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!failure_.ok()) return failure_;
+  const uint64_t sequence = next_sequence_[rank]++;
+  std::shared_ptr<Round>& slot = rounds_[sequence];
+  if (slot == nullptr) {
+    slot = std::make_shared<Round>();
+    slot->desc = desc;
+    slot->send.resize(ranks_, nullptr);
+    slot->recv.resize(ranks_, nullptr);
+    slot->arrived.resize(ranks_, false);
+  } else if (!slot->desc.AgreesWith(desc)) {
+    FailLocked(FailedPrecondition(
+        "collective " + std::to_string(sequence) +
+        " of the communicator: rank " + std::to_string(rank) + " runs " +
+        desc.ToString() + ", an earlier rank " + slot->desc.ToString()));
+    return failure_;
+  }
+  const std::shared_ptr<Round> round = slot;
+  round->send[rank] = send;
+  round->recv[rank] = recv;
+  round->arrived[rank] = true;
+  ++round->arrived_count;
+  changed_.notify_all();
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(desc.timeout_ms);
+  while (round->arrived_count < ranks_ && failure_.ok()) {
+    if (desc.timeout_ms == 0) {
+      changed_.wait(lock);
+    } else if (changed_.wait_until(lock, deadline) == std::cv_status::timeout &&
+               round->arrived_count < ranks_ && failure_.ok()) {
+      std::vector<uint32_t> missing;
+      for (uint32_t r = 0; r < ranks_; ++r) {
+        if (!round->arrived[r]) missing.push_back(r);
+      }
+      FailLocked(DeadlineExceeded(
+          desc.ToString() + " (collective " + std::to_string(sequence) +
+          " of the communicator): rank" + (missing.size() > 1 ? "s " : " ") +
+          RankList(missing) + " of " + std::to_string(ranks_) +
+          " did not arrive within " + std::to_string(desc.timeout_ms) + " ms"));
+    }
+  }
+  // A complete round is always finished by every rank: peers read each
+  // other's ranges until the last is done.
+  if (round->arrived_count < ranks_) return failure_;
+  lock.unlock();
+  Compute(*round, rank, ranks_);
+  lock.lock();
+  if (++round->finished_count == ranks_) {
+    rounds_.erase(sequence);
+    changed_.notify_all();
+  }
+  while (round->finished_count < ranks_) changed_.wait(lock);
+  return OkStatus();
+}
+
+void HostCommunicator::Compute(const Round& round, uint32_t rank,
+                               uint32_t ranks) {
+  const CollectiveDesc& desc = round.desc;
+  const uint64_t element = ElementTypeByteSize(desc.element_type);
+  const uint64_t block = desc.block_count * element;
+  const uint64_t outer = desc.outer_count;
+  std::byte* recv = round.recv[rank];
+  switch (desc.kind) {
+    case PHAL_COLLECTIVE_ALL_REDUCE: {
+      // This rank reduces one n-th of the elements and writes it to every
+      // rank.
+      const uint64_t total = outer * desc.block_count;
+      const uint64_t begin = total * rank / ranks;
+      const uint64_t end = total * (rank + 1) / ranks;
+      const uint64_t offset = begin * element;
+      const uint64_t bytes = (end - begin) * element;
+      std::byte* accumulator = recv + offset;
+      Copy(accumulator, round.send[0] + offset, bytes);
+      for (uint32_t q = 1; q < ranks; ++q) {
+        Combine(desc.reduction, desc.element_type, accumulator,
+                round.send[q] + offset, end - begin);
+      }
+      for (uint32_t q = 0; q < ranks; ++q) {
+        if (q != rank) Copy(round.recv[q] + offset, accumulator, bytes);
+      }
+      return;
+    }
+    case PHAL_COLLECTIVE_ALL_GATHER:
+      for (uint64_t o = 0; o < outer; ++o) {
+        for (uint32_t q = 0; q < ranks; ++q) {
+          Copy(recv + (o * ranks + q) * block, round.send[q] + o * block,
+               block);
+        }
+      }
+      return;
+    case PHAL_COLLECTIVE_REDUCE_SCATTER:
+      for (uint64_t o = 0; o < outer; ++o) {
+        const uint64_t from = (o * ranks + rank) * block;
+        std::byte* accumulator = recv + o * block;
+        Copy(accumulator, round.send[0] + from, block);
+        for (uint32_t q = 1; q < ranks; ++q) {
+          Combine(desc.reduction, desc.element_type, accumulator,
+                  round.send[q] + from, desc.block_count);
+        }
+      }
+      return;
+    case PHAL_COLLECTIVE_ALL_TO_ALL:
+      for (uint64_t o = 0; o < outer; ++o) {
+        for (uint32_t q = 0; q < ranks; ++q) {
+          Copy(recv + (o * ranks + q) * block,
+               round.send[q] + (o * ranks + rank) * block, block);
+        }
+      }
+      return;
+    case PHAL_COLLECTIVE_PERMUTE:
+      for (const phal_collective_pair_t& pair : desc.pairs) {
+        if (pair.target == rank) {
+          Copy(recv, round.send[pair.source], outer * block);
+          return;
+        }
+      }
+      if (outer * block > 0) std::memset(recv, 0, outer * block);
+      return;
+    case PHAL_COLLECTIVE_BROADCAST:
+      Copy(recv, round.send[desc.root], outer * block);
+      return;
+    default:
+      return;
+  }
+}
+
+}  // namespace phal
