@@ -490,7 +490,7 @@ TEST(PluginStubs, MissingSlotsAnswerUnimplemented) {
   provided.struct_size = PHAL_PLUGIN_API_MIN_STRUCT_SIZE;
   std::vector<std::string> missing;
   phal_plugin_api_t table = CompletePluginTable(provided, &missing);
-  EXPECT_EQ(missing.size(), 29u) << "every slot after the header";
+  EXPECT_EQ(missing.size(), 34u) << "every slot after the header";
   phal_plugin_buffer_t* buffer = nullptr;
   Status status = TakeCStatus(table.buffer_allocate(nullptr, 0, 16, &buffer));
   EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
@@ -519,6 +519,17 @@ TEST(PluginStubs, MissingSlotsAnswerUnimplemented) {
   EXPECT_EQ(count, 0u);
   EXPECT_EQ(counters, nullptr);
   EXPECT_TRUE(TakeCStatus(table.device_reset_counters(nullptr)).ok());
+  // A plugin without the collective slots (ABI 1.8) supports no
+  // collective: the core stages them through host memory.
+  phal_collective_desc_t desc{};
+  desc.struct_size = sizeof(desc);
+  int supported = 7;
+  EXPECT_TRUE(
+      TakeCStatus(table.device_supports_collective(nullptr, &desc, &supported))
+          .ok());
+  EXPECT_EQ(supported, 0);
+  EXPECT_EQ(TakeCStatus(table.communicator_create(nullptr, 0, nullptr)).code(),
+            PHAL_UNIMPLEMENTED);
   table.shutdown();
 }
 

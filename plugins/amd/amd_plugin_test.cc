@@ -23,6 +23,7 @@
 #include "polyhal/plugin.h"
 #include "sdk/kir/kernel.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
+#include "sdk/plugin_testing/collective_contract.h"
 #include "sdk/plugin_testing/compile_target_test.h"
 #include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
@@ -134,6 +135,7 @@ TEST_F(AmdDevice, TheEmulatedDeviceIsAGfx90aWithWave64AndAnMi210sLimits) {
 PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(AmdDeviceContract);
 // PHAL_GPU_EMULATION=1 with PHAL_VIRTUAL_DEVICES=4: four emulated GPUs.
 PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(AmdVirtualDevices);
+PHAL_PLUGIN_COLLECTIVE_TESTS(AmdCollectives);
 
 using AmdKernels = ::phal::plugin_testing::DeviceContractTest;
 

@@ -26,6 +26,7 @@
 #include "isa/asic_isa.h"
 #include "polyhal/plugin.h"
 #include "sdk/kir/kernel.h"
+#include "sdk/plugin_testing/collective_contract.h"
 #include "sdk/plugin_testing/compile_target_test.h"
 #include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/fake_host.h"
@@ -169,6 +170,7 @@ PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(AsicRefDeviceContract);
 // PHAL_VIRTUAL_DEVICES=4: four simulated chips, each with its own DRAM,
 // simulator and counters.
 PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(AsicRefVirtualDevices);
+PHAL_PLUGIN_COLLECTIVE_TESTS(AsicRefCollectives);
 
 TEST_F(AsicRefDevice, DescribesTheSimulatedChipOfTheDefaultArchitecture) {
   size_t count = 0;

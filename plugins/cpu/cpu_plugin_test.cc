@@ -17,6 +17,7 @@
 
 #include "plugins/cpu/cpu_memory.h"
 #include "polyhal/plugin.h"
+#include "sdk/plugin_testing/collective_contract.h"
 #include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/fake_host.h"
 #include "sdk/plugin_testing/plugin_environment.h"
@@ -58,6 +59,7 @@ const std::byte* BufferAddress(phal_plugin_buffer_t* buffer) {
 PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(CpuDeviceContract);
 // PHAL_VIRTUAL_DEVICES=4: four devices sharing the host's cores.
 PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(CpuVirtualDevices);
+PHAL_PLUGIN_COLLECTIVE_TESTS(CpuCollectives);
 
 class CpuPluginTest : public PluginTest {
  protected:

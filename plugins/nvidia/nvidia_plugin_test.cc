@@ -29,6 +29,7 @@
 #include "sdk/kir/facts.h"
 #include "sdk/kir/kernel.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
+#include "sdk/plugin_testing/collective_contract.h"
 #include "sdk/plugin_testing/compile_target_test.h"
 #include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
@@ -124,6 +125,7 @@ TEST_F(NvidiaDevice, TheEmulatedDeviceIsAnSm90WithAnH100sLimits) {
 PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(NvidiaDeviceContract);
 // PHAL_GPU_EMULATION=1 with PHAL_VIRTUAL_DEVICES=4: four emulated GPUs.
 PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(NvidiaVirtualDevices);
+PHAL_PLUGIN_COLLECTIVE_TESTS(NvidiaCollectives);
 
 using NvidiaKernels = ::phal::plugin_testing::DeviceContractTest;
 

@@ -12,6 +12,7 @@
 
 #include "polyhal/plugin.h"
 #include "sdk/kir/kernel.h"
+#include "sdk/plugin_testing/collective_contract.h"
 #include "sdk/plugin_testing/device_contract.h"
 #include "sdk/plugin_testing/fake_host.h"
 #include "sdk/plugin_testing/kir_builder_kernels.h"
@@ -37,6 +38,7 @@ PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(TemplateDeviceContract);
 // PHAL_VIRTUAL_DEVICES=4 gives four distinct devices sharing host memory.
 // Keep these only while your device can be shared that way.
 PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(TemplateVirtualDevices);
+PHAL_PLUGIN_COLLECTIVE_TESTS(TemplateCollectives);
 
 // "acme" for libphal_plugin_acme.so: phal_add_plugin names the library
 // after the plugin.

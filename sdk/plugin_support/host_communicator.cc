@@ -16,18 +16,19 @@ namespace {
 
 namespace es = element_semantics;
 
-// accumulator[i] = accumulator[i] op value[i] for `count` elements of
-// Traits' type, as StableHLO's add, multiply, minimum, maximum, and, or
-// compute them. False when the type has no such op.
+// result[i] = left[i] op right[i] for `count` elements of Traits' type,
+// as StableHLO's add, multiply, minimum, maximum, and, or compute them
+// (`result` may be `left`). False when the type has no such op.
 template <typename Traits>
-bool CombineTyped(uint32_t reduction, std::byte* accumulator,
-                  const std::byte* value, uint64_t count) {
+bool CombineTyped(uint32_t reduction, std::byte* result, const std::byte* left,
+                  const std::byte* right, uint64_t count) {
   using Storage = typename Traits::Storage;
-  auto* out = reinterpret_cast<Storage*>(accumulator);
-  const auto* in = reinterpret_cast<const Storage*>(value);
+  auto* out = reinterpret_cast<Storage*>(result);
+  const auto* lhs = reinterpret_cast<const Storage*>(left);
+  const auto* in = reinterpret_cast<const Storage*>(right);
   const auto map = [&](auto op) {
     for (uint64_t i = 0; i < count; ++i) {
-      out[i] = Traits::Store(op(Traits::Load(out[i]), Traits::Load(in[i])));
+      out[i] = Traits::Store(op(Traits::Load(lhs[i]), Traits::Load(in[i])));
     }
     return true;
   };
@@ -49,27 +50,27 @@ bool CombineTyped(uint32_t reduction, std::byte* accumulator,
     switch (reduction) {
       case PHAL_REDUCTION_SUM:
         for (uint64_t i = 0; i < count; ++i) {
-          out[i] = static_cast<Storage>(static_cast<uint64_t>(out[i]) +
+          out[i] = static_cast<Storage>(static_cast<uint64_t>(lhs[i]) +
                                         static_cast<uint64_t>(in[i]));
         }
         return true;
       case PHAL_REDUCTION_PRODUCT:
         for (uint64_t i = 0; i < count; ++i) {
-          out[i] = static_cast<Storage>(static_cast<uint64_t>(out[i]) *
+          out[i] = static_cast<Storage>(static_cast<uint64_t>(lhs[i]) *
                                         static_cast<uint64_t>(in[i]));
         }
         return true;
       case PHAL_REDUCTION_MIN:
-        for (uint64_t i = 0; i < count; ++i) out[i] = std::min(out[i], in[i]);
+        for (uint64_t i = 0; i < count; ++i) out[i] = std::min(lhs[i], in[i]);
         return true;
       case PHAL_REDUCTION_MAX:
-        for (uint64_t i = 0; i < count; ++i) out[i] = std::max(out[i], in[i]);
+        for (uint64_t i = 0; i < count; ++i) out[i] = std::max(lhs[i], in[i]);
         return true;
       case PHAL_REDUCTION_AND:
-        for (uint64_t i = 0; i < count; ++i) out[i] &= in[i];
+        for (uint64_t i = 0; i < count; ++i) out[i] = lhs[i] & in[i];
         return true;
       case PHAL_REDUCTION_OR:
-        for (uint64_t i = 0; i < count; ++i) out[i] |= in[i];
+        for (uint64_t i = 0; i < count; ++i) out[i] = lhs[i] | in[i];
         return true;
       default:
         return false;
@@ -93,14 +94,14 @@ bool CombineTyped(uint32_t reduction, std::byte* accumulator,
         // f32 and f64 sums and products round once in their own type
         // exactly as in double rounded once (53 >= 2 * 24 + 2).
         if constexpr (std::is_floating_point_v<Storage>) {
-          for (uint64_t i = 0; i < count; ++i) out[i] += in[i];
+          for (uint64_t i = 0; i < count; ++i) out[i] = lhs[i] + in[i];
           return true;
         } else {
           return map(es::FloatAdd);
         }
       case PHAL_REDUCTION_PRODUCT:
         if constexpr (std::is_floating_point_v<Storage>) {
-          for (uint64_t i = 0; i < count; ++i) out[i] *= in[i];
+          for (uint64_t i = 0; i < count; ++i) out[i] = lhs[i] * in[i];
           return true;
         } else {
           return map(es::FloatMultiply);
@@ -115,13 +116,30 @@ bool CombineTyped(uint32_t reduction, std::byte* accumulator,
   }
 }
 
-bool Combine(uint32_t reduction, uint32_t type, std::byte* accumulator,
-             const std::byte* value, uint64_t count) {
+bool Combine(uint32_t reduction, uint32_t type, std::byte* result,
+             const std::byte* left, const std::byte* right, uint64_t count) {
   return es::DispatchElementType(static_cast<ElementType>(type),
                                  [&](auto traits) {
                                    return CombineTyped<decltype(traits)>(
-                                       reduction, accumulator, value, count);
+                                       reduction, result, left, right, count);
                                  });
+}
+
+// result = sources[0] op sources[1] op ... in order, from `offset` bytes
+// into each source: one pass over the first two, then one per source.
+void ReduceInOrder(uint32_t reduction, uint32_t type, std::byte* result,
+                   const std::vector<const std::byte*>& sources,
+                   uint64_t offset, uint64_t count) {
+  const uint64_t bytes = count * ElementTypeByteSize(type);
+  if (sources.size() == 1) {
+    if (bytes > 0) std::memcpy(result, sources[0] + offset, bytes);
+    return;
+  }
+  Combine(reduction, type, result, sources[0] + offset, sources[1] + offset,
+          count);
+  for (std::size_t q = 2; q < sources.size(); ++q) {
+    Combine(reduction, type, result, result, sources[q] + offset, count);
+  }
 }
 
 void Copy(std::byte* destination, const std::byte* source, uint64_t bytes) {
@@ -145,7 +163,8 @@ bool HostCommunicatorSupports(const phal_collective_desc_t& desc) {
   if (read->reduction == PHAL_REDUCTION_NONE) return true;
   // A reduction of one element onto itself says whether the type has it.
   std::byte element[16] = {};
-  return Combine(read->reduction, read->element_type, element, element, 1);
+  return Combine(read->reduction, read->element_type, element, element, element,
+                 1);
 }
 
 HostCommunicator::HostCommunicator(uint32_t ranks)
@@ -246,11 +265,8 @@ void HostCommunicator::Compute(const Round& round, uint32_t rank,
       const uint64_t offset = begin * element;
       const uint64_t bytes = (end - begin) * element;
       std::byte* accumulator = recv + offset;
-      Copy(accumulator, round.send[0] + offset, bytes);
-      for (uint32_t q = 1; q < ranks; ++q) {
-        Combine(desc.reduction, desc.element_type, accumulator,
-                round.send[q] + offset, end - begin);
-      }
+      ReduceInOrder(desc.reduction, desc.element_type, accumulator, round.send,
+                    offset, end - begin);
       for (uint32_t q = 0; q < ranks; ++q) {
         if (q != rank) Copy(round.recv[q] + offset, accumulator, bytes);
       }
@@ -266,13 +282,8 @@ void HostCommunicator::Compute(const Round& round, uint32_t rank,
       return;
     case PHAL_COLLECTIVE_REDUCE_SCATTER:
       for (uint64_t o = 0; o < outer; ++o) {
-        const uint64_t from = (o * ranks + rank) * block;
-        std::byte* accumulator = recv + o * block;
-        Copy(accumulator, round.send[0] + from, block);
-        for (uint32_t q = 1; q < ranks; ++q) {
-          Combine(desc.reduction, desc.element_type, accumulator,
-                  round.send[q] + from, desc.block_count);
-        }
+        ReduceInOrder(desc.reduction, desc.element_type, recv + o * block,
+                      round.send, (o * ranks + rank) * block, desc.block_count);
       }
       return;
     case PHAL_COLLECTIVE_ALL_TO_ALL:

@@ -200,7 +200,7 @@ TEST(PluginEntryTest, PluginRangeBoundsTheChoiceFromBelow) {
 }
 
 TEST(PluginSlotListTest, NamesEverySlotAfterTheHeaderInTableOrder) {
-  EXPECT_EQ(kPluginSlotCount, 29u);
+  EXPECT_EQ(kPluginSlotCount, 34u);
   const PluginSlotInfo& first = GetPluginSlotInfo(PluginSlot::kShutdown);
   EXPECT_STREQ(first.name, "shutdown");
   EXPECT_EQ(first.offset, PHAL_PLUGIN_API_MIN_STRUCT_SIZE);
@@ -208,9 +208,12 @@ TEST(PluginSlotListTest, NamesEverySlotAfterTheHeaderInTableOrder) {
   EXPECT_STREQ(launch.name, "stream_launch");
   EXPECT_EQ(launch.abi_version, kAbi11);
   EXPECT_EQ(launch.offset, offsetof(phal_plugin_api_t, stream_launch));
-  const PluginSlotInfo& last =
+  const PluginSlotInfo& counters =
       GetPluginSlotInfo(PluginSlot::kDeviceResetCounters);
-  EXPECT_EQ(last.group, kPluginCounterSlots);
+  EXPECT_EQ(counters.group, kPluginCounterSlots);
+  const PluginSlotInfo& last = GetPluginSlotInfo(PluginSlot::kStreamCollective);
+  EXPECT_EQ(last.group, kPluginCollectiveSlots);
+  EXPECT_EQ(last.abi_version, PHAL_MAKE_VERSION(1, 8));
   EXPECT_EQ(last.offset + last.size, sizeof(phal_plugin_api_t));
 }
 
@@ -219,7 +222,8 @@ TEST(PluginSlotListTest, EachVersionsTableEndsWithItsNewestSlot) {
       PHAL_PLUGIN_API_STRUCT_SIZE_1_0, PHAL_PLUGIN_API_STRUCT_SIZE_1_1,
       PHAL_PLUGIN_API_STRUCT_SIZE_1_2, PHAL_PLUGIN_API_STRUCT_SIZE_1_3,
       PHAL_PLUGIN_API_STRUCT_SIZE_1_4, PHAL_PLUGIN_API_STRUCT_SIZE_1_5,
-      PHAL_PLUGIN_API_STRUCT_SIZE_1_6, PHAL_PLUGIN_API_STRUCT_SIZE_1_7};
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_6, PHAL_PLUGIN_API_STRUCT_SIZE_1_7,
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_8};
   ASSERT_EQ(kPluginAbiVersionCount, std::size(expected));
   for (size_t minor = 0; minor < kPluginAbiVersionCount; ++minor) {
     EXPECT_EQ(kPluginAbiVersions[minor].version,
@@ -238,6 +242,10 @@ TEST(PluginSlotListTest, OptionalGroupsFitOnlyAMaxAbiThatHasTheirSlots) {
                                       PHAL_MAKE_VERSION(1, 4)));
   EXPECT_TRUE(PluginSlotGroupsWithin(kPluginTargetSlots | kPluginCounterSlots,
                                      PHAL_MAKE_VERSION(1, 5)));
+  EXPECT_FALSE(
+      PluginSlotGroupsWithin(kPluginCollectiveSlots, PHAL_MAKE_VERSION(1, 7)));
+  EXPECT_TRUE(
+      PluginSlotGroupsWithin(kPluginCollectiveSlots, PHAL_MAKE_VERSION(1, 8)));
 }
 
 }  // namespace
