@@ -48,7 +48,12 @@ def step(w1, b1, w2, b2, w3, b3, x, y):
 
 
 def partitioned_hlo(name):
-    [path] = glob.glob(f"{DUMP}/*.jit_{name}.*after_spmd-partitioning*.txt")
+    """XLA's module after spmd-partitioning; on one device, where XLA does
+    not partition, the module as JAX handed it to XLA."""
+    paths = glob.glob(f"{DUMP}/*.jit_{name}.*after_spmd-partitioning*.txt")
+    if not paths:
+        paths = glob.glob(f"{DUMP}/*.jit_{name}.before_optimizations.txt")
+    [path] = paths
     text = open(path).read()
     text = re.sub(r"\n(FileNames|FunctionNames|FileLocations|StackFrames)\n(.+\n)+", "\n", text)
     return re.sub(r', metadata=\{[^{}]*\}', "", text)

@@ -218,6 +218,9 @@ StatusOr<std::unique_ptr<DeviceCollectives>> DeviceCollectives::Create(
               programs[static_cast<std::size_t>(process)]->device());
         }
         communicator.ranks.assign(group.size(), nullptr);
+        communicator.entered.assign(group.size(), 0);
+        communicator.inside.assign(group.size(), false);
+        communicator.finished.assign(group.size(), false);
         const Status created =
             TakeCStatus(communicator.api->communicator_create(
                 devices.data(), static_cast<uint32_t>(devices.size()),
@@ -237,6 +240,7 @@ StatusOr<std::unique_ptr<DeviceCollectives>> DeviceCollectives::Create(
         part->api = communicator.api;
         part->communicator = communicator.ranks[rank];
         part->group = found->second;
+        part->rank = static_cast<uint32_t>(rank);
         part->ranks = static_cast<uint32_t>(group.size());
         part->operands = plan->operands;
         part->label =
@@ -266,23 +270,91 @@ const DeviceCollective* DeviceCollectives::Find(int op, int64_t process) const {
   return parts[static_cast<std::size_t>(process)].get();
 }
 
+void DeviceCollectives::AbortLocked(Communicator& communicator,
+                                    Status reason) {
+  if (!communicator.abort_reason.ok() || communicator.ranks.empty()) return;
+  communicator.abort_reason = std::move(reason);
+  TakeCStatus(communicator.api->communicator_abort(communicator.ranks[0]))
+      .ok();
+}
+
+Status DeviceCollectives::FinishedWithoutArriving(
+    const Communicator& communicator, std::size_t rank) {
+  return DeadlineExceeded(
+      "missing processes {" + std::to_string(communicator.processes[rank]) +
+      "}: it finished the program without arriving");
+}
+
+Status DeviceCollectives::Enter(const DeviceCollective& call) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Communicator& communicator =
+      communicators_[static_cast<std::size_t>(call.group)];
+  if (!communicator.abort_reason.ok()) return communicator.abort_reason;
+  const int64_t sequence = communicator.entered[call.rank]++;
+  communicator.inside[call.rank] = true;
+  for (std::size_t r = 0; r < communicator.ranks.size(); ++r) {
+    if (communicator.finished[r] && communicator.entered[r] <= sequence) {
+      return FinishedWithoutArriving(communicator, r);
+    }
+  }
+  return OkStatus();
+}
+
+void DeviceCollectives::Leave(const DeviceCollective& call) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  communicators_[static_cast<std::size_t>(call.group)].inside[call.rank] =
+      false;
+}
+
 void DeviceCollectives::Finish(int64_t process, const Status& status) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (Communicator& communicator : communicators_) {
-    if (communicator.ranks.empty() || !communicator.abort_reason.ok() ||
-        std::find(communicator.processes.begin(), communicator.processes.end(),
-                  process) == communicator.processes.end()) {
+    const auto found = std::find(communicator.processes.begin(),
+                                 communicator.processes.end(), process);
+    if (found == communicator.processes.end()) continue;
+    const auto rank =
+        static_cast<std::size_t>(found - communicator.processes.begin());
+    communicator.finished[rank] = true;
+    if (!status.ok()) {
+      AbortLocked(communicator, Aborted("process " + std::to_string(process) +
+                                        " failed: " + status.message()));
       continue;
     }
-    communicator.abort_reason =
-        status.ok()
-            ? DeadlineExceeded("missing processes {" + std::to_string(process) +
-                               "}: it finished the program without arriving")
-            : Aborted("process " + std::to_string(process) +
-                      " failed: " + status.message());
-    TakeCStatus(communicator.api->communicator_abort(communicator.ranks[0]))
-        .ok();
+    // A peer waiting at a collective this process never reached.
+    for (std::size_t r = 0; r < communicator.ranks.size(); ++r) {
+      if (communicator.inside[r] &&
+          communicator.entered[r] > communicator.entered[rank]) {
+        AbortLocked(communicator, FinishedWithoutArriving(communicator, rank));
+        break;
+      }
+    }
   }
+}
+
+void DeviceCollectives::Prepare(std::chrono::milliseconds timeout) {
+  for (auto& parts : ops_) {
+    for (std::unique_ptr<DeviceCollective>& part : parts) {
+      if (part == nullptr) continue;
+      for (CollectiveDesc& desc : part->operands) {
+        desc.timeout_ms = static_cast<uint64_t>(timeout.count());
+      }
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (Communicator& communicator : communicators_) {
+    std::fill(communicator.entered.begin(), communicator.entered.end(), 0);
+    std::fill(communicator.inside.begin(), communicator.inside.end(), false);
+    std::fill(communicator.finished.begin(), communicator.finished.end(),
+              false);
+  }
+}
+
+bool DeviceCollectives::reusable() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const Communicator& communicator : communicators_) {
+    if (!communicator.abort_reason.ok()) return false;
+  }
+  return true;
 }
 
 Status DeviceCollectives::AbortReason(int group) const {

@@ -37,7 +37,8 @@ struct DeviceCollective {
   phal_plugin_communicator_t* communicator = nullptr;
   // The communicator's key in DeviceCollectives, for AbortReason.
   int group = -1;
-  // The ranks of the communicator.
+  // The process's rank, and the ranks of the communicator.
+  uint32_t rank = 0;
   uint32_t ranks = 0;
   std::vector<CollectiveDesc> operands;
   // "all-reduce.3 over processes {0, 1}", for messages.
@@ -54,7 +55,9 @@ class DeviceCollectives {
   static StatusOr<std::unique_ptr<DeviceCollectives>> Create(
       std::span<const LoadedProgram* const> programs,
       std::chrono::milliseconds timeout);
-  // Destroys the communicators. No collective may still be queued.
+  // Destroys the communicators. No collective may still be queued. One
+  // execution at a time may use the communicators: an execution's k-th
+  // collective meets the k-th of its peers.
   ~DeviceCollectives();
   DeviceCollectives(const DeviceCollectives&) = delete;
   DeviceCollectives& operator=(const DeviceCollectives&) = delete;
@@ -64,11 +67,23 @@ class DeviceCollectives {
   const DeviceCollective* Find(int op, int64_t process) const;
   // How many process ops run on the slots.
   int device_op_count() const { return device_op_count_; }
+  // Readies the communicators for another execution whose peers wait
+  // `timeout` at most.
+  void Prepare(std::chrono::milliseconds timeout);
+  // False once a communicator was aborted (a process failed, or finished
+  // while a peer waited for it): it is no longer usable.
+  bool reusable() const;
 
-  // Process `process` finished the program with `status`: every
-  // communicator it belongs to is aborted, since it will not arrive at
-  // any later collective (its peers' parts that wait for it fail at once).
-  // Thread-safe.
+  // The process of `call` is about to queue its next collective on the
+  // call's communicator. DEADLINE_EXCEEDED naming the peers that finished
+  // the program without reaching it (they never will), else OK. Leave
+  // follows once the collective has finished. Thread-safe.
+  Status Enter(const DeviceCollective& call);
+  void Leave(const DeviceCollective& call);
+  // Process `process` finished the program with `status`. A failure aborts
+  // every communicator it belongs to (peers waiting for it fail at once);
+  // a success aborts those where a peer waits at a collective the process
+  // never reached. Thread-safe.
   void Finish(int64_t process, const Status& status);
   // Why a collective of `group` failed with ABORTED: the process that
   // failed or finished without arriving, as the error its peers report.
@@ -82,7 +97,18 @@ class DeviceCollectives {
     std::vector<int64_t> processes;
     std::vector<phal_plugin_communicator_t*> ranks;
     Status abort_reason;
+    // Per rank, in this execution: the collectives it entered, whether it
+    // waits in the last one, and whether it finished the program.
+    std::vector<int64_t> entered;
+    std::vector<bool> inside;
+    std::vector<bool> finished;
   };
+
+  // Aborts `communicator` for `reason`; the lock held.
+  static void AbortLocked(Communicator& communicator, Status reason);
+  // "missing processes {p}: ..." for rank `rank` of `communicator`.
+  static Status FinishedWithoutArriving(const Communicator& communicator,
+                                        std::size_t rank);
 
   std::vector<Communicator> communicators_;
   // [op][process]

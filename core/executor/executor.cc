@@ -46,7 +46,7 @@ StatusOr<phal_plugin_buffer_t*> Allocate(const phal_plugin_api_t* api,
 class Execution {
  public:
   Execution(const LoadedProgram& loaded, reference::ProcessContext* process,
-            const DeviceCollectives* collectives)
+            DeviceCollectives* collectives)
       : loaded_(loaded),
         api_(loaded.api_),
         process_(process),
@@ -442,6 +442,10 @@ class Execution {
       }
       PHAL_ASSIGN_OR_RETURN(BufferRef output,
                             NewBuffer(static_cast<int64_t>(bytes.recv)));
+      const Status entered = collectives_->Enter(call);
+      if (!entered.ok()) {
+        return Status(entered.code(), call.label + ": " + entered.message());
+      }
       const phal_collective_desc_t c = desc.ToC();
       PHAL_RETURN_IF_ERROR(TakeCStatus(
           call.api->stream_collective(stream_, call.communicator, &c,
@@ -451,6 +455,7 @@ class Execution {
     // Waiting here names the collective in its errors (a peer that never
     // arrives) instead of leaving them to a later step.
     const Status synced = Synchronize();
+    collectives_->Leave(call);
     if (!synced.ok()) {
       const Status reason = synced.code() == PHAL_ABORTED
                                 ? collectives_->AbortReason(call.group)
@@ -475,7 +480,7 @@ class Execution {
   // The process the program runs as.
   reference::ProcessContext* process_;
   // The process ops the plugin runs on its collective slots, if any.
-  const DeviceCollectives* collectives_;
+  DeviceCollectives* collectives_;
   phal_plugin_stream_t* stream_ = nullptr;
   // The program's constants, as Constant made them.
   std::vector<BufferRef> constants_;
@@ -660,7 +665,7 @@ void LoadedProgram::FreeBuffers(
 StatusOr<std::vector<phal_plugin_buffer_t*>> LoadedProgram::Execute(
     std::span<phal_plugin_buffer_t* const> arguments,
     reference::ProcessContext* process,
-    const DeviceCollectives* collectives) const {
+    DeviceCollectives* collectives) const {
   if (!runnable_) {
     return FailedPrecondition(
         "the executable was compiled for a compile-only device: serialize "

@@ -74,7 +74,7 @@ class LoadedProgram {
   StatusOr<std::vector<phal_plugin_buffer_t*>> Execute(
       std::span<phal_plugin_buffer_t* const> arguments,
       reference::ProcessContext* process = nullptr,
-      const DeviceCollectives* collectives = nullptr) const;
+      DeviceCollectives* collectives = nullptr) const;
 
   // Frees result buffers Execute returned.
   void FreeBuffers(std::span<phal_plugin_buffer_t* const> buffers) const;

@@ -30,7 +30,8 @@ StatusOr<std::chrono::milliseconds> CollectiveTimeoutFromEnv(
 StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
     std::span<const LoadedProgram* const> programs,
     std::span<const std::vector<phal_plugin_buffer_t*>> arguments,
-    std::chrono::milliseconds collective_timeout) {
+    std::chrono::milliseconds collective_timeout,
+    std::unique_ptr<DeviceCollectives>* kept) {
   const auto count = static_cast<int64_t>(programs.size());
   if (count == 0) return InvalidArgument("no devices to run the program on");
   const Program& program = programs[0]->program();
@@ -47,9 +48,15 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
                            std::to_string(arguments.size()) + " devices of " +
                            std::to_string(count));
   }
-  PHAL_ASSIGN_OR_RETURN(
-      std::unique_ptr<DeviceCollectives> collectives,
-      DeviceCollectives::Create(programs, collective_timeout));
+  std::unique_ptr<DeviceCollectives> made;
+  std::unique_ptr<DeviceCollectives>& collectives =
+      kept != nullptr ? *kept : made;
+  if (collectives == nullptr) {
+    PHAL_ASSIGN_OR_RETURN(collectives, DeviceCollectives::Create(
+                                           programs, collective_timeout));
+  } else {
+    collectives->Prepare(collective_timeout);
+  }
   std::vector<StatusOr<std::vector<phal_plugin_buffer_t*>>> results(
       programs.size(), Internal("the process did not run"));
   const Status failure =
@@ -63,6 +70,9 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
                            collectives->Finish(k, results[index].status());
                            return results[index].status();
                          });
+  // A failure may leave the communicators aborted or their ranks at
+  // different collectives.
+  if (!failure.ok() || !collectives->reusable()) collectives.reset();
   if (!failure.ok()) {
     for (std::size_t k = 0; k < results.size(); ++k) {
       if (results[k].ok()) programs[k]->FreeBuffers(*results[k]);

@@ -9,9 +9,11 @@
 #define POLYHAL_CORE_EXECUTOR_SPMD_EXECUTOR_H_
 
 #include <chrono>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "core/executor/device_collectives.h"
 #include "core/executor/executor.h"
 #include "sdk/base/status.h"
 
@@ -37,10 +39,17 @@ StatusOr<std::chrono::milliseconds> CollectiveTimeoutFromEnv(
 // the others stop at their next collective, and the call fails with the
 // first error, prefixed with its process. Nothing is returned on failure
 // (the results of processes that finished are freed). Thread-safe.
+//
+// `collectives` (may be null) carries the plugins' communicators from one
+// execution of these programs to the next: an empty one receives those
+// this execution made, one that holds them is used (and emptied when the
+// execution fails, since a failure aborts them). It belongs to one
+// execution at a time.
 StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
     std::span<const LoadedProgram* const> programs,
     std::span<const std::vector<phal_plugin_buffer_t*>> arguments,
-    std::chrono::milliseconds collective_timeout);
+    std::chrono::milliseconds collective_timeout,
+    std::unique_ptr<DeviceCollectives>* collectives = nullptr);
 
 }  // namespace phal
 

@@ -470,15 +470,23 @@ Status ExecuteOnDevices(phal_executable* executable, size_t device_count,
   }
   PHAL_ASSIGN_OR_RETURN(const std::chrono::milliseconds timeout,
                         CollectiveTimeoutFromEnv());
+  std::unique_ptr<DeviceCollectives> collectives;
   {
     std::lock_guard<std::mutex> lock(executable->mutex);
     ++executable->running;
+    if (!executable->idle_collectives.empty()) {
+      collectives = std::move(executable->idle_collectives.back());
+      executable->idle_collectives.pop_back();
+    }
   }
   StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> results =
-      ExecuteSpmd(programs, handles, timeout);
+      ExecuteSpmd(programs, handles, timeout, &collectives);
   {
     std::lock_guard<std::mutex> lock(executable->mutex);
     --executable->running;
+    if (collectives != nullptr) {
+      executable->idle_collectives.push_back(std::move(collectives));
+    }
   }
   executable->idle.notify_all();
   if (!results.ok()) return results.status();

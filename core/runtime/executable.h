@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/executor/device_collectives.h"
 #include "core/executor/executor.h"
 #include "core/runtime/device.h"
 
@@ -27,6 +28,10 @@ struct phal_executable {
   std::mutex mutex;
   std::condition_variable idle;
   int running = 0;
+  // The plugins' communicators of earlier executions on several devices,
+  // each for one execution at a time (ExecuteSpmd); guarded by `mutex`.
+  // Declared after the programs, so destroyed before them.
+  std::vector<std::unique_ptr<phal::DeviceCollectives>> idle_collectives;
 
   size_t device_count() const { return 1 + peer_devices.size(); }
   phal_device* device_at(size_t index) const {

@@ -1,7 +1,7 @@
 // Collectives between cpu devices (ABI 1.8): every device's memory is the
 // host's, so the ranks meet in process and each rank's stream worker reads
 // its peers' send ranges and does its share of the work directly
-// (HostCommunicator): nothing is staged, and n devices' workers share the
+// (HostCommunicator): nothing is staged, and n devices' threads share the
 // arithmetic and the copies.
 #include <functional>
 #include <utility>
@@ -31,7 +31,10 @@ phal_status_t* StreamCollective(phal_plugin_stream_t* stream,
           return buffer->RangeStart(offset, bytes);
         },
         [&](std::function<Status()> work) {
-          stream->Enqueue(std::move(work));
+          // On an idle stream the rank's part runs on the calling thread
+          // (the core queues each rank from a thread of its own): no
+          // hand-off to the worker and back.
+          if (!stream->RunIfIdle(work)) stream->Enqueue(std::move(work));
           return OkStatus();
         });
   });

@@ -9,8 +9,10 @@
 // The work is split among the ranks: once all have arrived, each computes
 // its own share (its receive range, and for all-reduce one n-th of the
 // elements, which it writes into every rank's receive range) on the thread
-// that runs its stream, so n devices' streams use n threads. The bits do
-// not depend on the split: every element is reduced in rank order.
+// that runs its stream, so n devices' streams use n threads. A small
+// collective (kSmallBytes of send and receive range per rank at most) is
+// done whole by the last rank to arrive, which wakes the others once. The
+// bits do not depend on the split: every element is reduced in rank order.
 #ifndef POLYHAL_SDK_PLUGIN_SUPPORT_HOST_COMMUNICATOR_H_
 #define POLYHAL_SDK_PLUGIN_SUPPORT_HOST_COMMUNICATOR_H_
 
@@ -36,6 +38,8 @@ bool HostCommunicatorSupports(const phal_collective_desc_t& desc);
 // Thread-safe: each rank calls Run from its own thread.
 class HostCommunicator {
  public:
+  static constexpr uint64_t kSmallBytes = 64 << 10;
+
   explicit HostCommunicator(uint32_t ranks);
   HostCommunicator(const HostCommunicator&) = delete;
   HostCommunicator& operator=(const HostCommunicator&) = delete;
