@@ -15,7 +15,7 @@ if [ "${1:-}" = "--tsan" ]; then
     -DPHAL_SANITIZE_THREAD=ON -DPHAL_BUILD_SAMPLES=OFF --target \
     polyhal_core_tests polyhal_sdk_tests phal_plugin_cpu_tests polyhal_cli \
     polyhal_cli_tests \
-    phal_plugin_nvidia phal_plugin_amd phal_plugin_asic-ref
+    phal_plugin_nvidia phal_plugin_amd phal_plugin_asic-ref phal_plugin_template
   # second_deadlock_stack: both stacks of a lock-order inversion.
   export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
   # The tests that run threads against one client, one executable, one
