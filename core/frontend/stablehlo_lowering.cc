@@ -6,6 +6,7 @@
 #include "core/frontend/dense_elements.h"
 #include "core/frontend/minifloat_rounding.h"
 #include "core/frontend/narrow_integers.h"
+#include "core/frontend/sdy_sharding.h"
 #include "core/frontend/stablehlo_lowering_context.h"
 
 namespace phal {
@@ -234,6 +235,26 @@ Status StableHloLowering::LowerOperation(const MlirOperation& op,
     return OkStatus();
   }
   if (op.name.rfind("check.", 0) == 0) return LowerCheck(op, op.name, scope);
+  if (op.name == "sdy.sharding_constraint") {
+    // A constraint that splits no dimension over any axis (what JAX writes
+    // around a value it keeps replicated, `<@empty_mesh, [{}]>` in
+    // jax.random's functions) changes nothing: the value passes through.
+    // One that splits a dimension needs the SPMD partitioner.
+    const MlirAttribute* sharding = op.Attribute("sharding");
+    if (sharding != nullptr && sharding->kind == MlirAttribute::Kind::kSdy) {
+      PHAL_ASSIGN_OR_RETURN(SdyTensorSharding constraint,
+                            ParseSdyTensorSharding(source_, sharding->raw_begin,
+                                                   sharding->raw_end));
+      bool splits = !constraint.unreduced.empty();
+      for (const SdyDimensionSharding& dimension : constraint.dimensions) {
+        splits |= !dimension.axes.empty();
+      }
+      if (!splits) {
+        PHAL_ASSIGN_OR_RETURN(Values operands, LookUpOperands(op, scope));
+        return BindResults(op, operands, scope);
+      }
+    }
+  }
   if (op.name.rfind("sdy.", 0) == 0) {
     return source_.ErrorAt(op.offset,
                            op.name +

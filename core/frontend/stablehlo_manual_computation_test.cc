@@ -307,6 +307,39 @@ module @jit_h attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 :
   EXPECT_THAT(status.message(), HasSubstr("SPMD partitioner"));
 }
 
+TEST(StableHloManualComputationTest,
+     AConstraintThatSplitsNothingPassesTheValue) {
+  // What jax.random.split writes around a key it keeps replicated.
+  StatusOr<StableHloModule> program = ParseStableHlo(R"(
+module @jit_split attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @empty_mesh = <[]>
+  func.func public @main(%arg0: tensor<2xui32>) -> tensor<2xui32> {
+    %0 = sdy.sharding_constraint %arg0 <@empty_mesh, [{}]> : tensor<2xui32>
+    %1 = stablehlo.add %0, %0 : tensor<2xui32>
+    return %1 : tensor<2xui32>
+  }
+}
+)",
+                                                     "f.mlir");
+  ASSERT_TRUE(program.ok()) << program.status().message();
+  const HloInstruction& root =
+      *program->module->entry_computation()->root_instruction();
+  EXPECT_EQ(root.opcode(), HloOpcode::kAdd);
+  EXPECT_EQ(root.operand(0)->opcode(), HloOpcode::kParameter);
+  // One that splits a dimension needs the partitioner.
+  const Status status = StatusOf(R"(
+module @jit_h attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=4]>
+  func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = sdy.sharding_constraint %arg0 <@mesh, [{"x"}]> : tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+)");
+  EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
+  EXPECT_THAT(status.message(), HasSubstr("bad.mlir:5:"));
+}
+
 TEST(StableHloManualComputationTest, ReportsMalformedShardyTextWhereItIs) {
   const Status status = StatusOf(
       OnGrid(R"(<["x"=2, "y"=2]>)", R"(<@mesh, [{"x" "y"}, {}]>)", "2x4"));

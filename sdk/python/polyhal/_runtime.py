@@ -129,7 +129,8 @@ def put(array, device=None):
     """Copies `array` (anything numpy.asarray takes) to a new buffer on
     `device` (a Device or a plugin name; by default the default device)."""
     where = _resolve_device(device)
-    array = np.ascontiguousarray(array)
+    # order="C", not ascontiguousarray: a 0-d array stays 0-d.
+    array = np.asarray(array, order="C")
     code = _types.code_of(array.dtype)
     native = _polyhal.Buffer.put(where, array.reshape(-1).view(np.uint8),
                                  code, list(array.shape))

@@ -121,3 +121,79 @@ def test_jit_without_jax_raises_saying_so():
     done = subprocess.run([sys.executable, "-c", program], capture_output=True,
                           text=True, check=True)
     assert "polyhal.jit needs jax, which is not installed" in done.stdout
+
+
+@requires_jax
+def test_zero_d_arrays_and_scalars_are_arguments_of_their_rank(plugin):
+    def scale_at(x, position, factor):
+        return jax.lax.dynamic_index_in_dim(x, position, keepdims=False) * factor
+
+    x = f32(6, 3)
+    for position, factor in [(np.int32(2), np.float32(0.5)),
+                             (np.array(4, dtype=np.int32), 3.0),
+                             (1, np.array(2.0, dtype=np.float32)),
+                             (jnp.int32(5), jnp.asarray(0.25))]:
+        got = polyhal.jit(scale_at, device=plugin)(x, position, factor)
+        assert got.shape == (3,)
+        assert_close(got, np.asarray(jax.jit(scale_at)(x, position, factor)))
+
+
+@requires_jax
+def test_a_compiled_executable_takes_a_zero_d_argument(plugin):
+    def shift(x, offset):
+        return x + offset
+
+    lowered = jax.jit(shift).lower(f32(4), np.float32(0))
+    executable = polyhal.compile(lowered.as_text(), plugin, format="stablehlo")
+    x = f32(4)
+    offset = np.array(1.5, dtype=np.float32)
+    assert executable.parameters[1] == (np.dtype(np.float32), ())
+    assert_close(executable(x, offset), x + 1.5)
+
+
+@requires_jax
+def test_static_arguments_keywords_and_donation_are_what_jax_jit_takes(plugin):
+    def power_sum(x, exponent, axis=0, scale=1.0):
+        return jnp.sum(x ** exponent, axis=axis) * scale
+
+    jitted = polyhal.jit(power_sum, device=plugin, static_argnums=(1,),
+                         static_argnames=("axis",), donate_argnums=(0,))
+    x = np.abs(f32(3, 5)) + 0.5
+    kept = x.copy()
+    for exponent, axis in [(2, 0), (3, 1), (2, 1)]:
+        got = jitted(x, exponent, axis=axis, scale=np.float32(2.0))
+        assert_close(got, np.sum(x ** exponent, axis=axis) * 2.0, rtol=1e-5)
+    assert jitted.cache_size() == 3
+    np.testing.assert_array_equal(x, kept)  # donated, yet the caller's array
+
+
+@requires_jax
+def test_prng_keys_and_the_random_functions_that_take_them(plugin):
+    def draw(key, logits):
+        first, second = jax.random.split(key)
+        return (jax.random.categorical(first, logits),
+                jax.random.permutation(second, 8), second)
+
+    logits = f32(4, 10)
+    for key in [jax.random.PRNGKey(3), jax.random.key(3)]:
+        got = polyhal.jit(draw, device=plugin)(key, logits)
+        want = jax.jit(draw)(key, logits)
+        np.testing.assert_array_equal(got[0], np.asarray(want[0]))
+        np.testing.assert_array_equal(got[1], np.asarray(want[1]))
+        if jax.dtypes.issubdtype(want[2].dtype, jax.dtypes.prng_key):
+            assert jax.dtypes.issubdtype(got[2].dtype, jax.dtypes.prng_key)
+            np.testing.assert_array_equal(jax.random.key_data(got[2]),
+                                          jax.random.key_data(want[2]))
+        else:
+            np.testing.assert_array_equal(got[2], np.asarray(want[2]))
+
+
+@requires_jax
+def test_switch_on_a_scalar_index(plugin):
+    def pick(index, x):
+        return jax.lax.switch(index, [jnp.sin, jnp.cos, jnp.tanh], x)
+
+    x = f32(5)
+    for index in [0, 1, 2, np.int32(1)]:
+        assert_close(polyhal.jit(pick, device=plugin)(index, x),
+                     np.asarray(jax.jit(pick)(index, x)), rtol=1e-5)
