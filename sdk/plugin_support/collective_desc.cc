@@ -148,48 +148,51 @@ bool CollectiveDesc::AgreesWith(const CollectiveDesc& other) const {
 
 StatusOr<CollectiveBytes> CheckCollectiveDesc(const CollectiveDesc& desc,
                                               uint32_t ranks) {
-  const std::string what = desc.ToString();
-  if (ranks == 0) return InvalidArgument(what + ": no ranks");
+  // The description's text, only when a check fails: this runs for every
+  // collective a plugin queues.
+  const auto invalid = [&desc](const std::string& why) {
+    return InvalidArgument(desc.ToString() + ": " + why);
+  };
+  if (ranks == 0) return invalid("no ranks");
   const bool reduces = desc.kind == PHAL_COLLECTIVE_ALL_REDUCE ||
                        desc.kind == PHAL_COLLECTIVE_REDUCE_SCATTER;
   if (reduces && desc.reduction == PHAL_REDUCTION_NONE) {
-    return InvalidArgument(what + ": the kind needs a reduction");
+    return invalid("the kind needs a reduction");
   }
   if (!reduces && desc.reduction != PHAL_REDUCTION_NONE) {
-    return InvalidArgument(what + ": the kind takes no reduction");
+    return invalid("the kind takes no reduction");
   }
   const auto type = static_cast<ElementType>(desc.element_type);
   if ((desc.reduction == PHAL_REDUCTION_AND ||
        desc.reduction == PHAL_REDUCTION_OR) &&
       (IsFloat(type) || IsComplex(type))) {
-    return InvalidArgument(what + ": " + ReductionName(desc.reduction) +
-                           " needs integers or pred");
+    return invalid(ReductionName(desc.reduction) + " needs integers or pred");
   }
   if (desc.outer_count == 0) {
-    return InvalidArgument(what + ": outer_count is 0");
+    return invalid("outer_count is 0");
   }
   if (desc.kind == PHAL_COLLECTIVE_BROADCAST && desc.root >= ranks) {
-    return InvalidArgument(what + ": root " + std::to_string(desc.root) +
-                           " is not a rank of " + std::to_string(ranks));
+    return invalid("root " + std::to_string(desc.root) + " is not a rank of " +
+                   std::to_string(ranks));
   }
   if (desc.kind != PHAL_COLLECTIVE_PERMUTE && !desc.pairs.empty()) {
-    return InvalidArgument(what + ": only permute takes pairs");
+    return invalid("only permute takes pairs");
   }
   std::set<uint32_t> sources;
   std::set<uint32_t> targets;
   for (const phal_collective_pair_t& pair : desc.pairs) {
     if (pair.source >= ranks || pair.target >= ranks) {
-      return InvalidArgument(what + ": pair " + std::to_string(pair.source) +
-                             "->" + std::to_string(pair.target) +
-                             " names a rank outside " + std::to_string(ranks));
+      return invalid("pair " + std::to_string(pair.source) + "->" +
+                     std::to_string(pair.target) + " names a rank outside " +
+                     std::to_string(ranks));
     }
     if (!sources.insert(pair.source).second) {
-      return InvalidArgument(what + ": rank " + std::to_string(pair.source) +
-                             " is the source of two pairs");
+      return invalid("rank " + std::to_string(pair.source) +
+                     " is the source of two pairs");
     }
     if (!targets.insert(pair.target).second) {
-      return InvalidArgument(what + ": rank " + std::to_string(pair.target) +
-                             " is the target of two pairs");
+      return invalid("rank " + std::to_string(pair.target) +
+                     " is the target of two pairs");
     }
   }
   uint64_t block_bytes = 0;
@@ -199,7 +202,7 @@ StatusOr<CollectiveBytes> CheckCollectiveDesc(const CollectiveDesc& desc,
                 &block_bytes) ||
       !Multiply(block_bytes, desc.outer_count, &one) ||
       !Multiply(one, ranks, &all)) {
-    return InvalidArgument(what + ": the byte size overflows 64 bits");
+    return invalid("the byte size overflows 64 bits");
   }
   switch (desc.kind) {
     case PHAL_COLLECTIVE_ALL_GATHER:

@@ -155,16 +155,20 @@ std::string RankList(const std::vector<uint32_t>& ranks) {
   return text + "}";
 }
 
+// True when Combine has `desc`'s reduction for its element type.
+bool CombinesItsType(const CollectiveDesc& desc) {
+  if (desc.reduction == PHAL_REDUCTION_NONE) return true;
+  // A reduction of one element onto itself says whether the type has it.
+  std::byte element[16] = {};
+  return Combine(desc.reduction, desc.element_type, element, element, element,
+                 1);
+}
+
 }  // namespace
 
 bool HostCommunicatorSupports(const phal_collective_desc_t& desc) {
   StatusOr<CollectiveDesc> read = CollectiveDesc::From(&desc);
-  if (!read.ok()) return false;
-  if (read->reduction == PHAL_REDUCTION_NONE) return true;
-  // A reduction of one element onto itself says whether the type has it.
-  std::byte element[16] = {};
-  return Combine(read->reduction, read->element_type, element, element, element,
-                 1);
+  return read.ok() && CombinesItsType(*read);
 }
 
 HostCommunicator::HostCommunicator(uint32_t ranks)
@@ -189,8 +193,7 @@ Status HostCommunicator::Run(uint32_t rank, const CollectiveDesc& desc,
   // Every rank checks the same description, so all fail alike.
   PHAL_ASSIGN_OR_RETURN(const CollectiveBytes bytes,
                         CheckCollectiveDesc(desc, ranks_));
-  const phal_collective_desc_t c_desc = desc.ToC();
-  if (!HostCommunicatorSupports(c_desc)) {
+  if (!CombinesItsType(desc)) {
     return Unimplemented(desc.ToString() +
                          " is not a collective of host memory");
   }

@@ -63,8 +63,8 @@ class Jitted:
         """The dynamic arguments (positional, keyword) and the static ones,
         as jax.jit tells them apart."""
         count = len(arguments)
-        static_positions = {i % count if count else i
-                            for i in self._static_argnums if -count <= i < count}
+        static_positions = {i % count for i in self._static_argnums
+                            if -count <= i < count}
         dynamic = tuple(a for i, a in enumerate(arguments)
                         if i not in static_positions)
         static = tuple((i, arguments[i]) for i in sorted(static_positions))
