@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/plugin_program.h"
+#include "core/compiler/spmd_partitioner.h"
 #include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/printer.h"
@@ -126,7 +127,14 @@ StatusOr<std::unique_ptr<HloModule>> LoadOneModule(const std::string& path,
     PHAL_ASSIGN_OR_RETURN(module, ParseHloText(text, path));
   }
   PHAL_RETURN_IF_ERROR(VerifyModule(*module));
-  return module;
+  if (!module->spmd_global()) return module;
+  StatusOr<std::unique_ptr<HloModule>> partitioned = PartitionSpmd(*module);
+  if (!partitioned.ok()) {
+    return Status(partitioned.status().code(),
+                  path + ": " + std::string(partitioned.status().message()));
+  }
+  PHAL_RETURN_IF_ERROR(VerifyModule(**partitioned));
+  return partitioned;
 }
 
 int ParseRunOptions(ArgumentReader& reader, RunOptions* options) {

@@ -36,6 +36,12 @@ constexpr int kMaxRank = 64;
 // XLA's grouped matrix product, which Polyhal has no opcode for: the
 // parser lowers it to a call of a computation of plain HLO.
 constexpr std::string_view kRaggedDotOpcode = "ragged-dot";
+// The custom calls the parser reads: the sharding annotations jax.jit
+// lowers (a constraint, and Shardy's mark on a result), each a copy of its
+// operand whose sharding= the SPMD partitioner honours.
+constexpr std::string_view kCustomCallOpcode = "custom-call";
+constexpr std::string_view kShardingTargets[] = {
+    "Sharding", "xla.sdy.FuncResultSharding", "xla.sdy.ShardingConstraint"};
 
 // The sections of stack-frame tables that newer XLA appends to a module.
 constexpr std::string_view kStackFrameSections[] = {
@@ -70,6 +76,9 @@ struct AttributeList {
       computations;
   // Where the value of each attribute starts, for errors found later.
   std::map<std::string, std::size_t, std::less<>> value_offsets;
+  // A custom-call (read into a copy) and its custom_call_target.
+  bool is_custom_call = false;
+  std::string custom_call_target;
 };
 
 // A collective whose groups and shape are checked once its reduction
@@ -388,6 +397,15 @@ class HloTextParser {
   // The module header's attributes: replica_count and num_partitions are
   // kept, the others skipped.
   Status ParseModuleAttributes(HloModule* module);
+  // A custom-call must be one of kShardingTargets on one operand of its
+  // shape.
+  Status CheckShardingCustomCall(const HloInstruction& instruction,
+                                 const AttributeList& attributes,
+                                 std::size_t opcode_offset);
+  // A module whose header states no process grid but whose shardings split
+  // values over several devices is a global SPMD program (what jax.jit
+  // lowers): num_partitions becomes the shardings' device count.
+  Status MarkGlobalProgram(HloModule* module);
   Status SkipHeaderAttributes();
   bool AtStackFrameSection();
   Status SkipStackFrameSection();
@@ -432,6 +450,10 @@ class HloTextParser {
   std::string_view text_;
   std::string_view file_name_;
   std::size_t pos_ = 0;
+  // Whether the header stated replica_count or num_partitions.
+  bool grid_stated_ = false;
+  // Each sharding= read, with where its value starts.
+  std::vector<std::pair<const HloInstruction*, std::size_t>> sharding_offsets_;
   std::size_t token_start_ = 0;
   std::vector<PendingCalls> pending_calls_;
   std::vector<PendingCollective> pending_collectives_;
@@ -982,7 +1004,70 @@ StatusOr<std::unique_ptr<HloModule>> HloTextParser::ParseModule() {
   }
   PHAL_RETURN_IF_ERROR(ResolveCalls(*module));
   PHAL_RETURN_IF_ERROR(CheckCollectives(*module));
+  PHAL_RETURN_IF_ERROR(MarkGlobalProgram(module.get()));
   return module;
+}
+
+Status HloTextParser::CheckShardingCustomCall(
+    const HloInstruction& instruction, const AttributeList& attributes,
+    std::size_t opcode_offset) {
+  const std::string& target = attributes.custom_call_target;
+  if (std::find(std::begin(kShardingTargets), std::end(kShardingTargets),
+                target) == std::end(kShardingTargets)) {
+    return ErrorAt(opcode_offset,
+                   "custom-call" +
+                       (target.empty() ? std::string(" without a target")
+                                       : " target '" + target + "'") +
+                       " is not supported: the HLO front end reads only the "
+                       "sharding annotations 'Sharding' and "
+                       "'xla.sdy.FuncResultSharding'");
+  }
+  if (instruction.operand_count() != 1 ||
+      !instruction.operand(0)->shape().Compatible(instruction.shape())) {
+    return ErrorAt(opcode_offset, "custom-call '" + target +
+                                      "' takes one operand of its own shape");
+  }
+  return OkStatus();
+}
+
+Status HloTextParser::MarkGlobalProgram(HloModule* module) {
+  if (grid_stated_) return OkStatus();
+  int64_t devices = 0;
+  for (const auto& [instruction, offset] : sharding_offsets_) {
+    std::vector<const HloSharding*> leaves = {&*instruction->sharding()};
+    if (leaves[0]->IsTuple()) {
+      leaves.clear();
+      for (const HloSharding& element :
+           instruction->sharding()->tuple_elements()) {
+        leaves.push_back(&element);
+      }
+    }
+    for (const HloSharding* leaf : leaves) {
+      if (leaf->kind() != HloSharding::Kind::kTiled) continue;
+      const int64_t count = leaf->tile_assignment().device_count();
+      if (devices == 0) devices = count;
+      if (count != devices) {
+        return ErrorAt(offset, "this sharding lays the value over " +
+                                   std::to_string(count) +
+                                   " devices, an earlier one over " +
+                                   std::to_string(devices) +
+                                   "; a program runs on one set of devices");
+      }
+    }
+  }
+  if (devices <= 1) return OkStatus();
+  for (const auto& [instruction, offset] : sharding_offsets_) {
+    const HloSharding& sharding = *instruction->sharding();
+    if (sharding.kind() == HloSharding::Kind::kMaximal &&
+        sharding.device() >= devices) {
+      return ErrorAt(offset, "device " + std::to_string(sharding.device()) +
+                                 " is not among the program's " +
+                                 std::to_string(devices) + " devices");
+    }
+  }
+  module->set_num_partitions(devices);
+  module->set_spmd_global(true);
+  return OkStatus();
 }
 
 template <typename Reader>
@@ -1017,6 +1102,7 @@ Status HloTextParser::ParseModuleAttributes(HloModule* module) {
                                        "and 1048576, got " +
                                        std::to_string(count));
     }
+    grid_stated_ = true;
     if (name == "replica_count") {
       module->set_replica_count(count);
     } else {
@@ -1147,8 +1233,11 @@ Status HloTextParser::ParseInstruction(
   PHAL_ASSIGN_OR_RETURN(std::string_view opcode_name,
                         ParseIdentifier("an opcode"));
   const bool is_ragged_dot = opcode_name == kRaggedDotOpcode;
+  const bool is_custom_call = opcode_name == kCustomCallOpcode;
   const std::optional<HloOpcode> opcode =
-      is_ragged_dot ? HloOpcode::kCall : HloOpcodeFromName(opcode_name);
+      is_ragged_dot    ? HloOpcode::kCall
+      : is_custom_call ? HloOpcode::kCopy
+                       : HloOpcodeFromName(opcode_name);
   if (!opcode.has_value()) {
     return ErrorAt(opcode_offset, "unknown or unsupported opcode '" +
                                       std::string(opcode_name) + "'");
@@ -1165,8 +1254,13 @@ Status HloTextParser::ParseInstruction(
   }
   AttributeList attributes;
   attributes.owner = instruction->opcode();
+  attributes.is_custom_call = is_custom_call;
   while (TryConsume(',')) {
     PHAL_RETURN_IF_ERROR(ParseAttribute(instruction.get(), &attributes));
+  }
+  if (is_custom_call) {
+    PHAL_RETURN_IF_ERROR(CheckShardingCustomCall(*instruction, attributes,
+                                                 opcode_offset));
   }
   PHAL_RETURN_IF_ERROR(
       FinishAttributes(instruction.get(), &attributes, instruction_offset));
@@ -1352,7 +1446,18 @@ Status HloTextParser::ParseAttribute(HloInstruction* instruction,
   }
   SkipTrivia();
   list->value_offsets[std::string(name)] = token_start_;
+  if (name == "custom_call_target" && list->is_custom_call) {
+    const std::size_t start = pos_;
+    PHAL_RETURN_IF_ERROR(SkipQuotedString());
+    if (pos_ < start + 2 || text_[start] != '"') {
+      return ErrorAt(start, "custom_call_target needs a quoted name");
+    }
+    list->custom_call_target =
+        std::string(text_.substr(start + 1, pos_ - start - 2));
+    return OkStatus();
+  }
   if (name == "sharding" && list->owner == instruction->opcode()) {
+    sharding_offsets_.emplace_back(instruction, token_start_);
     PHAL_ASSIGN_OR_RETURN(HloSharding sharding,
                           ReadWithCursor(ReadHloSharding));
     Status fits = CheckShardingFitsShape(sharding, instruction->shape());

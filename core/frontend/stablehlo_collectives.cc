@@ -145,6 +145,7 @@ Status StableHloLowering::ApplyMhloSharding(
     if (!fits.ok()) {
       return source_.ErrorAt(attribute.offset, std::string(fits.message()));
     }
+    NoteSharding(per_value[i]);
     values[i]->set_sharding(per_value[i]);
   }
   return OkStatus();

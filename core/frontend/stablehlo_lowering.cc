@@ -7,6 +7,7 @@
 #include "core/frontend/minifloat_rounding.h"
 #include "core/frontend/narrow_integers.h"
 #include "core/frontend/sdy_sharding.h"
+#include "core/hlo/process_groups.h"
 #include "core/frontend/stablehlo_lowering_context.h"
 
 namespace phal {
@@ -110,7 +111,21 @@ StatusOr<StableHloModule> StableHloLowering::Run() {
     }
   }
   if (entry == nullptr && public_count == 1) entry = only_public;
-  if (entry != nullptr) module_->set_entry_computation(entry->computation);
+  if (entry != nullptr) {
+    module_->set_entry_computation(entry->computation);
+    // Values split outside a manual computation make a global program
+    // for the SPMD partitioner; a shard_map program is per-device already.
+    // A program with collectives of its own is per-device whatever its
+    // shardings say.
+    bool has_collectives = false;
+    for (const HloComputation* computation : module_->computations()) {
+      for (const HloInstruction* instruction : computation->instructions()) {
+        has_collectives |= IsCollective(instruction->opcode());
+      }
+    }
+    module_->set_spmd_global(splits_values_ && grid_.process_count() > 1 &&
+                             !has_collectives && !IsGlobalProgram(entry->name));
+  }
   result.module = std::move(module_);
   return result;
 }
@@ -147,7 +162,6 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   }
   const MlirFunction& function = *found->second;
   if (IsGlobalProgram(name)) return LowerGlobalProgram(function);
-  PHAL_RETURN_IF_ERROR(CheckNoGlobalShardings(function));
   in_progress_.insert(name);
   HloBuilder builder(UniqueName(name));
   builder.set_process_grid(grid_);
@@ -187,6 +201,9 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   if (root == nullptr) {
     PHAL_ASSIGN_OR_RETURN(root, builder.Tuple(outputs));
   }
+  PHAL_ASSIGN_OR_RETURN(root, ApplyResultShardings(function, builder, root,
+                                                   lowered.returns_tuple,
+                                                   outputs.size()));
   lowered.name = name;
   lowered.is_public = function.is_public;
   lowered.computation = AddComputation(builder.Build(root));
@@ -206,9 +223,51 @@ Status StableHloLowering::BindArgumentsAsParameters(
     scope.values[ValueKey(argument.name, 0)] = parameter;
     if (argument.emulated.IsEmulated())
       emulated_[parameter] = argument.emulated;
-    PHAL_RETURN_IF_ERROR(ApplyMhloSharding(argument.attributes, {parameter}));
+    PHAL_ASSIGN_OR_RETURN(std::optional<HloSharding> sharding,
+                          ValueSharding(argument.attributes, argument.type));
+    if (sharding.has_value()) parameter->set_sharding(std::move(sharding));
   }
   return OkStatus();
+}
+
+StatusOr<HloInstruction*> StableHloLowering::ApplyResultShardings(
+    const MlirFunction& function, HloBuilder& builder, HloInstruction* root,
+    bool returns_tuple, std::size_t output_count) {
+  std::vector<HloSharding> shardings(output_count);
+  bool any = false;
+  for (std::size_t i = 0; i < function.result_attributes.size() &&
+                          i < function.result_types.size() &&
+                          i < output_count;
+       ++i) {
+    PHAL_ASSIGN_OR_RETURN(std::optional<HloSharding> sharding,
+                          ValueSharding(function.result_attributes[i],
+                                        function.result_types[i]));
+    if (!sharding.has_value()) continue;
+    shardings[i] = *std::move(sharding);
+    any = true;
+  }
+  if (!any) return root;
+  if (returns_tuple) {
+    root->set_sharding(HloSharding::Tuple(std::move(shardings)));
+    return root;
+  }
+  // The result's sharding goes on a copy: the value returned may be an
+  // argument or a value used elsewhere, whose own sharding stays.
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * copy,
+      builder.Add(builder.Create(HloOpcode::kCopy, root->shape(), {root})));
+  copy->set_sharding(std::move(shardings[0]));
+  return copy;
+}
+
+StatusOr<HloInstruction*> StableHloLowering::ShardingConstraint(
+    HloInstruction* value, HloSharding sharding, LoweringScope& scope) {
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * copy,
+                        scope.builder->Add(scope.builder->Create(
+                            HloOpcode::kCopy, value->shape(), {value})));
+  NoteSharding(sharding);
+  copy->set_sharding(std::move(sharding));
+  return copy;
 }
 
 Status StableHloLowering::LowerOperations(const MlirRegion& region,
@@ -249,10 +308,18 @@ Status StableHloLowering::LowerOperation(const MlirOperation& op,
       for (const SdyDimensionSharding& dimension : constraint.dimensions) {
         splits |= !dimension.axes.empty();
       }
-      if (!splits) {
-        PHAL_ASSIGN_OR_RETURN(Values operands, LookUpOperands(op, scope));
+      PHAL_ASSIGN_OR_RETURN(Values operands, LookUpOperands(op, scope));
+      if (!splits || operands.size() != 1) {
         return BindResults(op, operands, scope);
       }
+      // One that splits a dimension is a constraint for the SPMD
+      // partitioner.
+      PHAL_ASSIGN_OR_RETURN(
+          HloSharding hlo,
+          SdyAttributeToHlo(constraint, operands[0]->shape().rank()));
+      PHAL_ASSIGN_OR_RETURN(HloInstruction * constrained,
+                            ShardingConstraint(operands[0], hlo, scope));
+      return BindResults(op, {constrained}, scope);
     }
   }
   if (op.name.rfind("sdy.", 0) == 0) {
@@ -268,6 +335,22 @@ Status StableHloLowering::LowerOperation(const MlirOperation& op,
     const std::string name = target != nullptr ? target->text : "";
     if (name.rfind("check.", 0) == 0 && ClassifyCheck(name).has_value()) {
       return LowerCheck(op, name, scope);
+    }
+    const MlirAttribute* mhlo = op.Attribute("mhlo.sharding");
+    if (name == "Sharding" && mhlo != nullptr && op.operands.size() == 1) {
+      // GSPMD's sharding constraint (with_sharding_constraint with Shardy
+      // off).
+      PHAL_ASSIGN_OR_RETURN(Values operands, LookUpOperands(op, scope));
+      PHAL_ASSIGN_OR_RETURN(HloSharding sharding, MhloShardingOf(*mhlo));
+      const Status fits =
+          CheckShardingFitsShape(sharding, operands[0]->shape());
+      if (!fits.ok()) {
+        return source_.ErrorAt(mhlo->offset, std::string(fits.message()));
+      }
+      PHAL_ASSIGN_OR_RETURN(
+          HloInstruction * constrained,
+          ShardingConstraint(operands[0], std::move(sharding), scope));
+      return BindResults(op, {constrained}, scope);
     }
     return source_.ErrorAt(op.offset, "unsupported custom_call @" + name);
   }

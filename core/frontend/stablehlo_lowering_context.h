@@ -196,10 +196,27 @@ class StableHloLowering {
   // arrays or the computation is manual over only some mesh axes.
   StatusOr<const StableHloFunction*> LowerGlobalProgram(
       const MlirFunction& function);
-  // UNIMPLEMENTED when an argument or result of `function` carries an
-  // sdy.sharding that splits it: a global program the partitioner would
-  // have to split.
-  Status CheckNoGlobalShardings(const MlirFunction& function);
+  // Puts the sdy.sharding / mhlo.sharding of each of `function`'s results
+  // on the root: a tuple sharding on a tuple root, else on a copy of the
+  // returned value, which becomes the root.
+  StatusOr<HloInstruction*> ApplyResultShardings(const MlirFunction& function,
+                                                 HloBuilder& builder,
+                                                 HloInstruction* root,
+                                                 bool returns_tuple,
+                                                 std::size_t output_count);
+  // A copy of `value` carrying `sharding`: a sharding constraint.
+  StatusOr<HloInstruction*> ShardingConstraint(HloInstruction* value,
+                                               HloSharding sharding,
+                                               LoweringScope& scope);
+  // The sharding an sdy.sharding or mhlo.sharding among `attributes` gives
+  // a value of `type` (an argument, a result), or nullopt when there is
+  // none or it splits nothing. Notes a split (NoteSharding).
+  StatusOr<std::optional<HloSharding>> ValueSharding(
+      const std::vector<MlirNamedAttribute>& attributes, const Shape& type);
+  // Records that a value outside a manual computation is split over
+  // several devices: the module is a global program the SPMD partitioner
+  // splits (HloModule::spmd_global).
+  void NoteSharding(const HloSharding& sharding);
   // The piece type and sharding of each argument, and the sharding of
   // each result, of a global program.
   struct GlobalSignature {
@@ -261,6 +278,8 @@ class StableHloLowering {
   std::map<std::string, DeviceMesh> meshes_;
   // IsGlobalProgram's answers by function name.
   std::map<std::string, bool> global_programs_;
+  // Whether a sharding outside a manual computation splits a value.
+  bool splits_values_ = false;
   std::unique_ptr<HloModule> module_;
   ProcessGrid grid_;
   std::map<std::string, const MlirFunction*> functions_;

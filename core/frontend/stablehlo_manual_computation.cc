@@ -128,36 +128,38 @@ StatusOr<HloSharding> StableHloLowering::SdyAttributeToHlo(
   return SdyShardingToHlo(sharding, *mesh, rank, source_);
 }
 
-Status StableHloLowering::CheckNoGlobalShardings(const MlirFunction& function) {
-  const auto check = [&](const std::vector<MlirNamedAttribute>& attributes,
-                         const Shape& type) -> Status {
-    const MlirNamedAttribute* named = FindAttribute(attributes, "sdy.sharding");
-    if (named == nullptr || named->value.kind != AK::kSdy) return OkStatus();
+StatusOr<std::optional<HloSharding>> StableHloLowering::ValueSharding(
+    const std::vector<MlirNamedAttribute>& attributes, const Shape& type) {
+  std::optional<HloSharding> sharding;
+  const MlirNamedAttribute* sdy = FindAttribute(attributes, "sdy.sharding");
+  const MlirNamedAttribute* mhlo = FindAttribute(attributes, "mhlo.sharding");
+  if (sdy != nullptr && sdy->value.kind == AK::kSdy) {
     PHAL_ASSIGN_OR_RETURN(
-        SdyTensorSharding sharding,
-        ParseSdyTensorSharding(source_, named->value.raw_begin,
-                               named->value.raw_end));
-    PHAL_ASSIGN_OR_RETURN(HloSharding hlo,
-                          SdyAttributeToHlo(sharding, type.rank()));
-    if (hlo.kind() == HloSharding::Kind::kReplicated) return OkStatus();
-    return source_.ErrorAt(
-        named->value.offset,
-        "@" + function.name + " works on global arrays split by sdy.sharding " +
-            hlo.ToString() +
-            " outside a manual computation; partitioning them needs the SPMD "
-            "partitioner, which is not implemented",
-        PHAL_UNIMPLEMENTED);
-  };
-  for (const MlirBlockArgument& argument : function.arguments) {
-    PHAL_RETURN_IF_ERROR(check(argument.attributes, argument.type));
+        SdyTensorSharding parsed,
+        ParseSdyTensorSharding(source_, sdy->value.raw_begin,
+                               sdy->value.raw_end));
+    bool splits = !parsed.unreduced.empty();
+    for (const SdyDimensionSharding& dimension : parsed.dimensions) {
+      splits |= !dimension.axes.empty();
+    }
+    if (!splits) return sharding;
+    PHAL_ASSIGN_OR_RETURN(sharding, SdyAttributeToHlo(parsed, type.rank()));
+  } else if (mhlo != nullptr) {
+    PHAL_ASSIGN_OR_RETURN(sharding, MhloShardingOf(mhlo->value));
+    const Status fits = CheckShardingFitsShape(*sharding, type);
+    if (!fits.ok()) {
+      return source_.ErrorAt(mhlo->value.offset, std::string(fits.message()));
+    }
   }
-  for (std::size_t i = 0; i < function.result_attributes.size() &&
-                          i < function.result_types.size();
-       ++i) {
-    PHAL_RETURN_IF_ERROR(
-        check(function.result_attributes[i], function.result_types[i]));
+  if (sharding.has_value()) NoteSharding(*sharding);
+  return sharding;
+}
+
+void StableHloLowering::NoteSharding(const HloSharding& sharding) {
+  if (sharding.kind() == HloSharding::Kind::kTiled) splits_values_ = true;
+  for (const HloSharding& element : sharding.tuple_elements()) {
+    NoteSharding(element);
   }
-  return OkStatus();
 }
 
 StatusOr<StableHloLowering::ManualComputation>

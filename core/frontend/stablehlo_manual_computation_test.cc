@@ -292,8 +292,8 @@ TEST(StableHloManualComputationTest, RefusesOpsOnGlobalArrays) {
               HasSubstr("stablehlo.negate works on the global array %arg0"));
 }
 
-TEST(StableHloManualComputationTest, RefusesGlobalProgramsWithoutOne) {
-  const Status status = StatusOf(R"(
+TEST(StableHloManualComputationTest, AGlobalProgramWithoutOneIsForThePartitioner) {
+  StatusOr<StableHloModule> program = ParseStableHlo(R"(
 module @jit_h attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
   sdy.mesh @mesh = <["x"=4]>
   func.func public @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
@@ -301,10 +301,16 @@ module @jit_h attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 :
     return %0 : tensor<8xf32>
   }
 }
-)");
-  EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
-  EXPECT_THAT(status.message(), HasSubstr("bad.mlir:4:"));
-  EXPECT_THAT(status.message(), HasSubstr("SPMD partitioner"));
+)",
+                                                     "f.mlir");
+  ASSERT_TRUE(program.ok()) << program.status().message();
+  const HloModule& module = *program->module;
+  EXPECT_TRUE(module.spmd_global());
+  const HloInstruction& parameter =
+      *module.entry_computation()->parameter_instruction(0);
+  ASSERT_TRUE(parameter.sharding().has_value());
+  EXPECT_EQ(parameter.sharding()->ToString(), "{devices=[4]<=[4]}");
+  EXPECT_EQ(parameter.shape().dim(0), 8);
 }
 
 TEST(StableHloManualComputationTest,
@@ -326,8 +332,9 @@ module @jit_split attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas =
       *program->module->entry_computation()->root_instruction();
   EXPECT_EQ(root.opcode(), HloOpcode::kAdd);
   EXPECT_EQ(root.operand(0)->opcode(), HloOpcode::kParameter);
-  // One that splits a dimension needs the partitioner.
-  const Status status = StatusOf(R"(
+  // One that splits a dimension is a constraint for the partitioner: a
+  // copy carrying the sharding.
+  StatusOr<StableHloModule> split = ParseStableHlo(R"(
 module @jit_h attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
   sdy.mesh @mesh = <["x"=4]>
   func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
@@ -335,9 +342,15 @@ module @jit_h attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 :
     return %0 : tensor<8xf32>
   }
 }
-)");
-  EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
-  EXPECT_THAT(status.message(), HasSubstr("bad.mlir:5:"));
+)",
+                                                   "f.mlir");
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  EXPECT_TRUE(split->module->spmd_global());
+  const HloInstruction& constraint =
+      *split->module->entry_computation()->root_instruction();
+  EXPECT_EQ(constraint.opcode(), HloOpcode::kCopy);
+  ASSERT_TRUE(constraint.sharding().has_value());
+  EXPECT_EQ(constraint.sharding()->ToString(), "{devices=[4]<=[4]}");
 }
 
 TEST(StableHloManualComputationTest, ReportsMalformedShardyTextWhereItIs) {

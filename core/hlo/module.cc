@@ -23,6 +23,7 @@ HloComputation* HloModule::GetComputationWithName(std::string_view name) const {
 bool HloModule::Identical(const HloModule& other) const {
   if (name_ != other.name_ || replica_count_ != other.replica_count_ ||
       num_partitions_ != other.num_partitions_ ||
+      spmd_global_ != other.spmd_global_ ||
       computations_.size() != other.computations_.size()) {
     return false;
   }

@@ -47,6 +47,15 @@ class HloModule {
   int64_t num_partitions() const { return num_partitions_; }
   void set_num_partitions(int64_t count) { num_partitions_ = count; }
 
+  // True for a global SPMD program: the entry computation works on whole
+  // arrays, and the shardings its values carry say how to split them over
+  // num_partitions() devices; the SPMD partitioner
+  // (core/compiler/spmd_partitioner.h) makes the program each device runs.
+  // jax.jit's programs with in_shardings are global; XLA's partitioned
+  // output and shard_map bodies are per-device programs already (false).
+  bool spmd_global() const { return spmd_global_; }
+  void set_spmd_global(bool global) { spmd_global_ = global; }
+
   // True when names, process grids, entry computations and the
   // computations, pairwise in order, are Identical().
   bool Identical(const HloModule& other) const;
@@ -58,6 +67,7 @@ class HloModule {
   HloComputation* entry_ = nullptr;
   int64_t replica_count_ = 1;
   int64_t num_partitions_ = 1;
+  bool spmd_global_ = false;
 };
 
 }  // namespace phal

@@ -422,7 +422,9 @@ std::string HloModuleToText(const HloModule& module) {
   if (module.replica_count() != 1) {
     text += ", replica_count=" + std::to_string(module.replica_count());
   }
-  if (module.num_partitions() != 1) {
+  // A global program's device count is its shardings' (as jax.jit lowers
+  // it); num_partitions marks a per-device program.
+  if (module.num_partitions() != 1 && !module.spmd_global()) {
     text += ", num_partitions=" + std::to_string(module.num_partitions());
   }
   text += "\n";

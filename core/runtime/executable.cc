@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/compiler/compiler.h"
+#include "core/compiler/spmd_partitioner.h"
 #include "core/executor/serialized_program.h"
 #include "core/executor/spmd_executor.h"
 #include "core/frontend/hlo_parser.h"
@@ -26,8 +27,11 @@ StatusOr<std::unique_ptr<HloModule>> ParseProgram(
     std::string_view text, phal_program_format_t format,
     std::string_view source_name) {
   switch (format) {
-    case PHAL_PROGRAM_FORMAT_HLO_TEXT:
-      return ParseHloText(text, source_name);
+    case PHAL_PROGRAM_FORMAT_HLO_TEXT: {
+      PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
+                            ParseHloText(text, source_name));
+      return PartitionIfGlobal(std::move(module));
+    }
     case PHAL_PROGRAM_FORMAT_STABLEHLO_TEXT: {
       PHAL_ASSIGN_OR_RETURN(StableHloModule parsed,
                             ParseStableHlo(text, source_name));
@@ -36,7 +40,7 @@ StatusOr<std::unique_ptr<HloModule>> ParseProgram(
         return InvalidArgument(std::string(source_name) +
                                ": no main or single public function");
       }
-      return std::move(parsed.module);
+      return PartitionIfGlobal(std::move(parsed.module));
     }
   }
   return InvalidArgument("options->format " +
