@@ -14,6 +14,7 @@
 #include "cli/grid_program.h"
 #include "cli/plugin_program.h"
 #include "cli/run_support.h"
+#include "core/compiler/spmd_partitioner.h"
 #include "core/reference/interpreter.h"
 
 namespace phal::cli {
@@ -43,6 +44,9 @@ struct BenchFigures {
   // The device's counters over the timed runs, per run (PerRun); empty when
   // the device keeps none.
   std::vector<Counter> counters;
+  // --devices: what the program's collectives send, per device and run
+  // (core/compiler/spmd_partitioner.h counts it).
+  std::optional<CommunicationCost> communication;
 };
 
 // Counters summed over `runs` runs, as one run's: every amount divided by
@@ -122,6 +126,8 @@ Status BenchDevices(const BenchOptions& options, BenchFigures* figures) {
   PHAL_RETURN_IF_ERROR(StatusFromError(properties.error()));
   figures->device = std::to_string(run->devices.size()) +
                     " devices, the first " + properties->name;
+  PHAL_ASSIGN_OR_RETURN(figures->communication,
+                        CommunicationCostOf(*program.module));
   figures->compile_ms = run->compile_ms;
   figures->upload_ms = run->upload_ms;
   Clock::time_point start = Clock::now();
@@ -191,6 +197,10 @@ void PrintJson(const BenchOptions& options, const BenchFigures& figures) {
   document["mean_ms"] = Mean(figures.run_ms);
   document["max_ms"] = figures.run_ms.back();
   document["runs_ms"] = figures.run_ms;
+  if (figures.communication) {
+    document["collectives"] = figures.communication->collective_count;
+    document["bytes_sent_per_device"] = figures.communication->bytes_sent;
+  }
   if (!figures.counters.empty()) AddCountersJson(figures.counters, document);
   std::printf("%s\n", document.dump(2).c_str());
 }
@@ -248,6 +258,13 @@ void PrintText(const BenchOptions& options, const BenchFigures& figures) {
   std::printf("min         %10.3f ms\n", figures.run_ms.front());
   std::printf("mean        %10.3f ms\n", Mean(figures.run_ms));
   std::printf("max         %10.3f ms\n", figures.run_ms.back());
+  if (figures.communication) {
+    std::printf(
+        "sent        %10lld bytes per device per run (%lld "
+        "collectives)\n",
+        static_cast<long long>(figures.communication->bytes_sent),
+        static_cast<long long>(figures.communication->collective_count));
+  }
   PrintCountersText(figures.counters);
 }
 

@@ -1,17 +1,49 @@
-// `polyhal convert FILE.mlir --to hlo`: prints a StableHLO file as XLA HLO
-// text, one module per "// -----" part.
+// `polyhal convert FILE.mlir --to hlo [--partition]`: prints a StableHLO
+// file as XLA HLO text, one module per "// -----" part; with --partition,
+// the per-device program of a global SPMD program (an HLO file too).
 #include <cstdio>
 #include <string>
 
 #include "cli/command.h"
 #include "cli/run_support.h"
+#include "core/compiler/spmd_partitioner.h"
+#include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/printer.h"
 
 namespace phal::cli {
 namespace {
 
-Status PrintPartAsHlo(const SourceText& source, const StableHloPart& part) {
+// Prints `module`, partitioned first when asked.
+Status PrintModule(const HloModule& module, bool partition,
+                   const std::string& where) {
+  if (!partition) {
+    std::printf("%s", HloModuleToText(module).c_str());
+    return OkStatus();
+  }
+  if (!module.spmd_global()) {
+    return InvalidArgument(where +
+                           ": --partition: the program carries no shardings "
+                           "that split values over several devices; it is "
+                           "partitioned already or runs on one device");
+  }
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> partitioned,
+                        PartitionSpmd(module));
+  PHAL_ASSIGN_OR_RETURN(CommunicationCost cost,
+                        CommunicationCostOf(*partitioned));
+  std::printf("%s", HloModuleToText(*partitioned).c_str());
+  std::fprintf(stderr,
+               "polyhal convert: %s: per-device program for %lld devices: "
+               "%lld collectives, %lld bytes sent per device per execution\n",
+               where.c_str(),
+               static_cast<long long>(partitioned->num_partitions()),
+               static_cast<long long>(cost.collective_count),
+               static_cast<long long>(cost.bytes_sent));
+  return OkStatus();
+}
+
+Status PrintPartAsHlo(const SourceText& source, const StableHloPart& part,
+                      bool partition) {
   PHAL_ASSIGN_OR_RETURN(StableHloModule program,
                         ParseStableHloPart(source, part));
   if (program.module->entry_computation() == nullptr) {
@@ -20,8 +52,7 @@ Status PrintPartAsHlo(const SourceText& source, const StableHloPart& part) {
         ": error: no entry function: name one @main or make exactly "
         "one function public");
   }
-  std::printf("%s", HloModuleToText(*program.module).c_str());
-  return OkStatus();
+  return PrintModule(*program.module, partition, source.LocationOf(part.begin));
 }
 
 }  // namespace
@@ -29,6 +60,7 @@ Status PrintPartAsHlo(const SourceText& source, const StableHloPart& part) {
 int RunConvert(const Arguments& arguments) {
   ArgumentReader reader("convert", arguments);
   const std::string target = reader.Value("--to");
+  const bool partition = reader.Flag("--partition");
   const std::vector<std::string> files = reader.Positionals();
   if (!reader.Done()) return kExitUsage;
   if (files.size() != 1) return reader.UsageError("expects one FILE.mlir");
@@ -39,13 +71,23 @@ int RunConvert(const Arguments& arguments) {
                  text.status().message().c_str());
     return kExitFailure;
   }
+  if (!IsStableHloPath(files[0])) {
+    StatusOr<std::unique_ptr<HloModule>> module = ParseHloText(*text, files[0]);
+    Status status = module.status();
+    if (status.ok()) status = PrintModule(**module, partition, files[0]);
+    if (!status.ok()) {
+      std::fprintf(stderr, "polyhal convert: %s\n", status.message().c_str());
+      return kExitFailure;
+    }
+    return kExitSuccess;
+  }
   const SourceText source(*text, files[0]);
   int exit_code = kExitSuccess;
   bool first = true;
   for (const StableHloPart& part : SplitStableHloParts(*text)) {
     if (!first) std::printf("\n");
     first = false;
-    const Status status = PrintPartAsHlo(source, part);
+    const Status status = PrintPartAsHlo(source, part, partition);
     if (!status.ok()) {
       std::fprintf(stderr, "polyhal convert: %s\n", status.message().c_str());
       exit_code = kExitFailure;

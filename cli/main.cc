@@ -107,11 +107,16 @@ const std::map<std::string, Command>& Commands() {
         "                  DIR, one file per kernel (e.g. fusion.ll, .ptx)\n"}},
       {"convert",
        {&RunConvert, "print a StableHLO module as XLA HLO text",
-        "usage: polyhal convert FILE.mlir --to hlo\n"
+        "usage: polyhal convert FILE.mlir|FILE.hlo --to hlo [--partition]\n"
         "\n"
         "Parses FILE.mlir (StableHLO MLIR text) into the HLO IR and prints it\n"
         "as XLA HLO text, which 'polyhal run' and XLA read. A file of several\n"
-        "parts separated by '// -----' prints each part.\n"}},
+        "parts separated by '// -----' prints each part.\n"
+        "\n"
+        "  --partition  print the per-device program the SPMD partitioner\n"
+        "               makes of a global program with shardings (jax.jit\n"
+        "               with in_shardings), and on stderr what its\n"
+        "               collectives send per device and execution\n"}},
       {"conformance",
        {&RunConformance, "certify a plugin against the reference semantics",
         "usage: polyhal conformance --plugin NAME|PATH [--tier 1|2|3]\n"

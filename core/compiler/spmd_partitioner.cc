@@ -133,8 +133,7 @@ bool IsIdentityOf(HloOpcode op, const HloInstruction* init) {
     case HloOpcode::kMaximum:
       if (is_float) return std::isinf(number) && number < 0;
       if (is_unsigned) return integer == 0;
-      return is_signed && bits < 64 &&
-             integer == -(int64_t{1} << (bits - 1));
+      return is_signed && bits < 64 && integer == -(int64_t{1} << (bits - 1));
     case HloOpcode::kMinimum:
       if (is_float) return std::isinf(number) && number > 0;
       return is_signed && bits < 64 &&
@@ -172,10 +171,10 @@ class Partitioner {
     return final_.at(value)[0];
   }
 
-  StatusOr<HloInstruction*> Rewrite(const HloInstruction& source,
-                                    const std::vector<HloInstruction*>& operands,
-                                    const std::vector<HloComputation*>& called,
-                                    RewriteContext& context);
+  StatusOr<HloInstruction*> Rewrite(
+      const HloInstruction& source,
+      const std::vector<HloInstruction*>& operands,
+      const std::vector<HloComputation*>& called, RewriteContext& context);
   HloInstruction* Reshard(HloInstruction* value, const Shape& global,
                           const Leaves& from, const Leaves& to,
                           RewriteContext& context);
@@ -184,6 +183,11 @@ class Partitioner {
                                RewriteContext& context);
   HloInstruction* AllReduce(HloInstruction* value, const std::vector<int>& axes,
                             HloOpcode op, RewriteContext& context);
+  // `value`'s pieces of dimension `from` joined and its dimension `to` cut
+  // over `axes` instead, by one all-to-all among the devices of `axes`.
+  HloInstruction* AllToAll(HloInstruction* value, std::size_t from,
+                           std::size_t to, const std::vector<int>& axes,
+                           RewriteContext& context);
   HloInstruction* PartitionIndex(RewriteContext& context);
   HloInstruction* OffsetOf(const std::vector<int>& axes, int64_t piece,
                            RewriteContext& context);
@@ -229,9 +233,9 @@ StatusOr<std::optional<Leaves>> Partitioner::Annotation(
     any = true;
     std::optional<SpmdSharding> leaf =
         SpmdShardingFromHlo(sharding, shapes[i].rank(), mesh_);
-    leaves.push_back(FitSharding(
-        leaf.value_or(SpmdSharding::Replicated(shapes[i].rank())), shapes[i],
-        mesh_));
+    leaves.push_back(
+        FitSharding(leaf.value_or(SpmdSharding::Replicated(shapes[i].rank())),
+                    shapes[i], mesh_));
   }
   if (!any) return std::optional<Leaves>();
   return std::optional<Leaves>(std::move(leaves));
@@ -252,10 +256,10 @@ OpPlan Partitioner::PlanElementwise(const HloInstruction& source) {
   }
   OpPlan plan;
   for (const HloInstruction* operand : source.operands()) {
-    plan.operands.push_back({operand->shape().rank() == rank
-                                 ? chosen
-                                 : SpmdSharding::Replicated(
-                                       operand->shape().rank())});
+    plan.operands.push_back(
+        {operand->shape().rank() == rank
+             ? chosen
+             : SpmdSharding::Replicated(operand->shape().rank())});
   }
   plan.result = {chosen};
   return plan;
@@ -303,7 +307,7 @@ OpPlan Partitioner::PlanDot(const HloInstruction& source) {
   // both want an axis the smaller operand is the one joined.
   const int first =
       operands[0]->shape().ByteSize() >= operands[1]->shape().ByteSize() ? 0
-                                                                          : 1;
+                                                                         : 1;
   for (int side : {first, 1 - first}) {
     for (std::size_t i = 0; i < free[side].size(); ++i) {
       const std::size_t d = static_cast<std::size_t>(free[side][i]);
@@ -332,10 +336,10 @@ OpPlan Partitioner::PlanDot(const HloInstruction& source) {
         if (axes[side].empty()) continue;
         const int64_t pieces = std::max<int64_t>(result.TileCount(mesh_), 1);
         const int64_t reduce_cost = 2 * result_bytes / pieces;
-        const int64_t gather_cost = operands[side]->shape().ByteSize() /
-                                    std::max<int64_t>(given[side].TileCount(mesh_) /
-                                                          mesh_.Size(axes[side]),
-                                                      1);
+        const int64_t gather_cost =
+            operands[side]->shape().ByteSize() /
+            std::max<int64_t>(
+                given[side].TileCount(mesh_) / mesh_.Size(axes[side]), 1);
         if (reduce_cost <= gather_cost) chosen = axes[side];
       }
     }
@@ -355,13 +359,18 @@ OpPlan Partitioner::PlanReduce(const HloInstruction& source) {
   const int64_t inputs = source.operand_count() / 2;
   const HloInstruction* first = source.operand(0);
   const std::vector<int64_t>& reduced = source.dimensions();
-  SpmdSharding given = WithoutPartial(ArrayOf(first));
   const std::optional<HloOpcode> op = ReducerOp(source.to_apply());
-  const bool combine = inputs == 1 && op.has_value() &&
-                       IsIdentityOf(*op, source.operand(1));
+  const bool combine =
+      inputs == 1 && op.has_value() && IsIdentityOf(*op, source.operand(1));
+  // Partial results reduced by their own combining op stay partial: the
+  // combination happens once, on the smaller reduced value.
+  const bool keep_partial = combine && ArrayOf(first).partial_op == *op;
+  SpmdSharding given =
+      keep_partial ? ArrayOf(first) : WithoutPartial(ArrayOf(first));
   SpmdSharding need = given;
   SpmdSharding result = SpmdSharding::Replicated(
       first->shape().rank() - static_cast<int64_t>(reduced.size()));
+  result.partial = given.partial;
   std::size_t next = 0;
   for (int64_t d = 0; d < first->shape().rank(); ++d) {
     const std::size_t index = static_cast<std::size_t>(d);
@@ -498,9 +507,9 @@ OpPlan Partitioner::Plan(const HloInstruction& source) {
       const Leaves& leaves = final_.at(source.operand(0));
       int64_t first = 0;
       for (int64_t i = 0; i < source.tuple_index(); ++i) {
-        first += LeafCount(
-            source.operand(0)->shape().tuple_shapes()[static_cast<std::size_t>(
-                i)]);
+        first += LeafCount(source.operand(0)
+                               ->shape()
+                               .tuple_shapes()[static_cast<std::size_t>(i)]);
       }
       OpPlan plan;
       plan.operands = {leaves};
@@ -614,10 +623,9 @@ OpPlan Partitioner::Plan(const HloInstruction& source) {
     default:
       break;
   }
-  const bool elementwise =
-      IsElementwise(opcode) && shape.IsArray() &&
-      (opcode != HloOpcode::kBitcastConvert ||
-       source.operand(0)->shape().rank() == shape.rank());
+  const bool elementwise = IsElementwise(opcode) && shape.IsArray() &&
+                           (opcode != HloOpcode::kBitcastConvert ||
+                            source.operand(0)->shape().rank() == shape.rank());
   if (elementwise) return PlanElementwise(source);
   OpPlan plan;
   for (const HloInstruction* operand : source.operands()) {
@@ -629,8 +637,8 @@ OpPlan Partitioner::Plan(const HloInstruction& source) {
 
 HloInstruction* Partitioner::PartitionIndex(RewriteContext& context) {
   if (partition_index_ != nullptr) return partition_index_;
-  HloInstruction* id = context.AddNew(
-      HloOpcode::kPartitionId, Shape(PHAL_ELEMENT_TYPE_U32, {}), {});
+  HloInstruction* id = context.AddNew(HloOpcode::kPartitionId,
+                                      Shape(PHAL_ELEMENT_TYPE_U32, {}), {});
   partition_index_ = context.AddNew(HloOpcode::kConvert,
                                     Shape(PHAL_ELEMENT_TYPE_S32, {}), {id});
   return partition_index_;
@@ -643,13 +651,11 @@ HloInstruction* Partitioner::OffsetOf(const std::vector<int>& axes,
     offsets.push_back(mesh_.TileIndex(device, axes) * piece);
   }
   const Shape table_shape(PHAL_ELEMENT_TYPE_S32, {mesh_.device_count()});
-  HloInstruction* table =
-      context.AddNew(HloOpcode::kConstant, table_shape, {},
-                     [&](HloInstruction& constant) {
-                       constant.set_literal(Literal::FromValues(
-                           PHAL_ELEMENT_TYPE_S32, {mesh_.device_count()},
-                           offsets));
-                     });
+  HloInstruction* table = context.AddNew(
+      HloOpcode::kConstant, table_shape, {}, [&](HloInstruction& constant) {
+        constant.set_literal(Literal::FromValues(
+            PHAL_ELEMENT_TYPE_S32, {mesh_.device_count()}, offsets));
+      });
   HloInstruction* entry = context.AddNew(
       HloOpcode::kDynamicSlice, Shape(PHAL_ELEMENT_TYPE_S32, {1}),
       {table, PartitionIndex(context)},
@@ -671,8 +677,7 @@ HloComputation* Partitioner::Reducer(HloOpcode op, ElementType type,
 HloInstruction* Partitioner::AllReduce(HloInstruction* value,
                                        const std::vector<int>& axes,
                                        HloOpcode op, RewriteContext& context) {
-  HloComputation* reducer =
-      Reducer(op, value->shape().element_type(), context);
+  HloComputation* reducer = Reducer(op, value->shape().element_type(), context);
   HloInstruction* reduced =
       context.AddNew(HloOpcode::kAllReduce, value->shape(), {value},
                      [&](HloInstruction& all_reduce) {
@@ -683,6 +688,53 @@ HloInstruction* Partitioner::AllReduce(HloInstruction* value,
                      });
   reduced->AppendCalledComputation(reducer);
   return reduced;
+}
+
+HloInstruction* Partitioner::AllToAll(HloInstruction* value, std::size_t from,
+                                      std::size_t to,
+                                      const std::vector<int>& axes,
+                                      RewriteContext& context) {
+  const int64_t g = mesh_.Size(axes);
+  const ElementType type = value->shape().element_type();
+  const std::vector<int64_t> dims = value->shape().dims();
+  const std::size_t rank = dims.size();
+  // Cut dimension `to` into [g, rest] and bring the g pieces to the front.
+  std::vector<int64_t> split;
+  for (std::size_t d = 0; d < rank; ++d) {
+    if (d == to) {
+      split.push_back(g);
+      split.push_back(dims[d] / g);
+    } else {
+      split.push_back(dims[d]);
+    }
+  }
+  HloInstruction* cut =
+      context.AddNew(HloOpcode::kReshape, Shape(type, split), {value});
+  std::vector<int64_t> front = {static_cast<int64_t>(to)};
+  for (std::size_t d = 0; d <= rank; ++d) {
+    if (d != to) front.push_back(static_cast<int64_t>(d));
+  }
+  HloInstruction* gathered = AddTranspose(context, cut, front);
+  HloInstruction* exchanged =
+      context.AddNew(HloOpcode::kAllToAll, gathered->shape(), {gathered},
+                     [&](HloInstruction& all_to_all) {
+                       all_to_all.set_dimensions({0});
+                       all_to_all.set_replica_groups(
+                           ReplicaGroups::FromList(mesh_.Groups(axes)));
+                       all_to_all.set_channel_id(next_channel_++);
+                     });
+  // The received pieces, in group order, are the tiles of `from`: move
+  // them before it and merge.
+  std::vector<int64_t> back;
+  for (std::size_t d = 1; d <= rank; ++d) {
+    if (d == from + 1) back.push_back(0);
+    back.push_back(static_cast<int64_t>(d));
+  }
+  HloInstruction* placed = AddTranspose(context, exchanged, back);
+  std::vector<int64_t> merged = dims;
+  merged[from] *= g;
+  merged[to] /= g;
+  return context.AddNew(HloOpcode::kReshape, Shape(type, merged), {placed});
 }
 
 HloInstruction* Partitioner::ReshardArray(HloInstruction* value,
@@ -707,9 +759,8 @@ HloInstruction* Partitioner::ReshardArray(HloInstruction* value,
           !std::equal(have.begin(), have.end(), want.begin())) {
         continue;
       }
-      std::vector<int> extra(want.begin() + static_cast<std::ptrdiff_t>(
-                                                have.size()),
-                             want.end());
+      std::vector<int> extra(
+          want.begin() + static_cast<std::ptrdiff_t>(have.size()), want.end());
       std::sort(extra.begin(), extra.end());
       if (extra == current.partial && !scatter.has_value()) scatter = d;
     }
@@ -740,6 +791,28 @@ HloInstruction* Partitioner::ReshardArray(HloInstruction* value,
     }
     current.partial.clear();
   }
+  // An axis group that leaves one dimension for another moves by
+  // all-to-all: (g - 1) / g of a piece instead of (g - 1) pieces.
+  for (std::size_t i = 0; i < current.dims.size(); ++i) {
+    std::vector<int>& have = current.dims[i];
+    std::size_t common = 0;
+    while (common < have.size() && common < to.dims[i].size() &&
+           have[common] == to.dims[i][common]) {
+      ++common;
+    }
+    if (common == have.size()) continue;
+    const std::vector<int> axes(
+        have.begin() + static_cast<std::ptrdiff_t>(common), have.end());
+    for (std::size_t j = 0; j < current.dims.size(); ++j) {
+      std::vector<int> moved = current.dims[j];
+      moved.insert(moved.end(), axes.begin(), axes.end());
+      if (j == i || moved != to.dims[j]) continue;
+      value = AllToAll(value, i, j, axes, context);
+      have.resize(common);
+      current.dims[j] = moved;
+      break;
+    }
+  }
   // Join the pieces of every dimension `to` splits less.
   for (std::size_t d = 0; d < current.dims.size(); ++d) {
     std::vector<int>& have = current.dims[d];
@@ -750,18 +823,18 @@ HloInstruction* Partitioner::ReshardArray(HloInstruction* value,
       ++common;
     }
     if (common == have.size()) continue;
-    const std::vector<int> axes(have.begin() + static_cast<std::ptrdiff_t>(common),
-                                have.end());
+    const std::vector<int> axes(
+        have.begin() + static_cast<std::ptrdiff_t>(common), have.end());
     Shape shape = value->shape();
     shape.mutable_dims()[d] *= mesh_.Size(axes);
-    value = context.AddNew(HloOpcode::kAllGather, shape, {value},
-                           [&](HloInstruction& all_gather) {
-                             all_gather.set_dimensions({static_cast<int64_t>(d)});
-                             all_gather.set_replica_groups(
-                                 ReplicaGroups::FromList(mesh_.Groups(axes)));
-                             all_gather.set_channel_id(next_channel_++);
-                             all_gather.set_use_global_device_ids(true);
-                           });
+    value = context.AddNew(
+        HloOpcode::kAllGather, shape, {value}, [&](HloInstruction& all_gather) {
+          all_gather.set_dimensions({static_cast<int64_t>(d)});
+          all_gather.set_replica_groups(
+              ReplicaGroups::FromList(mesh_.Groups(axes)));
+          all_gather.set_channel_id(next_channel_++);
+          all_gather.set_use_global_device_ids(true);
+        });
     have.resize(common);
   }
   // Take this device's piece of every dimension `to` splits more.
@@ -795,11 +868,11 @@ HloInstruction* Partitioner::ReshardArray(HloInstruction* value,
     }
     Shape shape = value->shape();
     shape.mutable_dims() = local.dims();
-    value = context.AddNew(
-        HloOpcode::kDynamicSlice, shape, operands,
-        [&](HloInstruction& dynamic_slice) {
-          dynamic_slice.set_dynamic_slice_sizes(local.dims());
-        });
+    value =
+        context.AddNew(HloOpcode::kDynamicSlice, shape, operands,
+                       [&](HloInstruction& dynamic_slice) {
+                         dynamic_slice.set_dynamic_slice_sizes(local.dims());
+                       });
   }
   reshards_[key] = value;
   return value;
@@ -817,16 +890,15 @@ HloInstruction* Partitioner::Reshard(HloInstruction* value, const Shape& global,
   for (std::size_t i = 0; i < global.tuple_shapes().size(); ++i) {
     const Shape& element = global.tuple_shapes()[i];
     const std::size_t count = static_cast<std::size_t>(LeafCount(element));
-    const Leaves element_from(from.begin() + static_cast<std::ptrdiff_t>(first),
-                              from.begin() +
-                                  static_cast<std::ptrdiff_t>(first + count));
-    const Leaves element_to(to.begin() + static_cast<std::ptrdiff_t>(first),
-                            to.begin() +
-                                static_cast<std::ptrdiff_t>(first + count));
+    const Leaves element_from(
+        from.begin() + static_cast<std::ptrdiff_t>(first),
+        from.begin() + static_cast<std::ptrdiff_t>(first + count));
+    const Leaves element_to(
+        to.begin() + static_cast<std::ptrdiff_t>(first),
+        to.begin() + static_cast<std::ptrdiff_t>(first + count));
     first += count;
     HloInstruction* part = context.AddNew(
-        HloOpcode::kGetTupleElement,
-        value->shape().tuple_shapes()[i], {value},
+        HloOpcode::kGetTupleElement, value->shape().tuple_shapes()[i], {value},
         [&](HloInstruction& get) {
           get.set_tuple_index(static_cast<int64_t>(i));
         });
@@ -899,7 +971,8 @@ StatusOr<HloInstruction*> Partitioner::Rewrite(
   }
   std::size_t next = 0;
   auto clone = CloneInstruction(source, local_operands, called, source.name());
-  clone->mutable_shape() = LocalShapeOf(source.shape(), plan.result, mesh_, &next);
+  clone->mutable_shape() =
+      LocalShapeOf(source.shape(), plan.result, mesh_, &next);
   clone->set_sharding(std::nullopt);
   if (source.opcode() == HloOpcode::kSlice) {
     std::vector<int64_t> limits = source.slice_limits();
@@ -914,7 +987,8 @@ StatusOr<HloInstruction*> Partitioner::Rewrite(
   if (source.opcode() == HloOpcode::kDynamicSlice) {
     clone->set_dynamic_slice_sizes(clone->shape().dims());
   }
-  HloInstruction* value = context.computation()->AddInstruction(std::move(clone));
+  HloInstruction* value =
+      context.computation()->AddInstruction(std::move(clone));
   Leaves result = annotation.value_or(plan.result);
   value = Reshard(value, source.shape(), plan.result, result, context);
   if (&source == entry->root_instruction()) {
@@ -1045,7 +1119,8 @@ StatusOr<CommunicationCost> CommunicationCostOf(const HloModule& module) {
                             ProcessGroupsOf(*instruction, grid));
       int64_t operand_bytes = 0;
       for (const HloInstruction* operand : instruction->operands()) {
-        operand_bytes += operand->shape().IsTuple() ? 0 : operand->shape().ByteSize();
+        operand_bytes +=
+            operand->shape().IsTuple() ? 0 : operand->shape().ByteSize();
       }
       for (const std::vector<int64_t>& group : groups) {
         const int64_t g = static_cast<int64_t>(group.size());

@@ -76,10 +76,10 @@ std::unique_ptr<HloModule> ExpectPartitionedMatches(const HloModule& global) {
   for (int64_t i = 0; i < entry.num_parameters(); ++i) {
     const HloInstruction& parameter = *entry.parameter_instruction(i);
     for (int64_t device = 0; device < devices; ++device) {
-      StatusOr<Literal> piece = ShardOf(
-          arguments[static_cast<std::size_t>(i)],
-          parameter.sharding().value_or(HloSharding::Replicated()), device,
-          parameter.shape());
+      StatusOr<Literal> piece =
+          ShardOf(arguments[static_cast<std::size_t>(i)],
+                  parameter.sharding().value_or(HloSharding::Replicated()),
+                  device, parameter.shape());
       EXPECT_TRUE(piece.ok()) << piece.status().ToString();
       if (!piece.ok()) return nullptr;
       pieces[static_cast<std::size_t>(device)].push_back(*std::move(piece));
@@ -104,8 +104,8 @@ std::unique_ptr<HloModule> ExpectPartitionedMatches(const HloModule& global) {
     for (std::vector<Literal>& leaves : device_leaves) {
       per_device.push_back(leaves[leaf]);
     }
-    StatusOr<Literal> assembled = AssembleShards(
-        per_device, (*shardings)[leaf], expected_leaves[leaf].shape());
+    StatusOr<Literal> assembled = AssembleShards(per_device, (*shardings)[leaf],
+                                                 expected_leaves[leaf].shape());
     EXPECT_TRUE(assembled.ok()) << assembled.status().ToString();
     if (!assembled.ok()) return nullptr;
     EXPECT_TRUE(Matches(*assembled, expected_leaves[leaf], 1e-4))
@@ -125,8 +125,8 @@ TEST(SpmdMeshTest, ReadsXlaTilingsAsAxes) {
   const SpmdMesh mesh({2, 2});
   // [2,2]<=[2,2]T(1,0): dimension 1 over the major axis ("model" of a
   // data x model mesh), replicated over the minor one.
-  StatusOr<HloSharding> sharding =
-      ParseHloSharding("{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}");
+  StatusOr<HloSharding> sharding = ParseHloSharding(
+      "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}");
   ASSERT_TRUE(sharding.ok());
   std::optional<SpmdSharding> axes = SpmdShardingFromHlo(*sharding, 2, mesh);
   ASSERT_TRUE(axes.has_value());
@@ -136,8 +136,8 @@ TEST(SpmdMeshTest, ReadsXlaTilingsAsAxes) {
   for (int64_t device = 0; device < 4; ++device) {
     Literal global = Literal::FromValues<float>(PHAL_ELEMENT_TYPE_F32, {2, 4},
                                                 {0, 1, 2, 3, 4, 5, 6, 7});
-    StatusOr<Literal> a =
-        ShardOf(global, *sharding, device, Shape(PHAL_ELEMENT_TYPE_F32, {2, 2}));
+    StatusOr<Literal> a = ShardOf(global, *sharding, device,
+                                  Shape(PHAL_ELEMENT_TYPE_F32, {2, 2}));
     StatusOr<Literal> b =
         ShardOf(global, back, device, Shape(PHAL_ELEMENT_TYPE_F32, {2, 2}));
     ASSERT_TRUE(a.ok() && b.ok());
@@ -188,8 +188,8 @@ ENTRY e {
   ASSERT_NE(local, nullptr);
   CommunicationCost cost = *CommunicationCostOf(*local);
   EXPECT_EQ(cost.collective_count, 0) << HloModuleToText(*local);
-  EXPECT_EQ(local->entry_computation()->parameter_instruction(0)->shape().dim(0),
-            2);
+  EXPECT_EQ(
+      local->entry_computation()->parameter_instruction(0)->shape().dim(0), 2);
 }
 
 TEST(SpmdPartitionerTest, MegatronMlpAllReducesOnce) {
@@ -357,7 +357,8 @@ ENTRY e {
 TEST(SpmdPartitionerTest, JaxShardyHloWithConstraintAndResultMark) {
   // What jax.jit(...).lower(...).as_text(dialect="hlo") prints for a
   // 2x2 data x model mesh.
-  auto module = Parse(R"(HloModule jit_f, entry_computation_layout={(f32[8,16]{1,0}, f32[16,32]{1,0}, f32[32,16]{1,0})->f32[8]{0}}, frontend_attributes={xla.sdy.meshes={mesh = #sdy.mesh<["data"=2, "model"=2]>}}
+  auto module = Parse(
+      R"(HloModule jit_f, entry_computation_layout={(f32[8,16]{1,0}, f32[16,32]{1,0}, f32[32,16]{1,0})->f32[8]{0}}, frontend_attributes={xla.sdy.meshes={mesh = #sdy.mesh<["data"=2, "model"=2]>}}
 region_0.1 {
   reduce_sum.3 = f32[] parameter(0)
   reduce_sum.4 = f32[] parameter(1)

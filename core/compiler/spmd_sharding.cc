@@ -158,7 +158,8 @@ int64_t SpmdMesh::Coordinate(int64_t device, int axis) const {
 int64_t SpmdMesh::TileIndex(int64_t device,
                             const std::vector<int>& axes) const {
   int64_t index = 0;
-  for (int axis : axes) index = index * axis_size(axis) + Coordinate(device, axis);
+  for (int axis : axes)
+    index = index * axis_size(axis) + Coordinate(device, axis);
   return index;
 }
 
@@ -170,7 +171,8 @@ std::vector<std::vector<int64_t>> SpmdMesh::Groups(
   for (int64_t device = 0; device < device_count_; ++device) {
     int64_t rest = device;
     for (int axis : axes) {
-      rest -= Coordinate(device, axis) * strides_[static_cast<std::size_t>(axis)];
+      rest -=
+          Coordinate(device, axis) * strides_[static_cast<std::size_t>(axis)];
     }
     auto [found, added] = group_of_rest.emplace(rest, groups.size());
     if (added) groups.emplace_back(static_cast<std::size_t>(size), 0);

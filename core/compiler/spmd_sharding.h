@@ -83,9 +83,7 @@ struct SpmdSharding {
     return dims == other.dims && partial == other.partial &&
            (partial.empty() || partial_op == other.partial_op);
   }
-  bool operator!=(const SpmdSharding& other) const {
-    return !(*this == other);
-  }
+  bool operator!=(const SpmdSharding& other) const { return !(*this == other); }
 };
 
 // The sharding `sharding` gives an array of rank `rank` on `mesh`; nullopt

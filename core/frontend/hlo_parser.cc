@@ -1008,9 +1008,9 @@ StatusOr<std::unique_ptr<HloModule>> HloTextParser::ParseModule() {
   return module;
 }
 
-Status HloTextParser::CheckShardingCustomCall(
-    const HloInstruction& instruction, const AttributeList& attributes,
-    std::size_t opcode_offset) {
+Status HloTextParser::CheckShardingCustomCall(const HloInstruction& instruction,
+                                              const AttributeList& attributes,
+                                              std::size_t opcode_offset) {
   const std::string& target = attributes.custom_call_target;
   if (std::find(std::begin(kShardingTargets), std::end(kShardingTargets),
                 target) == std::end(kShardingTargets)) {
@@ -1234,10 +1234,10 @@ Status HloTextParser::ParseInstruction(
                         ParseIdentifier("an opcode"));
   const bool is_ragged_dot = opcode_name == kRaggedDotOpcode;
   const bool is_custom_call = opcode_name == kCustomCallOpcode;
-  const std::optional<HloOpcode> opcode =
-      is_ragged_dot    ? HloOpcode::kCall
-      : is_custom_call ? HloOpcode::kCopy
-                       : HloOpcodeFromName(opcode_name);
+  const std::optional<HloOpcode> opcode = is_ragged_dot ? HloOpcode::kCall
+                                          : is_custom_call
+                                              ? HloOpcode::kCopy
+                                              : HloOpcodeFromName(opcode_name);
   if (!opcode.has_value()) {
     return ErrorAt(opcode_offset, "unknown or unsupported opcode '" +
                                       std::string(opcode_name) + "'");
@@ -1259,8 +1259,8 @@ Status HloTextParser::ParseInstruction(
     PHAL_RETURN_IF_ERROR(ParseAttribute(instruction.get(), &attributes));
   }
   if (is_custom_call) {
-    PHAL_RETURN_IF_ERROR(CheckShardingCustomCall(*instruction, attributes,
-                                                 opcode_offset));
+    PHAL_RETURN_IF_ERROR(
+        CheckShardingCustomCall(*instruction, attributes, opcode_offset));
   }
   PHAL_RETURN_IF_ERROR(
       FinishAttributes(instruction.get(), &attributes, instruction_offset));

@@ -7,8 +7,8 @@
 #include "core/frontend/minifloat_rounding.h"
 #include "core/frontend/narrow_integers.h"
 #include "core/frontend/sdy_sharding.h"
-#include "core/hlo/process_groups.h"
 #include "core/frontend/stablehlo_lowering_context.h"
+#include "core/hlo/process_groups.h"
 
 namespace phal {
 namespace {
@@ -201,9 +201,9 @@ StatusOr<const StableHloFunction*> StableHloLowering::LowerFunction(
   if (root == nullptr) {
     PHAL_ASSIGN_OR_RETURN(root, builder.Tuple(outputs));
   }
-  PHAL_ASSIGN_OR_RETURN(root, ApplyResultShardings(function, builder, root,
-                                                   lowered.returns_tuple,
-                                                   outputs.size()));
+  PHAL_ASSIGN_OR_RETURN(
+      root, ApplyResultShardings(function, builder, root, lowered.returns_tuple,
+                                 outputs.size()));
   lowered.name = name;
   lowered.is_public = function.is_public;
   lowered.computation = AddComputation(builder.Build(root));
@@ -236,12 +236,11 @@ StatusOr<HloInstruction*> StableHloLowering::ApplyResultShardings(
   std::vector<HloSharding> shardings(output_count);
   bool any = false;
   for (std::size_t i = 0; i < function.result_attributes.size() &&
-                          i < function.result_types.size() &&
-                          i < output_count;
+                          i < function.result_types.size() && i < output_count;
        ++i) {
-    PHAL_ASSIGN_OR_RETURN(std::optional<HloSharding> sharding,
-                          ValueSharding(function.result_attributes[i],
-                                        function.result_types[i]));
+    PHAL_ASSIGN_OR_RETURN(
+        std::optional<HloSharding> sharding,
+        ValueSharding(function.result_attributes[i], function.result_types[i]));
     if (!sharding.has_value()) continue;
     shardings[i] = *std::move(sharding);
     any = true;

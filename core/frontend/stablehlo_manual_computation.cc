@@ -134,10 +134,9 @@ StatusOr<std::optional<HloSharding>> StableHloLowering::ValueSharding(
   const MlirNamedAttribute* sdy = FindAttribute(attributes, "sdy.sharding");
   const MlirNamedAttribute* mhlo = FindAttribute(attributes, "mhlo.sharding");
   if (sdy != nullptr && sdy->value.kind == AK::kSdy) {
-    PHAL_ASSIGN_OR_RETURN(
-        SdyTensorSharding parsed,
-        ParseSdyTensorSharding(source_, sdy->value.raw_begin,
-                               sdy->value.raw_end));
+    PHAL_ASSIGN_OR_RETURN(SdyTensorSharding parsed,
+                          ParseSdyTensorSharding(source_, sdy->value.raw_begin,
+                                                 sdy->value.raw_end));
     bool splits = !parsed.unreduced.empty();
     for (const SdyDimensionSharding& dimension : parsed.dimensions) {
       splits |= !dimension.axes.empty();

@@ -292,7 +292,8 @@ TEST(StableHloManualComputationTest, RefusesOpsOnGlobalArrays) {
               HasSubstr("stablehlo.negate works on the global array %arg0"));
 }
 
-TEST(StableHloManualComputationTest, AGlobalProgramWithoutOneIsForThePartitioner) {
+TEST(StableHloManualComputationTest,
+     AGlobalProgramWithoutOneIsForThePartitioner) {
   StatusOr<StableHloModule> program = ParseStableHlo(R"(
 module @jit_h attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
   sdy.mesh @mesh = <["x"=4]>

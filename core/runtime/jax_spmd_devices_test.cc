@@ -3,15 +3,17 @@
 // them -- cpu, template and asic-ref with PHAL_VIRTUAL_DEVICES=4, the
 // emulated nvidia GPU with PHAL_GPU_EMULATION=1 too -- through the
 // application API, from XLA's partitioned HLO and from the StableHLO
-// shard_map programs: the global inputs are split by the parameters'
-// shardings, the four devices run at once, and the assembled results match
-// XLA's within the model tolerances.
+// shard_map programs, and the sharded jax.jit programs through the SPMD
+// partitioner: the global inputs are split by the parameters' shardings, the
+// four devices run at once, and the assembled results match XLA's within the
+// model tolerances.
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "core/compiler/spmd_partitioner.h"
 #include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/sharded_array.h"
@@ -45,6 +47,10 @@ std::vector<Variant> Variants() {
     for (const std::string& model : kJaxSpmdStableHloModels) {
       variants.push_back({plugin, model, ".mlir"});
       variants.push_back({plugin, model, ".gspmd.mlir"});
+    }
+    for (const std::string& model : kJaxShardedModels) {
+      variants.push_back({plugin, model, ".hlo"});
+      variants.push_back({plugin, model, ".mlir"});
     }
   }
   return variants;
@@ -107,6 +113,12 @@ TEST_P(JaxSpmdDevicesTest, MatchesXlaOnFourDevices) {
     module = std::move(parsed->module);
   }
   ASSERT_TRUE(VerifyModule(*module).ok());
+  // A global program (the sharded models) runs as its per-device program,
+  // whose parameters and root say how to split and assemble.
+  StatusOr<std::unique_ptr<HloModule>> per_device =
+      PartitionIfGlobal(std::move(module));
+  ASSERT_TRUE(per_device.ok()) << per_device.status().ToString();
+  module = std::move(per_device).value();
 
   phal_client_options_t options{};
   options.struct_size = sizeof(options);

@@ -34,6 +34,19 @@ inline const std::vector<std::string> kJaxSpmdModels = {
 // computation.
 inline const std::vector<std::string> kJaxSpmdStableHloModels = {
     "spmd_collectives", "spmd_exchange", "spmd_grid"};
+// The sharded models: jax.jit programs with in_shardings / out_shardings
+// over four devices as JAX lowers them, before partitioning: NAME.mlir
+// (StableHLO with Shardy's shardings), NAME.hlo (HLO text with sharding=),
+// and NAME.xla.hlo, XLA's partitioned module, for what its collectives send
+// (scripts/export_sharded_models.py).
+inline const std::vector<std::string> kJaxShardedModels = {
+    "sharded_data_parallel",
+    "sharded_megatron_mlp",
+    "sharded_attention",
+    "sharded_layer_norm",
+    "sharded_embedding",
+    "sharded_fsdp",
+    "sharded_moe"};
 
 struct JaxModel {
   std::string text;                // the HLO (or StableHLO) module
