@@ -426,12 +426,17 @@ OpPlan Partitioner::PlanReshape(const HloInstruction& source) {
       }
     }
     if (product_in != product_out) break;
-    std::vector<int> axes = given.dims[group_i];
-    while (!axes.empty() && out[group_j] % mesh_.Size(axes) != 0) {
+    // The major dimensions of the group, past any of size 1.
+    std::size_t major_in = group_i;
+    while (major_in + 1 < i && in[major_in] == 1) ++major_in;
+    std::size_t major_out = group_j;
+    while (major_out + 1 < j && out[major_out] == 1) ++major_out;
+    std::vector<int> axes = given.dims[major_in];
+    while (!axes.empty() && out[major_out] % mesh_.Size(axes) != 0) {
       axes.pop_back();
     }
-    need.dims[group_i] = axes;
-    result.dims[group_j] = axes;
+    need.dims[major_in] = axes;
+    result.dims[major_out] = axes;
   }
   OpPlan plan;
   plan.operands = {{need}};
