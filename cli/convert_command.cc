@@ -22,10 +22,12 @@ Status PrintModule(const HloModule& module, bool partition,
     return OkStatus();
   }
   if (!module.spmd_global()) {
-    return InvalidArgument(where +
-                           ": --partition: the program carries no shardings "
-                           "that split values over several devices; it is "
-                           "partitioned already or runs on one device");
+    std::printf("%s", HloModuleToText(module).c_str());
+    std::fprintf(stderr,
+                 "polyhal convert: %s: a per-device program already (no "
+                 "shardings to partition): printed as it is\n",
+                 where.c_str());
+    return OkStatus();
   }
   PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> partitioned,
                         PartitionSpmd(module));

@@ -9,6 +9,8 @@
 # For each model NAME:
 #   NAME.mlir        jax.jit(...).lower(...).as_text(): StableHLO with
 #                    Shardy's sdy.mesh / sdy.sharding (the global program)
+#   NAME.gspmd.mlir  the same with Shardy off: mhlo.sharding attributes and
+#                    custom_call @Sharding constraints
 #   NAME.hlo         the same lowered as HLO text (as_text(dialect="hlo")):
 #                    sharding= on parameters and root, Sharding and
 #                    xla.sdy.FuncResultSharding custom calls
@@ -51,6 +53,9 @@ def save(name, f, args, in_specs, out_specs, mesh):
     compiled = lowered.compile()
     results = jax.tree_util.tree_leaves(compiled(*args))
     open(f"{out}/{name}.mlir", "w").write(lowered.as_text())
+    jax.config.update("jax_use_shardy_partitioner", False)
+    open(f"{out}/{name}.gspmd.mlir", "w").write(jitted.lower(*args).as_text())
+    jax.config.update("jax_use_shardy_partitioner", True)
     open(f"{out}/{name}.hlo", "w").write(strip(lowered.as_text(dialect="hlo")))
     [path] = glob.glob(f"{dump}/*.jit_{name}.*after_spmd-partitioning*.txt")
     open(f"{out}/{name}.xla.hlo", "w").write(strip(open(path).read()))

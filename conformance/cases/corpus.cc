@@ -6,7 +6,8 @@ std::vector<Case> BuiltInCases() {
   std::vector<Case> cases = ApiCases();
   for (auto family : {&ElementwiseCases, &DataMovementCases, &ReductionCases,
                       &ControlFlowCases, &FftCases, &ModelCases,
-                      &QuantizedCases, &ChloCases, &CollectiveCases}) {
+                      &QuantizedCases, &ChloCases, &CollectiveCases,
+                      &ShardedCases}) {
     std::vector<Case> more = family();
     cases.insert(cases.end(), std::make_move_iterator(more.begin()),
                  std::make_move_iterator(more.end()));

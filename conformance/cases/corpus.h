@@ -41,6 +41,9 @@ std::vector<Case> ApiCases();
 // types, group forms and 2, 4 and 8 devices, against the reference's
 // EvaluateSpmd, and one group spanning two plugins.
 std::vector<Case> CollectiveCases();
+// Single-device cases of one op each as global programs split over 2 and 4
+// devices by the SPMD partitioner (cases of several devices).
+std::vector<Case> ShardedCases();
 // One case per .mlir file under `directory` (recursively, in path order).
 StatusOr<std::vector<Case>> StableHloCorpusCases(const std::string& directory);
 

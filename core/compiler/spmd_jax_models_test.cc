@@ -1,7 +1,7 @@
 // The sharded models of samples/models/jax -- jax.jit programs with
 // in_shardings / out_shardings over four devices, as JAX lowers them before
 // any partitioning -- through the SPMD partitioner, from the StableHLO text
-// (Shardy) and from the HLO text: the per-device program, run by the
+// (Shardy, and GSPMD's mhlo.sharding with Shardy off) and from the HLO text: the per-device program, run by the
 // reference on four devices, assembles into XLA's outputs, and its
 // collectives send at most 1.5 times what those of XLA's partitioned module
 // (NAME.xla.hlo) send.
@@ -122,6 +122,10 @@ class ShardedJaxModelTest : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(ShardedJaxModelTest, StableHloMatchesXlaOnFourDevices) { Run(".mlir"); }
+
+TEST_P(ShardedJaxModelTest, GspmdStableHloMatchesXlaOnFourDevices) {
+  Run(".gspmd.mlir");
+}
 
 TEST_P(ShardedJaxModelTest, HloMatchesXlaOnFourDevices) { Run(".hlo"); }
 

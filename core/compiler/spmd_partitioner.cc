@@ -164,6 +164,7 @@ class Partitioner {
   OpPlan PlanReduce(const HloInstruction& source);
   OpPlan PlanReshape(const HloInstruction& source);
   OpPlan PlanConvolution(const HloInstruction& source);
+  OpPlan PlanGather(const HloInstruction& source);
   OpPlan PlanKeepWholeDims(const HloInstruction& source,
                            const std::vector<bool>& whole);
 
@@ -479,6 +480,53 @@ OpPlan Partitioner::PlanConvolution(const HloInstruction& source) {
   return plan;
 }
 
+OpPlan Partitioner::PlanGather(const HloInstruction& source) {
+  const GatherDimensionNumbers& numbers = source.gather_dimension_numbers();
+  const Shape& operand_shape = source.operand(0)->shape();
+  const Shape& indices_shape = source.operand(1)->shape();
+  const SpmdSharding operand = WithoutPartial(ArrayOf(source.operand(0)));
+  const SpmdSharding indices = WithoutPartial(ArrayOf(source.operand(1)));
+  SpmdSharding need_operand = SpmdSharding::Replicated(operand_shape.rank());
+  SpmdSharding need_indices = SpmdSharding::Replicated(indices_shape.rank());
+  SpmdSharding result = SpmdSharding::Replicated(source.shape().rank());
+  std::set<int> used;
+  const auto contains = [](const std::vector<int64_t>& list, int64_t value) {
+    return std::find(list.begin(), list.end(), value) != list.end();
+  };
+  // Operand dimensions taken whole and never indexed pass through to
+  // their offset dimension of the result.
+  std::size_t window = 0;
+  for (int64_t d = 0; d < operand_shape.rank(); ++d) {
+    if (contains(numbers.collapsed_slice_dims, d)) continue;
+    const std::size_t position =
+        static_cast<std::size_t>(numbers.offset_dims[window++]);
+    const std::size_t index = static_cast<std::size_t>(d);
+    if (contains(numbers.start_index_map, d) ||
+        source.gather_slice_sizes()[index] != operand_shape.dim(d)) {
+      continue;
+    }
+    std::vector<int> axes = UnusedPrefix(operand.dims[index], used);
+    for (int axis : axes) used.insert(axis);
+    need_operand.dims[index] = axes;
+    result.dims[position] = axes;
+  }
+  // The indices' batch dimensions are the result's other dimensions.
+  std::size_t batch = 0;
+  for (int64_t d = 0; d < indices_shape.rank(); ++d) {
+    if (d == numbers.index_vector_dim) continue;
+    while (contains(numbers.offset_dims, static_cast<int64_t>(batch))) ++batch;
+    const std::size_t index = static_cast<std::size_t>(d);
+    std::vector<int> axes = UnusedPrefix(indices.dims[index], used);
+    for (int axis : axes) used.insert(axis);
+    need_indices.dims[index] = axes;
+    result.dims[batch++] = axes;
+  }
+  OpPlan plan;
+  plan.operands = {{need_operand}, {need_indices}};
+  plan.result = {result};
+  return plan;
+}
+
 OpPlan Partitioner::PlanKeepWholeDims(const HloInstruction& source,
                                       const std::vector<bool>& whole) {
   SpmdSharding sharding = WithoutPartial(ArrayOf(source.operand(0)));
@@ -604,6 +652,33 @@ OpPlan Partitioner::Plan(const HloInstruction& source) {
       }
       OpPlan plan = PlanKeepWholeDims(source, whole);
       plan.operands[1] = plan.operands[0];
+      return plan;
+    }
+    case HloOpcode::kGather:
+      if (source.gather_dimension_numbers().operand_batching_dims.empty()) {
+        return PlanGather(source);
+      }
+      break;
+    case HloOpcode::kSort: {
+      // Every dimension but the sorted one keeps its split, alike on all
+      // operands.
+      const int64_t dimension = source.dimensions(0);
+      SpmdSharding chosen =
+          SpmdSharding::Replicated(source.operand(0)->shape().rank());
+      int64_t most = 1;
+      for (const HloInstruction* operand : source.operands()) {
+        SpmdSharding sharding = WithoutPartial(ArrayOf(operand));
+        sharding.dims[static_cast<std::size_t>(dimension)].clear();
+        if (sharding.TileCount(mesh_) > most) {
+          most = sharding.TileCount(mesh_);
+          chosen = sharding;
+        }
+      }
+      OpPlan plan;
+      for (std::size_t i = 0; i < source.operands().size(); ++i) {
+        plan.operands.push_back({chosen});
+      }
+      plan.result = Leaves(static_cast<std::size_t>(LeafCount(shape)), chosen);
       return plan;
     }
     case HloOpcode::kConcatenate: {
@@ -991,6 +1066,14 @@ StatusOr<HloInstruction*> Partitioner::Rewrite(
   }
   if (source.opcode() == HloOpcode::kDynamicSlice) {
     clone->set_dynamic_slice_sizes(clone->shape().dims());
+  }
+  if (source.opcode() == HloOpcode::kGather) {
+    std::vector<int64_t> sizes = source.gather_slice_sizes();
+    const Shape& local = local_operands[0]->shape();
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+      sizes[d] = std::min(sizes[d], local.dim(static_cast<int64_t>(d)));
+    }
+    clone->set_gather_slice_sizes(std::move(sizes));
   }
   HloInstruction* value =
       context.computation()->AddInstruction(std::move(clone));

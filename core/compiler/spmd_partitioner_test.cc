@@ -306,6 +306,29 @@ ENTRY e {
   ExpectPartitionedMatches(*module);
 }
 
+TEST(SpmdPartitionerTest, GatherAndSortKeepTheSplitsTheyLeaveAlone) {
+  // An embedding lookup whose table is split by features and whose ids are
+  // split by batch, and a sort along an unsplit dimension: no collective.
+  auto module = Parse(R"(HloModule m
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT l = pred[] compare(a, b), direction=LT
+}
+ENTRY e {
+  table = f32[16,8] parameter(0), sharding={devices=[1,2,2]<=[4] last_tile_dim_replicate}
+  ids = s32[4,3] parameter(1), sharding={devices=[2,1,2]<=[2,2]T(1,0) last_tile_dim_replicate}
+  rows = f32[4,3,8] gather(table, ids), offset_dims={2}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=2, slice_sizes={1,8}
+  sorted = f32[4,3,8] sort(rows), dimensions={1}, to_apply=less
+  ROOT out = f32[4,3,8] negate(sorted), sharding={devices=[2,1,2]<=[2,2]T(1,0)}
+})");
+  ASSERT_NE(module, nullptr);
+  auto local = ExpectPartitionedMatches(*module);
+  ASSERT_NE(local, nullptr);
+  EXPECT_EQ(CommunicationCostOf(*local)->collective_count, 0)
+      << HloModuleToText(*local);
+}
+
 TEST(SpmdPartitionerTest, UnevenSplitsAreDropped) {
   auto module = Parse(R"(HloModule m
 ENTRY e {

@@ -51,6 +51,7 @@ std::vector<Variant> Variants() {
     for (const std::string& model : kJaxShardedModels) {
       variants.push_back({plugin, model, ".hlo"});
       variants.push_back({plugin, model, ".mlir"});
+      variants.push_back({plugin, model, ".gspmd.mlir"});
     }
   }
   return variants;

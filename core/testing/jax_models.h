@@ -36,7 +36,8 @@ inline const std::vector<std::string> kJaxSpmdStableHloModels = {
     "spmd_collectives", "spmd_exchange", "spmd_grid"};
 // The sharded models: jax.jit programs with in_shardings / out_shardings
 // over four devices as JAX lowers them, before partitioning: NAME.mlir
-// (StableHLO with Shardy's shardings), NAME.hlo (HLO text with sharding=),
+// (StableHLO with Shardy's shardings), NAME.gspmd.mlir (with GSPMD's
+// mhlo.sharding), NAME.hlo (HLO text with sharding=),
 // and NAME.xla.hlo, XLA's partitioned module, for what its collectives send
 // (scripts/export_sharded_models.py).
 inline const std::vector<std::string> kJaxShardedModels = {

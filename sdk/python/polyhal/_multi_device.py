@@ -11,16 +11,16 @@ from ._errors import Error
 
 
 def _hlo_text(text, format_code):
-    """The program as HLO text, in which the package reads its shardings:
-    StableHLO goes through `polyhal convert`, the front end the C API
-    compiles it with."""
-    if format_code == _runtime.HLO:
-        return text
+    """The per-device program as HLO text, in which the package reads its
+    shardings: `polyhal convert --partition` runs the front end and, for a
+    global program with shardings (jax.jit with in_shardings), the SPMD
+    partitioner the C API compiles it with."""
+    suffix = ".hlo" if format_code == _runtime.HLO else ".mlir"
     with tempfile.TemporaryDirectory(prefix="polyhal-convert-") as work:
-        path = os.path.join(work, "module.mlir")
+        path = os.path.join(work, "module" + suffix)
         with open(path, "w", encoding="utf-8") as file:
             file.write(text)
-        completed = _cli._run(["convert", path, "--to", "hlo"])
+        completed = _cli._run(["convert", path, "--to", "hlo", "--partition"])
     if completed.returncode != 0:
         raise Error("INVALID_ARGUMENT", "cannot read the program's shardings: "
                     + completed.stderr.strip())

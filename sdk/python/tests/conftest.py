@@ -18,21 +18,29 @@ def executing_plugins():
             if plugin.state == "loaded" and plugin.device_count > 0]
 
 
+def is_multi_device(name):
+    """spmd_ models are per-device programs for four devices, sharded_ ones
+    jax.jit programs the SPMD partitioner splits over four; their inputs
+    and outputs are global arrays (test_multi_device.py)."""
+    return name.startswith("spmd_") or name.startswith("sharded_")
+
+
 def jax_model_names():
-    """The models for one device; the spmd_ ones are programs for four,
-    whose inputs and outputs are global arrays (test_multi_device.py)."""
+    """The models for one device."""
     return [name for name in all_jax_model_names()
-            if not name.startswith("spmd_")]
+            if not is_multi_device(name)]
 
 
 def spmd_model_names():
-    """The models for four devices (samples/models/jax/spmd_*)."""
-    return [name for name in all_jax_model_names() if name.startswith("spmd_")]
+    """The models for four devices (samples/models/jax/spmd_*, sharded_*)."""
+    return [name for name in all_jax_model_names() if is_multi_device(name)]
 
 
 def all_jax_model_names():
+    """Every NAME.hlo (NAME.xla.hlo, XLA's partitioned module kept to count
+    its collectives, is not a model of its own)."""
     return sorted(name[:-len(".hlo")] for name in os.listdir(JAX_MODELS)
-                  if name.endswith(".hlo"))
+                  if name.endswith(".hlo") and not name.endswith(".xla.hlo"))
 
 
 def jax_model_arrays(name, kind):
