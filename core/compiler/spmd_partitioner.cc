@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <set>
@@ -12,6 +15,7 @@
 #include "core/compiler/hlo_rewriter.h"
 #include "core/compiler/passes.h"
 #include "core/compiler/spmd_sharding.h"
+#include "core/hlo/printer.h"
 #include "core/hlo/process_groups.h"
 #include "core/hlo/sharded_array.h"
 #include "sdk/base/element_types.h"
@@ -190,6 +194,16 @@ class Partitioner {
                            std::size_t to, const std::vector<int>& axes,
                            RewriteContext& context);
   HloInstruction* PartitionIndex(RewriteContext& context);
+  // A while loop whose state keeps its initial value's split.
+  StatusOr<HloInstruction*> RewriteWhile(const HloInstruction& source,
+                                         HloInstruction* init,
+                                         RewriteContext& context);
+  // `original` partitioned into a new computation of the module being
+  // built: its parameters arrive split as `parameters` say, and its root is
+  // resharded to `root_target`.
+  StatusOr<HloComputation*> PartitionComputation(
+      const HloComputation& original, const std::vector<Leaves>& parameters,
+      const Leaves& root_target, RewriteContext& outer);
   HloInstruction* OffsetOf(const std::vector<int>& axes, int64_t piece,
                            RewriteContext& context);
   HloComputation* Reducer(HloOpcode op, ElementType type,
@@ -200,8 +214,18 @@ class Partitioner {
   std::map<const HloInstruction*, Leaves> final_;
   std::map<std::pair<HloInstruction*, std::string>, HloInstruction*> reshards_;
   std::map<std::pair<HloOpcode, ElementType>, HloComputation*> reducers_;
-  HloInstruction* partition_index_ = nullptr;
+  // The computation being partitioned: the entry (parameters from their
+  // annotations, the root whole) or a loop's condition or body.
+  struct Scope {
+    const HloComputation* original = nullptr;
+    const std::vector<Leaves>* parameters = nullptr;
+    const Leaves* root_target = nullptr;
+    HloInstruction* partition_index = nullptr;
+  };
+  Scope* scope_ = nullptr;
   int64_t next_channel_ = 1;
+  int64_t next_computation_ = 0;
+  int64_t next_id_ = 0;
 };
 
 StatusOr<std::optional<Leaves>> Partitioner::Annotation(
@@ -716,12 +740,12 @@ OpPlan Partitioner::Plan(const HloInstruction& source) {
 }
 
 HloInstruction* Partitioner::PartitionIndex(RewriteContext& context) {
-  if (partition_index_ != nullptr) return partition_index_;
+  if (scope_->partition_index != nullptr) return scope_->partition_index;
   HloInstruction* id = context.AddNew(HloOpcode::kPartitionId,
                                       Shape(PHAL_ELEMENT_TYPE_U32, {}), {});
-  partition_index_ = context.AddNew(HloOpcode::kConvert,
-                                    Shape(PHAL_ELEMENT_TYPE_S32, {}), {id});
-  return partition_index_;
+  scope_->partition_index = context.AddNew(
+      HloOpcode::kConvert, Shape(PHAL_ELEMENT_TYPE_S32, {}), {id});
+  return scope_->partition_index;
 }
 
 HloInstruction* Partitioner::OffsetOf(const std::vector<int>& axes,
@@ -1017,8 +1041,7 @@ HloSharding HloShardingOf(const Leaves& leaves, const Shape& shape,
 StatusOr<HloInstruction*> Partitioner::Rewrite(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     const std::vector<HloComputation*>& called, RewriteContext& context) {
-  const HloComputation* entry = module_.entry_computation();
-  if (source.parent() != entry) return nullptr;
+  if (source.parent() != scope_->original) return nullptr;
   if (IsCollective(source.opcode())) {
     return Unimplemented("%" + source.name() + " is a " +
                          std::string(HloOpcodeName(source.opcode())) +
@@ -1027,69 +1050,160 @@ StatusOr<HloInstruction*> Partitioner::Rewrite(
   }
   PHAL_ASSIGN_OR_RETURN(std::optional<Leaves> annotation, Annotation(source));
   if (source.opcode() == HloOpcode::kParameter) {
-    Leaves leaves = annotation.value_or(ReplicatedLeaves(source.shape()));
-    if (source.shape().IsTuple()) leaves = ReplicatedLeaves(source.shape());
+    Leaves leaves;
+    if (scope_->parameters != nullptr) {
+      leaves = (*scope_->parameters)[static_cast<std::size_t>(
+          source.parameter_number())];
+    } else {
+      leaves = annotation.value_or(ReplicatedLeaves(source.shape()));
+      if (source.shape().IsTuple()) leaves = ReplicatedLeaves(source.shape());
+    }
     for (SpmdSharding& leaf : leaves) leaf.partial.clear();
     std::size_t next = 0;
     auto parameter = std::make_unique<HloInstruction>(
         HloOpcode::kParameter, source.name(),
         LocalShapeOf(source.shape(), leaves, mesh_, &next));
     parameter->set_parameter_number(source.parameter_number());
-    if (!source.shape().IsTuple() && !leaves[0].IsReplicated()) {
+    if (scope_->parameters == nullptr && !source.shape().IsTuple() &&
+        !leaves[0].IsReplicated()) {
       parameter->set_sharding(SpmdShardingToHlo(leaves[0], mesh_));
     }
     final_[&source] = leaves;
     return context.computation()->AddInstruction(std::move(parameter));
   }
-  const OpPlan plan = Plan(source);
-  std::vector<HloInstruction*> local_operands;
-  for (std::size_t i = 0; i < operands.size(); ++i) {
-    const HloInstruction* operand = source.operand(static_cast<int64_t>(i));
-    local_operands.push_back(Reshard(operands[i], operand->shape(),
-                                     final_.at(operand), plan.operands[i],
-                                     context));
-  }
-  std::size_t next = 0;
-  auto clone = CloneInstruction(source, local_operands, called, source.name());
-  clone->mutable_shape() =
-      LocalShapeOf(source.shape(), plan.result, mesh_, &next);
-  clone->set_sharding(std::nullopt);
-  if (source.opcode() == HloOpcode::kSlice) {
-    std::vector<int64_t> limits = source.slice_limits();
-    const Shape& local = local_operands[0]->shape();
-    for (std::size_t d = 0; d < limits.size(); ++d) {
-      if (!plan.result[0].dims[d].empty()) {
-        limits[d] = local.dim(static_cast<int64_t>(d));
+  HloInstruction* value = nullptr;
+  Leaves natural;
+  if (source.opcode() == HloOpcode::kWhile) {
+    PHAL_ASSIGN_OR_RETURN(value, RewriteWhile(source, operands[0], context));
+    natural = final_.at(source.operand(0));
+    for (SpmdSharding& leaf : natural) leaf.partial.clear();
+  } else {
+    const OpPlan plan = Plan(source);
+    natural = plan.result;
+    std::vector<HloInstruction*> local_operands;
+    for (std::size_t i = 0; i < operands.size(); ++i) {
+      const HloInstruction* operand = source.operand(static_cast<int64_t>(i));
+      local_operands.push_back(Reshard(operands[i], operand->shape(),
+                                       final_.at(operand), plan.operands[i],
+                                       context));
+    }
+    std::size_t next = 0;
+    auto clone =
+        CloneInstruction(source, local_operands, called, source.name());
+    clone->mutable_shape() =
+        LocalShapeOf(source.shape(), plan.result, mesh_, &next);
+    clone->set_sharding(std::nullopt);
+    if (source.opcode() == HloOpcode::kSlice) {
+      std::vector<int64_t> limits = source.slice_limits();
+      const Shape& local = local_operands[0]->shape();
+      for (std::size_t d = 0; d < limits.size(); ++d) {
+        if (!plan.result[0].dims[d].empty()) {
+          limits[d] = local.dim(static_cast<int64_t>(d));
+        }
       }
+      clone->set_slice(source.slice_starts(), limits, source.slice_strides());
     }
-    clone->set_slice(source.slice_starts(), limits, source.slice_strides());
-  }
-  if (source.opcode() == HloOpcode::kDynamicSlice) {
-    clone->set_dynamic_slice_sizes(clone->shape().dims());
-  }
-  if (source.opcode() == HloOpcode::kGather) {
-    std::vector<int64_t> sizes = source.gather_slice_sizes();
-    const Shape& local = local_operands[0]->shape();
-    for (std::size_t d = 0; d < sizes.size(); ++d) {
-      sizes[d] = std::min(sizes[d], local.dim(static_cast<int64_t>(d)));
+    if (source.opcode() == HloOpcode::kDynamicSlice) {
+      clone->set_dynamic_slice_sizes(clone->shape().dims());
     }
-    clone->set_gather_slice_sizes(std::move(sizes));
+    if (source.opcode() == HloOpcode::kGather) {
+      std::vector<int64_t> sizes = source.gather_slice_sizes();
+      const Shape& local = local_operands[0]->shape();
+      for (std::size_t d = 0; d < sizes.size(); ++d) {
+        sizes[d] = std::min(sizes[d], local.dim(static_cast<int64_t>(d)));
+      }
+      clone->set_gather_slice_sizes(std::move(sizes));
+    }
+    value = context.computation()->AddInstruction(std::move(clone));
   }
-  HloInstruction* value =
-      context.computation()->AddInstruction(std::move(clone));
-  Leaves result = annotation.value_or(plan.result);
-  value = Reshard(value, source.shape(), plan.result, result, context);
-  if (&source == entry->root_instruction()) {
-    Leaves whole = result;
-    for (SpmdSharding& leaf : whole) leaf.partial.clear();
-    value = Reshard(value, source.shape(), result, whole, context);
-    result = whole;
-    if (!(source.shape().IsArray() && result[0].IsReplicated())) {
+  Leaves result = annotation.value_or(natural);
+  value = Reshard(value, source.shape(), natural, result, context);
+  if (&source == scope_->original->root_instruction()) {
+    Leaves target = result;
+    if (scope_->root_target != nullptr) {
+      target = *scope_->root_target;
+    } else {
+      for (SpmdSharding& leaf : target) leaf.partial.clear();
+    }
+    value = Reshard(value, source.shape(), result, target, context);
+    result = target;
+    if (scope_->root_target == nullptr &&
+        !(source.shape().IsArray() && result[0].IsReplicated())) {
       value->set_sharding(HloShardingOf(result, source.shape(), mesh_));
     }
   }
   final_[&source] = result;
   return value;
+}
+
+StatusOr<HloInstruction*> Partitioner::RewriteWhile(
+    const HloInstruction& source, HloInstruction* init,
+    RewriteContext& context) {
+  // The loop state keeps the split its initial value has: the body starts
+  // from it and reshards its result back to it, so every iteration sees the
+  // same pieces.
+  const HloInstruction* operand = source.operand(0);
+  Leaves state = final_.at(operand);
+  for (SpmdSharding& leaf : state) leaf.partial.clear();
+  HloInstruction* local_init =
+      Reshard(init, operand->shape(), final_.at(operand), state, context);
+  const std::vector<Leaves> parameters = {state};
+  const Leaves whole_predicate = {SpmdSharding::Replicated(0)};
+  PHAL_ASSIGN_OR_RETURN(
+      HloComputation * condition,
+      PartitionComputation(*source.while_condition(), parameters,
+                           whole_predicate, context));
+  PHAL_ASSIGN_OR_RETURN(
+      HloComputation * body,
+      PartitionComputation(*source.while_body(), parameters, state, context));
+  std::size_t next = 0;
+  auto loop = std::make_unique<HloInstruction>(
+      HloOpcode::kWhile, source.name(),
+      LocalShapeOf(source.shape(), state, mesh_, &next));
+  loop->AppendOperand(local_init);
+  loop->AppendCalledComputation(condition);
+  loop->AppendCalledComputation(body);
+  loop->CopyAttributesFrom(source);
+  loop->set_sharding(std::nullopt);
+  return context.computation()->AddInstruction(std::move(loop));
+}
+
+StatusOr<HloComputation*> Partitioner::PartitionComputation(
+    const HloComputation& original, const std::vector<Leaves>& parameters,
+    const Leaves& root_target, RewriteContext& outer) {
+  HloModule* module = outer.module();
+  auto computation = std::make_unique<HloComputation>(
+      original.name() + ".spmd" + std::to_string(next_computation_++));
+  RewriteContext context(module, computation.get(), &next_id_);
+  Scope scope;
+  scope.original = &original;
+  scope.parameters = &parameters;
+  scope.root_target = &root_target;
+  Scope* saved = scope_;
+  scope_ = &scope;
+  std::map<const HloInstruction*, HloInstruction*> mapped;
+  Status status = OkStatus();
+  for (const HloInstruction* instruction : original.instructions()) {
+    std::vector<HloInstruction*> operands;
+    for (const HloInstruction* operand : instruction->operands()) {
+      operands.push_back(mapped.at(operand));
+    }
+    std::vector<HloComputation*> called;
+    for (const HloComputation* callee : instruction->called_computations()) {
+      called.push_back(module->GetComputationWithName(callee->name()));
+    }
+    StatusOr<HloInstruction*> value =
+        Rewrite(*instruction, operands, called, context);
+    if (!value.ok()) {
+      status = value.status();
+      break;
+    }
+    mapped[instruction] = *value;
+  }
+  scope_ = saved;
+  PHAL_RETURN_IF_ERROR(status);
+  computation->set_root_instruction(mapped.at(original.root_instruction()));
+  return module->AddComputation(std::move(computation));
 }
 
 StatusOr<std::unique_ptr<HloModule>> Partitioner::Run() {
@@ -1100,8 +1214,12 @@ StatusOr<std::unique_ptr<HloModule>> Partitioner::Run() {
       }
     }
   }
+  Scope entry;
+  entry.original = module_.entry_computation();
+  scope_ = &entry;
+  next_id_ = int64_t{1} << 20;
   PHAL_ASSIGN_OR_RETURN(
-      std::unique_ptr<HloModule> partitioned,
+      std::unique_ptr<HloModule> rewritten,
       RewriteModule(module_,
                     [this](const HloInstruction& source,
                            const std::vector<HloInstruction*>& operands,
@@ -1109,6 +1227,15 @@ StatusOr<std::unique_ptr<HloModule>> Partitioner::Run() {
                            RewriteContext& context) {
                       return Rewrite(source, operands, called, context);
                     }));
+  scope_ = nullptr;
+  // Loops partitioned with their state split leave their whole-array
+  // bodies uncalled.
+  const RewriteFn copy =
+      [](const HloInstruction&, const std::vector<HloInstruction*>&,
+         const std::vector<HloComputation*>&,
+         RewriteContext&) -> StatusOr<HloInstruction*> { return nullptr; };
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> partitioned,
+                        RewriteModule(*rewritten, copy, /*drop_dead=*/true));
   partitioned->set_num_partitions(mesh_.device_count());
   partitioned->set_replica_count(1);
   partitioned->set_spmd_global(false);
@@ -1189,7 +1316,18 @@ StatusOr<std::unique_ptr<HloModule>> PartitionSpmd(const HloModule& module) {
 StatusOr<std::unique_ptr<HloModule>> PartitionIfGlobal(
     std::unique_ptr<HloModule> module) {
   if (module == nullptr || !module->spmd_global()) return module;
-  return PartitionSpmd(*module);
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> partitioned,
+                        PartitionSpmd(*module));
+  const char* dump = std::getenv("PHAL_DUMP");
+  if (dump != nullptr && *dump != '\0') {
+    std::error_code error;
+    std::filesystem::create_directories(dump, error);
+    const std::string path = std::string(dump) + "/00-spmd-partitioning.hlo";
+    std::ofstream file(path);
+    file << HloModuleToText(*partitioned);
+    if (!file) return Unavailable("PHAL_DUMP: cannot write " + path);
+  }
+  return partitioned;
 }
 
 StatusOr<CommunicationCost> CommunicationCostOf(const HloModule& module) {

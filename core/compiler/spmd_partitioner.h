@@ -45,7 +45,8 @@ namespace phal {
 // program (UNIMPLEMENTED).
 StatusOr<std::unique_ptr<HloModule>> PartitionSpmd(const HloModule& module);
 
-// `module` unless it is global, else its per-device program.
+// `module` unless it is global, else its per-device program, which
+// PHAL_DUMP=<dir> also writes to <dir>/00-spmd-partitioning.hlo.
 StatusOr<std::unique_ptr<HloModule>> PartitionIfGlobal(
     std::unique_ptr<HloModule> module);
 

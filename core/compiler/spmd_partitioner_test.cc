@@ -329,6 +329,57 @@ ENTRY e {
       << HloModuleToText(*local);
 }
 
+TEST(SpmdPartitionerTest, LoopsKeepTheirStateSplit) {
+  // A scan over stacked layers: the carried activations split by batch,
+  // the stacked weights by their output features; every iteration works on
+  // pieces, and only the layer's output features are joined.
+  auto module = Parse(R"(HloModule m
+cond {
+  s = (s32[], f32[8,4], f32[3,4,4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(3)
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[8,4], f32[3,4,4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  h = f32[8,4] get-tuple-element(s), index=1
+  ws = f32[3,4,4] get-tuple-element(s), index=2
+  zero = s32[] constant(0)
+  w1 = f32[1,4,4] dynamic-slice(ws, i, zero, zero), dynamic_slice_sizes={1,4,4}
+  w = f32[4,4] reshape(w1)
+  d = f32[8,4] dot(h, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = f32[8,4] tanh(d)
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  ROOT r = (s32[], f32[8,4], f32[3,4,4]) tuple(j, t, ws)
+}
+ENTRY e {
+  x = f32[8,4] parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dim_replicate}
+  ws = f32[3,4,4] parameter(1), sharding={devices=[1,1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}
+  start = s32[] constant(0)
+  init = (s32[], f32[8,4], f32[3,4,4]) tuple(start, x, ws)
+  loop = (s32[], f32[8,4], f32[3,4,4]) while(init), condition=cond, body=body
+  ROOT out = f32[8,4] get-tuple-element(loop), index=1, sharding={devices=[2,1,2]<=[4] last_tile_dim_replicate}
+})");
+  ASSERT_NE(module, nullptr);
+  auto local = ExpectPartitionedMatches(*module);
+  ASSERT_NE(local, nullptr);
+  // The loop runs on pieces: its state holds [4,4] activations and
+  // [3,4,2] weights.
+  const HloInstruction* loop = nullptr;
+  for (const HloInstruction* instruction :
+       local->entry_computation()->instructions()) {
+    if (instruction->opcode() == HloOpcode::kWhile) loop = instruction;
+  }
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->shape().tuple_shapes()[1].dims(),
+            (std::vector<int64_t>{4, 4}))
+      << HloModuleToText(*local);
+  EXPECT_EQ(loop->shape().tuple_shapes()[2].dims(),
+            (std::vector<int64_t>{3, 4, 2}));
+}
+
 TEST(SpmdPartitionerTest, UnevenSplitsAreDropped) {
   auto module = Parse(R"(HloModule m
 ENTRY e {
