@@ -153,3 +153,16 @@ def sharded_moe(tokens, gate, w_in, w_out):
 save("sharded_moe", sharded_moe,
      (f32(32, 16), f32(16, 4), f32(4, 16, 32, scale=0.2), f32(4, 32, 16, scale=0.2)),
      (P("x"), P(), P("x"), P("x")), P("x"), line)
+
+
+# A scan over stacked layers (jax.lax.scan, a while loop): activations split
+# by batch over "data", the stacked weights by output features over
+# "model" on a 2x2 mesh.
+def sharded_scan_layers(h, ws):
+    def layer(carry, w):
+        return jnp.tanh(carry @ w), None
+    out, _ = jax.lax.scan(layer, h, ws)
+    return out
+save("sharded_scan_layers", sharded_scan_layers,
+     (f32(16, 32), f32(4, 32, 32, scale=0.2)),
+     (P("data"), P(None, None, "model")), P("data"), grid)

@@ -678,6 +678,28 @@ OpPlan Partitioner::Plan(const HloInstruction& source) {
       plan.operands[1] = plan.operands[0];
       return plan;
     }
+    case HloOpcode::kReduceWindow: {
+      // Dimensions the window leaves alone keep their split, alike on
+      // every input; the initial values are whole.
+      const int64_t inputs = source.operand_count() / 2;
+      std::vector<bool> whole;
+      for (const WindowDimension& d : source.window().dimensions) {
+        whole.push_back(d.size == 1 && d.stride == 1 && d.padding_low == 0 &&
+                        d.padding_high == 0 && d.base_dilation == 1 &&
+                        d.window_dilation == 1);
+      }
+      SpmdSharding sharding = WithoutPartial(ArrayOf(source.operand(0)));
+      for (std::size_t d = 0; d < whole.size(); ++d) {
+        if (!whole[d]) sharding.dims[d].clear();
+      }
+      OpPlan plan;
+      for (int64_t i = 0; i < inputs; ++i) plan.operands.push_back({sharding});
+      for (int64_t i = 0; i < inputs; ++i) {
+        plan.operands.push_back({SpmdSharding::Replicated(0)});
+      }
+      plan.result = Leaves(static_cast<std::size_t>(inputs), sharding);
+      return plan;
+    }
     case HloOpcode::kGather:
       if (source.gather_dimension_numbers().operand_batching_dims.empty()) {
         return PlanGather(source);

@@ -380,6 +380,24 @@ ENTRY e {
             (std::vector<int64_t>{3, 4, 2}));
 }
 
+TEST(SpmdPartitionerTest, PoolingKeepsTheBatchSplit) {
+  auto module = Parse(R"(HloModule m
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY e {
+  x = f32[4,8,8,2] parameter(0), sharding={devices=[4,1,1,1]<=[4]}
+  low = f32[] constant(-inf)
+  ROOT p = f32[4,4,4,2] reduce-window(x, low), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=max, sharding={devices=[4,1,1,1]<=[4]}
+})");
+  ASSERT_NE(module, nullptr);
+  auto local = ExpectPartitionedMatches(*module);
+  ASSERT_NE(local, nullptr);
+  EXPECT_EQ(CommunicationCostOf(*local)->collective_count, 0);
+}
+
 TEST(SpmdPartitionerTest, UnevenSplitsAreDropped) {
   auto module = Parse(R"(HloModule m
 ENTRY e {

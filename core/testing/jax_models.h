@@ -41,13 +41,9 @@ inline const std::vector<std::string> kJaxSpmdStableHloModels = {
 // and NAME.xla.hlo, XLA's partitioned module, for what its collectives send
 // (scripts/export_sharded_models.py).
 inline const std::vector<std::string> kJaxShardedModels = {
-    "sharded_data_parallel",
-    "sharded_megatron_mlp",
-    "sharded_attention",
-    "sharded_layer_norm",
-    "sharded_embedding",
-    "sharded_fsdp",
-    "sharded_moe"};
+    "sharded_data_parallel", "sharded_megatron_mlp", "sharded_attention",
+    "sharded_layer_norm",    "sharded_embedding",    "sharded_fsdp",
+    "sharded_moe",           "sharded_scan_layers"};
 
 struct JaxModel {
   std::string text;                // the HLO (or StableHLO) module
