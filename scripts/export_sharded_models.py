@@ -166,3 +166,37 @@ def sharded_scan_layers(h, ws):
 save("sharded_scan_layers", sharded_scan_layers,
      (f32(16, 32), f32(4, 32, 32, scale=0.2)),
      (P("data"), P(None, None, "model")), P("data"), grid)
+
+
+# A transformer block's training step on a 2x2 mesh: batch over "data",
+# Megatron-style weights over "model" (attention heads and the MLP's hidden
+# features), layer norms and an SGD update; XLA's partitioner and Polyhal's
+# both have to find the collectives.
+def block_loss(params, x, y):
+    wq, wk, wv, wo, w1, w2, g1, g2 = params
+    def norm(v, g):
+        m = v.mean(-1, keepdims=True)
+        s = ((v - m) ** 2).mean(-1, keepdims=True)
+        return (v - m) / jnp.sqrt(s + 1e-5) * g
+    h = norm(x, g1)
+    q = jnp.einsum("bse,ehd->bhsd", h, wq)
+    k = jnp.einsum("bse,ehd->bhsd", h, wk)
+    v = jnp.einsum("bse,ehd->bhsd", h, wv)
+    p = jax.nn.softmax(jnp.einsum("bhqd,bhkd->bhqk", q, k) / np.float32(np.sqrt(8)), -1)
+    x = x + jnp.einsum("bhsd,hde->bse", jnp.einsum("bhqk,bhkd->bhqd", p, v), wo)
+    x = x + jax.nn.gelu(norm(x, g2) @ w1) @ w2
+    return jnp.mean((x - y) ** 2)
+
+def sharded_transformer_step(wq, wk, wv, wo, w1, w2, g1, g2, x, y):
+    params = (wq, wk, wv, wo, w1, w2, g1, g2)
+    loss, grads = jax.value_and_grad(block_loss)(params, x, y)
+    return tuple(p - 0.05 * g for p, g in zip(params, grads)) + (loss,)
+heads_split = P(None, "model")
+save("sharded_transformer_step", sharded_transformer_step,
+     (f32(32, 4, 8, scale=0.2), f32(32, 4, 8, scale=0.2), f32(32, 4, 8, scale=0.2),
+      f32(4, 8, 32, scale=0.2), f32(32, 64, scale=0.2), f32(64, 32, scale=0.2),
+      1 + f32(32, scale=0.1), 1 + f32(32, scale=0.1), f32(4, 16, 32), f32(4, 16, 32)),
+     (heads_split, heads_split, heads_split, P("model"), P(None, "model"), P("model"),
+      P(), P(), P("data"), P("data")),
+     (heads_split, heads_split, heads_split, P("model"), P(None, "model"), P("model"),
+      P(), P(), P()), grid)

@@ -43,7 +43,7 @@ inline const std::vector<std::string> kJaxSpmdStableHloModels = {
 inline const std::vector<std::string> kJaxShardedModels = {
     "sharded_data_parallel", "sharded_megatron_mlp", "sharded_attention",
     "sharded_layer_norm",    "sharded_embedding",    "sharded_fsdp",
-    "sharded_moe",           "sharded_scan_layers"};
+    "sharded_moe",           "sharded_scan_layers",  "sharded_transformer_step"};
 
 struct JaxModel {
   std::string text;                // the HLO (or StableHLO) module
