@@ -59,6 +59,7 @@ struct RunOptions {
   uint64_t seed = 0;
   int64_t devices = 0;      // --devices N; 0: one device
   bool per_device = false;  // also write each device's outputs
+  std::string distributed;  // --distributed mpi: one process per MPI rank
 };
 
 // A client configured from the environment; prints the error on failure.
@@ -74,6 +75,9 @@ int RunHloFile(const RunOptions& options);
 // plugin's first N devices (or the reference's grid), with global inputs
 // and outputs.
 int RunOnDevicesFile(const RunOptions& options);
+// `mpirun -np N polyhal run MODULE --distributed mpi`: a program for N
+// processes, one per MPI rank.
+int RunDistributedFile(const RunOptions& options);
 int RunStableHloFile(const RunOptions& options);
 // `polyhal run FILE` for a serialized executable (polyhal compile's output,
 // told apart by PHAL_SERIALIZED_EXECUTABLE_MAGIC).

@@ -155,4 +155,20 @@ StatusOr<std::vector<std::vector<Literal>>> Download(
   return leaves;
 }
 
+// The global value of result `i`: assembled from the pieces of replica 0's
+// partitions by its sharding, else process 0's value.
+StatusOr<Literal> GlobalResult(const GridProgram& program,
+                               const std::vector<std::vector<Literal>>& leaves,
+                               std::size_t i) {
+  const std::optional<HloSharding>& sharding = program.result_shardings[i];
+  if (!sharding.has_value()) return leaves[0][i];
+  std::vector<Literal> pieces;
+  for (int64_t p = 0; p < program.partitions; ++p) {
+    pieces.push_back(leaves[static_cast<std::size_t>(p)][i]);
+  }
+  PHAL_ASSIGN_OR_RETURN(Shape global,
+                        GlobalShapeOf(program.result_shapes[i], *sharding));
+  return AssembleShards(pieces, *sharding, global);
+}
+
 }  // namespace phal::cli

@@ -59,6 +59,12 @@ StatusOr<std::vector<std::vector<Literal>>> Download(
     const GridProgram& program,
     const std::vector<std::vector<Buffer>>& results);
 
+// The global value of result `i`: assembled from the pieces of replica 0's
+// partitions (leaves[p][i]) by its sharding, else process 0's value.
+StatusOr<Literal> GlobalResult(const GridProgram& program,
+                               const std::vector<std::vector<Literal>>& leaves,
+                               std::size_t i);
+
 }  // namespace phal::cli
 
 #endif  // POLYHAL_CLI_GRID_PROGRAM_H_

@@ -39,6 +39,7 @@ int RunModule(const Arguments& arguments) {
   if (IsSerializedExecutableFile(options.module_path)) {
     return RunExecutableFile(options);
   }
+  if (!options.distributed.empty()) return RunDistributedFile(options);
   if (options.devices > 0) return RunOnDevicesFile(options);
   if (IsStableHloPath(options.module_path)) return RunStableHloFile(options);
   return RunHloFile(options);

@@ -156,6 +156,18 @@ int ParseRunOptions(ArgumentReader& reader, RunOptions* options) {
           devices + "'");
     }
   }
+  options->distributed = reader.Value("--distributed");
+  if (!options->distributed.empty()) {
+    if (options->distributed != "mpi") {
+      return reader.UsageError("--distributed takes 'mpi', not '" +
+                               options->distributed + "'");
+    }
+    if (options->devices > 0) {
+      return reader.UsageError(
+          "--distributed mpi runs one process per rank; it takes no "
+          "--devices");
+    }
+  }
   options->per_device = reader.Flag("--per-device");
   if (options->per_device && options->devices == 0) {
     return reader.UsageError("--per-device needs --devices N");

@@ -19,7 +19,9 @@ set(deps_abi "")
 set(deps_loader abi)
 set(deps_executor compiler frontend loader abi)
 set(deps_runtime executor frontend compiler loader abi)
-set(parts abi hlo io reference frontend compiler loader executor runtime)
+set(deps_distributed reference hlo)
+set(parts abi hlo io reference frontend compiler loader executor runtime
+    distributed)
 
 function(closure part out)
   set(result ${part})

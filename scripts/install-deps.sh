@@ -9,6 +9,7 @@ packages=(
   llvm-16-dev clang-16 lld-16 libclang-rt-16-dev
   libboost1.81-dev nlohmann-json3-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
+  openmpi-bin libopenmpi-dev
   libopenblas-dev
   python3-dev python3-venv python3-numpy python3-pytest pybind11-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
