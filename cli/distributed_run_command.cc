@@ -31,16 +31,6 @@ namespace {
 constexpr int kAgreeTag = 32001;
 constexpr int kGatherTag = 32002;
 
-void TakeLeaves(Literal literal, std::vector<Literal>* out) {
-  if (!literal.IsTuple()) {
-    out->push_back(std::move(literal));
-    return;
-  }
-  for (Literal& element : literal.mutable_tuple_elements()) {
-    TakeLeaves(std::move(element), out);
-  }
-}
-
 // FNV-1a of the per-device program's text.
 uint64_t ProgramFingerprint(const HloModule& module) {
   uint64_t hash = 1469598103934665603ull;

@@ -155,6 +155,16 @@ StatusOr<std::vector<std::vector<Literal>>> Download(
   return leaves;
 }
 
+void TakeLeaves(Literal literal, std::vector<Literal>* out) {
+  if (!literal.IsTuple()) {
+    out->push_back(std::move(literal));
+    return;
+  }
+  for (Literal& element : literal.mutable_tuple_elements()) {
+    TakeLeaves(std::move(element), out);
+  }
+}
+
 // The global value of result `i`: assembled from the pieces of replica 0's
 // partitions by its sharding, else process 0's value.
 StatusOr<Literal> GlobalResult(const GridProgram& program,

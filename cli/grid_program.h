@@ -59,6 +59,9 @@ StatusOr<std::vector<std::vector<Literal>>> Download(
     const GridProgram& program,
     const std::vector<std::vector<Buffer>>& results);
 
+// The leaves of `literal` (a tuple's arrays in order), moved out into `out`.
+void TakeLeaves(Literal literal, std::vector<Literal>* out);
+
 // The global value of result `i`: assembled from the pieces of replica 0's
 // partitions (leaves[p][i]) by its sharding, else process 0's value.
 StatusOr<Literal> GlobalResult(const GridProgram& program,

@@ -18,17 +18,6 @@
 namespace phal::cli {
 namespace {
 
-// The leaves of `literal`, moved out.
-void TakeLeaves(Literal literal, std::vector<Literal>* out) {
-  if (!literal.IsTuple()) {
-    out->push_back(std::move(literal));
-    return;
-  }
-  for (Literal& element : literal.mutable_tuple_elements()) {
-    TakeLeaves(std::move(element), out);
-  }
-}
-
 // Every process's result leaves on the reference's grid.
 StatusOr<std::vector<std::vector<Literal>>> RunOnReference(
     const GridProgram& program,

@@ -100,16 +100,27 @@ Status MpiJob::Exchange(std::vector<Message>& sends,
     if (done) break;
     if (std::chrono::steady_clock::now() >= deadline) {
       std::vector<int> missing;
-      for (std::size_t i = 0; i < receives.size(); ++i) {
+      std::vector<int> unreceived;
+      for (std::size_t i = 0; i < requests.size(); ++i) {
         int complete = 0;
         MPI_Test(&requests[i], &complete, MPI_STATUS_IGNORE);
-        if (!complete) missing.push_back(receives[i].peer);
+        if (complete) continue;
+        if (i < receives.size()) {
+          missing.push_back(receives[i].peer);
+        } else {
+          unreceived.push_back(sends[i - receives.size()].peer);
+        }
       }
       for (MPI_Request& request : requests) {
         if (request != MPI_REQUEST_NULL) {
           MPI_Cancel(&request);
           MPI_Request_free(&request);
         }
+      }
+      if (missing.empty()) {
+        return DeadlineExceeded(what + ": ranks " + RankList(unreceived) +
+                                " did not take this rank's messages within " +
+                                std::to_string(timeout.count()) + " ms");
       }
       return DeadlineExceeded(what + ": ranks " + RankList(missing) +
                               " did not arrive within " +
