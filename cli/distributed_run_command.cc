@@ -21,6 +21,7 @@
 #include "core/executor/spmd_executor.h"
 #include "core/hlo/printer.h"
 #include "core/reference/interpreter.h"
+#include "sdk/base/hash.h"
 #endif
 
 namespace phal::cli {
@@ -31,20 +32,11 @@ namespace {
 constexpr int kAgreeTag = 32001;
 constexpr int kGatherTag = 32002;
 
-// FNV-1a of the per-device program's text.
-uint64_t ProgramFingerprint(const HloModule& module) {
-  uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : HloModuleToText(module)) {
-    hash = (hash ^ c) * 1099511628211ull;
-  }
-  return hash;
-}
-
 // OK when every rank loaded the same program for the same number of
 // processes; else FAILED_PRECONDITION naming the ranks that differ from 0.
 Status AgreeOnProgram(MpiJob& job, const GridProgram& program,
                       std::chrono::milliseconds timeout) {
-  uint64_t mine[2] = {ProgramFingerprint(*program.module),
+  uint64_t mine[2] = {Fnv1a(HloModuleToText(*program.module)),
                       static_cast<uint64_t>(program.processes)};
   std::vector<uint8_t> bytes(sizeof(mine));
   std::memcpy(bytes.data(), mine, sizeof(mine));

@@ -1,10 +1,10 @@
 // The sharded models of samples/models/jax -- jax.jit programs with
 // in_shardings / out_shardings over four devices, as JAX lowers them before
 // any partitioning -- through the SPMD partitioner, from the StableHLO text
-// (Shardy, and GSPMD's mhlo.sharding with Shardy off) and from the HLO text: the per-device program, run by the
-// reference on four devices, assembles into XLA's outputs, and its
-// collectives send at most 1.5 times what those of XLA's partitioned module
-// (NAME.xla.hlo) send.
+// (Shardy, and GSPMD's mhlo.sharding with Shardy off) and from the HLO text:
+// the per-device program, run by the reference on four devices, assembles into
+// XLA's outputs, and its collectives send at most 1.5 times what those of XLA's
+// partitioned module (NAME.xla.hlo) send.
 #include <string>
 #include <vector>
 
@@ -14,20 +14,14 @@
 #include "core/frontend/hlo_parser.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/printer.h"
-#include "core/hlo/sharded_array.h"
 #include "core/hlo/verifier.h"
-#include "core/reference/spmd_interpreter.h"
 #include "core/testing/jax_models.h"
-#include "core/testing/literal_comparison.h"
+#include "core/testing/spmd_reference.h"
 
 namespace phal::testing {
 namespace {
 
 constexpr int64_t kDevices = 4;
-
-HloSharding ShardingOf(const HloInstruction& instruction) {
-  return instruction.sharding().value_or(HloSharding::Replicated());
-}
 
 class ShardedJaxModelTest : public ::testing::TestWithParam<std::string> {
  protected:
@@ -52,52 +46,8 @@ class ShardedJaxModelTest : public ::testing::TestWithParam<std::string> {
     ASSERT_TRUE(partitioned.ok()) << partitioned.status().ToString();
     const HloModule& local = **partitioned;
     ASSERT_TRUE(VerifyModule(local).ok());
-    ExpectMatchesXla(local, *model);
+    ExpectSpmdReferenceMatchesXla(local, *model);
     ExpectSendsNoMoreThanXla(local);
-  }
-
-  void ExpectMatchesXla(const HloModule& local, const JaxModel& model) {
-    const HloComputation& entry = *local.entry_computation();
-    ASSERT_EQ(entry.num_parameters(),
-              static_cast<int64_t>(model.arguments.size()));
-    std::vector<std::vector<Literal>> arguments(kDevices);
-    for (int64_t i = 0; i < entry.num_parameters(); ++i) {
-      const HloInstruction& parameter = *entry.parameter_instruction(i);
-      for (int64_t device = 0; device < kDevices; ++device) {
-        StatusOr<Literal> piece =
-            ShardOf(model.arguments[static_cast<std::size_t>(i)],
-                    ShardingOf(parameter), device, parameter.shape());
-        ASSERT_TRUE(piece.ok()) << piece.status().ToString();
-        arguments[static_cast<std::size_t>(device)].push_back(
-            *std::move(piece));
-      }
-    }
-    StatusOr<std::vector<Literal>> results = EvaluateSpmd(local, arguments);
-    ASSERT_TRUE(results.ok()) << results.status().ToString();
-    const HloInstruction& root = *entry.root_instruction();
-    StatusOr<std::vector<HloSharding>> shardings =
-        LeafShardings(ShardingOf(root), root.shape());
-    ASSERT_TRUE(shardings.ok()) << shardings.status().ToString();
-    ASSERT_EQ(shardings->size(), model.results.size());
-    std::vector<std::vector<Literal>> leaves(model.results.size());
-    for (const Literal& result : *results) {
-      std::vector<Literal> flat;
-      FlattenLiteral(result, &flat);
-      ASSERT_EQ(flat.size(), model.results.size());
-      for (std::size_t k = 0; k < flat.size(); ++k) {
-        leaves[k].push_back(std::move(flat[k]));
-      }
-    }
-    for (std::size_t k = 0; k < model.results.size(); ++k) {
-      const Literal& expected = model.results[k];
-      StatusOr<Literal> assembled =
-          AssembleShards(leaves[k], (*shardings)[k], expected.shape());
-      ASSERT_TRUE(assembled.ok()) << assembled.status().ToString();
-      EXPECT_TRUE(
-          Matches(*assembled, expected, XlaTolerance(expected.element_type())))
-          << "output " << k << ": XLA computed the expected\n"
-          << HloModuleToText(local);
-    }
   }
 
   void ExpectSendsNoMoreThanXla(const HloModule& local) {

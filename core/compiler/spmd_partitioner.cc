@@ -2,16 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/compiler/compiler.h"
 #include "core/compiler/hlo_rewriter.h"
 #include "core/compiler/passes.h"
 #include "core/compiler/spmd_sharding.h"
@@ -169,6 +170,12 @@ class Partitioner {
   OpPlan PlanReshape(const HloInstruction& source);
   OpPlan PlanConvolution(const HloInstruction& source);
   OpPlan PlanGather(const HloInstruction& source);
+  // Every operand and result leaf split as the most split operand (of
+  // rank `rank`, partial results dropped) with dimension `whole`, if any,
+  // joined.
+  SpmdSharding MostSplit(const HloInstruction& source, int64_t rank,
+                         std::optional<int64_t> whole) const;
+  OpPlan PlanAlikeButWhole(const HloInstruction& source, int64_t whole);
   OpPlan PlanKeepWholeDims(const HloInstruction& source,
                            const std::vector<bool>& whole);
 
@@ -250,9 +257,7 @@ StatusOr<std::optional<Leaves>> Partitioner::Annotation(
                            "partially manual computations are not supported");
     }
     if (sharding.kind() == HloSharding::Kind::kUnknown) {
-      leaves.push_back(final_.count(&source) != 0
-                           ? final_.at(&source)[i]
-                           : SpmdSharding::Replicated(shapes[i].rank()));
+      leaves.push_back(SpmdSharding::Replicated(shapes[i].rank()));
       continue;
     }
     any = true;
@@ -266,19 +271,27 @@ StatusOr<std::optional<Leaves>> Partitioner::Annotation(
   return std::optional<Leaves>(std::move(leaves));
 }
 
-OpPlan Partitioner::PlanElementwise(const HloInstruction& source) {
-  const int64_t rank = source.shape().rank();
+SpmdSharding Partitioner::MostSplit(const HloInstruction& source, int64_t rank,
+                                    std::optional<int64_t> whole) const {
   SpmdSharding chosen = SpmdSharding::Replicated(rank);
   int64_t most = 1;
   for (const HloInstruction* operand : source.operands()) {
     if (operand->shape().rank() != rank) continue;
-    const SpmdSharding& sharding = ArrayOf(operand);
-    const int64_t tiles = sharding.TileCount(mesh_);
-    if (tiles > most) {
-      most = tiles;
-      chosen = WithoutPartial(sharding);
+    SpmdSharding sharding = WithoutPartial(ArrayOf(operand));
+    if (whole.has_value()) {
+      sharding.dims[static_cast<std::size_t>(*whole)].clear();
+    }
+    if (sharding.TileCount(mesh_) > most) {
+      most = sharding.TileCount(mesh_);
+      chosen = std::move(sharding);
     }
   }
+  return chosen;
+}
+
+OpPlan Partitioner::PlanElementwise(const HloInstruction& source) {
+  const int64_t rank = source.shape().rank();
+  const SpmdSharding chosen = MostSplit(source, rank, std::nullopt);
   OpPlan plan;
   for (const HloInstruction* operand : source.operands()) {
     plan.operands.push_back(
@@ -287,6 +300,17 @@ OpPlan Partitioner::PlanElementwise(const HloInstruction& source) {
              : SpmdSharding::Replicated(operand->shape().rank())});
   }
   plan.result = {chosen};
+  return plan;
+}
+
+OpPlan Partitioner::PlanAlikeButWhole(const HloInstruction& source,
+                                      int64_t whole) {
+  const SpmdSharding chosen =
+      MostSplit(source, source.operand(0)->shape().rank(), whole);
+  OpPlan plan;
+  plan.operands.assign(source.operands().size(), {chosen});
+  plan.result =
+      Leaves(static_cast<std::size_t>(LeafCount(source.shape())), chosen);
   return plan;
 }
 
@@ -705,47 +729,11 @@ OpPlan Partitioner::Plan(const HloInstruction& source) {
         return PlanGather(source);
       }
       break;
-    case HloOpcode::kSort: {
-      // Every dimension but the sorted one keeps its split, alike on all
-      // operands.
-      const int64_t dimension = source.dimensions(0);
-      SpmdSharding chosen =
-          SpmdSharding::Replicated(source.operand(0)->shape().rank());
-      int64_t most = 1;
-      for (const HloInstruction* operand : source.operands()) {
-        SpmdSharding sharding = WithoutPartial(ArrayOf(operand));
-        sharding.dims[static_cast<std::size_t>(dimension)].clear();
-        if (sharding.TileCount(mesh_) > most) {
-          most = sharding.TileCount(mesh_);
-          chosen = sharding;
-        }
-      }
-      OpPlan plan;
-      for (std::size_t i = 0; i < source.operands().size(); ++i) {
-        plan.operands.push_back({chosen});
-      }
-      plan.result = Leaves(static_cast<std::size_t>(LeafCount(shape)), chosen);
-      return plan;
-    }
-    case HloOpcode::kConcatenate: {
-      const int64_t dimension = source.dimensions(0);
-      SpmdSharding chosen = SpmdSharding::Replicated(shape.rank());
-      int64_t most = 1;
-      for (const HloInstruction* operand : source.operands()) {
-        SpmdSharding sharding = WithoutPartial(ArrayOf(operand));
-        sharding.dims[static_cast<std::size_t>(dimension)].clear();
-        if (sharding.TileCount(mesh_) > most) {
-          most = sharding.TileCount(mesh_);
-          chosen = sharding;
-        }
-      }
-      OpPlan plan;
-      for (std::size_t i = 0; i < source.operands().size(); ++i) {
-        plan.operands.push_back({chosen});
-      }
-      plan.result = {chosen};
-      return plan;
-    }
+    case HloOpcode::kSort:
+    case HloOpcode::kConcatenate:
+      // Every dimension but the sorted or concatenated one keeps the most
+      // split operand's split, alike on all operands.
+      return PlanAlikeButWhole(source, source.dimensions(0));
     default:
       break;
   }
@@ -1340,11 +1328,11 @@ StatusOr<std::unique_ptr<HloModule>> PartitionIfGlobal(
   if (module == nullptr || !module->spmd_global()) return module;
   PHAL_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> partitioned,
                         PartitionSpmd(*module));
-  const char* dump = std::getenv("PHAL_DUMP");
-  if (dump != nullptr && *dump != '\0') {
+  const std::string dump = CompilerOptionsFromEnvironment().dump_directory;
+  if (!dump.empty()) {
     std::error_code error;
     std::filesystem::create_directories(dump, error);
-    const std::string path = std::string(dump) + "/00-spmd-partitioning.hlo";
+    const std::string path = dump + "/00-spmd-partitioning.hlo";
     std::ofstream file(path);
     file << HloModuleToText(*partitioned);
     if (!file) return Unavailable("PHAL_DUMP: cannot write " + path);

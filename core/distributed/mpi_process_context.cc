@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/reference/collectives.h"
+#include "sdk/base/hash.h"
 
 namespace phal {
 namespace {
@@ -24,11 +25,7 @@ uint64_t Fingerprint(const HloInstruction& instruction) {
   for (const HloInstruction* operand : instruction.operands()) {
     text += " " + operand->shape().ToString();
   }
-  uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    hash = (hash ^ c) * 1099511628211ull;
-  }
-  return hash;
+  return Fnv1a(text);
 }
 
 std::vector<uint8_t> Pack(const Header& header,

@@ -17,63 +17,10 @@
 #include "core/reference/spmd_interpreter.h"
 #include "core/testing/jax_models.h"
 #include "core/testing/literal_comparison.h"
+#include "core/testing/spmd_reference.h"
 
 namespace phal::testing {
 namespace {
-
-constexpr int64_t kDevices = 4;
-
-HloSharding ShardingOf(const HloInstruction& instruction) {
-  return instruction.sharding().value_or(HloSharding::Replicated());
-}
-
-void ExpectSpmdReferenceMatchesXla(const HloModule& module,
-                                   const JaxModel& model) {
-  ASSERT_EQ(module.replica_count() * module.num_partitions(), kDevices);
-  const HloComputation& entry = *module.entry_computation();
-  ASSERT_EQ(entry.num_parameters(),
-            static_cast<int64_t>(model.arguments.size()));
-  std::vector<std::vector<Literal>> arguments(kDevices);
-  for (int64_t i = 0; i < entry.num_parameters(); ++i) {
-    const HloInstruction& parameter = *entry.parameter_instruction(i);
-    for (int64_t device = 0; device < kDevices; ++device) {
-      StatusOr<Literal> piece =
-          ShardOf(model.arguments[static_cast<std::size_t>(i)],
-                  ShardingOf(parameter), device, parameter.shape());
-      ASSERT_TRUE(piece.ok()) << "parameter " << i << ", device " << device
-                              << ": " << piece.status().ToString();
-      arguments[static_cast<std::size_t>(device)].push_back(*std::move(piece));
-    }
-  }
-  StatusOr<std::vector<Literal>> results = EvaluateSpmd(module, arguments);
-  ASSERT_TRUE(results.ok()) << results.status().ToString();
-  const HloInstruction& root = *entry.root_instruction();
-  StatusOr<std::vector<HloSharding>> shardings =
-      LeafShardings(ShardingOf(root), root.shape());
-  ASSERT_TRUE(shardings.ok()) << shardings.status().ToString();
-  ASSERT_EQ(shardings->size(), model.results.size())
-      << "the module returns another number of outputs than XLA";
-  std::vector<std::vector<Literal>> leaves(model.results.size());
-  for (const Literal& result : *results) {
-    std::vector<Literal> flat;
-    FlattenLiteral(result, &flat);
-    ASSERT_EQ(flat.size(), model.results.size());
-    for (std::size_t k = 0; k < flat.size(); ++k) {
-      leaves[k].push_back(std::move(flat[k]));
-    }
-  }
-  for (std::size_t k = 0; k < model.results.size(); ++k) {
-    const Literal& expected = model.results[k];
-    StatusOr<Literal> global =
-        AssembleShards(leaves[k], (*shardings)[k], expected.shape());
-    ASSERT_TRUE(global.ok())
-        << "output " << k << ": " << global.status().ToString();
-    EXPECT_TRUE(
-        Matches(*global, expected, XlaTolerance(expected.element_type())))
-        << "output " << k
-        << ": XLA computed the expected, the reference the actual";
-  }
-}
 
 class JaxSpmdModelTest : public ::testing::TestWithParam<std::string> {};
 
@@ -122,11 +69,12 @@ class JaxSpmdStableHloModelTest : public ::testing::TestWithParam<std::string> {
       EXPECT_TRUE(a.shape().Compatible(b.shape()))
           << "parameter " << i << ": " << a.shape().ToString() << " vs "
           << b.shape().ToString();
-      EXPECT_EQ(ShardingOf(a).ToString(), ShardingOf(b).ToString())
+      EXPECT_EQ(ShardingOrReplicated(a).ToString(),
+                ShardingOrReplicated(b).ToString())
           << "parameter " << i;
     }
-    EXPECT_EQ(ShardingOf(*ours.root_instruction()).ToString(),
-              ShardingOf(*theirs.root_instruction()).ToString());
+    EXPECT_EQ(ShardingOrReplicated(*ours.root_instruction()).ToString(),
+              ShardingOrReplicated(*theirs.root_instruction()).ToString());
   }
 };
 
