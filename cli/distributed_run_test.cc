@@ -1,10 +1,15 @@
 // `mpirun -np N polyhal run MODULE --distributed mpi`: JAX's SPMD and
-// sharded models over four MPI processes match XLA's outputs; ranks that
-// run different programs, a job of the wrong size and a rank that never
-// reaches a collective all end the job non-zero with a message naming the
+// sharded models over four MPI processes of one cpu device each, over two
+// of two devices each and on the reference per rank match XLA's outputs;
+// a 20-step data-parallel training loop over four processes matches the
+// same loop in one process and repeats bit for bit; ranks that run
+// different programs, a job of the wrong size, a rank that never reaches
+// a collective and a killed rank all end the job non-zero, naming the
 // ranks, within the collective timeout. Skipped where the CLI is built
 // without MPI or mpirun is not installed. Every mpirun is bounded.
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -37,6 +42,18 @@ std::string Mpirun(int ranks, const std::string& program) {
          std::to_string(ranks) + " " + program;
 }
 
+// "--input NAME.input_0.npy --input ..." for every input of model `name`.
+std::string InputFlags(const std::string& name) {
+  std::string inputs;
+  for (int i = 0; std::filesystem::exists(kModels + name + ".input_" +
+                                          std::to_string(i) + ".npy");
+       ++i) {
+    inputs +=
+        " --input " + kModels + name + ".input_" + std::to_string(i) + ".npy";
+  }
+  return inputs;
+}
+
 class DistributedRunTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -51,29 +68,45 @@ class DistributedRunTest : public ::testing::Test {
     }
   }
 
-  void ExpectMatchesXla(const std::string& name, const std::string& file) {
+  // `file` of model `name` over `ranks` ranks of `plugin` (`env` set for
+  // every rank), written to `out`; the mpirun's output on failure.
+  testing::CommandOutput RunModel(const std::string& name,
+                                  const std::string& file, int ranks,
+                                  const std::string& plugin,
+                                  const std::string& env,
+                                  const std::string& out) {
+    return RunCommand(env + " " +
+                      Mpirun(ranks, kPolyhal + " run " + kModels + file +
+                                        " --distributed mpi --plugin " +
+                                        plugin + InputFlags(name) +
+                                        " --output-dir " + out));
+  }
+
+  // The outputs in `out` against XLA's for model `name`.
+  void ExpectOutputsMatchXla(const std::string& name, const std::string& out) {
     StatusOr<testing::JaxModel> model = testing::ReadJaxModel(name, ".hlo");
     ASSERT_TRUE(model.ok()) << model.status().ToString();
-    testing::TempDir out;
-    std::string inputs;
-    for (std::size_t i = 0; i < model->arguments.size(); ++i) {
-      inputs +=
-          " --input " + kModels + name + ".input_" + std::to_string(i) + ".npy";
-    }
-    testing::CommandOutput run =
-        RunCommand(Mpirun(4, kPolyhal + " run " + kModels + file +
-                                 " --distributed mpi --plugin reference" +
-                                 inputs + " --output-dir " + out.path()));
-    ASSERT_EQ(run.exit_code, 0) << run.text;
     for (std::size_t k = 0; k < model->results.size(); ++k) {
       StatusOr<Literal> got =
-          ReadNpy(out.path() + "/output_" + std::to_string(k) + ".npy");
+          ReadNpy(out + "/output_" + std::to_string(k) + ".npy");
       ASSERT_TRUE(got.ok()) << got.status().ToString();
       const Literal& expected = model->results[k];
       EXPECT_TRUE(testing::Matches(
           *got, expected, testing::XlaTolerance(expected.element_type())))
-          << file << " output " << k;
+          << name << " output " << k;
     }
+  }
+
+  void ExpectMatchesXla(const std::string& name, const std::string& file,
+                        int ranks = 4, const std::string& plugin = "reference",
+                        const std::string& env = "") {
+    SCOPED_TRACE(file + " on " + std::to_string(ranks) + " ranks of " + plugin +
+                 " " + env);
+    testing::TempDir out;
+    testing::CommandOutput run =
+        RunModel(name, file, ranks, plugin, env, out.path());
+    ASSERT_EQ(run.exit_code, 0) << run.text;
+    ExpectOutputsMatchXla(name, out.path());
   }
 };
 
@@ -86,6 +119,111 @@ TEST_F(DistributedRunTest, SpmdModelsOnFourRanksMatchXla) {
 TEST_F(DistributedRunTest, ShardedModelsArePartitionedThenRunOnFourRanks) {
   ExpectMatchesXla("sharded_attention", "sharded_attention.mlir");
   ExpectMatchesXla("sharded_transformer_step", "sharded_transformer_step.hlo");
+}
+
+TEST_F(DistributedRunTest, FourRanksOfOneCpuDeviceMatchXla) {
+  ExpectMatchesXla("spmd_collectives", "spmd_collectives.hlo", 4, "cpu");
+  ExpectMatchesXla("spmd_exchange", "spmd_exchange.mlir", 4, "cpu");
+  ExpectMatchesXla("sharded_attention", "sharded_attention.mlir", 4, "cpu");
+}
+
+TEST_F(DistributedRunTest, TwoRanksOfTwoCpuDevicesMatchXla) {
+  const std::string two = "PHAL_VIRTUAL_DEVICES=2";
+  ExpectMatchesXla("spmd_grid", "spmd_grid.gspmd.mlir", 2, "cpu", two);
+  ExpectMatchesXla("spmd_collectives", "spmd_collectives.hlo", 2, "cpu", two);
+  ExpectMatchesXla("sharded_transformer_step", "sharded_transformer_step.hlo",
+                   2, "cpu", two);
+}
+
+TEST_F(DistributedRunTest, TrainingLoopOverFourProcessesMatchesOneAndRepeats) {
+  // 20 SGD steps of a data-parallel MLP in one program (a while loop that
+  // all-reduces the gradients on every trip).
+  const std::string name = "spmd_training_loop";
+  StatusOr<testing::JaxModel> model = testing::ReadJaxModel(name, ".hlo");
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  testing::TempDir first, second, alone;
+  for (const std::string* out : {&first.path(), &second.path()}) {
+    testing::CommandOutput run =
+        RunModel(name, name + ".hlo", 4, "cpu", "", *out);
+    ASSERT_EQ(run.exit_code, 0) << run.text;
+  }
+  testing::CommandOutput one =
+      RunCommand("PHAL_VIRTUAL_DEVICES=4 " + kPolyhal + " run " + kModels +
+                 name + ".hlo --devices 4 --plugin cpu" + InputFlags(name) +
+                 " --output-dir " + alone.path());
+  ASSERT_EQ(one.exit_code, 0) << one.text;
+  for (std::size_t k = 0; k < model->results.size(); ++k) {
+    const std::string file = "/output_" + std::to_string(k) + ".npy";
+    StatusOr<Literal> a = ReadNpy(first.path() + file);
+    StatusOr<Literal> b = ReadNpy(second.path() + file);
+    StatusOr<Literal> c = ReadNpy(alone.path() + file);
+    ASSERT_TRUE(a.ok() && b.ok() && c.ok()) << file;
+    EXPECT_EQ(0, std::memcmp(a->data(), b->data(), a->byte_size()))
+        << "output " << k << " differs between two runs";
+    EXPECT_TRUE(testing::Matches(*a, *c, 1e-5))
+        << "output " << k << " differs from the run in one process";
+    EXPECT_TRUE(testing::Matches(
+        *a, model->results[k],
+        testing::XlaTolerance(model->results[k].element_type())))
+        << "output " << k << " differs from XLA's";
+  }
+}
+
+TEST_F(DistributedRunTest, TwoHostsOverTcpBetweenNetworkNamespaces) {
+  // Two "hosts": network namespaces joined by a veth pair, two ranks in
+  // each, talking over TCP on addresses that exist inside them only.
+  const std::string hosts =
+      "bash " + std::string(PHAL_TEST_SOURCE_DIR) + "/scripts/netns-hosts.sh";
+  if (RunCommand(hosts + " down; " + hosts + " up").exit_code != 0) {
+    RunCommand(hosts + " down");
+    GTEST_SKIP() << "cannot make network namespaces here (ip netns needs "
+                    "root)";
+  }
+  testing::TempDir out;
+  testing::CommandOutput run = RunCommand(
+      "timeout 120 " + hosts + " mpirun -np 4 --map-by node " + kPolyhal +
+      " run " + kModels +
+      "sharded_transformer_step.hlo --distributed mpi --plugin cpu" +
+      InputFlags("sharded_transformer_step") + " --output-dir " + out.path());
+  RunCommand(hosts + " down");
+  ASSERT_EQ(run.exit_code, 0) << run.text;
+  ExpectOutputsMatchXla("sharded_transformer_step", out.path());
+}
+
+TEST_F(DistributedRunTest, RanksWithoutADeviceAreRefused) {
+  testing::CommandOutput run = RunCommand(
+      Mpirun(4, kPolyhal + " run " + kModels +
+                    "spmd_grid.gspmd.mlir --distributed mpi --plugin cpu "
+                    "--devices 2 --random-inputs 0"));
+  EXPECT_NE(run.exit_code, 0) << run.text;
+  EXPECT_THAT(run.text, HasSubstr("ranks {2, 3} have none of the first 2"));
+}
+
+TEST_F(DistributedRunTest, AKilledRankEndsTheJobWithinTheTimeout) {
+  // A loop of many all-reduces; rank 3 is killed a second in, before or
+  // while its peers wait for it at a collective.
+  const std::string path =
+      std::string(PHAL_TEST_SOURCE_DIR) + "/cli/testdata/all_reduce_loop.hlo";
+  const std::string run_loop =
+      kPolyhal + " run " + path +
+      " --distributed mpi --plugin cpu --random-inputs 0";
+  const std::string killed = " : -np 1 timeout -s KILL 1 " + run_loop;
+  // As users run it: mpirun ends the job when a rank dies and says which.
+  testing::CommandOutput run =
+      RunCommand("PHAL_COLLECTIVE_TIMEOUT=3 " + Mpirun(3, run_loop + killed));
+  EXPECT_NE(run.exit_code, 0) << run.text;
+  EXPECT_THAT(run.text, HasSubstr("rank 3")) << run.text;
+  // With Open MPI's recovery the peers live on: each names the dead rank
+  // once the collective timeout passes (that mode's mpirun exits 0).
+  const auto start = std::chrono::steady_clock::now();
+  testing::CommandOutput recovering =
+      RunCommand("PHAL_COLLECTIVE_TIMEOUT=3 " +
+                 Mpirun(3, "--enable-recovery " + run_loop + killed));
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(waited, std::chrono::seconds(60)) << recovering.text;
+  EXPECT_THAT(recovering.text,
+              HasSubstr("group {0, 1, 2, 3}: ranks {3} did not arrive within "
+                        "3000 ms"));
 }
 
 TEST_F(DistributedRunTest, RanksRunningDifferentProgramsFailAtTheFirstStep) {

@@ -38,7 +38,7 @@ const std::map<std::string, Command>& Commands() {
         "usage: polyhal run MODULE [--plugin NAME] [--input FILE.npy]...\n"
         "                  [--random-inputs SEED] [--output-dir DIR] "
         "[--print]\n"
-        "                  [--devices N [--per-device]]\n"
+        "                  [--devices N [--per-device]] [--distributed mpi]\n"
         "\n"
         "Parses MODULE (XLA HLO text, or StableHLO text when it ends in\n"
         ".mlir; a serialized executable of 'polyhal compile' is loaded on its\n"
@@ -60,7 +60,11 @@ const std::map<std::string, Command>& Commands() {
         "                         global inputs split and outputs assembled\n"
         "                         by the entry's shardings\n"
         "  --per-device           with --devices, also write each device's\n"
-        "                         outputs as output_<i>.device_<d>.npy\n"}},
+        "                         outputs as output_<i>.device_<d>.npy\n"
+        "  --distributed mpi      under mpirun: the program runs over the\n"
+        "                         plugin's devices of every rank (the first\n"
+        "                         N with --devices N; rank 0 writes the\n"
+        "                         outputs); docs/distributed.md\n"}},
       {"bench",
        {&RunBench, "time compiling and running a module on a plugin",
         "usage: polyhal bench MODULE [--plugin NAME] [--repeat N] [--json]\n"

@@ -162,11 +162,6 @@ int ParseRunOptions(ArgumentReader& reader, RunOptions* options) {
       return reader.UsageError("--distributed takes 'mpi', not '" +
                                options->distributed + "'");
     }
-    if (options->devices > 0) {
-      return reader.UsageError(
-          "--distributed mpi runs one process per rank; it takes no "
-          "--devices");
-    }
   }
   options->per_device = reader.Flag("--per-device");
   if (options->per_device && options->devices == 0) {

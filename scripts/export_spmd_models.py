@@ -138,4 +138,17 @@ save("spmd_tensor_parallel", tensor_parallel_mlp,
                    NamedSharding(mesh, P("x", None)), replicated),
      formats=("hlo",))
 
+# A data-parallel training loop: 20 SGD steps of the MLP above inside one
+# program (a while loop whose body all-reduces the gradients), the batch
+# split over four devices; returns the trained parameters and the loss.
+def training_loop(w1, b1, w2, b2, x, y):
+    def step(_, params):
+        grads = jax.grad(mlp_loss)(params, x, y)
+        return tuple(p - 0.1 * g for p, g in zip(params, grads))
+    params = jax.lax.fori_loop(0, 20, step, (w1, b1, w2, b2))
+    return params + (mlp_loss(params, x, y),)
+save("spmd_training_loop", training_loop,
+     (f32(8, 16) * 0.3, f32(16) * 0.1, f32(16, 4) * 0.3, f32(4) * 0.1, f32(64, 8), f32(64, 4)),
+     in_shardings=(replicated,) * 4 + (batch, batch), formats=("hlo", "mlir"))
+
 shutil.rmtree(dump)

@@ -2,6 +2,8 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
@@ -15,14 +17,15 @@ void FinalizeAtExit() {
   if (!finalized) MPI_Finalize();
 }
 
-std::string RankList(const std::vector<int>& ranks) {
-  std::string text = "{";
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    if (i > 0) text += ", ";
-    text += std::to_string(ranks[i]);
-  }
-  return text + "}";
+// Every MPI call of the process, so that several threads exchange at once
+// on an MPI that only promises MPI_THREAD_SERIALIZED.
+std::mutex& MpiMutex() {
+  static std::mutex mutex;
+  return mutex;
 }
+
+// The largest piece of a message one MPI call carries (its count is an int).
+constexpr std::size_t kPieceBytes = std::size_t{1} << 30;
 
 }  // namespace
 
@@ -58,40 +61,79 @@ Status MpiJob::Exchange(std::vector<Message>& sends,
                         std::vector<Message>& receives, int tag,
                         std::chrono::milliseconds timeout,
                         const std::string& what) {
+  const auto raw = [tag](std::vector<Message>& messages) {
+    std::vector<phal_host_message_t> out;
+    for (Message& message : messages) {
+      out.push_back({message.peer, message.tag != 0 ? message.tag : tag,
+                     message.bytes.data(), message.bytes.size()});
+    }
+    return out;
+  };
+  const std::vector<phal_host_message_t> raw_sends = raw(sends);
+  const std::vector<phal_host_message_t> raw_receives = raw(receives);
+  return ExchangeRaw(raw_sends, raw_receives, timeout, what);
+}
+
+Status MpiJob::ExchangeRaw(std::span<const phal_host_message_t> sends,
+                           std::span<const phal_host_message_t> receives,
+                           std::chrono::milliseconds timeout,
+                           const std::string& what) {
+  // Each request with the message it belongs to: receives first, then
+  // sends.
   std::vector<MPI_Request> requests;
-  for (Message& message : receives) {
-    MPI_Request request = MPI_REQUEST_NULL;
-    if (MPI_Irecv(message.bytes.data(), static_cast<int>(message.bytes.size()),
-                  MPI_BYTE, message.peer, tag, MPI_COMM_WORLD,
-                  &request) != MPI_SUCCESS) {
-      return Internal(what + ": MPI_Irecv from rank " +
-                      std::to_string(message.peer) + " failed");
+  std::vector<std::size_t> owner;
+  const auto post = [&](const phal_host_message_t& message, std::size_t index,
+                        bool receive) -> Status {
+    auto* data = static_cast<uint8_t*>(message.data);
+    std::size_t offset = 0;
+    do {
+      const std::size_t piece = std::min(kPieceBytes, message.size - offset);
+      MPI_Request request = MPI_REQUEST_NULL;
+      const int code =
+          receive
+              ? MPI_Irecv(data + offset, static_cast<int>(piece), MPI_BYTE,
+                          message.peer, message.tag, MPI_COMM_WORLD, &request)
+              : MPI_Isend(data + offset, static_cast<int>(piece), MPI_BYTE,
+                          message.peer, message.tag, MPI_COMM_WORLD, &request);
+      if (code != MPI_SUCCESS) {
+        return Internal(
+            what +
+            (receive ? ": MPI_Irecv from rank " : ": MPI_Isend to rank ") +
+            std::to_string(message.peer) + " failed");
+      }
+      requests.push_back(request);
+      owner.push_back(index);
+      offset += piece;
+    } while (offset < message.size);
+    return OkStatus();
+  };
+  {
+    std::lock_guard<std::mutex> lock(MpiMutex());
+    for (std::size_t i = 0; i < receives.size(); ++i) {
+      PHAL_RETURN_IF_ERROR(post(receives[i], i, true));
     }
-    requests.push_back(request);
-  }
-  for (Message& message : sends) {
-    MPI_Request request = MPI_REQUEST_NULL;
-    if (MPI_Isend(message.bytes.data(), static_cast<int>(message.bytes.size()),
-                  MPI_BYTE, message.peer, tag, MPI_COMM_WORLD,
-                  &request) != MPI_SUCCESS) {
-      return Internal(what + ": MPI_Isend to rank " +
-                      std::to_string(message.peer) + " failed");
+    for (std::size_t i = 0; i < sends.size(); ++i) {
+      PHAL_RETURN_IF_ERROR(post(sends[i], receives.size() + i, false));
     }
-    requests.push_back(request);
   }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::vector<MPI_Status> statuses(requests.size());
   for (;;) {
     int done = 0;
-    const int code = MPI_Testall(static_cast<int>(requests.size()),
-                                 requests.data(), &done, statuses.data());
+    int code = MPI_SUCCESS;
+    {
+      std::lock_guard<std::mutex> lock(MpiMutex());
+      code = MPI_Testall(static_cast<int>(requests.size()), requests.data(),
+                         &done, statuses.data());
+    }
     if (code != MPI_SUCCESS) {
-      for (std::size_t i = 0; i < receives.size(); ++i) {
-        if (statuses[i].MPI_ERROR == MPI_ERR_TRUNCATE) {
+      for (std::size_t i = 0; i < requests.size(); ++i) {
+        if (owner[i] < receives.size() &&
+            statuses[i].MPI_ERROR == MPI_ERR_TRUNCATE) {
+          const phal_host_message_t& message = receives[owner[i]];
           return FailedPrecondition(
-              what + ": rank " + std::to_string(receives[i].peer) +
-              " sent more than the " +
-              std::to_string(receives[i].bytes.size()) +
+              what + ": rank " + std::to_string(message.peer) +
+              " sent more than the " + std::to_string(message.size) +
               " bytes expected (do all ranks run the same program?)");
         }
       }
@@ -101,67 +143,82 @@ Status MpiJob::Exchange(std::vector<Message>& sends,
     if (std::chrono::steady_clock::now() >= deadline) {
       std::vector<int> missing;
       std::vector<int> unreceived;
+      std::lock_guard<std::mutex> lock(MpiMutex());
       for (std::size_t i = 0; i < requests.size(); ++i) {
         int complete = 0;
         MPI_Test(&requests[i], &complete, MPI_STATUS_IGNORE);
         if (complete) continue;
-        if (i < receives.size()) {
-          missing.push_back(receives[i].peer);
-        } else {
-          unreceived.push_back(sends[i - receives.size()].peer);
+        std::vector<int>& list =
+            owner[i] < receives.size() ? missing : unreceived;
+        const int peer = owner[i] < receives.size()
+                             ? receives[owner[i]].peer
+                             : sends[owner[i] - receives.size()].peer;
+        if (std::find(list.begin(), list.end(), peer) == list.end()) {
+          list.push_back(peer);
         }
-      }
-      for (MPI_Request& request : requests) {
-        if (request != MPI_REQUEST_NULL) {
-          MPI_Cancel(&request);
-          MPI_Request_free(&request);
-        }
+        MPI_Cancel(&requests[i]);
+        MPI_Request_free(&requests[i]);
       }
       if (missing.empty()) {
-        return DeadlineExceeded(what + ": ranks " + RankList(unreceived) +
+        return DeadlineExceeded(what + ": ranks " +
+                                RankListToString(unreceived) +
                                 " did not take this rank's messages within " +
                                 std::to_string(timeout.count()) + " ms");
       }
-      return DeadlineExceeded(what + ": ranks " + RankList(missing) +
+      return DeadlineExceeded(what + ": ranks " + RankListToString(missing) +
                               " did not arrive within " +
                               std::to_string(timeout.count()) + " ms");
     }
     std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
-  for (std::size_t i = 0; i < receives.size(); ++i) {
+  // A receive whose pieces came in full, but fewer bytes in one of them.
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    if (owner[i] >= receives.size()) continue;
     int count = 0;
     MPI_Get_count(&statuses[i], MPI_BYTE, &count);
-    if (static_cast<std::size_t>(count) != receives[i].bytes.size()) {
+    const phal_host_message_t& message = receives[owner[i]];
+    std::size_t expected = message.size % kPieceBytes;
+    if (expected == 0 && message.size != 0) expected = kPieceBytes;
+    const bool last = i + 1 == requests.size() || owner[i + 1] != owner[i];
+    if (static_cast<std::size_t>(count) != (last ? expected : kPieceBytes)) {
       return FailedPrecondition(
-          what + ": rank " + std::to_string(receives[i].peer) + " sent " +
-          std::to_string(count) + " bytes, " +
-          std::to_string(receives[i].bytes.size()) +
+          what + ": rank " + std::to_string(message.peer) + " sent " +
+          std::to_string(count) + " bytes where " +
+          std::to_string(last ? expected : kPieceBytes) +
           " were expected (do all ranks run the same program?)");
     }
   }
   return OkStatus();
 }
 
-StatusOr<std::vector<std::vector<uint8_t>>> MpiJob::AllGather(
-    const std::vector<uint8_t>& bytes, int tag,
-    std::chrono::milliseconds timeout, const std::string& what) {
-  std::vector<Message> sends;
-  std::vector<Message> receives;
-  for (int peer = 0; peer < size_; ++peer) {
-    if (peer == rank_) continue;
-    sends.push_back({peer, bytes});
-    receives.push_back({peer, std::vector<uint8_t>(bytes.size())});
-  }
-  PHAL_RETURN_IF_ERROR(Exchange(sends, receives, tag, timeout, what));
-  std::vector<std::vector<uint8_t>> all(static_cast<std::size_t>(size_));
-  all[static_cast<std::size_t>(rank_)] = bytes;
-  for (Message& message : receives) {
-    all[static_cast<std::size_t>(message.peer)] = std::move(message.bytes);
-  }
-  return all;
+const phal_host_transport_t* MpiJob::c_transport() {
+  static const phal_host_transport_t transport = [this] {
+    phal_host_transport_t t{};
+    t.struct_size = sizeof(t);
+    t.rank = rank_;
+    t.size = size_;
+    t.user_data = this;
+    t.exchange = [](void* user_data, const phal_host_message_t* sends,
+                    size_t send_count, const phal_host_message_t* receives,
+                    size_t receive_count, int64_t timeout_ms, const char* what,
+                    char* error, size_t error_capacity) -> phal_status_code_t {
+      const Status status = static_cast<MpiJob*>(user_data)->ExchangeRaw(
+          std::span<const phal_host_message_t>(sends, send_count),
+          std::span<const phal_host_message_t>(receives, receive_count),
+          std::chrono::milliseconds(timeout_ms), what != nullptr ? what : "");
+      if (status.ok()) return PHAL_OK;
+      if (error != nullptr && error_capacity > 0) {
+        std::snprintf(error, error_capacity, "%s", status.message().c_str());
+      }
+      return status.code();
+    };
+    return t;
+  }();
+  return &transport;
 }
 
 void MpiJob::Abort(int code) {
+  std::lock_guard<std::mutex> lock(MpiMutex());
   MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);
 }

@@ -1,48 +1,50 @@
 // This process's place in an MPI job (one process per rank, started by
 // mpirun), and the messages between ranks that every distributed part of
-// Polyhal is made of. Every wait has a deadline: a rank that never sends
+// Polyhal is made of (the HostTransport the executor's distributed grid
+// runs on). Every wait has a deadline: a rank that never sends
 // fails the waiting rank with DEADLINE_EXCEEDED naming it, never a hang.
 #ifndef POLYHAL_CORE_DISTRIBUTED_MPI_JOB_H_
 #define POLYHAL_CORE_DISTRIBUTED_MPI_JOB_H_
 
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/executor/host_transport.h"
+#include "polyhal/runtime.h"
 #include "sdk/base/status.h"
 
 namespace phal {
 
-class MpiJob {
+class MpiJob final : public HostTransport {
  public:
   // The job, with MPI initialised on the first call (MPI_Init_thread,
   // serialized) and finalised when the process exits. UNAVAILABLE when MPI
   // cannot start (not launched by mpirun and no singleton support).
   static StatusOr<MpiJob*> Get();
 
-  int rank() const { return rank_; }
-  int size() const { return size_; }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
 
-  // One message: bytes for `peer` (sending) or from it (receiving, where
-  // `bytes` is sized to what is expected).
-  struct Message {
-    int peer = 0;
-    std::vector<uint8_t> bytes;
-  };
-  // Sends every message of `sends` and receives every one of `receives`
-  // (tagged `tag`), all at once, within `timeout`. DEADLINE_EXCEEDED
-  // naming `what` and the ranks whose messages did not arrive (those still
-  // pending are cancelled); FAILED_PRECONDITION when a message is longer
-  // than expected.
+  // HostTransport::Exchange over MPI_COMM_WORLD (every MPI call is
+  // serialized; the waits poll with the lock released). Messages over 1 GiB
+  // travel in pieces.
   Status Exchange(std::vector<Message>& sends, std::vector<Message>& receives,
                   int tag, std::chrono::milliseconds timeout,
-                  const std::string& what);
+                  const std::string& what) override;
 
-  // Every rank's `bytes` (equal lengths), in rank order, within `timeout`.
-  StatusOr<std::vector<std::vector<uint8_t>>> AllGather(
-      const std::vector<uint8_t>& bytes, int tag,
-      std::chrono::milliseconds timeout, const std::string& what);
+  // The same exchange on the messages' own buffers (each message's tag is
+  // its own).
+  Status ExchangeRaw(std::span<const phal_host_message_t> sends,
+                     std::span<const phal_host_message_t> receives,
+                     std::chrono::milliseconds timeout,
+                     const std::string& what);
+
+  // The job as a phal_host_transport_t (polyhal/runtime.h), for
+  // phal_client_options_t::transport; lives as long as the process.
+  const phal_host_transport_t* c_transport();
 
   // Ends the whole job with exit code `code` (MPI_Abort): what a rank does
   // after a failure, so that mpirun exits non-zero instead of leaving its

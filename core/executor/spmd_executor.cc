@@ -1,5 +1,6 @@
 #include "core/executor/spmd_executor.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -10,6 +11,26 @@
 #include "core/reference/spmd_process.h"
 
 namespace phal {
+namespace {
+
+// Every process's results, or `failure` with the results of the processes
+// that finished freed.
+StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> TakeResults(
+    std::span<const LoadedProgram* const> programs,
+    std::vector<StatusOr<std::vector<phal_plugin_buffer_t*>>> results,
+    const Status& failure) {
+  if (!failure.ok()) {
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      if (results[k].ok()) programs[k]->FreeBuffers(*results[k]);
+    }
+    return failure;
+  }
+  std::vector<std::vector<phal_plugin_buffer_t*>> buffers;
+  for (auto& result : results) buffers.push_back(std::move(result).value());
+  return buffers;
+}
+
+}  // namespace
 
 StatusOr<std::chrono::milliseconds> CollectiveTimeoutFromEnv(
     std::chrono::milliseconds fallback) {
@@ -52,8 +73,8 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
   std::unique_ptr<DeviceCollectives>& collectives =
       kept != nullptr ? *kept : made;
   if (collectives == nullptr) {
-    PHAL_ASSIGN_OR_RETURN(collectives, DeviceCollectives::Create(
-                                           programs, collective_timeout));
+    PHAL_ASSIGN_OR_RETURN(
+        collectives, DeviceCollectives::Create(programs, collective_timeout));
   } else {
     collectives->Prepare(collective_timeout);
   }
@@ -73,15 +94,31 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
   // A failure may leave the communicators aborted or their ranks at
   // different collectives.
   if (!failure.ok() || !collectives->reusable()) collectives.reset();
-  if (!failure.ok()) {
-    for (std::size_t k = 0; k < results.size(); ++k) {
-      if (results[k].ok()) programs[k]->FreeBuffers(*results[k]);
-    }
-    return failure;
+  return TakeResults(programs, std::move(results), failure);
+}
+
+StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmdOnRank(
+    std::span<const LoadedProgram* const> programs,
+    std::span<const std::vector<phal_plugin_buffer_t*>> arguments,
+    const DistributedGrid& grid) {
+  const std::vector<int64_t>& local = grid.local_processes();
+  if (programs.size() != local.size() || arguments.size() != local.size()) {
+    return InvalidArgument(
+        "rank " + std::to_string(grid.transport().rank()) + " runs " +
+        std::to_string(local.size()) + " processes, got " +
+        std::to_string(programs.size()) + " programs and arguments for " +
+        std::to_string(arguments.size()));
   }
-  std::vector<std::vector<phal_plugin_buffer_t*>> buffers;
-  for (auto& result : results) buffers.push_back(std::move(result).value());
-  return buffers;
+  std::vector<StatusOr<std::vector<phal_plugin_buffer_t*>>> results(
+      programs.size(), Internal("the process did not run"));
+  const Status failure =
+      grid.Run([&](int64_t k, reference::ProcessContext* process) {
+        const auto index = static_cast<std::size_t>(
+            std::find(local.begin(), local.end(), k) - local.begin());
+        results[index] = programs[index]->Execute(arguments[index], process);
+        return results[index].status();
+      });
+  return TakeResults(programs, std::move(results), failure);
 }
 
 }  // namespace phal

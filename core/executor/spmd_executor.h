@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/executor/device_collectives.h"
+#include "core/executor/distributed_grid.h"
 #include "core/executor/executor.h"
 #include "sdk/base/status.h"
 
@@ -50,6 +51,17 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
     std::span<const std::vector<phal_plugin_buffer_t*>> arguments,
     std::chrono::milliseconds collective_timeout,
     std::unique_ptr<DeviceCollectives>* collectives = nullptr);
+
+// Runs this rank's processes of a program whose processes span the ranks of
+// a job: programs[i] as process grid.local_processes()[i] on arguments[i],
+// while the job's other ranks run theirs (distributed_grid.h). Collectives
+// are staged through host memory and the transport. Otherwise as
+// ExecuteSpmd: every program a copy of one program for the grid's
+// processes, nothing returned on failure.
+StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmdOnRank(
+    std::span<const LoadedProgram* const> programs,
+    std::span<const std::vector<phal_plugin_buffer_t*>> arguments,
+    const DistributedGrid& grid);
 
 }  // namespace phal
 

@@ -22,28 +22,19 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// Copies `literal` to a new evaluator buffer.
-phal_plugin_buffer_t* Upload(const Literal& literal) {
-  const phal_plugin_api_t* api = EvaluatorPluginApi();
-  phal_plugin_buffer_t* buffer = nullptr;
-  api->buffer_allocate(EvaluatorDevice(), 0, literal.byte_size(), &buffer);
-  api->stream_copy_from_host(nullptr, literal.data(), buffer, 0,
-                             literal.byte_size());
-  return buffer;
-}
-
 // Runs `loaded` as every process of its grid on the evaluator device,
 // process k on arguments[k]; returns each process's result leaves.
 StatusOr<std::vector<std::vector<Literal>>> RunSpmd(
     const LoadedProgram& loaded,
     const std::vector<std::vector<Literal>>& arguments,
     milliseconds timeout = kDefaultCollectiveTimeout) {
-  const phal_plugin_api_t* api = EvaluatorPluginApi();
   std::vector<std::vector<phal_plugin_buffer_t*>> buffers;
   std::vector<const LoadedProgram*> programs;
   for (const std::vector<Literal>& process : arguments) {
     std::vector<phal_plugin_buffer_t*>& mine = buffers.emplace_back();
-    for (const Literal& argument : process) mine.push_back(Upload(argument));
+    for (const Literal& argument : process) {
+      mine.push_back(UploadToEvaluator(argument));
+    }
     programs.push_back(&loaded);
   }
   StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> results =
@@ -52,14 +43,7 @@ StatusOr<std::vector<std::vector<Literal>>> RunSpmd(
   if (!results.ok()) return results.status();
   std::vector<std::vector<Literal>> values;
   for (const std::vector<phal_plugin_buffer_t*>& process : *results) {
-    std::vector<Literal>& leaves = values.emplace_back();
-    for (std::size_t i = 0; i < process.size(); ++i) {
-      Literal value(loaded.program().result_shapes[i]);
-      api->stream_copy_to_host(nullptr, process[i], 0, value.data(),
-                               value.byte_size());
-      leaves.push_back(std::move(value));
-    }
-    loaded.FreeBuffers(process);
+    values.push_back(DownloadResults(loaded, process));
   }
   return values;
 }
@@ -121,109 +105,22 @@ TEST(SpmdExecutor, CollectivesBetweenKernelsAndInsideLoopsMatchReference) {
   // Kernels feed the collectives and consume their results; a counted loop
   // all-reduces on every trip; an integer max, a pred "and", a reduction
   // that is no plain op, and a variadic all-reduce.
-  ExpectMatchesSpmdReference(R"(
-HloModule mixed, num_partitions=4
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-max {
-  a = s32[] parameter(0)
-  b = s32[] parameter(1)
-  ROOT m = s32[] maximum(a, b)
-}
-both {
-  a = pred[] parameter(0)
-  b = pred[] parameter(1)
-  ROOT m = pred[] and(a, b)
-}
-odd {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  p = f32[] multiply(a, b)
-  ROOT s = f32[] add(p, a)
-}
-cond {
-  s = (s32[], f32[6]) parameter(0)
-  i = s32[] get-tuple-element(s), index=0
-  n = s32[] constant(3)
-  ROOT lt = pred[] compare(i, n), direction=LT
-}
-body {
-  s = (s32[], f32[6]) parameter(0)
-  i = s32[] get-tuple-element(s), index=0
-  v = f32[6] get-tuple-element(s), index=1
-  one = s32[] constant(1)
-  j = s32[] add(i, one)
-  r = f32[6] all-reduce(v), channel_id=1, replica_groups={{0,1,2,3}}, use_global_device_ids=true, to_apply=add
-  q = f32[] constant(0.25)
-  qs = f32[6] broadcast(q), dimensions={}
-  w = f32[6] multiply(r, qs)
-  ROOT t = (s32[], f32[6]) tuple(j, w)
-}
-ENTRY main {
-  x = f32[6] parameter(0)
-  k = s32[5] parameter(1)
-  b = pred[3] parameter(2)
-  e = f32[6] exponential(x)
-  zero = s32[] constant(0)
-  init = (s32[], f32[6]) tuple(zero, e)
-  loop = (s32[], f32[6]) while(init), condition=cond, body=body
-  v = f32[6] get-tuple-element(loop), index=1
-  m = s32[5] all-reduce(k), channel_id=2, replica_groups={{0,2},{1,3}}, use_global_device_ids=true, to_apply=max
-  a = pred[3] all-reduce(b), channel_id=3, replica_groups={}, to_apply=both
-  o = f32[6] all-reduce(x), channel_id=4, replica_groups={{3,1,0,2}}, use_global_device_ids=true, to_apply=odd
-  pair = (f32[6], f32[6]) all-reduce(x, e), channel_id=5, replica_groups={}, to_apply=add
-  id = u32[] partition-id()
-  idf = f32[] convert(id)
-  ids = f32[6] broadcast(idf), dimensions={}
-  shifted = f32[6] add(v, ids)
-  ROOT out = (f32[6], s32[5], pred[3], f32[6], (f32[6], f32[6])) tuple(shifted, m, a, o, pair)
-}
-)");
+  ExpectMatchesSpmdReference(
+      ReadTextFile(SourceFile("core/executor/testdata/spmd_mixed.hlo")));
 }
 
 TEST(SpmdExecutor, CollectivesReadingViewsOfOtherValuesMatchReference) {
   // The all-to-all and the all-gather read reshapes and a bitcast, which
   // share their operands' memory: each reads the bytes in its own shape.
-  ExpectMatchesSpmdReference(R"(
-HloModule views, num_partitions=4
-ENTRY main {
-  x = f32[4,6] parameter(0)
-  e = f32[4,6] exponential(x)
-  r = f32[4,1,6] reshape(e)
-  a = f32[4,1,6] all-to-all(r), channel_id=1, replica_groups={{0,1,2,3}}, dimensions={0}
-  t = f32[1,4,6] transpose(a), dimensions={1,0,2}
-  y = f32[24] reshape(x)
-  g = f32[96] all-gather(y), channel_id=2, replica_groups={{0,1,2,3}}, use_global_device_ids=true, dimensions={0}
-  b = s32[4,6] bitcast-convert(x)
-  p = s32[4,6] collective-permute(b), channel_id=3, source_target_pairs={{0,1},{1,2},{2,3},{3,0}}
-  ROOT out = (f32[1,4,6], f32[96], s32[4,6]) tuple(t, g, p)
-}
-)");
+  ExpectMatchesSpmdReference(
+      ReadTextFile(SourceFile("core/executor/testdata/spmd_views.hlo")));
 }
 
 TEST(SpmdExecutor, OddAndUnevenGroupsMatchReference) {
   // Three processes: groups of one and two, a permutation leaving one
   // process without a source, and a broadcast from the middle process.
-  ExpectMatchesSpmdReference(R"(
-HloModule odd, replica_count=3
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY main {
-  x = f32[2,3] parameter(0)
-  s = f32[2,3] all-reduce(x), replica_groups={{0},{1,2}}, to_apply=add
-  g = f32[2,9] all-gather(x), replica_groups={{2,0,1}}, dimensions={1}
-  p = f32[2,3] collective-permute(x), source_target_pairs={{0,1},{1,2}}
-  b = f32[2,3] collective-broadcast(x), replica_groups={{1,2,0}}
-  r = u32[] replica-id()
-  ROOT out = (f32[2,3], f32[2,9], f32[2,3], f32[2,3], u32[]) tuple(s, g, p, b, r)
-}
-)");
+  ExpectMatchesSpmdReference(
+      ReadTextFile(SourceFile("core/executor/testdata/spmd_odd.hlo")));
 }
 
 TEST(SpmdExecutor, AProgramForOneProcessRunsItsCollectivesAlone) {

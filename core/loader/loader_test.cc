@@ -209,13 +209,14 @@ TEST(Loader, PluginOfANewerMinorNegotiatesTheCoresNewestVersion) {
   unsetenv("PHAL_LOG");
   const phal_plugin_info_t& newer = loaded.ByManifest("newer.json");
   EXPECT_EQ(newer.state, PHAL_PLUGIN_STATE_LOADED) << newer.reason;
-  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 8))
-      << "a plugin of ABI 1.0-1.9 answers a 1.0-1.8 core with 1.8";
+  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 9))
+      << "a plugin of ABI 1.0-1.10 answers a 1.0-1.9 core with 1.9";
   bool traced = false;
   for (const std::string& line : loaded.log) {
-    traced |= line.find("negotiated ABI 1.8") != std::string::npos &&
-              line.find("core speaks ABI 1.0-1.8, plugin speaks ABI 1.0-1.9") !=
-                  std::string::npos;
+    traced |=
+        line.find("negotiated ABI 1.9") != std::string::npos &&
+        line.find("core speaks ABI 1.0-1.9, plugin speaks ABI 1.0-1.10") !=
+            std::string::npos;
   }
   EXPECT_TRUE(traced) << "the negotiation was not traced with both ranges";
 }
@@ -233,7 +234,7 @@ TEST(Loader, PluginsOfEveryMinorVersionLoadSideBySide) {
             PHAL_MAKE_VERSION(1, 0));
   EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 8));
   EXPECT_EQ(loaded.ByManifest("newer.json").abi_version,
-            PHAL_MAKE_VERSION(1, 8));
+            PHAL_MAKE_VERSION(1, 9));
   for (const phal_plugin_info_t& info : loaded.plugins) {
     EXPECT_EQ(info.state, PHAL_PLUGIN_STATE_LOADED)
         << info.name << ": " << info.reason;

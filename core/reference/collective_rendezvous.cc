@@ -99,7 +99,9 @@ CollectiveRendezvous::Exchange(const CollectiveMeeting& meeting,
         meeting.readers};
   }
   arrived_.notify_all();
-  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  const std::chrono::milliseconds timeout =
+      meeting.timeout.count() > 0 ? meeting.timeout : timeout_;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
   bool timed_out = false;
   while (true) {
     if (cancelled()) {
@@ -114,7 +116,7 @@ CollectiveRendezvous::Exchange(const CollectiveMeeting& meeting,
       return Status(PHAL_DEADLINE_EXCEEDED,
                     DescribeMeeting(meeting) + ": missing processes " +
                         ProcessListToString(missing) + " did not arrive in " +
-                        std::to_string(timeout_.count()) + " ms");
+                        std::to_string(timeout.count()) + " ms");
     }
     timed_out = arrived_.wait_until(lock, deadline) == std::cv_status::timeout;
   }

@@ -41,6 +41,9 @@ struct CollectiveMeeting {
   // How many processes (this one included, if it is among its sources)
   // take this process's operands; 0 leaves none.
   int64_t readers = 0;
+  // How long this process waits for its sources; 0: the rendezvous's
+  // timeout.
+  std::chrono::milliseconds timeout{0};
 };
 
 class CollectiveRendezvous {

@@ -110,19 +110,14 @@ std::string DescribeProcess(int64_t process, ProcessGrid grid) {
          std::to_string(process % grid.partitions) + ")";
 }
 
-Status RunGrid(ProcessGrid grid, std::chrono::milliseconds timeout,
-               const std::function<Status(int64_t, SpmdProcess*)>& run) {
-  const int64_t count = grid.process_count();
-  CollectiveRendezvous rendezvous(count, timeout);
-  std::vector<std::unique_ptr<SpmdProcess>> processes;
-  for (int64_t k = 0; k < count; ++k) {
-    processes.push_back(std::make_unique<SpmdProcess>(k, grid, &rendezvous));
-  }
+Status RunProcesses(std::span<const int64_t> processes, ProcessGrid grid,
+                    CollectiveRendezvous& rendezvous,
+                    const std::function<Status(int64_t)>& run) {
   std::mutex failure_mutex;
   std::optional<int64_t> first_failure;
   Status failure;
   const auto run_process = [&](int64_t k) {
-    const Status status = run(k, processes[static_cast<std::size_t>(k)].get());
+    const Status status = run(k);
     if (!status.ok()) {
       // Errors caused by the first failure come after it.
       std::lock_guard<std::mutex> lock(failure_mutex);
@@ -135,20 +130,20 @@ Status RunGrid(ProcessGrid grid, std::chrono::milliseconds timeout,
   };
   std::vector<std::thread> threads;
   Status start_failure;
-  for (int64_t k = 1; k < count; ++k) {
+  for (std::size_t i = 1; i < processes.size(); ++i) {
     try {
-      threads.emplace_back(run_process, k);
+      threads.emplace_back(run_process, processes[i]);
     } catch (const std::system_error& error) {
-      start_failure =
-          ResourceExhausted("cannot start a thread for " +
-                            DescribeProcess(k, grid) + ": " + error.what());
-      for (int64_t rest = k; rest < count; ++rest) {
-        rendezvous.Finish(rest, start_failure);
+      start_failure = ResourceExhausted("cannot start a thread for " +
+                                        DescribeProcess(processes[i], grid) +
+                                        ": " + error.what());
+      for (std::size_t rest = i; rest < processes.size(); ++rest) {
+        rendezvous.Finish(processes[rest], start_failure);
       }
       break;
     }
   }
-  if (count > 0) run_process(0);
+  if (!processes.empty()) run_process(processes[0]);
   for (std::thread& thread : threads) thread.join();
   if (!start_failure.ok()) return start_failure;
   if (first_failure.has_value()) {
@@ -156,6 +151,21 @@ Status RunGrid(ProcessGrid grid, std::chrono::milliseconds timeout,
                                       failure.message());
   }
   return OkStatus();
+}
+
+Status RunGrid(ProcessGrid grid, std::chrono::milliseconds timeout,
+               const std::function<Status(int64_t, SpmdProcess*)>& run) {
+  const int64_t count = grid.process_count();
+  CollectiveRendezvous rendezvous(count, timeout);
+  std::vector<std::unique_ptr<SpmdProcess>> processes;
+  std::vector<int64_t> ids;
+  for (int64_t k = 0; k < count; ++k) {
+    processes.push_back(std::make_unique<SpmdProcess>(k, grid, &rendezvous));
+    ids.push_back(k);
+  }
+  return RunProcesses(ids, grid, rendezvous, [&](int64_t k) {
+    return run(k, processes[static_cast<std::size_t>(k)].get());
+  });
 }
 
 }  // namespace phal::reference

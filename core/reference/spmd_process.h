@@ -62,6 +62,16 @@ class SpmdProcess final : public ProcessContext {
 // "process 1 (replica 0, partition 1)".
 std::string DescribeProcess(int64_t process, ProcessGrid grid);
 
+// Runs run(k) for every k of `processes` (processes of `grid`), each on a
+// thread of its own (the first on the calling thread), and records each
+// one's finish at `rendezvous`. When one fails, the others stop at their
+// next collective; the result is the first failure, prefixed with its
+// process, or the thread that could not start. `run` is called
+// concurrently.
+Status RunProcesses(std::span<const int64_t> processes, ProcessGrid grid,
+                    CollectiveRendezvous& rendezvous,
+                    const std::function<Status(int64_t)>& run);
+
 // Runs run(k, process k) for every process of `grid`, each on a thread of
 // its own (process 0 on the calling thread), meeting at one rendezvous
 // whose peers wait `timeout` at most. When one fails, the others stop at

@@ -162,6 +162,8 @@ void CloseValidationLayers(phal_client* client) {
   }
 }
 
+void DestroyClient(phal_client* client);
+
 Status CreateClient(const phal_client_options_t* options,
                     phal_client_t** out_client) {
   if (out_client == nullptr) return NullArgument("out_client");
@@ -198,6 +200,11 @@ Status CreateClient(const phal_client_options_t* options,
       OpenPluginDevices(client.get(), i);
       ListPluginTargets(client.get(), i);
     }
+  }
+  if (Status joined = JoinJob(client.get(), effective.transport);
+      !joined.ok()) {
+    DestroyClient(client.release());
+    return joined;
   }
   *out_client = client.release();
   return OkStatus();

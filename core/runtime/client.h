@@ -14,6 +14,7 @@
 #include "core/runtime/buffer.h"
 #include "core/runtime/event.h"
 #include "core/runtime/executable_cache.h"
+#include "core/runtime/job.h"
 #include "core/runtime/stream.h"
 #include "sdk/base/log.h"
 
@@ -40,6 +41,8 @@ struct phal_client {
   // target (phal_client_open_target_device).
   std::mutex target_devices_mutex;
   std::vector<std::unique_ptr<phal_device>> target_devices;
+  // The job this client is a process of, and its devices (job.h).
+  phal::ClientJob job;
 
   // Live application objects, for leak reclamation at destroy.
   std::mutex objects_mutex;

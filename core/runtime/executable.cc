@@ -19,6 +19,7 @@
 #include "core/runtime/client.h"
 #include "core/runtime/executable_cache.h"
 #include "core/runtime/program_cache.h"
+#include "sdk/base/hash.h"
 
 namespace phal {
 namespace {
@@ -416,6 +417,121 @@ Status CompileForDevices(phal_device_t* const* devices, size_t device_count,
   return OkStatus();
 }
 
+// What a process of a job compiles: the program's fingerprint and the
+// assignment, for the processes to check they agree.
+std::vector<uint8_t> CompileFingerprint(std::string_view program,
+                                        const size_t* global_devices,
+                                        size_t device_count) {
+  std::string assignment;
+  for (size_t k = 0; k < device_count; ++k) {
+    assignment += std::to_string(global_devices[k]) + ",";
+  }
+  const uint64_t words[2] = {Fnv1a(program), Fnv1a(assignment)};
+  std::vector<uint8_t> bytes(sizeof(words));
+  std::memcpy(bytes.data(), words, sizeof(words));
+  return bytes;
+}
+
+Status CompileGlobal(phal_client* client, const size_t* global_devices,
+                     size_t device_count, const char* program,
+                     size_t program_size, const phal_compile_options_t* options,
+                     phal_executable_t** out_executable) {
+  if (client == nullptr) return NullArgument("client");
+  if (global_devices == nullptr) return NullArgument("global_devices");
+  if (device_count == 0) return InvalidArgument("device_count is 0");
+  if (program == nullptr && program_size > 0) return NullArgument("program");
+  if (out_executable == nullptr) return NullArgument("out_executable");
+  ClientJob& job = client->job;
+  for (size_t k = 0; k < device_count; ++k) {
+    if (global_devices[k] >= job.devices.size()) {
+      return OutOfRange("global_devices[" + std::to_string(k) + "] is " +
+                        std::to_string(global_devices[k]) +
+                        ", not below the job's device count " +
+                        std::to_string(job.devices.size()));
+    }
+    for (size_t j = 0; j < k; ++j) {
+      if (global_devices[j] == global_devices[k]) {
+        return InvalidArgument("global_devices[" + std::to_string(k) +
+                               "] is global_devices[" + std::to_string(j) +
+                               "] again: each process needs a device of its "
+                               "own");
+      }
+    }
+  }
+  std::vector<phal_device_t*> local;
+  std::vector<int> rank_of;
+  for (size_t k = 0; k < device_count; ++k) {
+    const GlobalDevice& device = job.devices[global_devices[k]];
+    rank_of.push_back(static_cast<int>(device.process));
+    if (device.device != nullptr) local.push_back(device.device);
+  }
+  if (job.transport == nullptr) {
+    return CompileForDevices(local.data(), local.size(), program, program_size,
+                             options, out_executable);
+  }
+  PHAL_ASSIGN_OR_RETURN(const std::chrono::milliseconds timeout,
+                        CollectiveTimeoutFromEnv());
+  {
+    std::lock_guard<std::mutex> lock(job.mutex);
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<std::vector<uint8_t>> all,
+        job.transport->AllGather(
+            CompileFingerprint(std::string_view(program, program_size),
+                               global_devices, device_count),
+            kCompileAgreementTag, timeout,
+            "agreeing on the program to compile (process " +
+                std::to_string(job.rank()) + ")"));
+    std::vector<int> differing;
+    for (std::size_t r = 1; r < all.size(); ++r) {
+      if (all[r] != all[0]) differing.push_back(static_cast<int>(r));
+    }
+    if (!differing.empty()) {
+      return FailedPrecondition(
+          "processes " + RankListToString(differing) +
+          " compile another program or device assignment than process 0: "
+          "every process of the job must compile the same");
+    }
+  }
+  if (local.empty()) {
+    return FailedPrecondition(
+        "process " + std::to_string(job.rank()) +
+        " has no device in the assignment: each process of the job needs "
+        "one");
+  }
+  std::vector<std::unique_ptr<phal_executable>> parts;
+  for (phal_device_t* device : local) {
+    phal_executable_t* part = nullptr;
+    const Status compiled =
+        Compile(device, program, program_size, options, &part);
+    if (!compiled.ok()) {
+      return Status(compiled.code(), "device '" +
+                                         std::string(device->properties.name) +
+                                         "': " + compiled.message());
+    }
+    parts.emplace_back(part);
+  }
+  const Program& plan = parts[0]->program->program();
+  const ProcessGrid grid{plan.replica_count, plan.num_partitions};
+  if (grid.process_count() != static_cast<int64_t>(device_count)) {
+    return InvalidArgument(
+        "the program runs on " + std::to_string(grid.replicas) +
+        " replicas x " + std::to_string(grid.partitions) +
+        " partitions = " + std::to_string(grid.process_count()) +
+        " devices, but device_count is " + std::to_string(device_count));
+  }
+  PHAL_ASSIGN_OR_RETURN(DistributedGrid placed,
+                        DistributedGrid::Create(*job.transport, grid,
+                                                std::move(rank_of), timeout));
+  std::unique_ptr<phal_executable> executable = std::move(parts[0]);
+  for (size_t k = 1; k < parts.size(); ++k) {
+    executable->peer_devices.push_back(parts[k]->device);
+    executable->peer_programs.push_back(std::move(parts[k]->program));
+  }
+  executable->job_grid = std::make_unique<DistributedGrid>(std::move(placed));
+  *out_executable = executable.release();
+  return OkStatus();
+}
+
 Status DeviceCountOf(const phal_executable* executable, size_t* out_count) {
   if (executable == nullptr) return NullArgument("executable");
   if (out_count == nullptr) return NullArgument("out_count");
@@ -471,6 +587,30 @@ Status ExecuteOnDevices(phal_executable* executable, size_t device_count,
       handles[d].push_back(argument->handle);
     }
     programs.push_back(&executable->program_at(d));
+  }
+  if (executable->job_grid != nullptr) {
+    // Every process's exchanges of one execution meet before the next's.
+    std::lock_guard<std::mutex> job_lock(executable->device->client->job.mutex);
+    {
+      std::lock_guard<std::mutex> lock(executable->mutex);
+      ++executable->running;
+    }
+    StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> results =
+        ExecuteSpmdOnRank(programs, handles, *executable->job_grid);
+    {
+      std::lock_guard<std::mutex> lock(executable->mutex);
+      --executable->running;
+    }
+    executable->idle.notify_all();
+    if (!results.ok()) return results.status();
+    for (size_t d = 0; d < device_count; ++d) {
+      for (size_t i = 0; i < result_count; ++i) {
+        out_results[d][i] =
+            WrapResult(executable->device_at(d), (*results)[d][i],
+                       program.result_shapes[i]);
+      }
+    }
+    return OkStatus();
   }
   PHAL_ASSIGN_OR_RETURN(const std::chrono::milliseconds timeout,
                         CollectiveTimeoutFromEnv());
@@ -603,6 +743,16 @@ PHAL_API phal_status_t* phal_executable_compile_for_devices(
   return phal::GuardedCall([&] {
     return phal::CompileForDevices(devices, device_count, program, program_size,
                                    options, out_executable);
+  });
+}
+
+PHAL_API phal_status_t* phal_executable_compile_global(
+    phal_client_t* client, const size_t* global_devices, size_t device_count,
+    const char* program, size_t program_size,
+    const phal_compile_options_t* options, phal_executable_t** out_executable) {
+  return phal::GuardedCall([&] {
+    return phal::CompileGlobal(client, global_devices, device_count, program,
+                               program_size, options, out_executable);
   });
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/executor/device_collectives.h"
+#include "core/executor/distributed_grid.h"
 #include "core/executor/executor.h"
 #include "core/runtime/device.h"
 
@@ -20,6 +21,10 @@ struct phal_executable {
   // Those of processes 1, 2, ... of an executable of several devices.
   std::vector<phal_device*> peer_devices;
   std::vector<std::unique_ptr<phal::LoadedProgram>> peer_programs;
+  // An executable over a job's devices (phal_executable_compile_global):
+  // where the grid's processes run; the devices above are this process's,
+  // in process order. Null otherwise.
+  std::unique_ptr<phal::DistributedGrid> job_grid;
   // Dims storage the descs point at.
   std::vector<std::vector<int64_t>> parameter_dims;
   std::vector<std::vector<int64_t>> result_dims;

@@ -50,31 +50,46 @@ inline std::unique_ptr<LoadedProgram> LoadText(const std::string& text) {
   return loaded.ok() ? std::move(loaded).value() : nullptr;
 }
 
-// Runs `loaded` on the evaluator device; returns the result leaves.
-inline StatusOr<std::vector<Literal>> RunOnDevice(
-    const LoadedProgram& loaded, const std::vector<Literal>& arguments) {
+// Copies `literal` to a new evaluator buffer.
+inline phal_plugin_buffer_t* UploadToEvaluator(const Literal& literal) {
   const phal_plugin_api_t* api = EvaluatorPluginApi();
-  std::vector<phal_plugin_buffer_t*> buffers;
-  for (const Literal& argument : arguments) {
-    phal_plugin_buffer_t* buffer = nullptr;
-    api->buffer_allocate(EvaluatorDevice(), 0, argument.byte_size(), &buffer);
-    api->stream_copy_from_host(nullptr, argument.data(), buffer, 0,
-                               argument.byte_size());
-    buffers.push_back(buffer);
-  }
-  StatusOr<std::vector<phal_plugin_buffer_t*>> results =
-      loaded.Execute(buffers);
-  for (phal_plugin_buffer_t* buffer : buffers) api->buffer_free(buffer);
-  if (!results.ok()) return results.status();
+  phal_plugin_buffer_t* buffer = nullptr;
+  api->buffer_allocate(EvaluatorDevice(), 0, literal.byte_size(), &buffer);
+  api->stream_copy_from_host(nullptr, literal.data(), buffer, 0,
+                             literal.byte_size());
+  return buffer;
+}
+
+// The values of `loaded`'s result buffers, which are freed.
+inline std::vector<Literal> DownloadResults(
+    const LoadedProgram& loaded,
+    const std::vector<phal_plugin_buffer_t*>& results) {
+  const phal_plugin_api_t* api = EvaluatorPluginApi();
   std::vector<Literal> values;
-  for (std::size_t i = 0; i < results->size(); ++i) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
     Literal value(loaded.program().result_shapes[i]);
-    api->stream_copy_to_host(nullptr, (*results)[i], 0, value.data(),
+    api->stream_copy_to_host(nullptr, results[i], 0, value.data(),
                              value.byte_size());
-    api->buffer_free((*results)[i]);
+    api->buffer_free(results[i]);
     values.push_back(std::move(value));
   }
   return values;
+}
+
+// Runs `loaded` on the evaluator device; returns the result leaves.
+inline StatusOr<std::vector<Literal>> RunOnDevice(
+    const LoadedProgram& loaded, const std::vector<Literal>& arguments) {
+  std::vector<phal_plugin_buffer_t*> buffers;
+  for (const Literal& argument : arguments) {
+    buffers.push_back(UploadToEvaluator(argument));
+  }
+  StatusOr<std::vector<phal_plugin_buffer_t*>> results =
+      loaded.Execute(buffers);
+  for (phal_plugin_buffer_t* buffer : buffers) {
+    EvaluatorPluginApi()->buffer_free(buffer);
+  }
+  if (!results.ok()) return results.status();
+  return DownloadResults(loaded, *results);
 }
 
 // The result leaves of `text` on `arguments` by the reference interpreter;

@@ -105,13 +105,14 @@ PHAL_PIN_OFFSET(phal_plugin_negotiation_t, host, 24);
 PHAL_PIN_OFFSET(phal_plugin_negotiation_t, plugin_min_version, 32);
 PHAL_PIN_OFFSET(phal_plugin_negotiation_t, plugin_max_version, 36);
 
-PHAL_PIN_SIZE(phal_client_options_t, 48);
+PHAL_PIN_SIZE(phal_client_options_t, 56);
 PHAL_PIN_OFFSET(phal_client_options_t, struct_size, 0);
 PHAL_PIN_OFFSET(phal_client_options_t, next, 8);
 PHAL_PIN_OFFSET(phal_client_options_t, plugin_path, 16);
 PHAL_PIN_OFFSET(phal_client_options_t, plugin_filter, 24);
 PHAL_PIN_OFFSET(phal_client_options_t, log_callback, 32);
 PHAL_PIN_OFFSET(phal_client_options_t, log_user_data, 40);
+PHAL_PIN_OFFSET(phal_client_options_t, transport, 48);
 
 PHAL_PIN_SIZE(phal_plugin_info_t, 80);
 PHAL_PIN_OFFSET(phal_plugin_info_t, struct_size, 0);
@@ -256,9 +257,31 @@ PHAL_PIN_OFFSET(phal_collective_desc_t, pairs, 48);
 PHAL_PIN_OFFSET(phal_collective_desc_t, pair_count, 56);
 PHAL_PIN_OFFSET(phal_collective_desc_t, timeout_ms, 64);
 
+/* ABI 1.9 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_9, 312);
+PHAL_PIN_SIZE(phal_host_message_t, 24);
+PHAL_PIN_OFFSET(phal_host_message_t, peer, 0);
+PHAL_PIN_OFFSET(phal_host_message_t, tag, 4);
+PHAL_PIN_OFFSET(phal_host_message_t, data, 8);
+PHAL_PIN_OFFSET(phal_host_message_t, size, 16);
+PHAL_PIN_SIZE(phal_host_transport_t, 40);
+PHAL_PIN_OFFSET(phal_host_transport_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_host_transport_t, next, 8);
+PHAL_PIN_OFFSET(phal_host_transport_t, rank, 16);
+PHAL_PIN_OFFSET(phal_host_transport_t, size, 20);
+PHAL_PIN_OFFSET(phal_host_transport_t, user_data, 24);
+PHAL_PIN_OFFSET(phal_host_transport_t, exchange, 32);
+PHAL_PIN_SIZE(phal_global_device_t, 48);
+PHAL_PIN_OFFSET(phal_global_device_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_global_device_t, next, 8);
+PHAL_PIN_OFFSET(phal_global_device_t, process_index, 16);
+PHAL_PIN_OFFSET(phal_global_device_t, device, 24);
+PHAL_PIN_OFFSET(phal_global_device_t, plugin_name, 32);
+PHAL_PIN_OFFSET(phal_global_device_t, device_name, 40);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010008u);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010009u);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);

@@ -344,6 +344,26 @@ class Executable {
     return Executable(executable);
   }
 
+  // Compiles a program for several processes over the devices of a job:
+  // global device global_devices[k] of `client`'s job runs process k; every
+  // process of the job compiles the same (ABI 1.9).
+  static Result<Executable> CompileGlobal(
+      phal_client_t* client, const std::vector<size_t>& global_devices,
+      std::string_view program,
+      phal_program_format_t format = PHAL_PROGRAM_FORMAT_HLO_TEXT,
+      const std::string& source_name = "") {
+    phal_compile_options_t options{};
+    options.struct_size = sizeof(options);
+    options.format = format;
+    options.source_name = source_name.empty() ? nullptr : source_name.c_str();
+    phal_executable_t* executable = nullptr;
+    Error error(phal_executable_compile_global(
+        client, global_devices.data(), global_devices.size(), program.data(),
+        program.size(), &options, &executable));
+    if (!error.ok()) return error;
+    return Executable(executable);
+  }
+
   // Loads the bytes of phal_executable_serialize on `device`, a device of
   // the plugin and target that compiled them (ABI 1.4).
   static Result<Executable> Deserialize(const Device& device,
@@ -490,6 +510,27 @@ class Client {
       if (Error(phal_client_get_device(client_, i, &device)).ok()) {
         devices.emplace_back(device);
       }
+    }
+    return devices;
+  }
+
+  // This process's index in the client's job and the job's process count
+  // (ABI 1.9).
+  std::pair<uint32_t, uint32_t> ProcessIndex() const {
+    uint32_t index = 0;
+    uint32_t count = 1;
+    Error(phal_client_get_process_index(client_, &index, &count));
+    return {index, count};
+  }
+
+  // Every device of the client's job, in global order (ABI 1.9).
+  std::vector<phal_global_device_t> GlobalDevices() const {
+    size_t count = 0;
+    Error(phal_client_get_global_device_count(client_, &count));
+    std::vector<phal_global_device_t> devices(count);
+    for (size_t i = 0; i < count; ++i) {
+      devices[i].struct_size = sizeof(phal_global_device_t);
+      Error(phal_client_get_global_device(client_, i, &devices[i]));
     }
     return devices;
   }

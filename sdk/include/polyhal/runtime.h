@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.8 (1.0-1.8) -- the application interface of libpolyhal.
+ * Polyhal ABI 1.9 (1.0-1.9) -- the application interface of libpolyhal.
  *
  * A framework creates a client, which discovers and loads plugins (see
  * docs/plugins.md for the search order), lists their devices, allocates
@@ -81,10 +81,18 @@ typedef struct phal_client_options {
   /* Log sink and the data passed to it; NULL logs to stderr. */
   phal_log_callback_fn log_callback;
   void* log_user_data;
+  /* ABI 1.9: makes the client one process of a job of several (see "jobs
+   * of several processes" below); NULL: a job of this process alone. Not
+   * copied: it must outlive the client. */
+  const struct phal_host_transport* transport;
 } phal_client_options_t;
 
 /* Creates a client: searches manifests, loads and negotiates with every
- * plugin found, and opens their devices. A plugin that cannot be used is
+ * plugin found, and opens their devices; with options->transport, it then
+ * gathers every process's devices into the job's global device table
+ * (every process of the job creates its client at about the same time;
+ * PHAL_DEADLINE_EXCEEDED naming the processes that did not within the
+ * collective timeout). A plugin that cannot be used is
  * skipped and listed with its reason (phal_client_get_plugin_info); it never
  * makes this function fail. `options` may be NULL. */
 PHAL_API phal_status_t* phal_client_create(const phal_client_options_t* options,
@@ -422,6 +430,99 @@ PHAL_API phal_status_t* phal_executable_execute_on_devices(
     phal_executable_t* executable, size_t device_count,
     phal_buffer_t* const* const* arguments, size_t argument_count,
     phal_buffer_t** const* out_results, size_t result_count);
+
+/* ---- jobs of several processes (ABI 1.9) ---------------------------------
+ *
+ * One program can run over the devices of several processes -- one process
+ * per host or per GPU, started by mpirun or an application's own launcher --
+ * with one client in each. The processes talk through a host transport the
+ * application provides (libpolyhal_mpi provides one over MPI, see
+ * docs/distributed.md); libpolyhal never links one itself. Every process's
+ * client numbers the job's devices alike: process 0's devices first, in its
+ * client's order, then process 1's, and so on. */
+
+/* One message of phal_host_transport_t::exchange: `size` bytes at `data`,
+ * sent to rank `peer` or received from it (into `data`, which has room for
+ * exactly `size` bytes), tagged `tag` (1 to 32767). */
+typedef struct phal_host_message {
+  int32_t peer;
+  int32_t tag;
+  void* data;
+  size_t size;
+} phal_host_message_t;
+
+/* How the processes (ranks) of a job send each other bytes. */
+typedef struct phal_host_transport {
+  uint32_t struct_size;
+  const void* next;
+  /* This process's rank (0 <= rank < size) and the number of ranks. */
+  int32_t rank;
+  int32_t size;
+  void* user_data;
+  /* Sends every message of `sends` and receives every one of `receives`,
+   * all at once, within `timeout_ms` milliseconds; messages between two
+   * ranks with one tag arrive in the order they were sent. Returns PHAL_OK,
+   * or a code with a NUL-terminated message of at most `error_capacity`
+   * bytes in `error`: PHAL_DEADLINE_EXCEEDED naming the ranks that did not
+   * arrive, PHAL_FAILED_PRECONDITION when a message has another length
+   * than expected. `what` names the operation for messages. Called from
+   * several threads at once, with distinct tags. */
+  phal_status_code_t (*exchange)(
+      void* user_data, const phal_host_message_t* sends, size_t send_count,
+      const phal_host_message_t* receives, size_t receive_count,
+      int64_t timeout_ms, const char* what, char* error, size_t error_capacity);
+} phal_host_transport_t;
+
+/* This process's index in its client's job and the job's process count
+ * (0 and 1 for a client without a transport). */
+PHAL_API phal_status_t* phal_client_get_process_index(
+    const phal_client_t* client, uint32_t* out_index, uint32_t* out_count);
+
+/* One device of the job, as phal_client_get_global_device describes it.
+ * Strings are owned by the client. */
+typedef struct phal_global_device {
+  uint32_t struct_size;
+  const void* next;
+  uint32_t process_index; /* the process whose client has it */
+  /* The device, when this process has it; NULL on another process. */
+  phal_device_t* device;
+  const char* plugin_name;
+  const char* device_name; /* phal_device_properties_t::name */
+} phal_global_device_t;
+
+/* The number of devices of the job: phal_client_get_device_count's for a
+ * client without a transport. */
+PHAL_API phal_status_t* phal_client_get_global_device_count(
+    const phal_client_t* client, size_t* out_count);
+/* Describes global device `index`; fills `out` up to out->struct_size,
+ * which the caller sets. */
+PHAL_API phal_status_t* phal_client_get_global_device(
+    const phal_client_t* client, size_t index, phal_global_device_t* out);
+
+/* Compiles `program` for a device assignment over the job: global device
+ * global_devices[k] (each at most once) runs process k of the program's
+ * grid, so `device_count` must be R x P, as for
+ * phal_executable_compile_for_devices. Every process of the job calls it
+ * with the same program and assignment, in the same order as its other
+ * compiles of this kind; the processes first check that they agree
+ * (PHAL_FAILED_PRECONDITION naming the processes that differ from process
+ * 0) and that this process has at least one device of the assignment. The
+ * executable's devices (phal_executable_get_device_count,
+ * phal_executable_get_device) are this process's devices of the assignment,
+ * in process order; phal_executable_execute_on_devices runs them, and every
+ * process of the job executes the executable at once. Collectives within
+ * one process are staged through host memory; those whose groups span
+ * processes go through the transport, the members of each process
+ * meeting first: all-reduce is reduced within each process, then across
+ * processes in process order, so every run gives the same bits. A process
+ * that does not arrive at a collective within the collective timeout
+ * fails its peers with PHAL_DEADLINE_EXCEEDED naming the collective and
+ * the missing ranks. One execution of such an executable at a time per
+ * client. */
+PHAL_API phal_status_t* phal_executable_compile_global(
+    phal_client_t* client, const size_t* global_devices, size_t device_count,
+    const char* program, size_t program_size,
+    const phal_compile_options_t* options, phal_executable_t** out_executable);
 
 /* ---- serialized executables (ABI 1.4) ------------------------------------ */
 

@@ -1,0 +1,60 @@
+// How the processes of a job (one per rank: ranks of an MPI job, or
+// whatever an application's own launcher provides) send each other bytes
+// on host memory. The executor runs programs whose processes span several
+// ranks on it (distributed_grid.h); core/distributed implements it over
+// MPI, and the runtime wraps an application's phal_host_transport_t
+// (polyhal/runtime.h) in it, so that the core itself never links a
+// transport.
+#ifndef POLYHAL_CORE_EXECUTOR_HOST_TRANSPORT_H_
+#define POLYHAL_CORE_EXECUTOR_HOST_TRANSPORT_H_
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sdk/base/status.h"
+
+namespace phal {
+
+class HostTransport {
+ public:
+  // Bytes for `peer` (sending) or from it (receiving, where `bytes` is
+  // sized to what is expected), tagged `tag` (0: the exchange's tag).
+  struct Message {
+    int peer = 0;
+    std::vector<uint8_t> bytes;
+    int tag = 0;
+  };
+
+  virtual ~HostTransport() = default;
+
+  // This process's rank, and how many ranks the job has.
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+
+  // Sends every message of `sends` and receives every one of `receives`,
+  // tagged `tag` (1 to 32767) unless they carry their own, within
+  // `timeout`. Messages between two
+  // ranks with the same tag arrive in the order they were sent.
+  // DEADLINE_EXCEEDED naming `what` and the ranks whose messages did not
+  // arrive; FAILED_PRECONDITION when a message has another length than
+  // expected. Thread-safe: several threads exchange at once, each with
+  // tags of its own.
+  virtual Status Exchange(std::vector<Message>& sends,
+                          std::vector<Message>& receives, int tag,
+                          std::chrono::milliseconds timeout,
+                          const std::string& what) = 0;
+
+  // Every rank's `bytes` (equal lengths on every rank), in rank order.
+  StatusOr<std::vector<std::vector<uint8_t>>> AllGather(
+      const std::vector<uint8_t>& bytes, int tag,
+      std::chrono::milliseconds timeout, const std::string& what);
+};
+
+// "{0, 1, 2}".
+std::string RankListToString(const std::vector<int>& ranks);
+
+}  // namespace phal
+
+#endif  // POLYHAL_CORE_EXECUTOR_HOST_TRANSPORT_H_
