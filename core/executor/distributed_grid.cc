@@ -25,12 +25,15 @@ struct Header {
   uint64_t fingerprint = 0;
 };
 
-// FNV-1a of the instruction's opcode, name and operand shapes.
+// FNV-1a of the instruction's opcode, operand shapes and reduction.
 uint64_t Fingerprint(const HloInstruction& instruction) {
-  std::string text = std::string(HloOpcodeName(instruction.opcode())) + " " +
-                     instruction.name();
+  std::string text = std::string(HloOpcodeName(instruction.opcode()));
   for (const HloInstruction* operand : instruction.operands()) {
     text += " " + operand->shape().ToString();
+  }
+  if (instruction.to_apply() != nullptr) {
+    text += " " + std::string(HloOpcodeName(
+                      instruction.to_apply()->root_instruction()->opcode()));
   }
   return Fnv1a(text);
 }

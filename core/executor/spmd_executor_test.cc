@@ -174,7 +174,8 @@ TEST(SpmdExecutor, APeerThatNeverArrivesFailsWithinTheTimeoutNamingIt) {
   ASSERT_NE(loaded, nullptr);
   reference::CollectiveRendezvous rendezvous(2, milliseconds(200));
   reference::SpmdProcess process(0, ProcessGrid{1, 2}, &rendezvous);
-  phal_plugin_buffer_t* argument = Upload(TestData(PHAL_ELEMENT_TYPE_F32, {4}));
+  phal_plugin_buffer_t* argument =
+      UploadToEvaluator(TestData(PHAL_ELEMENT_TYPE_F32, {4}));
   const auto start = std::chrono::steady_clock::now();
   StatusOr<std::vector<phal_plugin_buffer_t*>> result =
       loaded->Execute({&argument, 1}, &process);

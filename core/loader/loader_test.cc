@@ -81,7 +81,7 @@ TEST(Loader, LoadsTheCpuPluginFromItsManifest) {
   const phal_plugin_info_t& cpu = loaded.ByManifest("cpu.json");
   EXPECT_EQ(cpu.state, PHAL_PLUGIN_STATE_LOADED) << cpu.reason;
   EXPECT_EQ(cpu.abi_version, PHAL_MAKE_VERSION(1, 8))
-      << "the cpu plugin speaks ABI 1.0-1.8: a 1.8 core negotiates 1.8";
+      << "the cpu plugin speaks ABI 1.0-1.8: a 1.9 core negotiates 1.8";
   EXPECT_EQ(cpu.device_count, 1u);
   EXPECT_STREQ(cpu.version, "9.9");
   EXPECT_STREQ(cpu.reason, "");
@@ -146,7 +146,7 @@ TEST(Loader, ManifestDeclaringAnotherAbiMajorIsSkipped) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("abi2.json").reason),
-              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.8"));
+              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.9"));
 }
 
 TEST(Loader, MissingLibraryIsReportedWithItsPath) {
@@ -195,7 +195,7 @@ TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
-              HasSubstr("no common ABI version: core speaks ABI 1.0-1.8, "
+              HasSubstr("no common ABI version: core speaks ABI 1.0-1.9, "
                         "plugin speaks ABI 2.0-2.3"));
 }
 
