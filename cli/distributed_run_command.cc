@@ -218,22 +218,14 @@ Status RunOnDevices(MpiJob& job, const RunOptions& options,
       client->get(), candidates, text, ProgramFormatOf(options.module_path),
       options.module_path);
   PHAL_RETURN_IF_ERROR(StatusFromError(executable.error()));
-  // This rank's devices, in process order, with their arguments.
-  std::vector<Device> devices;
+  // This rank's processes' arguments, on its devices in process order.
   std::vector<std::vector<Buffer>> inputs;
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     if (rank_of[k] != job.rank()) continue;
-    const Device device(table[candidates[k]].device);
-    std::vector<Buffer>& mine = inputs.emplace_back();
-    for (const Literal& argument : arguments[k]) {
-      Result<Buffer> buffer = Buffer::Allocate(device, argument.element_type(),
-                                               argument.shape().dims());
-      PHAL_RETURN_IF_ERROR(StatusFromError(buffer.error()));
-      PHAL_RETURN_IF_ERROR(StatusFromError(
-          buffer->CopyFromHost(argument.data(), argument.byte_size())));
-      mine.push_back(std::move(buffer.value()));
-    }
-    devices.push_back(device);
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<Buffer> mine,
+        UploadArguments(Device(table[candidates[k]].device), arguments[k]));
+    inputs.push_back(std::move(mine));
   }
   Result<std::vector<std::vector<Buffer>>> results =
       executable->ExecuteOnDevices(inputs);

@@ -120,18 +120,26 @@ StatusOr<std::unique_ptr<DeviceRun>> PrepareDeviceRun(
   run->compile_ms = MillisecondsSince(start);
   start = std::chrono::steady_clock::now();
   for (std::size_t d = 0; d < run->devices.size(); ++d) {
-    std::vector<Buffer>& mine = run->inputs.emplace_back();
-    for (const Literal& argument : arguments[d]) {
-      Result<Buffer> buffer = Buffer::Allocate(
-          run->devices[d], argument.element_type(), argument.shape().dims());
-      PHAL_RETURN_IF_ERROR(StatusFromError(buffer.error()));
-      PHAL_RETURN_IF_ERROR(StatusFromError(
-          buffer->CopyFromHost(argument.data(), argument.byte_size())));
-      mine.push_back(std::move(buffer.value()));
-    }
+    PHAL_ASSIGN_OR_RETURN(std::vector<Buffer> mine,
+                          UploadArguments(run->devices[d], arguments[d]));
+    run->inputs.push_back(std::move(mine));
   }
   run->upload_ms = MillisecondsSince(start);
   return run;
+}
+
+StatusOr<std::vector<Buffer>> UploadArguments(
+    const Device& device, const std::vector<Literal>& arguments) {
+  std::vector<Buffer> buffers;
+  for (const Literal& argument : arguments) {
+    Result<Buffer> buffer = Buffer::Allocate(device, argument.element_type(),
+                                             argument.shape().dims());
+    PHAL_RETURN_IF_ERROR(StatusFromError(buffer.error()));
+    PHAL_RETURN_IF_ERROR(StatusFromError(
+        buffer->CopyFromHost(argument.data(), argument.byte_size())));
+    buffers.push_back(std::move(buffer.value()));
+  }
+  return buffers;
 }
 
 StatusOr<std::vector<std::vector<Literal>>> Download(

@@ -61,16 +61,9 @@ Status MpiJob::Exchange(std::vector<Message>& sends,
                         std::vector<Message>& receives, int tag,
                         std::chrono::milliseconds timeout,
                         const std::string& what) {
-  const auto raw = [tag](std::vector<Message>& messages) {
-    std::vector<phal_host_message_t> out;
-    for (Message& message : messages) {
-      out.push_back({message.peer, message.tag != 0 ? message.tag : tag,
-                     message.bytes.data(), message.bytes.size()});
-    }
-    return out;
-  };
-  const std::vector<phal_host_message_t> raw_sends = raw(sends);
-  const std::vector<phal_host_message_t> raw_receives = raw(receives);
+  const std::vector<phal_host_message_t> raw_sends = ToHostMessages(sends, tag);
+  const std::vector<phal_host_message_t> raw_receives =
+      ToHostMessages(receives, tag);
   return ExchangeRaw(raw_sends, raw_receives, timeout, what);
 }
 

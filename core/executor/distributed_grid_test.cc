@@ -27,21 +27,6 @@ namespace {
 using std::chrono::milliseconds;
 using ::testing::HasSubstr;
 
-// Process k's arguments, different for every process.
-std::vector<std::vector<Literal>> Arguments(const Program& program,
-                                            int64_t processes) {
-  std::vector<std::vector<Literal>> arguments;
-  for (int64_t k = 0; k < processes; ++k) {
-    std::vector<Literal>& mine = arguments.emplace_back();
-    for (std::size_t p = 0; p < program.parameter_shapes.size(); ++p) {
-      const Shape& shape = program.parameter_shapes[p];
-      mine.push_back(TestData(shape.element_type(), shape.dims(),
-                              k * 5 + static_cast<int64_t>(p)));
-    }
-  }
-  return arguments;
-}
-
 // Runs `programs[r]` (one per rank; null: the rank never runs) as the
 // processes rank_of places on rank r, every rank on a thread of its own;
 // returns each rank's status and every process's result leaves.
@@ -134,7 +119,7 @@ void ExpectMatchesReferenceOnEveryPlacement(const std::string& text) {
   std::unique_ptr<LoadedProgram> loaded = LoadText(text);
   ASSERT_NE(loaded, nullptr);
   const std::vector<std::vector<Literal>> arguments =
-      Arguments(loaded->program(), processes);
+      ProcessArguments(loaded->program(), processes);
   StatusOr<std::vector<Literal>> expected = EvaluateSpmd(*module, arguments);
   ASSERT_TRUE(expected.ok()) << expected.status().ToString();
   for (const std::vector<int>& rank_of : Placements(processes)) {
@@ -203,7 +188,7 @@ ENTRY main {
 TEST(DistributedGrid, ARankThatNeverArrivesIsNamedWithinTheTimeout) {
   std::unique_ptr<LoadedProgram> loaded = LoadText(kAllReduce);
   ASSERT_NE(loaded, nullptr);
-  const auto arguments = Arguments(loaded->program(), 4);
+  const auto arguments = ProcessArguments(loaded->program(), 4);
   // Two ranks of two processes; rank 1 never runs.
   const auto start = std::chrono::steady_clock::now();
   JobRun run = RunJob({loaded.get(), nullptr}, {0, 0, 1, 1}, arguments,
@@ -225,7 +210,7 @@ TEST(DistributedGrid, RanksAtDifferentCollectivesAreToldApart) {
   std::unique_ptr<LoadedProgram> second = LoadText(other);
   ASSERT_NE(first, nullptr);
   ASSERT_NE(second, nullptr);
-  const auto arguments = Arguments(first->program(), 4);
+  const auto arguments = ProcessArguments(first->program(), 4);
   JobRun run = RunJob({first.get(), second.get()}, {0, 0, 1, 1}, arguments,
                       milliseconds(2000));
   EXPECT_EQ(run.rank_status[0].code(), PHAL_FAILED_PRECONDITION)

@@ -21,6 +21,16 @@ StatusOr<std::vector<std::vector<uint8_t>>> HostTransport::AllGather(
   return all;
 }
 
+std::vector<phal_host_message_t> ToHostMessages(
+    std::vector<HostTransport::Message>& messages, int tag) {
+  std::vector<phal_host_message_t> out;
+  for (HostTransport::Message& message : messages) {
+    out.push_back({message.peer, message.tag != 0 ? message.tag : tag,
+                   message.bytes.data(), message.bytes.size()});
+  }
+  return out;
+}
+
 std::string RankListToString(const std::vector<int>& ranks) {
   std::string text = "{";
   for (std::size_t i = 0; i < ranks.size(); ++i) {

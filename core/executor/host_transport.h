@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "polyhal/runtime.h"
 #include "sdk/base/status.h"
 
 namespace phal {
@@ -51,6 +52,11 @@ class HostTransport {
       const std::vector<uint8_t>& bytes, int tag,
       std::chrono::milliseconds timeout, const std::string& what);
 };
+
+// `messages` as the C API's messages (polyhal/runtime.h), pointing at their
+// bytes, each with its own tag or else `tag`.
+std::vector<phal_host_message_t> ToHostMessages(
+    std::vector<HostTransport::Message>& messages, int tag);
 
 // "{0, 1, 2}".
 std::string RankListToString(const std::vector<int>& ranks);

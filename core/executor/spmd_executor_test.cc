@@ -48,22 +48,6 @@ StatusOr<std::vector<std::vector<Literal>>> RunSpmd(
   return values;
 }
 
-// Process k's arguments: TestData of each shape, seeded by k and the
-// parameter, so that every process holds different values.
-std::vector<std::vector<Literal>> ProcessArguments(const Program& program,
-                                                   int64_t processes) {
-  std::vector<std::vector<Literal>> arguments;
-  for (int64_t k = 0; k < processes; ++k) {
-    std::vector<Literal>& mine = arguments.emplace_back();
-    for (std::size_t p = 0; p < program.parameter_shapes.size(); ++p) {
-      const Shape& shape = program.parameter_shapes[p];
-      mine.push_back(TestData(shape.element_type(), shape.dims(),
-                              k * 5 + static_cast<int64_t>(p)));
-    }
-  }
-  return arguments;
-}
-
 // Compiles `text`, runs it as every process of its grid and compares each
 // process's results with the reference's; exact (collectives sum in the
 // reference's order).

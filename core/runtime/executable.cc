@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -360,6 +361,45 @@ Status Execute(phal_executable* executable, phal_buffer_t* const* arguments,
   return OkStatus();
 }
 
+// Compiles `program` on each of `devices`, as processes of a program for
+// `processes` processes (INVALID_ARGUMENT naming the grid when it is for
+// another number): one executable whose devices are these, in order. Each
+// device compiles through phal_executable_compile's path; the program cache
+// makes every compile after a plugin's first one a lookup.
+StatusOr<std::unique_ptr<phal_executable>> CompileOnEach(
+    std::span<phal_device_t* const> devices, int64_t processes,
+    const char* program, size_t program_size,
+    const phal_compile_options_t* options) {
+  std::vector<std::unique_ptr<phal_executable>> parts;
+  for (phal_device_t* device : devices) {
+    phal_executable_t* part = nullptr;
+    const Status compiled =
+        Compile(device, program, program_size, options, &part);
+    if (!compiled.ok()) {
+      if (processes == 1) return compiled;
+      return Status(compiled.code(), "device '" +
+                                         std::string(device->properties.name) +
+                                         "': " + compiled.message());
+    }
+    parts.emplace_back(part);
+    const Program& plan = part->program->program();
+    const int64_t grid = plan.replica_count * plan.num_partitions;
+    if (grid != processes) {
+      return InvalidArgument(
+          "the program runs on " + std::to_string(plan.replica_count) +
+          " replicas x " + std::to_string(plan.num_partitions) +
+          " partitions = " + std::to_string(grid) +
+          " devices, but device_count is " + std::to_string(processes));
+    }
+  }
+  std::unique_ptr<phal_executable> executable = std::move(parts[0]);
+  for (size_t k = 1; k < parts.size(); ++k) {
+    executable->peer_devices.push_back(parts[k]->device);
+    executable->peer_programs.push_back(std::move(parts[k]->program));
+  }
+  return executable;
+}
+
 Status CompileForDevices(phal_device_t* const* devices, size_t device_count,
                          const char* program, size_t program_size,
                          const phal_compile_options_t* options,
@@ -384,35 +424,11 @@ Status CompileForDevices(phal_device_t* const* devices, size_t device_count,
       }
     }
   }
-  // Each device compiles through phal_executable_compile's path; the
-  // program cache makes every compile after a plugin's first one a lookup.
-  std::vector<std::unique_ptr<phal_executable>> parts;
-  for (size_t k = 0; k < device_count; ++k) {
-    phal_executable_t* part = nullptr;
-    const Status compiled =
-        Compile(devices[k], program, program_size, options, &part);
-    if (!compiled.ok()) {
-      if (device_count == 1) return compiled;
-      return Status(compiled.code(),
-                    "device '" + std::string(devices[k]->properties.name) +
-                        "': " + compiled.message());
-    }
-    parts.emplace_back(part);
-    const Program& plan = part->program->program();
-    const int64_t processes = plan.replica_count * plan.num_partitions;
-    if (processes != static_cast<int64_t>(device_count)) {
-      return InvalidArgument(
-          "the program runs on " + std::to_string(plan.replica_count) +
-          " replicas x " + std::to_string(plan.num_partitions) +
-          " partitions = " + std::to_string(processes) +
-          " devices, but device_count is " + std::to_string(device_count));
-    }
-  }
-  std::unique_ptr<phal_executable> executable = std::move(parts[0]);
-  for (size_t k = 1; k < device_count; ++k) {
-    executable->peer_devices.push_back(parts[k]->device);
-    executable->peer_programs.push_back(std::move(parts[k]->program));
-  }
+  PHAL_ASSIGN_OR_RETURN(
+      std::unique_ptr<phal_executable> executable,
+      CompileOnEach(std::span<phal_device_t* const>(devices, device_count),
+                    static_cast<int64_t>(device_count), program, program_size,
+                    options));
   *out_executable = executable.release();
   return OkStatus();
 }
@@ -498,35 +514,15 @@ Status CompileGlobal(phal_client* client, const size_t* global_devices,
         " has no device in the assignment: each process of the job needs "
         "one");
   }
-  std::vector<std::unique_ptr<phal_executable>> parts;
-  for (phal_device_t* device : local) {
-    phal_executable_t* part = nullptr;
-    const Status compiled =
-        Compile(device, program, program_size, options, &part);
-    if (!compiled.ok()) {
-      return Status(compiled.code(), "device '" +
-                                         std::string(device->properties.name) +
-                                         "': " + compiled.message());
-    }
-    parts.emplace_back(part);
-  }
-  const Program& plan = parts[0]->program->program();
-  const ProcessGrid grid{plan.replica_count, plan.num_partitions};
-  if (grid.process_count() != static_cast<int64_t>(device_count)) {
-    return InvalidArgument(
-        "the program runs on " + std::to_string(grid.replicas) +
-        " replicas x " + std::to_string(grid.partitions) +
-        " partitions = " + std::to_string(grid.process_count()) +
-        " devices, but device_count is " + std::to_string(device_count));
-  }
-  PHAL_ASSIGN_OR_RETURN(DistributedGrid placed,
-                        DistributedGrid::Create(*job.transport, grid,
-                                                std::move(rank_of), timeout));
-  std::unique_ptr<phal_executable> executable = std::move(parts[0]);
-  for (size_t k = 1; k < parts.size(); ++k) {
-    executable->peer_devices.push_back(parts[k]->device);
-    executable->peer_programs.push_back(std::move(parts[k]->program));
-  }
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<phal_executable> executable,
+                        CompileOnEach(local, static_cast<int64_t>(device_count),
+                                      program, program_size, options));
+  const Program& plan = executable->program->program();
+  PHAL_ASSIGN_OR_RETURN(
+      DistributedGrid placed,
+      DistributedGrid::Create(
+          *job.transport, ProcessGrid{plan.replica_count, plan.num_partitions},
+          std::move(rank_of), timeout));
   executable->job_grid = std::make_unique<DistributedGrid>(std::move(placed));
   *out_executable = executable.release();
   return OkStatus();
@@ -549,6 +545,45 @@ Status DeviceOf(const phal_executable* executable, size_t index,
   }
   *out_device = executable->device_at(index);
   return OkStatus();
+}
+
+// Runs `programs` (the executable's, one per device) on `handles`: this
+// process's part of a job's grid, or every process of the grid with the
+// plugins' communicators of an earlier execution; counted in `running`.
+StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> RunOnDevices(
+    phal_executable* executable, std::span<const LoadedProgram* const> programs,
+    std::span<const std::vector<phal_plugin_buffer_t*>> handles) {
+  std::chrono::milliseconds timeout{0};
+  if (executable->job_grid == nullptr) {
+    PHAL_ASSIGN_OR_RETURN(timeout, CollectiveTimeoutFromEnv());
+  }
+  std::unique_ptr<DeviceCollectives> collectives;
+  {
+    std::lock_guard<std::mutex> lock(executable->mutex);
+    ++executable->running;
+    if (!executable->idle_collectives.empty()) {
+      collectives = std::move(executable->idle_collectives.back());
+      executable->idle_collectives.pop_back();
+    }
+  }
+  StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> results =
+      Internal("not run");
+  if (executable->job_grid != nullptr) {
+    // Every process's exchanges of one execution meet before the next's.
+    std::lock_guard<std::mutex> job_lock(executable->device->client->job.mutex);
+    results = ExecuteSpmdOnRank(programs, handles, *executable->job_grid);
+  } else {
+    results = ExecuteSpmd(programs, handles, timeout, &collectives);
+  }
+  {
+    std::lock_guard<std::mutex> lock(executable->mutex);
+    --executable->running;
+    if (collectives != nullptr) {
+      executable->idle_collectives.push_back(std::move(collectives));
+    }
+  }
+  executable->idle.notify_all();
+  return results;
 }
 
 Status ExecuteOnDevices(phal_executable* executable, size_t device_count,
@@ -588,55 +623,11 @@ Status ExecuteOnDevices(phal_executable* executable, size_t device_count,
     }
     programs.push_back(&executable->program_at(d));
   }
-  if (executable->job_grid != nullptr) {
-    // Every process's exchanges of one execution meet before the next's.
-    std::lock_guard<std::mutex> job_lock(executable->device->client->job.mutex);
-    {
-      std::lock_guard<std::mutex> lock(executable->mutex);
-      ++executable->running;
-    }
-    StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> results =
-        ExecuteSpmdOnRank(programs, handles, *executable->job_grid);
-    {
-      std::lock_guard<std::mutex> lock(executable->mutex);
-      --executable->running;
-    }
-    executable->idle.notify_all();
-    if (!results.ok()) return results.status();
-    for (size_t d = 0; d < device_count; ++d) {
-      for (size_t i = 0; i < result_count; ++i) {
-        out_results[d][i] =
-            WrapResult(executable->device_at(d), (*results)[d][i],
-                       program.result_shapes[i]);
-      }
-    }
-    return OkStatus();
-  }
-  PHAL_ASSIGN_OR_RETURN(const std::chrono::milliseconds timeout,
-                        CollectiveTimeoutFromEnv());
-  std::unique_ptr<DeviceCollectives> collectives;
-  {
-    std::lock_guard<std::mutex> lock(executable->mutex);
-    ++executable->running;
-    if (!executable->idle_collectives.empty()) {
-      collectives = std::move(executable->idle_collectives.back());
-      executable->idle_collectives.pop_back();
-    }
-  }
-  StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> results =
-      ExecuteSpmd(programs, handles, timeout, &collectives);
-  {
-    std::lock_guard<std::mutex> lock(executable->mutex);
-    --executable->running;
-    if (collectives != nullptr) {
-      executable->idle_collectives.push_back(std::move(collectives));
-    }
-  }
-  executable->idle.notify_all();
-  if (!results.ok()) return results.status();
+  PHAL_ASSIGN_OR_RETURN(std::vector<std::vector<phal_plugin_buffer_t*>> results,
+                        RunOnDevices(executable, programs, handles));
   for (size_t d = 0; d < device_count; ++d) {
     for (size_t i = 0; i < result_count; ++i) {
-      out_results[d][i] = WrapResult(executable->device_at(d), (*results)[d][i],
+      out_results[d][i] = WrapResult(executable->device_at(d), results[d][i],
                                      program.result_shapes[i]);
     }
   }

@@ -12,16 +12,6 @@
 namespace phal {
 namespace {
 
-std::vector<phal_host_message_t> CMessages(
-    std::vector<HostTransport::Message>& messages, int tag) {
-  std::vector<phal_host_message_t> out;
-  for (HostTransport::Message& message : messages) {
-    out.push_back({message.peer, message.tag != 0 ? message.tag : tag,
-                   message.bytes.data(), message.bytes.size()});
-  }
-  return out;
-}
-
 // One process's devices as its peers read them: per device, the plugin's
 // name and the device's, each ending in a NUL.
 std::vector<uint8_t> DescribeDevices(const phal_client& client) {
@@ -44,8 +34,8 @@ Status CHostTransport::Exchange(std::vector<Message>& sends,
                                 std::vector<Message>& receives, int tag,
                                 std::chrono::milliseconds timeout,
                                 const std::string& what) {
-  std::vector<phal_host_message_t> c_sends = CMessages(sends, tag);
-  std::vector<phal_host_message_t> c_receives = CMessages(receives, tag);
+  std::vector<phal_host_message_t> c_sends = ToHostMessages(sends, tag);
+  std::vector<phal_host_message_t> c_receives = ToHostMessages(receives, tag);
   char error[1024] = {0};
   const phal_status_code_t code = transport_.exchange(
       transport_.user_data, c_sends.data(), c_sends.size(), c_receives.data(),

@@ -283,6 +283,22 @@ class PluginDevice {
   std::string absence_;
 };
 
+// Process k's arguments: TestData of each shape, seeded by k and the
+// parameter, so that every process holds different values.
+inline std::vector<std::vector<Literal>> ProcessArguments(
+    const Program& program, int64_t processes) {
+  std::vector<std::vector<Literal>> arguments;
+  for (int64_t k = 0; k < processes; ++k) {
+    std::vector<Literal>& mine = arguments.emplace_back();
+    for (std::size_t p = 0; p < program.parameter_shapes.size(); ++p) {
+      const Shape& shape = program.parameter_shapes[p];
+      mine.push_back(TestData(shape.element_type(), shape.dims(),
+                              k * 5 + static_cast<int64_t>(p)));
+    }
+  }
+  return arguments;
+}
+
 }  // namespace phal::testing
 
 #endif  // POLYHAL_CORE_TESTING_COMPILER_TEST_UTIL_H_
