@@ -128,20 +128,6 @@ StatusOr<std::unique_ptr<DeviceRun>> PrepareDeviceRun(
   return run;
 }
 
-StatusOr<std::vector<Buffer>> UploadArguments(
-    const Device& device, const std::vector<Literal>& arguments) {
-  std::vector<Buffer> buffers;
-  for (const Literal& argument : arguments) {
-    Result<Buffer> buffer = Buffer::Allocate(device, argument.element_type(),
-                                             argument.shape().dims());
-    PHAL_RETURN_IF_ERROR(StatusFromError(buffer.error()));
-    PHAL_RETURN_IF_ERROR(StatusFromError(
-        buffer->CopyFromHost(argument.data(), argument.byte_size())));
-    buffers.push_back(std::move(buffer.value()));
-  }
-  return buffers;
-}
-
 StatusOr<std::vector<std::vector<Literal>>> Download(
     const GridProgram& program,
     const std::vector<std::vector<Buffer>>& results) {

@@ -54,10 +54,6 @@ StatusOr<std::unique_ptr<DeviceRun>> PrepareDeviceRun(
     const std::vector<std::vector<Literal>>& arguments,
     const RunOptions& options);
 
-// `arguments` copied to new buffers of `device`.
-StatusOr<std::vector<Buffer>> UploadArguments(
-    const Device& device, const std::vector<Literal>& arguments);
-
 // Every process's result leaves, downloaded.
 StatusOr<std::vector<std::vector<Literal>>> Download(
     const GridProgram& program,

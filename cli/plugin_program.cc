@@ -84,11 +84,11 @@ StatusOr<std::vector<Shape>> PluginProgram::ParameterShapes() const {
   return shapes;
 }
 
-StatusOr<std::vector<Buffer>> PluginProgram::Upload(
-    const std::vector<Literal>& arguments) const {
+StatusOr<std::vector<Buffer>> UploadArguments(
+    const Device& device, const std::vector<Literal>& arguments) {
   std::vector<Buffer> buffers;
   for (const Literal& argument : arguments) {
-    Result<Buffer> buffer = Buffer::Allocate(device_, argument.element_type(),
+    Result<Buffer> buffer = Buffer::Allocate(device, argument.element_type(),
                                              argument.shape().dims());
     PHAL_RETURN_IF_ERROR(StatusFromError(buffer.error()));
     PHAL_RETURN_IF_ERROR(StatusFromError(
@@ -96,6 +96,11 @@ StatusOr<std::vector<Buffer>> PluginProgram::Upload(
     buffers.push_back(std::move(buffer.value()));
   }
   return buffers;
+}
+
+StatusOr<std::vector<Buffer>> PluginProgram::Upload(
+    const std::vector<Literal>& arguments) const {
+  return UploadArguments(device_, arguments);
 }
 
 StatusOr<std::vector<Buffer>> PluginProgram::Execute(

@@ -70,6 +70,10 @@ class PluginProgram {
 // A Status from a C++ wrapper error.
 Status StatusFromError(const Error& error);
 
+// `arguments` copied to new buffers of `device`.
+StatusOr<std::vector<Buffer>> UploadArguments(
+    const Device& device, const std::vector<Literal>& arguments);
+
 }  // namespace phal::cli
 
 #endif  // POLYHAL_CLI_PLUGIN_PROGRAM_H_
