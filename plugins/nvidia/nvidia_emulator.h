@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "plugins/nvidia/nvidia_cuda.h"
+#include "plugins/nvidia/nvidia_nccl.h"
 
 namespace phal::nvidia {
 
@@ -20,6 +21,13 @@ inline constexpr int kEmulatedComputeCapability = 90;
 
 // The emulator's table; valid for the process's life.
 const Cuda& EmulatedCuda();
+
+// The emulator's NCCL (nvidia_emulated_nccl.cc): the entry points of
+// nvidia_nccl.h over the emulated devices' memory, every collective
+// reduced in rank order by the SDK's HostCommunicator, sends and receives
+// through host mailboxes, each call returning once the rank's part is
+// done (a rank's call waits for its peers). Valid for the process's life.
+const Nccl& EmulatedNccl();
 
 // The bytes from `address` to the end of the emulator's allocation that
 // holds it; 0 for an address the emulator did not allocate.

@@ -44,6 +44,9 @@ class CudaDriver final : public gpu_plugin::GpuDriver {
   // Each defined in the concept file of its kind (Enter and the device
   // listing in nvidia_device.cc, Allocate in nvidia_memory.cc, ...).
   PHAL_GPU_DRIVER_OVERRIDES()
+  // NCCL's, or the emulator's NCCL for the emulated devices
+  // (nvidia_nccl.cc).
+  const gpu_plugin::GpuCollectiveLibrary* CollectiveLibrary() const override;
 
  private:
   // OK, or why `result` of `what` failed, with the driver's names.

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -126,6 +127,77 @@ PHAL_PLUGIN_DEVICE_CONTRACT_TESTS(NvidiaDeviceContract);
 // PHAL_GPU_EMULATION=1 with PHAL_VIRTUAL_DEVICES=4: four emulated GPUs.
 PHAL_PLUGIN_VIRTUAL_DEVICE_TESTS(NvidiaVirtualDevices);
 PHAL_PLUGIN_COLLECTIVE_TESTS(NvidiaCollectives);
+
+// The collectives above ran on the device's collective library: the
+// emulator's NCCL on the emulated devices, NCCL on a GPU where
+// libnccl.so.2 is found.
+TEST_F(NvidiaCollectives, TheDevicesNameTheirCollectiveLibrary) {
+  if (!HasCollectives()) GTEST_SKIP() << "no collective slots";
+  const char* library = std::strstr(properties_.features, "collectives=");
+  if (!IsEmulated(properties_) && library == nullptr) {
+    GTEST_SKIP() << "no NCCL (libnccl.so.2) beside the GPU: its collectives "
+                    "are staged through host memory";
+  }
+  ASSERT_NE(library, nullptr) << properties_.features;
+  if (IsEmulated(properties_)) {
+    EXPECT_EQ(std::string(library).substr(0, 25), "collectives=nccl-emulated");
+  }
+}
+
+// Integers reduce on the library in any order with the rank order's bits,
+// wrapping: the sum of four ranks' values around INT32_MAX.
+TEST_F(NvidiaCollectives, IntegerReductionsWrapOnTheLibrary) {
+  if (!HasCollectives()) GTEST_SKIP() << "no collective slots";
+  const std::vector<size_t> ranks = {0, 1, 2, 3};
+  const std::vector<int32_t> values = {2147483647, 1, -5, -2147483647 - 1};
+  std::vector<std::vector<float>> send(4);
+  int32_t expected = 0;
+  for (size_t r = 0; r < 4; ++r) {
+    send[r] = {std::bit_cast<float>(values[r]),
+               std::bit_cast<float>(static_cast<int32_t>(r))};
+    expected = static_cast<int32_t>(static_cast<uint32_t>(expected) +
+                                    static_cast<uint32_t>(values[r]));
+  }
+  phal_collective_desc_t desc{};
+  desc.struct_size = sizeof(desc);
+  desc.kind = PHAL_COLLECTIVE_ALL_REDUCE;
+  desc.element_type = PHAL_ELEMENT_TYPE_S32;
+  desc.reduction = PHAL_REDUCTION_SUM;
+  desc.outer_count = 1;
+  desc.block_count = 2;
+  desc.timeout_ms = 30000;
+  const std::vector<std::vector<float>> received =
+      Run(ranks, Communicator(ranks), desc, send, 2);
+  for (size_t r = 0; r < 4; ++r) {
+    ASSERT_EQ(received[r].size(), 2u);
+    EXPECT_EQ(std::bit_cast<int32_t>(received[r][0]), expected) << "rank " << r;
+    EXPECT_EQ(std::bit_cast<int32_t>(received[r][1]), 6) << "rank " << r;
+  }
+}
+
+// PHAL_NVIDIA_NCCL=off: no library; every collective is staged through
+// host memory and still follows the layouts and the timeout.
+class NvidiaStagedCollectives : public CollectiveContractTest {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(setenv("PHAL_NVIDIA_NCCL", "off", 1), 0);
+    CollectiveContractTest::SetUp();
+  }
+  void TearDown() override {
+    CollectiveContractTest::TearDown();
+    unsetenv("PHAL_NVIDIA_NCCL");
+  }
+};
+
+TEST_F(NvidiaStagedCollectives, EveryKindFollowsTheLayouts) {
+  EXPECT_EQ(std::strstr(properties_.features, "collectives="), nullptr)
+      << properties_.features;
+  ExpectEveryKindFollowsTheLayouts();
+}
+
+TEST_F(NvidiaStagedCollectives, AMissingRankTimesOut) {
+  ExpectAMissingRankTimesOut();
+}
 
 using NvidiaKernels = ::phal::plugin_testing::DeviceContractTest;
 

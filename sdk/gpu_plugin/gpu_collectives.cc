@@ -1,23 +1,176 @@
-// Collectives between a GPU plugin's devices (ABI 1.8). Each rank's part
-// waits for the work queued before it on its stream, copies its send range
-// to the host, meets its peers in the SDK's HostCommunicator
-// (sdk/plugin_support/host_communicator.h), and copies its result back:
-// the emulated devices run them over the emulator's memory, a real GPU
-// through its driver's copies. A device-side collective library (NCCL,
-// RCCL) is what would replace this staging on real hardware.
+// Collectives between a GPU plugin's devices (ABI 1.8). Every rank of a
+// communicator first meets its peers in the SDK's HostCommunicator
+// (sdk/plugin_support/host_communicator.h), which checks that the ranks'
+// descriptions agree, keeps the description's timeout (naming the ranks
+// that did not arrive) and honours communicator_abort. Then:
+//   - where the devices' runtime has a collective library
+//     (GpuDriver::CollectiveLibrary: NCCL for CUDA) and the library runs
+//     the description with the layout's bits, each rank queues its part
+//     of the library's collective on its stream, device to device;
+//   - otherwise the rank waits for the work queued before it, copies its
+//     send range to the host, runs the collective in host memory with its
+//     peers, and copies its result back.
+// The emulated devices take both ways over the emulator's memory (their
+// library is the emulator's), a real GPU over its driver.
 #include <cstddef>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
+#include <utility>
 #include <vector>
 
 #include "sdk/gpu_plugin/gpu_memory.h"
 #include "sdk/gpu_plugin/gpu_plugin.h"
 #include "sdk/gpu_plugin/gpu_stream.h"
-#include "sdk/plugin_support/host_collective_slots.h"
-
-struct phal_plugin_communicator final : phal::HostCommunicatorRank {};
+#include "sdk/plugin_support/host_communicator.h"
+#include "sdk/plugin_support/plugin_host.h"
 
 namespace phal::gpu_plugin {
+namespace {
 
-PHAL_DEFINE_HOST_COMMUNICATOR_SLOTS()
+// What every rank's handle of one communicator shares.
+struct CommunicatorGroup {
+  explicit CommunicatorGroup(uint32_t ranks)
+      : host(std::make_shared<HostCommunicator>(ranks)) {}
+  ~CommunicatorGroup() {
+    for (GpuCollectiveLibrary::Communicator rank : library_ranks) {
+      library->Destroy(rank);
+    }
+  }
+  CommunicatorGroup(const CommunicatorGroup&) = delete;
+  CommunicatorGroup& operator=(const CommunicatorGroup&) = delete;
+
+  std::shared_ptr<HostCommunicator> host;
+  // The library and its handle of each rank; none where the devices have
+  // no library or it could not make the communicator.
+  const GpuCollectiveLibrary* library = nullptr;
+  std::vector<GpuCollectiveLibrary::Communicator> library_ranks;
+  // Held shared while a rank queues on the library, exclusively to abort
+  // its handles (an aborted handle accepts nothing but Destroy).
+  std::shared_mutex library_mutex;
+  bool library_aborted = false;
+};
+
+}  // namespace
+}  // namespace phal::gpu_plugin
+
+struct phal_plugin_communicator final {
+  std::shared_ptr<phal::gpu_plugin::CommunicatorGroup> group;
+  uint32_t rank = 0;
+};
+
+namespace phal::gpu_plugin {
+namespace {
+
+// The library's communicator over `devices`, or none: devices of several
+// runtimes, a runtime without a library, or a library that fails to make
+// one (the collectives are then staged, which every device can do).
+void AttachLibrary(phal_plugin_device_t* const* devices, uint32_t count,
+                   CommunicatorGroup& group) {
+  const GpuDriver& driver = devices[0]->driver();
+  const GpuCollectiveLibrary* library = driver.CollectiveLibrary();
+  if (library == nullptr) return;
+  std::vector<GpuPlace> places;
+  for (uint32_t rank = 0; rank < count; ++rank) {
+    if (&devices[rank]->driver() != &driver) return;
+    places.push_back(devices[rank]->place());
+  }
+  std::vector<GpuCollectiveLibrary::Communicator> ranks;
+  if (!library->Create(places, &ranks).ok() || ranks.size() != count) return;
+  group.library = library;
+  group.library_ranks = std::move(ranks);
+}
+
+// Rank `rank`'s part through host memory, once its peers have arrived.
+void RunStaged(Stream& stream, const phal_plugin_communicator& communicator,
+               const CollectiveDesc& collective, const CollectiveBytes& bytes,
+               const Buffer& source, uint64_t send_offset, const Buffer& target,
+               uint64_t recv_offset) {
+  std::vector<std::byte> in(bytes.send);
+  std::vector<std::byte> out(bytes.recv);
+  // An error of earlier work stays the stream's; the rank still takes
+  // part, so that its peers are not left waiting.
+  Status staged = stream.CopyToHost(source, send_offset, in.data(), bytes.send);
+  if (staged.ok()) staged = stream.Drain();
+  Status ran = communicator.group->host->Run(communicator.rank, collective,
+                                             in.data(), out.data());
+  if (!ran.ok()) {
+    stream.AddError(std::move(ran));
+    return;
+  }
+  if (!staged.ok()) return;
+  Status back =
+      stream.CopyFromHost(out.data(), target, recv_offset, bytes.recv);
+  // `out` is freed on return: the copy must have finished.
+  if (back.ok()) back = stream.Drain();
+  if (!back.ok()) stream.AddError(std::move(back));
+}
+
+}  // namespace
+
+phal_status_t* DeviceSupportsCollective(phal_plugin_device_t* /*device*/,
+                                        const phal_collective_desc_t* desc,
+                                        int* out_supported) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    // What the library does not run is staged, so the host's answer is
+    // the devices'.
+    *out_supported = HostCommunicatorSupports(*desc) ? 1 : 0;
+    return OkStatus();
+  });
+}
+
+phal_status_t* CommunicatorCreate(
+    phal_plugin_device_t* const* devices, uint32_t count,
+    phal_plugin_communicator_t** out_communicators) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    if (count == 0) return InvalidArgument("a communicator needs a device");
+    std::set<const void*> distinct(devices, devices + count);
+    if (distinct.size() != count || distinct.count(nullptr) != 0) {
+      return InvalidArgument(
+          "a communicator's devices must be distinct and not NULL");
+    }
+    for (uint32_t rank = 0; rank < count; ++rank) {
+      PHAL_RETURN_IF_ERROR(
+          devices[rank]->CheckRunnable("create communicators"));
+    }
+    auto group = std::make_shared<CommunicatorGroup>(count);
+    AttachLibrary(devices, count, *group);
+    std::vector<std::unique_ptr<phal_plugin_communicator>> handles;
+    for (uint32_t rank = 0; rank < count; ++rank) {
+      auto handle = std::make_unique<phal_plugin_communicator>();
+      handle->group = group;
+      handle->rank = rank;
+      handles.push_back(std::move(handle));
+    }
+    for (uint32_t rank = 0; rank < count; ++rank) {
+      out_communicators[rank] = handles[rank].release();
+    }
+    return OkStatus();
+  });
+}
+
+void CommunicatorDestroy(phal_plugin_communicator_t* communicator) noexcept {
+  delete communicator;
+}
+
+phal_status_t* CommunicatorAbort(
+    phal_plugin_communicator_t* communicator) noexcept {
+  return RunAtAbiBoundary([&] {
+    CommunicatorGroup& group = *communicator->group;
+    // Ranks waiting to meet stop first; a rank queuing on the library
+    // finishes queuing before its handles are aborted.
+    group.host->Abort();
+    std::unique_lock<std::shared_mutex> lock(group.library_mutex);
+    if (group.library != nullptr && !group.library_aborted) {
+      for (GpuCollectiveLibrary::Communicator rank : group.library_ranks) {
+        group.library->Abort(rank);
+      }
+      group.library_aborted = true;
+    }
+    return OkStatus();
+  });
+}
 
 phal_status_t* StreamCollective(phal_plugin_stream_t* stream,
                                 phal_plugin_communicator_t* communicator,
@@ -27,33 +180,36 @@ phal_status_t* StreamCollective(phal_plugin_stream_t* stream,
                                 phal_plugin_buffer_t* recv,
                                 uint64_t recv_offset) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
+    CommunicatorGroup& group = *communicator->group;
+    const uint32_t ranks = group.host->size();
     PHAL_ASSIGN_OR_RETURN(CollectiveDesc collective,
                           CollectiveDesc::From(desc));
-    PHAL_ASSIGN_OR_RETURN(
-        CollectiveBytes bytes,
-        CheckCollectiveDesc(collective, communicator->group->size()));
+    PHAL_ASSIGN_OR_RETURN(CollectiveBytes bytes,
+                          CheckCollectiveDesc(collective, ranks));
     const Buffer& source = *send->buffer;
     const Buffer& target = *recv->buffer;
     PHAL_RETURN_IF_ERROR(source.CheckRange(send_offset, bytes.send));
     PHAL_RETURN_IF_ERROR(target.CheckRange(recv_offset, bytes.recv));
-    std::vector<std::byte> in(bytes.send);
-    std::vector<std::byte> out(bytes.recv);
-    // An error of earlier work stays the stream's; the rank still takes
-    // part, so that its peers are not left waiting.
-    Status staged =
-        stream->CopyToHost(source, send_offset, in.data(), bytes.send);
-    if (staged.ok()) staged = stream->Drain();
-    Status ran = communicator->group->Run(communicator->rank, collective,
-                                          in.data(), out.data());
-    if (!ran.ok()) {
-      stream->AddError(std::move(ran));
+    if (group.library == nullptr || !group.library->Runs(collective, ranks)) {
+      RunStaged(*stream, *communicator, collective, bytes, source, send_offset,
+                target, recv_offset);
       return OkStatus();
     }
-    if (!staged.ok()) return OkStatus();
-    PHAL_RETURN_IF_ERROR(
-        stream->CopyFromHost(out.data(), target, recv_offset, bytes.recv));
-    // `out` is freed on return: the copy must have finished.
-    stream->Drain().ok();
+    Status met = group.host->Meet(communicator->rank, collective);
+    if (met.ok()) {
+      std::shared_lock<std::shared_mutex> lock(group.library_mutex);
+      if (group.library_aborted) {
+        met = Aborted("the communicator was aborted");
+      } else {
+        met = stream->QueueWith([&](GpuStream handle) {
+          return group.library->Queue(group.library_ranks[communicator->rank],
+                                      communicator->rank, ranks, collective,
+                                      source.address(send_offset),
+                                      target.address(recv_offset), handle);
+        });
+      }
+    }
+    if (!met.ok()) stream->AddError(std::move(met));
     return OkStatus();
   });
 }

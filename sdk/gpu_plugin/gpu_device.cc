@@ -145,6 +145,10 @@ Device::Device(const GpuDeviceInfo& info, uint32_t ordinal)
   driver_version_ = driver().PropertiesVersion();
   features_ = driver().FeaturesVersion() + " " + info_.limits +
               (info_.emulated ? " emulated" : "");
+  // The library that runs its collectives, where the runtime has one.
+  if (const GpuCollectiveLibrary* library = driver().CollectiveLibrary()) {
+    features_ += " collectives=" + library->Description();
+  }
 }
 
 Device::Device(const char* target)

@@ -21,10 +21,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "polyhal/kernel.h"
 #include "sdk/base/status.h"
 #include "sdk/emitters/llvm/spmd_target.h"
+#include "sdk/plugin_support/collective_desc.h"
 
 namespace phal::gpu_plugin {
 
@@ -65,6 +67,45 @@ struct GpuDeviceInfo {
   // The properties' UUID: the layer's for emulated devices (distinct per
   // PHAL_VIRTUAL_DEVICES device); all zero where the runtime gives none.
   std::array<uint8_t, 16> uuid{};
+};
+
+// A collective library of a runtime's devices (NCCL for CUDA, RCCL for
+// HIP), which moves and reduces data on the devices themselves. The
+// layer's collective slots (gpu_collectives.cc) meet every rank of a
+// communicator on the host first (the description agreed, the timeout
+// kept, abort honoured) and then hand the library each rank's part of a
+// collective it runs; the others are staged through host memory.
+// Implementations are immutable once made: every method may be called
+// from any thread.
+class GpuCollectiveLibrary {
+ public:
+  // One rank's handle, opaque to the layer.
+  using Communicator = void*;
+
+  virtual ~GpuCollectiveLibrary() = default;
+
+  // "nccl-2.28.9": one word, which the devices' features report as
+  // collectives=<it>.
+  virtual std::string Description() const = 0;
+  // Whether the library runs `desc` on a communicator of `ranks` ranks
+  // with the bits plugin.h's layouts give (a reduction in another order
+  // than the ranks' changes floating-point bits). Every rank asks with
+  // the same description, so all take the same way.
+  virtual bool Runs(const CollectiveDesc& desc, uint32_t ranks) const = 0;
+  // One communicator over `places` (distinct devices of the driver): rank
+  // i's handle in (*out)[i].
+  virtual Status Create(std::span<const GpuPlace> places,
+                        std::vector<Communicator>* out) const = 0;
+  virtual void Destroy(Communicator communicator) const = 0;
+  // Ends the rank's collectives that wait on the device for a peer; the
+  // handle then only accepts Destroy.
+  virtual void Abort(Communicator communicator) const = 0;
+  // Queues rank `rank`'s part of `desc` (one Runs accepted) on `stream`,
+  // the calling thread's current device being the rank's; `send` and
+  // `recv` hold the layout's ranges.
+  virtual Status Queue(Communicator communicator, uint32_t rank, uint32_t ranks,
+                       const CollectiveDesc& desc, GpuAddress send,
+                       GpuAddress recv, GpuStream stream) const = 0;
 };
 
 // The vendor runtime. Every operation but the listing acts on the calling
@@ -139,6 +180,12 @@ class GpuDriver {
   virtual Status Launch(GpuFunction function, const uint32_t grid[3],
                         const uint32_t block[3], uint32_t shared_bytes,
                         GpuStream stream, void** parameters) const = 0;
+
+  // The collective library of the runtime's devices; NULL where there is
+  // none (the layer then stages every collective through host memory).
+  virtual const GpuCollectiveLibrary* CollectiveLibrary() const {
+    return nullptr;
+  }
 };
 
 // Declares every GpuDriver method as an override, in the class body of a

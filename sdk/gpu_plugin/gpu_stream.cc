@@ -120,6 +120,13 @@ Status Stream::Launch(const LaunchRequest& request,
   return OkStatus();
 }
 
+Status Stream::QueueWith(const std::function<Status(GpuStream)>& queue) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ScopedDevice scope(device_);
+  PHAL_RETURN_IF_ERROR(scope.status());
+  return queue(stream_);
+}
+
 Status Stream::WaitLocked() {
   const Status status = device_.driver().SynchronizeStream(stream_);
   scratch_.clear();

@@ -6,6 +6,7 @@
 #ifndef POLYHAL_SDK_GPU_PLUGIN_GPU_STREAM_H_
 #define POLYHAL_SDK_GPU_PLUGIN_GPU_STREAM_H_
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -51,6 +52,9 @@ class Stream {
   // Queues `request`; `scratch` (may be null) is kept until the stream has
   // been synchronized, since the launch may still use it until then.
   Status Launch(const LaunchRequest& request, std::unique_ptr<Buffer> scratch);
+  // Calls queue(the driver's stream) with the stream's device current, for
+  // work a library queues on the stream itself (a collective).
+  Status QueueWith(const std::function<Status(GpuStream)>& queue);
 
   // Waits for the queued work; returns and clears the first error since
   // the previous Synchronize.

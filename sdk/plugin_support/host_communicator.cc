@@ -186,6 +186,16 @@ void HostCommunicator::Abort() {
 
 Status HostCommunicator::Run(uint32_t rank, const CollectiveDesc& desc,
                              const std::byte* send, std::byte* recv) {
+  return Arrive(rank, desc, send, recv, true);
+}
+
+Status HostCommunicator::Meet(uint32_t rank, const CollectiveDesc& desc) {
+  return Arrive(rank, desc, nullptr, nullptr, false);
+}
+
+Status HostCommunicator::Arrive(uint32_t rank, const CollectiveDesc& desc,
+                                const std::byte* send, std::byte* recv,
+                                bool compute) {
   if (rank >= ranks_) {
     return InvalidArgument("rank " + std::to_string(rank) +
                            " of a communicator of " + std::to_string(ranks_));
@@ -193,7 +203,7 @@ Status HostCommunicator::Run(uint32_t rank, const CollectiveDesc& desc,
   // Every rank checks the same description, so all fail alike.
   PHAL_ASSIGN_OR_RETURN(const CollectiveBytes bytes,
                         CheckCollectiveDesc(desc, ranks_));
-  if (!CombinesItsType(desc)) {
+  if (compute && !CombinesItsType(desc)) {
     return Unimplemented(desc.ToString() +
                          " is not a collective of host memory");
   }
@@ -221,11 +231,13 @@ Status HostCommunicator::Run(uint32_t rank, const CollectiveDesc& desc,
   ++round->arrived_count;
   // A small collective is done by the last rank to arrive, for every rank:
   // the others wake once, when it is done, instead of twice.
-  const bool small = bytes.send + bytes.recv <= kSmallBytes;
+  const bool small = !compute || bytes.send + bytes.recv <= kSmallBytes;
   if (small && round->arrived_count == ranks_) {
-    lock.unlock();
-    for (uint32_t r = 0; r < ranks_; ++r) Compute(*round, r, ranks_);
-    lock.lock();
+    if (compute) {
+      lock.unlock();
+      for (uint32_t r = 0; r < ranks_; ++r) Compute(*round, r, ranks_);
+      lock.lock();
+    }
     round->finished_count = ranks_;
     rounds_.erase(sequence);
     changed_.notify_all();

@@ -60,6 +60,14 @@ class HostCommunicator {
   Status Run(uint32_t rank, const CollectiveDesc& desc, const std::byte* send,
              std::byte* recv);
 
+  // Rank `rank`'s next collective as a meeting only: the same arrival,
+  // agreement, timeout and abort as Run, and no data moved. A plugin that
+  // hands a collective to a library of its own (NCCL on a GPU) meets its
+  // peers here first, so that a missing rank times out with the ranks
+  // named before the library waits for it; Meet and Run count collectives
+  // together.
+  Status Meet(uint32_t rank, const CollectiveDesc& desc);
+
   // Fails every waiting and later collective with ABORTED. Never blocks on
   // a collective.
   void Abort();
@@ -74,6 +82,9 @@ class HostCommunicator {
     uint32_t finished_count = 0;
   };
 
+  // Run's body; `compute` false: Meet.
+  Status Arrive(uint32_t rank, const CollectiveDesc& desc,
+                const std::byte* send, std::byte* recv, bool compute);
   // The first failure, once there is one; the lock held.
   void FailLocked(Status status);
   // The rank's share of `round`, all ranks present.

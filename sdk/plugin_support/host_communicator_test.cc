@@ -232,6 +232,37 @@ TEST(HostCommunicator, DisagreeingRanksAndAbortFailEveryRank) {
   EXPECT_EQ(abort_status.code(), PHAL_ABORTED) << abort_status.ToString();
 }
 
+TEST(HostCommunicator, MeetCountsWithRunAndTimesOutNamingTheMissingRank) {
+  HostCommunicator communicator(2);
+  CollectiveDesc desc = Desc(PHAL_COLLECTIVE_ALL_REDUCE, PHAL_ELEMENT_TYPE_S32,
+                             PHAL_REDUCTION_SUM, 1, 2);
+  // Collective 0 is a meeting on both ranks, collective 1 a Run: the Run
+  // meets the Run, not the meeting.
+  std::vector<Status> statuses(2);
+  std::vector<std::vector<int32_t>> recv(2, std::vector<int32_t>(2));
+  const std::vector<std::vector<int32_t>> send = {{1, 2}, {10, 20}};
+  std::vector<std::thread> threads;
+  for (uint32_t r = 0; r < 2; ++r) {
+    threads.emplace_back([&, r] {
+      statuses[r] = communicator.Meet(r, desc);
+      if (!statuses[r].ok()) return;
+      statuses[r] = communicator.Run(
+          r, desc, reinterpret_cast<const std::byte*>(send[r].data()),
+          reinterpret_cast<std::byte*>(recv[r].data()));
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (uint32_t r = 0; r < 2; ++r) {
+    ASSERT_TRUE(statuses[r].ok()) << statuses[r].ToString();
+    EXPECT_EQ(recv[r], (std::vector<int32_t>{11, 22}));
+  }
+
+  desc.timeout_ms = 50;
+  const Status alone = communicator.Meet(1, desc);
+  EXPECT_EQ(alone.code(), PHAL_DEADLINE_EXCEEDED) << alone.ToString();
+  EXPECT_THAT(alone.message(), HasSubstr("rank {0} of 2 did not arrive"));
+}
+
 TEST(HostCommunicator, RefusesDescriptionsItCannotRun) {
   HostCommunicator communicator(1);
   float value = 1.0f;
