@@ -59,7 +59,13 @@ struct RunOptions {
   uint64_t seed = 0;
   int64_t devices = 0;      // --devices N; 0: one device
   bool per_device = false;  // also write each device's outputs
-  std::string distributed;  // --distributed mpi: one process per MPI rank
+  // --distributed mpi: one process per MPI rank; --distributed tcp: the
+  // processes meet at --coordinator, this one --process-id of
+  // --num-processes.
+  std::string distributed;
+  std::string coordinator;
+  int process_id = 0;
+  int num_processes = 0;
 };
 
 // A client configured from the environment; prints the error on failure.
@@ -75,8 +81,10 @@ int RunHloFile(const RunOptions& options);
 // plugin's first N devices (or the reference's grid), with global inputs
 // and outputs.
 int RunOnDevicesFile(const RunOptions& options);
-// `mpirun -np N polyhal run MODULE --distributed mpi`: a program for N
-// processes, one per MPI rank.
+// `mpirun -np N polyhal run MODULE --distributed mpi`, or N processes of
+// `polyhal run MODULE --distributed tcp --coordinator HOST:PORT
+// --num-processes N --process-id K`: a program over the devices of N
+// processes.
 int RunDistributedFile(const RunOptions& options);
 int RunStableHloFile(const RunOptions& options);
 // `polyhal run FILE` for a serialized executable (polyhal compile's output,

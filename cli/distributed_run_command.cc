@@ -1,16 +1,20 @@
 // `mpirun -np N polyhal run MODULE --distributed mpi [--plugin P]
-// [--devices D]`: a program for several processes (replicas x partitions;
-// a global program with shardings is partitioned first) over the devices of
-// every rank of an MPI job. Each rank's client joins the job
-// (phal_client_options_t::transport over MPI), the job's devices of the
+// [--devices D]`, or N processes of `polyhal run MODULE --distributed tcp
+// --coordinator HOST:PORT --num-processes N --process-id K ...`: a program
+// for several processes (replicas x partitions; a global program with
+// shardings is partitioned first) over the devices of every rank of a job
+// (an MPI job, or one formed over TCP: core/distributed). Each rank's
+// client joins the job (phal_client_options_t::transport), the job's
+// devices of the
 // plugin are numbered in rank order, and the first D of them (all by
 // default) run the program's processes, collectives meeting over MPI where
 // their groups span ranks (core/executor/distributed_grid.h). With
 // --plugin reference each rank interprets one process. Every rank reads
 // the same global inputs and takes its processes' pieces; rank 0 gathers
 // the pieces and writes the global outputs. The ranks first agree that
-// they run the same program; a rank that fails ends the job (MPI_Abort),
-// so mpirun exits non-zero instead of leaving its peers waiting.
+// they run the same program; a rank that fails ends the job (MPI_Abort;
+// over TCP it closes its connections, so that its peers fail at once), so
+// mpirun exits non-zero instead of leaving its peers waiting.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -22,18 +26,18 @@
 #include "cli/plugin_program.h"
 #include "cli/run_support.h"
 
-#ifdef PHAL_HAVE_MPI
-#include "core/distributed/mpi_job.h"
+#include "core/distributed/tcp_job.h"
 #include "core/executor/distributed_grid.h"
 #include "core/executor/spmd_executor.h"
 #include "core/hlo/printer.h"
 #include "core/reference/interpreter.h"
 #include "sdk/base/hash.h"
+
+#ifdef PHAL_HAVE_MPI
+#include "core/distributed/mpi_job.h"
 #endif
 
 namespace phal::cli {
-
-#ifdef PHAL_HAVE_MPI
 namespace {
 
 constexpr int kAgreeTag = 32001;
@@ -128,7 +132,7 @@ Status EmitGlobalOutputs(const GridProgram& program,
 }
 
 // --plugin reference: rank k interprets process k.
-Status RunOnReference(MpiJob& job, const RunOptions& options,
+Status RunOnReference(HostTransport& job, const RunOptions& options,
                       std::chrono::milliseconds timeout) {
   RunOptions grid_options = options;
   grid_options.devices = job.size();
@@ -164,11 +168,12 @@ Status RunOnReference(MpiJob& job, const RunOptions& options,
 
 // A plugin's devices over every rank: the client joins the job, and the
 // program runs on the job's first --devices devices of the plugin.
-Status RunOnDevices(MpiJob& job, const RunOptions& options,
+Status RunOnDevices(HostTransport& job, const phal_host_transport_t* transport,
+                    const RunOptions& options,
                     std::chrono::milliseconds timeout) {
   phal_client_options_t client_options{};
   client_options.struct_size = sizeof(client_options);
-  client_options.transport = job.c_transport();
+  client_options.transport = transport;
   Result<Client> client = Client::Create(&client_options);
   PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
   // The plugin's devices of the job, in global (rank) order.
@@ -239,9 +244,10 @@ Status RunOnDevices(MpiJob& job, const RunOptions& options,
   return EmitGlobalOutputs(program, leaves, options);
 }
 
-Status RunDistributed(MpiJob& job, const RunOptions& options) {
-  PHAL_ASSIGN_OR_RETURN(std::chrono::milliseconds timeout,
-                        CollectiveTimeoutFromEnv());
+Status RunDistributed(HostTransport& job,
+                      const phal_host_transport_t* transport,
+                      const RunOptions& options,
+                      std::chrono::milliseconds timeout) {
   if (options.plugin == "reference") {
     if (options.devices > 0 && options.devices != job.size()) {
       return InvalidArgument(
@@ -251,36 +257,66 @@ Status RunDistributed(MpiJob& job, const RunOptions& options) {
     }
     return RunOnReference(job, options, timeout);
   }
-  return RunOnDevices(job, options, timeout);
+  return RunOnDevices(job, transport, options, timeout);
+}
+
+void ReportRankFailure(const HostTransport& job, const Status& status) {
+  std::fprintf(stderr, "polyhal run: rank %d of %d: %s\n", job.rank(),
+               job.size(), status.message().c_str());
+  std::fflush(stderr);
+}
+
+int RunOverTcp(const RunOptions& options, std::chrono::milliseconds timeout) {
+  TcpJobOptions join;
+  join.coordinator = options.coordinator;
+  join.rank = options.process_id;
+  join.size = options.num_processes;
+  join.timeout = timeout;
+  StatusOr<std::unique_ptr<TcpJob>> job = TcpJob::Connect(join);
+  if (!job.ok()) {
+    std::fprintf(stderr, "polyhal run: --distributed tcp: %s\n",
+                 job.status().message().c_str());
+    return kExitFailure;
+  }
+  const Status status =
+      RunDistributed(**job, (*job)->c_transport(), options, timeout);
+  if (status.ok()) return kExitSuccess;
+  ReportRankFailure(**job, status);
+  // The peers waiting on this rank fail now, naming it.
+  (*job)->Abandon();
+  return kExitFailure;
 }
 
 }  // namespace
 
 int RunDistributedFile(const RunOptions& options) {
+  StatusOr<std::chrono::milliseconds> timeout = CollectiveTimeoutFromEnv();
+  if (!timeout.ok()) {
+    std::fprintf(stderr, "polyhal run: %s\n",
+                 timeout.status().message().c_str());
+    return kExitFailure;
+  }
+  if (options.distributed == "tcp") return RunOverTcp(options, *timeout);
+#ifdef PHAL_HAVE_MPI
   StatusOr<MpiJob*> job = MpiJob::Get();
   if (!job.ok()) {
     std::fprintf(stderr, "polyhal run: --distributed mpi: %s\n",
                  job.status().message().c_str());
     return kExitFailure;
   }
-  const Status status = RunDistributed(**job, options);
+  const Status status =
+      RunDistributed(**job, (*job)->c_transport(), options, *timeout);
   if (status.ok()) return kExitSuccess;
-  std::fprintf(stderr, "polyhal run: rank %d of %d: %s\n", (*job)->rank(),
-               (*job)->size(), status.message().c_str());
-  std::fflush(stderr);
+  ReportRankFailure(**job, status);
   (*job)->Abort(kExitFailure);
-}
-
 #else
-
-int RunDistributedFile(const RunOptions&) {
   std::fprintf(stderr,
                "polyhal run: --distributed mpi needs a build with MPI: "
                "install Open MPI's headers (libopenmpi-dev; "
-               "scripts/install-deps.sh installs them) and rebuild\n");
+               "scripts/install-deps.sh installs them) and rebuild, or use "
+               "--distributed tcp\n");
   return kExitFailure;
-}
-
 #endif
+}
 
 }  // namespace phal::cli

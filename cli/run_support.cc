@@ -157,10 +157,36 @@ int ParseRunOptions(ArgumentReader& reader, RunOptions* options) {
     }
   }
   options->distributed = reader.Value("--distributed");
-  if (!options->distributed.empty()) {
-    if (options->distributed != "mpi") {
-      return reader.UsageError("--distributed takes 'mpi', not '" +
-                               options->distributed + "'");
+  options->coordinator = reader.Value("--coordinator");
+  const std::string process_id = reader.Value("--process-id");
+  const std::string num_processes = reader.Value("--num-processes");
+  if (!options->distributed.empty() && options->distributed != "mpi" &&
+      options->distributed != "tcp") {
+    return reader.UsageError("--distributed takes 'mpi' or 'tcp', not '" +
+                             options->distributed + "'");
+  }
+  const bool tcp = options->distributed == "tcp";
+  if (!tcp && (!options->coordinator.empty() || !process_id.empty() ||
+               !num_processes.empty())) {
+    return reader.UsageError(
+        "--coordinator, --process-id and --num-processes go with "
+        "--distributed tcp");
+  }
+  if (tcp) {
+    const auto number = [](const std::string& text, int* out) {
+      auto [end, error] =
+          std::from_chars(text.data(), text.data() + text.size(), *out);
+      return !text.empty() && error == std::errc() &&
+             end == text.data() + text.size();
+    };
+    if (options->coordinator.empty() ||
+        !number(num_processes, &options->num_processes) ||
+        options->num_processes < 1 ||
+        !number(process_id, &options->process_id) || options->process_id < 0 ||
+        options->process_id >= options->num_processes) {
+      return reader.UsageError(
+          "--distributed tcp needs --coordinator HOST:PORT, --num-processes "
+          "N (at least 1) and --process-id K (0 <= K < N)");
     }
   }
   options->per_device = reader.Flag("--per-device");

@@ -1,0 +1,206 @@
+// `polyhal run MODULE --distributed tcp --coordinator HOST:PORT
+// --num-processes N --process-id K`: N processes no launcher started find
+// each other over TCP. JAX's SPMD and sharded models over four processes of
+// one cpu device each, two of two devices each, the reference per process,
+// and two "hosts" (network namespaces) match XLA's outputs; a killed
+// process fails its peers at once, naming it; a process that never starts
+// is named within the timeout; a build without MPI runs all of it. Every
+// process is bounded.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/io/npy.h"
+#include "core/testing/command_output.h"
+#include "core/testing/jax_models.h"
+#include "core/testing/literal_comparison.h"
+#include "core/testing/temp_dir.h"
+
+namespace phal {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::RunCommand;
+
+const std::string kPolyhal = std::string(PHAL_TEST_BUILD_DIR) + "/bin/polyhal";
+const std::string kModels =
+    std::string(PHAL_TEST_SOURCE_DIR) + "/samples/models/jax/";
+
+int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+  socklen_t length = sizeof(address);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+std::string InputFlags(const std::string& name) {
+  std::string inputs;
+  for (int i = 0; std::filesystem::exists(kModels + name + ".input_" +
+                                          std::to_string(i) + ".npy");
+       ++i) {
+    inputs +=
+        " --input " + kModels + name + ".input_" + std::to_string(i) + ".npy";
+  }
+  return inputs;
+}
+
+// A shell command that starts `processes` processes of `run` (to which
+// each adds its --distributed tcp flags; process k's command is prefixed
+// with prefix(k)), waits for all and exits non-zero when any did, after
+// printing every process's output.
+std::string Launch(int processes, const std::string& run,
+                   const std::string& coordinator,
+                   const std::function<std::string(int)>& prefix = nullptr) {
+  std::string script = "dir=$(mktemp -d); pids=;";
+  for (int k = 0; k < processes; ++k) {
+    script += (prefix ? prefix(k) : std::string("timeout 120 ")) + run +
+              " --distributed tcp --coordinator " + coordinator +
+              " --num-processes " + std::to_string(processes) +
+              " --process-id " + std::to_string(k) + " > $dir/" +
+              std::to_string(k) + " 2>&1 & pids=\"$pids $!\";";
+  }
+  script +=
+      " rc=0; for p in $pids; do wait $p || rc=1; done; cat $dir/*; "
+      "rm -rf $dir; exit $rc";
+  return "bash -c '" + script + "'";
+}
+
+void ExpectOutputsMatchXla(const std::string& name, const std::string& out) {
+  StatusOr<testing::JaxModel> model = testing::ReadJaxModel(name, ".hlo");
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  for (std::size_t k = 0; k < model->results.size(); ++k) {
+    StatusOr<Literal> got =
+        ReadNpy(out + "/output_" + std::to_string(k) + ".npy");
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    const Literal& expected = model->results[k];
+    EXPECT_TRUE(testing::Matches(
+        *got, expected, testing::XlaTolerance(expected.element_type())))
+        << name << " output " << k;
+  }
+}
+
+void ExpectMatchesXla(const std::string& name, const std::string& file,
+                      int processes, const std::string& plugin,
+                      const std::string& env = "") {
+  SCOPED_TRACE(file + " on " + std::to_string(processes) + " processes of " +
+               plugin + " " + env);
+  testing::TempDir out;
+  const std::string coordinator = "127.0.0.1:" + std::to_string(FreePort());
+  testing::CommandOutput run = RunCommand(
+      env + " " +
+      Launch(processes,
+             kPolyhal + " run " + kModels + file + " --plugin " + plugin +
+                 InputFlags(name) + " --output-dir " + out.path(),
+             coordinator));
+  ASSERT_EQ(run.exit_code, 0) << run.text;
+  ExpectOutputsMatchXla(name, out.path());
+}
+
+TEST(TcpRun, FourProcessesOfOneCpuDeviceMatchXla) {
+  ExpectMatchesXla("spmd_collectives", "spmd_collectives.hlo", 4, "cpu");
+  ExpectMatchesXla("sharded_attention", "sharded_attention.mlir", 4, "cpu");
+}
+
+TEST(TcpRun, TwoProcessesOfTwoCpuDevicesAndTheReferenceMatchXla) {
+  ExpectMatchesXla("sharded_transformer_step", "sharded_transformer_step.hlo",
+                   2, "cpu", "PHAL_VIRTUAL_DEVICES=2");
+  ExpectMatchesXla("spmd_exchange", "spmd_exchange.mlir", 4, "reference");
+}
+
+TEST(TcpRun, AKilledProcessFailsItsPeersAtOnceNamingIt) {
+  // A loop of many all-reduces; process 3 is killed a second in. Its
+  // connections close, so its peers fail long before the 60 s timeout.
+  const std::string path =
+      std::string(PHAL_TEST_SOURCE_DIR) + "/cli/testdata/all_reduce_loop.hlo";
+  const auto start = std::chrono::steady_clock::now();
+  testing::CommandOutput run = RunCommand(
+      "PHAL_COLLECTIVE_TIMEOUT=60 " +
+      Launch(4, kPolyhal + " run " + path + " --plugin cpu --random-inputs 0",
+             "127.0.0.1:" + std::to_string(FreePort()), [](int k) {
+               return std::string(k == 3 ? "timeout -s KILL 1 "
+                                         : "timeout 120 ");
+             }));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(40))
+      << run.text;
+  EXPECT_NE(run.exit_code, 0) << run.text;
+  EXPECT_THAT(run.text, HasSubstr("rank 3 left the job")) << run.text;
+}
+
+TEST(TcpRun, AProcessThatNeverStartsIsNamedWithinTheTimeout) {
+  // Processes 0 to 2 of a job of 4.
+  const std::string coordinator = "127.0.0.1:" + std::to_string(FreePort());
+  const std::string common = " --distributed tcp --coordinator " + coordinator +
+                             " --num-processes 4 --plugin cpu " + kModels +
+                             "spmd_collectives.hlo --random-inputs 0";
+  std::string script = "pids=;";
+  for (int k = 0; k < 3; ++k) {
+    script += " timeout 60 " + kPolyhal + " run --process-id " +
+              std::to_string(k) + common + " 2>&1 & pids=\"$pids $!\";";
+  }
+  script += " rc=0; for p in $pids; do wait $p || rc=1; done; exit $rc";
+  testing::CommandOutput run =
+      RunCommand("PHAL_COLLECTIVE_TIMEOUT=2 bash -c '" + script + "'");
+  EXPECT_NE(run.exit_code, 0) << run.text;
+  EXPECT_THAT(run.text, HasSubstr("processes {3} did not join within 2000 ms"));
+}
+
+TEST(TcpRun, TheFlagsAreCheckedTogether) {
+  const std::string module = kModels + "spmd_collectives.hlo";
+  testing::CommandOutput missing = RunCommand(
+      kPolyhal + " run " + module + " --distributed tcp --num-processes 2");
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_THAT(missing.text,
+              HasSubstr("--distributed tcp needs --coordinator HOST:PORT"));
+  testing::CommandOutput outside = RunCommand(
+      kPolyhal + " run " + module +
+      " --distributed tcp --coordinator 127.0.0.1:9 --num-processes 2 "
+      "--process-id 2");
+  EXPECT_NE(outside.exit_code, 0);
+  EXPECT_THAT(outside.text, HasSubstr("--process-id K (0 <= K < N)"));
+  testing::CommandOutput stray =
+      RunCommand(kPolyhal + " run " + module + " --coordinator 127.0.0.1:9");
+  EXPECT_NE(stray.exit_code, 0);
+  EXPECT_THAT(stray.text, HasSubstr("go with --distributed tcp"));
+}
+
+TEST(TcpRun, TwoHostsBetweenNetworkNamespaces) {
+  // Two "hosts" (network namespaces joined by a veth pair), two processes
+  // in each, the coordinator on the first host's private address.
+  const std::string hosts =
+      "bash " + std::string(PHAL_TEST_SOURCE_DIR) + "/scripts/netns-hosts.sh";
+  if (RunCommand(hosts + " down; " + hosts + " up").exit_code != 0) {
+    RunCommand(hosts + " down");
+    GTEST_SKIP() << "cannot make network namespaces here (ip netns needs "
+                    "root)";
+  }
+  testing::TempDir out;
+  const std::string name = "sharded_transformer_step";
+  const std::string run = kPolyhal + " run " + kModels + name +
+                          ".hlo --plugin cpu" + InputFlags(name) +
+                          " --output-dir " + out.path();
+  testing::CommandOutput launched = RunCommand(
+      Launch(4, run, "10.77.0.1:" + std::to_string(FreePort()), [](int k) {
+        return std::string("timeout 120 ip netns exec ") +
+               (k < 2 ? "phal-host-a " : "phal-host-b ");
+      }));
+  RunCommand(hosts + " down");
+  ASSERT_EQ(launched.exit_code, 0) << launched.text;
+  ExpectOutputsMatchXla(name, out.path());
+}
+
+}  // namespace
+}  // namespace phal
