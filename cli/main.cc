@@ -38,7 +38,10 @@ const std::map<std::string, Command>& Commands() {
         "usage: polyhal run MODULE [--plugin NAME] [--input FILE.npy]...\n"
         "                  [--random-inputs SEED] [--output-dir DIR] "
         "[--print]\n"
-        "                  [--devices N [--per-device]] [--distributed mpi]\n"
+        "                  [--devices N [--per-device]]\n"
+        "                  [--distributed mpi | --distributed tcp "
+        "--coordinator HOST:PORT\n"
+        "                   --num-processes N --process-id K]\n"
         "\n"
         "Parses MODULE (XLA HLO text, or StableHLO text when it ends in\n"
         ".mlir; a serialized executable of 'polyhal compile' is loaded on its\n"
@@ -64,7 +67,10 @@ const std::map<std::string, Command>& Commands() {
         "  --distributed mpi      under mpirun: the program runs over the\n"
         "                         plugin's devices of every rank (the first\n"
         "                         N with --devices N; rank 0 writes the\n"
-        "                         outputs); docs/distributed.md\n"}},
+        "                         outputs); docs/distributed.md\n"
+        "  --distributed tcp      the same over TCP on processes started\n"
+        "                         any way: process K of N, process 0\n"
+        "                         listening at --coordinator HOST:PORT\n"}},
       {"bench",
        {&RunBench, "time compiling and running a module on a plugin",
         "usage: polyhal bench MODULE [--plugin NAME] [--repeat N] [--json]\n"

@@ -6,10 +6,6 @@
 // process fails its peers at once, naming it; a process that never starts
 // is named within the timeout; a build without MPI runs all of it. Every
 // process is bounded.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -21,6 +17,7 @@
 
 #include "core/io/npy.h"
 #include "core/testing/command_output.h"
+#include "core/testing/free_port.h"
 #include "core/testing/jax_models.h"
 #include "core/testing/literal_comparison.h"
 #include "core/testing/temp_dir.h"
@@ -34,18 +31,6 @@ using testing::RunCommand;
 const std::string kPolyhal = std::string(PHAL_TEST_BUILD_DIR) + "/bin/polyhal";
 const std::string kModels =
     std::string(PHAL_TEST_SOURCE_DIR) + "/samples/models/jax/";
-
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  socklen_t length = sizeof(address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
-}
 
 std::string InputFlags(const std::string& name) {
   std::string inputs;
@@ -99,7 +84,8 @@ void ExpectMatchesXla(const std::string& name, const std::string& file,
   SCOPED_TRACE(file + " on " + std::to_string(processes) + " processes of " +
                plugin + " " + env);
   testing::TempDir out;
-  const std::string coordinator = "127.0.0.1:" + std::to_string(FreePort());
+  const std::string coordinator =
+      "127.0.0.1:" + std::to_string(testing::FreePort());
   testing::CommandOutput run = RunCommand(
       env + " " +
       Launch(processes,
@@ -130,7 +116,7 @@ TEST(TcpRun, AKilledProcessFailsItsPeersAtOnceNamingIt) {
   testing::CommandOutput run = RunCommand(
       "PHAL_COLLECTIVE_TIMEOUT=60 " +
       Launch(4, kPolyhal + " run " + path + " --plugin cpu --random-inputs 0",
-             "127.0.0.1:" + std::to_string(FreePort()), [](int k) {
+             "127.0.0.1:" + std::to_string(testing::FreePort()), [](int k) {
                return std::string(k == 3 ? "timeout -s KILL 1 "
                                          : "timeout 120 ");
              }));
@@ -142,7 +128,8 @@ TEST(TcpRun, AKilledProcessFailsItsPeersAtOnceNamingIt) {
 
 TEST(TcpRun, AProcessThatNeverStartsIsNamedWithinTheTimeout) {
   // Processes 0 to 2 of a job of 4.
-  const std::string coordinator = "127.0.0.1:" + std::to_string(FreePort());
+  const std::string coordinator =
+      "127.0.0.1:" + std::to_string(testing::FreePort());
   const std::string common = " --distributed tcp --coordinator " + coordinator +
                              " --num-processes 4 --plugin cpu " + kModels +
                              "spmd_collectives.hlo --random-inputs 0";
@@ -192,8 +179,8 @@ TEST(TcpRun, TwoHostsBetweenNetworkNamespaces) {
   const std::string run = kPolyhal + " run " + kModels + name +
                           ".hlo --plugin cpu" + InputFlags(name) +
                           " --output-dir " + out.path();
-  testing::CommandOutput launched = RunCommand(
-      Launch(4, run, "10.77.0.1:" + std::to_string(FreePort()), [](int k) {
+  testing::CommandOutput launched = RunCommand(Launch(
+      4, run, "10.77.0.1:" + std::to_string(testing::FreePort()), [](int k) {
         return std::string("timeout 120 ip netns exec ") +
                (k < 2 ? "phal-host-a " : "phal-host-b ");
       }));

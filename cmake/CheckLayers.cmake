@@ -18,7 +18,7 @@ set(deps_compiler reference hlo)
 set(deps_abi "")
 set(deps_loader abi)
 set(deps_executor compiler frontend loader abi)
-set(deps_runtime executor frontend compiler loader abi)
+set(deps_runtime executor frontend compiler loader abi distributed)
 set(deps_distributed executor)
 set(parts abi hlo io reference frontend compiler loader executor runtime
     distributed)

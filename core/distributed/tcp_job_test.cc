@@ -1,10 +1,5 @@
 #include "core/distributed/tcp_job.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -12,23 +7,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/testing/free_port.h"
+
 namespace phal {
 namespace {
 
 using ::testing::HasSubstr;
-
-// A port nothing listens on now (the kernel's choice, released).
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  socklen_t length = sizeof(address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
-}
 
 // Forms a job of `size` processes on threads, process r claiming
 // ranks[r] (r by default); each result as Connect gave it.
@@ -38,7 +22,8 @@ std::vector<StatusOr<std::unique_ptr<TcpJob>>> FormJob(
   if (ranks.empty()) {
     for (int r = 0; r < size; ++r) ranks.push_back(r);
   }
-  const std::string coordinator = "127.0.0.1:" + std::to_string(FreePort());
+  const std::string coordinator =
+      "127.0.0.1:" + std::to_string(testing::FreePort());
   std::vector<StatusOr<std::unique_ptr<TcpJob>>> jobs;
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     jobs.emplace_back(Internal("not run"));
@@ -119,7 +104,8 @@ TEST(TcpJob, ExchangesOfSeveralThreadsKeepTheirTagsApart) {
     }
   }
   for (std::thread& thread : threads) thread.join();
-  for (const Status& status : statuses) EXPECT_TRUE(status.ok()) << status.ToString();
+  for (const Status& status : statuses)
+    EXPECT_TRUE(status.ok()) << status.ToString();
 }
 
 TEST(TcpJob, ASilentRankTimesOutAndALengthMismatchIsNamed) {

@@ -170,6 +170,9 @@ static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 8)) ==
 static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 9)) ==
                   PHAL_PLUGIN_API_STRUCT_SIZE_1_9,
               "the slots of ABI 1.9 disagree with plugin.h");
+static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 10)) ==
+                  PHAL_PLUGIN_API_STRUCT_SIZE_1_10,
+              "the slots of ABI 1.10 disagree with plugin.h");
 
 // True when no slot of `groups` (PluginSlotGroup bits) is newer than
 // `max_abi_version`: a plugin defines no slot its newest table cuts off.

@@ -1,5 +1,5 @@
 /*
- * Pins the layout of every ABI 1.0 to 1.8 struct and the value of every
+ * Pins the layout of every ABI 1.0 to 1.10 struct and the value of every
  * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
  * only adds members at the end, so only sizes grow. It is compiled as strict
  * C11 (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the
@@ -11,6 +11,7 @@
 #include "polyhal/kernel.h"
 #include "polyhal/plugin.h"
 #include "polyhal/runtime.h"
+#include "polyhal/transport.h"
 #include "polyhal/types.h"
 
 #define PHAL_PIN_OFFSET(type, member, offset)        \
@@ -279,9 +280,19 @@ PHAL_PIN_OFFSET(phal_global_device_t, device, 24);
 PHAL_PIN_OFFSET(phal_global_device_t, plugin_name, 32);
 PHAL_PIN_OFFSET(phal_global_device_t, device_name, 40);
 
+/* ABI 1.10 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_10, 312);
+PHAL_PIN_SIZE(phal_tcp_job_options_t, 40);
+PHAL_PIN_OFFSET(phal_tcp_job_options_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_tcp_job_options_t, next, 8);
+PHAL_PIN_OFFSET(phal_tcp_job_options_t, coordinator, 16);
+PHAL_PIN_OFFSET(phal_tcp_job_options_t, process_index, 24);
+PHAL_PIN_OFFSET(phal_tcp_job_options_t, process_count, 28);
+PHAL_PIN_OFFSET(phal_tcp_job_options_t, timeout_ms, 32);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x00010009u);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x0001000au);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);

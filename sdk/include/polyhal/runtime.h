@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.9 (1.0-1.9) -- the application interface of libpolyhal.
+ * Polyhal ABI 1.10 (1.0-1.10) -- the application interface of libpolyhal.
  *
  * A framework creates a client, which discovers and loads plugins (see
  * docs/plugins.md for the search order), lists their devices, allocates
@@ -435,9 +435,10 @@ PHAL_API phal_status_t* phal_executable_execute_on_devices(
  *
  * One program can run over the devices of several processes -- one process
  * per host or per GPU, started by mpirun or an application's own launcher --
- * with one client in each. The processes talk through a host transport the
- * application provides (libpolyhal_mpi provides one over MPI, see
- * docs/distributed.md); libpolyhal never links one itself. Every process's
+ * with one client in each. The processes talk through a host transport:
+ * the application's own, or one of transport.h's (ABI 1.10: TCP with a
+ * coordinator, or MPI, which libpolyhal loads from libpolyhal_mpi only when
+ * asked); see docs/distributed.md. Every process's
  * client numbers the job's devices alike: process 0's devices first, in its
  * client's order, then process 1's, and so on. */
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "polyhal/polyhal.hpp"
+#include "polyhal/transport.h"
 
 namespace phal::python {
 namespace {
@@ -52,16 +53,144 @@ std::vector<int64_t> DimsOf(const phal_buffer_desc_t& desc) {
   return std::vector<int64_t>(desc.dims, desc.dims + desc.rank);
 }
 
+// Tags of the package's own exchanges (below the transport's limit, above
+// the core's).
+constexpr int32_t kSizesTag = 31001;
+constexpr int32_t kBytesTag = 31002;
+
+// This process's place in a job of several processes (polyhal/transport.h):
+// a TCP job the package made, or the MPI job's transport.
+class Job {
+ public:
+  static std::shared_ptr<Job> Tcp(const std::string& coordinator,
+                                  uint32_t process_index,
+                                  uint32_t process_count, double timeout_s) {
+    phal_tcp_job_options_t options{};
+    options.struct_size = sizeof(options);
+    options.coordinator = coordinator.c_str();
+    options.process_index = process_index;
+    options.process_count = process_count;
+    options.timeout_ms = static_cast<uint64_t>(timeout_s * 1000.0);
+    phal_host_transport_t* transport = nullptr;
+    {
+      py::gil_scoped_release release;
+      ThrowIfError(Error(phal_tcp_transport_create(&options, &transport)));
+    }
+    return std::make_shared<Job>(transport, true);
+  }
+
+  static std::shared_ptr<Job> Mpi() {
+    const phal_host_transport_t* transport = nullptr;
+    {
+      py::gil_scoped_release release;
+      ThrowIfError(Error(phal_mpi_transport_get(&transport)));
+    }
+    return std::make_shared<Job>(transport, false);
+  }
+
+  Job(const phal_host_transport_t* transport, bool owned)
+      : transport_(transport), owned_(owned) {}
+  ~Job() {
+    if (owned_) {
+      phal_tcp_transport_destroy(
+          const_cast<phal_host_transport_t*>(transport_));
+    }
+  }
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+
+  const phal_host_transport_t* transport() const { return transport_; }
+  int rank() const { return transport_->rank; }
+  int size() const { return transport_->size; }
+  bool owned() const { return owned_; }
+
+  // Ends this process's part: its peers waiting on it fail now (TCP).
+  void Abandon() {
+    if (owned_) {
+      phal_tcp_transport_abandon(
+          const_cast<phal_host_transport_t*>(transport_));
+    }
+  }
+
+  // Every process's `bytes` (of any length), in process order.
+  std::vector<py::bytes> AllGather(const std::string& bytes, double timeout_s) {
+    const int me = rank();
+    const auto count = static_cast<std::size_t>(size());
+    const auto timeout_ms = static_cast<int64_t>(timeout_s * 1000.0);
+    std::vector<uint64_t> sizes(count, 0);
+    std::vector<std::string> all(count);
+    {
+      py::gil_scoped_release release;
+      uint64_t mine = bytes.size();
+      Exchange(&mine, sizeof(mine), sizes.data(), sizeof(uint64_t), kSizesTag,
+               timeout_ms);
+      sizes[static_cast<std::size_t>(me)] = mine;
+      for (std::size_t r = 0; r < count; ++r) all[r].resize(sizes[r]);
+      std::vector<phal_host_message_t> sends;
+      std::vector<phal_host_message_t> receives;
+      for (std::size_t r = 0; r < count; ++r) {
+        if (static_cast<int>(r) == me) continue;
+        sends.push_back({static_cast<int32_t>(r), kBytesTag,
+                         const_cast<char*>(bytes.data()), bytes.size()});
+        receives.push_back(
+            {static_cast<int32_t>(r), kBytesTag, all[r].data(), sizes[r]});
+      }
+      Run(sends, receives, timeout_ms, "gathering every process's bytes");
+      all[static_cast<std::size_t>(me)] = bytes;
+    }
+    std::vector<py::bytes> out;
+    for (const std::string& piece : all) out.emplace_back(piece);
+    return out;
+  }
+
+ private:
+  // Sends `size` bytes at `mine` to every peer and receives each peer's
+  // into `theirs` + peer * stride.
+  void Exchange(void* mine, std::size_t size, void* theirs, std::size_t stride,
+                int32_t tag, int64_t timeout_ms) {
+    std::vector<phal_host_message_t> sends;
+    std::vector<phal_host_message_t> receives;
+    for (int r = 0; r < this->size(); ++r) {
+      if (r == rank()) continue;
+      sends.push_back({r, tag, mine, size});
+      receives.push_back(
+          {r, tag,
+           static_cast<char*>(theirs) + stride * static_cast<std::size_t>(r),
+           size});
+    }
+    Run(sends, receives, timeout_ms, "gathering every process's sizes");
+  }
+
+  void Run(const std::vector<phal_host_message_t>& sends,
+           const std::vector<phal_host_message_t>& receives, int64_t timeout_ms,
+           const char* what) {
+    char error[1024] = {};
+    const phal_status_code_t code = transport_->exchange(
+        transport_->user_data, sends.data(), sends.size(), receives.data(),
+        receives.size(), timeout_ms, what, error, sizeof(error));
+    if (code != PHAL_OK) throw StatusError{code, error};
+  }
+
+  const phal_host_transport_t* transport_;
+  bool owned_;
+};
+
 // One client; destroyed when the last object holding it goes.
 class Session {
  public:
   // A client of the plugins the environment names (PHAL_PLUGIN_PATH,
-  // PHAL_PLUGINS; docs/plugins.md).
-  static std::shared_ptr<Session> Create() {
+  // PHAL_PLUGINS; docs/plugins.md), in `job` when one is given.
+  static std::shared_ptr<Session> Create(std::shared_ptr<Job> job) {
     auto session = std::make_shared<Session>();
+    session->job_ = std::move(job);
     {
       py::gil_scoped_release release;
-      session->client_ = ValueOrThrow(Client::Create());
+      phal_client_options_t options{};
+      options.struct_size = sizeof(options);
+      if (session->job_ != nullptr) {
+        options.transport = session->job_->transport();
+      }
+      session->client_ = ValueOrThrow(Client::Create(&options));
     }
     session->plugins_ = session->client_.Plugins();
     return session;
@@ -69,8 +198,11 @@ class Session {
 
   const Client& client() const { return client_; }
   const std::vector<phal_plugin_info_t>& plugins() const { return plugins_; }
+  const std::shared_ptr<Job>& job() const { return job_; }
 
  private:
+  // Declared first: the client, which uses the transport, goes first.
+  std::shared_ptr<Job> job_;
   Client client_;
   std::vector<phal_plugin_info_t> plugins_;
 };
@@ -220,6 +352,34 @@ class PyExecutable {
       executable = ValueOrThrow(Executable::CompileForDevices(
           handles, program, static_cast<phal_program_format_t>(format),
           source_name));
+    }
+    return std::make_shared<PyExecutable>(std::move(devices),
+                                          std::move(executable));
+  }
+
+  // `program` compiled for an assignment over the job of `session`'s
+  // client: global device global[k] runs process k
+  // (phal_executable_compile_global); the executable's devices are this
+  // process's, in process order.
+  static std::shared_ptr<PyExecutable> CompileGlobal(
+      const std::shared_ptr<Session>& session,
+      const std::vector<size_t>& global, const std::string& program, int format,
+      const std::string& source_name) {
+    Executable executable;
+    {
+      py::gil_scoped_release release;
+      executable = ValueOrThrow(Executable::CompileGlobal(
+          session->client().get(), global, program,
+          static_cast<phal_program_format_t>(format), source_name));
+    }
+    const std::vector<phal_global_device_t> table =
+        session->client().GlobalDevices();
+    std::vector<std::shared_ptr<PyDevice>> devices;
+    for (size_t g : global) {
+      if (table.at(g).device != nullptr) {
+        devices.push_back(
+            std::make_shared<PyDevice>(session, Device(table[g].device)));
+      }
     }
     return std::make_shared<PyExecutable>(std::move(devices),
                                           std::move(executable));
@@ -383,8 +543,37 @@ void DefineModule(py::module_& module) {
     return phal_element_type_name(static_cast<phal_element_type_t>(type));
   });
 
+  py::class_<Job, std::shared_ptr<Job>>(module, "Job")
+      .def_static("tcp", &Job::Tcp, py::arg("coordinator"),
+                  py::arg("process_index"), py::arg("process_count"),
+                  py::arg("timeout"))
+      .def_static("mpi", &Job::Mpi)
+      .def_property_readonly("rank", &Job::rank)
+      .def_property_readonly("size", &Job::size)
+      .def_property_readonly(
+          "kind", [](const Job& job) { return job.owned() ? "tcp" : "mpi"; })
+      .def("all_gather", &Job::AllGather, py::arg("data"), py::arg("timeout"))
+      .def("abandon", &Job::Abandon);
+
   py::class_<Session, std::shared_ptr<Session>>(module, "Session")
-      .def(py::init(&Session::Create))
+      .def(py::init(&Session::Create), py::arg("job") = nullptr)
+      .def_property_readonly("job", &Session::job)
+      .def("global_devices",
+           [](const std::shared_ptr<Session>& session) {
+             py::list out;
+             for (const phal_global_device_t& entry :
+                  session->client().GlobalDevices()) {
+               py::object local = py::none();
+               if (entry.device != nullptr) {
+                 local = py::cast(
+                     std::make_shared<PyDevice>(session, Device(entry.device)));
+               }
+               out.append(py::make_tuple(entry.process_index,
+                                         OrEmpty(entry.plugin_name),
+                                         OrEmpty(entry.device_name), local));
+             }
+             return out;
+           })
       .def("plugins",
            [](const Session& session) {
              py::list plugins;
@@ -473,6 +662,9 @@ void DefineModule(py::module_& module) {
 
   py::class_<PyExecutable, std::shared_ptr<PyExecutable>>(module, "Executable")
       .def_static("compile", &PyExecutable::Compile, py::arg("device"),
+                  py::arg("program"), py::arg("format"), py::arg("source_name"))
+      .def_static("compile_global", &PyExecutable::CompileGlobal,
+                  py::arg("session"), py::arg("global_devices"),
                   py::arg("program"), py::arg("format"), py::arg("source_name"))
       .def_static("compile_for_devices", &PyExecutable::CompileForDevices,
                   py::arg("devices"), py::arg("program"), py::arg("format"),

@@ -6,10 +6,12 @@ device and run them on numpy arrays; JAX functions through polyhal.jit.
     mlp = polyhal.compile("samples/models/jax/mlp.hlo")   # or the text itself
     outputs = mlp(*inputs)                                 # numpy in and out
     polyhal.jit(lambda x: x @ x.T, "intel")(x)             # a JAX function
+    polyhal.distributed.initialize()                       # under mpirun
 
 See docs/python.md.
 """
 from . import _polyhal
+from . import distributed
 from ._cli import conformance, reference
 from ._errors import Error
 from ._jit import jit
@@ -23,6 +25,7 @@ abi_version = _polyhal.abi_version()
 __all__ = [
     "Buffer", "Device", "Error", "Executable", "MultiDeviceExecutable",
     "Plugin", "abi_version",
-    "compile", "conformance", "device", "devices", "jit", "plugins", "put",
+    "compile", "conformance", "device", "devices", "distributed", "jit",
+    "plugins", "put",
     "reference",
 ]

@@ -137,15 +137,19 @@ class MultiDeviceExecutable(_runtime._Signature):
         """Runs once on every device and returns each device's results as
         Buffers left on it: per_device_arguments[k] is the list of device
         k's arguments, numpy arrays (copied to it) or Buffers."""
-        if len(per_device_arguments) != len(self._devices):
+        return self._execute(self._devices, per_device_arguments)
+
+    def _execute(self, devices, per_device_arguments):
+        """execute_on_devices on the native executable's `devices`."""
+        if len(per_device_arguments) != len(devices):
             raise Error("INVALID_ARGUMENT",
-                        f"the executable runs on {len(self._devices)} "
+                        f"the executable runs on {len(devices)} "
                         f"devices; arguments were given for "
                         f"{len(per_device_arguments)}")
         count = len(self._native.parameters)
         natives = []
         for k, (device, arguments) in enumerate(
-                zip(self._devices, per_device_arguments)):
+                zip(devices, per_device_arguments)):
             if len(arguments) != count:
                 raise Error("INVALID_ARGUMENT",
                             f"the executable takes {count} argument(s) per "
