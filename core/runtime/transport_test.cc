@@ -1,6 +1,7 @@
-// polyhal/transport.h: two clients of one job over the TCP transport (two
-// threads here, as two processes would) number the job's devices alike;
-// bad options get an error naming the member at fault.
+// polyhal/transport.h and its C++ face transport.hpp: two clients of one
+// job over the TCP transport (two threads here, as two processes would)
+// number the job's devices alike; bad options get an error naming the
+// member at fault; JobTransport::Initialize reads the environment.
 #include "polyhal/transport.h"
 
 #include <string>
@@ -13,6 +14,7 @@
 #include "core/testing/free_port.h"
 
 #include "polyhal/polyhal.hpp"
+#include "polyhal/transport.hpp"
 
 namespace phal {
 namespace {
@@ -95,6 +97,56 @@ TEST(TcpTransport, BadOptionsAreNamed) {
   EXPECT_THAT(MessageOf(status), HasSubstr("'no-port' is not HOST:PORT"));
   EXPECT_EQ(transport, nullptr);
   phal_tcp_transport_destroy(nullptr);
+}
+
+TEST(JobTransport, TwoProcessesJoinOverTcpAndMove) {
+  const std::string coordinator =
+      "127.0.0.1:" + std::to_string(testing::FreePort());
+  std::vector<Result<JobTransport>> jobs;
+  jobs.emplace_back(Error(PHAL_UNKNOWN, "not run"));
+  jobs.emplace_back(Error(PHAL_UNKNOWN, "not run"));
+  std::vector<std::thread> threads;
+  for (uint32_t r = 0; r < 2; ++r) {
+    threads.emplace_back([&, r] {
+      jobs[r] = JobTransport::Tcp(coordinator, r, 2,
+                                  std::chrono::milliseconds(30000));
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (uint32_t r = 0; r < 2; ++r) {
+    ASSERT_TRUE(jobs[r].ok()) << jobs[r].error().ToString();
+    JobTransport moved = std::move(jobs[r].value());
+    EXPECT_EQ(jobs[r]->get(), nullptr);
+    EXPECT_EQ(moved.rank(), static_cast<int>(r));
+    EXPECT_EQ(moved.size(), 2);
+  }
+}
+
+TEST(JobTransport, InitializeReadsTheEnvironment) {
+  for (const char* variable :
+       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PHAL_COORDINATOR",
+        "PHAL_NUM_PROCESSES", "PHAL_PROCESS_ID"}) {
+    unsetenv(variable);
+  }
+  Result<JobTransport> none = JobTransport::Initialize();
+  EXPECT_EQ(none.error().code(), PHAL_INVALID_ARGUMENT);
+  EXPECT_THAT(none.error().message(), HasSubstr("not started by mpirun"));
+  setenv("PHAL_COORDINATOR", "127.0.0.1:1", 1);
+  Result<JobTransport> partial = JobTransport::Initialize();
+  EXPECT_THAT(partial.error().message(), HasSubstr("all set"));
+  setenv("PHAL_NUM_PROCESSES", "1", 1);
+  setenv("PHAL_PROCESS_ID", "1", 1);
+  Result<JobTransport> outside = JobTransport::Initialize();
+  EXPECT_THAT(outside.error().message(),
+              HasSubstr("PHAL_PROCESS_ID='1' of PHAL_NUM_PROCESSES='1'"));
+  setenv("PHAL_PROCESS_ID", "0", 1);
+  Result<JobTransport> alone = JobTransport::Initialize();
+  ASSERT_TRUE(alone.ok()) << alone.error().ToString();
+  EXPECT_EQ(alone->size(), 1);
+  for (const char* variable :
+       {"PHAL_COORDINATOR", "PHAL_NUM_PROCESSES", "PHAL_PROCESS_ID"}) {
+    unsetenv(variable);
+  }
 }
 
 }  // namespace
