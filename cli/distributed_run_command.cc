@@ -168,12 +168,11 @@ Status RunOnReference(HostTransport& job, const RunOptions& options,
 
 // A plugin's devices over every rank: the client joins the job, and the
 // program runs on the job's first --devices devices of the plugin.
-Status RunOnDevices(HostTransport& job, const phal_host_transport_t* transport,
-                    const RunOptions& options,
+Status RunOnDevices(RawHostTransport& job, const RunOptions& options,
                     std::chrono::milliseconds timeout) {
   phal_client_options_t client_options{};
   client_options.struct_size = sizeof(client_options);
-  client_options.transport = transport;
+  client_options.transport = job.c_transport();
   Result<Client> client = Client::Create(&client_options);
   PHAL_RETURN_IF_ERROR(StatusFromError(client.error()));
   // The plugin's devices of the job, in global (rank) order.
@@ -244,9 +243,7 @@ Status RunOnDevices(HostTransport& job, const phal_host_transport_t* transport,
   return EmitGlobalOutputs(program, leaves, options);
 }
 
-Status RunDistributed(HostTransport& job,
-                      const phal_host_transport_t* transport,
-                      const RunOptions& options,
+Status RunDistributed(RawHostTransport& job, const RunOptions& options,
                       std::chrono::milliseconds timeout) {
   if (options.plugin == "reference") {
     if (options.devices > 0 && options.devices != job.size()) {
@@ -257,7 +254,7 @@ Status RunDistributed(HostTransport& job,
     }
     return RunOnReference(job, options, timeout);
   }
-  return RunOnDevices(job, transport, options, timeout);
+  return RunOnDevices(job, options, timeout);
 }
 
 void ReportRankFailure(const HostTransport& job, const Status& status) {
@@ -278,8 +275,7 @@ int RunOverTcp(const RunOptions& options, std::chrono::milliseconds timeout) {
                  job.status().message().c_str());
     return kExitFailure;
   }
-  const Status status =
-      RunDistributed(**job, (*job)->c_transport(), options, timeout);
+  const Status status = RunDistributed(**job, options, timeout);
   if (status.ok()) return kExitSuccess;
   ReportRankFailure(**job, status);
   // The peers waiting on this rank fail now, naming it.
@@ -304,8 +300,7 @@ int RunDistributedFile(const RunOptions& options) {
                  job.status().message().c_str());
     return kExitFailure;
   }
-  const Status status =
-      RunDistributed(**job, (*job)->c_transport(), options, *timeout);
+  const Status status = RunDistributed(**job, options, *timeout);
   if (status.ok()) return kExitSuccess;
   ReportRankFailure(**job, status);
   (*job)->Abort(kExitFailure);

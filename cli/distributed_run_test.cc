@@ -17,6 +17,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "cli/distributed_test_support.h"
 #include "core/io/npy.h"
 #include "core/testing/command_output.h"
 #include "core/testing/jax_models.h"
@@ -26,12 +27,12 @@
 namespace phal {
 namespace {
 
+using testing::ExpectOutputsMatchXla;
 using ::testing::HasSubstr;
+using testing::kJaxModelDir;
+using testing::kPolyhal;
+using testing::ModelInputFlags;
 using testing::RunCommand;
-
-const std::string kPolyhal = std::string(PHAL_TEST_BUILD_DIR) + "/bin/polyhal";
-const std::string kModels =
-    std::string(PHAL_TEST_SOURCE_DIR) + "/samples/models/jax/";
 
 // mpirun with `ranks` processes, allowed as root and on more processes than
 // cores, bounded to 120 seconds; `program` is what each rank runs (or an
@@ -40,18 +41,6 @@ std::string Mpirun(int ranks, const std::string& program) {
   return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
          "OMPI_MCA_rmaps_base_oversubscribe=1 timeout 120 mpirun -np " +
          std::to_string(ranks) + " " + program;
-}
-
-// "--input NAME.input_0.npy --input ..." for every input of model `name`.
-std::string InputFlags(const std::string& name) {
-  std::string inputs;
-  for (int i = 0; std::filesystem::exists(kModels + name + ".input_" +
-                                          std::to_string(i) + ".npy");
-       ++i) {
-    inputs +=
-        " --input " + kModels + name + ".input_" + std::to_string(i) + ".npy";
-  }
-  return inputs;
 }
 
 class DistributedRunTest : public ::testing::Test {
@@ -76,25 +65,10 @@ class DistributedRunTest : public ::testing::Test {
                                   const std::string& env,
                                   const std::string& out) {
     return RunCommand(env + " " +
-                      Mpirun(ranks, kPolyhal + " run " + kModels + file +
+                      Mpirun(ranks, kPolyhal + " run " + kJaxModelDir + file +
                                         " --distributed mpi --plugin " +
-                                        plugin + InputFlags(name) +
+                                        plugin + ModelInputFlags(name) +
                                         " --output-dir " + out));
-  }
-
-  // The outputs in `out` against XLA's for model `name`.
-  void ExpectOutputsMatchXla(const std::string& name, const std::string& out) {
-    StatusOr<testing::JaxModel> model = testing::ReadJaxModel(name, ".hlo");
-    ASSERT_TRUE(model.ok()) << model.status().ToString();
-    for (std::size_t k = 0; k < model->results.size(); ++k) {
-      StatusOr<Literal> got =
-          ReadNpy(out + "/output_" + std::to_string(k) + ".npy");
-      ASSERT_TRUE(got.ok()) << got.status().ToString();
-      const Literal& expected = model->results[k];
-      EXPECT_TRUE(testing::Matches(
-          *got, expected, testing::XlaTolerance(expected.element_type())))
-          << name << " output " << k;
-    }
   }
 
   void ExpectMatchesXla(const std::string& name, const std::string& file,
@@ -148,9 +122,9 @@ TEST_F(DistributedRunTest, TrainingLoopOverFourProcessesMatchesOneAndRepeats) {
     ASSERT_EQ(run.exit_code, 0) << run.text;
   }
   testing::CommandOutput one =
-      RunCommand("PHAL_VIRTUAL_DEVICES=4 " + kPolyhal + " run " + kModels +
-                 name + ".hlo --devices 4 --plugin cpu" + InputFlags(name) +
-                 " --output-dir " + alone.path());
+      RunCommand("PHAL_VIRTUAL_DEVICES=4 " + kPolyhal + " run " + kJaxModelDir +
+                 name + ".hlo --devices 4 --plugin cpu" +
+                 ModelInputFlags(name) + " --output-dir " + alone.path());
   ASSERT_EQ(one.exit_code, 0) << one.text;
   for (std::size_t k = 0; k < model->results.size(); ++k) {
     const std::string file = "/output_" + std::to_string(k) + ".npy";
@@ -172,27 +146,25 @@ TEST_F(DistributedRunTest, TrainingLoopOverFourProcessesMatchesOneAndRepeats) {
 TEST_F(DistributedRunTest, TwoHostsOverTcpBetweenNetworkNamespaces) {
   // Two "hosts": network namespaces joined by a veth pair, two ranks in
   // each, talking over TCP on addresses that exist inside them only.
-  const std::string hosts =
-      "bash " + std::string(PHAL_TEST_SOURCE_DIR) + "/scripts/netns-hosts.sh";
-  if (RunCommand(hosts + " down; " + hosts + " up").exit_code != 0) {
-    RunCommand(hosts + " down");
+  if (!testing::NetnsHostsUp()) {
     GTEST_SKIP() << "cannot make network namespaces here (ip netns needs "
                     "root)";
   }
   testing::TempDir out;
   testing::CommandOutput run = RunCommand(
-      "timeout 120 " + hosts + " mpirun -np 4 --map-by node " + kPolyhal +
-      " run " + kModels +
+      "timeout 120 " + testing::kNetnsHosts + " mpirun -np 4 --map-by node " +
+      kPolyhal + " run " + kJaxModelDir +
       "sharded_transformer_step.hlo --distributed mpi --plugin cpu" +
-      InputFlags("sharded_transformer_step") + " --output-dir " + out.path());
-  RunCommand(hosts + " down");
+      ModelInputFlags("sharded_transformer_step") + " --output-dir " +
+      out.path());
+  testing::NetnsHostsDown();
   ASSERT_EQ(run.exit_code, 0) << run.text;
   ExpectOutputsMatchXla("sharded_transformer_step", out.path());
 }
 
 TEST_F(DistributedRunTest, RanksWithoutADeviceAreRefused) {
   testing::CommandOutput run = RunCommand(
-      Mpirun(4, kPolyhal + " run " + kModels +
+      Mpirun(4, kPolyhal + " run " + kJaxModelDir +
                     "spmd_grid.gspmd.mlir --distributed mpi --plugin cpu "
                     "--devices 2 --random-inputs 0"));
   EXPECT_NE(run.exit_code, 0) << run.text;
@@ -247,7 +219,7 @@ TEST_F(DistributedRunTest, RanksRunningDifferentProgramsFailAtTheFirstStep) {
 
 TEST_F(DistributedRunTest, AJobOfAnotherSizeIsRefused) {
   testing::CommandOutput run =
-      RunCommand(Mpirun(3, kPolyhal + " run " + kModels +
+      RunCommand(Mpirun(3, kPolyhal + " run " + kJaxModelDir +
                                "spmd_collectives.hlo --distributed mpi "
                                "--plugin reference --random-inputs 0"));
   EXPECT_NE(run.exit_code, 0) << run.text;

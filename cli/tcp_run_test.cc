@@ -15,7 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "core/io/npy.h"
+#include "cli/distributed_test_support.h"
 #include "core/testing/command_output.h"
 #include "core/testing/free_port.h"
 #include "core/testing/jax_models.h"
@@ -25,23 +25,12 @@
 namespace phal {
 namespace {
 
+using testing::ExpectOutputsMatchXla;
 using ::testing::HasSubstr;
+using testing::kJaxModelDir;
+using testing::kPolyhal;
+using testing::ModelInputFlags;
 using testing::RunCommand;
-
-const std::string kPolyhal = std::string(PHAL_TEST_BUILD_DIR) + "/bin/polyhal";
-const std::string kModels =
-    std::string(PHAL_TEST_SOURCE_DIR) + "/samples/models/jax/";
-
-std::string InputFlags(const std::string& name) {
-  std::string inputs;
-  for (int i = 0; std::filesystem::exists(kModels + name + ".input_" +
-                                          std::to_string(i) + ".npy");
-       ++i) {
-    inputs +=
-        " --input " + kModels + name + ".input_" + std::to_string(i) + ".npy";
-  }
-  return inputs;
-}
 
 // A shell command that starts `processes` processes of `run` (to which
 // each adds its --distributed tcp flags; process k's command is prefixed
@@ -64,20 +53,6 @@ std::string Launch(int processes, const std::string& run,
   return "bash -c '" + script + "'";
 }
 
-void ExpectOutputsMatchXla(const std::string& name, const std::string& out) {
-  StatusOr<testing::JaxModel> model = testing::ReadJaxModel(name, ".hlo");
-  ASSERT_TRUE(model.ok()) << model.status().ToString();
-  for (std::size_t k = 0; k < model->results.size(); ++k) {
-    StatusOr<Literal> got =
-        ReadNpy(out + "/output_" + std::to_string(k) + ".npy");
-    ASSERT_TRUE(got.ok()) << got.status().ToString();
-    const Literal& expected = model->results[k];
-    EXPECT_TRUE(testing::Matches(
-        *got, expected, testing::XlaTolerance(expected.element_type())))
-        << name << " output " << k;
-  }
-}
-
 void ExpectMatchesXla(const std::string& name, const std::string& file,
                       int processes, const std::string& plugin,
                       const std::string& env = "") {
@@ -89,8 +64,8 @@ void ExpectMatchesXla(const std::string& name, const std::string& file,
   testing::CommandOutput run = RunCommand(
       env + " " +
       Launch(processes,
-             kPolyhal + " run " + kModels + file + " --plugin " + plugin +
-                 InputFlags(name) + " --output-dir " + out.path(),
+             kPolyhal + " run " + kJaxModelDir + file + " --plugin " + plugin +
+                 ModelInputFlags(name) + " --output-dir " + out.path(),
              coordinator));
   ASSERT_EQ(run.exit_code, 0) << run.text;
   ExpectOutputsMatchXla(name, out.path());
@@ -131,7 +106,7 @@ TEST(TcpRun, AProcessThatNeverStartsIsNamedWithinTheTimeout) {
   const std::string coordinator =
       "127.0.0.1:" + std::to_string(testing::FreePort());
   const std::string common = " --distributed tcp --coordinator " + coordinator +
-                             " --num-processes 4 --plugin cpu " + kModels +
+                             " --num-processes 4 --plugin cpu " + kJaxModelDir +
                              "spmd_collectives.hlo --random-inputs 0";
   std::string script = "pids=;";
   for (int k = 0; k < 3; ++k) {
@@ -146,7 +121,7 @@ TEST(TcpRun, AProcessThatNeverStartsIsNamedWithinTheTimeout) {
 }
 
 TEST(TcpRun, TheFlagsAreCheckedTogether) {
-  const std::string module = kModels + "spmd_collectives.hlo";
+  const std::string module = kJaxModelDir + "spmd_collectives.hlo";
   testing::CommandOutput missing = RunCommand(
       kPolyhal + " run " + module + " --distributed tcp --num-processes 2");
   EXPECT_NE(missing.exit_code, 0);
@@ -167,24 +142,21 @@ TEST(TcpRun, TheFlagsAreCheckedTogether) {
 TEST(TcpRun, TwoHostsBetweenNetworkNamespaces) {
   // Two "hosts" (network namespaces joined by a veth pair), two processes
   // in each, the coordinator on the first host's private address.
-  const std::string hosts =
-      "bash " + std::string(PHAL_TEST_SOURCE_DIR) + "/scripts/netns-hosts.sh";
-  if (RunCommand(hosts + " down; " + hosts + " up").exit_code != 0) {
-    RunCommand(hosts + " down");
+  if (!testing::NetnsHostsUp()) {
     GTEST_SKIP() << "cannot make network namespaces here (ip netns needs "
                     "root)";
   }
   testing::TempDir out;
   const std::string name = "sharded_transformer_step";
-  const std::string run = kPolyhal + " run " + kModels + name +
-                          ".hlo --plugin cpu" + InputFlags(name) +
+  const std::string run = kPolyhal + " run " + kJaxModelDir + name +
+                          ".hlo --plugin cpu" + ModelInputFlags(name) +
                           " --output-dir " + out.path();
   testing::CommandOutput launched = RunCommand(Launch(
       4, run, "10.77.0.1:" + std::to_string(testing::FreePort()), [](int k) {
         return std::string("timeout 120 ip netns exec ") +
                (k < 2 ? "phal-host-a " : "phal-host-b ");
       }));
-  RunCommand(hosts + " down");
+  testing::NetnsHostsDown();
   ASSERT_EQ(launched.exit_code, 0) << launched.text;
   ExpectOutputsMatchXla(name, out.path());
 }

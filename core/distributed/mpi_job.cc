@@ -57,16 +57,6 @@ StatusOr<MpiJob*> MpiJob::Get() {
   return job;
 }
 
-Status MpiJob::Exchange(std::vector<Message>& sends,
-                        std::vector<Message>& receives, int tag,
-                        std::chrono::milliseconds timeout,
-                        const std::string& what) {
-  const std::vector<phal_host_message_t> raw_sends = ToHostMessages(sends, tag);
-  const std::vector<phal_host_message_t> raw_receives =
-      ToHostMessages(receives, tag);
-  return ExchangeRaw(raw_sends, raw_receives, timeout, what);
-}
-
 Status MpiJob::ExchangeRaw(std::span<const phal_host_message_t> sends,
                            std::span<const phal_host_message_t> receives,
                            std::chrono::milliseconds timeout,
@@ -182,32 +172,6 @@ Status MpiJob::ExchangeRaw(std::span<const phal_host_message_t> sends,
     }
   }
   return OkStatus();
-}
-
-const phal_host_transport_t* MpiJob::c_transport() {
-  static const phal_host_transport_t transport = [this] {
-    phal_host_transport_t t{};
-    t.struct_size = sizeof(t);
-    t.rank = rank_;
-    t.size = size_;
-    t.user_data = this;
-    t.exchange = [](void* user_data, const phal_host_message_t* sends,
-                    size_t send_count, const phal_host_message_t* receives,
-                    size_t receive_count, int64_t timeout_ms, const char* what,
-                    char* error, size_t error_capacity) -> phal_status_code_t {
-      const Status status = static_cast<MpiJob*>(user_data)->ExchangeRaw(
-          std::span<const phal_host_message_t>(sends, send_count),
-          std::span<const phal_host_message_t>(receives, receive_count),
-          std::chrono::milliseconds(timeout_ms), what != nullptr ? what : "");
-      if (status.ok()) return PHAL_OK;
-      if (error != nullptr && error_capacity > 0) {
-        std::snprintf(error, error_capacity, "%s", status.message().c_str());
-      }
-      return status.code();
-    };
-    return t;
-  }();
-  return &transport;
 }
 
 void MpiJob::Abort(int code) {

@@ -18,33 +18,19 @@
 
 namespace phal {
 
-class MpiJob final : public HostTransport {
+class MpiJob final : public RawHostTransport {
  public:
   // The job, with MPI initialised on the first call (MPI_Init_thread,
   // serialized) and finalised when the process exits. UNAVAILABLE when MPI
   // cannot start (not launched by mpirun and no singleton support).
   static StatusOr<MpiJob*> Get();
 
-  int rank() const override { return rank_; }
-  int size() const override { return size_; }
-
-  // HostTransport::Exchange over MPI_COMM_WORLD (every MPI call is
-  // serialized; the waits poll with the lock released). Messages over 1 GiB
-  // travel in pieces.
-  Status Exchange(std::vector<Message>& sends, std::vector<Message>& receives,
-                  int tag, std::chrono::milliseconds timeout,
-                  const std::string& what) override;
-
-  // The same exchange on the messages' own buffers (each message's tag is
-  // its own).
+  // Over MPI_COMM_WORLD (every MPI call is serialized; the waits poll with
+  // the lock released). Messages over 1 GiB travel in pieces.
   Status ExchangeRaw(std::span<const phal_host_message_t> sends,
                      std::span<const phal_host_message_t> receives,
                      std::chrono::milliseconds timeout,
-                     const std::string& what);
-
-  // The job as a phal_host_transport_t (polyhal/runtime.h), for
-  // phal_client_options_t::transport; lives as long as the process.
-  const phal_host_transport_t* c_transport();
+                     const std::string& what) override;
 
   // Ends the whole job with exit code `code` (MPI_Abort): what a rank does
   // after a failure, so that mpirun exits non-zero instead of leaving its
@@ -52,9 +38,7 @@ class MpiJob final : public HostTransport {
   [[noreturn]] void Abort(int code);
 
  private:
-  MpiJob(int rank, int size) : rank_(rank), size_(size) {}
-  int rank_ = 0;
-  int size_ = 1;
+  MpiJob(int rank, int size) : RawHostTransport(rank, size) {}
 };
 
 }  // namespace phal

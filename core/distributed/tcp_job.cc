@@ -251,27 +251,8 @@ std::string AddressText(const sockaddr_in& address) {
 
 }  // namespace
 
-TcpJob::TcpJob(int rank, int size) : rank_(rank), size_(size) {
+TcpJob::TcpJob(int rank, int size) : RawHostTransport(rank, size) {
   for (int r = 0; r < size; ++r) peers_.push_back(std::make_unique<Peer>());
-  c_transport_.struct_size = sizeof(c_transport_);
-  c_transport_.rank = rank;
-  c_transport_.size = size;
-  c_transport_.user_data = this;
-  c_transport_.exchange =
-      [](void* user_data, const phal_host_message_t* sends, size_t send_count,
-         const phal_host_message_t* receives, size_t receive_count,
-         int64_t timeout_ms, const char* what, char* error,
-         size_t error_capacity) -> phal_status_code_t {
-    const Status status = static_cast<TcpJob*>(user_data)->ExchangeRaw(
-        std::span<const phal_host_message_t>(sends, send_count),
-        std::span<const phal_host_message_t>(receives, receive_count),
-        std::chrono::milliseconds(timeout_ms), what != nullptr ? what : "");
-    if (status.ok()) return PHAL_OK;
-    if (error != nullptr && error_capacity > 0) {
-      std::snprintf(error, error_capacity, "%s", status.message().c_str());
-    }
-    return status.code();
-  };
 }
 
 StatusOr<std::unique_ptr<TcpJob>> TcpJob::Connect(
@@ -501,9 +482,9 @@ void TcpJob::ReadLoop() {
     std::vector<uint8_t> bytes;
     std::size_t bytes_got = 0;
   };
-  std::vector<Partial> partial(static_cast<std::size_t>(size_));
+  std::vector<Partial> partial(static_cast<std::size_t>(size()));
   std::vector<int> open;
-  for (int r = 0; r < size_; ++r) {
+  for (int r = 0; r < size(); ++r) {
     if (peers_[static_cast<std::size_t>(r)]->fd >= 0) open.push_back(r);
   }
   const auto end_peer = [&](int r, const std::string& why) {
@@ -578,7 +559,7 @@ void TcpJob::ReadLoop() {
 
 Status TcpJob::Send(int peer, int tag, const void* data, std::size_t size,
                     Clock::time_point deadline, const std::string& what) {
-  if (peer == rank_) {
+  if (peer == rank()) {
     const auto* bytes = static_cast<const uint8_t*>(data);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -605,25 +586,15 @@ Status TcpJob::Send(int peer, int tag, const void* data, std::size_t size,
   return OkStatus();
 }
 
-Status TcpJob::Exchange(std::vector<Message>& sends,
-                        std::vector<Message>& receives, int tag,
-                        std::chrono::milliseconds timeout,
-                        const std::string& what) {
-  const std::vector<phal_host_message_t> raw_sends = ToHostMessages(sends, tag);
-  const std::vector<phal_host_message_t> raw_receives =
-      ToHostMessages(receives, tag);
-  return ExchangeRaw(raw_sends, raw_receives, timeout, what);
-}
-
 Status TcpJob::ExchangeRaw(std::span<const phal_host_message_t> sends,
                            std::span<const phal_host_message_t> receives,
                            std::chrono::milliseconds timeout,
                            const std::string& what) {
   const auto deadline = Clock::now() + timeout;
   const auto check_peer = [&](int peer) -> Status {
-    if (peer < 0 || peer >= size_) {
+    if (peer < 0 || peer >= size()) {
       return InvalidArgument(what + ": rank " + std::to_string(peer) +
-                             " is not in the job of " + std::to_string(size_));
+                             " is not in the job of " + std::to_string(size()));
     }
     return OkStatus();
   };

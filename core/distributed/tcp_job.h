@@ -44,7 +44,7 @@ struct TcpJobOptions {
   std::chrono::milliseconds timeout{60000};
 };
 
-class TcpJob final : public HostTransport {
+class TcpJob final : public RawHostTransport {
  public:
   // The job, once every process has joined: INVALID_ARGUMENT for a bad
   // address, rank or size; DEADLINE_EXCEEDED naming the ranks that did not
@@ -59,23 +59,10 @@ class TcpJob final : public HostTransport {
   TcpJob(const TcpJob&) = delete;
   TcpJob& operator=(const TcpJob&) = delete;
 
-  int rank() const override { return rank_; }
-  int size() const override { return size_; }
-
-  Status Exchange(std::vector<Message>& sends, std::vector<Message>& receives,
-                  int tag, std::chrono::milliseconds timeout,
-                  const std::string& what) override;
-
-  // The same exchange on the messages' own buffers (each message's tag is
-  // its own).
   Status ExchangeRaw(std::span<const phal_host_message_t> sends,
                      std::span<const phal_host_message_t> receives,
                      std::chrono::milliseconds timeout,
-                     const std::string& what);
-
-  // The job as a phal_host_transport_t (polyhal/runtime.h), for
-  // phal_client_options_t::transport; valid as long as the job.
-  const phal_host_transport_t* c_transport() const { return &c_transport_; }
+                     const std::string& what) override;
 
   // Closes every connection at once, so that the peers waiting on this
   // rank fail now, naming it, instead of at their deadline; exchanges
@@ -98,8 +85,6 @@ class TcpJob final : public HostTransport {
               std::chrono::steady_clock::time_point deadline,
               const std::string& what);
 
-  const int rank_;
-  const int size_;
   std::vector<std::unique_ptr<Peer>> peers_;
   // Written to wake the reader when the job ends.
   int wake_[2] = {-1, -1};
@@ -108,7 +93,6 @@ class TcpJob final : public HostTransport {
   std::map<std::pair<int, int>, std::deque<std::vector<uint8_t>>> mail_;
   bool abandoned_ = false;
   std::thread reader_;
-  phal_host_transport_t c_transport_{};
 };
 
 }  // namespace phal

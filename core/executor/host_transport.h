@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,39 @@ class HostTransport {
   StatusOr<std::vector<std::vector<uint8_t>>> AllGather(
       const std::vector<uint8_t>& bytes, int tag,
       std::chrono::milliseconds timeout, const std::string& what);
+};
+
+// A transport whose exchange works on the C API's messages themselves,
+// without copies (MPI's, TCP's: core/distributed): Exchange and the C form
+// of the transport are made from ExchangeRaw.
+class RawHostTransport : public HostTransport {
+ public:
+  RawHostTransport(int rank, int size);
+  RawHostTransport(const RawHostTransport&) = delete;
+  RawHostTransport& operator=(const RawHostTransport&) = delete;
+
+  int rank() const final { return rank_; }
+  int size() const final { return size_; }
+
+  // HostTransport::Exchange on the messages' own buffers, each message
+  // with its own tag.
+  virtual Status ExchangeRaw(std::span<const phal_host_message_t> sends,
+                             std::span<const phal_host_message_t> receives,
+                             std::chrono::milliseconds timeout,
+                             const std::string& what) = 0;
+
+  Status Exchange(std::vector<Message>& sends, std::vector<Message>& receives,
+                  int tag, std::chrono::milliseconds timeout,
+                  const std::string& what) final;
+
+  // This transport as a phal_host_transport_t (polyhal/runtime.h), for
+  // phal_client_options_t::transport; valid as long as this object.
+  const phal_host_transport_t* c_transport() const { return &c_transport_; }
+
+ private:
+  const int rank_;
+  const int size_;
+  phal_host_transport_t c_transport_{};
 };
 
 // `messages` as the C API's messages (polyhal/runtime.h), pointing at their

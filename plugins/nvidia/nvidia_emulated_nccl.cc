@@ -90,55 +90,21 @@ ncclResult_t FromStatus(const Status& status) {
 }
 
 bool ElementType(ncclDataType_t type, uint32_t* out) {
-  switch (type) {
-    case ncclInt8:
-      *out = PHAL_ELEMENT_TYPE_S8;
+  for (const NcclTypeName& known : kNcclTypes) {
+    if (known.nccl == type) {
+      *out = known.element_type;
       return true;
-    case ncclUint8:
-      *out = PHAL_ELEMENT_TYPE_U8;
-      return true;
-    case ncclInt32:
-      *out = PHAL_ELEMENT_TYPE_S32;
-      return true;
-    case ncclUint32:
-      *out = PHAL_ELEMENT_TYPE_U32;
-      return true;
-    case ncclInt64:
-      *out = PHAL_ELEMENT_TYPE_S64;
-      return true;
-    case ncclUint64:
-      *out = PHAL_ELEMENT_TYPE_U64;
-      return true;
-    case ncclFloat16:
-      *out = PHAL_ELEMENT_TYPE_F16;
-      return true;
-    case ncclBfloat16:
-      *out = PHAL_ELEMENT_TYPE_BF16;
-      return true;
-    case ncclFloat32:
-      *out = PHAL_ELEMENT_TYPE_F32;
-      return true;
-    case ncclFloat64:
-      *out = PHAL_ELEMENT_TYPE_F64;
-      return true;
+    }
   }
   return false;
 }
 
 bool Reduction(ncclRedOp_t op, uint32_t* out) {
-  switch (op) {
-    case ncclSum:
-      *out = PHAL_REDUCTION_SUM;
+  for (const NcclReductionName& known : kNcclReductions) {
+    if (known.nccl == op) {
+      *out = known.reduction;
       return true;
-    case ncclProd:
-      *out = PHAL_REDUCTION_PRODUCT;
-      return true;
-    case ncclMin:
-      *out = PHAL_REDUCTION_MIN;
-      return true;
-    case ncclMax:
-      *out = PHAL_REDUCTION_MAX;
-      return true;
+    }
   }
   return false;
 }

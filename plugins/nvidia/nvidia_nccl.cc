@@ -82,65 +82,33 @@ Mode ModeFromEnvironment() {
 
 // NCCL's type for reducing elements of `type`; pred is a byte of 0 or 1.
 bool ReductionType(uint32_t type, ncclDataType_t* out) {
-  switch (type) {
-    case PHAL_ELEMENT_TYPE_S8:
-      *out = ncclInt8;
+  if (type == PHAL_ELEMENT_TYPE_PRED) type = PHAL_ELEMENT_TYPE_U8;
+  for (const NcclTypeName& known : kNcclTypes) {
+    if (known.element_type == type) {
+      *out = known.nccl;
       return true;
-    case PHAL_ELEMENT_TYPE_PRED:
-    case PHAL_ELEMENT_TYPE_U8:
-      *out = ncclUint8;
-      return true;
-    case PHAL_ELEMENT_TYPE_S32:
-      *out = ncclInt32;
-      return true;
-    case PHAL_ELEMENT_TYPE_U32:
-      *out = ncclUint32;
-      return true;
-    case PHAL_ELEMENT_TYPE_S64:
-      *out = ncclInt64;
-      return true;
-    case PHAL_ELEMENT_TYPE_U64:
-      *out = ncclUint64;
-      return true;
-    case PHAL_ELEMENT_TYPE_F16:
-      *out = ncclFloat16;
-      return true;
-    case PHAL_ELEMENT_TYPE_BF16:
-      *out = ncclBfloat16;
-      return true;
-    case PHAL_ELEMENT_TYPE_F32:
-      *out = ncclFloat32;
-      return true;
-    case PHAL_ELEMENT_TYPE_F64:
-      *out = ncclFloat64;
-      return true;
-    default:
-      return false;
+    }
   }
+  return false;
 }
 
 // NCCL's op for `reduction` of `type`: and and or only of pred (min and
-// max of 0 and 1).
+// max of 0 and 1), sum and product of anything but pred.
 bool ReductionOp(uint32_t type, uint32_t reduction, ncclRedOp_t* out) {
   const bool pred = type == PHAL_ELEMENT_TYPE_PRED;
-  switch (reduction) {
-    case PHAL_REDUCTION_SUM:
-      *out = ncclSum;
-      return !pred;
-    case PHAL_REDUCTION_PRODUCT:
-      *out = ncclProd;
-      return !pred;
-    case PHAL_REDUCTION_MIN:
-    case PHAL_REDUCTION_AND:
-      *out = ncclMin;
-      return pred || reduction == PHAL_REDUCTION_MIN;
-    case PHAL_REDUCTION_MAX:
-    case PHAL_REDUCTION_OR:
-      *out = ncclMax;
-      return pred || reduction == PHAL_REDUCTION_MAX;
-    default:
-      return false;
+  if (pred && (reduction == PHAL_REDUCTION_SUM ||
+               reduction == PHAL_REDUCTION_PRODUCT)) {
+    return false;
   }
+  if (pred && reduction == PHAL_REDUCTION_AND) reduction = PHAL_REDUCTION_MIN;
+  if (pred && reduction == PHAL_REDUCTION_OR) reduction = PHAL_REDUCTION_MAX;
+  for (const NcclReductionName& known : kNcclReductions) {
+    if (known.reduction == reduction) {
+      *out = known.nccl;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool IsFloating(uint32_t type) {

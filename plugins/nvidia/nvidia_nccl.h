@@ -63,6 +63,36 @@ enum ncclRedOp_t : int {
   ncclMin = 3,
 };
 
+// The element types NCCL has, each with its Polyhal type, and its four
+// reductions with theirs: the plugin maps one way (nvidia_nccl.cc), the
+// emulator the other (nvidia_emulated_nccl.cc).
+struct NcclTypeName {
+  uint32_t element_type;  // phal_element_type_t
+  ncclDataType_t nccl;
+};
+inline constexpr NcclTypeName kNcclTypes[] = {
+    {PHAL_ELEMENT_TYPE_S8, ncclInt8},
+    {PHAL_ELEMENT_TYPE_U8, ncclUint8},
+    {PHAL_ELEMENT_TYPE_S32, ncclInt32},
+    {PHAL_ELEMENT_TYPE_U32, ncclUint32},
+    {PHAL_ELEMENT_TYPE_S64, ncclInt64},
+    {PHAL_ELEMENT_TYPE_U64, ncclUint64},
+    {PHAL_ELEMENT_TYPE_F16, ncclFloat16},
+    {PHAL_ELEMENT_TYPE_BF16, ncclBfloat16},
+    {PHAL_ELEMENT_TYPE_F32, ncclFloat32},
+    {PHAL_ELEMENT_TYPE_F64, ncclFloat64},
+};
+struct NcclReductionName {
+  uint32_t reduction;  // phal_reduction_t
+  ncclRedOp_t nccl;
+};
+inline constexpr NcclReductionName kNcclReductions[] = {
+    {PHAL_REDUCTION_SUM, ncclSum},
+    {PHAL_REDUCTION_PRODUCT, ncclProd},
+    {PHAL_REDUCTION_MIN, ncclMin},
+    {PHAL_REDUCTION_MAX, ncclMax},
+};
+
 // Opaque to the plugin; the grid emulator defines the one it hands out.
 struct ncclComm;
 using ncclComm_t = ncclComm*;

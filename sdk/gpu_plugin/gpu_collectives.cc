@@ -15,7 +15,6 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <shared_mutex>
 #include <utility>
 #include <vector>
@@ -23,8 +22,7 @@
 #include "sdk/gpu_plugin/gpu_memory.h"
 #include "sdk/gpu_plugin/gpu_plugin.h"
 #include "sdk/gpu_plugin/gpu_stream.h"
-#include "sdk/plugin_support/host_communicator.h"
-#include "sdk/plugin_support/plugin_host.h"
+#include "sdk/plugin_support/host_collective_slots.h"
 
 namespace phal::gpu_plugin {
 namespace {
@@ -124,12 +122,7 @@ phal_status_t* CommunicatorCreate(
     phal_plugin_device_t* const* devices, uint32_t count,
     phal_plugin_communicator_t** out_communicators) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
-    if (count == 0) return InvalidArgument("a communicator needs a device");
-    std::set<const void*> distinct(devices, devices + count);
-    if (distinct.size() != count || distinct.count(nullptr) != 0) {
-      return InvalidArgument(
-          "a communicator's devices must be distinct and not NULL");
-    }
+    PHAL_RETURN_IF_ERROR(CheckCommunicatorDevices(devices, count));
     for (uint32_t rank = 0; rank < count; ++rank) {
       PHAL_RETURN_IF_ERROR(
           devices[rank]->CheckRunnable("create communicators"));

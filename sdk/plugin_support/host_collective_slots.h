@@ -55,17 +55,25 @@ struct HostCommunicatorRank {
   const void* device = nullptr;
 };
 
-// communicator_create's body: one HostCommunicator for `count` distinct
-// devices, a Handle (a HostCommunicatorRank) per rank in out[0..count).
-template <typename Handle, typename Device>
-Status CreateHostCommunicators(Device* const* devices, uint32_t count,
-                               Handle** out) {
+// What communicator_create checks of its devices: at least one, none
+// NULL, none twice.
+template <typename Device>
+Status CheckCommunicatorDevices(Device* const* devices, uint32_t count) {
   if (count == 0) return InvalidArgument("a communicator needs a device");
   std::set<const void*> distinct(devices, devices + count);
   if (distinct.size() != count || distinct.count(nullptr) != 0) {
     return InvalidArgument(
         "a communicator's devices must be distinct and not NULL");
   }
+  return OkStatus();
+}
+
+// communicator_create's body: one HostCommunicator for `count` distinct
+// devices, a Handle (a HostCommunicatorRank) per rank in out[0..count).
+template <typename Handle, typename Device>
+Status CreateHostCommunicators(Device* const* devices, uint32_t count,
+                               Handle** out) {
+  PHAL_RETURN_IF_ERROR(CheckCommunicatorDevices(devices, count));
   auto group = std::make_shared<HostCommunicator>(count);
   std::vector<std::unique_ptr<Handle>> handles;
   for (uint32_t rank = 0; rank < count; ++rank) {
