@@ -142,12 +142,13 @@ Status RunOnReference(HostTransport& job, const RunOptions& options,
                         SplitInputs(program, grid_options));
   std::vector<int> rank_of;
   for (int rank = 0; rank < job.size(); ++rank) rank_of.push_back(rank);
+  const HloModule* const modules[] = {program.module.get()};
   PHAL_ASSIGN_OR_RETURN(
       DistributedGrid grid,
       DistributedGrid::Create(job,
                               ProcessGrid{program.module->replica_count(),
                                           program.module->num_partitions()},
-                              rank_of, timeout));
+                              rank_of, timeout, modules));
   std::vector<std::vector<Literal>> mine(1);
   PHAL_RETURN_IF_ERROR(
       grid.Run([&](int64_t k, reference::ProcessContext* context) -> Status {

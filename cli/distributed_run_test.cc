@@ -1,8 +1,10 @@
 // `mpirun -np N polyhal run MODULE --distributed mpi`: JAX's SPMD and
 // sharded models over four MPI processes of one cpu device each, over two
 // of two devices each and on the reference per rank match XLA's outputs;
-// a 20-step data-parallel training loop over four processes matches the
-// same loop in one process and repeats bit for bit; ranks that run
+// MPI reduces the all-reduces that cross ranks itself, in each of
+// PHAL_MPI_REDUCTIONS's modes; a 20-step data-parallel training loop over
+// four processes matches the same loop in one process and repeats bit for
+// bit; ranks that run
 // different programs, a job of the wrong size, a rank that never reaches
 // a collective and a killed rank all end the job non-zero, naming the
 // ranks, within the collective timeout. Skipped where the CLI is built
@@ -107,6 +109,28 @@ TEST_F(DistributedRunTest, TwoRanksOfTwoCpuDevicesMatchXla) {
   ExpectMatchesXla("spmd_collectives", "spmd_collectives.hlo", 2, "cpu", two);
   ExpectMatchesXla("sharded_transformer_step", "sharded_transformer_step.hlo",
                    2, "cpu", two);
+}
+
+TEST_F(DistributedRunTest, MpiReducesAllReducesInEveryModeAndABadModeIsNamed) {
+  const std::string name = "spmd_collectives";
+  for (const std::string mode : {"all", "exact", "off"}) {
+    SCOPED_TRACE("PHAL_MPI_REDUCTIONS=" + mode);
+    testing::TempDir out;
+    testing::CommandOutput run =
+        RunModel(name, name + ".hlo", 4, "cpu",
+                 "PHAL_LOG=debug PHAL_MPI_REDUCTIONS=" + mode, out.path());
+    ASSERT_EQ(run.exit_code, 0) << run.text;
+    ExpectOutputsMatchXla(name, out.path());
+    // The f32 sum over four ranks is MPI's in `all` only.
+    EXPECT_EQ(run.text.find("reduced by the transport") != std::string::npos,
+              mode == "all")
+        << run.text;
+  }
+  testing::TempDir out;
+  testing::CommandOutput bad = RunModel(
+      name, name + ".hlo", 2, "cpu", "PHAL_MPI_REDUCTIONS=fastest", out.path());
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_THAT(bad.text, HasSubstr("PHAL_MPI_REDUCTIONS is 'fastest'"));
 }
 
 TEST_F(DistributedRunTest, TrainingLoopOverFourProcessesMatchesOneAndRepeats) {

@@ -1,23 +1,27 @@
 // All-reduce bus bandwidth across the ranks of an MPI job: a program whose
 // processes (one per device of every rank) all-reduce an f32 array, run
 // through the C API's distributed client (phal_executable_compile_global
-// over MpiJob's transport), against MPI_Allreduce called directly on
-// buffers of the same size, in the same run. Bandwidths as nccl-tests
-// define them: algbw = bytes / time, busbw = algbw * 2 (n - 1) / n for n
-// participants. Not a test; docs/distributed.md has its figures.
+// over MpiJob's transport, or with --transport tcp over a TCP job of the
+// same ranks), against MPI_Allreduce called directly on buffers of the
+// same size, in the same run. Bandwidths as nccl-tests define them:
+// algbw = bytes / time, busbw = algbw * 2 (n - 1) / n for n participants.
+// Not a test; docs/distributed.md has its figures.
 //
 //   scripts/mpirun.sh -np 4 build/bin/polyhal_allreduce_benchmark
-//       [--plugin cpu] [--repeat 20] [SIZE_BYTES...]
+//       [--plugin cpu] [--transport mpi|tcp] [--repeat 20] [SIZE_BYTES...]
 #include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/distributed/mpi_job.h"
+#include "core/distributed/tcp_job.h"
+#include "core/testing/free_port.h"
 #include "polyhal/polyhal.hpp"
 
 namespace phal {
@@ -50,12 +54,15 @@ int Run(int argc, char** argv) {
     return 1;
   }
   std::string plugin = "cpu";
+  std::string transport = "mpi";
   int repeat = 20;
   std::vector<int64_t> sizes;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--plugin" && i + 1 < argc) {
       plugin = argv[++i];
+    } else if (arg == "--transport" && i + 1 < argc) {
+      transport = argv[++i];
     } else if (arg == "--repeat" && i + 1 < argc) {
       repeat = std::max(1, std::atoi(argv[++i]));
     } else {
@@ -66,6 +73,26 @@ int Run(int argc, char** argv) {
   phal_client_options_t options{};
   options.struct_size = sizeof(options);
   options.transport = (*job)->c_transport();
+  std::unique_ptr<TcpJob> tcp;
+  if (transport == "tcp") {
+    // Rank 0 picks the coordinator's port; MPI tells the others.
+    int port = (*job)->rank() == 0 ? testing::FreePort() : 0;
+    MPI_Bcast(&port, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    TcpJobOptions tcp_options;
+    tcp_options.coordinator = "127.0.0.1:" + std::to_string(port);
+    tcp_options.rank = (*job)->rank();
+    tcp_options.size = (*job)->size();
+    StatusOr<std::unique_ptr<TcpJob>> joined = TcpJob::Connect(tcp_options);
+    if (!joined.ok()) {
+      std::fprintf(stderr, "%s\n", joined.status().message().c_str());
+      return 1;
+    }
+    tcp = std::move(*joined);
+    options.transport = tcp->c_transport();
+  } else if (transport != "mpi") {
+    std::fprintf(stderr, "--transport is mpi or tcp\n");
+    return 1;
+  }
   Result<Client> client = Client::Create(&options);
   if (!client.ok()) {
     std::fprintf(stderr, "%s\n", client.error().message().c_str());
@@ -83,10 +110,12 @@ int Run(int argc, char** argv) {
   const auto n = static_cast<int64_t>(assignment.size());
   if (me == 0) {
     std::printf(
-        "all-reduce of f32, %d ranks, %lld devices of '%s' (median of %d)\n"
+        "all-reduce of f32, %d ranks over %s, %lld devices of '%s' (median "
+        "of %d)\n"
         "| bytes | MPI_Allreduce busbw | Polyhal busbw | Polyhal / MPI |\n"
         "|---:|---:|---:|---:|\n",
-        (*job)->size(), static_cast<long long>(n), plugin.c_str(), repeat);
+        (*job)->size(), transport.c_str(), static_cast<long long>(n),
+        plugin.c_str(), repeat);
   }
   for (int64_t bytes : sizes) {
     const int64_t elements = std::max<int64_t>(1, bytes / 4);

@@ -15,12 +15,27 @@
 #include <cstring>
 #include <set>
 
+#include "sdk/base/element_types.h"
+
 namespace phal {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 constexpr uint32_t kHelloMagic = 0x314a4850;  // "PHJ1"
+
+// The tags of a reduction group's messages, above every tag of the C API's
+// exchanges (1 to 32767): one per group, since a group's all-reduces run
+// one at a time and messages of one tag arrive in order. A group's tag is
+// kFirstRingTag + (its first rank << kGroupBits) + how many groups that
+// rank made first before it, which its first rank tells the others.
+constexpr int kFirstRingTag = 1 << 20;
+constexpr int kGroupBits = 14;
+constexpr int kGroupTag = kFirstRingTag - 1;
+
+// Below this size an all-reduce sends every rank's buffer to the others
+// (one round) instead of a ring (2 (n - 1) rounds).
+constexpr std::size_t kRingBytes = std::size_t{64} << 10;
 constexpr uint32_t kTableMagic = 0x324a4850;  // "PHJ2"
 
 // What a process says when it connects: who it is and where it listens.
@@ -251,8 +266,10 @@ std::string AddressText(const sockaddr_in& address) {
 
 }  // namespace
 
-TcpJob::TcpJob(int rank, int size) : RawHostTransport(rank, size) {
+TcpJob::TcpJob(int rank, int size, TransportReductions reductions)
+    : RawHostTransport(rank, size), reductions_(reductions) {
   for (int r = 0; r < size; ++r) peers_.push_back(std::make_unique<Peer>());
+  ChainReductions(*this);
 }
 
 StatusOr<std::unique_ptr<TcpJob>> TcpJob::Connect(
@@ -263,6 +280,8 @@ StatusOr<std::unique_ptr<TcpJob>> TcpJob::Connect(
                            ": the process index must be in [0, " +
                            std::to_string(options.size) + ")");
   }
+  PHAL_ASSIGN_OR_RETURN(const TransportReductions reductions,
+                        TransportReductionsFromEnv("PHAL_TCP_REDUCTIONS"));
   PHAL_ASSIGN_OR_RETURN(auto host_port, SplitAddress(options.coordinator));
   PHAL_ASSIGN_OR_RETURN(sockaddr_in coordinator,
                         Resolve(host_port.first, host_port.second));
@@ -272,7 +291,7 @@ StatusOr<std::unique_ptr<TcpJob>> TcpJob::Connect(
   const std::string who = "process " + std::to_string(me) + " of " +
                           std::to_string(size) + " joining the job at " +
                           options.coordinator;
-  std::unique_ptr<TcpJob> job(new TcpJob(me, size));
+  std::unique_ptr<TcpJob> job(new TcpJob(me, size, reductions));
   std::vector<Socket> links(static_cast<std::size_t>(size));
   if (size > 1) {
     uint16_t port = 0;
@@ -662,6 +681,122 @@ Status TcpJob::ExchangeRaw(std::span<const phal_host_message_t> sends,
                               " did not arrive within " +
                               std::to_string(timeout.count()) + " ms");
     }
+  }
+  return OkStatus();
+}
+
+bool TcpJob::Supports(phal_element_type_t type, phal_reduction_t reduction,
+                      int rank_count) const {
+  return HostReducible(type, reduction) &&
+         ReductionsAllow(reductions_, type, rank_count);
+}
+
+StatusOr<uint64_t> TcpJob::MakeGroup(std::span<const int> ranks,
+                                     std::chrono::milliseconds timeout) {
+  const std::vector<int> list(ranks.begin(), ranks.end());
+  const std::string what = "making the group of ranks " +
+                           RankListToString(list) + " (rank " +
+                           std::to_string(rank()) + ")";
+  int32_t tag = 0;
+  if (list[0] == rank()) {
+    {
+      std::lock_guard<std::mutex> lock(ring_mutex_);
+      if (groups_led_ >= (1 << kGroupBits) ||
+          rank() >= ((INT32_MAX - kFirstRingTag) >> kGroupBits)) {
+        return ResourceExhausted(what + ": rank " + std::to_string(rank()) +
+                                 " leads " + std::to_string(groups_led_) +
+                                 " groups, as many as the TCP job tags");
+      }
+      tag = kFirstRingTag + (rank() << kGroupBits) + groups_led_++;
+    }
+    std::vector<phal_host_message_t> sends;
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      sends.push_back({list[i], kGroupTag, &tag, sizeof(tag)});
+    }
+    PHAL_RETURN_IF_ERROR(ExchangeRaw(sends, {}, timeout, what));
+  } else {
+    const phal_host_message_t receive{list[0], kGroupTag, &tag, sizeof(tag)};
+    PHAL_RETURN_IF_ERROR(ExchangeRaw({}, {&receive, 1}, timeout, what));
+  }
+  std::lock_guard<std::mutex> lock(ring_mutex_);
+  rings_.push_back({list, tag});
+  return static_cast<uint64_t>(rings_.size() - 1);
+}
+
+Status TcpJob::AllReduce(uint64_t group, void* data, std::size_t count,
+                         phal_element_type_t type, phal_reduction_t reduction,
+                         std::chrono::milliseconds timeout,
+                         const std::string& what) {
+  std::vector<int> ranks;
+  int tag = 0;
+  {
+    std::lock_guard<std::mutex> lock(ring_mutex_);
+    if (group >= rings_.size()) {
+      return InvalidArgument(what + ": no group " + std::to_string(group));
+    }
+    ranks = rings_[group].ranks;
+    tag = rings_[group].tag;
+  }
+  if (!HostReducible(type, reduction)) {
+    return InvalidArgument(what + ": the TCP job does not run this reduction");
+  }
+  const std::size_t width = ElementTypeByteSize(type);
+  const auto n = ranks.size();
+  const auto p = static_cast<std::size_t>(
+      std::find(ranks.begin(), ranks.end(), rank()) - ranks.begin());
+  const auto deadline = Clock::now() + timeout;
+  const auto left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
+                                                                 Clock::now());
+  };
+  auto* bytes = static_cast<uint8_t*>(data);
+  if (count * width < kRingBytes || count < n) {
+    // One round: every rank's buffer to every other, added in rank order.
+    std::vector<std::vector<uint8_t>> theirs(n);
+    std::vector<phal_host_message_t> sends;
+    std::vector<phal_host_message_t> receives;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i == p) continue;
+      theirs[i].resize(count * width);
+      sends.push_back({ranks[i], tag, bytes, count * width});
+      receives.push_back({ranks[i], tag, theirs[i].data(), count * width});
+    }
+    PHAL_RETURN_IF_ERROR(ExchangeRaw(sends, receives, left(), what));
+    theirs[p].assign(bytes, bytes + count * width);
+    std::memcpy(bytes, theirs[0].data(), count * width);
+    for (std::size_t i = 1; i < n; ++i) {
+      ReduceInto(type, reduction, bytes, theirs[i].data(), count);
+    }
+    return OkStatus();
+  }
+  // A ring: chunk c is elements [c * count / n, (c + 1) * count / n).
+  const auto begin = [&](std::size_t c) { return c * count / n; };
+  const auto length = [&](std::size_t c) { return begin(c + 1) - begin(c); };
+  const int next = ranks[(p + 1) % n];
+  const int previous = ranks[(p + n - 1) % n];
+  std::vector<uint8_t> incoming((count / n + 1) * width);
+  // Reduce-scatter: after n - 1 steps this rank holds chunk p + 1 reduced
+  // over every rank.
+  for (std::size_t step = 0; step + 1 < n; ++step) {
+    const std::size_t out = (p + n - step) % n;
+    const std::size_t in = (p + 2 * n - step - 1) % n;
+    const phal_host_message_t send{next, tag, bytes + begin(out) * width,
+                                   length(out) * width};
+    const phal_host_message_t receive{previous, tag, incoming.data(),
+                                      length(in) * width};
+    PHAL_RETURN_IF_ERROR(ExchangeRaw({&send, 1}, {&receive, 1}, left(), what));
+    ReduceInto(type, reduction, bytes + begin(in) * width, incoming.data(),
+               length(in));
+  }
+  // All-gather: each reduced chunk travels round the ring.
+  for (std::size_t step = 0; step + 1 < n; ++step) {
+    const std::size_t out = (p + 1 + n - step) % n;
+    const std::size_t in = (p + n - step) % n;
+    const phal_host_message_t send{next, tag, bytes + begin(out) * width,
+                                   length(out) * width};
+    const phal_host_message_t receive{previous, tag, bytes + begin(in) * width,
+                                      length(in) * width};
+    PHAL_RETURN_IF_ERROR(ExchangeRaw({&send, 1}, {&receive, 1}, left(), what));
   }
   return OkStatus();
 }

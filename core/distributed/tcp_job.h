@@ -12,6 +12,15 @@
 // A rank whose connection closes (its process died or ended) fails every
 // exchange waiting for it at once, naming it; a rank that is alive but
 // silent fails it at the exchange's deadline, as HostTransport promises.
+//
+// The job also reduces (HostReductions): an all-reduce over a group of
+// ranks is a ring (a reduce-scatter, then an all-gather, each rank
+// sending 2 (n - 1) / n of the buffer) above 64 KiB, and below that every
+// rank sends its buffer to the others and adds them in rank order. Each
+// element is reduced by one rank and copied to the others, so every rank
+// gets the same bits, and a group of the same ranks the same bits on every
+// run. PHAL_TCP_REDUCTIONS = all (default) | exact | off, as
+// PHAL_MPI_REDUCTIONS (mpi_job.h).
 #ifndef POLYHAL_CORE_DISTRIBUTED_TCP_JOB_H_
 #define POLYHAL_CORE_DISTRIBUTED_TCP_JOB_H_
 
@@ -28,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/executor/host_reduce.h"
 #include "core/executor/host_transport.h"
 #include "polyhal/runtime.h"
 #include "sdk/base/status.h"
@@ -44,12 +54,13 @@ struct TcpJobOptions {
   std::chrono::milliseconds timeout{60000};
 };
 
-class TcpJob final : public RawHostTransport {
+class TcpJob final : public RawHostTransport, public HostReductions {
  public:
   // The job, once every process has joined: INVALID_ARGUMENT for a bad
   // address, rank or size; DEADLINE_EXCEEDED naming the ranks that did not
   // join within options.timeout; FAILED_PRECONDITION when the processes
-  // disagree on the size or two claim one rank.
+  // disagree on the size or two claim one rank; INVALID_ARGUMENT for a
+  // PHAL_TCP_REDUCTIONS it does not know.
   static StatusOr<std::unique_ptr<TcpJob>> Connect(
       const TcpJobOptions& options);
 
@@ -69,6 +80,18 @@ class TcpJob final : public RawHostTransport {
   // fail from then on.
   void Abandon();
 
+  HostReductions* reductions() override { return this; }
+  // What host_reduce.h reduces, as PHAL_TCP_REDUCTIONS allows.
+  bool Supports(phal_element_type_t type, phal_reduction_t reduction,
+                int rank_count) const override;
+  // The group's first rank gives it a tag of its own and tells the others.
+  StatusOr<uint64_t> MakeGroup(std::span<const int> ranks,
+                               std::chrono::milliseconds timeout) override;
+  Status AllReduce(uint64_t group, void* data, std::size_t count,
+                   phal_element_type_t type, phal_reduction_t reduction,
+                   std::chrono::milliseconds timeout,
+                   const std::string& what) override;
+
  private:
   struct Peer {
     int fd = -1;
@@ -77,7 +100,7 @@ class TcpJob final : public RawHostTransport {
     std::string closed;
   };
 
-  TcpJob(int rank, int size);
+  TcpJob(int rank, int size, TransportReductions reductions);
   // Reads every connection into the mailboxes until each has closed or
   // the job is destroyed.
   void ReadLoop();
@@ -93,6 +116,14 @@ class TcpJob final : public RawHostTransport {
   std::map<std::pair<int, int>, std::deque<std::vector<uint8_t>>> mail_;
   bool abandoned_ = false;
   std::thread reader_;
+  const TransportReductions reductions_;
+  struct Ring {
+    std::vector<int> ranks;
+    int tag = 0;
+  };
+  std::mutex ring_mutex_;
+  std::vector<Ring> rings_;  // MakeGroup's groups, by handle
+  int groups_led_ = 0;       // groups this rank is the first of
 };
 
 }  // namespace phal

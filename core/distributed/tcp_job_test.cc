@@ -1,5 +1,7 @@
 #include "core/distributed/tcp_job.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -68,6 +70,129 @@ TEST(TcpJob, EveryRankGathersEveryRanksBytes) {
                 std::vector<uint8_t>(100000, static_cast<uint8_t>(q + 1)));
     }
   }
+}
+
+// Every rank of `jobs` in `ranks` all-reduces its `values[rank]` over one
+// group of them (made by each, as a client does at compile time), twice;
+// the first run's results, and whether both runs gave the same bits.
+template <typename T>
+std::vector<std::vector<T>> AllReduceOnThreads(
+    std::vector<StatusOr<std::unique_ptr<TcpJob>>>& jobs,
+    const std::vector<int>& ranks, phal_element_type_t type,
+    phal_reduction_t reduction, std::vector<std::vector<T>> values,
+    bool* repeatable) {
+  std::vector<std::vector<T>> results(jobs.size());
+  std::vector<std::vector<T>> again(jobs.size());
+  std::vector<std::thread> threads;
+  for (int r : ranks) {
+    threads.emplace_back([&, r] {
+      TcpJob& job = **jobs[static_cast<std::size_t>(r)];
+      StatusOr<uint64_t> group = job.MakeGroup(ranks, std::chrono::seconds(20));
+      ASSERT_TRUE(group.ok()) << group.status().ToString();
+      for (auto* out : {&results, &again}) {
+        std::vector<T> data = values[static_cast<std::size_t>(r)];
+        const Status status =
+            job.AllReduce(*group, data.data(), data.size(), type, reduction,
+                          std::chrono::seconds(20), "the test's all-reduce");
+        ASSERT_TRUE(status.ok()) << status.ToString();
+        (*out)[static_cast<std::size_t>(r)] = std::move(data);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  *repeatable = results == again;
+  return results;
+}
+
+// Rings (above 64 KiB) and single rounds (below), over every rank and over
+// a group of some ranks: every rank gets the same bits, on every run, and
+// the reduction is right (within rounding for floats, exact for integers,
+// which wrap).
+TEST(TcpJob, AllReducesGiveEveryRankTheSameBits) {
+  auto jobs = FormJob(4);
+  for (auto& job : jobs) ASSERT_TRUE(job.ok()) << job.status().ToString();
+  for (const std::size_t count : {std::size_t{5}, std::size_t{100003}}) {
+    SCOPED_TRACE("count " + std::to_string(count));
+    std::vector<std::vector<float>> floats(4);
+    std::vector<std::vector<int32_t>> ints(4);
+    for (int r = 0; r < 4; ++r) {
+      for (std::size_t i = 0; i < count; ++i) {
+        floats[static_cast<std::size_t>(r)].push_back(
+            0.1f *
+                static_cast<float>((i * 7 + static_cast<std::size_t>(r)) % 13) +
+            1e-3f * static_cast<float>(r));
+        ints[static_cast<std::size_t>(r)].push_back(
+            i % 3 == 0 ? INT32_MAX - r : static_cast<int32_t>(i) - 50 * r);
+      }
+    }
+    bool repeatable = false;
+    const auto sums =
+        AllReduceOnThreads(jobs, {0, 1, 2, 3}, PHAL_ELEMENT_TYPE_F32,
+                           PHAL_REDUCTION_SUM, floats, &repeatable);
+    EXPECT_TRUE(repeatable);
+    for (int r = 0; r < 4; ++r) {
+      ASSERT_EQ(sums[static_cast<std::size_t>(r)].size(), count);
+      EXPECT_EQ(0, std::memcmp(sums[static_cast<std::size_t>(r)].data(),
+                               sums[0].data(), count * sizeof(float)))
+          << "rank " << r << " got other bits than rank 0";
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      const float expected =
+          ((floats[0][i] + floats[1][i]) + floats[2][i]) + floats[3][i];
+      ASSERT_NEAR(sums[0][i], expected, 1e-5f * std::fabs(expected)) << i;
+    }
+    const auto wrapped =
+        AllReduceOnThreads(jobs, {0, 1, 2, 3}, PHAL_ELEMENT_TYPE_S32,
+                           PHAL_REDUCTION_SUM, ints, &repeatable);
+    const auto maxima =
+        AllReduceOnThreads(jobs, {1, 3}, PHAL_ELEMENT_TYPE_S32,
+                           PHAL_REDUCTION_MAX, ints, &repeatable);
+    for (std::size_t i = 0; i < count; ++i) {
+      uint32_t sum = 0;
+      for (int r = 0; r < 4; ++r) {
+        sum += static_cast<uint32_t>(ints[static_cast<std::size_t>(r)][i]);
+      }
+      ASSERT_EQ(wrapped[2][i], static_cast<int32_t>(sum)) << i;
+      ASSERT_EQ(maxima[3][i], std::max(ints[1][i], ints[3][i])) << i;
+    }
+  }
+}
+
+TEST(TcpJob, AnAllReduceNamesTheRankThatNeverCame) {
+  auto jobs = FormJob(3);
+  for (auto& job : jobs) ASSERT_TRUE(job.ok()) << job.status().ToString();
+  TcpJob& job = **jobs[0];
+  StatusOr<uint64_t> group =
+      job.MakeGroup(std::vector<int>{0, 1, 2}, std::chrono::seconds(1));
+  ASSERT_TRUE(group.ok());
+  std::vector<float> data(100000, 1.0f);
+  const Status status = job.AllReduce(
+      *group, data.data(), data.size(), PHAL_ELEMENT_TYPE_F32,
+      PHAL_REDUCTION_SUM, std::chrono::milliseconds(300), "the all-reduce");
+  EXPECT_EQ(status.code(), PHAL_DEADLINE_EXCEEDED) << status.ToString();
+  EXPECT_THAT(status.message(), HasSubstr("ranks {2} did not arrive"));
+}
+
+TEST(TcpJob, ReductionsFollowTheirSwitch) {
+  setenv("PHAL_TCP_REDUCTIONS", "exact", 1);
+  {
+    auto jobs = FormJob(1);
+    ASSERT_TRUE(jobs[0].ok()) << jobs[0].status().ToString();
+    EXPECT_TRUE(
+        (*jobs[0])->Supports(PHAL_ELEMENT_TYPE_F32, PHAL_REDUCTION_SUM, 2));
+    EXPECT_FALSE(
+        (*jobs[0])->Supports(PHAL_ELEMENT_TYPE_F32, PHAL_REDUCTION_SUM, 3));
+    EXPECT_TRUE(
+        (*jobs[0])->Supports(PHAL_ELEMENT_TYPE_S8, PHAL_REDUCTION_PRODUCT, 3));
+    EXPECT_FALSE(
+        (*jobs[0])->Supports(PHAL_ELEMENT_TYPE_BF16, PHAL_REDUCTION_SUM, 2));
+  }
+  setenv("PHAL_TCP_REDUCTIONS", "never", 1);
+  auto bad = FormJob(1);
+  EXPECT_EQ(bad[0].status().code(), PHAL_INVALID_ARGUMENT);
+  EXPECT_THAT(bad[0].status().message(),
+              HasSubstr("PHAL_TCP_REDUCTIONS is 'never'"));
+  unsetenv("PHAL_TCP_REDUCTIONS");
 }
 
 // Two threads of each rank exchange at once with tags of their own; the

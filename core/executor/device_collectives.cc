@@ -14,9 +14,8 @@
 #include "core/reference/spmd_process.h"
 
 namespace phal {
-namespace {
 
-std::optional<uint32_t> ReductionOf(const HloInstruction& op) {
+std::optional<phal_reduction_t> ReductionOf(const HloInstruction& op) {
   if (op.to_apply() == nullptr) return std::nullopt;
   const std::optional<HloOpcode> plain =
       reference::PlainReducer(*op.to_apply());
@@ -38,6 +37,8 @@ std::optional<uint32_t> ReductionOf(const HloInstruction& op) {
       return std::nullopt;
   }
 }
+
+namespace {
 
 int64_t Product(const std::vector<int64_t>& dims, std::size_t begin,
                 std::size_t end) {
@@ -88,7 +89,7 @@ StatusOr<std::optional<OpPlan>> PlanOp(const HloModule& module,
   }
   if (base.kind == PHAL_COLLECTIVE_ALL_REDUCE ||
       base.kind == PHAL_COLLECTIVE_REDUCE_SCATTER) {
-    const std::optional<uint32_t> reduction = ReductionOf(op);
+    const std::optional<phal_reduction_t> reduction = ReductionOf(op);
     if (!reduction.has_value()) return std::optional<OpPlan>();
     base.reduction = *reduction;
   }
@@ -270,19 +271,17 @@ const DeviceCollective* DeviceCollectives::Find(int op, int64_t process) const {
   return parts[static_cast<std::size_t>(process)].get();
 }
 
-void DeviceCollectives::AbortLocked(Communicator& communicator,
-                                    Status reason) {
+void DeviceCollectives::AbortLocked(Communicator& communicator, Status reason) {
   if (!communicator.abort_reason.ok() || communicator.ranks.empty()) return;
   communicator.abort_reason = std::move(reason);
-  TakeCStatus(communicator.api->communicator_abort(communicator.ranks[0]))
-      .ok();
+  TakeCStatus(communicator.api->communicator_abort(communicator.ranks[0])).ok();
 }
 
 Status DeviceCollectives::FinishedWithoutArriving(
     const Communicator& communicator, std::size_t rank) {
-  return DeadlineExceeded(
-      "missing processes {" + std::to_string(communicator.processes[rank]) +
-      "}: it finished the program without arriving");
+  return DeadlineExceeded("missing processes {" +
+                          std::to_string(communicator.processes[rank]) +
+                          "}: it finished the program without arriving");
 }
 
 Status DeviceCollectives::Enter(const DeviceCollective& call) {

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,8 +31,14 @@
 
 namespace phal {
 
+// The reduction of an all-reduce or reduce-scatter whose to_apply is one
+// binary op the ABI names (add, multiply, minimum, maximum, and, or), or
+// nullopt.
+std::optional<phal_reduction_t> ReductionOf(const HloInstruction& op);
+
 // One process's part of a process op run on a communicator: one
 // description per operand (result i comes from operand i).
+
 struct DeviceCollective {
   const phal_plugin_api_t* api = nullptr;
   phal_plugin_communicator_t* communicator = nullptr;

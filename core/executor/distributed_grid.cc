@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/executor/device_collectives.h"
 #include "core/reference/collective_rendezvous.h"
 #include "core/reference/collectives.h"
 #include "core/reference/spmd_process.h"
@@ -93,6 +94,27 @@ class DistributedProcess final : public reference::ProcessContext {
  private:
   using ProcessGroupList = std::vector<std::vector<int64_t>>;
 
+  // Sends each other rank of `ranks` this collective's header and checks
+  // theirs.
+  Status ExchangeHeaders(const HloInstruction& instruction, int64_t sequence,
+                         int tag, const std::vector<int>& ranks,
+                         const std::string& what);
+  // The leader's part of a reduction the transport runs: `part`, reduced
+  // in place with the other ranks' over the transport's group `handle`.
+  Status ReduceAcrossRanks(const HloInstruction& instruction, int64_t sequence,
+                           int tag, uint64_t handle,
+                           const std::vector<int>& ranks,
+                           const std::string& what, std::vector<Literal>& part);
+  // The leader's part of any other collective: `part` (this rank's members'
+  // operands, or their reduction) sent to every other rank of `ranks`, and
+  // the group's values (the total, or every member's operands in group
+  // order) made of what they send.
+  StatusOr<std::vector<Literal>> ExchangeAcrossRanks(
+      const HloInstruction& instruction, int64_t sequence, int tag,
+      const std::vector<int64_t>& group, const std::vector<int>& ranks,
+      const std::vector<Shape>& shapes, bool reduce_first,
+      const std::string& what, std::vector<Literal> part,
+      reference::ComputationRunner* runner);
   StatusOr<Literal> Permute(const HloInstruction& instruction,
                             const ProcessGroupList& pairs, int64_t sequence,
                             const std::string& what,
@@ -215,25 +237,36 @@ StatusOr<Literal> DistributedProcess::EvaluateCollective(
   }
   std::sort(ranks.begin(), ranks.end());
 
-  // Stage 1: the members on this rank meet.
-  CollectiveMeeting gather = Meeting(instruction, sequence, 0, group);
-  gather.sources = local;
-  gather.readers = static_cast<int64_t>(local.size());
-  PHAL_ASSIGN_OR_RETURN(std::vector<CollectiveRendezvous::Operands> mine,
-                        rendezvous_.Exchange(gather, std::move(values)));
-  std::vector<const std::vector<Literal>*> sets;
+  // Stage 1: the members on this rank meet; a process that is its rank's
+  // only member of a group spanning ranks keeps its values to itself.
+  const bool alone = local.size() == 1 && ranks.size() > 1;
+  std::vector<CollectiveRendezvous::Operands> mine;
+  std::vector<const std::vector<Literal>*> local_sets;
+  if (alone) {
+    // The meeting only marks this process's place in the rank's sequence.
+    PHAL_RETURN_IF_ERROR(
+        rendezvous_.Exchange(Meeting(instruction, sequence, 0, group), {})
+            .status());
+    local_sets.push_back(&values);
+  } else {
+    CollectiveMeeting gather = Meeting(instruction, sequence, 0, group);
+    gather.sources = local;
+    gather.readers = static_cast<int64_t>(local.size());
+    PHAL_ASSIGN_OR_RETURN(mine,
+                          rendezvous_.Exchange(gather, std::move(values)));
+    for (const CollectiveRendezvous::Operands& set : mine) {
+      local_sets.push_back(set.get());
+    }
+  }
   if (ranks.size() == 1) {
     PHAL_RETURN_IF_ERROR(
         rendezvous_.Exchange(Meeting(instruction, sequence, 1, group), {})
             .status());
-    for (const CollectiveRendezvous::Operands& set : mine) {
-      sets.push_back(set.get());
-    }
-    return reference::EvaluateGroupCollective(instruction, member, sets,
+    return reference::EvaluateGroupCollective(instruction, member, local_sets,
                                               runner);
   }
 
-  // Stage 2: the rank's leader exchanges the rank's part with the other
+  // Stage 2: the rank's leader shares the rank's part with the other
   // ranks' leaders and leaves the group's values for the rank's members.
   // Only a reduction that is one associative op is reduced within each
   // rank first; any other combines the group's values in group order, as
@@ -242,20 +275,12 @@ StatusOr<Literal> DistributedProcess::EvaluateCollective(
       instruction.opcode() == HloOpcode::kAllReduce &&
       reference::PlainReducer(*instruction.to_apply()).has_value();
   const int64_t leader = local[0];
-  CollectiveMeeting share = Meeting(instruction, sequence, 1, group);
-  share.sources = {leader};
-  // The leader may wait for its peers up to the timeout: the others wait
-  // for the leader longer, so that the leader's error, which names the
-  // ranks that did not arrive, is the one reported.
-  share.timeout = 2 * grid_.timeout();
   std::vector<Literal> shared;
   if (id_ == leader) {
     std::vector<Literal> part;
-    std::vector<const std::vector<Literal>*> local_sets;
-    for (const CollectiveRendezvous::Operands& set : mine) {
-      local_sets.push_back(set.get());
-    }
-    if (reduce_first) {
+    if (reduce_first && alone) {
+      part = std::move(values);
+    } else if (reduce_first) {
       PHAL_ASSIGN_OR_RETURN(Literal partial,
                             reference::EvaluateGroupCollective(
                                 instruction, 0, local_sets, runner));
@@ -265,84 +290,179 @@ StatusOr<Literal> DistributedProcess::EvaluateCollective(
         part.insert(part.end(), set->begin(), set->end());
       }
     }
-    const Header header{static_cast<uint64_t>(sequence),
-                        Fingerprint(instruction)};
-    const std::vector<uint8_t> bytes = Pack(header, part);
-    const std::size_t set_bytes = ByteSizeOf(*local_sets[0]);
-    std::vector<HostTransport::Message> sends;
-    std::vector<HostTransport::Message> receives;
-    for (int rank : ranks) {
-      if (rank == me) continue;
-      sends.push_back({rank, bytes});
-      std::size_t members = 0;
-      for (int64_t process : group) members += grid_.rank_of(process) == rank;
-      receives.push_back({rank, std::vector<uint8_t>(
-                                    sizeof(Header) +
-                                    (reduce_first ? 1 : members) * set_bytes)});
-    }
     const int tag =
         1 + static_cast<int>((static_cast<uint64_t>(sequence) * groups.size() +
                               group_index) %
                              static_cast<uint64_t>(kFirstFreeTransportTag - 1));
-    PHAL_RETURN_IF_ERROR(grid_.transport().Exchange(sends, receives, tag,
-                                                    grid_.timeout(), what));
-    for (const HostTransport::Message& message : receives) {
-      PHAL_RETURN_IF_ERROR(CheckHeader(instruction, sequence, message, what));
-    }
-    // Each rank's values, in rank order.
-    std::vector<std::vector<Literal>> by_rank(ranks.size());
-    std::size_t next = 0;
-    for (std::size_t r = 0; r < ranks.size(); ++r) {
-      if (ranks[r] == me) {
-        by_rank[r] = std::move(part);
-        continue;
-      }
-      std::size_t offset = sizeof(Header);
-      const std::vector<uint8_t>& theirs = receives[next++].bytes;
-      while (offset < theirs.size()) {
-        std::vector<Literal> set = Unpack(shapes, theirs, &offset);
-        for (Literal& literal : set) by_rank[r].push_back(std::move(literal));
-      }
-    }
-    if (reduce_first) {
-      std::vector<const std::vector<Literal>*> partials;
-      for (const std::vector<Literal>& partial : by_rank) {
-        partials.push_back(&partial);
-      }
-      PHAL_ASSIGN_OR_RETURN(
-          Literal total,
-          reference::EvaluateGroupCollective(instruction, 0, partials, runner));
-      shared = Leaves(std::move(total));
+    const std::optional<uint64_t> native =
+        reduce_first ? grid_.reduction_group(instruction, group_index)
+                     : std::nullopt;
+    if (native.has_value()) {
+      PHAL_RETURN_IF_ERROR(ReduceAcrossRanks(instruction, sequence, tag,
+                                             *native, ranks, what, part));
+      shared = std::move(part);
     } else {
-      // The members' operands in group order, each rank's in the order its
-      // leader packed them (its members in group order).
-      std::vector<std::size_t> taken(ranks.size(), 0);
-      for (int64_t process : group) {
-        const auto r = static_cast<std::size_t>(
-            std::find(ranks.begin(), ranks.end(), grid_.rank_of(process)) -
-            ranks.begin());
-        for (std::size_t i = 0; i < shapes.size(); ++i) {
-          shared.push_back(std::move(by_rank[r][taken[r]++]));
-        }
-      }
+      PHAL_ASSIGN_OR_RETURN(
+          shared,
+          ExchangeAcrossRanks(instruction, sequence, tag, group, ranks, shapes,
+                              reduce_first, what, std::move(part), runner));
     }
-    share.readers = static_cast<int64_t>(local.size());
   }
-  PHAL_ASSIGN_OR_RETURN(
-      std::vector<CollectiveRendezvous::Operands> group_values,
-      rendezvous_.Exchange(share, std::move(shared)));
-  const std::vector<Literal>& all = *group_values[0];
+  std::vector<Literal> owned;
+  const std::vector<Literal>* all = &shared;
+  if (alone) {
+    PHAL_RETURN_IF_ERROR(
+        rendezvous_.Exchange(Meeting(instruction, sequence, 1, group), {})
+            .status());
+  } else {
+    CollectiveMeeting share = Meeting(instruction, sequence, 1, group);
+    share.sources = {leader};
+    if (id_ == leader) share.readers = static_cast<int64_t>(local.size());
+    // The leader may wait for its peers up to the timeout: the others wait
+    // for the leader longer, so that the leader's error, which names the
+    // ranks that did not arrive, is the one reported.
+    share.timeout = 2 * grid_.timeout();
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<CollectiveRendezvous::Operands> group_values,
+        rendezvous_.Exchange(share, std::move(shared)));
+    owned = *group_values[0];
+    all = &owned;
+  }
   if (reduce_first) {
-    return FromLeaves(instruction, std::vector<Literal>(all));
+    return FromLeaves(instruction,
+                      alone ? std::move(shared) : std::move(owned));
   }
   std::vector<std::vector<Literal>> member_sets(group.size());
+  std::vector<const std::vector<Literal>*> sets;
   for (std::size_t j = 0; j < group.size(); ++j) {
     for (std::size_t i = 0; i < shapes.size(); ++i) {
-      member_sets[j].push_back(all[j * shapes.size() + i]);
+      member_sets[j].push_back((*all)[j * shapes.size() + i]);
     }
     sets.push_back(&member_sets[j]);
   }
   return reference::EvaluateGroupCollective(instruction, member, sets, runner);
+}
+
+Status DistributedProcess::ExchangeHeaders(const HloInstruction& instruction,
+                                           int64_t sequence, int tag,
+                                           const std::vector<int>& ranks,
+                                           const std::string& what) {
+  const Header header{static_cast<uint64_t>(sequence),
+                      Fingerprint(instruction)};
+  std::vector<uint8_t> bytes(sizeof(Header));
+  std::memcpy(bytes.data(), &header, sizeof(Header));
+  std::vector<HostTransport::Message> sends;
+  std::vector<HostTransport::Message> receives;
+  for (int rank : ranks) {
+    if (rank == grid_.transport().rank()) continue;
+    sends.push_back({rank, bytes});
+    receives.push_back({rank, std::vector<uint8_t>(sizeof(Header))});
+  }
+  PHAL_RETURN_IF_ERROR(
+      grid_.transport().Exchange(sends, receives, tag, grid_.timeout(), what));
+  for (const HostTransport::Message& message : receives) {
+    PHAL_RETURN_IF_ERROR(CheckHeader(instruction, sequence, message, what));
+  }
+  return OkStatus();
+}
+
+Status DistributedProcess::ReduceAcrossRanks(const HloInstruction& instruction,
+                                             int64_t sequence, int tag,
+                                             uint64_t handle,
+                                             const std::vector<int>& ranks,
+                                             const std::string& what,
+                                             std::vector<Literal>& part) {
+  // The leaders first agree that they are at this collective, so that a
+  // missing rank is named and a rank at another collective told apart.
+  PHAL_RETURN_IF_ERROR(
+      ExchangeHeaders(instruction, sequence, tag, ranks, what));
+  const std::optional<phal_reduction_t> reduction = ReductionOf(instruction);
+  HostReductions& reductions = *grid_.transport().reductions();
+  for (Literal& leaf : part) {
+    const Status reduced = reductions.AllReduce(
+        handle, leaf.data(), static_cast<std::size_t>(leaf.ElementCount()),
+        leaf.shape().element_type(), *reduction, grid_.timeout(), what);
+    if (reduced.code() == PHAL_DEADLINE_EXCEEDED) {
+      // A rank stopped after the headers went round (MPI cannot say which):
+      // the ranks still here meet once more, and those that do not come
+      // are named.
+      PHAL_RETURN_IF_ERROR(
+          ExchangeHeaders(instruction, sequence, tag, ranks, what));
+    }
+    PHAL_RETURN_IF_ERROR(reduced);
+  }
+  return OkStatus();
+}
+
+StatusOr<std::vector<Literal>> DistributedProcess::ExchangeAcrossRanks(
+    const HloInstruction& instruction, int64_t sequence, int tag,
+    const std::vector<int64_t>& group, const std::vector<int>& ranks,
+    const std::vector<Shape>& shapes, bool reduce_first,
+    const std::string& what, std::vector<Literal> part,
+    reference::ComputationRunner* runner) {
+  const int me = grid_.transport().rank();
+  const Header header{static_cast<uint64_t>(sequence),
+                      Fingerprint(instruction)};
+  std::size_t set_bytes = 0;
+  for (const Shape& shape : shapes) {
+    set_bytes += static_cast<std::size_t>(shape.ByteSize());
+  }
+  std::vector<uint8_t> bytes = Pack(header, part);
+  std::vector<HostTransport::Message> sends;
+  std::vector<HostTransport::Message> receives;
+  for (int rank : ranks) {
+    if (rank == me) continue;
+    sends.push_back({rank, bytes});
+    std::size_t members = 0;
+    for (int64_t process : group) members += grid_.rank_of(process) == rank;
+    receives.push_back(
+        {rank, std::vector<uint8_t>(sizeof(Header) +
+                                    (reduce_first ? 1 : members) * set_bytes)});
+  }
+  bytes.clear();
+  PHAL_RETURN_IF_ERROR(
+      grid_.transport().Exchange(sends, receives, tag, grid_.timeout(), what));
+  sends.clear();
+  for (const HostTransport::Message& message : receives) {
+    PHAL_RETURN_IF_ERROR(CheckHeader(instruction, sequence, message, what));
+  }
+  // Each rank's values, in rank order.
+  std::vector<std::vector<Literal>> by_rank(ranks.size());
+  std::size_t next = 0;
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    if (ranks[r] == me) {
+      by_rank[r] = std::move(part);
+      continue;
+    }
+    std::size_t offset = sizeof(Header);
+    const std::vector<uint8_t>& theirs = receives[next++].bytes;
+    while (offset < theirs.size()) {
+      std::vector<Literal> set = Unpack(shapes, theirs, &offset);
+      for (Literal& literal : set) by_rank[r].push_back(std::move(literal));
+    }
+  }
+  if (reduce_first) {
+    std::vector<const std::vector<Literal>*> partials;
+    for (const std::vector<Literal>& partial : by_rank) {
+      partials.push_back(&partial);
+    }
+    PHAL_ASSIGN_OR_RETURN(Literal total, reference::EvaluateGroupCollective(
+                                             instruction, 0, partials, runner));
+    return Leaves(std::move(total));
+  }
+  // The members' operands in group order, each rank's in the order its
+  // leader packed them (its members in group order).
+  std::vector<Literal> shared;
+  std::vector<std::size_t> taken(ranks.size(), 0);
+  for (int64_t process : group) {
+    const auto r = static_cast<std::size_t>(
+        std::find(ranks.begin(), ranks.end(), grid_.rank_of(process)) -
+        ranks.begin());
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      shared.push_back(std::move(by_rank[r][taken[r]++]));
+    }
+  }
+  return shared;
 }
 
 // `pairs` are the {source, target} process pairs: a process takes the
@@ -418,7 +538,8 @@ StatusOr<Literal> DistributedProcess::Permute(const HloInstruction& instruction,
 
 StatusOr<DistributedGrid> DistributedGrid::Create(
     HostTransport& transport, ProcessGrid grid, std::vector<int> rank_of,
-    std::chrono::milliseconds timeout) {
+    std::chrono::milliseconds timeout,
+    std::span<const HloModule* const> modules) {
   if (static_cast<int64_t>(rank_of.size()) != grid.process_count()) {
     return InvalidArgument("the program runs on " +
                            std::to_string(grid.process_count()) +
@@ -433,7 +554,74 @@ StatusOr<DistributedGrid> DistributedGrid::Create(
                              std::to_string(transport.size()));
     }
   }
-  return DistributedGrid(transport, grid, std::move(rank_of), timeout);
+  DistributedGrid placed(transport, grid, std::move(rank_of), timeout);
+  HostReductions* reductions = transport.reductions();
+  if (reductions == nullptr) return placed;
+  std::map<std::string, const HloInstruction*> all_reduces;
+  for (const HloModule* module : modules) {
+    for (const HloComputation* computation : module->computations()) {
+      for (const HloInstruction* instruction : computation->instructions()) {
+        if (instruction->opcode() == HloOpcode::kAllReduce &&
+            ReductionOf(*instruction).has_value()) {
+          all_reduces.emplace(instruction->name(), instruction);
+        }
+      }
+    }
+  }
+  // The groups of processes of one set of ranks, numbered as first met.
+  std::map<std::vector<int64_t>, int> instance_of;
+  std::map<std::vector<int>, int> instances;
+  for (const auto& [name, instruction] : all_reduces) {
+    const phal_reduction_t reduction = *ReductionOf(*instruction);
+    PHAL_ASSIGN_OR_RETURN(const std::vector<std::vector<int64_t>> groups,
+                          ProcessGroupsOf(*instruction, grid));
+    std::vector<std::optional<uint64_t>> handles(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      std::vector<int> ranks;
+      for (int64_t process : groups[g])
+        ranks.push_back(placed.rank_of(process));
+      std::sort(ranks.begin(), ranks.end());
+      ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+      if (ranks.size() < 2) continue;
+      bool supported = true;
+      for (const HloInstruction* operand : instruction->operands()) {
+        supported = supported && reductions->Supports(
+                                     operand->shape().element_type(), reduction,
+                                     static_cast<int>(ranks.size()));
+      }
+      if (!supported) continue;
+      std::vector<int64_t> members = groups[g];
+      std::sort(members.begin(), members.end());
+      auto [found, added] = instance_of.emplace(members, instances[ranks]);
+      if (added) ++instances[ranks];
+      if (!std::binary_search(ranks.begin(), ranks.end(), transport.rank())) {
+        continue;
+      }
+      PHAL_ASSIGN_OR_RETURN(
+          handles[g], transport.ReductionGroup(ranks, found->second, timeout));
+    }
+    placed.reduction_groups_[name] = std::move(handles);
+  }
+  return placed;
+}
+
+int DistributedGrid::reduction_group_count() const {
+  int count = 0;
+  for (const auto& [name, handles] : reduction_groups_) {
+    for (const std::optional<uint64_t>& handle : handles) {
+      count += handle.has_value();
+    }
+  }
+  return count;
+}
+
+std::optional<uint64_t> DistributedGrid::reduction_group(
+    const HloInstruction& instruction, std::size_t group_index) const {
+  const auto found = reduction_groups_.find(instruction.name());
+  if (found == reduction_groups_.end() || group_index >= found->second.size()) {
+    return std::nullopt;
+  }
+  return found->second[group_index];
 }
 
 DistributedGrid::DistributedGrid(HostTransport& transport, ProcessGrid grid,

@@ -11,9 +11,13 @@
 // order), so that one partial result per rank crosses the network; the
 // other collectives send every member's operands and compute each
 // result with the reference's semantics (core/reference/collectives.h).
-// Every rank computes from the same bits in the same order, so every run
-// gives the same result. collective-permute sends each pair's operands
-// from the source's rank to the target's.
+// Where the transport runs the reduction itself (HostReductions: MPI's
+// all-reduce), the ranks' partial results are reduced by the transport in
+// place, on a group of its own per group of processes, made when the grid
+// is created and kept by the transport. Every rank computes from the same
+// bits in the same order, so every run gives the same result.
+// collective-permute sends each pair's operands from the source's rank to
+// the target's.
 //
 // A peer rank that does not arrive within the timeout fails the leader
 // with DEADLINE_EXCEEDED naming the collective, its group and the missing
@@ -24,9 +28,14 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "core/executor/host_transport.h"
+#include "core/hlo/module.h"
 #include "core/hlo/process_groups.h"
 #include "core/reference/process_context.h"
 #include "sdk/base/status.h"
@@ -40,11 +49,17 @@ inline constexpr int kFirstFreeTransportTag = 30001;
 class DistributedGrid {
  public:
   // `rank_of` has one rank (0 <= rank < transport.size()) per process of
-  // `grid`. `transport` must outlive the grid.
-  static StatusOr<DistributedGrid> Create(HostTransport& transport,
-                                          ProcessGrid grid,
-                                          std::vector<int> rank_of,
-                                          std::chrono::milliseconds timeout);
+  // `grid`. `transport` must outlive the grid. `modules` hold the
+  // collectives the grid will run (the program's process ops, or the whole
+  // module): where the transport has reductions, the groups of their
+  // all-reduces that span ranks and whose reduction it runs get a
+  // transport group each (HostTransport::ReductionGroup), in the order of
+  // the all-reduces' names, so every rank of the job must create its grid
+  // for the same modules at the same point.
+  static StatusOr<DistributedGrid> Create(
+      HostTransport& transport, ProcessGrid grid, std::vector<int> rank_of,
+      std::chrono::milliseconds timeout,
+      std::span<const HloModule* const> modules = {});
 
   HostTransport& transport() const { return *transport_; }
   ProcessGrid grid() const { return grid_; }
@@ -54,6 +69,13 @@ class DistributedGrid {
   std::chrono::milliseconds timeout() const { return timeout_; }
   // This rank's processes, in ascending order.
   const std::vector<int64_t>& local_processes() const { return local_; }
+
+  // The transport's group for group `group_index` of all-reduce
+  // `instruction` (by name), where the transport reduces it; else nullopt.
+  std::optional<uint64_t> reduction_group(const HloInstruction& instruction,
+                                          std::size_t group_index) const;
+  // How many groups of all-reduces this rank's transport reduces.
+  int reduction_group_count() const;
 
   // Runs run(k, process k) for every process of this rank, each on a
   // thread of its own, meeting the job's other processes at every
@@ -73,6 +95,8 @@ class DistributedGrid {
   std::vector<int> rank_of_;
   std::chrono::milliseconds timeout_;
   std::vector<int64_t> local_;
+  // By all-reduce name, per group: its transport group, where it has one.
+  std::map<std::string, std::vector<std::optional<uint64_t>>> reduction_groups_;
 };
 
 }  // namespace phal

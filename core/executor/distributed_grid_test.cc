@@ -30,16 +30,19 @@ using ::testing::HasSubstr;
 // Runs `programs[r]` (one per rank; null: the rank never runs) as the
 // processes rank_of places on rank r, every rank on a thread of its own;
 // returns each rank's status and every process's result leaves.
+// With `reductions`, the transport runs the all-reduces it can itself.
 struct JobRun {
   std::vector<Status> rank_status;
   std::vector<std::vector<Literal>> leaves;  // per process
+  int reductions_run = 0;                    // all-reduces the transport ran
 };
 JobRun RunJob(const std::vector<const LoadedProgram*>& programs,
               const std::vector<int>& rank_of,
               const std::vector<std::vector<Literal>>& arguments,
-              milliseconds timeout = milliseconds(20000)) {
+              milliseconds timeout = milliseconds(20000),
+              bool reductions = false) {
   const int ranks = static_cast<int>(programs.size());
-  InProcessJob job(ranks);
+  InProcessJob job(ranks, reductions);
   JobRun run;
   run.rank_status.assign(static_cast<std::size_t>(ranks), OkStatus());
   run.leaves.resize(rank_of.size());
@@ -49,10 +52,13 @@ JobRun RunJob(const std::vector<const LoadedProgram*>& programs,
     threads.emplace_back([&, r] {
       const LoadedProgram& loaded = *programs[static_cast<std::size_t>(r)];
       const Program& program = loaded.program();
+      std::vector<const HloModule*> process_ops;
+      for (const auto& op : program.process_ops)
+        process_ops.push_back(op.get());
       StatusOr<DistributedGrid> grid = DistributedGrid::Create(
           job.rank(r),
           ProcessGrid{program.replica_count, program.num_partitions}, rank_of,
-          timeout);
+          timeout, process_ops);
       if (!grid.ok()) {
         run.rank_status[static_cast<std::size_t>(r)] = grid.status();
         return;
@@ -78,6 +84,7 @@ JobRun RunJob(const std::vector<const LoadedProgram*>& programs,
     });
   }
   for (std::thread& thread : threads) thread.join();
+  run.reductions_run = job.reductions_run();
   return run;
 }
 
@@ -111,8 +118,10 @@ std::string PlacementText(const std::vector<int>& rank_of) {
 
 // Runs `text` on every placement and compares each process's results
 // with the reference's (within a few ulps: an all-reduce adds within each
-// rank first), then runs the first placement again for the same bits.
-void ExpectMatchesReferenceOnEveryPlacement(const std::string& text) {
+// rank first, and the transport's reductions in an order of their own),
+// then runs the first placement again for the same bits.
+void ExpectMatchesReferenceOnEveryPlacement(const std::string& text,
+                                            bool reductions = false) {
   std::unique_ptr<HloModule> module = ParseVerified(text);
   ASSERT_NE(module, nullptr);
   const int64_t processes = module->replica_count() * module->num_partitions();
@@ -127,9 +136,14 @@ void ExpectMatchesReferenceOnEveryPlacement(const std::string& text) {
     const int ranks = *std::max_element(rank_of.begin(), rank_of.end()) + 1;
     const std::vector<const LoadedProgram*> programs(
         static_cast<std::size_t>(ranks), loaded.get());
-    JobRun run = RunJob(programs, rank_of, arguments);
+    JobRun run =
+        RunJob(programs, rank_of, arguments, milliseconds(20000), reductions);
     for (const Status& status : run.rank_status) {
       ASSERT_TRUE(status.ok()) << status.ToString();
+    }
+    if (reductions && ranks > 1) {
+      EXPECT_GT(run.reductions_run, 0)
+          << "no all-reduce ran on the transport's reductions";
     }
     for (int64_t k = 0; k < processes; ++k) {
       std::vector<Literal> leaves;
@@ -138,7 +152,8 @@ void ExpectMatchesReferenceOnEveryPlacement(const std::string& text) {
       ExpectLeavesMatch(run.leaves[static_cast<std::size_t>(k)], leaves, 1e-6,
                         text);
     }
-    JobRun again = RunJob(programs, rank_of, arguments);
+    JobRun again =
+        RunJob(programs, rank_of, arguments, milliseconds(20000), reductions);
     for (int64_t k = 0; k < processes; ++k) {
       const auto index = static_cast<std::size_t>(k);
       ASSERT_EQ(again.leaves[index].size(), run.leaves[index].size());
@@ -170,6 +185,13 @@ TEST(DistributedGrid, ViewsAndPermutationsOnEveryPlacement) {
 TEST(DistributedGrid, OddGroupsOnEveryPlacement) {
   ExpectMatchesReferenceOnEveryPlacement(
       ReadTextFile(SourceFile("core/executor/testdata/spmd_odd.hlo")));
+}
+
+TEST(DistributedGrid, TransportReductionsOnEveryPlacement) {
+  ExpectMatchesReferenceOnEveryPlacement(
+      ReadTextFile(SourceFile("core/frontend/testdata/collectives.hlo")), true);
+  ExpectMatchesReferenceOnEveryPlacement(
+      ReadTextFile(SourceFile("core/executor/testdata/spmd_mixed.hlo")), true);
 }
 
 constexpr char kAllReduce[] = R"(

@@ -10,14 +10,46 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "polyhal/plugin.h"
 #include "polyhal/runtime.h"
+#include "polyhal/transport.h"
 #include "sdk/base/status.h"
 
 namespace phal {
+
+// Reductions a transport runs itself over groups of its ranks
+// (phal_host_reductions_t, polyhal/transport.h): MPI's MPI_Iallreduce on a
+// communicator per group.
+class HostReductions {
+ public:
+  virtual ~HostReductions() = default;
+
+  // Whether AllReduce runs `reduction` on `type` over `rank_count` ranks,
+  // with the same bits on every rank and every run.
+  virtual bool Supports(phal_element_type_t type, phal_reduction_t reduction,
+                        int rank_count) const = 0;
+
+  // A new group of `ranks` (ascending, this rank among them, at least
+  // two). Every rank of the group calls it, the groups in the same order on
+  // every rank, while nothing else runs on the transport.
+  virtual StatusOr<uint64_t> MakeGroup(std::span<const int> ranks,
+                                       std::chrono::milliseconds timeout) = 0;
+
+  // Reduces `count` elements of `type` at `data` in place with the other
+  // ranks of `group`. The all-reduces of one group are issued in the same
+  // order on every rank, one at a time; distinct groups' run at once.
+  virtual Status AllReduce(uint64_t group, void* data, std::size_t count,
+                           phal_element_type_t type, phal_reduction_t reduction,
+                           std::chrono::milliseconds timeout,
+                           const std::string& what) = 0;
+};
 
 class HostTransport {
  public:
@@ -52,6 +84,21 @@ class HostTransport {
   StatusOr<std::vector<std::vector<uint8_t>>> AllGather(
       const std::vector<uint8_t>& bytes, int tag,
       std::chrono::milliseconds timeout, const std::string& what);
+
+  // The reductions this transport runs itself, or null.
+  virtual HostReductions* reductions() { return nullptr; }
+
+  // The reductions' group `instance` (0, 1, ...) over `ranks`, made on
+  // first use and kept for the transport's life, so that the programs
+  // compiled over one transport share their groups: a program numbers the
+  // groups of its own that span the same ranks 0, 1, ..., and every rank
+  // asks for them in the same order. Requires reductions().
+  StatusOr<uint64_t> ReductionGroup(const std::vector<int>& ranks, int instance,
+                                    std::chrono::milliseconds timeout);
+
+ private:
+  std::mutex groups_mutex_;
+  std::map<std::pair<std::vector<int>, int>, uint64_t> groups_;
 };
 
 // A transport whose exchange works on the C API's messages themselves,
@@ -81,10 +128,34 @@ class RawHostTransport : public HostTransport {
   // phal_client_options_t::transport; valid as long as this object.
   const phal_host_transport_t* c_transport() const { return &c_transport_; }
 
+ protected:
+  // Chains `reductions` (which must outlive this object) on the C form's
+  // `next` as a phal_host_reductions_t.
+  void ChainReductions(HostReductions& reductions);
+
  private:
   const int rank_;
   const int size_;
   phal_host_transport_t c_transport_{};
+  phal_host_reductions_t c_reductions_{};
+};
+
+// An application's phal_host_reductions_t as HostReductions.
+class CHostReductions final : public HostReductions {
+ public:
+  explicit CHostReductions(const phal_host_reductions_t& reductions)
+      : reductions_(reductions) {}
+  bool Supports(phal_element_type_t type, phal_reduction_t reduction,
+                int rank_count) const override;
+  StatusOr<uint64_t> MakeGroup(std::span<const int> ranks,
+                               std::chrono::milliseconds timeout) override;
+  Status AllReduce(uint64_t group, void* data, std::size_t count,
+                   phal_element_type_t type, phal_reduction_t reduction,
+                   std::chrono::milliseconds timeout,
+                   const std::string& what) override;
+
+ private:
+  const phal_host_reductions_t& reductions_;
 };
 
 // `messages` as the C API's messages (polyhal/runtime.h), pointing at their

@@ -518,11 +518,23 @@ Status CompileGlobal(phal_client* client, const size_t* global_devices,
                         CompileOnEach(local, static_cast<int64_t>(device_count),
                                       program, program_size, options));
   const Program& plan = executable->program->program();
+  std::vector<const HloModule*> process_ops;
+  for (const auto& op : plan.process_ops) process_ops.push_back(op.get());
+  // The transport's groups for the program's all-reduces are made by every
+  // process here, while no execution runs on the job.
+  std::lock_guard<std::mutex> lock(job.mutex);
   PHAL_ASSIGN_OR_RETURN(
       DistributedGrid placed,
       DistributedGrid::Create(
           *job.transport, ProcessGrid{plan.replica_count, plan.num_partitions},
-          std::move(rank_of), timeout));
+          std::move(rank_of), timeout, process_ops));
+  if (placed.reduction_group_count() > 0) {
+    client->logger.Debug(
+        "process " + std::to_string(job.rank()) + " of " +
+        std::to_string(job.size()) + ": " +
+        std::to_string(placed.reduction_group_count()) +
+        " groups of the program's all-reduces are reduced by the transport");
+  }
   executable->job_grid = std::make_unique<DistributedGrid>(std::move(placed));
   *out_executable = executable.release();
   return OkStatus();

@@ -30,6 +30,20 @@ std::vector<uint8_t> DescribeDevices(const phal_client& client) {
 
 }  // namespace
 
+CHostTransport::CHostTransport(const phal_host_transport_t& transport)
+    : transport_(transport) {
+  // A chain element too small for the 1.11 members, or without them, is
+  // ignored: the collectives then exchange every process's values.
+  const auto* reductions = reinterpret_cast<const phal_host_reductions_t*>(
+      phal_extension_find(transport.next, PHAL_EXTENSION_TYPE_HOST_REDUCTIONS));
+  if (reductions != nullptr &&
+      reductions->struct_size >= sizeof(phal_host_reductions_t) &&
+      reductions->supports != nullptr && reductions->group_create != nullptr &&
+      reductions->all_reduce != nullptr) {
+    reductions_ = std::make_unique<CHostReductions>(*reductions);
+  }
+}
+
 Status CHostTransport::Exchange(std::vector<Message>& sends,
                                 std::vector<Message>& receives, int tag,
                                 std::chrono::milliseconds timeout,

@@ -23,19 +23,22 @@ namespace phal {
 inline constexpr int kDeviceTableTag = 30001;
 inline constexpr int kCompileAgreementTag = 30003;
 
-// An application's phal_host_transport_t as a HostTransport.
+// An application's phal_host_transport_t as a HostTransport, with the
+// reductions chained on its `next` (phal_host_reductions_t) where it has
+// them.
 class CHostTransport final : public HostTransport {
  public:
-  explicit CHostTransport(const phal_host_transport_t& transport)
-      : transport_(transport) {}
+  explicit CHostTransport(const phal_host_transport_t& transport);
   int rank() const override { return transport_.rank; }
   int size() const override { return transport_.size; }
   Status Exchange(std::vector<Message>& sends, std::vector<Message>& receives,
                   int tag, std::chrono::milliseconds timeout,
                   const std::string& what) override;
+  HostReductions* reductions() override { return reductions_.get(); }
 
  private:
   const phal_host_transport_t& transport_;
+  std::unique_ptr<CHostReductions> reductions_;
 };
 
 struct GlobalDevice {

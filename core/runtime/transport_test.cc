@@ -1,9 +1,17 @@
 // polyhal/transport.h and its C++ face transport.hpp: two clients of one
 // job over the TCP transport (two threads here, as two processes would)
-// number the job's devices alike; bad options get an error naming the
-// member at fault; JobTransport::Initialize reads the environment.
+// number the job's devices alike; an application's transport that chains
+// reductions of its own (phal_host_reductions_t) gets a group made when
+// the program is compiled and runs its all-reduce; bad options get an
+// error naming the member at fault; JobTransport::Initialize reads the
+// environment.
 #include "polyhal/transport.h"
 
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -77,6 +85,172 @@ TEST(TcpTransport, TheClientsOfTwoProcessesNumberTheDevicesAlike) {
   ASSERT_EQ(tables[0].size(), local[0] + local[1]);
   EXPECT_EQ(tables[0].front().substr(0, 2), "0:");
   EXPECT_EQ(tables[0].back().substr(0, 2), "1:");
+}
+
+// Reductions of two ranks that are threads of this process: f32 sums, the
+// ranks' values added in rank order.
+struct TwoRankSums {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<float> values[2];
+  std::vector<float> result;
+  int arrived = 0;
+  int taken = 0;
+  bool reduced = false;
+  std::atomic<int> groups{0};
+  std::atomic<int> reductions{0};
+  std::vector<int32_t> group_ranks;
+};
+
+struct RankReductions {
+  TwoRankSums* sums = nullptr;
+  int rank = 0;
+  phal_host_reductions_t c{};
+};
+
+phal_status_code_t SumOfTwo(void* user_data, uint64_t, void* data, size_t count,
+                            uint32_t, uint32_t, int64_t timeout_ms, const char*,
+                            char* error, size_t error_capacity) {
+  auto* mine = static_cast<RankReductions*>(user_data);
+  TwoRankSums& sums = *mine->sums;
+  const auto timeout = std::chrono::milliseconds(timeout_ms);
+  std::unique_lock<std::mutex> lock(sums.mutex);
+  if (!sums.changed.wait_for(lock, timeout, [&] { return !sums.reduced; })) {
+    std::snprintf(error, error_capacity, "the previous round never ended");
+    return PHAL_DEADLINE_EXCEEDED;
+  }
+  const auto* floats = static_cast<const float*>(data);
+  sums.values[mine->rank].assign(floats, floats + count);
+  if (++sums.arrived == 2) {
+    sums.result = sums.values[0];
+    for (size_t i = 0; i < count; ++i) sums.result[i] += sums.values[1][i];
+    sums.reduced = true;
+    sums.reductions.fetch_add(1);
+    sums.changed.notify_all();
+  }
+  if (!sums.changed.wait_for(lock, timeout, [&] { return sums.reduced; })) {
+    std::snprintf(error, error_capacity, "the other rank never came");
+    return PHAL_DEADLINE_EXCEEDED;
+  }
+  std::memcpy(data, sums.result.data(), count * sizeof(float));
+  if (++sums.taken == 2) {
+    sums.arrived = sums.taken = 0;
+    sums.reduced = false;
+    sums.changed.notify_all();
+  }
+  return PHAL_OK;
+}
+
+TEST(HostReductions, AnApplicationsTransportRunsTheProgramsAllReduce) {
+  const std::string coordinator =
+      "127.0.0.1:" + std::to_string(testing::FreePort());
+  const std::string program = R"(HloModule sum, replica_count=2
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT r = f32[4] all-reduce(x), replica_groups={}, to_apply=add
+}
+)";
+  TwoRankSums sums;
+  std::vector<std::string> failures(2);
+  std::vector<std::vector<float>> results(2);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 2; ++r) {
+    threads.emplace_back([&, r] {
+      phal_tcp_job_options_t options{};
+      options.struct_size = sizeof(options);
+      options.coordinator = coordinator.c_str();
+      options.process_index = static_cast<uint32_t>(r);
+      options.process_count = 2;
+      options.timeout_ms = 30000;
+      phal_host_transport_t* tcp = nullptr;
+      if (phal_status_t* status = phal_tcp_transport_create(&options, &tcp)) {
+        failures[r] = MessageOf(status);
+        return;
+      }
+      RankReductions mine;
+      mine.sums = &sums;
+      mine.rank = r;
+      mine.c.struct_size = sizeof(mine.c);
+      mine.c.type = PHAL_EXTENSION_TYPE_HOST_REDUCTIONS;
+      mine.c.user_data = &mine;
+      mine.c.supports = [](void*, uint32_t type, uint32_t reduction,
+                           uint32_t) -> int32_t {
+        return type == PHAL_ELEMENT_TYPE_F32 && reduction == PHAL_REDUCTION_SUM;
+      };
+      mine.c.group_create = [](void* user_data, const int32_t* ranks,
+                               size_t count, int64_t, uint64_t* out_group,
+                               char*, size_t) -> phal_status_code_t {
+        auto* self = static_cast<RankReductions*>(user_data);
+        self->sums->groups.fetch_add(1);
+        std::lock_guard<std::mutex> lock(self->sums->mutex);
+        self->sums->group_ranks.assign(ranks, ranks + count);
+        *out_group = 7;
+        return PHAL_OK;
+      };
+      mine.c.all_reduce = SumOfTwo;
+      phal_host_transport_t transport = *tcp;
+      transport.next = &mine.c;
+      {
+        phal_client_options_t client_options{};
+        client_options.struct_size = sizeof(client_options);
+        client_options.transport = &transport;
+        Result<Client> client = Client::Create(&client_options);
+        const std::vector<phal_global_device_t> table =
+            client.ok() ? client->GlobalDevices()
+                        : std::vector<phal_global_device_t>{};
+        // Each process's first device of process 0's first plugin.
+        std::vector<size_t> assignment;
+        for (uint32_t p = 0; p < 2; ++p) {
+          for (size_t g = 0; g < table.size(); ++g) {
+            if (table[g].process_index == p &&
+                std::string(table[g].plugin_name) == table[0].plugin_name) {
+              assignment.push_back(g);
+              break;
+            }
+          }
+        }
+        Result<Executable> executable =
+            assignment.size() == 2
+                ? Executable::CompileGlobal(client->get(), assignment, program)
+                : Result<Executable>(Error(PHAL_NOT_FOUND, "no devices"));
+        if (!executable.ok()) {
+          failures[r] = executable.error().ToString();
+        } else {
+          const std::vector<float> x = {1.0f * static_cast<float>(r + 1), 2.0f,
+                                        3.0f, 4.0f};
+          Device device(table[assignment[static_cast<size_t>(r)]].device);
+          Result<Buffer> input =
+              Buffer::Allocate(device, PHAL_ELEMENT_TYPE_F32, {4});
+          input->CopyFromHost(x.data(), x.size() * sizeof(float));
+          std::vector<std::vector<Buffer>> inputs(1);
+          inputs[0].push_back(std::move(input.value()));
+          Result<std::vector<std::vector<Buffer>>> outputs =
+              executable->ExecuteOnDevices(inputs);
+          if (!outputs.ok()) {
+            failures[r] = outputs.error().ToString();
+          } else {
+            results[r].resize(4);
+            (*outputs)[0][0].CopyToHost(results[r].data(), 4 * sizeof(float));
+          }
+        }
+      }
+      phal_tcp_transport_destroy(tcp);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  ASSERT_EQ(failures[0], "");
+  ASSERT_EQ(failures[1], "");
+  EXPECT_EQ(sums.groups.load(), 2) << "one group_create per process";
+  EXPECT_EQ(sums.group_ranks, (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(sums.reductions.load(), 1) << "the all-reduce ran on all_reduce";
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_EQ(results[r], (std::vector<float>{3.0f, 4.0f, 6.0f, 8.0f}));
+  }
 }
 
 TEST(TcpTransport, BadOptionsAreNamed) {

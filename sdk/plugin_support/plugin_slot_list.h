@@ -173,6 +173,9 @@ static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 9)) ==
 static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 10)) ==
                   PHAL_PLUGIN_API_STRUCT_SIZE_1_10,
               "the slots of ABI 1.10 disagree with plugin.h");
+static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 11)) ==
+                  PHAL_PLUGIN_API_STRUCT_SIZE_1_11,
+              "the slots of ABI 1.11 disagree with plugin.h");
 
 // True when no slot of `groups` (PluginSlotGroup bits) is newer than
 // `max_abi_version`: a plugin defines no slot its newest table cuts off.

@@ -1,5 +1,5 @@
 /*
- * Pins the layout of every ABI 1.0 to 1.10 struct and the value of every
+ * Pins the layout of every ABI 1.0 to 1.11 struct and the value of every
  * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
  * only adds members at the end, so only sizes grow. It is compiled as strict
  * C11 (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the
@@ -290,9 +290,20 @@ PHAL_PIN_OFFSET(phal_tcp_job_options_t, process_index, 24);
 PHAL_PIN_OFFSET(phal_tcp_job_options_t, process_count, 28);
 PHAL_PIN_OFFSET(phal_tcp_job_options_t, timeout_ms, 32);
 
+/* ABI 1.11 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_11, 312);
+PHAL_PIN_SIZE(phal_host_reductions_t, 48);
+PHAL_PIN_OFFSET(phal_host_reductions_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_host_reductions_t, type, 4);
+PHAL_PIN_OFFSET(phal_host_reductions_t, next, 8);
+PHAL_PIN_OFFSET(phal_host_reductions_t, user_data, 16);
+PHAL_PIN_OFFSET(phal_host_reductions_t, supports, 24);
+PHAL_PIN_OFFSET(phal_host_reductions_t, group_create, 32);
+PHAL_PIN_OFFSET(phal_host_reductions_t, all_reduce, 40);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x0001000au);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x0001000bu);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);
@@ -388,6 +399,7 @@ PHAL_PIN_VALUE(PHAL_KIR_OP_ERF, 44);
 
 /* ABI 1.3 */
 PHAL_PIN_VALUE(PHAL_EXTENSION_TYPE_NONE, 0);
+PHAL_PIN_VALUE(PHAL_EXTENSION_TYPE_HOST_REDUCTIONS, 1);
 
 /* ABI 1.4 */
 PHAL_PIN_VALUE(PHAL_DEVICE_FLAG_COMPILE_ONLY, 4);

@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.6 (1.3-1.6) -- typed extension chains: what the `next` member
+ * Polyhal ABI 1.11 (1.3-1.11) -- typed extension chains: what the `next` member
  * of an extensible struct points at.
  *
  * Every extensible struct of the ABI has a `const void* next`. Since ABI 1.3
@@ -51,11 +51,14 @@ extern "C" {
 /*
  * The type of an extension struct. The numeric values are part of the ABI:
  * new types are appended with new values, none is ever renumbered or
- * reused. ABI 1.3 defines the chain; no extension is defined yet (ABI 1.4
- * to 1.6 added none).
+ * reused. ABI 1.3 defines the chain; ABI 1.11 defines its first
+ * extension.
  */
 typedef enum phal_extension_type {
-  PHAL_EXTENSION_TYPE_NONE = 0 /* reserved: never names an extension */
+  PHAL_EXTENSION_TYPE_NONE = 0, /* reserved: never names an extension */
+  /* phal_host_reductions_t (transport.h), on phal_host_transport_t::next:
+   * ABI 1.11 */
+  PHAL_EXTENSION_TYPE_HOST_REDUCTIONS = 1
 } phal_extension_type_t;
 
 /*

@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.10 (1.0-1.10) -- the interface a backend plugin implements.
+ * Polyhal ABI 1.11 (1.0-1.11) -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -435,6 +435,7 @@ typedef struct phal_plugin_api {
    sizeof(((phal_plugin_api_t*)0)->stream_collective))
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_9 PHAL_PLUGIN_API_STRUCT_SIZE_1_8
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_10 PHAL_PLUGIN_API_STRUCT_SIZE_1_9
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_11 PHAL_PLUGIN_API_STRUCT_SIZE_1_10
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the

@@ -1,7 +1,8 @@
 /*
- * Polyhal ABI 1.10 -- the host transports libpolyhal provides for a client
- * in a job of several processes (phal_client_options_t::transport,
- * runtime.h "jobs of several processes"; docs/distributed.md).
+ * Polyhal ABI 1.11 (1.10-1.11) -- the host transports libpolyhal provides
+ * for a client in a job of several processes (phal_client_options_t::
+ * transport, runtime.h "jobs of several processes"; docs/distributed.md),
+ * and the reductions a transport may run itself (ABI 1.11).
  *
  * TCP: processes that no MPI launcher started (a scheduler, a script,
  * polyhal.distributed.initialize in Python) are each told the job's size,
@@ -17,6 +18,8 @@
 #ifndef POLYHAL_TRANSPORT_H_
 #define POLYHAL_TRANSPORT_H_
 
+#include "polyhal/extension.h"
+#include "polyhal/plugin.h"
 #include "polyhal/runtime.h"
 
 #ifdef __cplusplus
@@ -63,6 +66,51 @@ PHAL_API void phal_tcp_transport_abandon(phal_host_transport_t* transport);
  * mpirun, no singleton support). */
 PHAL_API phal_status_t* phal_mpi_transport_get(
     const phal_host_transport_t** out_transport);
+
+/* ---- reductions a transport runs itself (ABI 1.11) ----------------------
+ *
+ * A transport whose job has a reduction engine of its own chains one
+ * phal_host_reductions_t on phal_host_transport_t::next (extension.h).
+ * Where an all-reduce's group spans processes and its reduction is one of
+ * those the transport runs, each process's part (reduced over the
+ * process's own members first) is all-reduced by the transport in place,
+ * instead of every process sending its part to every other. Both of
+ * libpolyhal's transports carry one: MPI's (MPI_Iallreduce on a
+ * communicator per group) and TCP's (a ring). */
+typedef struct phal_host_reductions {
+  uint32_t struct_size; /* sizeof(phal_host_reductions_t) */
+  uint32_t type;        /* PHAL_EXTENSION_TYPE_HOST_REDUCTIONS */
+  const phal_extension_base_t* next;
+  void* user_data;
+  /* Non-zero when all_reduce runs `reduction` (a phal_reduction_t) on
+   * `element_type` (a phal_element_type_t) over `rank_count` ranks, giving
+   * every rank the same bits and the same bits on every run of the same
+   * job. Integer sums and products wrap as two's complement. */
+  int32_t (*supports)(void* user_data, uint32_t element_type,
+                      uint32_t reduction, uint32_t rank_count);
+  /* Makes a group of the `rank_count` (at least 2) ranks `ranks`,
+   * ascending, this rank among them, and returns its handle. Every rank of
+   * the group calls it, the groups of a job in the same order on every
+   * rank, while no other call of this transport's is in flight. Two calls
+   * make two groups, even over the same ranks. A group lives as long as
+   * the transport. PHAL_DEADLINE_EXCEEDED naming the ranks that did not
+   * arrive within `timeout_ms`. */
+  phal_status_code_t (*group_create)(void* user_data, const int32_t* ranks,
+                                     size_t rank_count, int64_t timeout_ms,
+                                     uint64_t* out_group, char* error,
+                                     size_t error_capacity);
+  /* Reduces the `count` elements at `data` with every other rank of
+   * `group`'s, element by element, leaving the result at `data` on every
+   * rank, within `timeout_ms`. The all-reduces of one group are issued in
+   * the same order on every rank, one at a time; those of distinct groups
+   * may run at once from several threads. `what` names the operation for
+   * messages. */
+  phal_status_code_t (*all_reduce)(void* user_data, uint64_t group, void* data,
+                                   size_t count, uint32_t element_type,
+                                   uint32_t reduction, int64_t timeout_ms,
+                                   const char* what, char* error,
+                                   size_t error_capacity);
+} phal_host_reductions_t;
 
 #ifdef __cplusplus
 } /* extern "C" */
