@@ -318,10 +318,11 @@ StatusOr<Literal> DistributedProcess::EvaluateCollective(
     CollectiveMeeting share = Meeting(instruction, sequence, 1, group);
     share.sources = {leader};
     if (id_ == leader) share.readers = static_cast<int64_t>(local.size());
-    // The leader may wait for its peers up to the timeout: the others wait
-    // for the leader longer, so that the leader's error, which names the
-    // ranks that did not arrive, is the one reported.
-    share.timeout = 2 * grid_.timeout();
+    // The leader may wait for its peers up to the timeout, twice where the
+    // transport reduces (its reduction, then the ranks' second meeting):
+    // the others wait for the leader longer, so that the leader's error,
+    // which names the ranks that did not arrive, is the one reported.
+    share.timeout = 3 * grid_.timeout();
     PHAL_ASSIGN_OR_RETURN(
         std::vector<CollectiveRendezvous::Operands> group_values,
         rendezvous_.Exchange(share, std::move(shared)));

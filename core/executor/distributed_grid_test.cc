@@ -40,9 +40,10 @@ JobRun RunJob(const std::vector<const LoadedProgram*>& programs,
               const std::vector<int>& rank_of,
               const std::vector<std::vector<Literal>>& arguments,
               milliseconds timeout = milliseconds(20000),
-              bool reductions = false) {
+              bool reductions = false, int stopped_rank = -1) {
   const int ranks = static_cast<int>(programs.size());
   InProcessJob job(ranks, reductions);
+  job.StopReductionsOf(stopped_rank);
   JobRun run;
   run.rank_status.assign(static_cast<std::size_t>(ranks), OkStatus());
   run.leaves.resize(rank_of.size());
@@ -222,6 +223,23 @@ TEST(DistributedGrid, ARankThatNeverArrivesIsNamedWithinTheTimeout) {
               HasSubstr("ranks {1} did not arrive"));
   EXPECT_THAT(run.rank_status[0].message(), HasSubstr("%s"));
   EXPECT_LT(waited, std::chrono::seconds(5));
+}
+
+TEST(DistributedGrid, ARankThatStopsInsideTheTransportsReductionIsNamed) {
+  std::unique_ptr<LoadedProgram> loaded = LoadText(kAllReduce);
+  ASSERT_NE(loaded, nullptr);
+  const auto arguments = ProcessArguments(loaded->program(), 4);
+  // Both ranks pass the header exchange; rank 1 then fails inside the
+  // transport's all-reduce and leaves, and rank 0's reduction times out.
+  JobRun run = RunJob({loaded.get(), loaded.get()}, {0, 0, 1, 1}, arguments,
+                      milliseconds(300), /*reductions=*/true,
+                      /*stopped_rank=*/1);
+  EXPECT_EQ(run.rank_status[1].code(), PHAL_UNAVAILABLE)
+      << run.rank_status[1].ToString();
+  EXPECT_EQ(run.rank_status[0].code(), PHAL_DEADLINE_EXCEEDED)
+      << run.rank_status[0].ToString();
+  EXPECT_THAT(run.rank_status[0].message(),
+              HasSubstr("ranks {1} did not arrive"));
 }
 
 TEST(DistributedGrid, RanksAtDifferentCollectivesAreToldApart) {

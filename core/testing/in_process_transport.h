@@ -35,6 +35,13 @@ class InProcessJob {
   }
   HostTransport& rank(int r) { return *ranks_[static_cast<std::size_t>(r)]; }
 
+  // Rank `rank`'s all-reduces fail at once from now on, as a process that
+  // dies inside one would leave its peers waiting.
+  void StopReductionsOf(int rank) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopped_ = rank;
+  }
+
   // How many all-reduces the ranks ran themselves, and how many groups
   // they made.
   int reductions_run() const { return reductions_run_.load(); }
@@ -99,6 +106,7 @@ class InProcessJob {
                    std::chrono::milliseconds timeout, const std::string& what) {
     const std::size_t bytes = count * ElementTypeByteSize(type);
     std::unique_lock<std::mutex> lock(mutex_);
+    if (me == stopped_) return Unavailable(what + ": this rank stopped");
     const std::vector<int>& ranks = groups_[group];
     const int call = calls_[{me, group}]++;
     Round& round = rounds_[{group, call}];
@@ -189,6 +197,7 @@ class InProcessJob {
   std::map<std::pair<int, uint64_t>, int> calls_;
   std::map<std::pair<uint64_t, int>, Round> rounds_;
   std::atomic<int> reductions_run_{0};
+  int stopped_ = -1;
 };
 
 }  // namespace phal::testing
