@@ -2,8 +2,6 @@
 // function, which libpolyhal looks up when an application asks for it
 // (phal_mpi_transport_get, polyhal/transport.h), so that libpolyhal itself
 // never links MPI.
-#include <cstdio>
-
 #include "core/distributed/mpi_job.h"
 #include "polyhal/types.h"
 
@@ -11,13 +9,6 @@ extern "C" PHAL_EXPORT phal_status_code_t
 phal_mpi_module_transport(const phal_host_transport_t** out_transport,
                           char* error, size_t error_capacity) {
   phal::StatusOr<phal::MpiJob*> job = phal::MpiJob::Get();
-  if (!job.ok()) {
-    if (error != nullptr && error_capacity > 0) {
-      std::snprintf(error, error_capacity, "%s",
-                    job.status().message().c_str());
-    }
-    return job.status().code();
-  }
-  *out_transport = (*job)->c_transport();
-  return PHAL_OK;
+  if (job.ok()) *out_transport = (*job)->c_transport();
+  return phal::StatusToCError(job.status(), error, error_capacity);
 }

@@ -348,10 +348,8 @@ Status DistributedProcess::ExchangeHeaders(const HloInstruction& instruction,
                                            int64_t sequence, int tag,
                                            const std::vector<int>& ranks,
                                            const std::string& what) {
-  const Header header{static_cast<uint64_t>(sequence),
-                      Fingerprint(instruction)};
-  std::vector<uint8_t> bytes(sizeof(Header));
-  std::memcpy(bytes.data(), &header, sizeof(Header));
+  const std::vector<uint8_t> bytes = Pack(
+      Header{static_cast<uint64_t>(sequence), Fingerprint(instruction)}, {});
   std::vector<HostTransport::Message> sends;
   std::vector<HostTransport::Message> receives;
   for (int rank : ranks) {
@@ -408,7 +406,7 @@ StatusOr<std::vector<Literal>> DistributedProcess::ExchangeAcrossRanks(
   for (const Shape& shape : shapes) {
     set_bytes += static_cast<std::size_t>(shape.ByteSize());
   }
-  std::vector<uint8_t> bytes = Pack(header, part);
+  const std::vector<uint8_t> bytes = Pack(header, part);
   std::vector<HostTransport::Message> sends;
   std::vector<HostTransport::Message> receives;
   for (int rank : ranks) {
@@ -420,7 +418,6 @@ StatusOr<std::vector<Literal>> DistributedProcess::ExchangeAcrossRanks(
         {rank, std::vector<uint8_t>(sizeof(Header) +
                                     (reduce_first ? 1 : members) * set_bytes)});
   }
-  bytes.clear();
   PHAL_RETURN_IF_ERROR(
       grid_.transport().Exchange(sends, receives, tag, grid_.timeout(), what));
   sends.clear();
@@ -558,13 +555,17 @@ StatusOr<DistributedGrid> DistributedGrid::Create(
   DistributedGrid placed(transport, grid, std::move(rank_of), timeout);
   HostReductions* reductions = transport.reductions();
   if (reductions == nullptr) return placed;
-  std::map<std::string, const HloInstruction*> all_reduces;
+  // By name: each all-reduce of one op the ABI names, and that op.
+  std::map<std::string, std::pair<const HloInstruction*, phal_reduction_t>>
+      all_reduces;
   for (const HloModule* module : modules) {
     for (const HloComputation* computation : module->computations()) {
       for (const HloInstruction* instruction : computation->instructions()) {
-        if (instruction->opcode() == HloOpcode::kAllReduce &&
-            ReductionOf(*instruction).has_value()) {
-          all_reduces.emplace(instruction->name(), instruction);
+        if (instruction->opcode() != HloOpcode::kAllReduce) continue;
+        if (const std::optional<phal_reduction_t> reduction =
+                ReductionOf(*instruction)) {
+          all_reduces.emplace(instruction->name(),
+                              std::make_pair(instruction, *reduction));
         }
       }
     }
@@ -572,8 +573,8 @@ StatusOr<DistributedGrid> DistributedGrid::Create(
   // The groups of processes of one set of ranks, numbered as first met.
   std::map<std::vector<int64_t>, int> instance_of;
   std::map<std::vector<int>, int> instances;
-  for (const auto& [name, instruction] : all_reduces) {
-    const phal_reduction_t reduction = *ReductionOf(*instruction);
+  for (const auto& [name, reduced] : all_reduces) {
+    const auto [instruction, reduction] = reduced;
     PHAL_ASSIGN_OR_RETURN(const std::vector<std::vector<int64_t>> groups,
                           ProcessGroupsOf(*instruction, grid));
     std::vector<std::optional<uint64_t>> handles(groups.size());

@@ -3,11 +3,9 @@
 #include <cstdio>
 
 namespace phal {
-namespace {
 
-// `status` as the C API returns it: its code, with its message in `error`.
-phal_status_code_t ToCError(const Status& status, char* error,
-                            size_t error_capacity) {
+phal_status_code_t StatusToCError(const Status& status, char* error,
+                                  size_t error_capacity) {
   if (status.ok()) return PHAL_OK;
   if (error != nullptr && error_capacity > 0) {
     std::snprintf(error, error_capacity, "%s", status.message().c_str());
@@ -15,15 +13,12 @@ phal_status_code_t ToCError(const Status& status, char* error,
   return status.code();
 }
 
-// A C call's code and message as a Status.
-Status FromCError(phal_status_code_t code, char* error, size_t capacity,
-                  const std::string& fallback) {
+Status StatusFromCError(phal_status_code_t code, char* error, size_t capacity,
+                        const std::string& fallback) {
   if (code == PHAL_OK) return OkStatus();
   error[capacity - 1] = 0;
   return Status(code, error[0] != 0 ? std::string(error) : fallback);
 }
-
-}  // namespace
 
 StatusOr<std::vector<std::vector<uint8_t>>> HostTransport::AllGather(
     const std::vector<uint8_t>& bytes, int tag,
@@ -71,7 +66,7 @@ RawHostTransport::RawHostTransport(int rank, int size)
          const phal_host_message_t* receives, size_t receive_count,
          int64_t timeout_ms, const char* what, char* error,
          size_t error_capacity) -> phal_status_code_t {
-    return ToCError(
+    return StatusToCError(
         static_cast<RawHostTransport*>(user_data)->ExchangeRaw(
             std::span<const phal_host_message_t>(sends, send_count),
             std::span<const phal_host_message_t>(receives, receive_count),
@@ -100,14 +95,14 @@ void RawHostTransport::ChainReductions(HostReductions& reductions) {
         static_cast<HostReductions*>(user_data)->MakeGroup(
             list, std::chrono::milliseconds(timeout_ms));
     if (group.ok()) *out_group = *group;
-    return ToCError(group.status(), error, error_capacity);
+    return StatusToCError(group.status(), error, error_capacity);
   };
   c_reductions_.all_reduce = [](void* user_data, uint64_t group, void* data,
                                 size_t count, uint32_t element_type,
                                 uint32_t reduction, int64_t timeout_ms,
                                 const char* what, char* error,
                                 size_t error_capacity) -> phal_status_code_t {
-    return ToCError(
+    return StatusToCError(
         static_cast<HostReductions*>(user_data)->AllReduce(
             group, data, count, static_cast<phal_element_type_t>(element_type),
             static_cast<phal_reduction_t>(reduction),
@@ -131,7 +126,7 @@ StatusOr<uint64_t> CHostReductions::MakeGroup(
   const std::vector<int32_t> list(ranks.begin(), ranks.end());
   uint64_t group = 0;
   char error[1024] = {0};
-  PHAL_RETURN_IF_ERROR(FromCError(
+  PHAL_RETURN_IF_ERROR(StatusFromCError(
       reductions_.group_create(reductions_.user_data, list.data(), list.size(),
                                static_cast<int64_t>(timeout.count()), &group,
                                error, sizeof(error)),
@@ -147,7 +142,7 @@ Status CHostReductions::AllReduce(uint64_t group, void* data, std::size_t count,
                                   std::chrono::milliseconds timeout,
                                   const std::string& what) {
   char error[1024] = {0};
-  return FromCError(
+  return StatusFromCError(
       reductions_.all_reduce(reductions_.user_data, group, data, count,
                              static_cast<uint32_t>(type),
                              static_cast<uint32_t>(reduction),

@@ -163,6 +163,16 @@ class CHostReductions final : public HostReductions {
 std::vector<phal_host_message_t> ToHostMessages(
     std::vector<HostTransport::Message>& messages, int tag);
 
+// `status` as the C transport functions return it: its code, with its
+// message in `error` (at most `error_capacity` bytes, NUL-terminated).
+phal_status_code_t StatusToCError(const Status& status, char* error,
+                                  size_t error_capacity);
+
+// A C transport function's code and the message it left in `error` (of
+// `capacity` bytes) as a Status; `fallback` where it left none.
+Status StatusFromCError(phal_status_code_t code, char* error, size_t capacity,
+                        const std::string& fallback);
+
 // "{0, 1, 2}".
 std::string RankListToString(const std::vector<int>& ranks);
 

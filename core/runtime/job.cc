@@ -51,14 +51,12 @@ Status CHostTransport::Exchange(std::vector<Message>& sends,
   std::vector<phal_host_message_t> c_sends = ToHostMessages(sends, tag);
   std::vector<phal_host_message_t> c_receives = ToHostMessages(receives, tag);
   char error[1024] = {0};
-  const phal_status_code_t code = transport_.exchange(
-      transport_.user_data, c_sends.data(), c_sends.size(), c_receives.data(),
-      c_receives.size(), static_cast<int64_t>(timeout.count()), what.c_str(),
-      error, sizeof(error));
-  if (code == PHAL_OK) return OkStatus();
-  error[sizeof(error) - 1] = 0;
-  return Status(code, error[0] != 0 ? std::string(error)
-                                    : what + ": the transport failed");
+  return StatusFromCError(
+      transport_.exchange(transport_.user_data, c_sends.data(), c_sends.size(),
+                          c_receives.data(), c_receives.size(),
+                          static_cast<int64_t>(timeout.count()), what.c_str(),
+                          error, sizeof(error)),
+      error, sizeof(error), what + ": the transport failed");
 }
 
 Status JoinJob(phal_client_t* client, const phal_host_transport_t* transport) {
