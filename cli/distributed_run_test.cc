@@ -34,6 +34,7 @@ using ::testing::HasSubstr;
 using testing::kJaxModelDir;
 using testing::kPolyhal;
 using testing::ModelInputFlags;
+using ::testing::Not;
 using testing::RunCommand;
 
 // mpirun with `ranks` processes, allowed as root and on more processes than
@@ -109,6 +110,21 @@ TEST_F(DistributedRunTest, TwoRanksOfTwoCpuDevicesMatchXla) {
   ExpectMatchesXla("spmd_collectives", "spmd_collectives.hlo", 2, "cpu", two);
   ExpectMatchesXla("sharded_transformer_step", "sharded_transformer_step.hlo",
                    2, "cpu", two);
+}
+
+// NCCL across processes with its ids handed over MPI: the collectives of
+// four ranks of one emulated nvidia device each run on communicators the
+// plugin joins over the ranks (the emulator's NCCL meets in shared memory).
+TEST_F(DistributedRunTest, EmulatedNvidiaRanksJoinNcclCommunicatorsOverMpi) {
+  testing::TempDir out;
+  testing::CommandOutput run =
+      RunModel("spmd_exchange", "spmd_exchange.mlir", 4, "nvidia",
+               "PHAL_GPU_EMULATION=1 PHAL_LOG=debug", out.path());
+  ASSERT_EQ(run.exit_code, 0) << run.text;
+  ExpectOutputsMatchXla("spmd_exchange", out.path());
+  EXPECT_THAT(run.text,
+              HasSubstr("communicators joined over several processes"));
+  EXPECT_THAT(run.text, Not(HasSubstr("(0 communicators joined")));
 }
 
 TEST_F(DistributedRunTest, MpiReducesAllReducesInEveryModeAndABadModeIsNamed) {

@@ -12,6 +12,7 @@
 #include "core/reference/collective_rendezvous.h"
 #include "core/reference/collectives.h"
 #include "core/reference/spmd_process.h"
+#include "sdk/base/hash.h"
 
 namespace phal {
 
@@ -143,107 +144,295 @@ StatusOr<std::optional<OpPlan>> PlanOp(const HloModule& module,
   return std::optional<OpPlan>(std::move(plan));
 }
 
-// True when every process of every group runs on a distinct device of one
-// plugin that supports every description.
-StatusOr<bool> RunsOnSlots(const OpPlan& plan,
-                           std::span<const LoadedProgram* const> programs) {
-  for (const std::vector<int64_t>& group : plan.groups) {
-    const phal_plugin_api_t* api =
-        programs[static_cast<std::size_t>(group[0])]->api();
-    // A table the loader did not complete (a test's device) may lack the
-    // slots.
-    if (api->struct_size < PHAL_PLUGIN_API_STRUCT_SIZE_1_8 ||
-        api->device_supports_collective == nullptr) {
-      return false;
-    }
-    std::set<const phal_plugin_device_t*> devices;
-    for (int64_t process : group) {
-      const LoadedProgram& program =
-          *programs[static_cast<std::size_t>(process)];
-      if (program.api() != api || !devices.insert(program.device()).second) {
-        return false;
-      }
-    }
-    for (int64_t process : group) {
-      const LoadedProgram& program =
-          *programs[static_cast<std::size_t>(process)];
-      for (const CollectiveDesc& desc : plan.operands) {
-        const phal_collective_desc_t c = desc.ToC();
-        int supported = 0;
-        PHAL_RETURN_IF_ERROR(TakeCStatus(
-            api->device_supports_collective(program.device(), &c, &supported)));
-        if (supported != 1) return false;
-      }
+// A group's members on this rank, as this rank sees them: kAbsent where
+// it has none, 0 where they cannot run the op on one communicator, else a
+// value naming their plugin (every rank of a group must name the same).
+constexpr uint64_t kAbsent = 1;
+
+uint64_t PluginValue(const phal_plugin_api_t* api) {
+  return Fnv1a(api->name != nullptr ? api->name : "") | 2;
+}
+
+// This rank's value for `group` of an op described by `descs`:
+// programs[k] is process k's program, null on another rank; `spans` says
+// whether the group's processes live on several ranks (the plugin must
+// then join a communicator over them).
+StatusOr<uint64_t> LocalValue(const std::vector<int64_t>& group,
+                              std::span<const LoadedProgram* const> programs,
+                              const std::vector<CollectiveDesc>& descs,
+                              bool spans) {
+  const phal_plugin_api_t* api = nullptr;
+  std::set<const phal_plugin_device_t*> devices;
+  for (int64_t process : group) {
+    const LoadedProgram* program = programs[static_cast<std::size_t>(process)];
+    if (program == nullptr) continue;
+    if (api == nullptr) api = program->api();
+    if (program->api() != api || !devices.insert(program->device()).second) {
+      return 0;
     }
   }
-  return true;
+  if (api == nullptr) return kAbsent;
+  // A table the loader did not complete (a test's device) may lack slots.
+  if (spans ? api->struct_size < PHAL_PLUGIN_API_STRUCT_SIZE_1_12 ||
+                  api->device_supports_joined_collective == nullptr ||
+                  api->communicator_make_id == nullptr ||
+                  api->communicator_join == nullptr
+            : api->struct_size < PHAL_PLUGIN_API_STRUCT_SIZE_1_8 ||
+                  api->device_supports_collective == nullptr) {
+    return 0;
+  }
+  for (const phal_plugin_device_t* device : devices) {
+    for (const CollectiveDesc& desc : descs) {
+      const phal_collective_desc_t c = desc.ToC();
+      int supported = 0;
+      auto* handle = const_cast<phal_plugin_device_t*>(device);
+      PHAL_RETURN_IF_ERROR(TakeCStatus(
+          spans
+              ? api->device_supports_joined_collective(
+                    handle, &c, static_cast<uint32_t>(group.size()), &supported)
+              : api->device_supports_collective(handle, &c, &supported)));
+      if (supported != 1) return 0;
+    }
+  }
+  return PluginValue(api);
 }
+
+// The ranks' values of one group agree on one plugin.
+bool Agree(std::span<const uint64_t> values) {
+  uint64_t named = kAbsent;
+  for (uint64_t value : values) {
+    if (value == 0) return false;
+    if (value == kAbsent) continue;
+    if (named != kAbsent && value != named) return false;
+    named = value;
+  }
+  return named != kAbsent;
+}
+
+std::vector<uint8_t> ToBytes(const std::vector<uint64_t>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(uint64_t));
+  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+// What a joined communicator's ranks compare before each collective.
+struct JoinedHeader {
+  int64_t op = 0;
+  int64_t sequence = 0;
+};
 
 }  // namespace
 
 StatusOr<std::unique_ptr<DeviceCollectives>> DeviceCollectives::Create(
     std::span<const LoadedProgram* const> programs,
     std::chrono::milliseconds timeout) {
-  std::unique_ptr<DeviceCollectives> out(new DeviceCollectives);
   const Program& program = programs[0]->program();
   const ProcessGrid grid{program.replica_count, program.num_partitions};
-  out->ops_.resize(program.process_ops.size());
-  // PHAL_STAGE_COLLECTIVES=1 stages every collective, to compare.
-  const char* stage = std::getenv("PHAL_STAGE_COLLECTIVES");
-  if (static_cast<int64_t>(programs.size()) != grid.process_count() ||
-      (stage != nullptr && std::strcmp(stage, "1") == 0)) {
+  if (static_cast<int64_t>(programs.size()) != grid.process_count()) {
+    std::unique_ptr<DeviceCollectives> out(new DeviceCollectives);
+    out->ops_.resize(program.process_ops.size());
     return out;
   }
-  std::map<std::vector<int64_t>, int> group_index;
+  return Build(programs, program, nullptr, timeout);
+}
+
+StatusOr<std::unique_ptr<DeviceCollectives>> DeviceCollectives::CreateOnRank(
+    std::span<const LoadedProgram* const> programs,
+    const DistributedGrid& grid) {
+  const std::vector<int64_t>& local = grid.local_processes();
+  if (programs.empty() || programs.size() != local.size()) {
+    return InvalidArgument("rank " + std::to_string(grid.transport().rank()) +
+                           " runs " + std::to_string(local.size()) +
+                           " processes, got " +
+                           std::to_string(programs.size()) + " programs");
+  }
+  std::vector<const LoadedProgram*> by_process(
+      static_cast<std::size_t>(grid.grid().process_count()), nullptr);
+  for (std::size_t i = 0; i < local.size(); ++i) {
+    by_process[static_cast<std::size_t>(local[i])] = programs[i];
+  }
+  return Build(by_process, programs[0]->program(), &grid, grid.timeout());
+}
+
+StatusOr<std::unique_ptr<DeviceCollectives>> DeviceCollectives::Build(
+    std::span<const LoadedProgram* const> programs, const Program& program,
+    const DistributedGrid* job, std::chrono::milliseconds timeout) {
+  std::unique_ptr<DeviceCollectives> out(new DeviceCollectives);
+  out->grid_ = job;
+  const ProcessGrid grid{program.replica_count, program.num_partitions};
+  out->ops_.resize(program.process_ops.size());
+  // PHAL_STAGE_COLLECTIVES=1 stages every collective, to compare; every
+  // rank of a job reads the same environment.
+  const char* stage = std::getenv("PHAL_STAGE_COLLECTIVES");
+  if (stage != nullptr && std::strcmp(stage, "1") == 0) return out;
+  const int me = job != nullptr ? job->transport().rank() : 0;
+  const auto rank_of = [&](int64_t process) {
+    return job != nullptr ? job->rank_of(process) : 0;
+  };
+  const auto spans = [&](const std::vector<int64_t>& group) {
+    for (int64_t process : group) {
+      if (rank_of(process) != rank_of(group[0])) return true;
+    }
+    return false;
+  };
+  // Every op's plan, and this rank's value of each of its groups.
+  std::vector<std::optional<OpPlan>> plans(program.process_ops.size());
+  std::vector<uint64_t> values;
   for (std::size_t op = 0; op < program.process_ops.size(); ++op) {
-    const HloModule& module = *program.process_ops[op];
-    PHAL_ASSIGN_OR_RETURN(std::optional<OpPlan> plan,
-                          PlanOp(module, grid, timeout));
-    if (!plan.has_value()) continue;
-    PHAL_ASSIGN_OR_RETURN(bool on_slots, RunsOnSlots(*plan, programs));
-    if (!on_slots) continue;
+    PHAL_ASSIGN_OR_RETURN(plans[op],
+                          PlanOp(*program.process_ops[op], grid, timeout));
+    if (!plans[op].has_value()) continue;
+    for (const std::vector<int64_t>& group : plans[op]->groups) {
+      PHAL_ASSIGN_OR_RETURN(
+          uint64_t value,
+          LocalValue(group, programs, plans[op]->operands, spans(group)));
+      values.push_back(value);
+    }
+  }
+  std::vector<std::vector<uint64_t>> all = {values};
+  if (job != nullptr && job->transport().size() > 1) {
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<std::vector<uint8_t>> gathered,
+        job->transport().AllGather(
+            ToBytes(values), kJoinedAgreementTag, timeout,
+            "agreeing on the collectives the plugins run (process " +
+                std::to_string(me) + ")"));
+    all.assign(gathered.size(), std::vector<uint64_t>(values.size()));
+    for (std::size_t r = 0; r < gathered.size(); ++r) {
+      if (!values.empty()) {
+        std::memcpy(all[r].data(), gathered[r].data(), gathered[r].size());
+      }
+    }
+  }
+  // The ops every rank runs on the slots, and their distinct groups in
+  // order of first use.
+  std::vector<bool> on_slots(program.process_ops.size(), false);
+  std::vector<std::vector<int64_t>> groups;
+  std::map<std::vector<int64_t>, int> group_index;
+  std::size_t next_value = 0;
+  for (std::size_t op = 0; op < program.process_ops.size(); ++op) {
+    if (!plans[op].has_value()) continue;
+    bool agreed = true;
+    for (std::size_t g = 0; g < plans[op]->groups.size(); ++g) {
+      std::vector<uint64_t> ranks;
+      for (const std::vector<uint64_t>& rank_values : all) {
+        ranks.push_back(rank_values[next_value + g]);
+      }
+      agreed = agreed && Agree(ranks);
+    }
+    next_value += plans[op]->groups.size();
+    if (!agreed) continue;
+    on_slots[op] = true;
+    for (const std::vector<int64_t>& group : plans[op]->groups) {
+      if (group_index.emplace(group, static_cast<int>(groups.size())).second) {
+        groups.push_back(group);
+      }
+    }
+  }
+  // Identifiers of the groups that span ranks, made by the rank of each
+  // group's first process and handed to every rank in one exchange.
+  std::vector<phal_communicator_id_t> ids(groups.size());
+  bool any_joined = false;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (!spans(groups[g])) continue;
+    any_joined = true;
+    const LoadedProgram* first =
+        programs[static_cast<std::size_t>(groups[g][0])];
+    if (first == nullptr) continue;
+    const Status made = TakeCStatus(
+        first->api()->communicator_make_id(first->device(), &ids[g]));
+    if (!made.ok()) {
+      return Status(made.code(), "making the communicator of processes " +
+                                     reference::ProcessListToString(groups[g]) +
+                                     ": " + made.message());
+    }
+  }
+  if (any_joined && job->transport().size() > 1) {
+    std::vector<uint8_t> mine(ids.size() * sizeof(phal_communicator_id_t));
+    std::memcpy(mine.data(), ids.data(), mine.size());
+    PHAL_ASSIGN_OR_RETURN(
+        std::vector<std::vector<uint8_t>> gathered,
+        job->transport().AllGather(
+            mine, kJoinedAgreementTag, timeout,
+            "handing out the communicators' identifiers (process " +
+                std::to_string(me) + ")"));
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (!spans(groups[g])) continue;
+      const auto leader = static_cast<std::size_t>(rank_of(groups[g][0]));
+      std::memcpy(&ids[g],
+                  gathered[leader].data() + g * sizeof(phal_communicator_id_t),
+                  sizeof(phal_communicator_id_t));
+    }
+  }
+  // Every communicator with a process on this rank, in the same order on
+  // every rank (a join waits for the other ranks' joins).
+  out->communicators_.resize(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::vector<int64_t>& group = groups[g];
+    Communicator& communicator = out->communicators_[g];
+    communicator.processes = group;
+    communicator.ranks.assign(group.size(), nullptr);
+    communicator.entered.assign(group.size(), 0);
+    communicator.inside.assign(group.size(), false);
+    communicator.finished.assign(group.size(), false);
+    std::vector<phal_plugin_device_t*> devices;
+    std::vector<uint32_t> ranks;
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      communicator.job_ranks.push_back(rank_of(group[i]));
+      const LoadedProgram* program =
+          programs[static_cast<std::size_t>(group[i])];
+      if (program == nullptr) continue;
+      if (devices.empty()) communicator.local_leader = i;
+      communicator.api = program->api();
+      devices.push_back(program->device());
+      ranks.push_back(static_cast<uint32_t>(i));
+    }
+    if (devices.empty()) continue;
+    std::vector<phal_plugin_communicator_t*> handles(devices.size(), nullptr);
+    communicator.joined = spans(group);
+    const Status created = TakeCStatus(
+        communicator.joined
+            ? communicator.api->communicator_join(
+                  &ids[g], static_cast<uint32_t>(group.size()), devices.data(),
+                  ranks.data(), static_cast<uint32_t>(devices.size()),
+                  static_cast<uint64_t>(timeout.count()), handles.data())
+            : communicator.api->communicator_create(
+                  devices.data(), static_cast<uint32_t>(devices.size()),
+                  handles.data()));
+    if (!created.ok()) {
+      return Status(created.code(),
+                    std::string(communicator.joined ? "joining" : "creating") +
+                        " a communicator over processes " +
+                        reference::ProcessListToString(group) + ": " +
+                        created.message());
+    }
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      communicator.ranks[ranks[i]] = handles[i];
+    }
+    if (communicator.joined) ++out->joined_count_;
+  }
+  for (std::size_t op = 0; op < program.process_ops.size(); ++op) {
+    if (!on_slots[op]) continue;
     std::vector<std::unique_ptr<DeviceCollective>>& parts = out->ops_[op];
     parts.resize(programs.size());
-    const std::string name =
-        std::string(module.entry_computation()->root_instruction()->name());
-    for (const std::vector<int64_t>& group : plan->groups) {
-      auto [found, added] = group_index.emplace(
-          group, static_cast<int>(out->communicators_.size()));
-      if (added) {
-        Communicator& communicator = out->communicators_.emplace_back();
-        communicator.api = programs[static_cast<std::size_t>(group[0])]->api();
-        communicator.processes = group;
-        std::vector<phal_plugin_device_t*> devices;
-        for (int64_t process : group) {
-          devices.push_back(
-              programs[static_cast<std::size_t>(process)]->device());
-        }
-        communicator.ranks.assign(group.size(), nullptr);
-        communicator.entered.assign(group.size(), 0);
-        communicator.inside.assign(group.size(), false);
-        communicator.finished.assign(group.size(), false);
-        const Status created =
-            TakeCStatus(communicator.api->communicator_create(
-                devices.data(), static_cast<uint32_t>(devices.size()),
-                communicator.ranks.data()));
-        if (!created.ok()) {
-          communicator.ranks.clear();
-          return Status(created.code(),
-                        "creating a communicator over processes " +
-                            reference::ProcessListToString(group) + ": " +
-                            created.message());
-        }
-      }
+    const std::string name = std::string(program.process_ops[op]
+                                             ->entry_computation()
+                                             ->root_instruction()
+                                             ->name());
+    for (const std::vector<int64_t>& group : plans[op]->groups) {
+      const int index = group_index.at(group);
       const Communicator& communicator =
-          out->communicators_[static_cast<std::size_t>(found->second)];
+          out->communicators_[static_cast<std::size_t>(index)];
       for (std::size_t rank = 0; rank < group.size(); ++rank) {
+        if (communicator.ranks[rank] == nullptr) continue;
         auto part = std::make_unique<DeviceCollective>();
+        part->op = static_cast<int>(op);
         part->api = communicator.api;
         part->communicator = communicator.ranks[rank];
-        part->group = found->second;
+        part->group = index;
         part->rank = static_cast<uint32_t>(rank);
         part->ranks = static_cast<uint32_t>(group.size());
-        part->operands = plan->operands;
+        part->operands = plans[op]->operands;
         part->label =
             name + " over processes " + reference::ProcessListToString(group);
         parts[static_cast<std::size_t>(group[rank])] = std::move(part);
@@ -257,7 +446,7 @@ StatusOr<std::unique_ptr<DeviceCollectives>> DeviceCollectives::Create(
 DeviceCollectives::~DeviceCollectives() {
   for (Communicator& communicator : communicators_) {
     for (phal_plugin_communicator_t* rank : communicator.ranks) {
-      communicator.api->communicator_destroy(rank);
+      if (rank != nullptr) communicator.api->communicator_destroy(rank);
     }
   }
 }
@@ -272,9 +461,13 @@ const DeviceCollective* DeviceCollectives::Find(int op, int64_t process) const {
 }
 
 void DeviceCollectives::AbortLocked(Communicator& communicator, Status reason) {
-  if (!communicator.abort_reason.ok() || communicator.ranks.empty()) return;
+  if (!communicator.abort_reason.ok()) return;
+  const auto handle = std::find_if(
+      communicator.ranks.begin(), communicator.ranks.end(),
+      [](const phal_plugin_communicator_t* rank) { return rank != nullptr; });
+  if (handle == communicator.ranks.end()) return;
   communicator.abort_reason = std::move(reason);
-  TakeCStatus(communicator.api->communicator_abort(communicator.ranks[0])).ok();
+  TakeCStatus(communicator.api->communicator_abort(*handle)).ok();
 }
 
 Status DeviceCollectives::FinishedWithoutArriving(
@@ -285,15 +478,63 @@ Status DeviceCollectives::FinishedWithoutArriving(
 }
 
 Status DeviceCollectives::Enter(const DeviceCollective& call) {
-  std::lock_guard<std::mutex> lock(mutex_);
   Communicator& communicator =
       communicators_[static_cast<std::size_t>(call.group)];
-  if (!communicator.abort_reason.ok()) return communicator.abort_reason;
-  const int64_t sequence = communicator.entered[call.rank]++;
-  communicator.inside[call.rank] = true;
-  for (std::size_t r = 0; r < communicator.ranks.size(); ++r) {
-    if (communicator.finished[r] && communicator.entered[r] <= sequence) {
-      return FinishedWithoutArriving(communicator, r);
+  int64_t sequence = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!communicator.abort_reason.ok()) return communicator.abort_reason;
+    sequence = communicator.entered[call.rank]++;
+    communicator.inside[call.rank] = true;
+    for (std::size_t r = 0; r < communicator.ranks.size(); ++r) {
+      if (communicator.finished[r] && communicator.entered[r] <= sequence) {
+        return FinishedWithoutArriving(communicator, r);
+      }
+    }
+    if (!communicator.joined || call.rank != communicator.local_leader) {
+      return OkStatus();
+    }
+  }
+  // The meeting runs unlocked: the rank's other processes go on queuing.
+  Status met = MeetRanks(call, communicator, sequence);
+  if (met.ok()) return OkStatus();
+  std::lock_guard<std::mutex> lock(mutex_);
+  // The rank's other members of the group, waiting in the plugin for
+  // peers that will not come, stop.
+  AbortLocked(communicator, met);
+  return met;
+}
+
+Status DeviceCollectives::MeetRanks(const DeviceCollective& call,
+                                    const Communicator& group,
+                                    int64_t sequence) const {
+  const int me = grid_->transport().rank();
+  std::set<int> peers(group.job_ranks.begin(), group.job_ranks.end());
+  peers.erase(me);
+  const JoinedHeader mine{call.op, sequence};
+  std::vector<HostTransport::Message> sends;
+  std::vector<HostTransport::Message> receives;
+  for (int peer : peers) {
+    std::vector<uint8_t> bytes(sizeof(JoinedHeader));
+    std::memcpy(bytes.data(), &mine, sizeof(mine));
+    sends.push_back({peer, std::move(bytes)});
+    receives.push_back({peer, std::vector<uint8_t>(sizeof(JoinedHeader))});
+  }
+  const std::string what = call.label + " (collective " +
+                           std::to_string(sequence) + " of its communicator)";
+  PHAL_RETURN_IF_ERROR(grid_->transport().Exchange(
+      sends, receives, kFirstJoinedTag + call.group % kJoinedTagCount,
+      grid_->timeout(), what));
+  for (const HostTransport::Message& message : receives) {
+    JoinedHeader theirs;
+    std::memcpy(&theirs, message.bytes.data(), sizeof(theirs));
+    if (theirs.op != mine.op || theirs.sequence != mine.sequence) {
+      return FailedPrecondition(
+          what + ": rank " + std::to_string(message.peer) +
+          " is at process op " + std::to_string(theirs.op) + ", collective " +
+          std::to_string(theirs.sequence) + " of the communicator, rank " +
+          std::to_string(me) + " at process op " + std::to_string(mine.op) +
+          ": the ranks run different programs");
     }
   }
   return OkStatus();

@@ -43,8 +43,12 @@
 namespace phal {
 
 // Tags at or above this one are free for a transport's other users; the
-// collectives use those below.
+// collectives use those below, and the plugins' communicators over the
+// job's ranks (device_collectives.h) those from kFirstJoinedTag on.
 inline constexpr int kFirstFreeTransportTag = 30001;
+inline constexpr int kJoinedAgreementTag = 30100;
+inline constexpr int kFirstJoinedTag = 30101;
+inline constexpr int kJoinedTagCount = 800;
 
 class DistributedGrid {
  public:

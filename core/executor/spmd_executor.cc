@@ -100,7 +100,7 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
 StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmdOnRank(
     std::span<const LoadedProgram* const> programs,
     std::span<const std::vector<phal_plugin_buffer_t*>> arguments,
-    const DistributedGrid& grid) {
+    const DistributedGrid& grid, DeviceCollectives* collectives) {
   const std::vector<int64_t>& local = grid.local_processes();
   if (programs.size() != local.size() || arguments.size() != local.size()) {
     return InvalidArgument(
@@ -109,13 +109,18 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmdOnRank(
         std::to_string(programs.size()) + " programs and arguments for " +
         std::to_string(arguments.size()));
   }
+  if (collectives != nullptr) collectives->Prepare(grid.timeout());
   std::vector<StatusOr<std::vector<phal_plugin_buffer_t*>>> results(
       programs.size(), Internal("the process did not run"));
   const Status failure =
       grid.Run([&](int64_t k, reference::ProcessContext* process) {
         const auto index = static_cast<std::size_t>(
             std::find(local.begin(), local.end(), k) - local.begin());
-        results[index] = programs[index]->Execute(arguments[index], process);
+        results[index] =
+            programs[index]->Execute(arguments[index], process, collectives);
+        if (collectives != nullptr) {
+          collectives->Finish(k, results[index].status());
+        }
         return results[index].status();
       });
   return TakeResults(programs, std::move(results), failure);

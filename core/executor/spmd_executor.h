@@ -55,13 +55,17 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmd(
 // Runs this rank's processes of a program whose processes span the ranks of
 // a job: programs[i] as process grid.local_processes()[i] on arguments[i],
 // while the job's other ranks run theirs (distributed_grid.h). Collectives
-// are staged through host memory and the transport. Otherwise as
-// ExecuteSpmd: every program a copy of one program for the grid's
-// processes, nothing returned on failure.
+// the plugins' communicators do not run are staged through host memory
+// and the transport. Otherwise as ExecuteSpmd: every program a copy of one
+// program for the grid's processes, nothing returned on failure.
+// `collectives` (may be null; made
+// by DeviceCollectives::CreateOnRank for these programs and grid) runs the
+// collectives the plugins' communicators can; a failure leaves them
+// aborted, so later executions fail at their first such collective.
 StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> ExecuteSpmdOnRank(
     std::span<const LoadedProgram* const> programs,
     std::span<const std::vector<phal_plugin_buffer_t*>> arguments,
-    const DistributedGrid& grid);
+    const DistributedGrid& grid, DeviceCollectives* collectives = nullptr);
 
 }  // namespace phal
 

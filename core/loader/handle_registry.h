@@ -46,9 +46,11 @@ struct HandleRecord {
   std::vector<uint64_t> binding_bytes;
   std::string name;
 
-  // Communicators: the handle's rank and the number of ranks.
+  // Communicators: the handle's rank and the number of ranks, and whether
+  // it joins ranks of several processes (communicator_join).
   uint32_t rank = 0;
   uint32_t ranks = 0;
+  bool joined = false;
 
   // Devices: a compile-only device (target_device_open) and the device's
   // memory spaces, once its properties were read; the kernel kinds it

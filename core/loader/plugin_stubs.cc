@@ -91,6 +91,18 @@ struct Stub<PluginSlot::kDeviceSupportsCollective, Pointer> {
   }
 };
 
+// Nor does it join communicators over several processes: the core moves
+// those collectives between processes itself.
+template <typename Pointer>
+struct Stub<PluginSlot::kDeviceSupportsJoinedCollective, Pointer> {
+  static phal_status_t* Call(phal_plugin_device_t*,
+                             const phal_collective_desc_t*, uint32_t,
+                             int* out_supported) {
+    *out_supported = 0;
+    return nullptr;
+  }
+};
+
 // Replaces `slot` with `stub` when the plugin's table ends before the slot
 // or leaves it NULL.
 template <typename Slot>

@@ -1126,18 +1126,122 @@ phal_status_t* ValidatedPlugin::StreamCollective(
                   "send and recv ranges overlap in " + Label(*from));
   }
   int supported = 0;
-  phal_status_t* query = plugin_.device_supports_collective(
-      static_cast<phal_plugin_device_t*>(const_cast<void*>(queue->device)),
-      desc, &supported);
+  auto* device =
+      static_cast<phal_plugin_device_t*>(const_cast<void*>(queue->device));
+  phal_status_t* query =
+      rank->joined
+          ? plugin_.device_supports_joined_collective(device, desc, rank->ranks,
+                                                      &supported)
+          : plugin_.device_supports_collective(device, desc, &supported);
   if (query != nullptr) phal_status_free(query);
   if (supported != 1) {
-    return Report("collective.unsupported", kCallerError, kCall,
-                  read->ToString() + " on " + DeviceLabel(queue->device) +
-                      ", which device_supports_collective does not run");
+    return Report(
+        "collective.unsupported", kCallerError, kCall,
+        read->ToString() + " on " + DeviceLabel(queue->device) +
+            (rank->joined ? ", which device_supports_joined_collective does "
+                            "not run over " +
+                                std::to_string(rank->ranks) + " ranks"
+                          : ", which device_supports_collective does not "
+                            "run"));
   }
   return Returned(kCall,
                   plugin_.stream_collective(stream, communicator, desc, send,
                                             send_offset, recv, recv_offset));
+}
+
+phal_status_t* ValidatedPlugin::DeviceSupportsJoinedCollective(
+    phal_plugin_device_t* device, const phal_collective_desc_t* desc,
+    uint32_t rank_count, int* out_supported) {
+  constexpr const char* kCall = "device_supports_joined_collective";
+  HandleRecord owner;
+  Status checked = CheckRunnableDevice(kCall, device, "device", &owner);
+  if (!checked.ok()) return ToCStatus(checked);
+  StatusOr<CollectiveDesc> read = CollectiveDesc::From(desc);
+  if (!read.ok()) {
+    return Report("collective.desc", kCallerError, kCall,
+                  read.status().message());
+  }
+  if (out_supported == nullptr || rank_count == 0) {
+    return Report("argument.null", kCallerError, kCall,
+                  "out_supported is NULL or rank_count is 0");
+  }
+  *out_supported = -1;
+  phal_status_t* status =
+      Returned(kCall, plugin_.device_supports_joined_collective(
+                          device, desc, rank_count, out_supported));
+  if (status != nullptr) return status;
+  if (*out_supported != 0 && *out_supported != 1) {
+    return Report("collective.supported_value", kPluginError, kCall,
+                  "set *out_supported to " + std::to_string(*out_supported) +
+                      " for " + read->ToString() + "; it must be 0 or 1");
+  }
+  return nullptr;
+}
+
+phal_status_t* ValidatedPlugin::CommunicatorMakeId(
+    phal_plugin_device_t* device, phal_communicator_id_t* out_id) {
+  constexpr const char* kCall = "communicator_make_id";
+  HandleRecord owner;
+  Status checked = CheckRunnableDevice(kCall, device, "device", &owner);
+  if (!checked.ok()) return ToCStatus(checked);
+  if (out_id == nullptr) {
+    return Report("argument.null", kCallerError, kCall, "out_id is NULL");
+  }
+  return Returned(kCall, plugin_.communicator_make_id(device, out_id));
+}
+
+phal_status_t* ValidatedPlugin::CommunicatorJoin(
+    const phal_communicator_id_t* id, uint32_t rank_count,
+    phal_plugin_device_t* const* devices, const uint32_t* ranks, uint32_t count,
+    uint64_t timeout_ms, phal_plugin_communicator_t** out_communicators) {
+  constexpr const char* kCall = "communicator_join";
+  if (id == nullptr || devices == nullptr || ranks == nullptr ||
+      out_communicators == nullptr || count == 0) {
+    return Report("argument.null", kCallerError, kCall,
+                  "id, devices, ranks or out_communicators is NULL, or count "
+                  "is 0");
+  }
+  std::set<const void*> seen;
+  std::set<uint32_t> taken;
+  std::string labels;
+  for (uint32_t i = 0; i < count; ++i) {
+    HandleRecord owner;
+    const std::string argument = "devices[" + std::to_string(i) + "]";
+    Status checked =
+        CheckRunnableDevice(kCall, devices[i], argument.c_str(), &owner);
+    if (!checked.ok()) return ToCStatus(checked);
+    if (!seen.insert(devices[i]).second) {
+      return Report("collective.distinct_devices", kCallerError, kCall,
+                    argument + " repeats " + Label(owner));
+    }
+    if (ranks[i] >= rank_count || !taken.insert(ranks[i]).second) {
+      return Report("collective.rank", kCallerError, kCall,
+                    "ranks[" + std::to_string(i) +
+                        "] = " + std::to_string(ranks[i]) +
+                        " is repeated or not below rank_count " +
+                        std::to_string(rank_count));
+    }
+    labels += (i > 0 ? ", " : "") + Label(owner);
+  }
+  for (uint32_t i = 0; i < count; ++i) out_communicators[i] = nullptr;
+  phal_status_t* status = Returned(
+      kCall, plugin_.communicator_join(id, rank_count, devices, ranks, count,
+                                       timeout_ms, out_communicators));
+  if (status != nullptr) return status;
+  for (uint32_t i = 0; i < count; ++i) {
+    HandleRecord record;
+    record.kind = HandleKind::kCommunicator;
+    record.device = devices[i];
+    record.rank = ranks[i];
+    record.ranks = rank_count;
+    record.joined = true;
+    record.origin = std::string(kCall) + "(rank " + std::to_string(ranks[i]) +
+                    " of " + std::to_string(rank_count) + ": " + labels + ")";
+    phal_status_t* registered =
+        Register(kCall, nullptr, out_communicators[i], std::move(record));
+    if (registered != nullptr) return registered;
+  }
+  return nullptr;
 }
 
 // ---- leaks -----------------------------------------------------------------

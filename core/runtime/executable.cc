@@ -536,6 +536,25 @@ Status CompileGlobal(phal_client* client, const size_t* global_devices,
         " groups of the program's all-reduces are reduced by the transport");
   }
   executable->job_grid = std::make_unique<DistributedGrid>(std::move(placed));
+  // The plugins' communicators, over this process's devices and, where a
+  // plugin joins them, over the job's processes: made here too, in the
+  // same order on every process.
+  std::vector<const LoadedProgram*> programs;
+  for (std::size_t i = 0; i < executable->device_count(); ++i) {
+    programs.push_back(&executable->program_at(i));
+  }
+  PHAL_ASSIGN_OR_RETURN(
+      executable->job_collectives,
+      DeviceCollectives::CreateOnRank(programs, *executable->job_grid));
+  if (executable->job_collectives->device_op_count() > 0) {
+    client->logger.Debug(
+        "process " + std::to_string(job.rank()) + " of " +
+        std::to_string(job.size()) + ": " +
+        std::to_string(executable->job_collectives->device_op_count()) +
+        " collectives of the program run on the plugins' communicators (" +
+        std::to_string(executable->job_collectives->joined_count()) +
+        " communicators joined over several processes)");
+  }
   *out_executable = executable.release();
   return OkStatus();
 }
@@ -583,7 +602,8 @@ StatusOr<std::vector<std::vector<phal_plugin_buffer_t*>>> RunOnDevices(
   if (executable->job_grid != nullptr) {
     // Every process's exchanges of one execution meet before the next's.
     std::lock_guard<std::mutex> job_lock(executable->device->client->job.mutex);
-    results = ExecuteSpmdOnRank(programs, handles, *executable->job_grid);
+    results = ExecuteSpmdOnRank(programs, handles, *executable->job_grid,
+                                executable->job_collectives.get());
   } else {
     results = ExecuteSpmd(programs, handles, timeout, &collectives);
   }

@@ -37,6 +37,10 @@ struct phal_executable {
   // each for one execution at a time (ExecuteSpmd); guarded by `mutex`.
   // Declared after the programs, so destroyed before them.
   std::vector<std::unique_ptr<phal::DeviceCollectives>> idle_collectives;
+  // The plugins' communicators of an executable over a job's devices, made
+  // with the grid by every process at once; used by one execution at a
+  // time (the job's lock held). Null where it has none.
+  std::unique_ptr<phal::DeviceCollectives> job_collectives;
 
   size_t device_count() const { return 1 + peer_devices.size(); }
   phal_device* device_at(size_t index) const {

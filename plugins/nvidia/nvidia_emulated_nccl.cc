@@ -6,15 +6,25 @@
 // ncclGroupEnd the calling thread's sends and receives are held and run at
 // ncclGroupEnd, every send first. ncclCommAbort fails every waiting and
 // later call of the clique.
+//
+// A communicator joined with ncclGetUniqueId and ncclCommInitRank may span
+// processes: its ranks meet in shared memory (nvidia_emulated_nccl_shared.h)
+// and each computes its own receive range from every rank's send range
+// with the HostCommunicator's arithmetic, so the bits are the clique's.
+// Initialisations inside a group are held to ncclGroupEnd, where every
+// rank of the calling thread announces itself before any waits.
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "plugins/nvidia/nvidia_emulated_nccl_shared.h"
 #include "plugins/nvidia/nvidia_emulator.h"
 #include "sdk/base/element_types.h"
 #include "sdk/gpu_plugin/gpu_emulator.h"
@@ -45,8 +55,12 @@ struct Clique {
 }  // namespace
 
 struct ncclComm {
+  // One of the two: the ranks of one process, or of several.
   std::shared_ptr<Clique> clique;
+  std::shared_ptr<SharedClique> shared;
   int rank = 0;
+
+  int size() const { return shared != nullptr ? shared->size() : clique->size; }
 };
 
 namespace {
@@ -61,9 +75,18 @@ struct Transfer {
   ncclComm_t comm = nullptr;
 };
 
+// An ncclCommInitRank held until ncclGroupEnd.
+struct Init {
+  ncclComm_t* comm = nullptr;
+  std::string name;
+  int size = 0;
+  int rank = 0;
+};
+
 struct Group {
   int depth = 0;
   std::vector<Transfer> held;
+  std::vector<Init> inits;
 };
 
 thread_local Group group;
@@ -131,6 +154,18 @@ ncclResult_t Collective(ncclComm_t comm, uint32_t kind, ncclDataType_t type,
   }
   desc.block_count = block;
   desc.root = static_cast<uint32_t>(root);
+  if (comm->shared != nullptr) {
+    StatusOr<CollectiveBytes> bytes =
+        CheckCollectiveDesc(desc, static_cast<uint32_t>(comm->size()));
+    if (!bytes.ok()) return FromStatus(bytes.status());
+    auto* out = static_cast<std::byte*>(recv);
+    return FromStatus(comm->shared->Gather(
+        static_cast<const std::byte*>(send), bytes->send,
+        [&](std::span<const std::byte* const> sends) {
+          ComputeCollectiveRank(desc, sends, static_cast<uint32_t>(comm->rank),
+                                out);
+        }));
+  }
   return FromStatus(comm->clique->host.Run(
       static_cast<uint32_t>(comm->rank), desc,
       static_cast<const std::byte*>(send), static_cast<std::byte*>(recv)));
@@ -166,8 +201,61 @@ ncclResult_t CommInitAll(ncclComm_t* comms, int count, const int* devices) {
     if (!checked.ok()) return Fail(ncclInvalidArgument, checked.ToString());
   }
   auto clique = std::make_shared<Clique>(count);
-  for (int i = 0; i < count; ++i) comms[i] = new ncclComm{clique, i};
+  for (int i = 0; i < count; ++i) comms[i] = new ncclComm{clique, nullptr, i};
   return Succeed();
+}
+
+ncclResult_t GetUniqueId(ncclUniqueId* id) {
+  if (id == nullptr) return Fail(ncclInvalidArgument, "a NULL id");
+  std::memset(id->internal, 0, sizeof(id->internal));
+  const std::string name = SharedClique::MakeName();
+  std::memcpy(id->internal, name.data(),
+              std::min(name.size(), sizeof(id->internal) - 1));
+  return Succeed();
+}
+
+// Announces every held rank, then waits for each one's peers.
+ncclResult_t InitHeld(std::vector<Init> inits) {
+  std::vector<std::shared_ptr<SharedClique>> cliques;
+  Status status = OkStatus();
+  for (const Init& init : inits) {
+    StatusOr<std::shared_ptr<SharedClique>> clique =
+        SharedClique::Announce(init.name, init.size, init.rank);
+    if (!clique.ok()) {
+      status = clique.status();
+      break;
+    }
+    cliques.push_back(std::move(*clique));
+  }
+  for (std::size_t i = 0; i < cliques.size() && status.ok(); ++i) {
+    status = cliques[i]->Complete();
+  }
+  if (!status.ok()) return FromStatus(status);
+  for (std::size_t i = 0; i < inits.size(); ++i) {
+    *inits[i].comm = new ncclComm{nullptr, cliques[i], inits[i].rank};
+  }
+  return Succeed();
+}
+
+ncclResult_t CommInitRank(ncclComm_t* comm, int ranks, ncclUniqueId id,
+                          int rank) {
+  if (comm == nullptr || ranks < 1 || rank < 0 || rank >= ranks) {
+    return Fail(ncclInvalidArgument, "rank " + std::to_string(rank) + " of " +
+                                         std::to_string(ranks));
+  }
+  *comm = nullptr;
+  Init init{comm,
+            std::string(id.internal, strnlen(id.internal, sizeof(id.internal))),
+            ranks, rank};
+  if (init.name.rfind("phal-nccl-", 0) != 0) {
+    return Fail(ncclInvalidArgument,
+                "the id was not made by the emulator's ncclGetUniqueId");
+  }
+  if (group.depth > 0) {
+    group.inits.push_back(std::move(init));
+    return Succeed();
+  }
+  return InitHeld({std::move(init)});
 }
 
 ncclResult_t CommDestroy(ncclComm_t comm) {
@@ -177,6 +265,11 @@ ncclResult_t CommDestroy(ncclComm_t comm) {
 
 ncclResult_t CommAbort(ncclComm_t comm) {
   if (comm == nullptr) return Succeed();
+  if (comm->shared != nullptr) {
+    comm->shared->Abort();
+    delete comm;
+    return Succeed();
+  }
   Clique& clique = *comm->clique;
   clique.host.Abort();
   {
@@ -212,7 +305,7 @@ ncclResult_t ReduceScatter(const void* send, void* recv, size_t recv_count,
 ncclResult_t Broadcast(const void* send, void* recv, size_t count,
                        ncclDataType_t type, int root, ncclComm_t comm,
                        CUstream /*stream*/) {
-  if (comm != nullptr && (root < 0 || root >= comm->clique->size)) {
+  if (comm != nullptr && (root < 0 || root >= comm->size())) {
     return Fail(ncclInvalidArgument, "root " + std::to_string(root));
   }
   return Collective(comm, PHAL_COLLECTIVE_BROADCAST, type, ncclSum, false,
@@ -221,6 +314,12 @@ ncclResult_t Broadcast(const void* send, void* recv, size_t count,
 
 // A send or a receive of bytes, run now.
 ncclResult_t Move(const Transfer& transfer) {
+  if (SharedClique* shared = transfer.comm->shared.get()) {
+    return FromStatus(
+        transfer.send
+            ? shared->Send(transfer.peer, transfer.from, transfer.bytes)
+            : shared->Receive(transfer.peer, transfer.to, transfer.bytes));
+  }
   Clique& clique = *transfer.comm->clique;
   const auto size = static_cast<std::size_t>(clique.size);
   std::unique_lock<std::mutex> lock(clique.mutex);
@@ -257,7 +356,7 @@ ncclResult_t HoldOrMove(Transfer transfer) {
   if (transfer.comm == nullptr) {
     return Fail(ncclInvalidArgument, "a NULL communicator");
   }
-  if (transfer.peer < 0 || transfer.peer >= transfer.comm->clique->size) {
+  if (transfer.peer < 0 || transfer.peer >= transfer.comm->size()) {
     return Fail(ncclInvalidArgument, "peer " + std::to_string(transfer.peer));
   }
   if (group.depth == 0) return Move(transfer);
@@ -299,7 +398,9 @@ ncclResult_t GroupEnd() {
   if (--group.depth > 0) return Succeed();
   std::vector<Transfer> held = std::move(group.held);
   group.held.clear();
-  ncclResult_t result = ncclSuccess;
+  std::vector<Init> inits = std::move(group.inits);
+  group.inits.clear();
+  ncclResult_t result = inits.empty() ? ncclSuccess : InitHeld(inits);
   for (int pass = 0; pass < 2; ++pass) {
     for (const Transfer& transfer : held) {
       if (transfer.send != (pass == 0)) continue;
@@ -317,6 +418,8 @@ Nccl MakeEmulatedNccl() {
   nccl.reduces_in_rank_order = true;
   nccl.ncclGetVersion = GetVersion;
   nccl.ncclCommInitAll = CommInitAll;
+  nccl.ncclGetUniqueId = GetUniqueId;
+  nccl.ncclCommInitRank = CommInitRank;
   nccl.ncclCommDestroy = CommDestroy;
   nccl.ncclCommAbort = CommAbort;
   nccl.ncclAllReduce = AllReduce;

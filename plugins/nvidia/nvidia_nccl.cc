@@ -173,6 +173,53 @@ class NcclLibrary final : public GpuCollectiveLibrary {
     return OkStatus();
   }
 
+  bool Joins() const override { return true; }
+
+  Status MakeId(const gpu_plugin::GpuPlace& /*place*/,
+                phal_communicator_id_t* out) const override {
+    static_assert(sizeof(ncclUniqueId) == PHAL_COMMUNICATOR_ID_SIZE);
+    ncclUniqueId id{};
+    PHAL_RETURN_IF_ERROR(Check(nccl_.ncclGetUniqueId(&id), "ncclGetUniqueId"));
+    std::memcpy(out->bytes, id.internal, sizeof(id.internal));
+    return OkStatus();
+  }
+
+  // Every local rank's ncclCommInitRank in one group (NCCL then waits for
+  // them all at once), each with its device's context current.
+  Status Join(const phal_communicator_id_t& id, uint32_t rank_count,
+              std::span<const gpu_plugin::GpuPlace> places,
+              std::span<const uint32_t> ranks,
+              std::vector<Communicator>* out) const override {
+    ncclUniqueId unique{};
+    std::memcpy(unique.internal, id.bytes, sizeof(unique.internal));
+    std::vector<ncclComm_t> comms(places.size(), nullptr);
+    PHAL_RETURN_IF_ERROR(Check(nccl_.ncclGroupStart(), "ncclGroupStart"));
+    Status queued = OkStatus();
+    for (std::size_t i = 0; i < places.size() && queued.ok(); ++i) {
+      queued = CudaStatus(
+          cuda_,
+          cuda_.cuCtxPushCurrent(static_cast<CUcontext>(places[i].context)),
+          "cuCtxPushCurrent");
+      if (!queued.ok()) break;
+      queued =
+          Check(nccl_.ncclCommInitRank(&comms[i], static_cast<int>(rank_count),
+                                       unique, static_cast<int>(ranks[i])),
+                "ncclCommInitRank");
+      CUcontext popped = nullptr;
+      cuda_.cuCtxPopCurrent(&popped);
+    }
+    const Status ended = Check(nccl_.ncclGroupEnd(), "ncclGroupEnd");
+    if (!queued.ok() || !ended.ok()) {
+      for (ncclComm_t comm : comms) {
+        if (comm != nullptr) static_cast<void>(nccl_.ncclCommAbort(comm));
+      }
+      return queued.ok() ? ended : queued;
+    }
+    out->clear();
+    for (ncclComm_t comm : comms) out->push_back(new NcclRank{comm, false});
+    return OkStatus();
+  }
+
   void Destroy(Communicator communicator) const override {
     auto* rank = static_cast<NcclRank*>(communicator);
     if (!rank->aborted) static_cast<void>(nccl_.ncclCommDestroy(rank->comm));

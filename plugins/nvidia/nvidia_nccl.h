@@ -97,11 +97,21 @@ inline constexpr NcclReductionName kNcclReductions[] = {
 struct ncclComm;
 using ncclComm_t = ncclComm*;
 
+// What one process makes and every rank of a communicator over several
+// processes joins with (ncclCommInitRank), passed by value as NCCL does.
+inline constexpr std::size_t kNcclUniqueIdBytes = 128;
+struct ncclUniqueId {
+  char internal[kNcclUniqueIdBytes];
+};
+
 // Every entry point the plugin calls, as nvidia_cuda.h lists the driver's.
 #define PHAL_NCCL_ENTRY_POINTS(X)                                              \
   X(kRequired, ncclGetVersion, "ncclGetVersion", (int* version))               \
   X(kRequired, ncclCommInitAll, "ncclCommInitAll",                             \
     (ncclComm_t * comms, int count, const int* devices))                       \
+  X(kRequired, ncclGetUniqueId, "ncclGetUniqueId", (ncclUniqueId * id))        \
+  X(kRequired, ncclCommInitRank, "ncclCommInitRank",                           \
+    (ncclComm_t * comm, int ranks, ncclUniqueId id, int rank))                 \
   X(kRequired, ncclCommDestroy, "ncclCommDestroy", (ncclComm_t comm))          \
   X(kRequired, ncclCommAbort, "ncclCommAbort", (ncclComm_t comm))              \
   X(kRequired, ncclAllReduce, "ncclAllReduce",                                 \

@@ -12,6 +12,12 @@
 //     peers, and copies its result back.
 // The emulated devices take both ways over the emulator's memory (their
 // library is the emulator's), a real GPU over its driver.
+//
+// A communicator over several processes (ABI 1.12: communicator_make_id,
+// communicator_join) exists only where the library spans processes
+// (GpuCollectiveLibrary::Joins); its collectives always go to the library,
+// which has every rank, and the core has met the processes before it
+// queues one (a host meeting here would see only this process's ranks).
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -30,7 +36,7 @@ namespace {
 // What every rank's handle of one communicator shares.
 struct CommunicatorGroup {
   explicit CommunicatorGroup(uint32_t ranks)
-      : host(std::make_shared<HostCommunicator>(ranks)) {}
+      : host(std::make_shared<HostCommunicator>(ranks)), rank_count(ranks) {}
   ~CommunicatorGroup() {
     for (GpuCollectiveLibrary::Communicator rank : library_ranks) {
       library->Destroy(rank);
@@ -40,6 +46,10 @@ struct CommunicatorGroup {
   CommunicatorGroup& operator=(const CommunicatorGroup&) = delete;
 
   std::shared_ptr<HostCommunicator> host;
+  // The communicator's ranks over every process; more than host's where
+  // it was joined.
+  uint32_t rank_count;
+  bool joined = false;
   // The library and its handle of each rank; none where the devices have
   // no library or it could not make the communicator.
   const GpuCollectiveLibrary* library = nullptr;
@@ -55,7 +65,10 @@ struct CommunicatorGroup {
 
 struct phal_plugin_communicator final {
   std::shared_ptr<phal::gpu_plugin::CommunicatorGroup> group;
+  // The handle's index among this process's ranks of the group, and its
+  // rank in the communicator (the same unless it was joined).
   uint32_t rank = 0;
+  uint32_t global_rank = 0;
 };
 
 namespace phal::gpu_plugin {
@@ -134,6 +147,7 @@ phal_status_t* CommunicatorCreate(
       auto handle = std::make_unique<phal_plugin_communicator>();
       handle->group = group;
       handle->rank = rank;
+      handle->global_rank = rank;
       handles.push_back(std::move(handle));
     }
     for (uint32_t rank = 0; rank < count; ++rank) {
@@ -174,7 +188,7 @@ phal_status_t* StreamCollective(phal_plugin_stream_t* stream,
                                 uint64_t recv_offset) noexcept {
   return RunAtAbiBoundary([&]() -> Status {
     CommunicatorGroup& group = *communicator->group;
-    const uint32_t ranks = group.host->size();
+    const uint32_t ranks = group.rank_count;
     PHAL_ASSIGN_OR_RETURN(CollectiveDesc collective,
                           CollectiveDesc::From(desc));
     PHAL_ASSIGN_OR_RETURN(CollectiveBytes bytes,
@@ -183,12 +197,23 @@ phal_status_t* StreamCollective(phal_plugin_stream_t* stream,
     const Buffer& target = *recv->buffer;
     PHAL_RETURN_IF_ERROR(source.CheckRange(send_offset, bytes.send));
     PHAL_RETURN_IF_ERROR(target.CheckRange(recv_offset, bytes.recv));
-    if (group.library == nullptr || !group.library->Runs(collective, ranks)) {
+    const bool runs =
+        group.library != nullptr && group.library->Runs(collective, ranks);
+    if (group.joined && !runs) {
+      return FailedPrecondition(collective.ToString() + " over " +
+                                std::to_string(ranks) +
+                                " ranks of several processes is not run by " +
+                                group.library->Description() +
+                                " (device_supports_joined_collective says so)");
+    }
+    if (!runs) {
       RunStaged(*stream, *communicator, collective, bytes, source, send_offset,
                 target, recv_offset);
       return OkStatus();
     }
-    Status met = group.host->Meet(communicator->rank, collective);
+    Status met = group.joined
+                     ? OkStatus()
+                     : group.host->Meet(communicator->rank, collective);
     if (met.ok()) {
       std::shared_lock<std::shared_mutex> lock(group.library_mutex);
       if (group.library_aborted) {
@@ -196,13 +221,93 @@ phal_status_t* StreamCollective(phal_plugin_stream_t* stream,
       } else {
         met = stream->QueueWith([&](GpuStream handle) {
           return group.library->Queue(group.library_ranks[communicator->rank],
-                                      communicator->rank, ranks, collective,
-                                      source.address(send_offset),
+                                      communicator->global_rank, ranks,
+                                      collective, source.address(send_offset),
                                       target.address(recv_offset), handle);
         });
       }
     }
     if (!met.ok()) stream->AddError(std::move(met));
+    return OkStatus();
+  });
+}
+
+phal_status_t* DeviceSupportsJoinedCollective(
+    phal_plugin_device_t* device, const phal_collective_desc_t* desc,
+    uint32_t rank_count, int* out_supported) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    *out_supported = 0;
+    if (device->compile_only()) return OkStatus();
+    const GpuCollectiveLibrary* library = device->driver().CollectiveLibrary();
+    if (library == nullptr || !library->Joins()) return OkStatus();
+    PHAL_ASSIGN_OR_RETURN(CollectiveDesc collective,
+                          CollectiveDesc::From(desc));
+    *out_supported = library->Runs(collective, rank_count) ? 1 : 0;
+    return OkStatus();
+  });
+}
+
+phal_status_t* CommunicatorMakeId(phal_plugin_device_t* device,
+                                  phal_communicator_id_t* out_id) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_RETURN_IF_ERROR(device->CheckRunnable("make communicator ids"));
+    const GpuCollectiveLibrary* library = device->driver().CollectiveLibrary();
+    if (library == nullptr || !library->Joins()) {
+      return Unimplemented(
+          "the device has no collective library that spans processes");
+    }
+    return library->MakeId(device->place(), out_id);
+  });
+}
+
+phal_status_t* CommunicatorJoin(
+    const phal_communicator_id_t* id, uint32_t rank_count,
+    phal_plugin_device_t* const* devices, const uint32_t* ranks, uint32_t count,
+    uint64_t /*timeout_ms*/,
+    phal_plugin_communicator_t** out_communicators) noexcept {
+  return RunAtAbiBoundary([&]() -> Status {
+    PHAL_RETURN_IF_ERROR(CheckCommunicatorDevices(devices, count));
+    const GpuDriver& driver = devices[0]->driver();
+    std::vector<GpuPlace> places;
+    for (uint32_t i = 0; i < count; ++i) {
+      PHAL_RETURN_IF_ERROR(devices[i]->CheckRunnable("join communicators"));
+      if (&devices[i]->driver() != &driver) {
+        return InvalidArgument(
+            "the devices of one communicator belong to several runtimes");
+      }
+      if (ranks[i] >= rank_count) {
+        return InvalidArgument("rank " + std::to_string(ranks[i]) +
+                               " of a communicator of " +
+                               std::to_string(rank_count));
+      }
+      places.push_back(devices[i]->place());
+    }
+    const GpuCollectiveLibrary* library = driver.CollectiveLibrary();
+    if (library == nullptr || !library->Joins()) {
+      return Unimplemented(
+          "the devices have no collective library that spans processes");
+    }
+    std::vector<GpuCollectiveLibrary::Communicator> handles;
+    PHAL_RETURN_IF_ERROR(library->Join(*id, rank_count, places,
+                                       std::span<const uint32_t>(ranks, count),
+                                       &handles));
+    auto group = std::make_shared<CommunicatorGroup>(count);
+    group->rank_count = rank_count;
+    group->joined = true;
+    group->library = library;
+    group->library_ranks = std::move(handles);
+    if (group->library_ranks.size() != count) {
+      return Internal("the collective library joined " +
+                      std::to_string(group->library_ranks.size()) +
+                      " ranks of " + std::to_string(count));
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+      auto handle = std::make_unique<phal_plugin_communicator>();
+      handle->group = group;
+      handle->rank = i;
+      handle->global_rank = ranks[i];
+      out_communicators[i] = handle.release();
+    }
     return OkStatus();
   });
 }

@@ -106,6 +106,26 @@ class GpuCollectiveLibrary {
   virtual Status Queue(Communicator communicator, uint32_t rank, uint32_t ranks,
                        const CollectiveDesc& desc, GpuAddress send,
                        GpuAddress recv, GpuStream stream) const = 0;
+
+  // Communicators over devices of several processes (ABI 1.12), for a
+  // library that spans processes itself (NCCL over its own network); the
+  // defaults say it does not.
+  virtual bool Joins() const { return false; }
+  // The identifier of a new communicator, made on `place`'s behalf.
+  virtual Status MakeId(const GpuPlace& /*place*/,
+                        phal_communicator_id_t* /*out*/) const {
+    return Unimplemented(Description() + " does not span processes");
+  }
+  // Joins `places` (distinct devices of the driver) as `ranks` of the
+  // communicator `id` of `rank_count` ranks: each place's handle in
+  // (*out)[i]. Returns once every rank of every process has joined.
+  virtual Status Join(const phal_communicator_id_t& /*id*/,
+                      uint32_t /*rank_count*/,
+                      std::span<const GpuPlace> /*places*/,
+                      std::span<const uint32_t> /*ranks*/,
+                      std::vector<Communicator>* /*out*/) const {
+    return Unimplemented(Description() + " does not span processes");
+  }
 };
 
 // The vendor runtime. Every operation but the listing acts on the calling

@@ -48,10 +48,12 @@ PHAL_DECLARE_PLUGIN_SLOTS()
   }
 
 // phal_plugin_entry of a plugin built by phal_add_plugin on the layer: ABI
-// 1.0 to 1.8, with the targets (1.4) and the collectives (1.8).
-#define PHAL_GPU_PLUGIN_DEFINE_ENTRY()                                      \
-  PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(                                    \
-      ::phal::gpu_plugin, PHAL_MAKE_VERSION(1, 0), PHAL_MAKE_VERSION(1, 8), \
-      ::phal::kPluginTargetSlots | ::phal::kPluginCollectiveSlots)
+// 1.0 to 1.12, with the targets (1.4), the collectives (1.8) and the
+// communicators over several processes (1.12).
+#define PHAL_GPU_PLUGIN_DEFINE_ENTRY()                                       \
+  PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(                                     \
+      ::phal::gpu_plugin, PHAL_MAKE_VERSION(1, 0), PHAL_MAKE_VERSION(1, 12), \
+      ::phal::kPluginTargetSlots | ::phal::kPluginCollectiveSlots |          \
+          ::phal::kPluginJoinedCollectiveSlots)
 
 #endif  // POLYHAL_SDK_GPU_PLUGIN_GPU_PLUGIN_H_

@@ -128,8 +128,8 @@ bool Combine(uint32_t reduction, uint32_t type, std::byte* result,
 // result = sources[0] op sources[1] op ... in order, from `offset` bytes
 // into each source: one pass over the first two, then one per source.
 void ReduceInOrder(uint32_t reduction, uint32_t type, std::byte* result,
-                   const std::vector<const std::byte*>& sources,
-                   uint64_t offset, uint64_t count) {
+                   std::span<const std::byte* const> sources, uint64_t offset,
+                   uint64_t count) {
   const uint64_t bytes = count * ElementTypeByteSize(type);
   if (sources.size() == 1) {
     if (bytes > 0) std::memcpy(result, sources[0] + offset, bytes);
@@ -286,60 +286,70 @@ Status HostCommunicator::Arrive(uint32_t rank, const CollectiveDesc& desc,
 void HostCommunicator::Compute(const Round& round, uint32_t rank,
                                uint32_t ranks) {
   const CollectiveDesc& desc = round.desc;
+  if (desc.kind != PHAL_COLLECTIVE_ALL_REDUCE) {
+    ComputeCollectiveRank(desc, round.send, rank, round.recv[rank]);
+    return;
+  }
+  // This rank reduces one n-th of the elements and writes it to every
+  // rank.
+  const uint64_t element = ElementTypeByteSize(desc.element_type);
+  const uint64_t total = desc.outer_count * desc.block_count;
+  const uint64_t begin = total * rank / ranks;
+  const uint64_t end = total * (rank + 1) / ranks;
+  const uint64_t offset = begin * element;
+  const uint64_t bytes = (end - begin) * element;
+  std::byte* accumulator = round.recv[rank] + offset;
+  ReduceInOrder(desc.reduction, desc.element_type, accumulator, round.send,
+                offset, end - begin);
+  for (uint32_t q = 0; q < ranks; ++q) {
+    if (q != rank) Copy(round.recv[q] + offset, accumulator, bytes);
+  }
+}
+
+void ComputeCollectiveRank(const CollectiveDesc& desc,
+                           std::span<const std::byte* const> sends,
+                           uint32_t rank, std::byte* recv) {
+  const auto ranks = static_cast<uint32_t>(sends.size());
   const uint64_t element = ElementTypeByteSize(desc.element_type);
   const uint64_t block = desc.block_count * element;
   const uint64_t outer = desc.outer_count;
-  std::byte* recv = round.recv[rank];
   switch (desc.kind) {
-    case PHAL_COLLECTIVE_ALL_REDUCE: {
-      // This rank reduces one n-th of the elements and writes it to every
-      // rank.
-      const uint64_t total = outer * desc.block_count;
-      const uint64_t begin = total * rank / ranks;
-      const uint64_t end = total * (rank + 1) / ranks;
-      const uint64_t offset = begin * element;
-      const uint64_t bytes = (end - begin) * element;
-      std::byte* accumulator = recv + offset;
-      ReduceInOrder(desc.reduction, desc.element_type, accumulator, round.send,
-                    offset, end - begin);
-      for (uint32_t q = 0; q < ranks; ++q) {
-        if (q != rank) Copy(round.recv[q] + offset, accumulator, bytes);
-      }
+    case PHAL_COLLECTIVE_ALL_REDUCE:
+      ReduceInOrder(desc.reduction, desc.element_type, recv, sends, 0,
+                    outer * desc.block_count);
       return;
-    }
     case PHAL_COLLECTIVE_ALL_GATHER:
       for (uint64_t o = 0; o < outer; ++o) {
         for (uint32_t q = 0; q < ranks; ++q) {
-          Copy(recv + (o * ranks + q) * block, round.send[q] + o * block,
-               block);
+          Copy(recv + (o * ranks + q) * block, sends[q] + o * block, block);
         }
       }
       return;
     case PHAL_COLLECTIVE_REDUCE_SCATTER:
       for (uint64_t o = 0; o < outer; ++o) {
         ReduceInOrder(desc.reduction, desc.element_type, recv + o * block,
-                      round.send, (o * ranks + rank) * block, desc.block_count);
+                      sends, (o * ranks + rank) * block, desc.block_count);
       }
       return;
     case PHAL_COLLECTIVE_ALL_TO_ALL:
       for (uint64_t o = 0; o < outer; ++o) {
         for (uint32_t q = 0; q < ranks; ++q) {
           Copy(recv + (o * ranks + q) * block,
-               round.send[q] + (o * ranks + rank) * block, block);
+               sends[q] + (o * ranks + rank) * block, block);
         }
       }
       return;
     case PHAL_COLLECTIVE_PERMUTE:
       for (const phal_collective_pair_t& pair : desc.pairs) {
         if (pair.target == rank) {
-          Copy(recv, round.send[pair.source], outer * block);
+          Copy(recv, sends[pair.source], outer * block);
           return;
         }
       }
       if (outer * block > 0) std::memset(recv, 0, outer * block);
       return;
     case PHAL_COLLECTIVE_BROADCAST:
-      Copy(recv, round.send[desc.root], outer * block);
+      Copy(recv, sends[desc.root], outer * block);
       return;
     default:
       return;

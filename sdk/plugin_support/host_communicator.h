@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "sdk/base/status.h"
@@ -34,6 +35,14 @@ namespace phal {
 // max reduce every numeric type (min and max of pred are and and or), and
 // and or reduce integers and pred.
 bool HostCommunicatorSupports(const phal_collective_desc_t& desc);
+
+// Rank `rank`'s whole receive range of `desc` over `sends` (every rank's
+// send range, in rank order) into `recv`: the bits Run gives that rank. For
+// a meeting place of its own (ranks in several processes) that has every
+// rank's send range at hand.
+void ComputeCollectiveRank(const CollectiveDesc& desc,
+                           std::span<const std::byte* const> sends,
+                           uint32_t rank, std::byte* recv);
 
 // Thread-safe: each rank calls Run from its own thread.
 class HostCommunicator {

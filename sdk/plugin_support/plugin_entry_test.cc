@@ -200,7 +200,7 @@ TEST(PluginEntryTest, PluginRangeBoundsTheChoiceFromBelow) {
 }
 
 TEST(PluginSlotListTest, NamesEverySlotAfterTheHeaderInTableOrder) {
-  EXPECT_EQ(kPluginSlotCount, 34u);
+  EXPECT_EQ(kPluginSlotCount, 37u);
   const PluginSlotInfo& first = GetPluginSlotInfo(PluginSlot::kShutdown);
   EXPECT_STREQ(first.name, "shutdown");
   EXPECT_EQ(first.offset, PHAL_PLUGIN_API_MIN_STRUCT_SIZE);
@@ -211,9 +211,13 @@ TEST(PluginSlotListTest, NamesEverySlotAfterTheHeaderInTableOrder) {
   const PluginSlotInfo& counters =
       GetPluginSlotInfo(PluginSlot::kDeviceResetCounters);
   EXPECT_EQ(counters.group, kPluginCounterSlots);
-  const PluginSlotInfo& last = GetPluginSlotInfo(PluginSlot::kStreamCollective);
-  EXPECT_EQ(last.group, kPluginCollectiveSlots);
-  EXPECT_EQ(last.abi_version, PHAL_MAKE_VERSION(1, 8));
+  const PluginSlotInfo& collective =
+      GetPluginSlotInfo(PluginSlot::kStreamCollective);
+  EXPECT_EQ(collective.group, kPluginCollectiveSlots);
+  EXPECT_EQ(collective.abi_version, PHAL_MAKE_VERSION(1, 8));
+  const PluginSlotInfo& last = GetPluginSlotInfo(PluginSlot::kCommunicatorJoin);
+  EXPECT_EQ(last.group, kPluginJoinedCollectiveSlots);
+  EXPECT_EQ(last.abi_version, PHAL_MAKE_VERSION(1, 12));
   EXPECT_EQ(last.offset + last.size, sizeof(phal_plugin_api_t));
 }
 
@@ -224,7 +228,8 @@ TEST(PluginSlotListTest, EachVersionsTableEndsWithItsNewestSlot) {
       PHAL_PLUGIN_API_STRUCT_SIZE_1_4,  PHAL_PLUGIN_API_STRUCT_SIZE_1_5,
       PHAL_PLUGIN_API_STRUCT_SIZE_1_6,  PHAL_PLUGIN_API_STRUCT_SIZE_1_7,
       PHAL_PLUGIN_API_STRUCT_SIZE_1_8,  PHAL_PLUGIN_API_STRUCT_SIZE_1_9,
-      PHAL_PLUGIN_API_STRUCT_SIZE_1_10, PHAL_PLUGIN_API_STRUCT_SIZE_1_11};
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_10, PHAL_PLUGIN_API_STRUCT_SIZE_1_11,
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_12};
   ASSERT_EQ(kPluginAbiVersionCount, std::size(expected));
   for (size_t minor = 0; minor < kPluginAbiVersionCount; ++minor) {
     EXPECT_EQ(kPluginAbiVersions[minor].version,

@@ -29,42 +29,47 @@
 
 #include "polyhal/plugin.h"
 
-#define PHAL_PLUGIN_SLOTS(X)                                                 \
-  X(1, 0, shutdown, Shutdown, kPluginCoreSlots)                              \
-  X(1, 0, device_count, DeviceCount, kPluginCoreSlots)                       \
-  X(1, 0, device_open, DeviceOpen, kPluginCoreSlots)                         \
-  X(1, 0, device_close, DeviceClose, kPluginCoreSlots)                       \
-  X(1, 0, device_get_properties, DeviceGetProperties, kPluginCoreSlots)      \
-  X(1, 0, device_get_memory_space, DeviceGetMemorySpace, kPluginCoreSlots)   \
-  X(1, 0, buffer_allocate, BufferAllocate, kPluginCoreSlots)                 \
-  X(1, 0, buffer_free, BufferFree, kPluginCoreSlots)                         \
-  X(1, 0, stream_create, StreamCreate, kPluginCoreSlots)                     \
-  X(1, 0, stream_destroy, StreamDestroy, kPluginCoreSlots)                   \
-  X(1, 0, stream_synchronize, StreamSynchronize, kPluginCoreSlots)           \
-  X(1, 0, stream_copy_from_host, StreamCopyFromHost, kPluginCoreSlots)       \
-  X(1, 0, stream_copy_to_host, StreamCopyToHost, kPluginCoreSlots)           \
-  X(1, 0, stream_copy_buffer, StreamCopyBuffer, kPluginCoreSlots)            \
-  X(1, 0, event_create, EventCreate, kPluginCoreSlots)                       \
-  X(1, 0, event_destroy, EventDestroy, kPluginCoreSlots)                     \
-  X(1, 0, stream_record_event, StreamRecordEvent, kPluginCoreSlots)          \
-  X(1, 0, stream_wait_event, StreamWaitEvent, kPluginCoreSlots)              \
-  X(1, 0, event_synchronize, EventSynchronize, kPluginCoreSlots)             \
-  X(1, 0, event_query, EventQuery, kPluginCoreSlots)                         \
-  X(1, 1, kernel_emit, KernelEmit, kPluginCoreSlots)                         \
-  X(1, 1, kernel_destroy, KernelDestroy, kPluginCoreSlots)                   \
-  X(1, 1, kernel_serialize, KernelSerialize, kPluginCoreSlots)               \
-  X(1, 1, kernel_deserialize, KernelDeserialize, kPluginCoreSlots)           \
-  X(1, 1, stream_launch, StreamLaunch, kPluginCoreSlots)                     \
-  X(1, 4, target_get_names, TargetGetNames, kPluginTargetSlots)              \
-  X(1, 4, target_device_open, TargetDeviceOpen, kPluginTargetSlots)          \
-  X(1, 5, device_get_counters, DeviceGetCounters, kPluginCounterSlots)       \
-  X(1, 5, device_reset_counters, DeviceResetCounters, kPluginCounterSlots)   \
-  X(1, 8, device_supports_collective, DeviceSupportsCollective,              \
-    kPluginCollectiveSlots)                                                  \
-  X(1, 8, communicator_create, CommunicatorCreate, kPluginCollectiveSlots)   \
-  X(1, 8, communicator_destroy, CommunicatorDestroy, kPluginCollectiveSlots) \
-  X(1, 8, communicator_abort, CommunicatorAbort, kPluginCollectiveSlots)     \
-  X(1, 8, stream_collective, StreamCollective, kPluginCollectiveSlots)
+#define PHAL_PLUGIN_SLOTS(X)                                                  \
+  X(1, 0, shutdown, Shutdown, kPluginCoreSlots)                               \
+  X(1, 0, device_count, DeviceCount, kPluginCoreSlots)                        \
+  X(1, 0, device_open, DeviceOpen, kPluginCoreSlots)                          \
+  X(1, 0, device_close, DeviceClose, kPluginCoreSlots)                        \
+  X(1, 0, device_get_properties, DeviceGetProperties, kPluginCoreSlots)       \
+  X(1, 0, device_get_memory_space, DeviceGetMemorySpace, kPluginCoreSlots)    \
+  X(1, 0, buffer_allocate, BufferAllocate, kPluginCoreSlots)                  \
+  X(1, 0, buffer_free, BufferFree, kPluginCoreSlots)                          \
+  X(1, 0, stream_create, StreamCreate, kPluginCoreSlots)                      \
+  X(1, 0, stream_destroy, StreamDestroy, kPluginCoreSlots)                    \
+  X(1, 0, stream_synchronize, StreamSynchronize, kPluginCoreSlots)            \
+  X(1, 0, stream_copy_from_host, StreamCopyFromHost, kPluginCoreSlots)        \
+  X(1, 0, stream_copy_to_host, StreamCopyToHost, kPluginCoreSlots)            \
+  X(1, 0, stream_copy_buffer, StreamCopyBuffer, kPluginCoreSlots)             \
+  X(1, 0, event_create, EventCreate, kPluginCoreSlots)                        \
+  X(1, 0, event_destroy, EventDestroy, kPluginCoreSlots)                      \
+  X(1, 0, stream_record_event, StreamRecordEvent, kPluginCoreSlots)           \
+  X(1, 0, stream_wait_event, StreamWaitEvent, kPluginCoreSlots)               \
+  X(1, 0, event_synchronize, EventSynchronize, kPluginCoreSlots)              \
+  X(1, 0, event_query, EventQuery, kPluginCoreSlots)                          \
+  X(1, 1, kernel_emit, KernelEmit, kPluginCoreSlots)                          \
+  X(1, 1, kernel_destroy, KernelDestroy, kPluginCoreSlots)                    \
+  X(1, 1, kernel_serialize, KernelSerialize, kPluginCoreSlots)                \
+  X(1, 1, kernel_deserialize, KernelDeserialize, kPluginCoreSlots)            \
+  X(1, 1, stream_launch, StreamLaunch, kPluginCoreSlots)                      \
+  X(1, 4, target_get_names, TargetGetNames, kPluginTargetSlots)               \
+  X(1, 4, target_device_open, TargetDeviceOpen, kPluginTargetSlots)           \
+  X(1, 5, device_get_counters, DeviceGetCounters, kPluginCounterSlots)        \
+  X(1, 5, device_reset_counters, DeviceResetCounters, kPluginCounterSlots)    \
+  X(1, 8, device_supports_collective, DeviceSupportsCollective,               \
+    kPluginCollectiveSlots)                                                   \
+  X(1, 8, communicator_create, CommunicatorCreate, kPluginCollectiveSlots)    \
+  X(1, 8, communicator_destroy, CommunicatorDestroy, kPluginCollectiveSlots)  \
+  X(1, 8, communicator_abort, CommunicatorAbort, kPluginCollectiveSlots)      \
+  X(1, 8, stream_collective, StreamCollective, kPluginCollectiveSlots)        \
+  X(1, 12, device_supports_joined_collective, DeviceSupportsJoinedCollective, \
+    kPluginJoinedCollectiveSlots)                                             \
+  X(1, 12, communicator_make_id, CommunicatorMakeId,                          \
+    kPluginJoinedCollectiveSlots)                                             \
+  X(1, 12, communicator_join, CommunicatorJoin, kPluginJoinedCollectiveSlots)
 
 namespace phal {
 
@@ -81,6 +86,8 @@ enum PluginSlotGroup : uint32_t {
   kPluginCounterSlots = 1u << 1,
   // Collectives between the plugin's devices (ABI 1.8).
   kPluginCollectiveSlots = 1u << 2,
+  // Communicators over devices of several processes (ABI 1.12).
+  kPluginJoinedCollectiveSlots = 1u << 3,
 };
 
 // Names a slot, in table order: PluginSlot::kDeviceCount for device_count.
@@ -176,6 +183,9 @@ static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 10)) ==
 static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 11)) ==
                   PHAL_PLUGIN_API_STRUCT_SIZE_1_11,
               "the slots of ABI 1.11 disagree with plugin.h");
+static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 12)) ==
+                  PHAL_PLUGIN_API_STRUCT_SIZE_1_12,
+              "the slots of ABI 1.12 disagree with plugin.h");
 
 // True when no slot of `groups` (PluginSlotGroup bits) is newer than
 // `max_abi_version`: a plugin defines no slot its newest table cuts off.

@@ -1,6 +1,7 @@
 #include "sdk/plugin_testing/collective_contract.h"
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -298,6 +299,106 @@ void CollectiveContractTest::ExpectSupportIsAnswered() {
   ASSERT_TRUE(
       IsOk(api().device_supports_collective(device_, &desc, &supported)));
   EXPECT_EQ(supported, 0) << "an and of floats";
+}
+
+void CollectiveContractTest::ExpectJoinedCommunicatorsFollowTheLayouts() {
+  if (!HasCollectives()) GTEST_SKIP() << "the plugin has no collective slots";
+  const phal_plugin_api_t& table = api();
+  if (table.struct_size < PHAL_PLUGIN_API_STRUCT_SIZE_1_12 ||
+      table.communicator_make_id == nullptr ||
+      table.communicator_join == nullptr) {
+    GTEST_SKIP() << "the plugin has no slots for communicators over several "
+                    "processes (ABI 1.12)";
+  }
+  phal_communicator_id_t id{};
+  phal_status_t* made = table.communicator_make_id(device_, &id);
+  if (made != nullptr) {
+    const phal_status_code_t code = StatusCode(made);
+    FreeStatus(made);
+    if (code == PHAL_UNIMPLEMENTED) {
+      GTEST_SKIP() << "the devices join no communicators over processes";
+    }
+    FAIL() << "communicator_make_id failed with code " << code;
+  }
+  const std::vector<size_t> all = {0, 1, 2, 3};
+  std::vector<phal_plugin_communicator_t*> handles(4, nullptr);
+  OnEveryRank(2, [&](size_t half) {
+    phal_plugin_device_t* devices[] = {rank_devices_[half],
+                                       rank_devices_[half + 2]};
+    const uint32_t ranks[] = {static_cast<uint32_t>(half),
+                              static_cast<uint32_t>(half + 2)};
+    phal_plugin_communicator_t* out[2] = {nullptr, nullptr};
+    EXPECT_TRUE(
+        IsOk(table.communicator_join(&id, 4, devices, ranks, 2, 30000, out)));
+    handles[half] = out[0];
+    handles[half + 2] = out[1];
+  });
+  for (phal_plugin_communicator_t* handle : handles) {
+    ASSERT_NE(handle, nullptr);
+    communicators_.push_back(handle);
+  }
+  const auto values = RankValues(4, 8);
+  // Each description with rank r's expected values.
+  struct Case {
+    std::string name;
+    phal_collective_desc_t desc;
+    size_t recv_count;
+    std::function<float(size_t r, size_t i)> expected;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"all-reduce sum",
+                   Desc(PHAL_COLLECTIVE_ALL_REDUCE, PHAL_REDUCTION_SUM, 1, 8),
+                   8, [&](size_t, size_t i) {
+                     return values[0][i] + values[1][i] + values[2][i] +
+                            values[3][i];
+                   }});
+  cases.push_back({"all-gather",
+                   Desc(PHAL_COLLECTIVE_ALL_GATHER, PHAL_REDUCTION_NONE, 1, 8),
+                   32, [&](size_t, size_t i) { return values[i / 8][i % 8]; }});
+  cases.push_back(
+      {"reduce-scatter max",
+       Desc(PHAL_COLLECTIVE_REDUCE_SCATTER, PHAL_REDUCTION_MAX, 1, 2), 2,
+       [&](size_t r, size_t i) { return values[3][r * 2 + i]; }});
+  cases.push_back(
+      {"all-to-all",
+       Desc(PHAL_COLLECTIVE_ALL_TO_ALL, PHAL_REDUCTION_NONE, 1, 2), 8,
+       [&](size_t r, size_t i) { return values[i / 2][r * 2 + i % 2]; }});
+  phal_collective_desc_t broadcast =
+      Desc(PHAL_COLLECTIVE_BROADCAST, PHAL_REDUCTION_NONE, 1, 8);
+  broadcast.root = 3;
+  cases.push_back({"broadcast from rank 3", broadcast, 8,
+                   [&](size_t, size_t i) { return values[3][i]; }});
+  static const phal_collective_pair_t kPairs[] = {{0, 2}, {2, 0}, {1, 3}};
+  phal_collective_desc_t permute =
+      Desc(PHAL_COLLECTIVE_PERMUTE, PHAL_REDUCTION_NONE, 1, 8);
+  permute.pairs = kPairs;
+  permute.pair_count = 3;
+  cases.push_back(
+      {"permute 0->2, 2->0, 1->3", permute, 8, [&](size_t r, size_t i) {
+         return r == 0   ? values[2][i]
+                : r == 2 ? values[0][i]
+                : r == 3 ? values[1][i]
+                         : 0.0f;
+       }});
+  int supported_count = 0;
+  for (const Case& test : cases) {
+    SCOPED_TRACE(test.name);
+    int supported = -1;
+    ASSERT_TRUE(IsOk(table.device_supports_joined_collective(
+        device_, &test.desc, 4, &supported)));
+    ASSERT_TRUE(supported == 0 || supported == 1) << supported;
+    if (supported == 0) continue;
+    ++supported_count;
+    const auto received = Run(all, handles, test.desc, values, test.recv_count);
+    for (size_t r = 0; r < 4; ++r) {
+      for (size_t i = 0; i < test.recv_count; ++i) {
+        EXPECT_EQ(received[r][i], test.expected(r, i))
+            << "rank " << r << ", element " << i;
+      }
+    }
+  }
+  EXPECT_GT(supported_count, 0)
+      << "the plugin joins communicators but runs no collective on them";
 }
 
 }  // namespace phal::plugin_testing

@@ -58,6 +58,11 @@ class CollectiveContractTest : public VirtualDeviceContractTest {
   void ExpectAMissingRankTimesOut();
   void ExpectAbortEndsAWait();
   void ExpectSupportIsAnswered();
+  // ABI 1.12: a communicator over four devices joined as by two processes
+  // (two threads, each joining two devices with ranks {0, 2} and {1, 3})
+  // runs every description device_supports_joined_collective accepts with
+  // the layouts' values. Skips where the plugin joins no communicators.
+  void ExpectJoinedCommunicatorsFollowTheLayouts();
 
   // Device r of the four (device 0 is the fixture's) and a stream on it.
   std::vector<phal_plugin_device_t*> rank_devices_;
@@ -77,6 +82,7 @@ class CollectiveContractTest : public VirtualDeviceContractTest {
   PHAL_PLUGIN_CONTRACT_TEST_(suite, AMissingRankTimesOut)                 \
   PHAL_PLUGIN_CONTRACT_TEST_(suite, AbortEndsAWait)                       \
   PHAL_PLUGIN_CONTRACT_TEST_(suite, SupportIsAnswered)                    \
+  PHAL_PLUGIN_CONTRACT_TEST_(suite, JoinedCommunicatorsFollowTheLayouts)  \
   static_assert(true, "a semicolon follows the macro")
 
 #endif  // POLYHAL_SDK_PLUGIN_TESTING_COLLECTIVE_CONTRACT_H_

@@ -1,5 +1,5 @@
 /*
- * Pins the layout of every ABI 1.0 to 1.11 struct and the value of every
+ * Pins the layout of every ABI 1.0 to 1.12 struct and the value of every
  * enumerator on LP64 targets. The 1.0 offsets never change; a minor version
  * only adds members at the end, so only sizes grow. It is compiled as strict
  * C11 (-std=c11 -Wall -Wextra -Werror -pedantic), so it also proves the
@@ -60,7 +60,7 @@ PHAL_PIN_OFFSET(phal_host_services_t, host_allocate, 32);
 PHAL_PIN_OFFSET(phal_host_services_t, host_free, 40);
 PHAL_PIN_OFFSET(phal_host_services_t, status_free, 48);
 
-PHAL_PIN_SIZE(phal_plugin_api_t, 312);
+PHAL_PIN_SIZE(phal_plugin_api_t, 336);
 PHAL_PIN_OFFSET(phal_plugin_api_t, struct_size, 0);
 PHAL_PIN_OFFSET(phal_plugin_api_t, next, 8);
 PHAL_PIN_OFFSET(phal_plugin_api_t, abi_version, 16);
@@ -301,9 +301,17 @@ PHAL_PIN_OFFSET(phal_host_reductions_t, supports, 24);
 PHAL_PIN_OFFSET(phal_host_reductions_t, group_create, 32);
 PHAL_PIN_OFFSET(phal_host_reductions_t, all_reduce, 40);
 
+/* ABI 1.12 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_12, 336);
+PHAL_PIN_OFFSET(phal_plugin_api_t, device_supports_joined_collective, 312);
+PHAL_PIN_OFFSET(phal_plugin_api_t, communicator_make_id, 320);
+PHAL_PIN_OFFSET(phal_plugin_api_t, communicator_join, 328);
+PHAL_PIN_SIZE(phal_communicator_id_t, 128);
+PHAL_PIN_VALUE(PHAL_COMMUNICATOR_ID_SIZE, 128);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x0001000bu);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x0001000cu);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);

@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.11 (1.0-1.11) -- the interface a backend plugin implements.
+ * Polyhal ABI 1.12 (1.0-1.12) -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -130,6 +130,14 @@ typedef struct phal_collective_desc {
    * PHAL_DEADLINE_EXCEEDED naming the ranks missing. */
   uint64_t timeout_ms;
 } phal_collective_desc_t;
+
+/* The identifier of a communicator over devices of several processes
+ * (ABI 1.12): bytes the plugin gives meaning to (NCCL's unique id fits),
+ * copied between processes as they are. */
+#define PHAL_COMMUNICATOR_ID_SIZE 128
+typedef struct phal_communicator_id {
+  uint8_t bytes[PHAL_COMMUNICATOR_ID_SIZE];
+} phal_communicator_id_t;
 
 /*
  * Services the core offers a plugin. The table is owned by the core and
@@ -405,6 +413,50 @@ typedef struct phal_plugin_api {
       phal_plugin_stream_t* stream, phal_plugin_communicator_t* communicator,
       const phal_collective_desc_t* desc, phal_plugin_buffer_t* send,
       uint64_t send_offset, phal_plugin_buffer_t* recv, uint64_t recv_offset);
+
+  /* ---- communicators over several processes (ABI 1.12) -------------------
+   *
+   * A communicator may also join devices of several processes (the ranks
+   * of a job: one process per host or per GPU). One process makes an
+   * identifier on one of its devices; the core hands its bytes to every
+   * process of the communicator over the job's transport, and each joins
+   * its own devices with their ranks. The handles it receives are used
+   * like communicator_create's: stream_collective (each rank's part on its
+   * own device, the layouts above over all rank_count ranks),
+   * communicator_abort (every rank of this process), communicator_destroy.
+   * The core meets the processes over the transport before each collective
+   * it queues on such a communicator, so a missing process is named there.
+   * A plugin fills all three slots or none; without them the core moves
+   * the collectives of such groups between processes itself, through host
+   * memory.
+   */
+
+  /* Sets *out_supported to 1 when a communicator of `rank_count` ranks made
+   * by communicator_join runs `desc` with the layouts' bits on `device`,
+   * else 0. The answer depends only on the description, rank_count and the
+   * kind of device, so that every process decides alike. The core queues
+   * on a joined communicator only collectives this accepts. */
+  phal_status_t* (*device_supports_joined_collective)(
+      phal_plugin_device_t* device, const phal_collective_desc_t* desc,
+      uint32_t rank_count, int* out_supported);
+  /* Makes the identifier of a new communicator over several processes, on
+   * `device`'s behalf (the device of its rank 0), into *out_id. */
+  phal_status_t* (*communicator_make_id)(phal_plugin_device_t* device,
+                                         phal_communicator_id_t* out_id);
+  /* Joins the communicator `id` of `rank_count` ranks: devices[i] (distinct
+   * devices of this plugin) becomes rank ranks[i], whose handle
+   * out_communicators[i] (an array of `count` the core owns) receives.
+   * Every process holding ranks of the communicator calls it once with the
+   * same id and rank_count, together covering every rank once, in the same
+   * order relative to its other joins. Returns when every rank has joined;
+   * DEADLINE_EXCEEDED when they have not all joined within timeout_ms (0:
+   * no limit), where the plugin's library can tell. On failure no handle
+   * is made. */
+  phal_status_t* (*communicator_join)(
+      const phal_communicator_id_t* id, uint32_t rank_count,
+      phal_plugin_device_t* const* devices, const uint32_t* ranks,
+      uint32_t count, uint64_t timeout_ms,
+      phal_plugin_communicator_t** out_communicators);
 } phal_plugin_api_t;
 
 /* The smallest table the core accepts: the header up to and including
@@ -436,6 +488,9 @@ typedef struct phal_plugin_api {
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_9 PHAL_PLUGIN_API_STRUCT_SIZE_1_8
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_10 PHAL_PLUGIN_API_STRUCT_SIZE_1_9
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_11 PHAL_PLUGIN_API_STRUCT_SIZE_1_10
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_12            \
+  (offsetof(phal_plugin_api_t, communicator_join) + \
+   sizeof(((phal_plugin_api_t*)0)->communicator_join))
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the
