@@ -121,6 +121,30 @@ TEST(TcpRun, AKilledProcessFailsItsPeersAtOnceNamingIt) {
   EXPECT_THAT(run.text, HasSubstr("rank 3 left the job")) << run.text;
 }
 
+// The same on emulated nvidia devices, whose all-reduce runs on an NCCL
+// communicator joined over the processes: the peers waiting in the
+// emulator's NCCL see that process 3 has exited (or meet its closed
+// connection first) and name it.
+TEST(TcpRun, AKilledProcessFailsItsPeersOnAJoinedCommunicator) {
+  const std::string path =
+      std::string(PHAL_TEST_SOURCE_DIR) + "/cli/testdata/all_reduce_loop.hlo";
+  const auto start = std::chrono::steady_clock::now();
+  testing::CommandOutput run = RunCommand(
+      "PHAL_GPU_EMULATION=1 PHAL_COLLECTIVE_TIMEOUT=60 " +
+      Launch(
+          4, kPolyhal + " run " + path + " --plugin nvidia --random-inputs 0",
+          "127.0.0.1:" + std::to_string(testing::FreePort()), [](int k) {
+            return std::string(k == 3 ? "timeout -s KILL 3 " : "timeout 120 ");
+          }));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(40))
+      << run.text;
+  EXPECT_NE(run.exit_code, 0) << run.text;
+  EXPECT_TRUE(run.text.find("rank 3 of 4 (emulated NCCL), process ") !=
+                  std::string::npos ||
+              run.text.find("rank 3 left the job") != std::string::npos)
+      << run.text;
+}
+
 TEST(TcpRun, AProcessThatNeverStartsIsNamedWithinTheTimeout) {
   // Processes 0 to 2 of a job of 4.
   const std::string coordinator =

@@ -20,7 +20,7 @@ if [ "${1:-}" = "--tsan" ]; then
   export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
   # The tests that run threads against one client, one executable, one
   # stream, one kernel or one cache (docs/reliability.md, "Sanitizers").
-  tests=(-R 'EightThreads|ConcurrencyTest|SeveralThreads|ReadersNeverSeeHalfAnEntry|Stress|Spmd|MultiDevice|CollectiveTimeout|Collectives|HostCommunicator|DistributedGrid|TcpJob|HostReductions|TcpTransport')
+  tests=(-R 'EightThreads|ConcurrencyTest|SeveralThreads|ReadersNeverSeeHalfAnEntry|Stress|Spmd|MultiDevice|CollectiveTimeout|Collectives|HostCommunicator|DistributedGrid|TcpJob|HostReductions|TcpTransport|JoinedCommunicators')
 elif [ "${1:-}" = "--sanitize" ]; then
   build="$root/build-sanitize"
   bash "$root/scripts/build.sh" "$build" -DPHAL_BUILD_TESTS=ON -DPHAL_SANITIZE=ON

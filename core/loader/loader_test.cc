@@ -491,7 +491,7 @@ TEST(PluginStubs, MissingSlotsAnswerUnimplemented) {
   provided.struct_size = PHAL_PLUGIN_API_MIN_STRUCT_SIZE;
   std::vector<std::string> missing;
   phal_plugin_api_t table = CompletePluginTable(provided, &missing);
-  EXPECT_EQ(missing.size(), 34u) << "every slot after the header";
+  EXPECT_EQ(missing.size(), 37u) << "every slot after the header";
   phal_plugin_buffer_t* buffer = nullptr;
   Status status = TakeCStatus(table.buffer_allocate(nullptr, 0, 16, &buffer));
   EXPECT_EQ(status.code(), PHAL_UNIMPLEMENTED);
@@ -530,6 +530,17 @@ TEST(PluginStubs, MissingSlotsAnswerUnimplemented) {
           .ok());
   EXPECT_EQ(supported, 0);
   EXPECT_EQ(TakeCStatus(table.communicator_create(nullptr, 0, nullptr)).code(),
+            PHAL_UNIMPLEMENTED);
+  // Nor does it join communicators over processes (ABI 1.12): the core
+  // moves those collectives between processes itself.
+  supported = 7;
+  EXPECT_TRUE(TakeCStatus(table.device_supports_joined_collective(
+                              nullptr, &desc, 2, &supported))
+                  .ok());
+  EXPECT_EQ(supported, 0);
+  EXPECT_EQ(TakeCStatus(table.communicator_join(nullptr, 2, nullptr, nullptr, 0,
+                                                0, nullptr))
+                .code(),
             PHAL_UNIMPLEMENTED);
   table.shutdown();
 }

@@ -445,6 +445,42 @@ TEST_F(CoreSideRulesTest, CollectivesNameTheirDescriptionRangesAndDevices) {
   EXPECT_EQ(layer_->checks().violation_count(), 4u);
 }
 
+// ABI 1.12: a join's devices and ranks are checked before the plugin sees
+// them; the cpu plugin joins no communicator over processes, so the core's
+// stubs answer (no handle, no support).
+TEST_F(CoreSideRulesTest, JoinsNameRepeatedDevicesAndRanksBeforeThePlugin) {
+  phal_communicator_id_t id{};
+  phal_plugin_device_t* twice[] = {device_, device_};
+  const uint32_t ranks[] = {0, 1};
+  phal_plugin_communicator_t* out[2] = {};
+  EXPECT_THAT(
+      Take(api_->communicator_join(&id, 2, twice, ranks, 2, 0, out)).message,
+      HasSubstr("rule collective.distinct_devices"));
+  const uint32_t beyond[] = {2};
+  EXPECT_THAT(
+      Take(api_->communicator_join(&id, 2, &device_, beyond, 1, 0, out))
+          .message,
+      AllOf(HasSubstr("rule collective.rank"),
+            HasSubstr("ranks[0] = 2 is repeated or not below rank_count 2")));
+  Outcome stub =
+      Take(api_->communicator_join(&id, 2, &device_, ranks, 1, 0, out));
+  EXPECT_EQ(stub.code, PHAL_UNIMPLEMENTED) << stub.message;
+  EXPECT_EQ(out[0], nullptr);
+  phal_collective_desc_t desc{};
+  desc.struct_size = sizeof(desc);
+  desc.kind = PHAL_COLLECTIVE_ALL_REDUCE;
+  desc.element_type = PHAL_ELEMENT_TYPE_F32;
+  desc.reduction = PHAL_REDUCTION_SUM;
+  desc.outer_count = 1;
+  desc.block_count = 4;
+  int supported = -1;
+  ASSERT_EQ(
+      api_->device_supports_joined_collective(device_, &desc, 2, &supported),
+      nullptr);
+  EXPECT_EQ(supported, 0);
+  EXPECT_EQ(layer_->checks().violation_count(), 2u);
+}
+
 TEST_F(CoreSideRulesTest, KernelsOfAKindNewerThanThePluginsAbiNeverReachIt) {
   KirKernel fft("fft", PHAL_KERNEL_KIND_FFT);
   fft.fft.input = fft.AddBuffer(PHAL_ELEMENT_TYPE_C64, {4, 8});

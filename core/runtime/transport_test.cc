@@ -8,8 +8,10 @@
 #include "polyhal/transport.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -251,6 +253,119 @@ ENTRY main {
   for (int r = 0; r < 2; ++r) {
     EXPECT_EQ(results[r], (std::vector<float>{3.0f, 4.0f, 6.0f, 8.0f}));
   }
+}
+
+// Two processes (threads here) of one emulated nvidia device each: the
+// all-reduce runs on an NCCL communicator the plugin joins over them (ABI
+// 1.12). With both executing it sums; when process 1 compiles but never
+// executes, process 0's meeting before the collective names it within
+// PHAL_COLLECTIVE_TIMEOUT instead of waiting in NCCL.
+void RunJoinedAllReduce(bool second_executes,
+                        std::vector<std::string>* failures,
+                        std::vector<std::vector<float>>* results) {
+  const std::string coordinator =
+      "127.0.0.1:" + std::to_string(testing::FreePort());
+  const std::string program = R"(HloModule sum, replica_count=2
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT r = f32[4] all-reduce(x), replica_groups={}, to_apply=add
+}
+)";
+  std::atomic<bool> first_done{false};
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 2; ++r) {
+    threads.emplace_back([&, r] {
+      Result<JobTransport> job = JobTransport::Tcp(
+          coordinator, static_cast<uint32_t>(r), 2, std::chrono::seconds(30));
+      if (!job.ok()) {
+        (*failures)[r] = job.error().ToString();
+        return;
+      }
+      phal_client_options_t client_options{};
+      client_options.struct_size = sizeof(client_options);
+      client_options.transport = job->get();
+      Result<Client> client = Client::Create(&client_options);
+      if (!client.ok()) {
+        (*failures)[r] = client.error().ToString();
+        return;
+      }
+      const std::vector<phal_global_device_t> table = client->GlobalDevices();
+      std::vector<size_t> assignment;
+      for (uint32_t p = 0; p < 2; ++p) {
+        for (size_t g = 0; g < table.size(); ++g) {
+          if (table[g].process_index == p &&
+              std::string(table[g].plugin_name) == "nvidia") {
+            assignment.push_back(g);
+            break;
+          }
+        }
+      }
+      if (assignment.size() != 2) {
+        (*failures)[r] = "no emulated nvidia device in each process";
+        return;
+      }
+      Result<Executable> executable =
+          Executable::CompileGlobal(client->get(), assignment, program);
+      if (!executable.ok()) {
+        (*failures)[r] = executable.error().ToString();
+        return;
+      }
+      if (r == 1 && !second_executes) {
+        while (!first_done.load()) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return;
+      }
+      const std::vector<float> x = {1.0f * static_cast<float>(r + 1), 2.0f,
+                                    3.0f, 4.0f};
+      Device device(table[assignment[static_cast<size_t>(r)]].device);
+      Result<Buffer> input =
+          Buffer::Allocate(device, PHAL_ELEMENT_TYPE_F32, {4});
+      input->CopyFromHost(x.data(), x.size() * sizeof(float));
+      std::vector<std::vector<Buffer>> inputs(1);
+      inputs[0].push_back(std::move(input.value()));
+      Result<std::vector<std::vector<Buffer>>> outputs =
+          executable->ExecuteOnDevices(inputs);
+      if (!outputs.ok()) {
+        (*failures)[r] = outputs.error().ToString();
+      } else {
+        (*results)[r].resize(4);
+        (*outputs)[0][0].CopyToHost((*results)[r].data(), 4 * sizeof(float));
+      }
+      if (r == 0) first_done.store(true);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
+TEST(JoinedCommunicators, TwoProcessesSumOnACommunicatorJoinedOverThem) {
+  ASSERT_EQ(setenv("PHAL_GPU_EMULATION", "1", 1), 0);
+  std::vector<std::string> failures(2);
+  std::vector<std::vector<float>> results(2);
+  RunJoinedAllReduce(true, &failures, &results);
+  ASSERT_EQ(failures[0], "");
+  ASSERT_EQ(failures[1], "");
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_EQ(results[r], (std::vector<float>{3.0f, 4.0f, 6.0f, 8.0f}));
+  }
+}
+
+TEST(JoinedCommunicators, AProcessThatNeverArrivesIsNamedBeforeNcclWaits) {
+  ASSERT_EQ(setenv("PHAL_GPU_EMULATION", "1", 1), 0);
+  ASSERT_EQ(setenv("PHAL_COLLECTIVE_TIMEOUT", "1", 1), 0);
+  std::vector<std::string> failures(2);
+  std::vector<std::vector<float>> results(2);
+  RunJoinedAllReduce(false, &failures, &results);
+  unsetenv("PHAL_COLLECTIVE_TIMEOUT");
+  EXPECT_THAT(failures[0], HasSubstr("r over processes {0, 1} (collective 0 "
+                                     "of its communicator)"));
+  EXPECT_THAT(failures[0], HasSubstr("1"));
+  EXPECT_EQ(failures[1], "");
 }
 
 TEST(TcpTransport, BadOptionsAreNamed) {
