@@ -16,8 +16,9 @@ if [ "${1:-}" = "--tsan" ]; then
     polyhal_core_tests polyhal_sdk_tests phal_plugin_cpu_tests polyhal_cli \
     polyhal_cli_tests \
     phal_plugin_nvidia phal_plugin_amd phal_plugin_asic-ref phal_plugin_template
-  # second_deadlock_stack: both stacks of a lock-order inversion.
-  export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+  # second_deadlock_stack: both stacks of a lock-order inversion; the
+  # suppressions name reports inside third-party libraries (Open MPI).
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/scripts/tsan_suppressions.txt"
   # The tests that run threads against one client, one executable, one
   # stream, one kernel or one cache (docs/reliability.md, "Sanitizers").
   tests=(-R 'EightThreads|ConcurrencyTest|SeveralThreads|ReadersNeverSeeHalfAnEntry|Stress|Spmd|MultiDevice|CollectiveTimeout|Collectives|HostCommunicator|DistributedGrid|TcpJob|HostReductions|TcpTransport|JoinedCommunicators')
