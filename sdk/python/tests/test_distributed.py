@@ -17,8 +17,8 @@ import pytest
 import polyhal
 from conftest import JAX_MODELS, check_model_outputs
 
-# What each process runs: joins the job, compiles `model` for every cpu
-# device of the job, runs it on the global inputs and saves the global
+# What each process runs: joins the job, compiles `model` for every device
+# of the job's plugin (cpu, or WORKER_PLUGIN), runs it on the global inputs and saves the global
 # results (every process has them) to OUT.PROCESS.npz, and what it saw of
 # the job to OUT.PROCESS.txt.
 WORKER = r"""
@@ -26,6 +26,7 @@ import os, sys
 import numpy as np
 import polyhal.distributed as dist
 coordinator, count, index, model, out = sys.argv[1:6]
+plugin = os.environ.get("WORKER_PLUGIN", "cpu")
 if coordinator == "mpi":
     dist.initialize()
 else:
@@ -33,10 +34,10 @@ else:
 inputs = []
 while os.path.exists(f"{model}.input_{len(inputs)}.npy"):
     inputs.append(np.load(f"{model}.input_{len(inputs)}.npy"))
-step = dist.compile(model + ".hlo", plugin="cpu")
+step = dist.compile(model + ".hlo", plugin=plugin)
 outputs = step(*inputs)
 outputs = outputs if isinstance(outputs, list) else [outputs]
-cpu = dist.global_devices("cpu")
+cpu = dist.global_devices(plugin)
 assert [d.id for d in cpu] == sorted(d.id for d in cpu)
 table = [(d.process_index, d.plugin, d.device is not None) for d in cpu]
 with open(f"{out}.{dist.process_index()}.txt", "w") as file:
@@ -52,8 +53,9 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def environment(devices):
+def environment(devices, extra=None):
     env = dict(os.environ)
+    env.update(extra or {})
     env["PHAL_VIRTUAL_DEVICES"] = str(devices)
     env["PYTHONPATH"] = os.pathsep.join(
         [os.path.dirname(os.path.dirname(polyhal.__file__))] +
@@ -73,7 +75,7 @@ def check_every_process(out, processes, name):
         check_model_outputs(outputs if len(outputs) > 1 else outputs[0], name)
 
 
-def run_over_tcp(work, processes, devices, name, indices=None):
+def run_over_tcp(work, processes, devices, name, indices=None, extra=None):
     coordinator = f"127.0.0.1:{free_port()}"
     script = os.path.join(work, "worker.py")
     with open(script, "w", encoding="utf-8") as file:
@@ -82,7 +84,7 @@ def run_over_tcp(work, processes, devices, name, indices=None):
     launched = [subprocess.Popen(
         [sys.executable, script, coordinator, str(processes), str(k),
          os.path.join(JAX_MODELS, name), out],
-        env=environment(devices), stdout=subprocess.PIPE,
+        env=environment(devices, extra), stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True)
         for k in (range(processes) if indices is None else indices)]
     results = []
@@ -110,6 +112,23 @@ def test_two_processes_of_two_devices_over_tcp_match_xla():
                  "(1, 'cpu', {b}), (1, 'cpu', {b})]")
         assert table.format(a=True, b=False) in first, first
         assert table.format(a=False, b=True) in second, second
+        check_every_process(out, 2, name)
+
+
+def test_emulated_nvidia_devices_join_nccl_communicators_over_processes():
+    # Two processes of two emulated nvidia devices: the groups within a
+    # process run on its devices' NCCL communicators, those across the two
+    # on communicators the plugin joins over them (ABI 1.12), the NCCL id
+    # handed over the job's transport.
+    name = "sharded_transformer_step"
+    extra = {"WORKER_PLUGIN": "nvidia", "PHAL_GPU_EMULATION": "1",
+             "PHAL_LOG": "debug"}
+    with tempfile.TemporaryDirectory() as work:
+        out, results = run_over_tcp(work, 2, 2, name, extra=extra)
+        for code, text in results:
+            assert code == 0, text
+            assert "communicators joined over several processes" in text, text
+            assert "(0 communicators joined" not in text, text
         check_every_process(out, 2, name)
 
 
