@@ -1,6 +1,7 @@
 #include "core/loader/validated_plugin.h"
 
 #include <cstring>
+#include <functional>
 #include <set>
 
 #include "core/abi/c_status.h"
@@ -989,32 +990,79 @@ Status ValidatedPlugin::CheckRunnableDevice(const char* call,
   return OkStatus();
 }
 
-phal_status_t* ValidatedPlugin::DeviceSupportsCollective(
-    phal_plugin_device_t* device, const phal_collective_desc_t* desc,
-    int* out_supported) {
-  constexpr const char* kCall = "device_supports_collective";
+phal_status_t* ValidatedPlugin::CheckSupportAnswer(
+    const char* call, phal_plugin_device_t* device,
+    const phal_collective_desc_t* desc, int* out_supported, bool arguments_ok,
+    const char* bad_arguments, const std::function<phal_status_t*()>& ask) {
   HandleRecord owner;
-  Status checked = CheckRunnableDevice(kCall, device, "device", &owner);
+  Status checked = CheckRunnableDevice(call, device, "device", &owner);
   if (!checked.ok()) return ToCStatus(checked);
   StatusOr<CollectiveDesc> read = CollectiveDesc::From(desc);
   if (!read.ok()) {
-    return Report("collective.desc", kCallerError, kCall,
+    return Report("collective.desc", kCallerError, call,
                   read.status().message());
   }
-  if (out_supported == nullptr) {
-    return Report("argument.null", kCallerError, kCall,
-                  "out_supported is NULL");
+  if (out_supported == nullptr || !arguments_ok) {
+    return Report("argument.null", kCallerError, call, bad_arguments);
   }
   *out_supported = -1;
-  phal_status_t* status = Returned(
-      kCall, plugin_.device_supports_collective(device, desc, out_supported));
+  phal_status_t* status = Returned(call, ask());
   if (status != nullptr) return status;
   if (*out_supported != 0 && *out_supported != 1) {
-    return Report("collective.supported_value", kPluginError, kCall,
+    return Report("collective.supported_value", kPluginError, call,
                   "set *out_supported to " + std::to_string(*out_supported) +
                       " for " + read->ToString() + "; it must be 0 or 1");
   }
   return nullptr;
+}
+
+phal_status_t* ValidatedPlugin::CheckCommunicatorDevices(
+    const char* call, phal_plugin_device_t* const* devices, uint32_t count,
+    std::string* labels) {
+  std::set<const void*> seen;
+  for (uint32_t i = 0; i < count; ++i) {
+    HandleRecord owner;
+    const std::string argument = "devices[" + std::to_string(i) + "]";
+    Status checked =
+        CheckRunnableDevice(call, devices[i], argument.c_str(), &owner);
+    if (!checked.ok()) return ToCStatus(checked);
+    if (!seen.insert(devices[i]).second) {
+      return Report("collective.distinct_devices", kCallerError, call,
+                    argument + " repeats " + Label(owner));
+    }
+    *labels += (i > 0 ? ", " : "") + Label(owner);
+  }
+  return nullptr;
+}
+
+phal_status_t* ValidatedPlugin::RegisterCommunicators(
+    const char* call, phal_plugin_device_t* const* devices,
+    const uint32_t* ranks, uint32_t count, uint32_t rank_count, bool joined,
+    const std::string& labels, phal_plugin_communicator_t** communicators) {
+  for (uint32_t i = 0; i < count; ++i) {
+    HandleRecord record;
+    record.kind = HandleKind::kCommunicator;
+    record.device = devices[i];
+    record.rank = ranks != nullptr ? ranks[i] : i;
+    record.ranks = rank_count;
+    record.joined = joined;
+    record.origin = std::string(call) + "(rank " + std::to_string(record.rank) +
+                    " of " + std::to_string(rank_count) + ": " + labels + ")";
+    phal_status_t* registered =
+        Register(call, nullptr, communicators[i], std::move(record));
+    if (registered != nullptr) return registered;
+  }
+  return nullptr;
+}
+
+phal_status_t* ValidatedPlugin::DeviceSupportsCollective(
+    phal_plugin_device_t* device, const phal_collective_desc_t* desc,
+    int* out_supported) {
+  return CheckSupportAnswer("device_supports_collective", device, desc,
+                            out_supported, true, "out_supported is NULL", [&] {
+                              return plugin_.device_supports_collective(
+                                  device, desc, out_supported);
+                            });
 }
 
 phal_status_t* ValidatedPlugin::CommunicatorCreate(
@@ -1025,37 +1073,17 @@ phal_status_t* ValidatedPlugin::CommunicatorCreate(
     return Report("argument.null", kCallerError, kCall,
                   "devices or out_communicators is NULL, or count is 0");
   }
-  std::set<const void*> seen;
   std::string labels;
-  for (uint32_t i = 0; i < count; ++i) {
-    HandleRecord owner;
-    const std::string argument = "devices[" + std::to_string(i) + "]";
-    Status checked =
-        CheckRunnableDevice(kCall, devices[i], argument.c_str(), &owner);
-    if (!checked.ok()) return ToCStatus(checked);
-    if (!seen.insert(devices[i]).second) {
-      return Report("collective.distinct_devices", kCallerError, kCall,
-                    argument + " repeats " + Label(owner));
-    }
-    labels += (i > 0 ? ", " : "") + Label(owner);
+  if (phal_status_t* bad =
+          CheckCommunicatorDevices(kCall, devices, count, &labels)) {
+    return bad;
   }
   for (uint32_t i = 0; i < count; ++i) out_communicators[i] = nullptr;
   phal_status_t* status = Returned(
       kCall, plugin_.communicator_create(devices, count, out_communicators));
   if (status != nullptr) return status;
-  for (uint32_t i = 0; i < count; ++i) {
-    HandleRecord record;
-    record.kind = HandleKind::kCommunicator;
-    record.device = devices[i];
-    record.rank = i;
-    record.ranks = count;
-    record.origin = std::string(kCall) + "(rank " + std::to_string(i) + " of " +
-                    std::to_string(count) + ": " + labels + ")";
-    phal_status_t* registered =
-        Register(kCall, nullptr, out_communicators[i], std::move(record));
-    if (registered != nullptr) return registered;
-  }
-  return nullptr;
+  return RegisterCommunicators(kCall, devices, nullptr, count, count, false,
+                               labels, out_communicators);
 }
 
 void ValidatedPlugin::CommunicatorDestroy(
@@ -1152,30 +1180,12 @@ phal_status_t* ValidatedPlugin::StreamCollective(
 phal_status_t* ValidatedPlugin::DeviceSupportsJoinedCollective(
     phal_plugin_device_t* device, const phal_collective_desc_t* desc,
     uint32_t rank_count, int* out_supported) {
-  constexpr const char* kCall = "device_supports_joined_collective";
-  HandleRecord owner;
-  Status checked = CheckRunnableDevice(kCall, device, "device", &owner);
-  if (!checked.ok()) return ToCStatus(checked);
-  StatusOr<CollectiveDesc> read = CollectiveDesc::From(desc);
-  if (!read.ok()) {
-    return Report("collective.desc", kCallerError, kCall,
-                  read.status().message());
-  }
-  if (out_supported == nullptr || rank_count == 0) {
-    return Report("argument.null", kCallerError, kCall,
-                  "out_supported is NULL or rank_count is 0");
-  }
-  *out_supported = -1;
-  phal_status_t* status =
-      Returned(kCall, plugin_.device_supports_joined_collective(
-                          device, desc, rank_count, out_supported));
-  if (status != nullptr) return status;
-  if (*out_supported != 0 && *out_supported != 1) {
-    return Report("collective.supported_value", kPluginError, kCall,
-                  "set *out_supported to " + std::to_string(*out_supported) +
-                      " for " + read->ToString() + "; it must be 0 or 1");
-  }
-  return nullptr;
+  return CheckSupportAnswer("device_supports_joined_collective", device, desc,
+                            out_supported, rank_count != 0,
+                            "out_supported is NULL or rank_count is 0", [&] {
+                              return plugin_.device_supports_joined_collective(
+                                  device, desc, rank_count, out_supported);
+                            });
 }
 
 phal_status_t* ValidatedPlugin::CommunicatorMakeId(
@@ -1201,19 +1211,13 @@ phal_status_t* ValidatedPlugin::CommunicatorJoin(
                   "id, devices, ranks or out_communicators is NULL, or count "
                   "is 0");
   }
-  std::set<const void*> seen;
-  std::set<uint32_t> taken;
   std::string labels;
+  if (phal_status_t* bad =
+          CheckCommunicatorDevices(kCall, devices, count, &labels)) {
+    return bad;
+  }
+  std::set<uint32_t> taken;
   for (uint32_t i = 0; i < count; ++i) {
-    HandleRecord owner;
-    const std::string argument = "devices[" + std::to_string(i) + "]";
-    Status checked =
-        CheckRunnableDevice(kCall, devices[i], argument.c_str(), &owner);
-    if (!checked.ok()) return ToCStatus(checked);
-    if (!seen.insert(devices[i]).second) {
-      return Report("collective.distinct_devices", kCallerError, kCall,
-                    argument + " repeats " + Label(owner));
-    }
     if (ranks[i] >= rank_count || !taken.insert(ranks[i]).second) {
       return Report("collective.rank", kCallerError, kCall,
                     "ranks[" + std::to_string(i) +
@@ -1221,27 +1225,14 @@ phal_status_t* ValidatedPlugin::CommunicatorJoin(
                         " is repeated or not below rank_count " +
                         std::to_string(rank_count));
     }
-    labels += (i > 0 ? ", " : "") + Label(owner);
   }
   for (uint32_t i = 0; i < count; ++i) out_communicators[i] = nullptr;
   phal_status_t* status = Returned(
       kCall, plugin_.communicator_join(id, rank_count, devices, ranks, count,
                                        timeout_ms, out_communicators));
   if (status != nullptr) return status;
-  for (uint32_t i = 0; i < count; ++i) {
-    HandleRecord record;
-    record.kind = HandleKind::kCommunicator;
-    record.device = devices[i];
-    record.rank = ranks[i];
-    record.ranks = rank_count;
-    record.joined = true;
-    record.origin = std::string(kCall) + "(rank " + std::to_string(ranks[i]) +
-                    " of " + std::to_string(rank_count) + ": " + labels + ")";
-    phal_status_t* registered =
-        Register(kCall, nullptr, out_communicators[i], std::move(record));
-    if (registered != nullptr) return registered;
-  }
-  return nullptr;
+  return RegisterCommunicators(kCall, devices, ranks, count, rank_count, true,
+                               labels, out_communicators);
 }
 
 // ---- leaks -----------------------------------------------------------------

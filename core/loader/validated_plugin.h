@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -92,6 +93,26 @@ class ValidatedPlugin {
                                 phal_status_t* (*create)(phal_plugin_device_t*,
                                                          Handle**),
                                 void (*destroy)(Handle*));
+  // A support query's checks: a runnable device, a valid description,
+  // out_supported set and the other arguments ok (else `bad_arguments`),
+  // then `ask`'s answer, which must be 0 or 1.
+  phal_status_t* CheckSupportAnswer(const char* call,
+                                    phal_plugin_device_t* device,
+                                    const phal_collective_desc_t* desc,
+                                    int* out_supported, bool arguments_ok,
+                                    const char* bad_arguments,
+                                    const std::function<phal_status_t*()>& ask);
+  // A communicator's devices: runnable and distinct; their labels, comma
+  // separated, appended to *labels.
+  phal_status_t* CheckCommunicatorDevices(const char* call,
+                                          phal_plugin_device_t* const* devices,
+                                          uint32_t count, std::string* labels);
+  // Records communicators[i], on devices[i], as rank ranks[i] (i where
+  // `ranks` is null) of `rank_count`.
+  phal_status_t* RegisterCommunicators(
+      const char* call, phal_plugin_device_t* const* devices,
+      const uint32_t* ranks, uint32_t count, uint32_t rank_count, bool joined,
+      const std::string& labels, phal_plugin_communicator_t** communicators);
   // `device`, passed as `argument` of `call`, must be a live device that
   // is not compile-only; its record in *out.
   Status CheckRunnableDevice(const char* call, const void* device,

@@ -143,10 +143,8 @@ phal_status_code_t SumOfTwo(void* user_data, uint64_t, void* data, size_t count,
   return PHAL_OK;
 }
 
-TEST(HostReductions, AnApplicationsTransportRunsTheProgramsAllReduce) {
-  const std::string coordinator =
-      "127.0.0.1:" + std::to_string(testing::FreePort());
-  const std::string program = R"(HloModule sum, replica_count=2
+// An all-reduce of two replicas, and how each of two processes runs it.
+constexpr char kTwoReplicaSum[] = R"(HloModule sum, replica_count=2
 add {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
@@ -157,6 +155,44 @@ ENTRY main {
   ROOT r = f32[4] all-reduce(x), replica_groups={}, to_apply=add
 }
 )";
+
+// Each of the two processes' first device of `plugin` in the job's table.
+std::vector<size_t> FirstDeviceOfEachProcess(
+    const std::vector<phal_global_device_t>& table, const std::string& plugin) {
+  std::vector<size_t> assignment;
+  for (uint32_t p = 0; p < 2; ++p) {
+    for (size_t g = 0; g < table.size(); ++g) {
+      if (table[g].process_index == p &&
+          std::string(table[g].plugin_name) == plugin) {
+        assignment.push_back(g);
+        break;
+      }
+    }
+  }
+  return assignment;
+}
+
+// Process `rank`'s part of kTwoReplicaSum on `device`, its argument
+// {rank + 1, 2, 3, 4}: the result in *result, or the error's text.
+std::string RunSum(Executable& executable, Device device, int rank,
+                   std::vector<float>* result) {
+  const std::vector<float> x = {1.0f * static_cast<float>(rank + 1), 2.0f, 3.0f,
+                                4.0f};
+  Result<Buffer> input = Buffer::Allocate(device, PHAL_ELEMENT_TYPE_F32, {4});
+  input->CopyFromHost(x.data(), x.size() * sizeof(float));
+  std::vector<std::vector<Buffer>> inputs(1);
+  inputs[0].push_back(std::move(input.value()));
+  Result<std::vector<std::vector<Buffer>>> outputs =
+      executable.ExecuteOnDevices(inputs);
+  if (!outputs.ok()) return outputs.error().ToString();
+  result->resize(4);
+  (*outputs)[0][0].CopyToHost(result->data(), 4 * sizeof(float));
+  return "";
+}
+
+TEST(HostReductions, AnApplicationsTransportRunsTheProgramsAllReduce) {
+  const std::string coordinator =
+      "127.0.0.1:" + std::to_string(testing::FreePort());
   TwoRankSums sums;
   std::vector<std::string> failures(2);
   std::vector<std::vector<float>> results(2);
@@ -206,39 +242,22 @@ ENTRY main {
             client.ok() ? client->GlobalDevices()
                         : std::vector<phal_global_device_t>{};
         // Each process's first device of process 0's first plugin.
-        std::vector<size_t> assignment;
-        for (uint32_t p = 0; p < 2; ++p) {
-          for (size_t g = 0; g < table.size(); ++g) {
-            if (table[g].process_index == p &&
-                std::string(table[g].plugin_name) == table[0].plugin_name) {
-              assignment.push_back(g);
-              break;
-            }
-          }
-        }
+        const std::vector<size_t> assignment =
+            table.empty()
+                ? std::vector<size_t>{}
+                : FirstDeviceOfEachProcess(table, table[0].plugin_name);
         Result<Executable> executable =
             assignment.size() == 2
-                ? Executable::CompileGlobal(client->get(), assignment, program)
+                ? Executable::CompileGlobal(client->get(), assignment,
+                                            kTwoReplicaSum)
                 : Result<Executable>(Error(PHAL_NOT_FOUND, "no devices"));
         if (!executable.ok()) {
           failures[r] = executable.error().ToString();
         } else {
-          const std::vector<float> x = {1.0f * static_cast<float>(r + 1), 2.0f,
-                                        3.0f, 4.0f};
-          Device device(table[assignment[static_cast<size_t>(r)]].device);
-          Result<Buffer> input =
-              Buffer::Allocate(device, PHAL_ELEMENT_TYPE_F32, {4});
-          input->CopyFromHost(x.data(), x.size() * sizeof(float));
-          std::vector<std::vector<Buffer>> inputs(1);
-          inputs[0].push_back(std::move(input.value()));
-          Result<std::vector<std::vector<Buffer>>> outputs =
-              executable->ExecuteOnDevices(inputs);
-          if (!outputs.ok()) {
-            failures[r] = outputs.error().ToString();
-          } else {
-            results[r].resize(4);
-            (*outputs)[0][0].CopyToHost(results[r].data(), 4 * sizeof(float));
-          }
+          failures[r] =
+              RunSum(*executable,
+                     Device(table[assignment[static_cast<size_t>(r)]].device),
+                     r, &results[r]);
         }
       }
       phal_tcp_transport_destroy(tcp);
@@ -265,78 +284,39 @@ void RunJoinedAllReduce(bool second_executes,
                         std::vector<std::vector<float>>* results) {
   const std::string coordinator =
       "127.0.0.1:" + std::to_string(testing::FreePort());
-  const std::string program = R"(HloModule sum, replica_count=2
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY main {
-  x = f32[4] parameter(0)
-  ROOT r = f32[4] all-reduce(x), replica_groups={}, to_apply=add
-}
-)";
   std::atomic<bool> first_done{false};
   std::vector<std::thread> threads;
   for (int r = 0; r < 2; ++r) {
     threads.emplace_back([&, r] {
-      Result<JobTransport> job = JobTransport::Tcp(
-          coordinator, static_cast<uint32_t>(r), 2, std::chrono::seconds(30));
-      if (!job.ok()) {
-        (*failures)[r] = job.error().ToString();
-        return;
-      }
-      phal_client_options_t client_options{};
-      client_options.struct_size = sizeof(client_options);
-      client_options.transport = job->get();
-      Result<Client> client = Client::Create(&client_options);
-      if (!client.ok()) {
-        (*failures)[r] = client.error().ToString();
-        return;
-      }
-      const std::vector<phal_global_device_t> table = client->GlobalDevices();
-      std::vector<size_t> assignment;
-      for (uint32_t p = 0; p < 2; ++p) {
-        for (size_t g = 0; g < table.size(); ++g) {
-          if (table[g].process_index == p &&
-              std::string(table[g].plugin_name) == "nvidia") {
-            assignment.push_back(g);
-            break;
+      const auto run = [&]() -> std::string {
+        Result<JobTransport> job = JobTransport::Tcp(
+            coordinator, static_cast<uint32_t>(r), 2, std::chrono::seconds(30));
+        if (!job.ok()) return job.error().ToString();
+        phal_client_options_t client_options{};
+        client_options.struct_size = sizeof(client_options);
+        client_options.transport = job->get();
+        Result<Client> client = Client::Create(&client_options);
+        if (!client.ok()) return client.error().ToString();
+        const std::vector<phal_global_device_t> table = client->GlobalDevices();
+        const std::vector<size_t> assignment =
+            FirstDeviceOfEachProcess(table, "nvidia");
+        if (assignment.size() != 2) {
+          return "no emulated nvidia device in each process";
+        }
+        Result<Executable> executable = Executable::CompileGlobal(
+            client->get(), assignment, kTwoReplicaSum);
+        if (!executable.ok()) return executable.error().ToString();
+        if (r == 1 && !second_executes) {
+          while (!first_done.load()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
           }
+          return "";
         }
-      }
-      if (assignment.size() != 2) {
-        (*failures)[r] = "no emulated nvidia device in each process";
-        return;
-      }
-      Result<Executable> executable =
-          Executable::CompileGlobal(client->get(), assignment, program);
-      if (!executable.ok()) {
-        (*failures)[r] = executable.error().ToString();
-        return;
-      }
-      if (r == 1 && !second_executes) {
-        while (!first_done.load()) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-        return;
-      }
-      const std::vector<float> x = {1.0f * static_cast<float>(r + 1), 2.0f,
-                                    3.0f, 4.0f};
-      Device device(table[assignment[static_cast<size_t>(r)]].device);
-      Result<Buffer> input =
-          Buffer::Allocate(device, PHAL_ELEMENT_TYPE_F32, {4});
-      input->CopyFromHost(x.data(), x.size() * sizeof(float));
-      std::vector<std::vector<Buffer>> inputs(1);
-      inputs[0].push_back(std::move(input.value()));
-      Result<std::vector<std::vector<Buffer>>> outputs =
-          executable->ExecuteOnDevices(inputs);
-      if (!outputs.ok()) {
-        (*failures)[r] = outputs.error().ToString();
-      } else {
-        (*results)[r].resize(4);
-        (*outputs)[0][0].CopyToHost((*results)[r].data(), 4 * sizeof(float));
-      }
+        return RunSum(*executable,
+                      Device(table[assignment[static_cast<size_t>(r)]].device),
+                      r, &(*results)[static_cast<size_t>(r)]);
+      };
+      (*failures)[static_cast<size_t>(r)] = run();
       if (r == 0) first_done.store(true);
     });
   }

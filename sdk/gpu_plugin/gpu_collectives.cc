@@ -93,6 +93,17 @@ void AttachLibrary(phal_plugin_device_t* const* devices, uint32_t count,
   group.library_ranks = std::move(ranks);
 }
 
+// This process's `count` handles of `group`: handle i is rank ranks[i] of
+// the communicator (i where `ranks` is null).
+void HandOut(const std::shared_ptr<CommunicatorGroup>& group,
+             const uint32_t* ranks, uint32_t count,
+             phal_plugin_communicator_t** out) {
+  for (uint32_t i = 0; i < count; ++i) {
+    out[i] =
+        new phal_plugin_communicator{group, i, ranks != nullptr ? ranks[i] : i};
+  }
+}
+
 // Rank `rank`'s part through host memory, once its peers have arrived.
 void RunStaged(Stream& stream, const phal_plugin_communicator& communicator,
                const CollectiveDesc& collective, const CollectiveBytes& bytes,
@@ -142,17 +153,7 @@ phal_status_t* CommunicatorCreate(
     }
     auto group = std::make_shared<CommunicatorGroup>(count);
     AttachLibrary(devices, count, *group);
-    std::vector<std::unique_ptr<phal_plugin_communicator>> handles;
-    for (uint32_t rank = 0; rank < count; ++rank) {
-      auto handle = std::make_unique<phal_plugin_communicator>();
-      handle->group = group;
-      handle->rank = rank;
-      handle->global_rank = rank;
-      handles.push_back(std::move(handle));
-    }
-    for (uint32_t rank = 0; rank < count; ++rank) {
-      out_communicators[rank] = handles[rank].release();
-    }
+    HandOut(group, nullptr, count, out_communicators);
     return OkStatus();
   });
 }
@@ -301,13 +302,7 @@ phal_status_t* CommunicatorJoin(
                       std::to_string(group->library_ranks.size()) +
                       " ranks of " + std::to_string(count));
     }
-    for (uint32_t i = 0; i < count; ++i) {
-      auto handle = std::make_unique<phal_plugin_communicator>();
-      handle->group = group;
-      handle->rank = i;
-      handle->global_rank = ranks[i];
-      out_communicators[i] = handle.release();
-    }
+    HandOut(group, ranks, count, out_communicators);
     return OkStatus();
   });
 }
