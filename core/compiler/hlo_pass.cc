@@ -12,6 +12,7 @@ namespace phal {
 std::vector<std::unique_ptr<HloPass>> DefaultPipeline(
     int64_t max_folded_elements, bool fft_kernels) {
   std::vector<std::unique_ptr<HloPass>> passes;
+  passes.push_back(MakeLinearAlgebraExpansionPass());
   passes.push_back(MakeCallInliningPass());
   passes.push_back(MakeLayoutNormalizationPass());
   passes.push_back(MakeBatchNormDecompositionPass());

@@ -11,6 +11,11 @@ namespace phal {
 // Replaces every call and every fusion instruction (XLA's own fusion
 // decisions, as in compiled dumps) by the instructions of its computation.
 std::unique_ptr<HloPass> MakeCallInliningPass();
+
+// cholesky, triangular-solve, lu, qr and householder-product as calls of
+// computations whose counted while loops compute them column by column
+// (linear_algebra_expansion.cc); the call-inlining pass inlines them.
+std::unique_ptr<HloPass> MakeLinearAlgebraExpansionPass();
 // Drops explicit layouts: Polyhal buffers are always dense row-major (the
 // ABI says so), and HLO values do not depend on layouts, so after this
 // pass every shape is row-major and no transposes are needed, but for a

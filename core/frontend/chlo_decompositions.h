@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/frontend/hlo_builder.h"
+#include "core/hlo/hlo_builder.h"
 #include "core/hlo/comparison.h"
 #include "sdk/base/status.h"
 

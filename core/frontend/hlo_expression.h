@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/frontend/hlo_builder.h"
+#include "core/hlo/hlo_builder.h"
 #include "sdk/base/status.h"
 
 namespace phal {

@@ -223,6 +223,11 @@ constexpr NamedMember<void (HloInstruction::*)(bool)> kBoolAttributes[] = {
     {"unique_indices", &HloInstruction::set_unique_indices},
     {"use_global_device_ids", &HloInstruction::set_use_global_device_ids}};
 
+constexpr NamedMember<bool LinearAlgebraOptions::*> kLinearAlgebraFlags[] = {
+    {"left_side", &LinearAlgebraOptions::left_side},
+    {"lower", &LinearAlgebraOptions::lower},
+    {"unit_diagonal", &LinearAlgebraOptions::unit_diagonal}};
+
 constexpr NamedMember<std::vector<int64_t> DotDimensionNumbers::*> kDotLists[] =
     {{"lhs_batch_dims", &DotDimensionNumbers::lhs_batch_dimensions},
      {"rhs_batch_dims", &DotDimensionNumbers::rhs_batch_dimensions},
@@ -298,6 +303,10 @@ bool AttributeAppliesTo(std::string_view name, HloOpcode opcode) {
   if (name == "dim_labels" || name == "feature_group_count" ||
       name == "batch_group_count") {
     return opcode == kConvolution;
+  }
+  if (name == "lower") return any_of({kCholesky, kTriangularSolve});
+  if (name == "left_side" || name == "unit_diagonal" || name == "transpose_a") {
+    return opcode == kTriangularSolve;
   }
   if (name == "epsilon" || name == "feature_index") {
     return any_of({kBatchNormGrad, kBatchNormInference, kBatchNormTraining});
@@ -1480,6 +1489,26 @@ Status HloTextParser::ParseAttribute(HloInstruction* instruction,
   if (const auto* setter = FindByName(kBoolAttributes, name)) {
     PHAL_ASSIGN_OR_RETURN(bool value, ParseBool(name));
     (instruction->*(setter->member))(value);
+    return OkStatus();
+  }
+  if (const auto* field = FindByName(kLinearAlgebraFlags, name)) {
+    LinearAlgebraOptions options = instruction->linear_algebra();
+    PHAL_ASSIGN_OR_RETURN(options.*(field->member), ParseBool(name));
+    instruction->set_linear_algebra(options);
+    return OkStatus();
+  }
+  if (name == "transpose_a") {
+    const std::size_t start = pos_;
+    const std::string_view word = ParseBareWord();
+    const auto transpose = TriangularSolveTransposeFromName(word);
+    if (!transpose.has_value()) {
+      return ErrorAt(start, "unknown transpose_a '" + std::string(word) +
+                                "' (expected NO_TRANSPOSE, TRANSPOSE or "
+                                "ADJOINT)");
+    }
+    LinearAlgebraOptions options = instruction->linear_algebra();
+    options.transpose_a = *transpose;
+    instruction->set_linear_algebra(options);
     return OkStatus();
   }
   PHAL_ASSIGN_OR_RETURN(bool parsed,

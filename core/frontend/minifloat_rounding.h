@@ -4,7 +4,7 @@
 #define POLYHAL_CORE_FRONTEND_MINIFLOAT_ROUNDING_H_
 
 #include "core/frontend/emulated_types.h"
-#include "core/frontend/hlo_builder.h"
+#include "core/hlo/hlo_builder.h"
 #include "sdk/base/status.h"
 
 namespace phal {

@@ -1379,6 +1379,9 @@ bool MlirElementTypeFromName(std::string_view name, ElementType* type) {
       {"ui64", PHAL_ELEMENT_TYPE_U64},  {"f16", PHAL_ELEMENT_TYPE_F16},
       {"bf16", PHAL_ELEMENT_TYPE_BF16}, {"f32", PHAL_ELEMENT_TYPE_F32},
       {"f64", PHAL_ELEMENT_TYPE_F64},
+      // MLIR's index, 64 bits wide on every host JAX runs on; JAX writes
+      // it in attributes (the layouts of custom calls).
+      {"index", PHAL_ELEMENT_TYPE_S64},
   };
   for (const auto& [spelling, element] : kTypes) {
     if (spelling == name) {

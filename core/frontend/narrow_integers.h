@@ -8,7 +8,7 @@
 #ifndef POLYHAL_CORE_FRONTEND_NARROW_INTEGERS_H_
 #define POLYHAL_CORE_FRONTEND_NARROW_INTEGERS_H_
 
-#include "core/frontend/hlo_builder.h"
+#include "core/hlo/hlo_builder.h"
 #include "sdk/base/status.h"
 
 namespace phal {

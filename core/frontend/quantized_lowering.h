@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "core/frontend/hlo_builder.h"
+#include "core/hlo/hlo_builder.h"
 #include "core/frontend/quantized_type.h"
 #include "sdk/base/status.h"
 

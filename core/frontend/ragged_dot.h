@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/frontend/chlo_decompositions.h"
-#include "core/frontend/hlo_builder.h"
+#include "core/hlo/hlo_builder.h"
 #include "core/hlo/dimension_numbers.h"
 #include "sdk/base/status.h"
 

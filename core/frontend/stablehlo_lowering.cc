@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/frontend/dense_elements.h"
+#include "core/frontend/lapack_custom_calls.h"
 #include "core/frontend/minifloat_rounding.h"
 #include "core/frontend/narrow_integers.h"
 #include "core/frontend/sdy_sharding.h"
@@ -351,6 +352,7 @@ Status StableHloLowering::LowerOperation(const MlirOperation& op,
           ShardingConstraint(operands[0], std::move(sharding), scope));
       return BindResults(op, {constrained}, scope);
     }
+    if (IsLapackTarget(name)) return LowerLapackCall(op, name, scope);
     return source_.ErrorAt(op.offset, "unsupported custom_call @" + name);
   }
   StatusOr<Values> results = LowerValueOp(op, scope);
@@ -666,6 +668,54 @@ StatusOr<StableHloModule> LowerStableHlo(const MlirModule& module,
                                          const SourceText& source) {
   StableHloLowering lowering(module, source);
   return lowering.Run();
+}
+
+Status StableHloLowering::LowerLapackCall(const MlirOperation& op,
+                                          const std::string& target,
+                                          LoweringScope& scope) {
+  PHAL_ASSIGN_OR_RETURN(Values operands, LookUpOperands(op, scope));
+  LapackOptions options;
+  const MlirAttribute* config = op.Attribute("mhlo.backend_config");
+  if (config == nullptr) config = op.Attribute("backend_config");
+  if (config != nullptr && config->kind == MlirAttribute::Kind::kDictionary) {
+    for (const MlirNamedAttribute& field : config->fields) {
+      if (field.value.kind != MlirAttribute::Kind::kInteger) continue;
+      const char letter = static_cast<char>(field.value.integer);
+      if (field.name == "uplo") options.uplo = letter;
+      if (field.name == "side") options.side = letter;
+      if (field.name == "trans_x") options.trans_x = letter;
+      if (field.name == "diag") options.diag = letter;
+      if (field.name == "mode") options.mode = letter;
+    }
+  }
+  ComputationSink computations{
+      [this](const std::string& base) { return UniqueName(base); },
+      [this](std::unique_ptr<HloComputation> computation) {
+        return AddComputation(std::move(computation));
+      }};
+  StatusOr<std::vector<HloInstruction*>> results = LowerLapackCustomCall(
+      *scope.builder, computations, target, options, operands);
+  if (!results.ok()) {
+    return source_.ErrorAt(op.offset, std::string(results.status().message()),
+                           results.status().code());
+  }
+  if (results->size() != op.result_types.size()) {
+    return source_.ErrorAt(op.offset,
+                           "custom_call @" + target + " has " +
+                               std::to_string(op.result_types.size()) +
+                               " results; LAPACK's routine gives " +
+                               std::to_string(results->size()));
+  }
+  for (std::size_t i = 0; i < results->size(); ++i) {
+    HloInstruction*& result = (*results)[i];
+    const Shape& stated = op.result_types[i];
+    if (result->shape().dims() != stated.dims() &&
+        result->shape().ElementCount() == stated.ElementCount()) {
+      PHAL_ASSIGN_OR_RETURN(result,
+                            scope.builder->Reshape(result, stated.dims()));
+    }
+  }
+  return BindResults(op, *results, scope);
 }
 
 }  // namespace phal

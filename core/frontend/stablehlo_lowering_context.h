@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/frontend/hlo_builder.h"
+#include "core/hlo/hlo_builder.h"
 #include "core/frontend/mlir_syntax.h"
 #include "core/frontend/sdy_sharding.h"
 #include "core/frontend/source_text.h"
@@ -91,6 +91,9 @@ class StableHloLowering {
   StatusOr<Values> LookUp(const std::vector<std::string>& keys,
                           const LoweringScope& scope, std::size_t offset) const;
   HloComputation* AddComputation(std::unique_ptr<HloComputation> computation);
+  // A LAPACK custom call JAX writes for CPU (lapack_custom_calls.h).
+  Status LowerLapackCall(const MlirOperation& op, const std::string& target,
+                         LoweringScope& scope);
   std::string UniqueName(const std::string& base);
 
   // --- Ops (stablehlo_op_lowering.cc) ---------------------------------------

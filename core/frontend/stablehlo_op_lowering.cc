@@ -7,7 +7,6 @@
 
 #include "core/frontend/chlo_decompositions.h"
 #include "core/frontend/dense_elements.h"
-#include "core/frontend/linear_algebra_decompositions.h"
 #include "core/frontend/narrow_integers.h"
 #include "core/frontend/ragged_dot.h"
 #include "core/frontend/stablehlo_lowering_context.h"
@@ -75,7 +74,6 @@ const std::map<std::string, std::string>& UnsupportedOps() {
       {"recv", "host transfers need the queues of interpreter.run_parallel"},
       {"infeed", "host transfers need the queues of interpreter.run_parallel"},
       {"outfeed", "host transfers need the queues of interpreter.run_parallel"},
-      {"cholesky", "the HLO IR has no cholesky op"},
       {"rng", "random number generation is not supported"},
       {"rng_bit_generator", "random number generation is not supported"},
   };
@@ -466,6 +464,7 @@ struct StableHloLowering::OpLowerings {
         {"get_dimension_size", &GetDimensionSize},
         {"composite", &Composite},
         {"triangular_solve", &TriangularSolve},
+        {"cholesky", &Cholesky},
         {"fft", &Fft},
         {"while", &While},
         {"if", &IfOrCase},
@@ -826,21 +825,29 @@ struct StableHloLowering::OpLowerings {
                                           const Values& operands) {
     HloBuilder& b = *scope.builder;
     PHAL_RETURN_IF_ERROR(OperandCount(operands, 2));
-    TriangularSolveOptions options;
+    LinearAlgebraOptions options;
     options.left_side = BoolOr(op, "left_side", true);
     options.lower = BoolOr(op, "lower", true);
     options.unit_diagonal = BoolOr(op, "unit_diagonal", false);
     const MlirAttribute* transpose = op.Attribute("transpose_a");
     const std::string word =
         transpose == nullptr ? "NO_TRANSPOSE" : EnumWord(*transpose);
-    if (word == "TRANSPOSE") {
-      options.transpose_a = TriangularSolveTranspose::kTranspose;
-    } else if (word == "ADJOINT") {
-      options.transpose_a = TriangularSolveTranspose::kAdjoint;
-    } else if (word != "NO_TRANSPOSE") {
-      return InvalidArgument("unknown transpose_a '" + word + "'");
+    const auto value = TriangularSolveTransposeFromName(word);
+    if (!value.has_value()) {
+      return InvalidArgument("unknown transpose_a '" + word +
+                             "' (expected NO_TRANSPOSE, TRANSPOSE or ADJOINT)");
     }
-    return One(DecomposeTriangularSolve(b, operands[0], operands[1], options));
+    options.transpose_a = *value;
+    return One(b.TriangularSolve(operands[0], operands[1], options));
+  }
+
+  static StatusOr<Values> Cholesky(StableHloLowering&, const std::string&,
+                                   const MlirOperation& op,
+                                   LoweringScope& scope,
+                                   const Values& operands) {
+    PHAL_RETURN_IF_ERROR(OperandCount(operands, 1));
+    return One(
+        scope.builder->Cholesky(operands[0], BoolOr(op, "lower", false)));
   }
 
   static StatusOr<Values> Fft(StableHloLowering&, const std::string&,

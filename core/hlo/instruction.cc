@@ -80,6 +80,7 @@ void HloInstruction::CopyAttributesFrom(const HloInstruction& source) {
   largest_ = source.largest_;
   fft_type_ = source.fft_type_;
   fft_length_ = source.fft_length_;
+  linear_algebra_ = source.linear_algebra_;
   fusion_kind_ = source.fusion_kind_;
   replica_groups_ = source.replica_groups_;
   channel_id_ = source.channel_id_;
@@ -122,6 +123,7 @@ bool HloInstruction::Identical(const HloInstruction& other) const {
          is_stable_ == other.is_stable_ && top_k_ == other.top_k_ &&
          largest_ == other.largest_ && fft_type_ == other.fft_type_ &&
          fft_length_ == other.fft_length_ &&
+         linear_algebra_ == other.linear_algebra_ &&
          fusion_kind_ == other.fusion_kind_ &&
          replica_groups_ == other.replica_groups_ &&
          channel_id_ == other.channel_id_ &&

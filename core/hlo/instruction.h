@@ -13,6 +13,7 @@
 #include "core/hlo/comparison.h"
 #include "core/hlo/dimension_numbers.h"
 #include "core/hlo/fft_type.h"
+#include "core/hlo/linear_algebra_options.h"
 #include "core/hlo/literal.h"
 #include "core/hlo/opcode.h"
 #include "core/hlo/replica_groups.h"
@@ -246,6 +247,13 @@ class HloInstruction {
     fft_length_ = std::move(length);
   }
 
+  // cholesky, triangular-solve: the triangle, side and transpose
+  // (linear_algebra_options.h).
+  const LinearAlgebraOptions& linear_algebra() const { return linear_algebra_; }
+  void set_linear_algebra(LinearAlgebraOptions options) {
+    linear_algebra_ = options;
+  }
+
   // fusion: XLA's fusion kind ("kLoop", "kInput", "kOutput", "kCustom").
   // Informational; a fusion computes what calling to_apply() computes.
   const std::string& fusion_kind() const { return fusion_kind_; }
@@ -341,6 +349,7 @@ class HloInstruction {
   bool largest_ = true;
   FftType fft_type_ = FftType::kFft;
   std::vector<int64_t> fft_length_;
+  LinearAlgebraOptions linear_algebra_;
   std::string fusion_kind_;
   ReplicaGroups replica_groups_;
   std::optional<int64_t> channel_id_;

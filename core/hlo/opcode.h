@@ -34,6 +34,7 @@ namespace phal {
   X(kCall, "call")                                   \
   X(kCbrt, "cbrt")                                   \
   X(kCeil, "ceil")                                   \
+  X(kCholesky, "cholesky")                           \
   X(kClamp, "clamp")                                 \
   X(kClz, "count-leading-zeros")                     \
   X(kCollectiveBroadcast, "collective-broadcast")    \
@@ -62,6 +63,7 @@ namespace phal {
   X(kFusion, "fusion")                               \
   X(kGather, "gather")                               \
   X(kGetTupleElement, "get-tuple-element")           \
+  X(kHouseholderProduct, "householder-product")      \
   X(kImag, "imag")                                   \
   X(kIota, "iota")                                   \
   X(kIsFinite, "is-finite")                          \
@@ -69,6 +71,7 @@ namespace phal {
   X(kLog, "log")                                     \
   X(kLog1p, "log-plus-one")                          \
   X(kLogistic, "logistic")                           \
+  X(kLu, "lu")                                       \
   X(kMap, "map")                                     \
   X(kMaximum, "maximum")                             \
   X(kMinimum, "minimum")                             \
@@ -83,6 +86,7 @@ namespace phal {
   X(kPartitionId, "partition-id")                    \
   X(kPolygamma, "polygamma")                         \
   X(kPopulationCount, "popcnt")                      \
+  X(kQr, "qr")                                       \
   X(kPower, "power")                                 \
   X(kReal, "real")                                   \
   X(kReduce, "reduce")                               \
@@ -113,6 +117,7 @@ namespace phal {
   X(kTanh, "tanh")                                   \
   X(kTopK, "topk")                                   \
   X(kTranspose, "transpose")                         \
+  X(kTriangularSolve, "triangular-solve")            \
   X(kTuple, "tuple")                                 \
   X(kWhile, "while")                                 \
   X(kXor, "xor")                                     \

@@ -280,6 +280,20 @@ void AddOpcodeAttributes(const HloInstruction& instruction,
       writer->Add("k", std::to_string(instruction.top_k()));
       writer->Add("largest", instruction.largest() ? "true" : "false");
       return;
+    case HloOpcode::kCholesky:
+      writer->Add("lower",
+                  instruction.linear_algebra().lower ? "true" : "false");
+      return;
+    case HloOpcode::kTriangularSolve: {
+      const LinearAlgebraOptions& options = instruction.linear_algebra();
+      writer->Add("left_side", options.left_side ? "true" : "false");
+      writer->Add("lower", options.lower ? "true" : "false");
+      writer->Add("unit_diagonal", options.unit_diagonal ? "true" : "false");
+      writer->Add(
+          "transpose_a",
+          std::string(TriangularSolveTransposeName(options.transpose_a)));
+      return;
+    }
     case HloOpcode::kFft:
       writer->Add("fft_type", std::string(FftTypeName(instruction.fft_type())));
       writer->AddInts("fft_length", instruction.fft_length());

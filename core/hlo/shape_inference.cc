@@ -37,11 +37,16 @@ int64_t FixedOperandCount(HloOpcode opcode) {
     case HloOpcode::kReverse:
     case HloOpcode::kOptimizationBarrier:
     case HloOpcode::kFft:
+    case HloOpcode::kCholesky:
+    case HloOpcode::kLu:
+    case HloOpcode::kQr:
       return 1;
     case HloOpcode::kPad:
     case HloOpcode::kDot:
     case HloOpcode::kConvolution:
     case HloOpcode::kGather:
+    case HloOpcode::kTriangularSolve:
+    case HloOpcode::kHouseholderProduct:
       return 2;
     case HloOpcode::kSelect:
     case HloOpcode::kClamp:
@@ -148,6 +153,12 @@ StatusOr<Shape> InferFromOperands(const HloInstruction& instruction) {
       return InferTopKShape(instruction);
     case HloOpcode::kFft:
       return InferFftShape(instruction);
+    case HloOpcode::kCholesky:
+    case HloOpcode::kTriangularSolve:
+    case HloOpcode::kLu:
+    case HloOpcode::kQr:
+    case HloOpcode::kHouseholderProduct:
+      return InferLinearAlgebraShape(instruction);
     case HloOpcode::kWhile:
       return InferWhileShape(instruction);
     case HloOpcode::kConditional:

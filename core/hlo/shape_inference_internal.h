@@ -86,6 +86,7 @@ StatusOr<Shape> InferSortShape(const HloInstruction& sort);
 
 // FFT (shape_inference_fft.cc).
 StatusOr<Shape> InferFftShape(const HloInstruction& fft);
+StatusOr<Shape> InferLinearAlgebraShape(const HloInstruction& instruction);
 
 // Control flow and calls (shape_inference_control_flow.cc).
 StatusOr<Shape> InferWhileShape(const HloInstruction& loop);

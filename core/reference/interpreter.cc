@@ -14,6 +14,7 @@
 #include "core/reference/elementwise.h"
 #include "core/reference/fft.h"
 #include "core/reference/gather_scatter.h"
+#include "core/reference/linear_algebra.h"
 #include "core/reference/process_context.h"
 #include "core/reference/reduce.h"
 #include "core/reference/scalar_function.h"
@@ -217,6 +218,12 @@ StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvaluateTopK(instruction, *operands[0]);
     case HloOpcode::kFft:
       return EvaluateFft(instruction, *operands[0]);
+    case HloOpcode::kCholesky:
+    case HloOpcode::kTriangularSolve:
+    case HloOpcode::kLu:
+    case HloOpcode::kQr:
+    case HloOpcode::kHouseholderProduct:
+      return EvaluateLinearAlgebra(instruction, operands);
     case HloOpcode::kBatchNormInference:
     case HloOpcode::kBatchNormTraining:
     case HloOpcode::kBatchNormGrad:

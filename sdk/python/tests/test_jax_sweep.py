@@ -20,12 +20,10 @@ pytestmark = pytest.mark.skipif(
                         "scripts/test.sh runs these tests")
 
 # What Polyhal does not read yet: JAX lowers these to LAPACK custom calls
-# (lapack_*_ffi) on CPU, whose attributes are of MLIR's `index` type.
+# (lapack_*_ffi) on CPU that the front end does not lower yet.
 KNOWN_REFUSALS = {
-    "linalg_inv": "LAPACK custom call (getrf)",
-    "linalg_cholesky": "LAPACK custom call (potrf)",
-    "linalg_det": "LAPACK custom call (getrf)",
-    "scipy_solve_triangular": "LAPACK custom call (trsm)",
+    "linalg_eigh": "LAPACK custom call (syevd)",
+    "linalg_svd": "LAPACK custom call (gesdd)",
 }
 
 
@@ -129,6 +127,25 @@ def _cases():
         "scipy_solve_triangular": (lambda a, b: jax.scipy.linalg.
                                    solve_triangular(jnp.tril(a) + 6 *
                                                     jnp.eye(6), b), (m, m)),
+        "linalg_solve": (jnp.linalg.solve, (m, m)),
+        "linalg_slogdet": (lambda a: jnp.linalg.slogdet(a), (m,)),
+        "linalg_qr": (lambda a: jnp.linalg.qr(a), (m,)),
+        "linalg_qr_tall_complete": (lambda a: jnp.linalg.qr(a.T, "complete"),
+                                    (x,)),
+        "linalg_inv_batched": (jnp.linalg.inv, (np.stack([m, m.T]),)),
+        "linalg_matrix_power": (lambda a: jnp.linalg.matrix_power(a, -2),
+                                (m,)),
+        "linalg_eigh": (lambda a: jnp.linalg.eigh(a + a.T)[0], (m,)),
+        "linalg_svd": (lambda a: jnp.linalg.svd(a)[1], (m,)),
+        "scipy_lu": (jax.scipy.linalg.lu, (m,)),
+        "scipy_lu_factor": (lambda a: jax.scipy.linalg.lu_factor(a), (m,)),
+        "scipy_cho_solve": (lambda a, b: jax.scipy.linalg.cho_solve(
+            jax.scipy.linalg.cho_factor(a @ a.T + 6 * jnp.eye(6)), b),
+                            (m, m)),
+        "scipy_expm": (lambda a: jax.scipy.linalg.expm(0.3 * a), (m,)),
+        "lax_triangular_solve": (lambda a, b: jax.lax.linalg.triangular_solve(
+            jnp.triu(a) + 6 * jnp.eye(6), b, left_side=False, lower=False,
+            transpose_a=True), (m, m)),
         # jax.nn
         "logsumexp": (nn.logsumexp, (x,)),
         "softmax": (nn.softmax, (x,)),

@@ -1,8 +1,8 @@
 // Builds one HLO computation instruction by instruction, checking each with
 // shape inference as it is added, so front ends and decompositions get a
 // precise error at the op that is wrong instead of a verifier error later.
-#ifndef POLYHAL_CORE_FRONTEND_HLO_BUILDER_H_
-#define POLYHAL_CORE_FRONTEND_HLO_BUILDER_H_
+#ifndef POLYHAL_CORE_HLO_HLO_BUILDER_H_
+#define POLYHAL_CORE_HLO_HLO_BUILDER_H_
 
 #include <memory>
 #include <string>
@@ -67,6 +67,11 @@ class HloBuilder {
                                   std::vector<int64_t> starts,
                                   std::vector<int64_t> limits);
   StatusOr<HloInstruction*> Tuple(const std::vector<HloInstruction*>& elements);
+  // The linear-algebra ops (linear_algebra_options.h).
+  StatusOr<HloInstruction*> Cholesky(HloInstruction* a, bool lower);
+  StatusOr<HloInstruction*> TriangularSolve(
+      HloInstruction* a, HloInstruction* b,
+      const LinearAlgebraOptions& options);
   StatusOr<HloInstruction*> GetTupleElement(HloInstruction* tuple,
                                             int64_t index);
   // The elements of a tuple-shaped value as get-tuple-elements; an array
@@ -89,4 +94,4 @@ class HloBuilder {
 
 }  // namespace phal
 
-#endif  // POLYHAL_CORE_FRONTEND_HLO_BUILDER_H_
+#endif  // POLYHAL_CORE_HLO_HLO_BUILDER_H_

@@ -1,4 +1,4 @@
-#include "core/frontend/hlo_builder.h"
+#include "core/hlo/hlo_builder.h"
 
 #include <cctype>
 #include <utility>
@@ -169,6 +169,21 @@ StatusOr<HloInstruction*> HloBuilder::Slice(HloInstruction* operand,
   std::vector<int64_t> strides(starts.size(), 1);
   slice->set_slice(std::move(starts), std::move(limits), std::move(strides));
   return Add(std::move(slice));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Cholesky(HloInstruction* a, bool lower) {
+  auto cholesky = Create(HloOpcode::kCholesky, Shape(), {a});
+  LinearAlgebraOptions options;
+  options.lower = lower;
+  cholesky->set_linear_algebra(options);
+  return Add(std::move(cholesky));
+}
+
+StatusOr<HloInstruction*> HloBuilder::TriangularSolve(
+    HloInstruction* a, HloInstruction* b, const LinearAlgebraOptions& options) {
+  auto solve = Create(HloOpcode::kTriangularSolve, Shape(), {a, b});
+  solve->set_linear_algebra(options);
+  return Add(std::move(solve));
 }
 
 StatusOr<HloInstruction*> HloBuilder::Tuple(

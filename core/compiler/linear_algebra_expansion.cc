@@ -1,0 +1,824 @@
+// The linear-algebra ops as HLO every plugin runs: each op becomes a call
+// of a computation built here (inlined by the call-inlining pass after
+// it), whose work is a counted while loop over the columns (rows for
+// triangular-solve) with O(size of the matrix) elementwise and
+// matrix-vector work per step, so an n x n matrix costs O(n^3) as the
+// algorithms do. The steps are the ones core/reference/linear_algebra.h
+// states, so the expansion and the reference agree to rounding.
+#include <functional>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "core/compiler/hlo_rewriter.h"
+#include "core/compiler/passes.h"
+#include "core/hlo/hlo_builder.h"
+
+namespace phal {
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+// An HloBuilder whose methods keep the first error and return null from
+// then on, so that an algorithm reads as a sequence of ops.
+class Emitter {
+ public:
+  Emitter(HloModule* module, std::string name)
+      : module_(module), builder_(std::move(name)) {}
+
+  Status status() const { return status_; }
+  HloBuilder& builder() { return builder_; }
+
+  HloInstruction* Check(StatusOr<HloInstruction*> result) {
+    if (!result.ok()) {
+      if (status_.ok()) status_ = result.status();
+      return nullptr;
+    }
+    return *result;
+  }
+  bool Failed(std::initializer_list<const HloInstruction*> operands) const {
+    if (!status_.ok()) return true;
+    for (const HloInstruction* operand : operands) {
+      if (operand == nullptr) return true;
+    }
+    return false;
+  }
+
+  HloInstruction* Parameter(const Shape& shape) {
+    return builder_.AddParameter(shape);
+  }
+  HloInstruction* Scalar(ElementType type, double value) {
+    if (!status_.ok()) return nullptr;
+    return Check(builder_.ScalarConstant(type, value));
+  }
+  HloInstruction* Index(int64_t value) {
+    return Scalar(PHAL_ELEMENT_TYPE_S32, static_cast<double>(value));
+  }
+  // `value` of `type` broadcast to `dims`.
+  HloInstruction* Splat(ElementType type, const Dims& dims, double value) {
+    HloInstruction* scalar = Scalar(type, value);
+    if (Failed({scalar})) return nullptr;
+    return Check(builder_.Broadcast(scalar, dims, {}));
+  }
+  HloInstruction* Unary(HloOpcode opcode, HloInstruction* x) {
+    if (Failed({x})) return nullptr;
+    return Check(builder_.Unary(opcode, x));
+  }
+  HloInstruction* Binary(HloOpcode opcode, HloInstruction* x,
+                         HloInstruction* y) {
+    if (Failed({x, y})) return nullptr;
+    return Check(builder_.Binary(opcode, x, y));
+  }
+  HloInstruction* Compare(ComparisonDirection direction, HloInstruction* x,
+                          HloInstruction* y) {
+    if (Failed({x, y})) return nullptr;
+    return Check(builder_.Compare(direction, x, y));
+  }
+  HloInstruction* Select(HloInstruction* p, HloInstruction* x,
+                         HloInstruction* y) {
+    if (Failed({p, x, y})) return nullptr;
+    return Check(builder_.Select(p, x, y));
+  }
+  HloInstruction* Convert(HloInstruction* x, ElementType type) {
+    if (Failed({x})) return nullptr;
+    return Check(builder_.Convert(x, type));
+  }
+  HloInstruction* Conjugate(HloInstruction* x) {
+    if (Failed({x})) return nullptr;
+    return Check(builder_.Conjugate(x));
+  }
+  HloInstruction* Broadcast(HloInstruction* x, const Dims& dims,
+                            const Dims& mapping) {
+    if (Failed({x})) return nullptr;
+    return Check(builder_.Broadcast(x, dims, mapping));
+  }
+  HloInstruction* Reshape(HloInstruction* x, const Dims& dims) {
+    if (Failed({x})) return nullptr;
+    return Check(builder_.Reshape(x, dims));
+  }
+  HloInstruction* Iota(ElementType type, const Dims& dims, int64_t dimension) {
+    if (!status_.ok()) return nullptr;
+    return Check(builder_.Iota(Shape(type, dims), dimension));
+  }
+  HloInstruction* Tuple(const std::vector<HloInstruction*>& elements) {
+    for (const HloInstruction* element : elements) {
+      if (Failed({element})) return nullptr;
+    }
+    return Check(builder_.Tuple(elements));
+  }
+  HloInstruction* Element(HloInstruction* tuple, int64_t index) {
+    if (Failed({tuple})) return nullptr;
+    return Check(builder_.GetTupleElement(tuple, index));
+  }
+  HloInstruction* Transpose(HloInstruction* x, const Dims& permutation) {
+    if (Failed({x})) return nullptr;
+    auto transpose = builder_.Create(HloOpcode::kTranspose, Shape(), {x});
+    transpose->set_dimensions(permutation);
+    return Check(builder_.Add(std::move(transpose)));
+  }
+  HloInstruction* Reverse(HloInstruction* x, const Dims& dimensions) {
+    if (Failed({x})) return nullptr;
+    auto reverse = builder_.Create(HloOpcode::kReverse, Shape(), {x});
+    reverse->set_dimensions(dimensions);
+    return Check(builder_.Add(std::move(reverse)));
+  }
+  // x[starts...] of `sizes`, starts s32 scalars.
+  HloInstruction* DynamicSlice(HloInstruction* x,
+                               const std::vector<HloInstruction*>& starts,
+                               const Dims& sizes) {
+    if (Failed({x})) return nullptr;
+    std::vector<HloInstruction*> operands = {x};
+    for (HloInstruction* start : starts) {
+      if (Failed({start})) return nullptr;
+      operands.push_back(start);
+    }
+    auto slice = builder_.Create(HloOpcode::kDynamicSlice, Shape(), operands);
+    slice->set_dynamic_slice_sizes(sizes);
+    return Check(builder_.Add(std::move(slice)));
+  }
+  HloInstruction* DynamicUpdateSlice(
+      HloInstruction* x, HloInstruction* update,
+      const std::vector<HloInstruction*>& starts) {
+    if (Failed({x, update})) return nullptr;
+    std::vector<HloInstruction*> operands = {x, update};
+    for (HloInstruction* start : starts) {
+      if (Failed({start})) return nullptr;
+      operands.push_back(start);
+    }
+    return Check(builder_.Add(
+        builder_.Create(HloOpcode::kDynamicUpdateSlice, Shape(), operands)));
+  }
+  HloInstruction* Dot(HloInstruction* x, HloInstruction* y,
+                      DotDimensionNumbers numbers) {
+    if (Failed({x, y})) return nullptr;
+    auto dot = builder_.Create(HloOpcode::kDot,
+                               Shape(x->shape().element_type(), {}), {x, y});
+    dot->set_dot_dimension_numbers(std::move(numbers));
+    return Check(builder_.Add(std::move(dot)));
+  }
+  // reduce(x, init) over `dimensions` with the scalar `opcode`.
+  HloInstruction* Reduce(HloInstruction* x, double init, HloOpcode opcode,
+                         const Dims& dimensions) {
+    if (Failed({x})) return nullptr;
+    const ElementType type = x->shape().element_type();
+    HloInstruction* initial = Scalar(type, init);
+    if (Failed({initial})) return nullptr;
+    HloComputation* reducer = ScalarReducer(opcode, type);
+    auto reduce = builder_.Create(HloOpcode::kReduce, Shape(), {x, initial});
+    reduce->set_dimensions(dimensions);
+    reduce->AppendCalledComputation(reducer);
+    return Check(builder_.Add(std::move(reduce)));
+  }
+  HloInstruction* While(HloInstruction* initial, HloComputation* condition,
+                        HloComputation* body) {
+    if (Failed({initial}) || condition == nullptr || body == nullptr) {
+      return nullptr;
+    }
+    auto loop = builder_.Create(HloOpcode::kWhile, Shape(), {initial});
+    loop->AppendCalledComputation(condition);
+    loop->AppendCalledComputation(body);
+    return Check(builder_.Add(std::move(loop)));
+  }
+
+  // Adds the computation to the module (after those it calls).
+  StatusOr<HloComputation*> Finish(HloInstruction* root) {
+    PHAL_RETURN_IF_ERROR(status_);
+    if (root == nullptr) return Internal("the expansion has no result");
+    return module_->AddComputation(builder_.Build(root));
+  }
+
+  HloModule* module() { return module_; }
+
+  // A unique computation name starting with `prefix`.
+  std::string FreshName(const std::string& prefix) {
+    return prefix + "." + std::to_string(module_->computations().size());
+  }
+
+ private:
+  HloComputation* ScalarReducer(HloOpcode opcode, ElementType type) {
+    HloBuilder reducer(
+        FreshName("linalg_" + std::string(HloOpcodeName(opcode))));
+    const Shape scalar(type, {});
+    HloInstruction* x = reducer.AddParameter(scalar);
+    HloInstruction* y = reducer.AddParameter(scalar);
+    HloInstruction* root = Check(reducer.Binary(opcode, x, y));
+    if (root == nullptr) return nullptr;
+    return module_->AddComputation(reducer.Build(root));
+  }
+
+  HloModule* module_;
+  HloBuilder builder_;
+  Status status_ = OkStatus();
+};
+
+// The batch of matrices [batch..., rows, cols] one op works on.
+struct MatrixShape {
+  Dims batch;
+  int64_t rows = 0;
+  int64_t cols = 0;
+  ElementType type = PHAL_ELEMENT_TYPE_INVALID;
+
+  explicit MatrixShape(const Shape& shape)
+      : batch(shape.dims().begin(), shape.dims().end() - 2),
+        rows(shape.dim(shape.rank() - 2)),
+        cols(shape.dim(shape.rank() - 1)),
+        type(shape.element_type()) {}
+  int64_t rank() const { return static_cast<int64_t>(batch.size()) + 2; }
+  Dims With(int64_t r, int64_t c) const {
+    Dims dims = batch;
+    dims.push_back(r);
+    dims.push_back(c);
+    return dims;
+  }
+  Dims Batch(int64_t last) const {
+    Dims dims = batch;
+    dims.push_back(last);
+    return dims;
+  }
+  Dims BatchDimensions() const {
+    Dims dims(batch.size());
+    std::iota(dims.begin(), dims.end(), 0);
+    return dims;
+  }
+  ElementType real_type() const { return ComplexComponentType(type); }
+  bool complex() const { return IsComplex(type); }
+};
+
+// The loop body's view of matrix operations on one MatrixShape.
+class MatrixOps {
+ public:
+  MatrixOps(Emitter& e, const MatrixShape& shape) : e_(e), s_(shape) {}
+
+  // Starts for a dynamic slice at (row, col) of every matrix.
+  std::vector<HloInstruction*> At(HloInstruction* row, HloInstruction* col,
+                                  std::size_t trailing = 2) {
+    std::vector<HloInstruction*> starts(s_.batch.size(), e_.Index(0));
+    if (trailing >= 2) starts.push_back(row);
+    starts.push_back(col);
+    return starts;
+  }
+  // Column j of x [.., r, c] as [.., r, 1].
+  HloInstruction* Column(HloInstruction* x, HloInstruction* j) {
+    const int64_t r = x->shape().dim(x->shape().rank() - 2);
+    return e_.DynamicSlice(x, At(e_.Index(0), j), s_.With(r, 1));
+  }
+  // Row i of x [.., r, c] as [.., 1, c].
+  HloInstruction* Row(HloInstruction* x, HloInstruction* i) {
+    const int64_t c = x->shape().dim(x->shape().rank() - 1);
+    return e_.DynamicSlice(x, At(i, e_.Index(0)), s_.With(1, c));
+  }
+  // x[.., i, j] as [.., 1, 1].
+  HloInstruction* Entry(HloInstruction* x, HloInstruction* i,
+                        HloInstruction* j) {
+    return e_.DynamicSlice(x, At(i, j), s_.With(1, 1));
+  }
+  // An s32 iota along the rows (dimension rank-2) or columns of [.., r, c].
+  HloInstruction* Rows(int64_t r, int64_t c) {
+    return e_.Iota(PHAL_ELEMENT_TYPE_S32, s_.With(r, c), s_.rank() - 2);
+  }
+  HloInstruction* Cols(int64_t r, int64_t c) {
+    return e_.Iota(PHAL_ELEMENT_TYPE_S32, s_.With(r, c), s_.rank() - 1);
+  }
+  // The scalar s32 `index` broadcast to [.., r, c].
+  HloInstruction* Splat(HloInstruction* index, int64_t r, int64_t c) {
+    return e_.Broadcast(index, s_.With(r, c), {});
+  }
+  HloInstruction* Compare(ComparisonDirection direction, HloInstruction* iota,
+                          HloInstruction* index) {
+    const Shape& shape = iota->shape();
+    return e_.Compare(direction, iota, e_.Broadcast(index, shape.dims(), {}));
+  }
+  // x [.., a, b] broadcast to [.., r, c] along the dimension of size 1.
+  HloInstruction* Expand(HloInstruction* x, int64_t r, int64_t c) {
+    if (e_.Failed({x})) return nullptr;
+    const int64_t rank = s_.rank();
+    Dims reshaped = s_.batch;
+    Dims mapping = s_.BatchDimensions();
+    if (x->shape().dim(rank - 2) != 1) {
+      reshaped.push_back(x->shape().dim(rank - 2));
+      mapping.push_back(rank - 2);
+    }
+    if (x->shape().dim(rank - 1) != 1) {
+      reshaped.push_back(x->shape().dim(rank - 1));
+      mapping.push_back(rank - 1);
+    }
+    return e_.Broadcast(e_.Reshape(x, reshaped), s_.With(r, c), mapping);
+  }
+  HloInstruction* Zeros(int64_t r, int64_t c) {
+    return e_.Splat(s_.type, s_.With(r, c), 0);
+  }
+  // x [.., p, q] times y [.., q, r] (contracting x's columns with y's rows),
+  // or with `conjugate_lhs_rows`: x^H y for x [.., q, p].
+  HloInstruction* MatMul(HloInstruction* x, HloInstruction* y,
+                         bool contract_lhs_rows = false) {
+    DotDimensionNumbers numbers;
+    numbers.lhs_batch_dimensions = s_.BatchDimensions();
+    numbers.rhs_batch_dimensions = s_.BatchDimensions();
+    numbers.lhs_contracting_dimensions = {contract_lhs_rows ? s_.rank() - 2
+                                                            : s_.rank() - 1};
+    numbers.rhs_contracting_dimensions = {s_.rank() - 2};
+    return e_.Dot(x, y, std::move(numbers));
+  }
+  // |x|^2 elementwise, of the real type.
+  HloInstruction* SquaredMagnitude(HloInstruction* x) {
+    if (!s_.complex()) return e_.Binary(HloOpcode::kMultiply, x, x);
+    HloInstruction* re = e_.Unary(HloOpcode::kReal, x);
+    HloInstruction* im = e_.Unary(HloOpcode::kImag, x);
+    return e_.Binary(HloOpcode::kAdd, e_.Binary(HloOpcode::kMultiply, re, re),
+                     e_.Binary(HloOpcode::kMultiply, im, im));
+  }
+  HloInstruction* ToType(HloInstruction* real) {
+    return s_.complex() ? e_.Convert(real, s_.type) : real;
+  }
+
+ private:
+  Emitter& e_;
+  const MatrixShape& s_;
+};
+
+// A counted loop: state (i s32[], values...), i from 0 while i < trips;
+// `step` maps (i, values) to the next values. Returns the final values.
+using LoopStep = std::function<std::vector<HloInstruction*>(
+    Emitter& body, HloInstruction* i, const std::vector<HloInstruction*>&)>;
+
+StatusOr<std::vector<HloInstruction*>> CountedLoop(
+    Emitter& e, const std::string& name, int64_t trips,
+    const std::vector<HloInstruction*>& values, const LoopStep& step) {
+  std::vector<Shape> shapes = {Shape(PHAL_ELEMENT_TYPE_S32, {})};
+  for (const HloInstruction* value : values) {
+    if (e.Failed({value})) return e.status();
+    shapes.push_back(value->shape());
+  }
+  const Shape state = Shape::Tuple(shapes);
+
+  Emitter condition(e.module(), e.FreshName(name + "_condition"));
+  HloInstruction* cp = condition.Parameter(state);
+  HloInstruction* keep_going =
+      condition.Compare(ComparisonDirection::kLt, condition.Element(cp, 0),
+                        condition.Index(trips));
+  PHAL_ASSIGN_OR_RETURN(HloComputation * condition_computation,
+                        condition.Finish(keep_going));
+
+  Emitter body(e.module(), e.FreshName(name + "_body"));
+  HloInstruction* bp = body.Parameter(state);
+  HloInstruction* i = body.Element(bp, 0);
+  std::vector<HloInstruction*> current;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    current.push_back(body.Element(bp, static_cast<int64_t>(k + 1)));
+  }
+  std::vector<HloInstruction*> next = step(body, i, current);
+  PHAL_RETURN_IF_ERROR(body.status());
+  next.insert(next.begin(), body.Binary(HloOpcode::kAdd, i, body.Index(1)));
+  PHAL_ASSIGN_OR_RETURN(HloComputation * body_computation,
+                        body.Finish(body.Tuple(next)));
+
+  std::vector<HloInstruction*> initial = {e.Index(0)};
+  initial.insert(initial.end(), values.begin(), values.end());
+  HloInstruction* loop =
+      e.While(e.Tuple(initial), condition_computation, body_computation);
+  std::vector<HloInstruction*> results;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    results.push_back(e.Element(loop, static_cast<int64_t>(k + 1)));
+  }
+  PHAL_RETURN_IF_ERROR(e.status());
+  return results;
+}
+
+Dims SwapMinor(int64_t rank) {
+  Dims permutation(static_cast<std::size_t>(rank));
+  std::iota(permutation.begin(), permutation.end(), 0);
+  std::swap(permutation[permutation.size() - 1],
+            permutation[permutation.size() - 2]);
+  return permutation;
+}
+
+// conj(x^T) of the two minor dimensions.
+HloInstruction* Adjoint(Emitter& e, HloInstruction* x) {
+  if (e.Failed({x})) return nullptr;
+  return e.Conjugate(e.Transpose(x, SwapMinor(x->shape().rank())));
+}
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// cholesky: column j of L is (a[:, j] - L conj(L[j, :])^T) / d below the
+// diagonal and d = sqrt(pivot) on it; a pivot that is not positive makes
+// d NaN, which every later column inherits.
+StatusOr<HloInstruction*> ExpandCholesky(Emitter& e, HloInstruction* a,
+                                         bool lower) {
+  const MatrixShape s(a->shape());
+  const int64_t n = s.rows;
+  HloInstruction* lower_view = lower ? a : Adjoint(e, a);
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> out,
+      CountedLoop(
+          e, "cholesky", n, {lower_view, MatrixOps(e, s).Zeros(n, n)},
+          [&s, n](Emitter& b, HloInstruction* j,
+                  const std::vector<HloInstruction*>& v) {
+            MatrixOps m(b, s);
+            HloInstruction* l = v[1];
+            HloInstruction* row = b.Conjugate(m.Row(l, j));  // [.., 1, n]
+            DotDimensionNumbers numbers;
+            numbers.lhs_batch_dimensions = s.BatchDimensions();
+            numbers.rhs_batch_dimensions = s.BatchDimensions();
+            numbers.lhs_contracting_dimensions = {s.rank() - 1};
+            numbers.rhs_contracting_dimensions = {s.rank() - 1};
+            HloInstruction* known = b.Dot(l, row, numbers);  // [.., n, 1]
+            HloInstruction* c =
+                b.Binary(HloOpcode::kSubtract, m.Column(v[0], j), known);
+            HloInstruction* pivot = m.Entry(c, j, b.Index(0));
+            if (s.complex()) pivot = b.Unary(HloOpcode::kReal, pivot);
+            HloInstruction* positive =
+                b.Compare(ComparisonDirection::kGt, pivot,
+                          b.Splat(s.real_type(), s.With(1, 1), 0));
+            HloInstruction* d =
+                m.ToType(b.Select(positive, b.Unary(HloOpcode::kSqrt, pivot),
+                                  b.Splat(s.real_type(), s.With(1, 1), kNaN)));
+            HloInstruction* dn = m.Expand(d, n, 1);
+            HloInstruction* rows = m.Rows(n, 1);
+            HloInstruction* column = b.Select(
+                m.Compare(ComparisonDirection::kEq, rows, j), dn,
+                b.Select(m.Compare(ComparisonDirection::kGt, rows, j),
+                         b.Binary(HloOpcode::kDivide, c, dn), m.Zeros(n, 1)));
+            return std::vector<HloInstruction*>{
+                v[0], b.DynamicUpdateSlice(l, column, m.At(b.Index(0), j))};
+          }));
+  return lower ? out[1] : Adjoint(e, out[1]);
+}
+
+// Forward substitution for a lower-triangular a, one row per step:
+// x[i] = (b[i] - a[i, :i] x[:i]) / a[i, i].
+StatusOr<HloInstruction*> SolveLowerLeft(Emitter& e, HloInstruction* a,
+                                         HloInstruction* rhs,
+                                         bool unit_diagonal) {
+  const MatrixShape s(rhs->shape());
+  const int64_t m = s.rows;
+  const int64_t n = s.cols;
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> out,
+      CountedLoop(
+          e, "triangular_solve", m, {a, rhs, MatrixOps(e, s).Zeros(m, n)},
+          [&s, m, n, unit_diagonal](Emitter& b, HloInstruction* i,
+                                    const std::vector<HloInstruction*>& v) {
+            MatrixOps ops(b, s);
+            HloInstruction* coefficients = b.Select(
+                ops.Compare(ComparisonDirection::kLt, ops.Cols(1, m), i),
+                ops.Row(v[0], i), ops.Zeros(1, m));
+            HloInstruction* row =
+                b.Binary(HloOpcode::kSubtract, ops.Row(v[1], i),
+                         ops.MatMul(coefficients, v[2]));
+            if (!unit_diagonal) {
+              row = b.Binary(HloOpcode::kDivide, row,
+                             ops.Expand(ops.Entry(v[0], i, i), 1, n));
+            }
+            return std::vector<HloInstruction*>{
+                v[0], v[1],
+                b.DynamicUpdateSlice(v[2], row, ops.At(i, b.Index(0)))};
+          }));
+  return out[2];
+}
+
+StatusOr<HloInstruction*> ExpandTriangularSolve(
+    Emitter& e, HloInstruction* a, HloInstruction* rhs,
+    const LinearAlgebraOptions& options) {
+  // Every variant as a left-side, lower-triangular, untransposed solve:
+  // transposing a swaps its triangles, a right-side solve is the left-side
+  // solve of the transposed system, and reversing rows and columns turns
+  // an upper triangle into a lower one.
+  const int64_t rank = a->shape().rank();
+  HloInstruction* matrix = a;
+  bool lower = options.lower;
+  if (options.transpose_a != TriangularSolveTranspose::kNone) {
+    matrix = e.Transpose(matrix, SwapMinor(rank));
+    if (options.transpose_a == TriangularSolveTranspose::kAdjoint) {
+      matrix = e.Conjugate(matrix);
+    }
+    lower = !lower;
+  }
+  HloInstruction* system = rhs;
+  if (!options.left_side) {
+    matrix = e.Transpose(matrix, SwapMinor(rank));
+    system = e.Transpose(system, SwapMinor(rank));
+    lower = !lower;
+  }
+  if (!lower) {
+    matrix = e.Reverse(matrix, {rank - 2, rank - 1});
+    system = e.Reverse(system, {rank - 2});
+  }
+  PHAL_RETURN_IF_ERROR(e.status());
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * x,
+      SolveLowerLeft(e, matrix, system, options.unit_diagonal));
+  if (!lower) x = e.Reverse(x, {rank - 2});
+  if (!options.left_side) x = e.Transpose(x, SwapMinor(rank));
+  return x;
+}
+
+// lu: partial pivoting column by column (reference/linear_algebra.h).
+StatusOr<HloInstruction*> ExpandLu(Emitter& e, HloInstruction* a) {
+  const MatrixShape s(a->shape());
+  const int64_t m = s.rows;
+  const int64_t n = s.cols;
+  const int64_t k = std::min(m, n);
+  HloInstruction* pivots = e.Splat(PHAL_ELEMENT_TYPE_S32, s.Batch(k), 0);
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> out,
+      CountedLoop(
+          e, "lu", k, {a, pivots},
+          [&s, m, n](Emitter& b, HloInstruction* j,
+                     const std::vector<HloInstruction*>& v) {
+            MatrixOps ops(b, s);
+            HloInstruction* x = v[0];
+            HloInstruction* column = ops.Column(x, j);  // [.., m, 1]
+            HloInstruction* magnitude =
+                s.complex()
+                    ? b.Binary(HloOpcode::kAdd,
+                               b.Unary(HloOpcode::kAbs,
+                                       b.Unary(HloOpcode::kReal, column)),
+                               b.Unary(HloOpcode::kAbs,
+                                       b.Unary(HloOpcode::kImag, column)))
+                    : b.Unary(HloOpcode::kAbs, column);
+            HloInstruction* rows = ops.Rows(m, 1);
+            HloInstruction* candidate =
+                ops.Compare(ComparisonDirection::kGe, rows, j);
+            magnitude = b.Select(candidate, magnitude,
+                                 b.Splat(s.real_type(), s.With(m, 1), -1));
+            const int64_t row_dimension = s.rank() - 2;
+            HloInstruction* largest =
+                b.Reduce(magnitude, -1, HloOpcode::kMaximum,
+                         {row_dimension, s.rank() - 1});
+            HloInstruction* at_largest = b.Compare(
+                ComparisonDirection::kEq, magnitude,
+                b.Broadcast(largest, s.With(m, 1), s.BatchDimensions()));
+            HloInstruction* first =
+                b.Reduce(b.Select(at_largest, rows,
+                                  b.Splat(PHAL_ELEMENT_TYPE_S32, s.With(m, 1),
+                                          static_cast<double>(m))),
+                         static_cast<double>(m), HloOpcode::kMinimum,
+                         {row_dimension, s.rank() - 1});  // [batch]
+            HloInstruction* none =
+                b.Compare(ComparisonDirection::kEq, first,
+                          b.Splat(PHAL_ELEMENT_TYPE_S32, s.batch,
+                                  static_cast<double>(m)));
+            HloInstruction* p = b.Select(none, b.Broadcast(j, s.batch, {}),
+                                         first);  // [batch]
+            HloInstruction* p_rows =
+                b.Broadcast(p, s.With(m, n), s.BatchDimensions());
+            HloInstruction* rows_mn = ops.Rows(m, n);
+            HloInstruction* is_p =
+                b.Compare(ComparisonDirection::kEq, rows_mn, p_rows);
+            HloInstruction* is_j =
+                ops.Compare(ComparisonDirection::kEq, rows_mn, j);
+            HloInstruction* row_j = ops.Row(x, j);  // [.., 1, n]
+            HloInstruction* row_p =
+                b.Reduce(b.Select(is_p, x, ops.Zeros(m, n)), 0, HloOpcode::kAdd,
+                         {row_dimension});  // [.., n]
+            row_p = b.Reshape(row_p, s.With(1, n));
+            HloInstruction* swapped =
+                b.Select(is_j, ops.Expand(row_p, m, n),
+                         b.Select(is_p, ops.Expand(row_j, m, n), x));
+            HloInstruction* pivot = ops.Entry(row_p, b.Index(0), j);
+            HloInstruction* nonzero =
+                b.Compare(ComparisonDirection::kNe, pivot, ops.Zeros(1, 1));
+            HloInstruction* below = ops.Column(swapped, j);
+            HloInstruction* scaled = b.Select(
+                ops.Expand(nonzero, m, 1),
+                b.Binary(HloOpcode::kDivide, below, ops.Expand(pivot, m, 1)),
+                below);
+            HloInstruction* cols_mn = ops.Cols(m, n);
+            HloInstruction* rows_below =
+                ops.Compare(ComparisonDirection::kGt, rows_mn, j);
+            HloInstruction* cols_right =
+                ops.Compare(ComparisonDirection::kGt, cols_mn, j);
+            HloInstruction* on_column =
+                ops.Compare(ComparisonDirection::kEq, cols_mn, j);
+            HloInstruction* update =
+                b.Binary(HloOpcode::kMultiply, ops.Expand(scaled, m, n),
+                         ops.Expand(row_p, m, n));
+            HloInstruction* trailing =
+                b.Binary(HloOpcode::kAnd, rows_below, cols_right);
+            HloInstruction* next = b.Select(
+                trailing, b.Binary(HloOpcode::kSubtract, swapped, update),
+                b.Select(b.Binary(HloOpcode::kAnd, rows_below, on_column),
+                         ops.Expand(scaled, m, n), swapped));
+            Dims batch_and_one = s.batch;
+            batch_and_one.push_back(1);
+            std::vector<HloInstruction*> starts(s.batch.size(), b.Index(0));
+            starts.push_back(j);
+            return std::vector<HloInstruction*>{
+                next, b.DynamicUpdateSlice(v[1], b.Reshape(p, batch_and_one),
+                                           starts)};
+          }));
+  return e.Tuple(out);
+}
+
+// qr: LAPACK geqrf's reflectors (reference/linear_algebra.h).
+StatusOr<HloInstruction*> ExpandQr(Emitter& e, HloInstruction* a) {
+  const MatrixShape s(a->shape());
+  const int64_t m = s.rows;
+  const int64_t n = s.cols;
+  const int64_t k = std::min(m, n);
+  HloInstruction* taus = e.Splat(s.type, s.Batch(k), 0);
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> out,
+      CountedLoop(
+          e, "qr", k, {a, taus},
+          [&s, m, n](Emitter& b, HloInstruction* j,
+                     const std::vector<HloInstruction*>& v) {
+            MatrixOps ops(b, s);
+            HloInstruction* x = v[0];
+            const ElementType real = s.real_type();
+            HloInstruction* column = ops.Column(x, j);  // [.., m, 1]
+            HloInstruction* rows = ops.Rows(m, 1);
+            HloInstruction* is_below =
+                ops.Compare(ComparisonDirection::kGt, rows, j);
+            HloInstruction* is_diagonal =
+                ops.Compare(ComparisonDirection::kEq, rows, j);
+            HloInstruction* below = b.Select(is_below, column, ops.Zeros(m, 1));
+            HloInstruction* xnorm2 = b.Reshape(
+                b.Reduce(ops.SquaredMagnitude(below), 0, HloOpcode::kAdd,
+                         {s.rank() - 2, s.rank() - 1}),
+                s.With(1, 1));
+            HloInstruction* alpha = ops.Entry(x, j, j);
+            HloInstruction* alpha_re =
+                s.complex() ? b.Unary(HloOpcode::kReal, alpha) : alpha;
+            HloInstruction* zero = b.Splat(real, s.With(1, 1), 0);
+            HloInstruction* skip =
+                b.Compare(ComparisonDirection::kEq, xnorm2, zero);
+            if (s.complex()) {
+              skip =
+                  b.Binary(HloOpcode::kAnd, skip,
+                           b.Compare(ComparisonDirection::kEq,
+                                     b.Unary(HloOpcode::kImag, alpha), zero));
+            }
+            HloInstruction* norm = b.Unary(
+                HloOpcode::kSqrt,
+                b.Binary(HloOpcode::kAdd, ops.SquaredMagnitude(alpha), xnorm2));
+            HloInstruction* beta_real =
+                b.Select(b.Compare(ComparisonDirection::kLt, alpha_re, zero),
+                         norm, b.Unary(HloOpcode::kNegate, norm));
+            HloInstruction* beta = ops.ToType(beta_real);
+            HloInstruction* tau = b.Select(
+                skip, ops.Zeros(1, 1),
+                b.Binary(HloOpcode::kDivide,
+                         b.Binary(HloOpcode::kSubtract, beta, alpha), beta));
+            HloInstruction* scale =
+                b.Binary(HloOpcode::kDivide, b.Splat(s.type, s.With(1, 1), 1),
+                         b.Binary(HloOpcode::kSubtract, alpha, beta));
+            HloInstruction* skip_m = ops.Expand(skip, m, 1);
+            HloInstruction* scaled =
+                b.Binary(HloOpcode::kMultiply, column, ops.Expand(scale, m, 1));
+            HloInstruction* reflector =
+                b.Select(is_below, b.Select(skip_m, ops.Zeros(m, 1), scaled),
+                         b.Select(is_diagonal, b.Splat(s.type, s.With(m, 1), 1),
+                                  ops.Zeros(m, 1)));
+            HloInstruction* stored = b.Select(
+                skip_m, column,
+                b.Select(
+                    is_below, scaled,
+                    b.Select(is_diagonal, ops.Expand(beta, m, 1), column)));
+            // H^H on the columns to the right: x -= v (conj(tau) v^H x).
+            HloInstruction* w =
+                ops.MatMul(b.Conjugate(reflector), x, true);  // [.., 1, n]
+            w = b.Binary(HloOpcode::kMultiply, w,
+                         ops.Expand(b.Conjugate(tau), 1, n));
+            HloInstruction* update =
+                b.Binary(HloOpcode::kMultiply, ops.Expand(reflector, m, n),
+                         ops.Expand(w, m, n));
+            HloInstruction* cols = ops.Cols(m, n);
+            HloInstruction* next = b.Select(
+                ops.Compare(ComparisonDirection::kGt, cols, j),
+                b.Binary(HloOpcode::kSubtract, x, update),
+                b.Select(ops.Compare(ComparisonDirection::kEq, cols, j),
+                         ops.Expand(stored, m, n), x));
+            Dims batch_and_one = s.batch;
+            batch_and_one.push_back(1);
+            std::vector<HloInstruction*> starts(s.batch.size(), b.Index(0));
+            starts.push_back(j);
+            return std::vector<HloInstruction*>{
+                next, b.DynamicUpdateSlice(v[1], b.Reshape(tau, batch_and_one),
+                                           starts)};
+          }));
+  return e.Tuple(out);
+}
+
+// householder-product: Q = H_0 ... H_{k-1} applied to the identity's
+// first n columns, the last reflector first.
+StatusOr<HloInstruction*> ExpandHouseholderProduct(Emitter& e,
+                                                   HloInstruction* a,
+                                                   HloInstruction* taus) {
+  const MatrixShape s(a->shape());
+  const int64_t m = s.rows;
+  const int64_t n = s.cols;
+  const int64_t k = taus->shape().dim(taus->shape().rank() - 1);
+  MatrixOps ops(e, s);
+  HloInstruction* identity = e.Select(
+      e.Compare(ComparisonDirection::kEq, ops.Rows(m, n), ops.Cols(m, n)),
+      e.Splat(s.type, s.With(m, n), 1), ops.Zeros(m, n));
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> out,
+      CountedLoop(
+          e, "householder_product", k, {a, taus, identity},
+          [&s, m, n, k](Emitter& b, HloInstruction* t,
+                        const std::vector<HloInstruction*>& v) {
+            MatrixOps o(b, s);
+            HloInstruction* j =
+                b.Binary(HloOpcode::kSubtract, b.Index(k - 1), t);
+            HloInstruction* rows = o.Rows(m, 1);
+            HloInstruction* reflector = b.Select(
+                o.Compare(ComparisonDirection::kGt, rows, j), o.Column(v[0], j),
+                b.Select(o.Compare(ComparisonDirection::kEq, rows, j),
+                         b.Splat(s.type, s.With(m, 1), 1), o.Zeros(m, 1)));
+            std::vector<HloInstruction*> starts(s.batch.size(), b.Index(0));
+            starts.push_back(j);
+            Dims batch_and_one = s.batch;
+            batch_and_one.push_back(1);
+            HloInstruction* tau = b.Reshape(
+                b.DynamicSlice(v[1], starts, batch_and_one), s.With(1, 1));
+            HloInstruction* w =
+                o.MatMul(b.Conjugate(reflector), v[2], true);  // [.., 1, n]
+            w = b.Binary(HloOpcode::kMultiply, w, o.Expand(tau, 1, n));
+            HloInstruction* q = b.Binary(
+                HloOpcode::kSubtract, v[2],
+                b.Binary(HloOpcode::kMultiply, o.Expand(reflector, m, n),
+                         o.Expand(w, m, n)));
+            return std::vector<HloInstruction*>{v[0], v[1], q};
+          }));
+  return out[2];
+}
+
+bool IsLinearAlgebra(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kCholesky:
+    case HloOpcode::kTriangularSolve:
+    case HloOpcode::kLu:
+    case HloOpcode::kQr:
+    case HloOpcode::kHouseholderProduct:
+      return true;
+    default:
+      return false;
+  }
+}
+
+StatusOr<HloInstruction*> Expand(const HloInstruction& source,
+                                 const std::vector<HloInstruction*>& operands,
+                                 RewriteContext& context) {
+  Emitter e(context.module(),
+            context.module()->computations().empty()
+                ? source.name() + ".expansion"
+                : source.name() + ".expansion." +
+                      std::to_string(context.module()->computations().size()));
+  std::vector<HloInstruction*> parameters;
+  for (const HloInstruction* operand : operands) {
+    parameters.push_back(e.Parameter(operand->shape()));
+  }
+  StatusOr<HloInstruction*> result = Internal("unreachable");
+  switch (source.opcode()) {
+    case HloOpcode::kCholesky:
+      result = ExpandCholesky(e, parameters[0], source.linear_algebra().lower);
+      break;
+    case HloOpcode::kTriangularSolve:
+      result = ExpandTriangularSolve(e, parameters[0], parameters[1],
+                                     source.linear_algebra());
+      break;
+    case HloOpcode::kLu:
+      result = ExpandLu(e, parameters[0]);
+      break;
+    case HloOpcode::kQr:
+      result = ExpandQr(e, parameters[0]);
+      break;
+    default:
+      result = ExpandHouseholderProduct(e, parameters[0], parameters[1]);
+      break;
+  }
+  if (!result.ok()) {
+    return Internal("expanding " + source.name() + ": " +
+                    std::string(result.status().message()));
+  }
+  StatusOr<HloComputation*> computation = e.Finish(*result);
+  if (!computation.ok()) {
+    return Internal("expanding " + source.name() + ": " +
+                    std::string(computation.status().message()));
+  }
+  return context.AddNew(HloOpcode::kCall, source.shape(), operands,
+                        [&](HloInstruction& call) {
+                          call.AppendCalledComputation(*computation);
+                        });
+}
+
+}  // namespace
+
+std::unique_ptr<HloPass> MakeLinearAlgebraExpansionPass() {
+  return MakeRewritePass(
+      "expand-linear-algebra",
+      [](const HloInstruction& source,
+         const std::vector<HloInstruction*>& operands,
+         const std::vector<HloComputation*>&,
+         RewriteContext& context) -> StatusOr<HloInstruction*> {
+        if (!IsLinearAlgebra(source.opcode())) return nullptr;
+        return Expand(source, operands, context);
+      });
+}
+
+}  // namespace phal

@@ -1,0 +1,203 @@
+#include "core/frontend/lapack_custom_calls.h"
+
+#include <numeric>
+
+namespace phal {
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+// The routine of "lapack_<t><routine>_ffi" ("potrf", "getrf", ...), or
+// empty.
+std::string Routine(const std::string& target) {
+  const std::string prefix = "lapack_";
+  const std::string suffix = "_ffi";
+  if (target.size() <= prefix.size() + suffix.size() + 1 ||
+      target.compare(0, prefix.size(), prefix) != 0 ||
+      target.compare(target.size() - suffix.size(), suffix.size(), suffix) !=
+          0) {
+    return "";
+  }
+  const char type = target[prefix.size()];
+  if (type != 's' && type != 'd' && type != 'c' && type != 'z') return "";
+  return target.substr(prefix.size() + 1,
+                       target.size() - prefix.size() - 1 - suffix.size());
+}
+
+StatusOr<HloInstruction*> Iota(HloBuilder& b, const Dims& dims,
+                               int64_t dimension) {
+  return b.Iota(Shape(PHAL_ELEMENT_TYPE_S32, dims), dimension);
+}
+
+// LAPACK's info from the diagonal of `factor`: 1 + the first diagonal
+// position whose entry `bad` flags, 0 when none, for each matrix.
+template <typename Flag>
+StatusOr<HloInstruction*> FirstFlaggedDiagonal(
+    HloBuilder& b, const ComputationSink& computations, HloInstruction* factor,
+    Flag bad) {
+  const Shape& shape = factor->shape();
+  const int64_t rank = shape.rank();
+  const int64_t n = std::min(shape.dim(rank - 2), shape.dim(rank - 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * rows, Iota(b, shape.dims(), rank - 2));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * cols, Iota(b, shape.dims(), rank - 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * diagonal,
+                        b.Compare(ComparisonDirection::kEq, rows, cols));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * flagged, bad(factor));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * hit,
+                        b.Binary(HloOpcode::kAnd, diagonal, flagged));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * none,
+                        b.FullLike(cols, static_cast<double>(n + 1)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * one, b.FullLike(cols, 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * position,
+                        b.Binary(HloOpcode::kAdd, cols, one));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * candidates,
+                        b.Select(hit, position, none));
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * init,
+      b.ScalarConstant(PHAL_ELEMENT_TYPE_S32, static_cast<double>(n + 1)));
+  HloBuilder reducer(computations.unique_name("lapack_info_min"));
+  const Shape scalar(PHAL_ELEMENT_TYPE_S32, {});
+  HloInstruction* x = reducer.AddParameter(scalar);
+  HloInstruction* y = reducer.AddParameter(scalar);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * min,
+                        reducer.Binary(HloOpcode::kMinimum, x, y));
+  auto reduce = b.Create(HloOpcode::kReduce, Shape(), {candidates, init});
+  reduce->set_dimensions({rank - 2, rank - 1});
+  reduce->AppendCalledComputation(computations.add(reducer.Build(min)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * first, b.Add(std::move(reduce)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * limit,
+                        b.FullLike(first, static_cast<double>(n + 1)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * zero, b.FullLike(first, 0));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * found,
+                        b.Compare(ComparisonDirection::kNe, first, limit));
+  return b.Select(found, first, zero);
+}
+
+StatusOr<HloInstruction*> RealPart(HloBuilder& b, HloInstruction* x) {
+  if (!IsComplex(x->shape().element_type())) return x;
+  return b.Unary(HloOpcode::kReal, x);
+}
+
+StatusOr<std::vector<HloInstruction*>> Potrf(
+    HloBuilder& b, const ComputationSink& computations,
+    const LapackOptions& options, HloInstruction* a) {
+  const bool lower = options.uplo != 'U';
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * factor, b.Cholesky(a, lower));
+  // LAPACK leaves the other triangle as it was.
+  const int64_t rank = a->shape().rank();
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * rows,
+                        Iota(b, a->shape().dims(), rank - 2));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * cols,
+                        Iota(b, a->shape().dims(), rank - 1));
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * in_triangle,
+      b.Compare(lower ? ComparisonDirection::kGe : ComparisonDirection::kLe,
+                rows, cols));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * result,
+                        b.Select(in_triangle, factor, a));
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * info,
+      FirstFlaggedDiagonal(
+          b, computations, factor,
+          [&b](HloInstruction* x) -> StatusOr<HloInstruction*> {
+            PHAL_ASSIGN_OR_RETURN(HloInstruction * re, RealPart(b, x));
+            return b.Compare(ComparisonDirection::kNe, re, re);
+          }));
+  return std::vector<HloInstruction*>{result, info};
+}
+
+StatusOr<std::vector<HloInstruction*>> Getrf(
+    HloBuilder& b, const ComputationSink& computations, HloInstruction* a) {
+  auto lu = b.Create(HloOpcode::kLu, Shape(), {a});
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * both, b.Add(std::move(lu)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * factors, b.GetTupleElement(both, 0));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * pivots, b.GetTupleElement(both, 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * one, b.FullLike(pivots, 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * ipiv,
+                        b.Binary(HloOpcode::kAdd, pivots, one));
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * info,
+      FirstFlaggedDiagonal(
+          b, computations, factors,
+          [&b](HloInstruction* x) -> StatusOr<HloInstruction*> {
+            PHAL_ASSIGN_OR_RETURN(HloInstruction * zero, b.FullLike(x, 0));
+            return b.Compare(ComparisonDirection::kEq, x, zero);
+          }));
+  return std::vector<HloInstruction*>{factors, ipiv, info};
+}
+
+StatusOr<std::vector<HloInstruction*>> Geqrf(HloBuilder& b, HloInstruction* a) {
+  auto qr = b.Create(HloOpcode::kQr, Shape(), {a});
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * both, b.Add(std::move(qr)));
+  return b.Untuple(both);
+}
+
+StatusOr<std::vector<HloInstruction*>> Orgqr(HloBuilder& b, HloInstruction* a,
+                                             HloInstruction* taus) {
+  auto product = b.Create(HloOpcode::kHouseholderProduct, Shape(), {a, taus});
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * q, b.Add(std::move(product)));
+  return std::vector<HloInstruction*>{q};
+}
+
+StatusOr<std::vector<HloInstruction*>> Trsm(HloBuilder& b,
+                                            const LapackOptions& options,
+                                            HloInstruction* a,
+                                            HloInstruction* rhs) {
+  LinearAlgebraOptions solve;
+  solve.left_side = options.side != 'R';
+  solve.lower = options.uplo != 'U';
+  solve.unit_diagonal = options.diag == 'U';
+  solve.transpose_a =
+      options.trans_x == 'T'   ? TriangularSolveTranspose::kTranspose
+      : options.trans_x == 'C' ? TriangularSolveTranspose::kAdjoint
+                               : TriangularSolveTranspose::kNone;
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * x, b.TriangularSolve(a, rhs, solve));
+  return std::vector<HloInstruction*>{x};
+}
+
+Status ExpectOperands(const std::string& target,
+                      const std::vector<HloInstruction*>& operands,
+                      std::size_t count) {
+  if (operands.size() == count) return OkStatus();
+  return InvalidArgument("custom_call @" + target + " takes " +
+                         std::to_string(count) + " operands, got " +
+                         std::to_string(operands.size()));
+}
+
+}  // namespace
+
+bool IsLapackTarget(const std::string& target) {
+  return !Routine(target).empty();
+}
+
+StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
+    HloBuilder& b, const ComputationSink& computations,
+    const std::string& target, const LapackOptions& options,
+    const std::vector<HloInstruction*>& operands) {
+  const std::string routine = Routine(target);
+  if (routine == "potrf") {
+    PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
+    return Potrf(b, computations, options, operands[0]);
+  }
+  if (routine == "getrf") {
+    PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
+    return Getrf(b, computations, operands[0]);
+  }
+  if (routine == "geqrf") {
+    PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
+    return Geqrf(b, operands[0]);
+  }
+  if (routine == "orgqr" || routine == "ungqr") {
+    PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 2));
+    return Orgqr(b, operands[0], operands[1]);
+  }
+  if (routine == "trsm") {
+    PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 2));
+    return Trsm(b, options, operands[0], operands[1]);
+  }
+  return Unimplemented("custom_call @" + target + ": LAPACK's " + routine +
+                       " is not lowered yet (potrf, getrf, geqrf, orgqr, "
+                       "ungqr and trsm are)");
+}
+
+}  // namespace phal

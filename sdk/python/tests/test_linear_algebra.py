@@ -1,0 +1,128 @@
+"""Linear algebra through polyhal.jit against jax.jit on XLA:CPU (which
+calls LAPACK): the functions of jnp.linalg and jax.scipy.linalg that lower
+to LAPACK's potrf, getrf, geqrf, orgqr and trsm, batched and unbatched, in
+f32 and f64, on every plugin at hand (asic-ref in f32: it has no f64; the
+nvidia plugin's emulated device where PHAL_GPU_EMULATION=1, as CTest sets).
+Skipped, saying why, when jax is not installed."""
+import numpy as np
+import pytest
+
+import polyhal
+
+try:
+    import jax
+    import jax.numpy as jnp
+    import jax.scipy.linalg as sl
+    jax.config.update("jax_enable_x64", True)
+except ImportError:
+    jax = jnp = sl = None
+
+pytestmark = pytest.mark.skipif(
+    jax is None, reason="jax is not installed: scripts/python-venv.sh "
+                        "installs it into build/python-venv, where "
+                        "scripts/test.sh runs these tests")
+
+PLUGINS = ["cpu", "intel", "asic-ref", "nvidia"]
+
+
+def _matrices(dtype, batch, n=6, seed=0):
+    rng = np.random.default_rng(seed)
+    general = rng.standard_normal(batch + (n, n)) + 0.5 * np.eye(n)
+    factor = rng.standard_normal(batch + (n, n))
+    spd = factor @ np.swapaxes(factor, -1, -2) + n * np.eye(n)
+    rhs = rng.standard_normal(batch + (n, 3))
+    tall = rng.standard_normal(batch + (n + 3, n))
+    return [m.astype(dtype) for m in (general, spd, rhs, tall)]
+
+
+def _cases():
+    return {
+        "inv": (jnp.linalg.inv, lambda g, s, r, t: (g,)),
+        "solve": (jnp.linalg.solve, lambda g, s, r, t: (g, r)),
+        "cholesky": (jnp.linalg.cholesky, lambda g, s, r, t: (s,)),
+        "qr": (lambda a: jnp.linalg.qr(a), lambda g, s, r, t: (g,)),
+        "qr_tall": (lambda a: jnp.linalg.qr(a), lambda g, s, r, t: (t,)),
+        "det": (jnp.linalg.det, lambda g, s, r, t: (g,)),
+        "slogdet": (lambda a: jnp.linalg.slogdet(a), lambda g, s, r, t: (g,)),
+        "solve_triangular": (
+            lambda a, b: sl.solve_triangular(a, b, lower=True),
+            lambda g, s, r, t: (s, r)),
+        "solve_triangular_upper_transposed": (
+            lambda a, b: sl.solve_triangular(a, b, lower=False, trans="T"),
+            lambda g, s, r, t: (s, r)),
+        "lu": (lambda a: jax.lax.linalg.lu(a), lambda g, s, r, t: (g,)),
+        "cho_solve": (lambda a, b: sl.cho_solve(sl.cho_factor(a), b),
+                      lambda g, s, r, t: (s, r)),
+        "expm": (lambda a: sl.expm(0.3 * a), lambda g, s, r, t: (g,)),
+    }
+
+
+CASES = _cases() if jax is not None else {}
+
+
+def _device(plugin):
+    found = polyhal.devices(plugin)
+    if not found:
+        pytest.skip(f"plugin {plugin} has no device here")
+    return found[0]
+
+
+@pytest.mark.parametrize("batch", [(), (3,)], ids=["single", "batched"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64],
+                         ids=["f32", "f64"])
+@pytest.mark.parametrize("plugin", PLUGINS)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_jax_jit(name, plugin, dtype, batch):
+    if plugin == "asic-ref" and dtype == np.float64:
+        pytest.skip("asic-ref has no f64")
+    device = _device(plugin)
+    function, pick = CASES[name]
+    arguments = pick(*_matrices(dtype, batch))
+    want = jax.jit(function)(*arguments)
+    got = polyhal.jit(function, device=device)(*arguments)
+    wanted = jax.tree_util.tree_leaves(want)
+    gotten = jax.tree_util.tree_leaves(got)
+    assert len(gotten) == len(wanted)
+    # The matrices are well conditioned (condition numbers below 100), so
+    # agreement within a few hundred ulps of the largest entry is expected.
+    eps = np.finfo(dtype).eps
+    for actual, expected in zip(gotten, wanted):
+        actual, expected = np.asarray(actual), np.asarray(expected)
+        assert actual.shape == expected.shape
+        assert actual.dtype == expected.dtype
+        if np.issubdtype(expected.dtype, np.inexact):
+            scale = 1 + np.max(np.abs(expected))
+            np.testing.assert_allclose(actual, expected, rtol=0,
+                                       atol=500 * eps * scale)
+        else:
+            np.testing.assert_array_equal(actual, expected)
+
+
+@pytest.mark.parametrize("plugin", ["cpu", "asic-ref"])
+def test_not_positive_definite_gives_nan_as_lapack(plugin):
+    device = _device(plugin)
+    a = np.diag([1.0, -1.0, 2.0]).astype(np.float32)
+    got = np.asarray(polyhal.jit(jnp.linalg.cholesky, device=device)(a))
+    want = np.asarray(jax.jit(jnp.linalg.cholesky)(a))
+    assert np.isnan(got[1:, 1]).all()
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("plugin", ["cpu", "asic-ref"])
+def test_singular_matrix_gives_a_zero_determinant(plugin):
+    device = _device(plugin)
+    a = np.array([[1, 2, 3], [2, 4, 6], [0, 1, 1]], np.float32)
+    got = polyhal.jit(jnp.linalg.det, device=device)(a)
+    assert float(got) == 0.0
+    # lu's pivots and factors of a singular matrix, as LAPACK gives them.
+    lu, pivots, permutation = polyhal.jit(jax.lax.linalg.lu,
+                                          device=device)(a)
+    want = jax.jit(jax.lax.linalg.lu)(a)
+    np.testing.assert_allclose(lu, want[0], atol=1e-6)
+    np.testing.assert_array_equal(pivots, want[1])
+    np.testing.assert_array_equal(permutation, want[2])
+
+
+def test_unlowered_lapack_routines_are_refused_with_their_name():
+    with pytest.raises(polyhal.Error, match="syevd is not lowered yet"):
+        polyhal.jit(jnp.linalg.eigh)(np.eye(3, dtype=np.float32))
