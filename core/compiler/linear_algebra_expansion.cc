@@ -5,6 +5,7 @@
 // matrix-vector work per step, so an n x n matrix costs O(n^3) as the
 // algorithms do. The steps are the ones core/reference/linear_algebra.h
 // states, so the expansion and the reference agree to rounding.
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -170,6 +171,67 @@ class Emitter {
     reduce->set_dimensions(dimensions);
     reduce->AppendCalledComputation(reducer);
     return Check(builder_.Add(std::move(reduce)));
+  }
+  // x gathered along `dimension` at `indices` (s32 [count], one index per
+  // output position, the same for every other coordinate).
+  HloInstruction* GatherAlong(HloInstruction* x, int64_t dimension,
+                              HloInstruction* indices) {
+    if (Failed({x, indices})) return nullptr;
+    const int64_t count = indices->shape().dim(0);
+    HloInstruction* starts = Reshape(indices, {count, 1});
+    if (Failed({starts})) return nullptr;
+    GatherDimensionNumbers numbers;
+    for (int64_t d = 0; d < x->shape().rank(); ++d) {
+      if (d != dimension) numbers.offset_dims.push_back(d);
+    }
+    numbers.collapsed_slice_dims = {dimension};
+    numbers.start_index_map = {dimension};
+    numbers.index_vector_dim = 1;
+    Dims sizes = x->shape().dims();
+    sizes[static_cast<std::size_t>(dimension)] = 1;
+    auto gather = builder_.Create(HloOpcode::kGather, Shape(), {x, starts});
+    gather->set_gather_dimension_numbers(std::move(numbers));
+    gather->set_gather_slice_sizes(std::move(sizes));
+    return Check(builder_.Add(std::move(gather)));
+  }
+  HloInstruction* Slice(HloInstruction* x, Dims starts, Dims limits) {
+    if (Failed({x})) return nullptr;
+    return Check(builder_.Slice(x, std::move(starts), std::move(limits)));
+  }
+  HloInstruction* Concatenate(const std::vector<HloInstruction*>& parts,
+                              int64_t dimension) {
+    for (const HloInstruction* part : parts) {
+      if (Failed({part})) return nullptr;
+    }
+    auto concatenate = builder_.Create(HloOpcode::kConcatenate, Shape(), parts);
+    concatenate->set_dimensions({dimension});
+    return Check(builder_.Add(std::move(concatenate)));
+  }
+  // A stable sort of (keys, iota) along `dimension`, ascending or
+  // descending by keys: (sorted keys, the permutation).
+  HloInstruction* SortWithIndices(HloInstruction* keys, int64_t dimension,
+                                  bool descending) {
+    if (Failed({keys})) return nullptr;
+    HloInstruction* indices =
+        Iota(PHAL_ELEMENT_TYPE_S32, keys->shape().dims(), dimension);
+    if (Failed({indices})) return nullptr;
+    HloBuilder comparator(FreshName("linalg_sort_order"));
+    const Shape key(keys->shape().element_type(), {});
+    const Shape index(PHAL_ELEMENT_TYPE_S32, {});
+    HloInstruction* a = comparator.AddParameter(key);
+    HloInstruction* b = comparator.AddParameter(key);
+    comparator.AddParameter(index);
+    comparator.AddParameter(index);
+    HloInstruction* root = Check(comparator.Compare(
+        descending ? ComparisonDirection::kGt : ComparisonDirection::kLt, a,
+        b));
+    if (root == nullptr) return nullptr;
+    HloComputation* order = module_->AddComputation(comparator.Build(root));
+    auto sort = builder_.Create(HloOpcode::kSort, Shape(), {keys, indices});
+    sort->set_dimensions({dimension});
+    sort->set_is_stable(true);
+    sort->AppendCalledComputation(order);
+    return Check(builder_.Add(std::move(sort)));
   }
   HloInstruction* While(HloInstruction* initial, HloComputation* condition,
                         HloComputation* body) {
@@ -748,6 +810,499 @@ StatusOr<HloInstruction*> ExpandHouseholderProduct(Emitter& e,
   return out[2];
 }
 
+// --- eigh and svd: Jacobi rotations in parallel rounds ---------------------
+//
+// The N (even) indices meet in N - 1 rounds of N / 2 disjoint pairs (the
+// circle method: in round t, i < N - 1 meets (2t - i) mod (N - 1), or
+// N - 1 when that is i itself), so every round rotates all of its pairs at
+// once with gathers of the partners' rows or columns: O(size) work per
+// round, O(n^3) per sweep.
+
+// The partner of every index in round t (s32 [count]).
+HloInstruction* Partners(Emitter& b, HloInstruction* t, int64_t count) {
+  const ElementType s32 = PHAL_ELEMENT_TYPE_S32;
+  HloInstruction* i = b.Iota(s32, {count}, 0);
+  HloInstruction* last = b.Splat(s32, {count}, static_cast<double>(count - 1));
+  HloInstruction* modulus =
+      b.Splat(s32, {count}, static_cast<double>(count - 1));
+  HloInstruction* tt = b.Broadcast(t, {count}, {});
+  HloInstruction* raw =
+      b.Binary(HloOpcode::kRemainder,
+               b.Binary(HloOpcode::kAdd,
+                        b.Binary(HloOpcode::kRemainder,
+                                 b.Binary(HloOpcode::kSubtract,
+                                          b.Binary(HloOpcode::kAdd, tt, tt), i),
+                                 modulus),
+                        modulus),
+               modulus);
+  return b.Select(
+      b.Compare(ComparisonDirection::kEq, i, last), tt,
+      b.Select(b.Compare(ComparisonDirection::kEq, i, tt), last, raw));
+}
+
+// The rotation of each index with its partner (arrays [batch..., N] of the
+// pair's app, aqq and apq seen from the index): the index's own
+// coefficient c and its partner's (-s for the pair's first index, s for
+// the second), so that new_i = c_i x_i + other_i x_partner(i).
+struct Rotation {
+  HloInstruction* self = nullptr;
+  HloInstruction* other = nullptr;
+};
+
+Rotation PairRotation(Emitter& b, HloInstruction* first, HloInstruction* app,
+                      HloInstruction* aqq, HloInstruction* apq) {
+  if (b.Failed({first, app, aqq, apq})) return {};
+  const ElementType type = app->shape().element_type();
+  const Dims& dims = app->shape().dims();
+  HloInstruction* zero = b.Splat(type, dims, 0);
+  HloInstruction* one = b.Splat(type, dims, 1);
+  HloInstruction* unrotated = b.Compare(ComparisonDirection::kEq, apq, zero);
+  HloInstruction* theta =
+      b.Binary(HloOpcode::kDivide, b.Binary(HloOpcode::kSubtract, aqq, app),
+               b.Binary(HloOpcode::kAdd, apq, apq));
+  HloInstruction* sign =
+      b.Select(b.Compare(ComparisonDirection::kGe, theta, zero), one,
+               b.Unary(HloOpcode::kNegate, one));
+  HloInstruction* t = b.Binary(
+      HloOpcode::kDivide, sign,
+      b.Binary(HloOpcode::kAdd, b.Unary(HloOpcode::kAbs, theta),
+               b.Unary(HloOpcode::kSqrt, b.Binary(HloOpcode::kAdd, one,
+                                                  b.Binary(HloOpcode::kMultiply,
+                                                           theta, theta)))));
+  HloInstruction* c = b.Unary(
+      HloOpcode::kRsqrt,
+      b.Binary(HloOpcode::kAdd, one, b.Binary(HloOpcode::kMultiply, t, t)));
+  HloInstruction* s = b.Binary(HloOpcode::kMultiply, t, c);
+  c = b.Select(unrotated, one, c);
+  s = b.Select(unrotated, zero, s);
+  return {c, b.Select(first, b.Unary(HloOpcode::kNegate, s), s)};
+}
+
+// x's rows (dimension) rotated by `rotation` with their partners.
+HloInstruction* Rotate(Emitter& b, HloInstruction* x, int64_t dimension,
+                       HloInstruction* partners, const Rotation& rotation) {
+  if (b.Failed({x, rotation.self, rotation.other})) return nullptr;
+  const int64_t batch = rotation.self->shape().rank() - 1;
+  Dims mapping(static_cast<std::size_t>(batch));
+  std::iota(mapping.begin(), mapping.end(), 0);
+  mapping.push_back(dimension);
+  const Dims& dims = x->shape().dims();
+  return b.Binary(
+      HloOpcode::kAdd,
+      b.Binary(HloOpcode::kMultiply, b.Broadcast(rotation.self, dims, mapping),
+               x),
+      b.Binary(HloOpcode::kMultiply, b.Broadcast(rotation.other, dims, mapping),
+               b.GatherAlong(x, dimension, partners)));
+}
+
+// Sweeps until `sweep` reports convergence (a pred scalar) or `limit`
+// sweeps have run.
+using SweepFn = std::function<StatusOr<std::vector<HloInstruction*>>(
+    Emitter& body, const std::vector<HloInstruction*>& values,
+    HloInstruction** converged)>;
+
+StatusOr<std::vector<HloInstruction*>> SweepLoop(
+    Emitter& e, const std::string& name, int64_t limit,
+    const std::vector<HloInstruction*>& values, const SweepFn& sweep) {
+  std::vector<Shape> shapes = {Shape(PHAL_ELEMENT_TYPE_S32, {}),
+                               Shape(PHAL_ELEMENT_TYPE_PRED, {})};
+  for (const HloInstruction* value : values) {
+    if (e.Failed({value})) return e.status();
+    shapes.push_back(value->shape());
+  }
+  const Shape state = Shape::Tuple(shapes);
+  Emitter condition(e.module(), e.FreshName(name + "_condition"));
+  HloInstruction* cp = condition.Parameter(state);
+  HloInstruction* going = condition.Binary(
+      HloOpcode::kAnd,
+      condition.Compare(ComparisonDirection::kLt, condition.Element(cp, 0),
+                        condition.Index(limit)),
+      condition.Unary(HloOpcode::kNot, condition.Element(cp, 1)));
+  PHAL_ASSIGN_OR_RETURN(HloComputation * condition_computation,
+                        condition.Finish(going));
+  Emitter body(e.module(), e.FreshName(name + "_body"));
+  HloInstruction* bp = body.Parameter(state);
+  std::vector<HloInstruction*> current;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    current.push_back(body.Element(bp, static_cast<int64_t>(k + 2)));
+  }
+  HloInstruction* converged = nullptr;
+  PHAL_ASSIGN_OR_RETURN(std::vector<HloInstruction*> next,
+                        sweep(body, current, &converged));
+  next.insert(next.begin(), converged);
+  next.insert(next.begin(),
+              body.Binary(HloOpcode::kAdd, body.Element(bp, 0), body.Index(1)));
+  PHAL_ASSIGN_OR_RETURN(HloComputation * body_computation,
+                        body.Finish(body.Tuple(next)));
+  HloInstruction* no =
+      e.Compare(ComparisonDirection::kNe, e.Index(0), e.Index(0));
+  std::vector<HloInstruction*> initial = {e.Index(0), no};
+  initial.insert(initial.end(), values.begin(), values.end());
+  HloInstruction* loop =
+      e.While(e.Tuple(initial), condition_computation, body_computation);
+  std::vector<HloInstruction*> results;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    results.push_back(e.Element(loop, static_cast<int64_t>(k + 2)));
+  }
+  PHAL_RETURN_IF_ERROR(e.status());
+  return results;
+}
+
+// Whether every element of the pred array is set, as a scalar.
+HloInstruction* All(Emitter& b, HloInstruction* flags) {
+  if (b.Failed({flags})) return nullptr;
+  if (flags->shape().rank() == 0) return flags;
+  Dims every(static_cast<std::size_t>(flags->shape().rank()));
+  std::iota(every.begin(), every.end(), 0);
+  return b.Reduce(flags, 1, HloOpcode::kAnd, every);
+}
+
+double Epsilon(ElementType type) {
+  return type == PHAL_ELEMENT_TYPE_F64 ? std::numeric_limits<double>::epsilon()
+                                       : std::numeric_limits<float>::epsilon();
+}
+
+// The diagonal of [batch..., r, c] as [batch..., min(r, c)]... of a square
+// batch: [batch..., n].
+HloInstruction* Diagonal(Emitter& b, HloInstruction* x) {
+  if (b.Failed({x})) return nullptr;
+  const MatrixShape s(x->shape());
+  MatrixOps ops(b, s);
+  HloInstruction* on =
+      b.Compare(ComparisonDirection::kEq, ops.Rows(s.rows, s.cols),
+                ops.Cols(s.rows, s.cols));
+  return b.Reduce(b.Select(on, x, ops.Zeros(s.rows, s.cols)), 0,
+                  HloOpcode::kAdd, {s.rank() - 2});
+}
+
+// Columns of x [batch..., r, n] reordered by `order` [batch..., n] (column
+// j of the result is column order[j]): a product with the permutation
+// matrix, exact.
+HloInstruction* PermuteColumns(Emitter& b, HloInstruction* x,
+                               HloInstruction* order) {
+  if (b.Failed({x, order})) return nullptr;
+  const MatrixShape s(x->shape());
+  const int64_t n = s.cols;
+  const MatrixShape square(Shape(s.type, s.With(n, n)));
+  MatrixOps ops(b, square);
+  Dims mapping = s.BatchDimensions();
+  mapping.push_back(s.rank() - 1);
+  HloInstruction* chosen = b.Compare(ComparisonDirection::kEq, ops.Rows(n, n),
+                                     b.Broadcast(order, s.With(n, n), mapping));
+  HloInstruction* permutation =
+      b.Select(chosen, b.Splat(s.type, s.With(n, n), 1), ops.Zeros(n, n));
+  return MatrixOps(b, s).MatMul(x, permutation);
+}
+
+// -1 for the columns of x [batch..., r, n] whose entry of largest
+// magnitude (the first of equals) is negative, else 1: [batch..., n].
+HloInstruction* ColumnSigns(Emitter& b, HloInstruction* x) {
+  if (b.Failed({x})) return nullptr;
+  const MatrixShape s(x->shape());
+  MatrixOps ops(b, s);
+  const int64_t row_dimension = s.rank() - 2;
+  Dims mapping = s.BatchDimensions();
+  mapping.push_back(s.rank() - 1);
+  HloInstruction* magnitude = b.Unary(HloOpcode::kAbs, x);
+  HloInstruction* largest =
+      b.Reduce(magnitude, -1, HloOpcode::kMaximum, {row_dimension});
+  HloInstruction* rows = ops.Rows(s.rows, s.cols);
+  HloInstruction* first = b.Reduce(
+      b.Select(b.Compare(ComparisonDirection::kEq, magnitude,
+                         b.Broadcast(largest, s.With(s.rows, s.cols), mapping)),
+               rows,
+               b.Splat(PHAL_ELEMENT_TYPE_S32, s.With(s.rows, s.cols),
+                       static_cast<double>(s.rows))),
+      static_cast<double>(s.rows), HloOpcode::kMinimum, {row_dimension});
+  HloInstruction* value = b.Reduce(
+      b.Select(b.Compare(ComparisonDirection::kEq, rows,
+                         b.Broadcast(first, s.With(s.rows, s.cols), mapping)),
+               x, ops.Zeros(s.rows, s.cols)),
+      0, HloOpcode::kAdd, {row_dimension});
+  const Dims dims = value->shape().dims();
+  return b.Select(
+      b.Compare(ComparisonDirection::kLt, value, b.Splat(s.type, dims, 0)),
+      b.Splat(s.type, dims, -1), b.Splat(s.type, dims, 1));
+}
+
+// x [batch..., r, n] with column j multiplied by factors[batch..., j].
+HloInstruction* ScaleColumns(Emitter& b, HloInstruction* x,
+                             HloInstruction* factors) {
+  if (b.Failed({x, factors})) return nullptr;
+  const MatrixShape s(x->shape());
+  Dims mapping = s.BatchDimensions();
+  mapping.push_back(s.rank() - 1);
+  return b.Binary(HloOpcode::kMultiply, x,
+                  b.Broadcast(factors, x->shape().dims(), mapping));
+}
+
+constexpr int64_t kMaxSweeps = 40;
+
+// x [batch..., r, c] with `count` zero columns (and, for `rows_too`, zero
+// rows) appended.
+HloInstruction* PadZeros(Emitter& b, HloInstruction* x, int64_t count,
+                         bool rows_too) {
+  if (count == 0 || b.Failed({x})) return x;
+  const MatrixShape s(x->shape());
+  MatrixOps ops(b, s);
+  HloInstruction* wide =
+      b.Concatenate({x, ops.Zeros(s.rows, count)}, s.rank() - 1);
+  if (!rows_too) return wide;
+  return b.Concatenate({wide, ops.Zeros(count, s.cols + count)}, s.rank() - 2);
+}
+
+// eigh: the symmetric matrix from its triangle, padded to an even order
+// with a zero row and column that no rotation touches, swept until the
+// off-diagonal part is at rounding level (off^2 <= n (4 eps)^2 total^2);
+// then eigenvalues ascending and signs as the reference's.
+StatusOr<HloInstruction*> ExpandEigh(Emitter& e, HloInstruction* a,
+                                     bool lower) {
+  const MatrixShape s(a->shape());
+  const int64_t n = s.rows;
+  MatrixOps ops(e, s);
+  if (n == 0) return e.Tuple({a, e.Splat(s.type, s.Batch(0), 0)});
+  // The full symmetric matrix from the named triangle.
+  HloInstruction* rows = ops.Rows(n, n);
+  HloInstruction* cols = ops.Cols(n, n);
+  HloInstruction* kept = e.Compare(
+      lower ? ComparisonDirection::kGe : ComparisonDirection::kLe, rows, cols);
+  HloInstruction* symmetric =
+      e.Select(kept, a, e.Transpose(a, SwapMinor(s.rank())));
+  const int64_t order = n + n % 2;
+  const int64_t batch = static_cast<int64_t>(s.batch.size());
+  HloInstruction* x = PadZeros(e, symmetric, order - n, true);
+  const MatrixShape padded(Shape(s.type, s.With(order, order)));
+  MatrixOps pops(e, padded);
+  HloInstruction* v = e.Select(
+      e.Compare(ComparisonDirection::kEq, pops.Rows(order, order),
+                pops.Cols(order, order)),
+      e.Splat(s.type, padded.With(order, order), 1), pops.Zeros(order, order));
+  const double tolerance =
+      static_cast<double>(n) * 16 * Epsilon(s.type) * Epsilon(s.type);
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> swept,
+      SweepLoop(
+          e, "eigh_sweep", kMaxSweeps, {x, v},
+          [&](Emitter& b, const std::vector<HloInstruction*>& state,
+              HloInstruction** converged)
+              -> StatusOr<std::vector<HloInstruction*>> {
+            PHAL_ASSIGN_OR_RETURN(
+                std::vector<HloInstruction*> rounds,
+                CountedLoop(
+                    b, "eigh_round", order - 1, state,
+                    [&](Emitter& r, HloInstruction* t,
+                        const std::vector<HloInstruction*>& m) {
+                      HloInstruction* partners = Partners(r, t, order);
+                      HloInstruction* first = r.Broadcast(
+                          r.Compare(ComparisonDirection::kLt,
+                                    r.Iota(PHAL_ELEMENT_TYPE_S32, {order}, 0),
+                                    partners),
+                          padded.Batch(order), {batch});
+                      HloInstruction* d = Diagonal(r, m[0]);
+                      HloInstruction* dp = r.GatherAlong(d, batch, partners);
+                      HloInstruction* apq =
+                          Diagonal(r, r.GatherAlong(m[0], batch + 1, partners));
+                      const Rotation rotation =
+                          PairRotation(r, first, r.Select(first, d, dp),
+                                       r.Select(first, dp, d), apq);
+                      HloInstruction* rotated_rows =
+                          Rotate(r, m[0], batch, partners, rotation);
+                      return std::vector<HloInstruction*>{
+                          Rotate(r, rotated_rows, batch + 1, partners,
+                                 rotation),
+                          Rotate(r, m[1], batch + 1, partners, rotation)};
+                    }));
+            MatrixOps bops(b, padded);
+            HloInstruction* squares =
+                b.Binary(HloOpcode::kMultiply, rounds[0], rounds[0]);
+            HloInstruction* off_diagonal = b.Select(
+                b.Compare(ComparisonDirection::kEq, bops.Rows(order, order),
+                          bops.Cols(order, order)),
+                bops.Zeros(order, order), squares);
+            HloInstruction* off =
+                b.Reduce(off_diagonal, 0, HloOpcode::kAdd, {batch, batch + 1});
+            HloInstruction* total =
+                b.Reduce(squares, 0, HloOpcode::kAdd, {batch, batch + 1});
+            *converged = All(
+                b, b.Compare(ComparisonDirection::kLe, off,
+                             b.Binary(HloOpcode::kMultiply, total,
+                                      b.Splat(s.type, s.batch, tolerance))));
+            return rounds;
+          }));
+  Dims starts(static_cast<std::size_t>(s.rank()), 0);
+  HloInstruction* diagonal_matrix = e.Slice(swept[0], starts, s.With(n, n));
+  HloInstruction* vectors = e.Slice(swept[1], starts, s.With(n, n));
+  HloInstruction* sorted =
+      e.SortWithIndices(Diagonal(e, diagonal_matrix), batch, false);
+  HloInstruction* values = e.Element(sorted, 0);
+  vectors = PermuteColumns(e, vectors, e.Element(sorted, 1));
+  vectors = ScaleColumns(e, vectors, ColumnSigns(e, vectors));
+  return e.Tuple({vectors, values});
+}
+
+// The svd of a tall [batch..., m, n] (m >= n): one-sided Jacobi on the
+// columns (padded to an even count with a zero column no rotation
+// touches) until every pair is orthogonal to |w_p . w_q| <= 4 sqrt(m) eps
+// |w_p| |w_q|; then as the reference: (u [.., m, u_cols], s, v).
+StatusOr<std::vector<HloInstruction*>> TallSvd(Emitter& e, HloInstruction* a,
+                                               int64_t u_cols) {
+  const MatrixShape s(a->shape());
+  const int64_t m = s.rows;
+  const int64_t n = s.cols;
+  const int64_t order = n + n % 2;
+  const int64_t batch = static_cast<int64_t>(s.batch.size());
+  HloInstruction* w = PadZeros(e, a, order - n, false);
+  const MatrixShape square(Shape(s.type, s.With(order, order)));
+  MatrixOps sops(e, square);
+  HloInstruction* v = e.Select(
+      e.Compare(ComparisonDirection::kEq, sops.Rows(order, order),
+                sops.Cols(order, order)),
+      e.Splat(s.type, square.With(order, order), 1), sops.Zeros(order, order));
+  const double tolerance =
+      4 * std::sqrt(static_cast<double>(m)) * Epsilon(s.type);
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> swept,
+      SweepLoop(
+          e, "svd_sweep", kMaxSweeps, {w, v},
+          [&](Emitter& b, const std::vector<HloInstruction*>& state,
+              HloInstruction** converged)
+              -> StatusOr<std::vector<HloInstruction*>> {
+            std::vector<HloInstruction*> start = state;
+            start.push_back(b.Splat(s.type, s.batch, 0));
+            PHAL_ASSIGN_OR_RETURN(
+                std::vector<HloInstruction*> rounds,
+                CountedLoop(
+                    b, "svd_round", order - 1, start,
+                    [&](Emitter& r, HloInstruction* t,
+                        const std::vector<HloInstruction*>& x) {
+                      HloInstruction* partners = Partners(r, t, order);
+                      HloInstruction* first = r.Broadcast(
+                          r.Compare(ComparisonDirection::kLt,
+                                    r.Iota(PHAL_ELEMENT_TYPE_S32, {order}, 0),
+                                    partners),
+                          s.Batch(order), {batch});
+                      HloInstruction* wp =
+                          r.GatherAlong(x[0], batch + 1, partners);
+                      HloInstruction* alpha =
+                          r.Reduce(r.Binary(HloOpcode::kMultiply, x[0], x[0]),
+                                   0, HloOpcode::kAdd, {batch});
+                      HloInstruction* gamma =
+                          r.Reduce(r.Binary(HloOpcode::kMultiply, x[0], wp), 0,
+                                   HloOpcode::kAdd, {batch});
+                      HloInstruction* alpha_p =
+                          r.GatherAlong(alpha, batch, partners);
+                      const Rotation rotation = PairRotation(
+                          r, first, r.Select(first, alpha, alpha_p),
+                          r.Select(first, alpha_p, alpha), gamma);
+                      HloInstruction* scale = r.Unary(
+                          HloOpcode::kSqrt,
+                          r.Binary(HloOpcode::kMultiply, alpha, alpha_p));
+                      const Dims& dims = alpha->shape().dims();
+                      HloInstruction* zero = r.Splat(s.type, dims, 0);
+                      HloInstruction* ratio = r.Select(
+                          r.Compare(ComparisonDirection::kGt, scale, zero),
+                          r.Binary(HloOpcode::kDivide,
+                                   r.Unary(HloOpcode::kAbs, gamma), scale),
+                          zero);
+                      HloInstruction* round_worst =
+                          r.Reduce(ratio, 0, HloOpcode::kMaximum, {batch});
+                      HloInstruction* rotated_w = r.Binary(
+                          HloOpcode::kAdd,
+                          r.Binary(
+                              HloOpcode::kMultiply,
+                              r.Broadcast(rotation.self, x[0]->shape().dims(),
+                                          [&] {
+                                            Dims d = s.BatchDimensions();
+                                            d.push_back(batch + 1);
+                                            return d;
+                                          }()),
+                              x[0]),
+                          r.Binary(
+                              HloOpcode::kMultiply,
+                              r.Broadcast(rotation.other, x[0]->shape().dims(),
+                                          [&] {
+                                            Dims d = s.BatchDimensions();
+                                            d.push_back(batch + 1);
+                                            return d;
+                                          }()),
+                              wp));
+                      return std::vector<HloInstruction*>{
+                          rotated_w,
+                          Rotate(r, x[1], batch + 1, partners, rotation),
+                          r.Binary(HloOpcode::kMaximum, x[2], round_worst)};
+                    }));
+            *converged = All(b, b.Compare(ComparisonDirection::kLe, rounds[2],
+                                          b.Splat(s.type, s.batch, tolerance)));
+            rounds.pop_back();
+            return rounds;
+          }));
+  Dims starts(static_cast<std::size_t>(s.rank()), 0);
+  HloInstruction* columns = e.Slice(swept[0], starts, s.With(m, n));
+  HloInstruction* vectors = e.Slice(swept[1], starts, s.With(n, n));
+  HloInstruction* norms =
+      e.Unary(HloOpcode::kSqrt,
+              e.Reduce(e.Binary(HloOpcode::kMultiply, columns, columns), 0,
+                       HloOpcode::kAdd, {batch}));
+  HloInstruction* sorted = e.SortWithIndices(norms, batch, true);
+  HloInstruction* sigma = e.Element(sorted, 0);
+  HloInstruction* order_of = e.Element(sorted, 1);
+  columns = PermuteColumns(e, columns, order_of);
+  vectors = PermuteColumns(e, vectors, order_of);
+  HloInstruction* signs = ColumnSigns(e, vectors);
+  columns = ScaleColumns(e, columns, signs);
+  vectors = ScaleColumns(e, vectors, signs);
+  HloInstruction* zero = e.Splat(s.type, s.Batch(n), 0);
+  HloInstruction* positive = e.Compare(ComparisonDirection::kGt, sigma, zero);
+  HloInstruction* inverse = e.Select(
+      positive,
+      e.Binary(HloOpcode::kDivide, e.Splat(s.type, s.Batch(n), 1), sigma),
+      zero);
+  HloInstruction* normalised =
+      PadZeros(e, ScaleColumns(e, columns, inverse), u_cols - n, false);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * qr, ExpandQr(e, normalised));
+  HloInstruction* reflectors = e.Element(qr, 0);
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * q,
+      ExpandHouseholderProduct(e, reflectors, e.Element(qr, 1)));
+  // Q's column j is u_j / r_jj with r_jj = +-1 where sigma_j > 0.
+  HloInstruction* r_diagonal =
+      e.Slice(Diagonal(e, e.Slice(reflectors, starts, s.With(n, n))),
+              Dims(static_cast<std::size_t>(batch + 1), 0), s.Batch(n));
+  HloInstruction* flip =
+      e.Binary(HloOpcode::kAnd, positive,
+               e.Compare(ComparisonDirection::kLt, r_diagonal, zero));
+  HloInstruction* column_signs = e.Select(flip, e.Splat(s.type, s.Batch(n), -1),
+                                          e.Splat(s.type, s.Batch(n), 1));
+  if (u_cols > n) {
+    column_signs = e.Concatenate(
+        {column_signs, e.Splat(s.type, s.Batch(u_cols - n), 1)}, batch);
+  }
+  HloInstruction* u = ScaleColumns(e, q, column_signs);
+  PHAL_RETURN_IF_ERROR(e.status());
+  return std::vector<HloInstruction*>{u, sigma, vectors};
+}
+
+StatusOr<HloInstruction*> ExpandSvd(Emitter& e, HloInstruction* a, bool full) {
+  const MatrixShape s(a->shape());
+  const int64_t m = s.rows;
+  const int64_t n = s.cols;
+  const int64_t k = std::min(m, n);
+  if (k == 0) {
+    return Unimplemented("svd of an empty matrix " + a->shape().ToString());
+  }
+  if (m >= n) {
+    PHAL_ASSIGN_OR_RETURN(std::vector<HloInstruction*> parts,
+                          TallSvd(e, a, full ? m : k));
+    return e.Tuple(
+        {parts[0], parts[1], e.Transpose(parts[2], SwapMinor(s.rank()))});
+  }
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> parts,
+      TallSvd(e, e.Transpose(a, SwapMinor(s.rank())), full ? n : k));
+  return e.Tuple(
+      {parts[2], parts[1], e.Transpose(parts[0], SwapMinor(s.rank()))});
+}
+
 bool IsLinearAlgebra(HloOpcode opcode) {
   switch (opcode) {
     case HloOpcode::kCholesky:
@@ -755,6 +1310,8 @@ bool IsLinearAlgebra(HloOpcode opcode) {
     case HloOpcode::kLu:
     case HloOpcode::kQr:
     case HloOpcode::kHouseholderProduct:
+    case HloOpcode::kEigh:
+    case HloOpcode::kSvd:
       return true;
     default:
       return false;
@@ -787,6 +1344,13 @@ StatusOr<HloInstruction*> Expand(const HloInstruction& source,
       break;
     case HloOpcode::kQr:
       result = ExpandQr(e, parameters[0]);
+      break;
+    case HloOpcode::kEigh:
+      result = ExpandEigh(e, parameters[0], source.linear_algebra().lower);
+      break;
+    case HloOpcode::kSvd:
+      result =
+          ExpandSvd(e, parameters[0], source.linear_algebra().full_matrices);
       break;
     default:
       result = ExpandHouseholderProduct(e, parameters[0], parameters[1]);

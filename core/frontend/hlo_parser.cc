@@ -226,7 +226,8 @@ constexpr NamedMember<void (HloInstruction::*)(bool)> kBoolAttributes[] = {
 constexpr NamedMember<bool LinearAlgebraOptions::*> kLinearAlgebraFlags[] = {
     {"left_side", &LinearAlgebraOptions::left_side},
     {"lower", &LinearAlgebraOptions::lower},
-    {"unit_diagonal", &LinearAlgebraOptions::unit_diagonal}};
+    {"unit_diagonal", &LinearAlgebraOptions::unit_diagonal},
+    {"full_matrices", &LinearAlgebraOptions::full_matrices}};
 
 constexpr NamedMember<std::vector<int64_t> DotDimensionNumbers::*> kDotLists[] =
     {{"lhs_batch_dims", &DotDimensionNumbers::lhs_batch_dimensions},
@@ -304,7 +305,8 @@ bool AttributeAppliesTo(std::string_view name, HloOpcode opcode) {
       name == "batch_group_count") {
     return opcode == kConvolution;
   }
-  if (name == "lower") return any_of({kCholesky, kTriangularSolve});
+  if (name == "lower") return any_of({kCholesky, kTriangularSolve, kEigh});
+  if (name == "full_matrices") return opcode == kSvd;
   if (name == "left_side" || name == "unit_diagonal" || name == "transpose_a") {
     return opcode == kTriangularSolve;
   }

@@ -155,6 +155,69 @@ StatusOr<std::vector<HloInstruction*>> Trsm(HloBuilder& b,
   return std::vector<HloInstruction*>{x};
 }
 
+// LAPACK's info for the iterative routines: 1 where the result holds a
+// NaN (a NaN input; the Jacobi sweeps always converge otherwise), else 0,
+// for each matrix of the batch.
+StatusOr<HloInstruction*> NanInfo(HloBuilder& b,
+                                  const ComputationSink& computations,
+                                  HloInstruction* values) {
+  const int64_t rank = values->shape().rank();
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * nan,
+                        b.Compare(ComparisonDirection::kNe, values, values));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * init,
+                        b.ScalarConstant(PHAL_ELEMENT_TYPE_PRED, 0));
+  HloBuilder reducer(computations.unique_name("lapack_info_or"));
+  const Shape scalar(PHAL_ELEMENT_TYPE_PRED, {});
+  HloInstruction* x = reducer.AddParameter(scalar);
+  HloInstruction* y = reducer.AddParameter(scalar);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * any,
+                        reducer.Binary(HloOpcode::kOr, x, y));
+  auto reduce = b.Create(HloOpcode::kReduce, Shape(), {nan, init});
+  reduce->set_dimensions({rank - 1});
+  reduce->AppendCalledComputation(computations.add(reducer.Build(any)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * failed, b.Add(std::move(reduce)));
+  return b.Convert(failed, PHAL_ELEMENT_TYPE_S32);
+}
+
+StatusOr<std::vector<HloInstruction*>> Syevd(
+    HloBuilder& b, const ComputationSink& computations,
+    const LapackOptions& options, HloInstruction* a) {
+  auto eigh = b.Create(HloOpcode::kEigh, Shape(), {a});
+  LinearAlgebraOptions attributes;
+  attributes.lower = options.uplo != 'U';
+  eigh->set_linear_algebra(attributes);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * both, b.Add(std::move(eigh)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * vectors, b.GetTupleElement(both, 0));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * values, b.GetTupleElement(both, 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * info,
+                        NanInfo(b, computations, values));
+  return std::vector<HloInstruction*>{vectors, values, info};
+}
+
+// gesdd: mode 'A' (full u and vt), 'S' (k columns of u, k rows of vt) or
+// 'N' (values only; u and vt, whose contents are unspecified, of the shapes
+// the call states, full or not). a comes back as it was.
+StatusOr<std::vector<HloInstruction*>> Gesdd(
+    HloBuilder& b, const ComputationSink& computations,
+    const LapackOptions& options, HloInstruction* a,
+    const std::vector<Shape>& result_types) {
+  auto svd = b.Create(HloOpcode::kSvd, Shape(), {a});
+  LinearAlgebraOptions attributes;
+  attributes.full_matrices = options.mode != 'S';
+  const Shape& shape = a->shape();
+  if (options.mode == 'N' && result_types.size() == 5 &&
+      result_types[2].rank() == shape.rank()) {
+    attributes.full_matrices =
+        result_types[2].dim(shape.rank() - 1) == shape.dim(shape.rank() - 2);
+  }
+  svd->set_linear_algebra(attributes);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * parts, b.Add(std::move(svd)));
+  PHAL_ASSIGN_OR_RETURN(std::vector<HloInstruction*> usv, b.Untuple(parts));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * info,
+                        NanInfo(b, computations, usv[1]));
+  return std::vector<HloInstruction*>{a, usv[1], usv[0], usv[2], info};
+}
+
 Status ExpectOperands(const std::string& target,
                       const std::vector<HloInstruction*>& operands,
                       std::size_t count) {
@@ -173,7 +236,8 @@ bool IsLapackTarget(const std::string& target) {
 StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
     HloBuilder& b, const ComputationSink& computations,
     const std::string& target, const LapackOptions& options,
-    const std::vector<HloInstruction*>& operands) {
+    const std::vector<HloInstruction*>& operands,
+    const std::vector<Shape>& result_types) {
   const std::string routine = Routine(target);
   if (routine == "potrf") {
     PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
@@ -195,9 +259,17 @@ StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
     PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 2));
     return Trsm(b, options, operands[0], operands[1]);
   }
+  if (routine == "syevd" || routine == "heevd") {
+    PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
+    return Syevd(b, computations, options, operands[0]);
+  }
+  if (routine == "gesdd") {
+    PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
+    return Gesdd(b, computations, options, operands[0], result_types);
+  }
   return Unimplemented("custom_call @" + target + ": LAPACK's " + routine +
                        " is not lowered yet (potrf, getrf, geqrf, orgqr, "
-                       "ungqr and trsm are)");
+                       "ungqr, trsm, syevd and gesdd are)");
 }
 
 }  // namespace phal

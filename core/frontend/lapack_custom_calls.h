@@ -1,7 +1,8 @@
 // The LAPACK custom calls JAX writes for CPU (lapack_<t><routine>_ffi, t
 // one of s, d, c, z), lowered to the HLO IR's linear-algebra ops with the
-// outputs LAPACK gives: potrf, getrf (1-based pivots), geqrf, orgqr/ungqr
-// and trsm, each with its `info` where LAPACK has one. The layouts JAX
+// outputs LAPACK gives: potrf, getrf (1-based pivots), geqrf, orgqr/ungqr,
+// trsm, syevd and gesdd (real matrices), each with its `info` where LAPACK
+// has one. The layouts JAX
 // attaches (column-major) are storage only: the ops read the logical
 // matrices.
 #ifndef POLYHAL_CORE_FRONTEND_LAPACK_CUSTOM_CALLS_H_
@@ -37,12 +38,14 @@ struct ComputationSink {
   std::function<HloComputation*(std::unique_ptr<HloComputation>)> add;
 };
 
-// The call's results, or UNIMPLEMENTED naming the routine when it is one
+// The call's results (`result_types` as the call states them), or
+// UNIMPLEMENTED naming the routine when it is one
 // this front end does not lower yet.
 StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
     HloBuilder& builder, const ComputationSink& computations,
     const std::string& target, const LapackOptions& options,
-    const std::vector<HloInstruction*>& operands);
+    const std::vector<HloInstruction*>& operands,
+    const std::vector<Shape>& result_types);
 
 }  // namespace phal
 

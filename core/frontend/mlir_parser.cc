@@ -1368,6 +1368,8 @@ Status MlirParser::ParseDenseElements(DenseElements* elements) {
 
 }  // namespace
 
+// MLIR's index is 64 bits wide on every host JAX runs on; JAX writes it in
+// attributes (the layouts of custom calls).
 bool MlirElementTypeFromName(std::string_view name, ElementType* type) {
   static constexpr std::pair<std::string_view, ElementType> kTypes[] = {
       {"i1", PHAL_ELEMENT_TYPE_PRED},   {"i8", PHAL_ELEMENT_TYPE_S8},
@@ -1378,10 +1380,7 @@ bool MlirElementTypeFromName(std::string_view name, ElementType* type) {
       {"ui16", PHAL_ELEMENT_TYPE_U16},  {"ui32", PHAL_ELEMENT_TYPE_U32},
       {"ui64", PHAL_ELEMENT_TYPE_U64},  {"f16", PHAL_ELEMENT_TYPE_F16},
       {"bf16", PHAL_ELEMENT_TYPE_BF16}, {"f32", PHAL_ELEMENT_TYPE_F32},
-      {"f64", PHAL_ELEMENT_TYPE_F64},
-      // MLIR's index, 64 bits wide on every host JAX runs on; JAX writes
-      // it in attributes (the layouts of custom calls).
-      {"index", PHAL_ELEMENT_TYPE_S64},
+      {"f64", PHAL_ELEMENT_TYPE_F64},   {"index", PHAL_ELEMENT_TYPE_S64},
   };
   for (const auto& [spelling, element] : kTypes) {
     if (spelling == name) {

@@ -694,7 +694,7 @@ Status StableHloLowering::LowerLapackCall(const MlirOperation& op,
         return AddComputation(std::move(computation));
       }};
   StatusOr<std::vector<HloInstruction*>> results = LowerLapackCustomCall(
-      *scope.builder, computations, target, options, operands);
+      *scope.builder, computations, target, options, operands, op.result_types);
   if (!results.ok()) {
     return source_.ErrorAt(op.offset, std::string(results.status().message()),
                            results.status().code());

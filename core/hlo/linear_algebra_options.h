@@ -1,6 +1,6 @@
 // The attributes of the linear-algebra ops (cholesky, triangular-solve, lu,
-// qr, householder-product): which triangle holds a matrix, on which side a
-// triangular system is solved and how its matrix is transposed.
+// qr, householder-product, eigh, svd): which triangle holds a matrix, on which
+// side a triangular system is solved and how its matrix is transposed.
 #ifndef POLYHAL_CORE_HLO_LINEAR_ALGEBRA_OPTIONS_H_
 #define POLYHAL_CORE_HLO_LINEAR_ALGEBRA_OPTIONS_H_
 
@@ -27,6 +27,9 @@ struct LinearAlgebraOptions {
   // triangular-solve: a's diagonal is taken to be ones and not read.
   bool unit_diagonal = false;
   TriangularSolveTranspose transpose_a = TriangularSolveTranspose::kNone;
+  // svd: u is [.., m, m] and vt [.., n, n] when set, [.., m, k] and
+  // [.., k, n] (k = min(m, n)) otherwise.
+  bool full_matrices = true;
 
   bool operator==(const LinearAlgebraOptions&) const = default;
 };

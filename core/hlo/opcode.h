@@ -54,6 +54,7 @@ namespace phal {
   X(kDot, "dot")                                     \
   X(kDynamicSlice, "dynamic-slice")                  \
   X(kDynamicUpdateSlice, "dynamic-update-slice")     \
+  X(kEigh, "eigh")                                   \
   X(kErf, "erf")                                     \
   X(kErfc, "erfc")                                   \
   X(kExp, "exponential")                             \
@@ -113,6 +114,7 @@ namespace phal {
   X(kSort, "sort")                                   \
   X(kSqrt, "sqrt")                                   \
   X(kSubtract, "subtract")                           \
+  X(kSvd, "svd")                                     \
   X(kTan, "tan")                                     \
   X(kTanh, "tanh")                                   \
   X(kTopK, "topk")                                   \

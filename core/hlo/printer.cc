@@ -280,6 +280,12 @@ void AddOpcodeAttributes(const HloInstruction& instruction,
       writer->Add("k", std::to_string(instruction.top_k()));
       writer->Add("largest", instruction.largest() ? "true" : "false");
       return;
+    case HloOpcode::kSvd:
+      writer->Add("full_matrices", instruction.linear_algebra().full_matrices
+                                       ? "true"
+                                       : "false");
+      return;
+    case HloOpcode::kEigh:
     case HloOpcode::kCholesky:
       writer->Add("lower",
                   instruction.linear_algebra().lower ? "true" : "false");

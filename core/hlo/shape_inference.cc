@@ -40,6 +40,8 @@ int64_t FixedOperandCount(HloOpcode opcode) {
     case HloOpcode::kCholesky:
     case HloOpcode::kLu:
     case HloOpcode::kQr:
+    case HloOpcode::kEigh:
+    case HloOpcode::kSvd:
       return 1;
     case HloOpcode::kPad:
     case HloOpcode::kDot:
@@ -158,6 +160,8 @@ StatusOr<Shape> InferFromOperands(const HloInstruction& instruction) {
     case HloOpcode::kLu:
     case HloOpcode::kQr:
     case HloOpcode::kHouseholderProduct:
+    case HloOpcode::kEigh:
+    case HloOpcode::kSvd:
       return InferLinearAlgebraShape(instruction);
     case HloOpcode::kWhile:
       return InferWhileShape(instruction);

@@ -33,6 +33,14 @@ Status ExpectSquare(const Shape& shape, const std::string& what) {
   return OkStatus();
 }
 
+Status ExpectReal(const Shape& shape, const std::string& op) {
+  if (IsComplex(shape.element_type())) {
+    return Fail(op + " of complex matrices (" + shape.ToString() +
+                ") is not supported yet");
+  }
+  return OkStatus();
+}
+
 std::vector<int64_t> BatchDims(const Shape& shape, int64_t keep) {
   std::vector<int64_t> dims = shape.dims();
   dims.resize(static_cast<std::size_t>(shape.rank() - 2));
@@ -46,7 +54,10 @@ std::vector<int64_t> BatchDims(const Shape& shape, int64_t keep) {
 // of b's batch, its order b's rows (left side) or columns (right side).
 // lu(a): (a's shape, s32[batch..., min(m, n)] pivots). qr(a): (a's shape,
 // taus[batch..., min(m, n)]). householder-product(a, taus): a's shape,
-// m >= n >= k for a [.., m, n] and taus [.., k].
+// m >= n >= k for a [.., m, n] and taus [.., k]. eigh(a): (eigenvectors
+// [.., n, n], eigenvalues [.., n]). svd(a): (u, s [.., min(m, n)], vt),
+// full_matrices choosing u's and vt's shapes. eigh and svd take real
+// matrices.
 StatusOr<Shape> InferLinearAlgebraShape(const HloInstruction& instruction) {
   const Shape& a = instruction.operand(0)->shape();
   switch (instruction.opcode()) {
@@ -91,6 +102,27 @@ StatusOr<Shape> InferLinearAlgebraShape(const HloInstruction& instruction) {
                     "m >= n >= k");
       }
       return a;
+    }
+    case HloOpcode::kEigh: {
+      PHAL_RETURN_IF_ERROR(ExpectSquare(a, "the operand"));
+      PHAL_RETURN_IF_ERROR(ExpectReal(a, "eigh"));
+      return Shape::Tuple(
+          {a, Shape(a.element_type(), BatchDims(a, a.dim(a.rank() - 1)))});
+    }
+    case HloOpcode::kSvd: {
+      PHAL_RETURN_IF_ERROR(ExpectMatrices(a, "the operand"));
+      PHAL_RETURN_IF_ERROR(ExpectReal(a, "svd"));
+      const int64_t m = a.dim(a.rank() - 2);
+      const int64_t n = a.dim(a.rank() - 1);
+      const int64_t k = std::min(m, n);
+      const bool full = instruction.linear_algebra().full_matrices;
+      std::vector<int64_t> u = BatchDims(a, m);
+      u.push_back(full ? m : k);
+      std::vector<int64_t> vt = BatchDims(a, full ? n : k);
+      vt.push_back(n);
+      return Shape::Tuple({Shape(a.element_type(), u),
+                           Shape(a.element_type(), BatchDims(a, k)),
+                           Shape(a.element_type(), vt)});
     }
     default:
       return Fail("is not a linear-algebra op");

@@ -223,6 +223,8 @@ StatusOr<Literal> Interpreter::EvaluateInstruction(
     case HloOpcode::kLu:
     case HloOpcode::kQr:
     case HloOpcode::kHouseholderProduct:
+    case HloOpcode::kEigh:
+    case HloOpcode::kSvd:
       return EvaluateLinearAlgebra(instruction, operands);
     case HloOpcode::kBatchNormInference:
     case HloOpcode::kBatchNormTraining:

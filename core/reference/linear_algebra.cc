@@ -4,6 +4,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 namespace phal::reference {
@@ -244,6 +245,218 @@ Matrix HouseholderProduct(const Matrix& a, const std::vector<Complex>& taus) {
   return q;
 }
 
+// A real symmetric (or, for svd, any real) matrix in double.
+using Real = std::vector<double>;
+
+double& At(Real& m, int64_t cols, int64_t i, int64_t j) {
+  return m[static_cast<std::size_t>(i * cols + j)];
+}
+
+// The Jacobi rotation (c, s) that zeroes the (p, q) entry of a symmetric
+// 2x2 block [[app, apq], [apq, aqq]] as J^T A J with J = [[c, s], [-s, c]];
+// (1, 0) when apq is zero.
+void JacobiRotation(double app, double aqq, double apq, double* c, double* s) {
+  if (apq == 0) {
+    *c = 1;
+    *s = 0;
+    return;
+  }
+  const double theta = (aqq - app) / (2 * apq);
+  const double t = (theta >= 0 ? 1.0 : -1.0) /
+                   (std::abs(theta) + std::sqrt(1 + theta * theta));
+  *c = 1 / std::sqrt(1 + t * t);
+  *s = t * *c;
+}
+
+// The stable order of `keys` ascending (or descending).
+std::vector<int64_t> Order(const std::vector<double>& keys, bool descending) {
+  std::vector<int64_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+    const double a = keys[static_cast<std::size_t>(x)];
+    const double b = keys[static_cast<std::size_t>(y)];
+    return descending ? a > b : a < b;
+  });
+  return order;
+}
+
+// -1 when the entry of largest magnitude (the first of equals) of column
+// j of the rows x cols matrix m is negative, else 1.
+double ColumnSign(Real& m, int64_t rows, int64_t cols, int64_t j) {
+  int64_t best = 0;
+  for (int64_t i = 1; i < rows; ++i) {
+    if (std::abs(At(m, cols, i, j)) > std::abs(At(m, cols, best, j))) best = i;
+  }
+  return At(m, cols, best, j) < 0 ? -1 : 1;
+}
+
+constexpr int kMaxSweeps = 60;
+
+// eigh: cyclic Jacobi to convergence, eigenvalues ascending, each
+// eigenvector's entry of largest magnitude positive.
+void Eigh(const Matrix& input, bool lower, Matrix* vectors,
+          std::vector<double>* values) {
+  const int64_t n = input.rows;
+  Real a(static_cast<std::size_t>(n * n));
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      const bool read = lower ? i >= j : i <= j;
+      At(a, n, i, j) = (read ? input.at(i, j) : input.at(j, i)).real();
+    }
+  }
+  Real v(static_cast<std::size_t>(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i) At(v, n, i, i) = 1;
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    double off = 0;
+    double total = 0;
+    for (int64_t p = 0; p < n; ++p) {
+      for (int64_t q = 0; q < n; ++q) {
+        const double square = At(a, n, p, q) * At(a, n, p, q);
+        total += square;
+        if (p != q) off += square;
+      }
+    }
+    if (!(off > 1e-32 * total)) break;
+    for (int64_t p = 0; p < n; ++p) {
+      for (int64_t q = p + 1; q < n; ++q) {
+        double c = 1;
+        double s = 0;
+        JacobiRotation(At(a, n, p, p), At(a, n, q, q), At(a, n, p, q), &c, &s);
+        if (s == 0) continue;
+        for (int64_t k = 0; k < n; ++k) {
+          const double ap = At(a, n, p, k);
+          const double aq = At(a, n, q, k);
+          At(a, n, p, k) = c * ap - s * aq;
+          At(a, n, q, k) = s * ap + c * aq;
+        }
+        for (int64_t k = 0; k < n; ++k) {
+          const double ap = At(a, n, k, p);
+          const double aq = At(a, n, k, q);
+          At(a, n, k, p) = c * ap - s * aq;
+          At(a, n, k, q) = s * ap + c * aq;
+          const double vp = At(v, n, k, p);
+          const double vq = At(v, n, k, q);
+          At(v, n, k, p) = c * vp - s * vq;
+          At(v, n, k, q) = s * vp + c * vq;
+        }
+      }
+    }
+  }
+  std::vector<double> diagonal(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    diagonal[static_cast<std::size_t>(i)] = At(a, n, i, i);
+  const std::vector<int64_t> order = Order(diagonal, false);
+  *vectors = Zeros(n, n);
+  values->assign(static_cast<std::size_t>(n), 0.0);
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t from = order[static_cast<std::size_t>(j)];
+    (*values)[static_cast<std::size_t>(j)] =
+        diagonal[static_cast<std::size_t>(from)];
+    const double sign = ColumnSign(v, n, n, from);
+    for (int64_t i = 0; i < n; ++i)
+      vectors->at(i, j) = sign * At(v, n, i, from);
+  }
+}
+
+// svd of a tall (m >= n) matrix: one-sided Jacobi on the columns of w = a
+// to convergence, v accumulating the rotations; singular values the
+// column norms, descending; each v column's entry of largest magnitude
+// positive; u the normalised columns, completed to `u_cols` orthonormal
+// columns by Householder QR (the columns of Q, with the signs of R's
+// diagonal, where a singular value is positive).
+void TallSvd(const Matrix& input, int64_t u_cols, Matrix* u,
+             std::vector<double>* sigma, Matrix* v_out) {
+  const int64_t m = input.rows;
+  const int64_t n = input.cols;
+  Real w(static_cast<std::size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) At(w, n, i, j) = input.at(i, j).real();
+  }
+  Real v(static_cast<std::size_t>(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i) At(v, n, i, i) = 1;
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    bool rotated = false;
+    for (int64_t p = 0; p < n; ++p) {
+      for (int64_t q = p + 1; q < n; ++q) {
+        double alpha = 0, beta = 0, gamma = 0;
+        for (int64_t i = 0; i < m; ++i) {
+          alpha += At(w, n, i, p) * At(w, n, i, p);
+          beta += At(w, n, i, q) * At(w, n, i, q);
+          gamma += At(w, n, i, p) * At(w, n, i, q);
+        }
+        if (!(std::abs(gamma) > 1e-15 * std::sqrt(alpha * beta))) continue;
+        rotated = true;
+        double c = 1, s = 0;
+        JacobiRotation(alpha, beta, gamma, &c, &s);
+        for (int64_t i = 0; i < m; ++i) {
+          const double wp = At(w, n, i, p);
+          const double wq = At(w, n, i, q);
+          At(w, n, i, p) = c * wp - s * wq;
+          At(w, n, i, q) = s * wp + c * wq;
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          const double vp = At(v, n, i, p);
+          const double vq = At(v, n, i, q);
+          At(v, n, i, p) = c * vp - s * vq;
+          At(v, n, i, q) = s * vp + c * vq;
+        }
+      }
+    }
+    if (!rotated) break;
+  }
+  std::vector<double> norms(static_cast<std::size_t>(n), 0.0);
+  for (int64_t j = 0; j < n; ++j) {
+    double sum = 0;
+    for (int64_t i = 0; i < m; ++i) sum += At(w, n, i, j) * At(w, n, i, j);
+    norms[static_cast<std::size_t>(j)] = std::sqrt(sum);
+  }
+  const std::vector<int64_t> order = Order(norms, true);
+  sigma->assign(static_cast<std::size_t>(n), 0.0);
+  *v_out = Zeros(n, n);
+  Matrix padded = Zeros(m, u_cols);
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t from = order[static_cast<std::size_t>(j)];
+    const double s = norms[static_cast<std::size_t>(from)];
+    (*sigma)[static_cast<std::size_t>(j)] = s;
+    const double sign = ColumnSign(v, n, n, from);
+    for (int64_t i = 0; i < n; ++i) v_out->at(i, j) = sign * At(v, n, i, from);
+    if (s > 0) {
+      for (int64_t i = 0; i < m; ++i) {
+        padded.at(i, j) = sign * At(w, n, i, from) / s;
+      }
+    }
+  }
+  Matrix factors = padded;
+  std::vector<Complex> taus;
+  Qr(&factors, &taus);
+  *u = HouseholderProduct(factors, taus);
+  for (int64_t j = 0; j < n; ++j) {
+    if (!((*sigma)[static_cast<std::size_t>(j)] > 0)) continue;
+    if (factors.at(j, j).real() < 0) {
+      for (int64_t i = 0; i < m; ++i) u->at(i, j) = -u->at(i, j);
+    }
+  }
+}
+
+// svd(a) = u diag(s) vt, through the tall case (of a^T when m < n).
+void Svd(const Matrix& a, bool full, Matrix* u, std::vector<double>* sigma,
+         Matrix* vt) {
+  const int64_t m = a.rows;
+  const int64_t n = a.cols;
+  const int64_t k = std::min(m, n);
+  if (m >= n) {
+    Matrix v;
+    TallSvd(a, full ? m : k, u, sigma, &v);
+    *vt = Transposed(v);
+    return;
+  }
+  Matrix v;
+  Matrix left;
+  TallSvd(Transposed(a), full ? n : k, &left, sigma, &v);
+  *u = v;
+  *vt = Transposed(left);
+}
+
 }  // namespace
 
 StatusOr<Literal> EvaluateLinearAlgebra(
@@ -295,6 +508,47 @@ StatusOr<Literal> EvaluateLinearAlgebra(
       std::vector<Literal> elements;
       elements.push_back(std::move(factors));
       elements.push_back(std::move(second));
+      return Literal::Tuple(std::move(elements));
+    }
+    case HloOpcode::kEigh: {
+      Literal vectors(instruction.shape().tuple_shapes()[0]);
+      Literal values(instruction.shape().tuple_shapes()[1]);
+      const int64_t n = a.shape().dim(a.shape().rank() - 1);
+      for (int64_t b = 0; b < batches; ++b) {
+        Matrix v;
+        std::vector<double> w;
+        Eigh(ReadMatrix(a, b), options.lower, &v, &w);
+        WriteMatrix(v, b, &vectors);
+        for (int64_t j = 0; j < n; ++j) {
+          values.SetFromDouble(b * n + j, w[static_cast<std::size_t>(j)]);
+        }
+      }
+      std::vector<Literal> elements;
+      elements.push_back(std::move(vectors));
+      elements.push_back(std::move(values));
+      return Literal::Tuple(std::move(elements));
+    }
+    case HloOpcode::kSvd: {
+      Literal u(instruction.shape().tuple_shapes()[0]);
+      Literal s(instruction.shape().tuple_shapes()[1]);
+      Literal vt(instruction.shape().tuple_shapes()[2]);
+      const Shape& shape = a.shape();
+      const int64_t k =
+          std::min(shape.dim(shape.rank() - 2), shape.dim(shape.rank() - 1));
+      for (int64_t b = 0; b < batches; ++b) {
+        Matrix left, right;
+        std::vector<double> sigma;
+        Svd(ReadMatrix(a, b), options.full_matrices, &left, &sigma, &right);
+        WriteMatrix(left, b, &u);
+        WriteMatrix(right, b, &vt);
+        for (int64_t j = 0; j < k; ++j) {
+          s.SetFromDouble(b * k + j, sigma[static_cast<std::size_t>(j)]);
+        }
+      }
+      std::vector<Literal> elements;
+      elements.push_back(std::move(u));
+      elements.push_back(std::move(s));
+      elements.push_back(std::move(vt));
       return Literal::Tuple(std::move(elements));
     }
     case HloOpcode::kHouseholderProduct: {

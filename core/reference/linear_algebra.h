@@ -37,6 +37,17 @@ namespace phal::reference {
 //
 // householder-product(a, taus): LAPACK orgqr's Q = H_0 H_1 ... H_{k-1}
 // restricted to a's n columns.
+//
+// eigh: cyclic Jacobi rotations on the symmetric matrix read from one
+// triangle until the off-diagonal part is below rounding; eigenvalues
+// ascending, each eigenvector's entry of largest magnitude (the first of
+// equals) positive.
+//
+// svd: one-sided Jacobi (Hestenes) on the columns of a (of a^T when it is
+// wide) until every pair is orthogonal to rounding; singular values
+// descending; each right singular vector's largest entry positive; u's
+// columns the normalised ones, completed to an orthonormal set (and to m
+// columns for full_matrices) by Householder QR, keeping their signs.
 StatusOr<Literal> EvaluateLinearAlgebra(
     const HloInstruction& instruction,
     std::span<const Literal* const> operands);

@@ -1,6 +1,7 @@
 """Linear algebra through polyhal.jit against jax.jit on XLA:CPU (which
 calls LAPACK): the functions of jnp.linalg and jax.scipy.linalg that lower
-to LAPACK's potrf, getrf, geqrf, orgqr and trsm, batched and unbatched, in
+to LAPACK's potrf, getrf, geqrf, orgqr, trsm, syevd and gesdd, batched and
+unbatched, in
 f32 and f64, on every plugin at hand (asic-ref in f32: it has no f64; the
 nvidia plugin's emulated device where PHAL_GPU_EMULATION=1, as CTest sets).
 Skipped, saying why, when jax is not installed."""
@@ -54,6 +55,15 @@ def _cases():
         "cho_solve": (lambda a, b: sl.cho_solve(sl.cho_factor(a), b),
                       lambda g, s, r, t: (s, r)),
         "expm": (lambda a: sl.expm(0.3 * a), lambda g, s, r, t: (g,)),
+        "eigvalsh": (jnp.linalg.eigvalsh, lambda g, s, r, t: (s,)),
+        "svd_values": (lambda a: jnp.linalg.svd(a, compute_uv=False),
+                       lambda g, s, r, t: (t,)),
+        "lstsq": (lambda a, b: jnp.linalg.lstsq(a, b)[0],
+                  lambda g, s, r, t: (t, t[..., :3])),
+        "pinv": (jnp.linalg.pinv, lambda g, s, r, t: (t,)),
+        "matrix_rank": (jnp.linalg.matrix_rank, lambda g, s, r, t: (t,)),
+        "norm_2": (lambda a: jnp.linalg.norm(a, ord=2, axis=(-2, -1)),
+                   lambda g, s, r, t: (g,)),
     }
 
 
@@ -75,6 +85,8 @@ def _device(plugin):
 def test_matches_jax_jit(name, plugin, dtype, batch):
     if plugin == "asic-ref" and dtype == np.float64:
         pytest.skip("asic-ref has no f64")
+    if name == "lstsq" and batch:
+        pytest.skip("jnp.linalg.lstsq takes one matrix")
     device = _device(plugin)
     function, pick = CASES[name]
     arguments = pick(*_matrices(dtype, batch))
@@ -123,6 +135,43 @@ def test_singular_matrix_gives_a_zero_determinant(plugin):
     np.testing.assert_array_equal(permutation, want[2])
 
 
-def test_unlowered_lapack_routines_are_refused_with_their_name():
-    with pytest.raises(polyhal.Error, match="syevd is not lowered yet"):
-        polyhal.jit(jnp.linalg.eigh)(np.eye(3, dtype=np.float32))
+@pytest.mark.parametrize("plugin", PLUGINS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64],
+                         ids=["f32", "f64"])
+def test_eigenvectors_and_singular_vectors_satisfy_their_definitions(
+        plugin, dtype):
+    # Vectors are unique only up to sign, so they are checked by what they
+    # must satisfy, against tolerances of a few dozen ulps.
+    if plugin == "asic-ref" and dtype == np.float64:
+        pytest.skip("asic-ref has no f64")
+    device = _device(plugin)
+    eps = np.finfo(dtype).eps
+    general, spd, _, tall = _matrices(dtype, (2,), seed=3)
+    symmetric = general + np.swapaxes(general, -1, -2)
+    values, vectors = polyhal.jit(jnp.linalg.eigh, device=device)(symmetric)
+    scale = np.max(np.abs(symmetric))
+    residual = symmetric @ vectors - vectors * values[..., None, :]
+    assert np.max(np.abs(residual)) < 50 * eps * scale
+    identity = np.eye(6)
+    assert np.max(np.abs(np.swapaxes(vectors, -1, -2) @ vectors -
+                         identity)) < 50 * eps
+    for matrix in (tall, np.swapaxes(tall, -1, -2)):
+        for full in (True, False):
+            u, s, vt = polyhal.jit(
+                lambda a: jnp.linalg.svd(a, full_matrices=full),
+                device=device)(matrix)
+            k = min(matrix.shape[-2:])
+            rebuilt = (u[..., :, :k] * s[..., None, :]) @ vt[..., :k, :]
+            assert np.max(np.abs(rebuilt - matrix)) < 50 * eps * np.max(
+                np.abs(matrix))
+            for q in (np.swapaxes(u, -1, -2) @ u,
+                      vt @ np.swapaxes(vt, -1, -2)):
+                assert np.max(np.abs(q - np.eye(q.shape[-1]))) < 50 * eps
+            want = jax.jit(lambda a: jnp.linalg.svd(a, full_matrices=full))(
+                matrix)
+            assert u.shape == want[0].shape and vt.shape == want[2].shape
+
+
+def test_complex_eigh_is_refused_with_a_clear_error():
+    with pytest.raises(polyhal.Error, match="eigh of complex matrices"):
+        polyhal.jit(jnp.linalg.eigh)(np.eye(3, dtype=np.complex64))
