@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "core/hlo/hlo_builder.h"
 #include "core/hlo/comparison.h"
+#include "core/hlo/hlo_builder.h"
 #include "sdk/base/status.h"
 
 namespace phal {

@@ -10,8 +10,8 @@
 
 #include <vector>
 
-#include "core/hlo/hlo_builder.h"
 #include "core/frontend/quantized_type.h"
+#include "core/hlo/hlo_builder.h"
 #include "sdk/base/status.h"
 
 namespace phal {

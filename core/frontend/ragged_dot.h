@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "core/frontend/chlo_decompositions.h"
-#include "core/hlo/hlo_builder.h"
 #include "core/hlo/dimension_numbers.h"
+#include "core/hlo/hlo_builder.h"
 #include "sdk/base/status.h"
 
 namespace phal {

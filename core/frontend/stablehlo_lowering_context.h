@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "core/hlo/hlo_builder.h"
 #include "core/frontend/mlir_syntax.h"
 #include "core/frontend/sdy_sharding.h"
 #include "core/frontend/source_text.h"
 #include "core/frontend/stablehlo_module.h"
+#include "core/hlo/hlo_builder.h"
 
 namespace phal {
 
