@@ -93,10 +93,22 @@ def polyhal_outputs(args, module, input_files, directory):
     return [np.load(os.path.join(directory, f"output_{k}.npy")) for k in range(count)]
 
 
+def register_lapack_targets(jax):
+    """jaxlib registers its LAPACK custom-call targets with XLA:CPU when a
+    linear-algebra function first lowers; text compiled directly would
+    otherwise call targets XLA does not know."""
+    import jax.numpy as jnp
+    square = np.eye(2, dtype=np.float32)
+    for function in (jnp.linalg.cholesky, jnp.linalg.inv, jnp.linalg.qr,
+                     jnp.linalg.eigh, jnp.linalg.svd):
+        jax.jit(function).lower(square)
+
+
 class XlaModule:
     """A module's text compiled by XLA:CPU, ready to run on its inputs."""
 
     def __init__(self, jax, text, data):
+        register_lapack_targets(jax)
         from jax._src import compiler
         from jax._src.lib import xla_client
         from jax.extend import backend

@@ -14,7 +14,9 @@
 #   stride and dilation, pooling, scans, transformer variants at training
 #   and decode shapes, MoE, scatter, sort and top-k, large-vocabulary
 #   losses, normalisations, bf16, f16 and int8, integer hashing, FFT,
-#   optimizer steps), written as StableHLO text (`.mlir`), the text
+#   optimizer steps) and linear algebra (LINALG_SUITE: Cholesky, LU, QR,
+#   eigh and SVD from 64 to 1024, single and batched), written as StableHLO
+#   text (`.mlir`), the text
 #   `scripts/bench_vs_xla.py` gives both Polyhal and XLA:CPU.
 # Every weight and input is an entry parameter, never a literal, so the files
 # stay small; `inputs(name)` gives a module's inputs from a fixed seed, and
@@ -705,8 +707,59 @@ WIDE_SUITE = [
     ("cumulative_logsumexp_128x2048", cumulative_logsumexp, lambda r: [normal(r, 128, 2048)]),
 ]
 
+# Linear algebra (XLA:CPU calls LAPACK for these; Polyhal runs the loops
+# its compiler expands them into), from 64 to 1024, single and batched.
+
+
+def spd(r, *shape):
+    """Symmetric positive-definite matrices: a a^T / n + I."""
+    a = r.standard_normal(shape)
+    n = shape[-1]
+    return (a @ np.swapaxes(a, -1, -2) / n + np.eye(n)).astype(np.float32)
+
+
+def general(r, *shape):
+    return (r.standard_normal(shape) + 2 * np.eye(shape[-1])).astype(np.float32)
+
+
+def cholesky_solve(a, b):
+    """A Gaussian process's posterior mean: Cholesky, then two triangular
+    solves."""
+    return jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor(a), b)
+
+
+def eigh_rebuilt(a):
+    """Eigenvalues, and the matrix rebuilt from the eigenvectors (which are
+    unique only up to sign, so the two sides compare what they imply)."""
+    w, v = jnp.linalg.eigh(a)
+    return w, (v * w) @ v.T
+
+
+def svd_rebuilt(a):
+    """Singular values, and the matrix rebuilt from the thin SVD."""
+    u, s, vt = jnp.linalg.svd(a, full_matrices=False)
+    return s, (u * s) @ vt
+
+
+LINALG_SUITE = [
+    ("cholesky_solve_1024x16", cholesky_solve,
+     lambda r: [spd(r, 1024, 1024), normal(r, 1024, 16)]),
+    ("cholesky_batch_256x64x64", jnp.linalg.cholesky,
+     lambda r: [spd(r, 256, 64, 64)]),
+    ("lu_solve_512x512", jnp.linalg.solve,
+     lambda r: [general(r, 512, 512), normal(r, 512, 512)]),
+    ("inverse_batch_128x32x32", jnp.linalg.inv,
+     lambda r: [general(r, 128, 32, 32)]),
+    ("slogdet_256", lambda a: jnp.linalg.slogdet(a),
+     lambda r: [general(r, 256, 256)]),
+    ("qr_512x256", lambda a: jnp.linalg.qr(a), lambda r: [normal(r, 512, 256)]),
+    ("eigh_128", eigh_rebuilt, lambda r: [spd(r, 128, 128)]),
+    ("svd_128x64", svd_rebuilt, lambda r: [normal(r, 128, 64)]),
+]
+
 MODELS = {name: (fn, make_inputs, ".hlo") for name, fn, make_inputs in KERNELS}
-MODELS.update({name: (fn, make_inputs, ".mlir") for name, fn, make_inputs in SUITE + WIDE_SUITE})
+MODELS.update({name: (fn, make_inputs, ".mlir")
+               for name, fn, make_inputs in SUITE + WIDE_SUITE + LINALG_SUITE})
 
 
 def inputs(name):
