@@ -425,8 +425,9 @@ ENTRY main {
 )");
   ASSERT_TRUE(CompileModule(std::move(module), options).ok());
   const std::filesystem::path path(dir.path());
-  EXPECT_TRUE(std::filesystem::exists(path / "01-inline-calls.hlo"));
-  EXPECT_TRUE(std::filesystem::exists(path / "12-dce.hlo"));
+  EXPECT_TRUE(std::filesystem::exists(path / "01-expand-linear-algebra.hlo"));
+  EXPECT_TRUE(std::filesystem::exists(path / "02-inline-calls.hlo"));
+  EXPECT_TRUE(std::filesystem::exists(path / "13-dce.hlo"));
   EXPECT_TRUE(std::filesystem::exists(path / "kernel-00-e.kir"));
 }
 
