@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/frontend/lapack_custom_calls.h"
 #include "core/frontend/ragged_dot.h"
 #include "core/hlo/literal.h"
 #include "core/hlo/process_groups.h"
@@ -79,6 +80,9 @@ struct AttributeList {
   // A custom-call (read into a copy) and its custom_call_target.
   bool is_custom_call = false;
   std::string custom_call_target;
+  // A custom-call's backend_config as written (a LAPACK call's dictionary
+  // of character codes).
+  std::string backend_config;
 };
 
 // A collective whose groups and shape are checked once its reduction
@@ -410,6 +414,11 @@ class HloTextParser {
   Status ParseModuleAttributes(HloModule* module);
   // A custom-call must be one of kShardingTargets on one operand of its
   // shape.
+  // A LAPACK custom call JAX writes for CPU as a call of a computation
+  // holding its lowering (lapack_custom_calls.h).
+  StatusOr<std::unique_ptr<HloInstruction>> LapackCall(
+      std::unique_ptr<HloInstruction> custom_call,
+      const AttributeList& attributes, std::size_t opcode_offset);
   Status CheckShardingCustomCall(const HloInstruction& instruction,
                                  const AttributeList& attributes,
                                  std::size_t opcode_offset);
@@ -1019,6 +1028,98 @@ StatusOr<std::unique_ptr<HloModule>> HloTextParser::ParseModule() {
   return module;
 }
 
+StatusOr<std::unique_ptr<HloInstruction>> HloTextParser::LapackCall(
+    std::unique_ptr<HloInstruction> custom_call,
+    const AttributeList& attributes, std::size_t opcode_offset) {
+  const std::string& target = attributes.custom_call_target;
+  LapackOptions options;
+  // backend_config={diag = 85 : ui8, side = 76 : ui8, ...}: LAPACK's
+  // character codes by name.
+  const std::string& config = attributes.backend_config;
+  for (std::size_t at = 0; at < config.size();) {
+    const std::size_t equals = config.find('=', at);
+    if (equals == std::string::npos) break;
+    std::size_t key_end = equals;
+    while (key_end > at && config[key_end - 1] == ' ') --key_end;
+    std::size_t key_begin = key_end;
+    while (key_begin > at &&
+           (std::isalnum(static_cast<unsigned char>(config[key_begin - 1])) ||
+            config[key_begin - 1] == '_')) {
+      --key_begin;
+    }
+    const std::string key = config.substr(key_begin, key_end - key_begin);
+    std::size_t digits = equals + 1;
+    while (digits < config.size() && config[digits] == ' ') ++digits;
+    int value = 0;
+    std::size_t end = digits;
+    while (end < config.size() &&
+           std::isdigit(static_cast<unsigned char>(config[end]))) {
+      value = value * 10 + (config[end] - '0');
+      ++end;
+    }
+    if (end > digits) {
+      const char letter = static_cast<char>(value);
+      if (key == "uplo") options.uplo = letter;
+      if (key == "side") options.side = letter;
+      if (key == "trans_x") options.trans_x = letter;
+      if (key == "diag") options.diag = letter;
+      if (key == "mode") options.mode = letter;
+    }
+    at = end > equals ? end : equals + 1;
+  }
+  const Shape& stated = custom_call->shape();
+  std::vector<Shape> result_types =
+      stated.IsTuple() ? stated.tuple_shapes() : std::vector<Shape>{stated};
+  HloBuilder helper(UnusedComputationName(custom_call->name() + ".lapack"));
+  std::vector<HloInstruction*> parameters;
+  for (const HloInstruction* operand : custom_call->operands()) {
+    parameters.push_back(helper.AddParameter(operand->shape()));
+  }
+  LapackComputations sink{
+      [this](const std::string& base) { return UnusedComputationName(base); },
+      [this](std::unique_ptr<HloComputation> computation) {
+        return module_->AddComputation(std::move(computation));
+      }};
+  StatusOr<std::vector<HloInstruction*>> results = LowerLapackCustomCall(
+      helper, sink, target, options, parameters, result_types);
+  if (!results.ok()) {
+    return ErrorAt(opcode_offset, std::string(results.status().message()));
+  }
+  if (results->size() != result_types.size()) {
+    return ErrorAt(opcode_offset, "custom-call '" + target + "' states " +
+                                      std::to_string(result_types.size()) +
+                                      " results; LAPACK's routine gives " +
+                                      std::to_string(results->size()));
+  }
+  for (std::size_t i = 0; i < results->size(); ++i) {
+    HloInstruction*& result = (*results)[i];
+    if (result->shape().dims() != result_types[i].dims() &&
+        result->shape().ElementCount() == result_types[i].ElementCount()) {
+      PHAL_ASSIGN_OR_RETURN(result,
+                            helper.Reshape(result, result_types[i].dims()));
+    }
+    if (!result->shape().Compatible(result_types[i])) {
+      return ErrorAt(opcode_offset, "custom-call '" + target + "' result " +
+                                        std::to_string(i) + " is " +
+                                        result->shape().ToString() +
+                                        ", the text states " +
+                                        result_types[i].ToString());
+    }
+  }
+  HloInstruction* root = (*results)[0];
+  if (stated.IsTuple()) {
+    PHAL_ASSIGN_OR_RETURN(root, helper.Tuple(*results));
+  }
+  auto call = std::make_unique<HloInstruction>(HloOpcode::kCall,
+                                               custom_call->name(), stated);
+  for (HloInstruction* operand : custom_call->operands()) {
+    call->AppendOperand(operand);
+  }
+  custom_call->DropOperands();
+  call->AppendCalledComputation(module_->AddComputation(helper.Build(root)));
+  return call;
+}
+
 Status HloTextParser::CheckShardingCustomCall(const HloInstruction& instruction,
                                               const AttributeList& attributes,
                                               std::size_t opcode_offset) {
@@ -1269,6 +1370,13 @@ Status HloTextParser::ParseInstruction(
   while (TryConsume(',')) {
     PHAL_RETURN_IF_ERROR(ParseAttribute(instruction.get(), &attributes));
   }
+  if (is_custom_call && IsLapackTarget(attributes.custom_call_target)) {
+    PHAL_ASSIGN_OR_RETURN(instruction, LapackCall(std::move(instruction),
+                                                  attributes, opcode_offset));
+    (*instructions_by_name)[name] =
+        computation->AddInstruction(std::move(instruction));
+    return OkStatus();
+  }
   if (is_custom_call) {
     PHAL_RETURN_IF_ERROR(
         CheckShardingCustomCall(*instruction, attributes, opcode_offset));
@@ -1465,6 +1573,12 @@ Status HloTextParser::ParseAttribute(HloInstruction* instruction,
     }
     list->custom_call_target =
         std::string(text_.substr(start + 1, pos_ - start - 2));
+    return OkStatus();
+  }
+  if (name == "backend_config" && list->is_custom_call) {
+    const std::size_t start = pos_;
+    PHAL_RETURN_IF_ERROR(SkipAttributeValue());
+    list->backend_config = std::string(text_.substr(start, pos_ - start));
     return OkStatus();
   }
   if (name == "sharding" && list->owner == instruction->opcode()) {

@@ -396,6 +396,71 @@ ENTRY main {
             std::string::npos);
 }
 
+// --- LAPACK custom calls
+// ---------------------------------------------------------------
+
+TEST(HloParserLapackTest, GetrfAsJaxPrintsItIsACallWithLapacksOutputs) {
+  std::unique_ptr<HloModule> module = ParseOrDie(
+      "HloModule m\nENTRY main {\n  a = f64[2,2]{0,1} parameter(0)\n"
+      "  ROOT lu = (f64[2,2]{0,1}, s32[2]{0}, s32[]) custom-call(a), "
+      "custom_call_target=\"lapack_dgetrf_ffi\", "
+      "operand_layout_constraints={f64[2,2]{0,1}}, "
+      "output_to_operand_aliasing={{0}: (0, {})}, "
+      "api_version=API_VERSION_TYPED_FFI, "
+      "frontend_attributes={num_batch_dims=\"0\"}, backend_config={}\n}\n");
+  ASSERT_NE(module, nullptr);
+  ASSERT_TRUE(VerifyModule(*module).ok());
+  const HloInstruction* root = module->entry_computation()->root_instruction();
+  EXPECT_EQ(root->opcode(), HloOpcode::kCall);
+  EXPECT_EQ(root->name(), "lu");
+  Literal a(Shape(PHAL_ELEMENT_TYPE_F64, {2, 2}));
+  const double values[] = {1, 2, 4, 2};
+  for (int64_t i = 0; i < 4; ++i) a.SetFromDouble(i, values[i]);
+  StatusOr<Literal> result = Evaluate(*module, {a});
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  const std::vector<Literal>& parts = result->tuple_elements();
+  // Rows swapped: [[4, 2], [1, 2]] = [[1, 0], [1/4, 1]] [[4, 2], [0, 1.5]].
+  const double factors[] = {4, 2, 0.25, 1.5};
+  for (int64_t i = 0; i < 4; ++i)
+    EXPECT_EQ(parts[0].GetAsDouble(i), factors[i]);
+  EXPECT_EQ(parts[1].GetAsInt64(0), 2);
+  EXPECT_EQ(parts[1].GetAsInt64(1), 2);
+  EXPECT_EQ(parts[2].GetAsInt64(0), 0);
+}
+
+TEST(HloParserLapackTest, TrsmReadsItsBackendConfig) {
+  std::unique_ptr<HloModule> module = ParseOrDie(
+      "HloModule m\nENTRY main {\n  a = f64[2,2]{0,1} parameter(0)\n"
+      "  b = f64[2,1]{0,1} parameter(1)\n"
+      "  ROOT x = f64[2,1]{0,1} custom-call(a, b), "
+      "custom_call_target=\"lapack_dtrsm_ffi\", "
+      "api_version=API_VERSION_TYPED_FFI, backend_config={diag = 78 : ui8, "
+      "side = 76 : ui8, trans_x = 84 : ui8, uplo = 85 : ui8}\n}\n");
+  ASSERT_NE(module, nullptr);
+  Literal a(Shape(PHAL_ELEMENT_TYPE_F64, {2, 2}));
+  Literal b(Shape(PHAL_ELEMENT_TYPE_F64, {2, 1}));
+  const double a_values[] = {2, 1, 99, 4};
+  for (int64_t i = 0; i < 4; ++i) a.SetFromDouble(i, a_values[i]);
+  b.SetFromDouble(0, 2);
+  b.SetFromDouble(1, 9);
+  // The upper triangle [[2, 1], [0, 4]] transposed: [[2, 0], [1, 4]] x =
+  // [2, 9] -> x = [1, 2].
+  StatusOr<Literal> result = Evaluate(*module, {a, b});
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(result->GetAsDouble(0), 1);
+  EXPECT_EQ(result->GetAsDouble(1), 2);
+}
+
+TEST(HloParserLapackTest, ARoutineNotLoweredIsALocatedError) {
+  const std::string error = ParseError(
+      "HloModule m\nENTRY main {\n  a = f32[2,2] parameter(0)\n"
+      "  ROOT e = (f32[2,2], f32[2], f32[2], f32[2,2], s32[]) custom-call(a), "
+      "custom_call_target=\"lapack_sgeev_ffi\"\n}\n");
+  EXPECT_NE(error.find("bad.hlo:4:"), std::string::npos) << error;
+  EXPECT_NE(error.find("LAPACK's geev is not lowered yet"), std::string::npos)
+      << error;
+}
+
 // --- ragged-dot
 // ---------------------------------------------------------------
 

@@ -33,8 +33,8 @@ StatusOr<HloInstruction*> Iota(HloBuilder& b, const Dims& dims,
 // position whose entry `bad` flags, 0 when none, for each matrix.
 template <typename Flag>
 StatusOr<HloInstruction*> FirstFlaggedDiagonal(
-    HloBuilder& b, const ComputationSink& computations, HloInstruction* factor,
-    Flag bad) {
+    HloBuilder& b, const LapackComputations& computations,
+    HloInstruction* factor, Flag bad) {
   const Shape& shape = factor->shape();
   const int64_t rank = shape.rank();
   const int64_t n = std::min(shape.dim(rank - 2), shape.dim(rank - 1));
@@ -79,7 +79,7 @@ StatusOr<HloInstruction*> RealPart(HloBuilder& b, HloInstruction* x) {
 }
 
 StatusOr<std::vector<HloInstruction*>> Potrf(
-    HloBuilder& b, const ComputationSink& computations,
+    HloBuilder& b, const LapackComputations& computations,
     const LapackOptions& options, HloInstruction* a) {
   const bool lower = options.uplo != 'U';
   PHAL_ASSIGN_OR_RETURN(HloInstruction * factor, b.Cholesky(a, lower));
@@ -107,7 +107,7 @@ StatusOr<std::vector<HloInstruction*>> Potrf(
 }
 
 StatusOr<std::vector<HloInstruction*>> Getrf(
-    HloBuilder& b, const ComputationSink& computations, HloInstruction* a) {
+    HloBuilder& b, const LapackComputations& computations, HloInstruction* a) {
   auto lu = b.Create(HloOpcode::kLu, Shape(), {a});
   PHAL_ASSIGN_OR_RETURN(HloInstruction * both, b.Add(std::move(lu)));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * factors, b.GetTupleElement(both, 0));
@@ -159,7 +159,7 @@ StatusOr<std::vector<HloInstruction*>> Trsm(HloBuilder& b,
 // NaN (a NaN input; the Jacobi sweeps always converge otherwise), else 0,
 // for each matrix of the batch.
 StatusOr<HloInstruction*> NanInfo(HloBuilder& b,
-                                  const ComputationSink& computations,
+                                  const LapackComputations& computations,
                                   HloInstruction* values) {
   const int64_t rank = values->shape().rank();
   PHAL_ASSIGN_OR_RETURN(HloInstruction * nan,
@@ -180,7 +180,7 @@ StatusOr<HloInstruction*> NanInfo(HloBuilder& b,
 }
 
 StatusOr<std::vector<HloInstruction*>> Syevd(
-    HloBuilder& b, const ComputationSink& computations,
+    HloBuilder& b, const LapackComputations& computations,
     const LapackOptions& options, HloInstruction* a) {
   auto eigh = b.Create(HloOpcode::kEigh, Shape(), {a});
   LinearAlgebraOptions attributes;
@@ -198,7 +198,7 @@ StatusOr<std::vector<HloInstruction*>> Syevd(
 // 'N' (values only; u and vt, whose contents are unspecified, of the shapes
 // the call states, full or not). a comes back as it was.
 StatusOr<std::vector<HloInstruction*>> Gesdd(
-    HloBuilder& b, const ComputationSink& computations,
+    HloBuilder& b, const LapackComputations& computations,
     const LapackOptions& options, HloInstruction* a,
     const std::vector<Shape>& result_types) {
   auto svd = b.Create(HloOpcode::kSvd, Shape(), {a});
@@ -234,7 +234,7 @@ bool IsLapackTarget(const std::string& target) {
 }
 
 StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
-    HloBuilder& b, const ComputationSink& computations,
+    HloBuilder& b, const LapackComputations& computations,
     const std::string& target, const LapackOptions& options,
     const std::vector<HloInstruction*>& operands,
     const std::vector<Shape>& result_types) {

@@ -33,7 +33,7 @@ bool IsLapackTarget(const std::string& target);
 
 // Names a computation the lowering adds (a reducer) uniquely from `base`,
 // then hands it to the module.
-struct ComputationSink {
+struct LapackComputations {
   std::function<std::string(const std::string& base)> unique_name;
   std::function<HloComputation*(std::unique_ptr<HloComputation>)> add;
 };
@@ -42,7 +42,7 @@ struct ComputationSink {
 // UNIMPLEMENTED naming the routine when it is one
 // this front end does not lower yet.
 StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
-    HloBuilder& builder, const ComputationSink& computations,
+    HloBuilder& builder, const LapackComputations& computations,
     const std::string& target, const LapackOptions& options,
     const std::vector<HloInstruction*>& operands,
     const std::vector<Shape>& result_types);

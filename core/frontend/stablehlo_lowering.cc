@@ -688,7 +688,7 @@ Status StableHloLowering::LowerLapackCall(const MlirOperation& op,
       if (field.name == "mode") options.mode = letter;
     }
   }
-  ComputationSink computations{
+  LapackComputations computations{
       [this](const std::string& base) { return UniqueName(base); },
       [this](std::unique_ptr<HloComputation> computation) {
         return AddComputation(std::move(computation));

@@ -28,6 +28,14 @@ void HloInstruction::AppendOperand(HloInstruction* operand) {
   }
 }
 
+void HloInstruction::DropOperands() {
+  for (HloInstruction* operand : operands_) {
+    std::vector<HloInstruction*>& users = operand->users_;
+    users.erase(std::remove(users.begin(), users.end(), this), users.end());
+  }
+  operands_.clear();
+}
+
 void HloInstruction::AppendCalledComputation(HloComputation* computation) {
   called_computations_.push_back(computation);
 }

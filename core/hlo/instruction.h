@@ -52,6 +52,9 @@ class HloInstruction {
   }
   // Appends `operand` and records this instruction among its users.
   void AppendOperand(HloInstruction* operand);
+  // Disconnects the instruction from its operands (each forgets it as a
+  // user), for a front end that replaces an instruction it has not added.
+  void DropOperands();
   // Instructions that use this one as an operand, in the order they were
   // connected; an instruction using it twice appears once.
   const std::vector<HloInstruction*>& users() const { return users_; }
