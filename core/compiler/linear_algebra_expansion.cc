@@ -958,8 +958,15 @@ HloInstruction* All(Emitter& b, HloInstruction* flags) {
 }
 
 double Epsilon(ElementType type) {
-  return type == PHAL_ELEMENT_TYPE_F64 ? std::numeric_limits<double>::epsilon()
-                                       : std::numeric_limits<float>::epsilon();
+  return ComplexComponentType(type) == PHAL_ELEMENT_TYPE_F64
+             ? std::numeric_limits<double>::epsilon()
+             : std::numeric_limits<float>::epsilon();
+}
+
+// The real part of a complex array; a real array itself.
+HloInstruction* RealPart(Emitter& b, HloInstruction* x) {
+  if (b.Failed({x}) || !IsComplex(x->shape().element_type())) return x;
+  return b.Unary(HloOpcode::kReal, x);
 }
 
 // The diagonal of [batch..., r, c] as [batch..., min(r, c)]... of a square
@@ -995,7 +1002,8 @@ HloInstruction* PermuteColumns(Emitter& b, HloInstruction* x,
 }
 
 // -1 for the columns of x [batch..., r, n] whose entry of largest
-// magnitude (the first of equals) is negative, else 1: [batch..., n].
+// magnitude (the first of equals) is negative, else 1: [batch..., n]. For
+// complex x, conj(e) / |e| of that entry e (1 when it is zero).
 HloInstruction* ColumnSigns(Emitter& b, HloInstruction* x) {
   if (b.Failed({x})) return nullptr;
   const MatrixShape s(x->shape());
@@ -1020,6 +1028,15 @@ HloInstruction* ColumnSigns(Emitter& b, HloInstruction* x) {
                x, ops.Zeros(s.rows, s.cols)),
       0, HloOpcode::kAdd, {row_dimension});
   const Dims dims = value->shape().dims();
+  if (s.complex()) {
+    // The phase that makes the entry real and positive.
+    HloInstruction* size = b.Unary(HloOpcode::kAbs, value);
+    return b.Select(b.Compare(ComparisonDirection::kEq, size,
+                              b.Splat(s.real_type(), dims, 0)),
+                    b.Splat(s.type, dims, 1),
+                    b.Binary(HloOpcode::kDivide, b.Conjugate(value),
+                             b.Convert(size, s.type)));
+  }
   return b.Select(
       b.Compare(ComparisonDirection::kLt, value, b.Splat(s.type, dims, 0)),
       b.Splat(s.type, dims, -1), b.Splat(s.type, dims, 1));
@@ -1066,8 +1083,14 @@ StatusOr<HloInstruction*> ExpandEigh(Emitter& e, HloInstruction* a,
   HloInstruction* cols = ops.Cols(n, n);
   HloInstruction* kept = e.Compare(
       lower ? ComparisonDirection::kGe : ComparisonDirection::kLe, rows, cols);
-  HloInstruction* symmetric =
-      e.Select(kept, a, e.Transpose(a, SwapMinor(s.rank())));
+  HloInstruction* symmetric = e.Select(kept, a, Adjoint(e, a));
+  if (s.complex()) {
+    // A Hermitian matrix's diagonal is real: its imaginary parts are not
+    // read.
+    symmetric = e.Select(
+        e.Compare(ComparisonDirection::kEq, rows, cols),
+        e.Convert(e.Unary(HloOpcode::kReal, symmetric), s.type), symmetric);
+  }
   const int64_t order = n + n % 2;
   const int64_t batch = static_cast<int64_t>(s.batch.size());
   HloInstruction* x = PadZeros(e, symmetric, order - n, true);
@@ -1098,42 +1121,76 @@ StatusOr<HloInstruction*> ExpandEigh(Emitter& e, HloInstruction* a,
                                     r.Iota(PHAL_ELEMENT_TYPE_S32, {order}, 0),
                                     partners),
                           padded.Batch(order), {batch});
-                      HloInstruction* d = Diagonal(r, m[0]);
+                      HloInstruction* d = RealPart(r, Diagonal(r, m[0]));
                       HloInstruction* dp = r.GatherAlong(d, batch, partners);
                       HloInstruction* apq =
                           Diagonal(r, r.GatherAlong(m[0], batch + 1, partners));
-                      const Rotation rotation =
+                      if (!s.complex()) {
+                        const Rotation rotation =
+                            PairRotation(r, first, r.Select(first, d, dp),
+                                         r.Select(first, dp, d), apq);
+                        HloInstruction* rotated_rows =
+                            Rotate(r, m[0], batch, partners, rotation);
+                        return std::vector<HloInstruction*>{
+                            Rotate(r, rotated_rows, batch + 1, partners,
+                                   rotation),
+                            Rotate(r, m[1], batch + 1, partners, rotation)};
+                      }
+                      // Hermitian: J = diag(1, u) R with u = e^{-i phi}
+                      // for a_pq = |a_pq| e^{i phi}, which makes the pair's
+                      // entry real before the real rotation R. Columns take
+                      // J's coefficients, rows their conjugates.
+                      HloInstruction* magnitude = r.Unary(HloOpcode::kAbs, apq);
+                      const Dims& dims = magnitude->shape().dims();
+                      HloInstruction* zero = r.Splat(s.real_type(), dims, 0);
+                      HloInstruction* one = r.Splat(s.type, dims, 1);
+                      HloInstruction* unit = r.Select(
+                          r.Compare(ComparisonDirection::kEq, magnitude, zero),
+                          one,
+                          r.Binary(HloOpcode::kDivide,
+                                   r.Select(first, r.Conjugate(apq), apq),
+                                   r.Convert(magnitude, s.type)));
+                      const Rotation real =
                           PairRotation(r, first, r.Select(first, d, dp),
-                                       r.Select(first, dp, d), apq);
-                      HloInstruction* rotated_rows =
-                          Rotate(r, m[0], batch, partners, rotation);
+                                       r.Select(first, dp, d), magnitude);
+                      Rotation columns;
+                      columns.self = r.Binary(HloOpcode::kMultiply,
+                                              r.Convert(real.self, s.type),
+                                              r.Select(first, one, unit));
+                      columns.other = r.Binary(HloOpcode::kMultiply,
+                                               r.Convert(real.other, s.type),
+                                               r.Select(first, unit, one));
+                      const Rotation rows_rotation{r.Conjugate(columns.self),
+                                                   r.Conjugate(columns.other)};
+                      HloInstruction* rotated_columns =
+                          Rotate(r, m[0], batch + 1, partners, columns);
                       return std::vector<HloInstruction*>{
-                          Rotate(r, rotated_rows, batch + 1, partners,
-                                 rotation),
-                          Rotate(r, m[1], batch + 1, partners, rotation)};
+                          Rotate(r, rotated_columns, batch, partners,
+                                 rows_rotation),
+                          Rotate(r, m[1], batch + 1, partners, columns)};
                     }));
             MatrixOps bops(b, padded);
-            HloInstruction* squares =
-                b.Binary(HloOpcode::kMultiply, rounds[0], rounds[0]);
+            HloInstruction* squares = bops.SquaredMagnitude(rounds[0]);
             HloInstruction* off_diagonal = b.Select(
                 b.Compare(ComparisonDirection::kEq, bops.Rows(order, order),
                           bops.Cols(order, order)),
-                bops.Zeros(order, order), squares);
+                b.Splat(s.real_type(), padded.With(order, order), 0), squares);
             HloInstruction* off =
                 b.Reduce(off_diagonal, 0, HloOpcode::kAdd, {batch, batch + 1});
             HloInstruction* total =
                 b.Reduce(squares, 0, HloOpcode::kAdd, {batch, batch + 1});
             *converged = All(
-                b, b.Compare(ComparisonDirection::kLe, off,
-                             b.Binary(HloOpcode::kMultiply, total,
-                                      b.Splat(s.type, s.batch, tolerance))));
+                b, b.Compare(
+                       ComparisonDirection::kLe, off,
+                       b.Binary(HloOpcode::kMultiply, total,
+                                b.Splat(s.real_type(), s.batch, tolerance))));
             return rounds;
           }));
   Dims starts(static_cast<std::size_t>(s.rank()), 0);
   HloInstruction* diagonal_matrix = e.Slice(swept[0], starts, s.With(n, n));
   HloInstruction* vectors = e.Slice(swept[1], starts, s.With(n, n));
-  HloInstruction* sorted =
-      e.SortWithIndices(Diagonal(e, diagonal_matrix), batch, false);
+  HloInstruction* sorted = e.SortWithIndices(
+      RealPart(e, Diagonal(e, diagonal_matrix)), batch, false);
   HloInstruction* values = e.Element(sorted, 0);
   vectors = PermuteColumns(e, vectors, e.Element(sorted, 1));
   vectors = ScaleColumns(e, vectors, ColumnSigns(e, vectors));

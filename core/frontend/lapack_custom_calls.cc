@@ -269,7 +269,7 @@ StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
   }
   return Unimplemented("custom_call @" + target + ": LAPACK's " + routine +
                        " is not lowered yet (potrf, getrf, geqrf, orgqr, "
-                       "ungqr, trsm, syevd and gesdd are)");
+                       "ungqr, trsm, syevd, heevd and gesdd are)");
 }
 
 }  // namespace phal

@@ -56,8 +56,8 @@ std::vector<int64_t> BatchDims(const Shape& shape, int64_t keep) {
 // taus[batch..., min(m, n)]). householder-product(a, taus): a's shape,
 // m >= n >= k for a [.., m, n] and taus [.., k]. eigh(a): (eigenvectors
 // [.., n, n], eigenvalues [.., n]). svd(a): (u, s [.., min(m, n)], vt),
-// full_matrices choosing u's and vt's shapes. eigh and svd take real
-// matrices.
+// full_matrices choosing u's and vt's shapes; eigenvalues and singular
+// values are real. svd takes real matrices.
 StatusOr<Shape> InferLinearAlgebraShape(const HloInstruction& instruction) {
   const Shape& a = instruction.operand(0)->shape();
   switch (instruction.opcode()) {
@@ -105,9 +105,8 @@ StatusOr<Shape> InferLinearAlgebraShape(const HloInstruction& instruction) {
     }
     case HloOpcode::kEigh: {
       PHAL_RETURN_IF_ERROR(ExpectSquare(a, "the operand"));
-      PHAL_RETURN_IF_ERROR(ExpectReal(a, "eigh"));
-      return Shape::Tuple(
-          {a, Shape(a.element_type(), BatchDims(a, a.dim(a.rank() - 1)))});
+      return Shape::Tuple({a, Shape(ComplexComponentType(a.element_type()),
+                                    BatchDims(a, a.dim(a.rank() - 1)))});
     }
     case HloOpcode::kSvd: {
       PHAL_RETURN_IF_ERROR(ExpectMatrices(a, "the operand"));

@@ -358,6 +358,83 @@ void Eigh(const Matrix& input, bool lower, Matrix* vectors,
   }
 }
 
+// eigh of a Hermitian (complex) matrix: cyclic Jacobi with the rotations
+// J = diag(1, u) R, u = conj(a_pq) / |a_pq| making the pair's entry real
+// for the real rotation R; eigenvalues ascending, each eigenvector scaled
+// by conj(e) / |e| of its entry e of largest modulus (the first of equals).
+void EighHermitian(const Matrix& input, bool lower, Matrix* vectors,
+                   std::vector<double>* values) {
+  const int64_t n = input.rows;
+  Matrix a = Zeros(n, n);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      const bool read = lower ? i >= j : i <= j;
+      a.at(i, j) = read ? input.at(i, j) : std::conj(input.at(j, i));
+    }
+    a.at(i, i) = a.at(i, i).real();
+  }
+  Matrix v = Zeros(n, n);
+  for (int64_t i = 0; i < n; ++i) v.at(i, i) = 1;
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    double off = 0;
+    double total = 0;
+    for (int64_t p = 0; p < n; ++p) {
+      for (int64_t q = 0; q < n; ++q) {
+        const double square = std::norm(a.at(p, q));
+        total += square;
+        if (p != q) off += square;
+      }
+    }
+    if (!(off > 1e-32 * total)) break;
+    for (int64_t p = 0; p < n; ++p) {
+      for (int64_t q = p + 1; q < n; ++q) {
+        const double magnitude = std::abs(a.at(p, q));
+        if (magnitude == 0) continue;
+        const Complex u = std::conj(a.at(p, q)) / magnitude;
+        double c = 1;
+        double s = 0;
+        JacobiRotation(a.at(p, p).real(), a.at(q, q).real(), magnitude, &c, &s);
+        for (int64_t k = 0; k < n; ++k) {
+          const Complex ap = a.at(k, p);
+          const Complex aq = a.at(k, q);
+          a.at(k, p) = c * ap - s * u * aq;
+          a.at(k, q) = s * ap + c * u * aq;
+          const Complex vp = v.at(k, p);
+          const Complex vq = v.at(k, q);
+          v.at(k, p) = c * vp - s * u * vq;
+          v.at(k, q) = s * vp + c * u * vq;
+        }
+        for (int64_t k = 0; k < n; ++k) {
+          const Complex ap = a.at(p, k);
+          const Complex aq = a.at(q, k);
+          a.at(p, k) = c * ap - s * std::conj(u) * aq;
+          a.at(q, k) = s * ap + c * std::conj(u) * aq;
+        }
+      }
+    }
+  }
+  std::vector<double> diagonal(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    diagonal[static_cast<std::size_t>(i)] = a.at(i, i).real();
+  }
+  const std::vector<int64_t> order = Order(diagonal, false);
+  *vectors = Zeros(n, n);
+  values->assign(static_cast<std::size_t>(n), 0.0);
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t from = order[static_cast<std::size_t>(j)];
+    (*values)[static_cast<std::size_t>(j)] =
+        diagonal[static_cast<std::size_t>(from)];
+    int64_t best = 0;
+    for (int64_t i = 1; i < n; ++i) {
+      if (std::abs(v.at(i, from)) > std::abs(v.at(best, from))) best = i;
+    }
+    const Complex e = v.at(best, from);
+    const Complex phase =
+        std::abs(e) == 0 ? Complex(1) : std::conj(e) / std::abs(e);
+    for (int64_t i = 0; i < n; ++i) vectors->at(i, j) = phase * v.at(i, from);
+  }
+}
+
 // svd of a tall (m >= n) matrix: one-sided Jacobi on the columns of w = a
 // to convergence, v accumulating the rotations; singular values the
 // column norms, descending; each v column's entry of largest magnitude
@@ -517,7 +594,11 @@ StatusOr<Literal> EvaluateLinearAlgebra(
       for (int64_t b = 0; b < batches; ++b) {
         Matrix v;
         std::vector<double> w;
-        Eigh(ReadMatrix(a, b), options.lower, &v, &w);
+        if (IsComplex(a.element_type())) {
+          EighHermitian(ReadMatrix(a, b), options.lower, &v, &w);
+        } else {
+          Eigh(ReadMatrix(a, b), options.lower, &v, &w);
+        }
         WriteMatrix(v, b, &vectors);
         for (int64_t j = 0; j < n; ++j) {
           values.SetFromDouble(b * n + j, w[static_cast<std::size_t>(j)]);

@@ -4,6 +4,7 @@
 // matrices, and on the inputs LAPACK reports through info: matrices that
 // are not positive definite and singular ones.
 #include <cmath>
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -299,6 +300,50 @@ TEST(ReferenceLinearAlgebra, SvdRebuildsTallWideAndRankDeficientMatrices) {
     EXPECT_LT(MaxDifference(Product(Transposed(u), u), Identity(m)), 50 * kEps);
     EXPECT_LT(MaxDifference(Product(vt, Transposed(vt)), Identity(n)),
               50 * kEps);
+  }
+}
+
+TEST(ReferenceLinearAlgebra, HermitianEighResidualAndOrthogonality) {
+  using C = std::complex<double>;
+  const int64_t n = 4;
+  std::vector<C> a(static_cast<std::size_t>(n * n));
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j <= i; ++j) {
+      const C value(std::sin(1.0 + 3 * i + j),
+                    i == j ? 0 : std::cos(2.0 + i * j));
+      a[static_cast<std::size_t>(i * n + j)] = value;
+      a[static_cast<std::size_t>(j * n + i)] = std::conj(value);
+    }
+  }
+  Literal input(Shape(kC128, {n, n}));
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    input.SetFromComplex(static_cast<int64_t>(k), a[k]);
+  }
+  const Literal result = EvaluateOp(
+      "eigh", {input}, Shape::Tuple({Shape(kC128, {n, n}), Shape(kF64, {n})}),
+      "lower=true");
+  const Literal& v = result.tuple_elements()[0];
+  const Literal& w = result.tuple_elements()[1];
+  auto at = [&](const Literal& m, int64_t i, int64_t j) {
+    return m.GetAsComplex(i * n + j);
+  };
+  for (int64_t j = 0; j < n; ++j) {
+    if (j > 0) {
+      EXPECT_LE(w.GetAsDouble(j - 1), w.GetAsDouble(j));
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      C av = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        av += a[static_cast<std::size_t>(i * n + k)] * at(v, k, j);
+      }
+      EXPECT_LT(std::abs(av - at(v, i, j) * w.GetAsDouble(j)), 50 * kEps * 4);
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      C dot = 0;
+      for (int64_t i = 0; i < n; ++i)
+        dot += std::conj(at(v, i, k)) * at(v, i, j);
+      EXPECT_LT(std::abs(dot - (k == j ? 1.0 : 0.0)), 50 * kEps);
+    }
   }
 }
 

@@ -173,6 +173,25 @@ def test_eigenvectors_and_singular_vectors_satisfy_their_definitions(
             assert u.shape == want[0].shape and vt.shape == want[2].shape
 
 
-def test_complex_eigh_is_refused_with_a_clear_error():
-    with pytest.raises(polyhal.Error, match="eigh of complex matrices"):
-        polyhal.jit(jnp.linalg.eigh)(np.eye(3, dtype=np.complex64))
+@pytest.mark.parametrize("plugin", ["cpu", "nvidia"])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128],
+                         ids=["c64", "c128"])
+def test_hermitian_eigh(plugin, dtype):
+    device = _device(plugin)
+    eps = np.finfo(dtype).eps
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((2, 6, 6)) + 1j * rng.standard_normal((2, 6, 6))
+    a = (a + np.conj(np.swapaxes(a, -1, -2))).astype(dtype)
+    values, vectors = polyhal.jit(jnp.linalg.eigh, device=device)(a)
+    assert values.dtype == np.finfo(dtype).dtype
+    np.testing.assert_allclose(values, jax.jit(jnp.linalg.eigvalsh)(a),
+                               rtol=0, atol=100 * eps * np.max(np.abs(a)))
+    residual = a @ vectors - vectors * values[..., None, :]
+    assert np.max(np.abs(residual)) < 50 * eps * np.max(np.abs(a))
+    gram = np.conj(np.swapaxes(vectors, -1, -2)) @ vectors
+    assert np.max(np.abs(gram - np.eye(6))) < 50 * eps
+
+
+def test_complex_svd_is_refused_with_a_clear_error():
+    with pytest.raises(polyhal.Error, match="svd of complex matrices"):
+        polyhal.jit(jnp.linalg.svd)(np.eye(3, dtype=np.complex64))
