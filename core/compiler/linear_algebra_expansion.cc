@@ -878,6 +878,43 @@ Rotation PairRotation(Emitter& b, HloInstruction* first, HloInstruction* app,
   return {c, b.Select(first, b.Unary(HloOpcode::kNegate, s), s)};
 }
 
+// The rotation of a Hermitian pair (d and dp the real diagonal entries of
+// each index and its partner, apq the entry A[i, partner(i)]): J =
+// diag(1, u) R with u = e^{-i phi} for a_pq = |a_pq| e^{i phi}, which makes
+// the pair's entry real before the real rotation R. Columns take J's
+// coefficients, rows their conjugates.
+struct HermitianRotation {
+  Rotation columns;
+  Rotation rows;
+};
+
+HermitianRotation RotateHermitian(Emitter& r, HloInstruction* first,
+                                  HloInstruction* d, HloInstruction* dp,
+                                  HloInstruction* apq) {
+  if (r.Failed({first, d, dp, apq})) return {};
+  const ElementType type = apq->shape().element_type();
+  HloInstruction* magnitude = r.Unary(HloOpcode::kAbs, apq);
+  const Dims& dims = magnitude->shape().dims();
+  HloInstruction* zero = r.Splat(ComplexComponentType(type), dims, 0);
+  HloInstruction* one = r.Splat(type, dims, 1);
+  HloInstruction* unit = r.Select(
+      r.Compare(ComparisonDirection::kEq, magnitude, zero), one,
+      r.Binary(HloOpcode::kDivide, r.Select(first, r.Conjugate(apq), apq),
+               r.Convert(magnitude, type)));
+  const Rotation real = PairRotation(r, first, r.Select(first, d, dp),
+                                     r.Select(first, dp, d), magnitude);
+  HermitianRotation rotation;
+  rotation.columns.self =
+      r.Binary(HloOpcode::kMultiply, r.Convert(real.self, type),
+               r.Select(first, one, unit));
+  rotation.columns.other =
+      r.Binary(HloOpcode::kMultiply, r.Convert(real.other, type),
+               r.Select(first, unit, one));
+  rotation.rows = {r.Conjugate(rotation.columns.self),
+                   r.Conjugate(rotation.columns.other)};
+  return rotation;
+}
+
 // x's rows (dimension) rotated by `rotation` with their partners.
 HloInstruction* Rotate(Emitter& b, HloInstruction* x, int64_t dimension,
                        HloInstruction* partners, const Rotation& rotation) {
@@ -1136,32 +1173,10 @@ StatusOr<HloInstruction*> ExpandEigh(Emitter& e, HloInstruction* a,
                                    rotation),
                             Rotate(r, m[1], batch + 1, partners, rotation)};
                       }
-                      // Hermitian: J = diag(1, u) R with u = e^{-i phi}
-                      // for a_pq = |a_pq| e^{i phi}, which makes the pair's
-                      // entry real before the real rotation R. Columns take
-                      // J's coefficients, rows their conjugates.
-                      HloInstruction* magnitude = r.Unary(HloOpcode::kAbs, apq);
-                      const Dims& dims = magnitude->shape().dims();
-                      HloInstruction* zero = r.Splat(s.real_type(), dims, 0);
-                      HloInstruction* one = r.Splat(s.type, dims, 1);
-                      HloInstruction* unit = r.Select(
-                          r.Compare(ComparisonDirection::kEq, magnitude, zero),
-                          one,
-                          r.Binary(HloOpcode::kDivide,
-                                   r.Select(first, r.Conjugate(apq), apq),
-                                   r.Convert(magnitude, s.type)));
-                      const Rotation real =
-                          PairRotation(r, first, r.Select(first, d, dp),
-                                       r.Select(first, dp, d), magnitude);
-                      Rotation columns;
-                      columns.self = r.Binary(HloOpcode::kMultiply,
-                                              r.Convert(real.self, s.type),
-                                              r.Select(first, one, unit));
-                      columns.other = r.Binary(HloOpcode::kMultiply,
-                                               r.Convert(real.other, s.type),
-                                               r.Select(first, unit, one));
-                      const Rotation rows_rotation{r.Conjugate(columns.self),
-                                                   r.Conjugate(columns.other)};
+                      const HermitianRotation rotation =
+                          RotateHermitian(r, first, d, dp, apq);
+                      const Rotation& columns = rotation.columns;
+                      const Rotation& rows_rotation = rotation.rows;
                       HloInstruction* rotated_columns =
                           Rotate(r, m[0], batch + 1, partners, columns);
                       return std::vector<HloInstruction*>{
@@ -1225,7 +1240,7 @@ StatusOr<std::vector<HloInstruction*>> TallSvd(Emitter& e, HloInstruction* a,
               HloInstruction** converged)
               -> StatusOr<std::vector<HloInstruction*>> {
             std::vector<HloInstruction*> start = state;
-            start.push_back(b.Splat(s.type, s.batch, 0));
+            start.push_back(b.Splat(s.real_type(), s.batch, 0));
             PHAL_ASSIGN_OR_RETURN(
                 std::vector<HloInstruction*> rounds,
                 CountedLoop(
@@ -1240,22 +1255,27 @@ StatusOr<std::vector<HloInstruction*>> TallSvd(Emitter& e, HloInstruction* a,
                           s.Batch(order), {batch});
                       HloInstruction* wp =
                           r.GatherAlong(x[0], batch + 1, partners);
+                      MatrixOps rops(r, s);
                       HloInstruction* alpha =
-                          r.Reduce(r.Binary(HloOpcode::kMultiply, x[0], x[0]),
-                                   0, HloOpcode::kAdd, {batch});
-                      HloInstruction* gamma =
-                          r.Reduce(r.Binary(HloOpcode::kMultiply, x[0], wp), 0,
+                          r.Reduce(rops.SquaredMagnitude(x[0]), 0,
                                    HloOpcode::kAdd, {batch});
+                      HloInstruction* gamma = r.Reduce(
+                          r.Binary(HloOpcode::kMultiply, r.Conjugate(x[0]), wp),
+                          0, HloOpcode::kAdd, {batch});
                       HloInstruction* alpha_p =
                           r.GatherAlong(alpha, batch, partners);
-                      const Rotation rotation = PairRotation(
-                          r, first, r.Select(first, alpha, alpha_p),
-                          r.Select(first, alpha_p, alpha), gamma);
+                      const Rotation rotation =
+                          s.complex()
+                              ? RotateHermitian(r, first, alpha, alpha_p, gamma)
+                                    .columns
+                              : PairRotation(
+                                    r, first, r.Select(first, alpha, alpha_p),
+                                    r.Select(first, alpha_p, alpha), gamma);
                       HloInstruction* scale = r.Unary(
                           HloOpcode::kSqrt,
                           r.Binary(HloOpcode::kMultiply, alpha, alpha_p));
                       const Dims& dims = alpha->shape().dims();
-                      HloInstruction* zero = r.Splat(s.type, dims, 0);
+                      HloInstruction* zero = r.Splat(s.real_type(), dims, 0);
                       HloInstruction* ratio = r.Select(
                           r.Compare(ComparisonDirection::kGt, scale, zero),
                           r.Binary(HloOpcode::kDivide,
@@ -1263,43 +1283,25 @@ StatusOr<std::vector<HloInstruction*>> TallSvd(Emitter& e, HloInstruction* a,
                           zero);
                       HloInstruction* round_worst =
                           r.Reduce(ratio, 0, HloOpcode::kMaximum, {batch});
-                      HloInstruction* rotated_w = r.Binary(
-                          HloOpcode::kAdd,
-                          r.Binary(
-                              HloOpcode::kMultiply,
-                              r.Broadcast(rotation.self, x[0]->shape().dims(),
-                                          [&] {
-                                            Dims d = s.BatchDimensions();
-                                            d.push_back(batch + 1);
-                                            return d;
-                                          }()),
-                              x[0]),
-                          r.Binary(
-                              HloOpcode::kMultiply,
-                              r.Broadcast(rotation.other, x[0]->shape().dims(),
-                                          [&] {
-                                            Dims d = s.BatchDimensions();
-                                            d.push_back(batch + 1);
-                                            return d;
-                                          }()),
-                              wp));
+                      HloInstruction* rotated_w =
+                          Rotate(r, x[0], batch + 1, partners, rotation);
                       return std::vector<HloInstruction*>{
                           rotated_w,
                           Rotate(r, x[1], batch + 1, partners, rotation),
                           r.Binary(HloOpcode::kMaximum, x[2], round_worst)};
                     }));
-            *converged = All(b, b.Compare(ComparisonDirection::kLe, rounds[2],
-                                          b.Splat(s.type, s.batch, tolerance)));
+            *converged =
+                All(b, b.Compare(ComparisonDirection::kLe, rounds[2],
+                                 b.Splat(s.real_type(), s.batch, tolerance)));
             rounds.pop_back();
             return rounds;
           }));
   Dims starts(static_cast<std::size_t>(s.rank()), 0);
   HloInstruction* columns = e.Slice(swept[0], starts, s.With(m, n));
   HloInstruction* vectors = e.Slice(swept[1], starts, s.With(n, n));
-  HloInstruction* norms =
-      e.Unary(HloOpcode::kSqrt,
-              e.Reduce(e.Binary(HloOpcode::kMultiply, columns, columns), 0,
-                       HloOpcode::kAdd, {batch}));
+  HloInstruction* norms = e.Unary(
+      HloOpcode::kSqrt, e.Reduce(MatrixOps(e, s).SquaredMagnitude(columns), 0,
+                                 HloOpcode::kAdd, {batch}));
   HloInstruction* sorted = e.SortWithIndices(norms, batch, true);
   HloInstruction* sigma = e.Element(sorted, 0);
   HloInstruction* order_of = e.Element(sorted, 1);
@@ -1308,12 +1310,14 @@ StatusOr<std::vector<HloInstruction*>> TallSvd(Emitter& e, HloInstruction* a,
   HloInstruction* signs = ColumnSigns(e, vectors);
   columns = ScaleColumns(e, columns, signs);
   vectors = ScaleColumns(e, vectors, signs);
-  HloInstruction* zero = e.Splat(s.type, s.Batch(n), 0);
+  HloInstruction* zero = e.Splat(s.real_type(), s.Batch(n), 0);
   HloInstruction* positive = e.Compare(ComparisonDirection::kGt, sigma, zero);
-  HloInstruction* inverse = e.Select(
-      positive,
-      e.Binary(HloOpcode::kDivide, e.Splat(s.type, s.Batch(n), 1), sigma),
-      zero);
+  HloInstruction* inverse =
+      e.Convert(e.Select(positive,
+                         e.Binary(HloOpcode::kDivide,
+                                  e.Splat(s.real_type(), s.Batch(n), 1), sigma),
+                         zero),
+                s.type);
   HloInstruction* normalised =
       PadZeros(e, ScaleColumns(e, columns, inverse), u_cols - n, false);
   PHAL_ASSIGN_OR_RETURN(HloInstruction * qr, ExpandQr(e, normalised));
@@ -1322,9 +1326,9 @@ StatusOr<std::vector<HloInstruction*>> TallSvd(Emitter& e, HloInstruction* a,
       HloInstruction * q,
       ExpandHouseholderProduct(e, reflectors, e.Element(qr, 1)));
   // Q's column j is u_j / r_jj with r_jj = +-1 where sigma_j > 0.
-  HloInstruction* r_diagonal =
-      e.Slice(Diagonal(e, e.Slice(reflectors, starts, s.With(n, n))),
-              Dims(static_cast<std::size_t>(batch + 1), 0), s.Batch(n));
+  HloInstruction* r_diagonal = e.Slice(
+      RealPart(e, Diagonal(e, e.Slice(reflectors, starts, s.With(n, n)))),
+      Dims(static_cast<std::size_t>(batch + 1), 0), s.Batch(n));
   HloInstruction* flip =
       e.Binary(HloOpcode::kAnd, positive,
                e.Compare(ComparisonDirection::kLt, r_diagonal, zero));
@@ -1350,14 +1354,11 @@ StatusOr<HloInstruction*> ExpandSvd(Emitter& e, HloInstruction* a, bool full) {
   if (m >= n) {
     PHAL_ASSIGN_OR_RETURN(std::vector<HloInstruction*> parts,
                           TallSvd(e, a, full ? m : k));
-    return e.Tuple(
-        {parts[0], parts[1], e.Transpose(parts[2], SwapMinor(s.rank()))});
+    return e.Tuple({parts[0], parts[1], Adjoint(e, parts[2])});
   }
-  PHAL_ASSIGN_OR_RETURN(
-      std::vector<HloInstruction*> parts,
-      TallSvd(e, e.Transpose(a, SwapMinor(s.rank())), full ? n : k));
-  return e.Tuple(
-      {parts[2], parts[1], e.Transpose(parts[0], SwapMinor(s.rank()))});
+  PHAL_ASSIGN_OR_RETURN(std::vector<HloInstruction*> parts,
+                        TallSvd(e, Adjoint(e, a), full ? n : k));
+  return e.Tuple({parts[2], parts[1], Adjoint(e, parts[0])});
 }
 
 bool IsLinearAlgebra(HloOpcode opcode) {

@@ -1,8 +1,7 @@
 // The LAPACK custom calls JAX writes for CPU (lapack_<t><routine>_ffi, t
 // one of s, d, c, z), lowered to the HLO IR's linear-algebra ops with the
 // outputs LAPACK gives: potrf, getrf (1-based pivots), geqrf, orgqr/ungqr,
-// trsm, syevd/heevd and gesdd (real matrices; a complex one is refused by
-// svd's shape rule), each with its `info` where LAPACK has one. The
+// trsm, syevd/heevd and gesdd, each with its `info` where LAPACK has one. The
 // layouts JAX attaches (column-major) are storage only: the ops read the
 // logical matrices.
 #ifndef POLYHAL_CORE_FRONTEND_LAPACK_CUSTOM_CALLS_H_

@@ -33,14 +33,6 @@ Status ExpectSquare(const Shape& shape, const std::string& what) {
   return OkStatus();
 }
 
-Status ExpectReal(const Shape& shape, const std::string& op) {
-  if (IsComplex(shape.element_type())) {
-    return Fail(op + " of complex matrices (" + shape.ToString() +
-                ") is not supported yet");
-  }
-  return OkStatus();
-}
-
 std::vector<int64_t> BatchDims(const Shape& shape, int64_t keep) {
   std::vector<int64_t> dims = shape.dims();
   dims.resize(static_cast<std::size_t>(shape.rank() - 2));
@@ -57,7 +49,7 @@ std::vector<int64_t> BatchDims(const Shape& shape, int64_t keep) {
 // m >= n >= k for a [.., m, n] and taus [.., k]. eigh(a): (eigenvectors
 // [.., n, n], eigenvalues [.., n]). svd(a): (u, s [.., min(m, n)], vt),
 // full_matrices choosing u's and vt's shapes; eigenvalues and singular
-// values are real. svd takes real matrices.
+// values are real.
 StatusOr<Shape> InferLinearAlgebraShape(const HloInstruction& instruction) {
   const Shape& a = instruction.operand(0)->shape();
   switch (instruction.opcode()) {
@@ -110,7 +102,6 @@ StatusOr<Shape> InferLinearAlgebraShape(const HloInstruction& instruction) {
     }
     case HloOpcode::kSvd: {
       PHAL_RETURN_IF_ERROR(ExpectMatrices(a, "the operand"));
-      PHAL_RETURN_IF_ERROR(ExpectReal(a, "svd"));
       const int64_t m = a.dim(a.rank() - 2);
       const int64_t n = a.dim(a.rank() - 1);
       const int64_t k = std::min(m, n);
@@ -119,9 +110,10 @@ StatusOr<Shape> InferLinearAlgebraShape(const HloInstruction& instruction) {
       u.push_back(full ? m : k);
       std::vector<int64_t> vt = BatchDims(a, full ? n : k);
       vt.push_back(n);
-      return Shape::Tuple({Shape(a.element_type(), u),
-                           Shape(a.element_type(), BatchDims(a, k)),
-                           Shape(a.element_type(), vt)});
+      return Shape::Tuple(
+          {Shape(a.element_type(), u),
+           Shape(ComplexComponentType(a.element_type()), BatchDims(a, k)),
+           Shape(a.element_type(), vt)});
     }
     default:
       return Fail("is not a linear-algebra op");

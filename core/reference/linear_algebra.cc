@@ -515,23 +515,112 @@ void TallSvd(const Matrix& input, int64_t u_cols, Matrix* u,
   }
 }
 
+// The tall svd of a complex matrix, as TallSvd: the pair rotations
+// J = diag(1, u) R with u = conj(g) / |g| for g = w_p^H w_q, and each right
+// singular vector scaled by conj(e) / |e| of its entry e of largest
+// modulus (the left one alike).
+void TallSvdComplex(const Matrix& input, int64_t u_cols, Matrix* u,
+                    std::vector<double>* sigma, Matrix* v_out) {
+  const int64_t m = input.rows;
+  const int64_t n = input.cols;
+  Matrix w = input;
+  Matrix v = Zeros(n, n);
+  for (int64_t i = 0; i < n; ++i) v.at(i, i) = 1;
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    bool rotated = false;
+    for (int64_t p = 0; p < n; ++p) {
+      for (int64_t q = p + 1; q < n; ++q) {
+        double alpha = 0, beta = 0;
+        Complex gamma = 0;
+        for (int64_t i = 0; i < m; ++i) {
+          alpha += std::norm(w.at(i, p));
+          beta += std::norm(w.at(i, q));
+          gamma += std::conj(w.at(i, p)) * w.at(i, q);
+        }
+        const double magnitude = std::abs(gamma);
+        if (!(magnitude > 1e-15 * std::sqrt(alpha * beta))) continue;
+        rotated = true;
+        const Complex phase = std::conj(gamma) / magnitude;
+        double c = 1, s = 0;
+        JacobiRotation(alpha, beta, magnitude, &c, &s);
+        for (Matrix* x : {&w, &v}) {
+          for (int64_t i = 0; i < x->rows; ++i) {
+            const Complex xp = x->at(i, p);
+            const Complex xq = x->at(i, q);
+            x->at(i, p) = c * xp - s * phase * xq;
+            x->at(i, q) = s * xp + c * phase * xq;
+          }
+        }
+      }
+    }
+    if (!rotated) break;
+  }
+  std::vector<double> norms(static_cast<std::size_t>(n), 0.0);
+  for (int64_t j = 0; j < n; ++j) {
+    double sum = 0;
+    for (int64_t i = 0; i < m; ++i) sum += std::norm(w.at(i, j));
+    norms[static_cast<std::size_t>(j)] = std::sqrt(sum);
+  }
+  const std::vector<int64_t> order = Order(norms, true);
+  sigma->assign(static_cast<std::size_t>(n), 0.0);
+  *v_out = Zeros(n, n);
+  Matrix padded = Zeros(m, u_cols);
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t from = order[static_cast<std::size_t>(j)];
+    const double size = norms[static_cast<std::size_t>(from)];
+    (*sigma)[static_cast<std::size_t>(j)] = size;
+    int64_t best = 0;
+    for (int64_t i = 1; i < n; ++i) {
+      if (std::abs(v.at(i, from)) > std::abs(v.at(best, from))) best = i;
+    }
+    const Complex e = v.at(best, from);
+    const Complex phase =
+        std::abs(e) == 0 ? Complex(1) : std::conj(e) / std::abs(e);
+    for (int64_t i = 0; i < n; ++i) v_out->at(i, j) = phase * v.at(i, from);
+    if (size > 0) {
+      for (int64_t i = 0; i < m; ++i) {
+        padded.at(i, j) = phase * w.at(i, from) / size;
+      }
+    }
+  }
+  Matrix factors = padded;
+  std::vector<Complex> taus;
+  Qr(&factors, &taus);
+  *u = HouseholderProduct(factors, taus);
+  for (int64_t j = 0; j < n; ++j) {
+    if (!((*sigma)[static_cast<std::size_t>(j)] > 0)) continue;
+    if (factors.at(j, j).real() < 0) {
+      for (int64_t i = 0; i < m; ++i) u->at(i, j) = -u->at(i, j);
+    }
+  }
+}
+
+Matrix Adjoint(const Matrix& m) {
+  Matrix t = Zeros(m.cols, m.rows);
+  for (int64_t i = 0; i < m.rows; ++i) {
+    for (int64_t j = 0; j < m.cols; ++j) t.at(j, i) = std::conj(m.at(i, j));
+  }
+  return t;
+}
+
 // svd(a) = u diag(s) vt, through the tall case (of a^T when m < n).
-void Svd(const Matrix& a, bool full, Matrix* u, std::vector<double>* sigma,
-         Matrix* vt) {
+void Svd(const Matrix& a, bool full, bool complex, Matrix* u,
+         std::vector<double>* sigma, Matrix* vt) {
   const int64_t m = a.rows;
   const int64_t n = a.cols;
   const int64_t k = std::min(m, n);
+  const auto tall = complex ? TallSvdComplex : TallSvd;
   if (m >= n) {
     Matrix v;
-    TallSvd(a, full ? m : k, u, sigma, &v);
-    *vt = Transposed(v);
+    tall(a, full ? m : k, u, sigma, &v);
+    *vt = Adjoint(v);
     return;
   }
   Matrix v;
   Matrix left;
-  TallSvd(Transposed(a), full ? n : k, &left, sigma, &v);
+  tall(Adjoint(a), full ? n : k, &left, sigma, &v);
   *u = v;
-  *vt = Transposed(left);
+  *vt = Adjoint(left);
 }
 
 }  // namespace
@@ -619,7 +708,8 @@ StatusOr<Literal> EvaluateLinearAlgebra(
       for (int64_t b = 0; b < batches; ++b) {
         Matrix left, right;
         std::vector<double> sigma;
-        Svd(ReadMatrix(a, b), options.full_matrices, &left, &sigma, &right);
+        Svd(ReadMatrix(a, b), options.full_matrices,
+            IsComplex(a.element_type()), &left, &sigma, &right);
         WriteMatrix(left, b, &u);
         WriteMatrix(right, b, &vt);
         for (int64_t j = 0; j < k; ++j) {

@@ -192,6 +192,33 @@ def test_hermitian_eigh(plugin, dtype):
     assert np.max(np.abs(gram - np.eye(6))) < 50 * eps
 
 
-def test_complex_svd_is_refused_with_a_clear_error():
-    with pytest.raises(polyhal.Error, match="svd of complex matrices"):
-        polyhal.jit(jnp.linalg.svd)(np.eye(3, dtype=np.complex64))
+@pytest.mark.parametrize("plugin", ["cpu", "nvidia"])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128],
+                         ids=["c64", "c128"])
+def test_complex_svd(plugin, dtype):
+    device = _device(plugin)
+    eps = np.finfo(dtype).eps
+    rng = np.random.default_rng(6)
+    for shape in ((2, 7, 4), (4, 7)):
+        a = (rng.standard_normal(shape) +
+             1j * rng.standard_normal(shape)).astype(dtype)
+        for full in (True, False):
+            u, s, vt = polyhal.jit(
+                lambda x: jnp.linalg.svd(x, full_matrices=full),
+                device=device)(a)
+            want = jax.jit(lambda x: jnp.linalg.svd(x, full_matrices=full))(a)
+            assert u.shape == want[0].shape and vt.shape == want[2].shape
+            assert s.dtype == np.finfo(dtype).dtype
+            np.testing.assert_allclose(s, want[1], rtol=0,
+                                       atol=100 * eps * np.max(np.abs(a)))
+            k = min(shape[-2:])
+            rebuilt = (u[..., :, :k] * s[..., None, :]) @ vt[..., :k, :]
+            assert np.max(np.abs(rebuilt - a)) < 50 * eps * np.max(np.abs(a))
+            for q in (np.conj(np.swapaxes(u, -1, -2)) @ u,
+                      vt @ np.conj(np.swapaxes(vt, -1, -2))):
+                assert np.max(np.abs(q - np.eye(q.shape[-1]))) < 50 * eps
+
+
+def test_a_lapack_routine_not_lowered_is_refused_with_its_name():
+    with pytest.raises(polyhal.Error, match="geev is not lowered yet"):
+        polyhal.jit(jnp.linalg.eig)(np.eye(3, dtype=np.float32))
