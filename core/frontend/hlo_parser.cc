@@ -1034,7 +1034,7 @@ StatusOr<std::unique_ptr<HloInstruction>> HloTextParser::LapackCall(
   const std::string& target = attributes.custom_call_target;
   LapackOptions options;
   // backend_config={diag = 85 : ui8, side = 76 : ui8, ...}: LAPACK's
-  // character codes by name.
+  // character codes by name; {lower = true, ...}: the GPU solvers' flags.
   const std::string& config = attributes.backend_config;
   for (std::size_t at = 0; at < config.size();) {
     const std::size_t equals = config.find('=', at);
@@ -1058,12 +1058,13 @@ StatusOr<std::unique_ptr<HloInstruction>> HloTextParser::LapackCall(
       ++end;
     }
     if (end > digits) {
-      const char letter = static_cast<char>(value);
-      if (key == "uplo") options.uplo = letter;
-      if (key == "side") options.side = letter;
-      if (key == "trans_x") options.trans_x = letter;
-      if (key == "diag") options.diag = letter;
-      if (key == "mode") options.mode = letter;
+      options.SetCode(key, static_cast<char>(value));
+    } else if (config.compare(digits, 4, "true") == 0) {
+      options.SetFlag(key, true);
+      end = digits + 4;
+    } else if (config.compare(digits, 5, "false") == 0) {
+      options.SetFlag(key, false);
+      end = digits + 5;
     }
     at = end > equals ? end : equals + 1;
   }

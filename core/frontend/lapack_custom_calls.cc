@@ -7,21 +7,50 @@ namespace {
 
 using Dims = std::vector<int64_t>;
 
-// The routine of "lapack_<t><routine>_ffi" ("potrf", "getrf", ...), or
-// empty.
-std::string Routine(const std::string& target) {
-  const std::string prefix = "lapack_";
+// The library and routine of a target: "lapack_<t><routine>_ffi" (t one
+// of s, d, c, z), "cusolver_<routine>_ffi", "hipsolver_<routine>_ffi",
+// and the pivot conversions "cu_lu_pivots_to_permutation" and
+// "hip_lu_pivots_to_permutation"; empty for any other target.
+struct Solver {
+  std::string library;  // "LAPACK", "cuSOLVER", "hipSOLVER"
+  std::string routine;  // "potrf", "getrf", ...
+};
+
+bool HasAffixes(const std::string& target, const std::string& prefix,
+                const std::string& suffix) {
+  return target.size() > prefix.size() + suffix.size() &&
+         target.compare(0, prefix.size(), prefix) == 0 &&
+         target.compare(target.size() - suffix.size(), suffix.size(), suffix) ==
+             0;
+}
+
+Solver Routine(const std::string& target) {
   const std::string suffix = "_ffi";
-  if (target.size() <= prefix.size() + suffix.size() + 1 ||
-      target.compare(0, prefix.size(), prefix) != 0 ||
-      target.compare(target.size() - suffix.size(), suffix.size(), suffix) !=
-          0) {
-    return "";
+  if (target == "cu_lu_pivots_to_permutation") {
+    return {"cuSOLVER", "lu_pivots_to_permutation"};
+  }
+  if (target == "hip_lu_pivots_to_permutation") {
+    return {"hipSOLVER", "lu_pivots_to_permutation"};
+  }
+  for (const auto& [prefix, library] :
+       {std::pair<std::string, std::string>{"cusolver_", "cuSOLVER"},
+        {"hipsolver_", "hipSOLVER"}}) {
+    if (HasAffixes(target, prefix, suffix)) {
+      return {library,
+              target.substr(prefix.size(),
+                            target.size() - prefix.size() - suffix.size())};
+    }
+  }
+  const std::string prefix = "lapack_";
+  if (!HasAffixes(target, prefix, suffix) ||
+      target.size() <= prefix.size() + suffix.size() + 1) {
+    return {};
   }
   const char type = target[prefix.size()];
-  if (type != 's' && type != 'd' && type != 'c' && type != 'z') return "";
-  return target.substr(prefix.size() + 1,
-                       target.size() - prefix.size() - 1 - suffix.size());
+  if (type != 's' && type != 'd' && type != 'c' && type != 'z') return {};
+  return {"LAPACK",
+          target.substr(prefix.size() + 1,
+                        target.size() - prefix.size() - 1 - suffix.size())};
 }
 
 StatusOr<HloInstruction*> Iota(HloBuilder& b, const Dims& dims,
@@ -218,6 +247,136 @@ StatusOr<std::vector<HloInstruction*>> Gesdd(
   return std::vector<HloInstruction*>{a, usv[1], usv[0], usv[2], info};
 }
 
+// cuSOLVER's gesvdj: as gesdd, but v in place of vt.
+StatusOr<std::vector<HloInstruction*>> Gesvdj(
+    HloBuilder& b, const LapackComputations& computations,
+    const LapackOptions& options, HloInstruction* a,
+    const std::vector<Shape>& result_types) {
+  PHAL_ASSIGN_OR_RETURN(std::vector<HloInstruction*> results,
+                        Gesdd(b, computations, options, a, result_types));
+  HloInstruction* vt = results[3];
+  const int64_t rank = vt->shape().rank();
+  std::vector<int64_t> permutation(static_cast<std::size_t>(rank));
+  std::iota(permutation.begin(), permutation.end(), 0);
+  std::swap(permutation[permutation.size() - 1],
+            permutation[permutation.size() - 2]);
+  auto transpose = b.Create(HloOpcode::kTranspose, Shape(), {vt});
+  transpose->set_dimensions(permutation);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * v, b.Add(std::move(transpose)));
+  PHAL_ASSIGN_OR_RETURN(results[3], b.Conjugate(v));
+  return results;
+}
+
+// The permutation [batch..., m] that applying the 0-based row swaps
+// `pivots` [batch..., k] in order makes of the rows 0..m-1 (perm[i] and
+// perm[pivots[i]] swapped for i = 0..k-1): a counted while loop.
+StatusOr<std::vector<HloInstruction*>> PivotsToPermutation(
+    HloBuilder& b, const LapackComputations& computations,
+    HloInstruction* pivots, const std::vector<Shape>& result_types) {
+  const Shape& shape = pivots->shape();
+  if (result_types.size() != 1 || result_types[0].rank() != shape.rank() ||
+      shape.element_type() != PHAL_ELEMENT_TYPE_S32 || shape.rank() < 1) {
+    return InvalidArgument(
+        "lu_pivots_to_permutation takes s32 pivots "
+        "[batch..., k] to a permutation [batch..., m]");
+  }
+  const int64_t rank = shape.rank();
+  const int64_t k = shape.dim(rank - 1);
+  const Dims dims = result_types[0].dims();
+  const Shape s32(PHAL_ELEMENT_TYPE_S32, {});
+  const Shape state =
+      Shape::Tuple({s32, Shape(PHAL_ELEMENT_TYPE_S32, dims), shape});
+  // Condition: i < k.
+  HloBuilder condition(computations.unique_name("lu_pivots_condition"));
+  HloInstruction* cp = condition.AddParameter(state);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * ci, condition.GetTupleElement(cp, 0));
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * limit,
+      condition.ScalarConstant(PHAL_ELEMENT_TYPE_S32, static_cast<double>(k)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * going,
+                        condition.Compare(ComparisonDirection::kLt, ci, limit));
+  HloComputation* condition_computation =
+      computations.add(condition.Build(going));
+  // Body: swap perm[i] and perm[pivots[i]] in every batch element.
+  HloBuilder body(computations.unique_name("lu_pivots_body"));
+  HloInstruction* bp = body.AddParameter(state);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * i, body.GetTupleElement(bp, 0));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * perm, body.GetTupleElement(bp, 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * piv, body.GetTupleElement(bp, 2));
+  std::vector<HloInstruction*> starts;
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * zero,
+                        body.ScalarConstant(PHAL_ELEMENT_TYPE_S32, 0));
+  for (int64_t d = 0; d + 1 < rank; ++d) starts.push_back(zero);
+  starts.push_back(i);
+  Dims one = dims;
+  one.back() = 1;
+  auto pick = [&](HloInstruction* x) -> StatusOr<HloInstruction*> {
+    std::vector<HloInstruction*> operands = {x};
+    operands.insert(operands.end(), starts.begin(), starts.end());
+    auto slice = body.Create(HloOpcode::kDynamicSlice, Shape(), operands);
+    slice->set_dynamic_slice_sizes(one);
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * picked, body.Add(std::move(slice)));
+    std::vector<int64_t> mapping(static_cast<std::size_t>(rank));
+    std::iota(mapping.begin(), mapping.end(), 0);
+    Dims batch(dims.begin(), dims.end() - 1);
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * flat, body.Reshape(picked, batch));
+    mapping.pop_back();
+    return body.Broadcast(flat, dims, mapping);
+  };
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * target, pick(piv));  // p
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * at_i, pick(perm));   // perm[i]
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * index,
+      body.Iota(Shape(PHAL_ELEMENT_TYPE_S32, dims), rank - 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * is_p,
+                        body.Compare(ComparisonDirection::kEq, index, target));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * zeros, body.FullLike(perm, 0));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * only_p,
+                        body.Select(is_p, perm, zeros));
+  HloBuilder adder(computations.unique_name("lu_pivots_add"));
+  HloInstruction* x = adder.AddParameter(s32);
+  HloInstruction* y = adder.AddParameter(s32);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * sum,
+                        adder.Binary(HloOpcode::kAdd, x, y));
+  auto reduce = body.Create(HloOpcode::kReduce, Shape(), {only_p, zero});
+  reduce->set_dimensions({rank - 1});
+  reduce->AppendCalledComputation(computations.add(adder.Build(sum)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * at_p_flat,
+                        body.Add(std::move(reduce)));
+  std::vector<int64_t> mapping(static_cast<std::size_t>(rank - 1));
+  std::iota(mapping.begin(), mapping.end(), 0);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * at_p,
+                        body.Broadcast(at_p_flat, dims, mapping));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * ii, body.Broadcast(i, dims, {}));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * is_i,
+                        body.Compare(ComparisonDirection::kEq, index, ii));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * swapped_p,
+                        body.Select(is_p, at_i, perm));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * swapped,
+                        body.Select(is_i, at_p, swapped_p));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * step,
+                        body.ScalarConstant(PHAL_ELEMENT_TYPE_S32, 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * next,
+                        body.Binary(HloOpcode::kAdd, i, step));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * body_root,
+                        body.Tuple({next, swapped, piv}));
+  HloComputation* body_computation = computations.add(body.Build(body_root));
+  // The loop from the identity permutation.
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * start,
+                        b.ScalarConstant(PHAL_ELEMENT_TYPE_S32, 0));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * identity,
+                        b.Iota(Shape(PHAL_ELEMENT_TYPE_S32, dims), rank - 1));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * initial,
+                        b.Tuple({start, identity, pivots}));
+  auto loop = b.Create(HloOpcode::kWhile, Shape(), {initial});
+  loop->AppendCalledComputation(condition_computation);
+  loop->AppendCalledComputation(body_computation);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * done, b.Add(std::move(loop)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * permutation,
+                        b.GetTupleElement(done, 1));
+  return std::vector<HloInstruction*>{permutation};
+}
+
 Status ExpectOperands(const std::string& target,
                       const std::vector<HloInstruction*>& operands,
                       std::size_t count) {
@@ -229,8 +388,22 @@ Status ExpectOperands(const std::string& target,
 
 }  // namespace
 
+void LapackOptions::SetCode(const std::string& name, char letter) {
+  if (name == "uplo") uplo = letter;
+  if (name == "side") side = letter;
+  if (name == "trans_x") trans_x = letter;
+  if (name == "diag") diag = letter;
+  if (name == "mode") mode = letter;
+}
+
+void LapackOptions::SetFlag(const std::string& name, bool value) {
+  if (name == "lower") uplo = value ? 'L' : 'U';
+  if (name == "full_matrices" && mode != 'N') mode = value ? 'A' : 'S';
+  if (name == "compute_uv" && !value) mode = 'N';
+}
+
 bool IsLapackTarget(const std::string& target) {
-  return !Routine(target).empty();
+  return !Routine(target).routine.empty();
 }
 
 StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
@@ -238,7 +411,8 @@ StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
     const std::string& target, const LapackOptions& options,
     const std::vector<HloInstruction*>& operands,
     const std::vector<Shape>& result_types) {
-  const std::string routine = Routine(target);
+  const Solver solver = Routine(target);
+  const std::string& routine = solver.routine;
   if (routine == "potrf") {
     PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
     return Potrf(b, computations, options, operands[0]);
@@ -263,13 +437,23 @@ StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
     PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
     return Syevd(b, computations, options, operands[0]);
   }
-  if (routine == "gesdd") {
+  if (routine == "gesdd" || routine == "gesvd") {
     PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
     return Gesdd(b, computations, options, operands[0], result_types);
   }
-  return Unimplemented("custom_call @" + target + ": LAPACK's " + routine +
+  if (routine == "gesvdj") {
+    PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
+    return Gesvdj(b, computations, options, operands[0], result_types);
+  }
+  if (routine == "lu_pivots_to_permutation") {
+    PHAL_RETURN_IF_ERROR(ExpectOperands(target, operands, 1));
+    return PivotsToPermutation(b, computations, operands[0], result_types);
+  }
+  return Unimplemented("custom_call @" + target + ": " + solver.library +
+                       "'s " + routine +
                        " is not lowered yet (potrf, getrf, geqrf, orgqr, "
-                       "ungqr, trsm, syevd, heevd and gesdd are)");
+                       "ungqr, trsm, syevd, heevd, gesdd, gesvd, gesvdj and "
+                       "the pivots' permutation are)");
 }
 
 }  // namespace phal

@@ -18,16 +18,23 @@
 namespace phal {
 
 // The character-valued attributes of a call's backend_config (uplo, side,
-// trans_x, diag, mode), as LAPACK's letters.
+// trans_x, diag, mode), as LAPACK's letters. The GPU solvers' boolean ones
+// map onto them (SetFlag).
 struct LapackOptions {
   char uplo = 'L';
   char side = 'L';
   char trans_x = 'N';
   char diag = 'N';
   char mode = 'V';
+
+  // A character code (uplo = 76) or a GPU solver's flag (lower = true,
+  // full_matrices, compute_uv) by name; other names are ignored.
+  void SetCode(const std::string& name, char letter);
+  void SetFlag(const std::string& name, bool value);
 };
 
-// Whether `target` names a LAPACK routine JAX calls (lowered or not).
+// Whether `target` names a LAPACK or GPU solver routine JAX calls
+// (lowered or not).
 bool IsLapackTarget(const std::string& target);
 
 // Names a computation the lowering adds (a reducer) uniquely from `base`,

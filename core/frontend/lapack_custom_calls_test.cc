@@ -93,6 +93,28 @@ TEST(LapackCustomCallsTest, GeqrfOrgqrSyevdAndGesddRead) {
   EXPECT_THAT(Values((*outputs)[3]), ElementsAre(0));
 }
 
+TEST(LapackCustomCallsTest, GpuSolverCallsAndThePivotsPermutation) {
+  const std::string text = R"(
+    func.func @main() -> (tensor<2x2xf64>, tensor<i32>, tensor<2x3xi32>, tensor<2x2xf64>) {
+      %a = stablehlo.constant dense<[[4.0, 7.0], [2.0, 5.0]]> : tensor<2x2xf64>
+      %0:2 = stablehlo.custom_call @cusolver_potrf_ffi(%a) {mhlo.backend_config = {lower = true}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>]} : (tensor<2x2xf64>) -> (tensor<2x2xf64>, tensor<i32>)
+      %p = stablehlo.constant dense<[[2, 1], [1, 2]]> : tensor<2x2xi32>
+      %1 = stablehlo.custom_call @hip_lu_pivots_to_permutation(%p) {mhlo.backend_config = {}} : (tensor<2x2xi32>) -> tensor<2x3xi32>
+      %s = stablehlo.constant dense<[[2.0, 0.0], [0.0, 1.0]]> : tensor<2x2xf64>
+      %2:5 = stablehlo.custom_call @cusolver_gesvdj_ffi(%s) {mhlo.backend_config = {compute_uv = true, full_matrices = true}} : (tensor<2x2xf64>) -> (tensor<2x2xf64>, tensor<2xf64>, tensor<2x2xf64>, tensor<2x2xf64>, tensor<i32>)
+      return %0#0, %0#1, %1, %2#3 : tensor<2x2xf64>, tensor<i32>, tensor<2x3xi32>, tensor<2x2xf64>
+    })";
+  StatusOr<std::vector<Literal>> outputs = RunStableHlo(text);
+  ASSERT_TRUE(outputs.ok()) << outputs.status().message();
+  EXPECT_THAT(Values((*outputs)[0]), ElementsAre(2, 7, 1, 2));
+  EXPECT_THAT(Values((*outputs)[1]), ElementsAre(0));
+  // [0 1 2]: swap 0 and 2 -> [2 1 0], then 1 and 1. [0 1 2]: swap 0 and 1
+  // -> [1 0 2], then 1 and 2 -> [1 2 0].
+  EXPECT_THAT(Values((*outputs)[2]), ElementsAre(2, 1, 0, 1, 2, 0));
+  // gesvdj gives v (not vt); diag(2, 1) has v = I.
+  EXPECT_THAT(Values((*outputs)[3]), ElementsAre(1, 0, 0, 1));
+}
+
 TEST(LapackCustomCallsTest, ARoutineNotLoweredIsNamed) {
   const std::string text = R"(
     func.func @main() -> (tensor<2x2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2x2xf64>, tensor<i32>) {

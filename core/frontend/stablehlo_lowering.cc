@@ -679,13 +679,11 @@ Status StableHloLowering::LowerLapackCall(const MlirOperation& op,
   if (config == nullptr) config = op.Attribute("backend_config");
   if (config != nullptr && config->kind == MlirAttribute::Kind::kDictionary) {
     for (const MlirNamedAttribute& field : config->fields) {
-      if (field.value.kind != MlirAttribute::Kind::kInteger) continue;
-      const char letter = static_cast<char>(field.value.integer);
-      if (field.name == "uplo") options.uplo = letter;
-      if (field.name == "side") options.side = letter;
-      if (field.name == "trans_x") options.trans_x = letter;
-      if (field.name == "diag") options.diag = letter;
-      if (field.name == "mode") options.mode = letter;
+      if (field.value.kind == MlirAttribute::Kind::kInteger) {
+        options.SetCode(field.name, static_cast<char>(field.value.integer));
+      } else if (field.value.kind == MlirAttribute::Kind::kBool) {
+        options.SetFlag(field.name, field.value.boolean);
+      }
     }
   }
   LapackComputations computations{

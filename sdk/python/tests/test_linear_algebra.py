@@ -222,3 +222,56 @@ def test_complex_svd(plugin, dtype):
 def test_a_lapack_routine_not_lowered_is_refused_with_its_name():
     with pytest.raises(polyhal.Error, match="geev is not lowered yet"):
         polyhal.jit(jnp.linalg.eig)(np.eye(3, dtype=np.float32))
+
+
+GPU_CASES = {
+    "inv": (jnp.linalg.inv, lambda g, s, r, t: (g,)),
+    "cholesky": (jnp.linalg.cholesky, lambda g, s, r, t: (s,)),
+    "qr": (lambda a: jnp.linalg.qr(a), lambda g, s, r, t: (t,)),
+    "lu": (lambda a: jax.lax.linalg.lu(a), lambda g, s, r, t: (t,)),
+    "solve_triangular": (lambda a, b: sl.solve_triangular(a, b, lower=True),
+                         lambda g, s, r, t: (s, r)),
+    "eigh": (lambda a: _rebuilt_eigh(a), lambda g, s, r, t: (s,)),
+    "svd": (lambda a: _rebuilt_svd(a), lambda g, s, r, t: (t,)),
+    "svd_wide": (lambda a: _rebuilt_svd(jnp.swapaxes(a, -1, -2)),
+                 lambda g, s, r, t: (t,)),
+}
+
+
+def _rebuilt_eigh(a):
+    w, v = jnp.linalg.eigh(a)
+    return w, (v * w[..., None, :]) @ jnp.swapaxes(v, -1, -2)
+
+
+def _rebuilt_svd(a):
+    u, s, vt = jnp.linalg.svd(a, full_matrices=False)
+    return s, (u * s[..., None, :]) @ vt
+
+
+@pytest.mark.parametrize("batch", [(), (2,)], ids=["single", "batched"])
+@pytest.mark.parametrize("platform", ["cuda", "rocm"])
+@pytest.mark.parametrize("name", sorted(GPU_CASES))
+def test_the_gpu_solver_calls_jax_writes(name, platform, batch):
+    # What JAX writes for a GPU (cusolver_*/hipsolver_* custom calls and
+    # the pivots' permutation), compiled by Polyhal for cpu, against XLA:CPU
+    # running the CPU lowering of the same function.
+    function, pick = GPU_CASES[name]
+    arguments = pick(*_matrices(np.float32, batch))
+    text = jax.jit(function).trace(*arguments).lower(
+        lowering_platforms=(platform,)).as_text()
+    assert "solver" in text or "triangular_solve" in text
+    executable = polyhal.compile(text, device="cpu")
+    got = executable(*arguments)
+    got = got if isinstance(got, list) else [got]
+    wanted = jax.tree_util.tree_leaves(jax.jit(function)(*arguments))
+    assert len(got) == len(wanted)
+    eps = np.finfo(np.float32).eps
+    for actual, expected in zip(got, wanted):
+        expected = np.asarray(expected)
+        assert actual.shape == expected.shape
+        if np.issubdtype(expected.dtype, np.inexact):
+            np.testing.assert_allclose(
+                actual, expected, rtol=0,
+                atol=500 * eps * (1 + np.max(np.abs(expected))))
+        else:
+            np.testing.assert_array_equal(actual, expected)
