@@ -464,49 +464,150 @@ HloInstruction* Adjoint(Emitter& e, HloInstruction* x) {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// cholesky: column j of L is (a[:, j] - L conj(L[j, :])^T) / d below the
-// diagonal and d = sqrt(pivot) on it; a pivot that is not positive makes
-// d NaN, which every later column inherits.
+// x [batch..., r, c] with `count` zero columns (and, for `rows_too`, zero
+// rows) appended.
+HloInstruction* PadZeros(Emitter& b, HloInstruction* x, int64_t count,
+                         bool rows_too) {
+  if (count == 0 || b.Failed({x})) return x;
+  const MatrixShape s(x->shape());
+  MatrixOps ops(b, s);
+  HloInstruction* wide =
+      b.Concatenate({x, ops.Zeros(s.rows, count)}, s.rank() - 1);
+  if (!rows_too) return wide;
+  return b.Concatenate({wide, ops.Zeros(count, s.cols + count)}, s.rank() - 2);
+}
+
+// The columns of the Cholesky factor held by `panel` [.., N, w], the
+// columns offset .. offset + w of a lower-triangular view minus what the
+// columns on their left contribute, one column per step: column c of the
+// factor is (panel[:, c] - F conj(F[g, :])^T) / d below the diagonal (g =
+// offset + c, F the panel's factor so far) and d = sqrt(pivot) on it; a
+// pivot that is not positive makes d NaN, which every later column
+// inherits.
+StatusOr<HloInstruction*> PanelCholesky(Emitter& e, const MatrixShape& s,
+                                        HloInstruction* panel,
+                                        HloInstruction* offset) {
+  const int64_t n = s.rows;
+  const int64_t w = panel->shape().dim(s.rank() - 1);
+  const MatrixShape ps(Shape(s.type, s.With(n, w)));
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> out,
+      CountedLoop(
+          e, "cholesky", w, {panel, offset, MatrixOps(e, ps).Zeros(n, w)},
+          [&ps, n](Emitter& b, HloInstruction* c,
+                   const std::vector<HloInstruction*>& v) {
+            MatrixOps m(b, ps);
+            HloInstruction* g = b.Binary(HloOpcode::kAdd, v[1], c);
+            HloInstruction* f = v[2];
+            HloInstruction* row = b.Conjugate(m.Row(f, g));  // [.., 1, w]
+            DotDimensionNumbers numbers;
+            numbers.lhs_batch_dimensions = ps.BatchDimensions();
+            numbers.rhs_batch_dimensions = ps.BatchDimensions();
+            numbers.lhs_contracting_dimensions = {ps.rank() - 1};
+            numbers.rhs_contracting_dimensions = {ps.rank() - 1};
+            HloInstruction* known = b.Dot(f, row, numbers);  // [.., n, 1]
+            HloInstruction* column =
+                b.Binary(HloOpcode::kSubtract, m.Column(v[0], c), known);
+            HloInstruction* pivot = m.Entry(column, g, b.Index(0));
+            if (ps.complex()) pivot = b.Unary(HloOpcode::kReal, pivot);
+            HloInstruction* positive =
+                b.Compare(ComparisonDirection::kGt, pivot,
+                          b.Splat(ps.real_type(), ps.With(1, 1), 0));
+            HloInstruction* d = m.ToType(
+                b.Select(positive, b.Unary(HloOpcode::kSqrt, pivot),
+                         b.Splat(ps.real_type(), ps.With(1, 1), kNaN)));
+            HloInstruction* dn = m.Expand(d, n, 1);
+            HloInstruction* rows = m.Rows(n, 1);
+            HloInstruction* factor =
+                b.Select(m.Compare(ComparisonDirection::kEq, rows, g), dn,
+                         b.Select(m.Compare(ComparisonDirection::kGt, rows, g),
+                                  b.Binary(HloOpcode::kDivide, column, dn),
+                                  m.Zeros(n, 1)));
+            return std::vector<HloInstruction*>{
+                v[0], v[1],
+                b.DynamicUpdateSlice(f, factor, m.At(b.Index(0), c))};
+          }));
+  return out[2];
+}
+
+// The block size of the blocked Cholesky factorisation, and the order
+// from which it is used.
+constexpr int64_t kCholeskyBlock = 32;
+constexpr int64_t kBlockedCholeskyFrom = 3 * kCholeskyBlock;
+
+// cholesky: column by column (PanelCholesky over the whole matrix), or
+// from kBlockedCholeskyFrom on by blocks of kCholeskyBlock columns
+// (left-looking): each block's columns minus L times the conjugate of
+// L's rows of the block, one matrix product, then PanelCholesky on the
+// block's columns; the matrix is padded to a whole number of blocks with
+// the identity.
 StatusOr<HloInstruction*> ExpandCholesky(Emitter& e, HloInstruction* a,
                                          bool lower) {
   const MatrixShape s(a->shape());
   const int64_t n = s.rows;
   HloInstruction* lower_view = lower ? a : Adjoint(e, a);
+  if (n < kBlockedCholeskyFrom) {
+    PHAL_ASSIGN_OR_RETURN(HloInstruction * l,
+                          PanelCholesky(e, s, lower_view, e.Index(0)));
+    return lower ? l : Adjoint(e, l);
+  }
+  const int64_t nb = kCholeskyBlock;
+  const int64_t blocks = (n + nb - 1) / nb;
+  const int64_t order = blocks * nb;
+  const MatrixShape ps(Shape(s.type, s.With(order, order)));
+  HloInstruction* padded = lower_view;
+  if (order > n) {
+    MatrixOps pops(e, ps);
+    HloInstruction* rows = pops.Rows(order, order);
+    HloInstruction* tail = e.Binary(
+        HloOpcode::kAnd,
+        e.Compare(ComparisonDirection::kEq, rows, pops.Cols(order, order)),
+        e.Compare(ComparisonDirection::kGe, rows,
+                  e.Splat(PHAL_ELEMENT_TYPE_S32, ps.With(order, order),
+                          static_cast<double>(n))));
+    padded = e.Select(tail, e.Splat(s.type, ps.With(order, order), 1),
+                      PadZeros(e, lower_view, order - n, true));
+  }
   PHAL_ASSIGN_OR_RETURN(
       std::vector<HloInstruction*> out,
-      CountedLoop(
-          e, "cholesky", n, {lower_view, MatrixOps(e, s).Zeros(n, n)},
-          [&s, n](Emitter& b, HloInstruction* j,
-                  const std::vector<HloInstruction*>& v) {
-            MatrixOps m(b, s);
-            HloInstruction* l = v[1];
-            HloInstruction* row = b.Conjugate(m.Row(l, j));  // [.., 1, n]
-            DotDimensionNumbers numbers;
-            numbers.lhs_batch_dimensions = s.BatchDimensions();
-            numbers.rhs_batch_dimensions = s.BatchDimensions();
-            numbers.lhs_contracting_dimensions = {s.rank() - 1};
-            numbers.rhs_contracting_dimensions = {s.rank() - 1};
-            HloInstruction* known = b.Dot(l, row, numbers);  // [.., n, 1]
-            HloInstruction* c =
-                b.Binary(HloOpcode::kSubtract, m.Column(v[0], j), known);
-            HloInstruction* pivot = m.Entry(c, j, b.Index(0));
-            if (s.complex()) pivot = b.Unary(HloOpcode::kReal, pivot);
-            HloInstruction* positive =
-                b.Compare(ComparisonDirection::kGt, pivot,
-                          b.Splat(s.real_type(), s.With(1, 1), 0));
-            HloInstruction* d =
-                m.ToType(b.Select(positive, b.Unary(HloOpcode::kSqrt, pivot),
-                                  b.Splat(s.real_type(), s.With(1, 1), kNaN)));
-            HloInstruction* dn = m.Expand(d, n, 1);
-            HloInstruction* rows = m.Rows(n, 1);
-            HloInstruction* column = b.Select(
-                m.Compare(ComparisonDirection::kEq, rows, j), dn,
-                b.Select(m.Compare(ComparisonDirection::kGt, rows, j),
-                         b.Binary(HloOpcode::kDivide, c, dn), m.Zeros(n, 1)));
-            return std::vector<HloInstruction*>{
-                v[0], b.DynamicUpdateSlice(l, column, m.At(b.Index(0), j))};
-          }));
-  return lower ? out[1] : Adjoint(e, out[1]);
+      CountedLoop(e, "blocked_cholesky", blocks,
+                  {padded, MatrixOps(e, ps).Zeros(order, order)},
+                  [&ps, order, nb](Emitter& b, HloInstruction* t,
+                                   const std::vector<HloInstruction*>& v)
+                      -> std::vector<HloInstruction*> {
+                    MatrixOps m(b, ps);
+                    HloInstruction* offset =
+                        b.Binary(HloOpcode::kMultiply, t, b.Index(nb));
+                    HloInstruction* block_rows =
+                        b.DynamicSlice(v[1], m.At(offset, b.Index(0)),
+                                       ps.With(nb, order));  // [.., nb, N]
+                    DotDimensionNumbers numbers;
+                    numbers.lhs_batch_dimensions = ps.BatchDimensions();
+                    numbers.rhs_batch_dimensions = ps.BatchDimensions();
+                    numbers.lhs_contracting_dimensions = {ps.rank() - 1};
+                    numbers.rhs_contracting_dimensions = {ps.rank() - 1};
+                    HloInstruction* known = b.Dot(v[1], b.Conjugate(block_rows),
+                                                  numbers);  // [.., N, nb]
+                    HloInstruction* panel =
+                        b.Binary(HloOpcode::kSubtract,
+                                 b.DynamicSlice(v[0], m.At(b.Index(0), offset),
+                                                ps.With(order, nb)),
+                                 known);
+                    StatusOr<HloInstruction*> factor =
+                        PanelCholesky(b, ps, panel, offset);
+                    if (!factor.ok()) {
+                      b.Check(factor);
+                      return {};
+                    }
+                    return std::vector<HloInstruction*>{
+                        v[0], b.DynamicUpdateSlice(v[1], *factor,
+                                                   m.At(b.Index(0), offset))};
+                  }));
+  HloInstruction* l = out[1];
+  if (order > n) {
+    l = e.Slice(l, Dims(static_cast<std::size_t>(s.rank()), 0), s.With(n, n));
+  }
+  return lower ? l : Adjoint(e, l);
 }
 
 // Forward substitution for a lower-triangular a, one row per step:
@@ -541,6 +642,116 @@ StatusOr<HloInstruction*> SolveLowerLeft(Emitter& e, HloInstruction* a,
   return out[2];
 }
 
+// The block size of the blocked triangular solve, and the order from which
+// it is used.
+constexpr int64_t kSolveBlock = 32;
+constexpr int64_t kBlockedSolveFrom = 3 * kSolveBlock;
+
+// Forward substitution by blocks of kSolveBlock rows: the inverses of all
+// diagonal blocks at once (one batched row-by-row solve against the
+// identity), then one step per block row, x_t = inv(a_tt) (b_t - a_t,<t
+// x_<t), two matrix products. a is padded to a whole number of blocks
+// with the identity, b with zero rows.
+StatusOr<HloInstruction*> SolveLowerLeftBlocked(Emitter& e, HloInstruction* a,
+                                                HloInstruction* rhs,
+                                                bool unit_diagonal) {
+  const MatrixShape s(rhs->shape());
+  const int64_t m = s.rows;
+  const int64_t n = s.cols;
+  const int64_t nb = kSolveBlock;
+  const int64_t blocks = (m + nb - 1) / nb;
+  const int64_t order = blocks * nb;
+  const int64_t batch = static_cast<int64_t>(s.batch.size());
+  const int64_t rank = s.rank();
+  HloInstruction* padded = a;
+  HloInstruction* system = rhs;
+  if (order > m) {
+    padded = PadZeros(e, a, order - m, true);
+    const MatrixShape ps(Shape(s.type, s.With(order, order)));
+    MatrixOps pops(e, ps);
+    HloInstruction* rows = pops.Rows(order, order);
+    HloInstruction* tail = e.Binary(
+        HloOpcode::kAnd,
+        e.Compare(ComparisonDirection::kEq, rows, pops.Cols(order, order)),
+        e.Compare(ComparisonDirection::kGe, rows,
+                  e.Splat(PHAL_ELEMENT_TYPE_S32, ps.With(order, order),
+                          static_cast<double>(m))));
+    padded = e.Select(tail, e.Splat(s.type, ps.With(order, order), 1), padded);
+    system =
+        e.Concatenate({rhs, MatrixOps(e, s).Zeros(order - m, n)}, rank - 2);
+  }
+  // The diagonal blocks [batch..., blocks, nb, nb].
+  Dims split = s.batch;
+  for (int64_t d : {blocks, nb, blocks, nb}) split.push_back(d);
+  Dims permutation = s.BatchDimensions();
+  for (int64_t d : {batch, batch + 2, batch + 1, batch + 3}) {
+    permutation.push_back(d);
+  }
+  HloInstruction* grid =
+      e.Transpose(e.Reshape(padded, split), permutation);  // [.., T, T, nb, nb]
+  Dims grid_dims = s.batch;
+  for (int64_t d : {blocks, blocks, nb, nb}) grid_dims.push_back(d);
+  HloInstruction* same_block = e.Compare(
+      ComparisonDirection::kEq, e.Iota(PHAL_ELEMENT_TYPE_S32, grid_dims, batch),
+      e.Iota(PHAL_ELEMENT_TYPE_S32, grid_dims, batch + 1));
+  HloInstruction* diagonal_blocks =
+      e.Reduce(e.Select(same_block, grid, e.Splat(s.type, grid_dims, 0)), 0,
+               HloOpcode::kAdd, {batch + 1});  // [.., T, nb, nb]
+  Dims block_dims = s.batch;
+  for (int64_t d : {blocks, nb, nb}) block_dims.push_back(d);
+  HloInstruction* identity =
+      e.Select(e.Compare(ComparisonDirection::kEq,
+                         e.Iota(PHAL_ELEMENT_TYPE_S32, block_dims, batch + 1),
+                         e.Iota(PHAL_ELEMENT_TYPE_S32, block_dims, batch + 2)),
+               e.Splat(s.type, block_dims, 1), e.Splat(s.type, block_dims, 0));
+  PHAL_RETURN_IF_ERROR(e.status());
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * inverses,
+      SolveLowerLeft(e, diagonal_blocks, identity, unit_diagonal));
+  const MatrixShape ps(Shape(s.type, s.With(order, n)));
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> out,
+      CountedLoop(
+          e, "blocked_triangular_solve", blocks,
+          {padded, system, inverses, MatrixOps(e, ps).Zeros(order, n)},
+          [&](Emitter& b, HloInstruction* t,
+              const std::vector<HloInstruction*>& v) {
+            MatrixOps ops(b, ps);
+            HloInstruction* first_row =
+                b.Binary(HloOpcode::kMultiply, t, b.Index(nb));
+            std::vector<HloInstruction*> row_starts(s.batch.size(), b.Index(0));
+            row_starts.push_back(first_row);
+            row_starts.push_back(b.Index(0));
+            HloInstruction* rows_of_a =
+                b.DynamicSlice(v[0], row_starts, ps.With(nb, order));
+            HloInstruction* left_of_block = b.Compare(
+                ComparisonDirection::kLt,
+                b.Iota(PHAL_ELEMENT_TYPE_S32, ps.With(nb, order), rank - 1),
+                b.Broadcast(first_row, ps.With(nb, order), {}));
+            rows_of_a = b.Select(left_of_block, rows_of_a,
+                                 b.Splat(s.type, ps.With(nb, order), 0));
+            HloInstruction* known = ops.MatMul(rows_of_a, v[3]);
+            HloInstruction* remaining = b.Binary(
+                HloOpcode::kSubtract,
+                b.DynamicSlice(v[1], row_starts, ps.With(nb, n)), known);
+            std::vector<HloInstruction*> block_starts(s.batch.size(),
+                                                      b.Index(0));
+            block_starts.push_back(t);
+            block_starts.push_back(b.Index(0));
+            block_starts.push_back(b.Index(0));
+            Dims one_block = s.batch;
+            for (int64_t d : {int64_t{1}, nb, nb}) one_block.push_back(d);
+            HloInstruction* inverse = b.Reshape(
+                b.DynamicSlice(v[2], block_starts, one_block), ps.With(nb, nb));
+            HloInstruction* x_block = ops.MatMul(inverse, remaining);
+            return std::vector<HloInstruction*>{
+                v[0], v[1], v[2],
+                b.DynamicUpdateSlice(v[3], x_block, row_starts)};
+          }));
+  if (order == m) return out[3];
+  return e.Slice(out[3], Dims(static_cast<std::size_t>(rank), 0), s.With(m, n));
+}
+
 StatusOr<HloInstruction*> ExpandTriangularSolve(
     Emitter& e, HloInstruction* a, HloInstruction* rhs,
     const LinearAlgebraOptions& options) {
@@ -571,7 +782,9 @@ StatusOr<HloInstruction*> ExpandTriangularSolve(
   PHAL_RETURN_IF_ERROR(e.status());
   PHAL_ASSIGN_OR_RETURN(
       HloInstruction * x,
-      SolveLowerLeft(e, matrix, system, options.unit_diagonal));
+      a->shape().dim(rank - 1) >= kBlockedSolveFrom
+          ? SolveLowerLeftBlocked(e, matrix, system, options.unit_diagonal)
+          : SolveLowerLeft(e, matrix, system, options.unit_diagonal));
   if (!lower) x = e.Reverse(x, {rank - 2});
   if (!options.left_side) x = e.Transpose(x, SwapMinor(rank));
   return x;
@@ -1091,19 +1304,6 @@ HloInstruction* ScaleColumns(Emitter& b, HloInstruction* x,
 }
 
 constexpr int64_t kMaxSweeps = 40;
-
-// x [batch..., r, c] with `count` zero columns (and, for `rows_too`, zero
-// rows) appended.
-HloInstruction* PadZeros(Emitter& b, HloInstruction* x, int64_t count,
-                         bool rows_too) {
-  if (count == 0 || b.Failed({x})) return x;
-  const MatrixShape s(x->shape());
-  MatrixOps ops(b, s);
-  HloInstruction* wide =
-      b.Concatenate({x, ops.Zeros(s.rows, count)}, s.rank() - 1);
-  if (!rows_too) return wide;
-  return b.Concatenate({wide, ops.Zeros(count, s.cols + count)}, s.rank() - 2);
-}
 
 // eigh: the symmetric matrix from its triangle, padded to an even order
 // with a zero row and column that no rotation touches, swept until the
