@@ -23,6 +23,7 @@ std::vector<Case> ReductionCases();
 std::vector<Case> ControlFlowCases();
 // fft: FFT, IFFT, RFFT and IRFFT over 1-3 dimensions, c64 and c128.
 std::vector<Case> FftCases();
+std::vector<Case> LinearAlgebraCases();
 // Whole models: an MLP, a transformer block, a conv net, long while loops,
 // modules with tuple outputs.
 std::vector<Case> ModelCases();
