@@ -1053,6 +1053,18 @@ HloInstruction* Partners(Emitter& b, HloInstruction* t, int64_t count) {
       b.Select(b.Compare(ComparisonDirection::kEq, i, tt), last, raw));
 }
 
+// Whether each index is the first (smaller) of its pair in the round of
+// `partners`, broadcast to `dims` [batch..., count].
+HloInstruction* FirstOfPairs(Emitter& r, HloInstruction* partners,
+                             const Dims& dims) {
+  if (r.Failed({partners})) return nullptr;
+  const int64_t count = partners->shape().dim(0);
+  return r.Broadcast(
+      r.Compare(ComparisonDirection::kLt,
+                r.Iota(PHAL_ELEMENT_TYPE_S32, {count}, 0), partners),
+      dims, {static_cast<int64_t>(dims.size()) - 1});
+}
+
 // The rotation of each index with its partner (arrays [batch..., N] of the
 // pair's app, aqq and apq seen from the index): the index's own
 // coefficient c and its partner's (-s for the pair's first index, s for
@@ -1353,11 +1365,8 @@ StatusOr<HloInstruction*> ExpandEigh(Emitter& e, HloInstruction* a,
                     [&](Emitter& r, HloInstruction* t,
                         const std::vector<HloInstruction*>& m) {
                       HloInstruction* partners = Partners(r, t, order);
-                      HloInstruction* first = r.Broadcast(
-                          r.Compare(ComparisonDirection::kLt,
-                                    r.Iota(PHAL_ELEMENT_TYPE_S32, {order}, 0),
-                                    partners),
-                          padded.Batch(order), {batch});
+                      HloInstruction* first =
+                          FirstOfPairs(r, partners, padded.Batch(order));
                       HloInstruction* d = RealPart(r, Diagonal(r, m[0]));
                       HloInstruction* dp = r.GatherAlong(d, batch, partners);
                       HloInstruction* apq =
@@ -1448,11 +1457,8 @@ StatusOr<std::vector<HloInstruction*>> TallSvd(Emitter& e, HloInstruction* a,
                     [&](Emitter& r, HloInstruction* t,
                         const std::vector<HloInstruction*>& x) {
                       HloInstruction* partners = Partners(r, t, order);
-                      HloInstruction* first = r.Broadcast(
-                          r.Compare(ComparisonDirection::kLt,
-                                    r.Iota(PHAL_ELEMENT_TYPE_S32, {order}, 0),
-                                    partners),
-                          s.Batch(order), {batch});
+                      HloInstruction* first =
+                          FirstOfPairs(r, partners, s.Batch(order));
                       HloInstruction* wp =
                           r.GatherAlong(x[0], batch + 1, partners);
                       MatrixOps rops(r, s);
@@ -1559,21 +1565,6 @@ StatusOr<HloInstruction*> ExpandSvd(Emitter& e, HloInstruction* a, bool full) {
   PHAL_ASSIGN_OR_RETURN(std::vector<HloInstruction*> parts,
                         TallSvd(e, Adjoint(e, a), full ? n : k));
   return e.Tuple({parts[2], parts[1], Adjoint(e, parts[0])});
-}
-
-bool IsLinearAlgebra(HloOpcode opcode) {
-  switch (opcode) {
-    case HloOpcode::kCholesky:
-    case HloOpcode::kTriangularSolve:
-    case HloOpcode::kLu:
-    case HloOpcode::kQr:
-    case HloOpcode::kHouseholderProduct:
-    case HloOpcode::kEigh:
-    case HloOpcode::kSvd:
-      return true;
-    default:
-      return false;
-  }
 }
 
 StatusOr<HloInstruction*> Expand(const HloInstruction& source,

@@ -1086,27 +1086,6 @@ StatusOr<std::unique_ptr<HloInstruction>> HloTextParser::LapackCall(
   if (!results.ok()) {
     return ErrorAt(opcode_offset, std::string(results.status().message()));
   }
-  if (results->size() != result_types.size()) {
-    return ErrorAt(opcode_offset, "custom-call '" + target + "' states " +
-                                      std::to_string(result_types.size()) +
-                                      " results; LAPACK's routine gives " +
-                                      std::to_string(results->size()));
-  }
-  for (std::size_t i = 0; i < results->size(); ++i) {
-    HloInstruction*& result = (*results)[i];
-    if (result->shape().dims() != result_types[i].dims() &&
-        result->shape().ElementCount() == result_types[i].ElementCount()) {
-      PHAL_ASSIGN_OR_RETURN(result,
-                            helper.Reshape(result, result_types[i].dims()));
-    }
-    if (!result->shape().Compatible(result_types[i])) {
-      return ErrorAt(opcode_offset, "custom-call '" + target + "' result " +
-                                        std::to_string(i) + " is " +
-                                        result->shape().ToString() +
-                                        ", the text states " +
-                                        result_types[i].ToString());
-    }
-  }
   HloInstruction* root = (*results)[0];
   if (stated.IsTuple()) {
     PHAL_ASSIGN_OR_RETURN(root, helper.Tuple(*results));

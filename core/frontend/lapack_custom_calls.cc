@@ -53,6 +53,27 @@ Solver Routine(const std::string& target) {
                         target.size() - prefix.size() - 1 - suffix.size())};
 }
 
+// reduce(x, init) over `dimensions` with the scalar `opcode`, its reducer
+// a computation named after `name`.
+StatusOr<HloInstruction*> ReduceWith(HloBuilder& b,
+                                     const LapackComputations& computations,
+                                     HloInstruction* x, double init,
+                                     HloOpcode opcode, Dims dimensions,
+                                     const std::string& name) {
+  const Shape scalar(x->shape().element_type(), {});
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * initial,
+                        b.ScalarConstant(scalar.element_type(), init));
+  HloBuilder reducer(computations.unique_name(name));
+  HloInstruction* lhs = reducer.AddParameter(scalar);
+  HloInstruction* rhs = reducer.AddParameter(scalar);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * root,
+                        reducer.Binary(opcode, lhs, rhs));
+  auto reduce = b.Create(HloOpcode::kReduce, Shape(), {x, initial});
+  reduce->set_dimensions(std::move(dimensions));
+  reduce->AppendCalledComputation(computations.add(reducer.Build(root)));
+  return b.Add(std::move(reduce));
+}
+
 StatusOr<HloInstruction*> Iota(HloBuilder& b, const Dims& dims,
                                int64_t dimension) {
   return b.Iota(Shape(PHAL_ELEMENT_TYPE_S32, dims), dimension);
@@ -82,18 +103,9 @@ StatusOr<HloInstruction*> FirstFlaggedDiagonal(
   PHAL_ASSIGN_OR_RETURN(HloInstruction * candidates,
                         b.Select(hit, position, none));
   PHAL_ASSIGN_OR_RETURN(
-      HloInstruction * init,
-      b.ScalarConstant(PHAL_ELEMENT_TYPE_S32, static_cast<double>(n + 1)));
-  HloBuilder reducer(computations.unique_name("lapack_info_min"));
-  const Shape scalar(PHAL_ELEMENT_TYPE_S32, {});
-  HloInstruction* x = reducer.AddParameter(scalar);
-  HloInstruction* y = reducer.AddParameter(scalar);
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * min,
-                        reducer.Binary(HloOpcode::kMinimum, x, y));
-  auto reduce = b.Create(HloOpcode::kReduce, Shape(), {candidates, init});
-  reduce->set_dimensions({rank - 2, rank - 1});
-  reduce->AppendCalledComputation(computations.add(reducer.Build(min)));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * first, b.Add(std::move(reduce)));
+      HloInstruction * first,
+      ReduceWith(b, computations, candidates, static_cast<double>(n + 1),
+                 HloOpcode::kMinimum, {rank - 2, rank - 1}, "lapack_info_min"));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * limit,
                         b.FullLike(first, static_cast<double>(n + 1)));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * zero, b.FullLike(first, 0));
@@ -193,18 +205,9 @@ StatusOr<HloInstruction*> NanInfo(HloBuilder& b,
   const int64_t rank = values->shape().rank();
   PHAL_ASSIGN_OR_RETURN(HloInstruction * nan,
                         b.Compare(ComparisonDirection::kNe, values, values));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * init,
-                        b.ScalarConstant(PHAL_ELEMENT_TYPE_PRED, 0));
-  HloBuilder reducer(computations.unique_name("lapack_info_or"));
-  const Shape scalar(PHAL_ELEMENT_TYPE_PRED, {});
-  HloInstruction* x = reducer.AddParameter(scalar);
-  HloInstruction* y = reducer.AddParameter(scalar);
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * any,
-                        reducer.Binary(HloOpcode::kOr, x, y));
-  auto reduce = b.Create(HloOpcode::kReduce, Shape(), {nan, init});
-  reduce->set_dimensions({rank - 1});
-  reduce->AppendCalledComputation(computations.add(reducer.Build(any)));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * failed, b.Add(std::move(reduce)));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * failed,
+                        ReduceWith(b, computations, nan, 0, HloOpcode::kOr,
+                                   {rank - 1}, "lapack_info_or"));
   return b.Convert(failed, PHAL_ELEMENT_TYPE_S32);
 }
 
@@ -333,16 +336,10 @@ StatusOr<std::vector<HloInstruction*>> PivotsToPermutation(
   PHAL_ASSIGN_OR_RETURN(HloInstruction * zeros, body.FullLike(perm, 0));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * only_p,
                         body.Select(is_p, perm, zeros));
-  HloBuilder adder(computations.unique_name("lu_pivots_add"));
-  HloInstruction* x = adder.AddParameter(s32);
-  HloInstruction* y = adder.AddParameter(s32);
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * sum,
-                        adder.Binary(HloOpcode::kAdd, x, y));
-  auto reduce = body.Create(HloOpcode::kReduce, Shape(), {only_p, zero});
-  reduce->set_dimensions({rank - 1});
-  reduce->AppendCalledComputation(computations.add(adder.Build(sum)));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * at_p_flat,
-                        body.Add(std::move(reduce)));
+  PHAL_ASSIGN_OR_RETURN(
+      HloInstruction * at_p_flat,
+      ReduceWith(body, computations, only_p, 0, HloOpcode::kAdd, {rank - 1},
+                 "lu_pivots_add"));
   std::vector<int64_t> mapping(static_cast<std::size_t>(rank - 1));
   std::iota(mapping.begin(), mapping.end(), 0);
   PHAL_ASSIGN_OR_RETURN(HloInstruction * at_p,
@@ -386,27 +383,8 @@ Status ExpectOperands(const std::string& target,
                          std::to_string(operands.size()));
 }
 
-}  // namespace
-
-void LapackOptions::SetCode(const std::string& name, char letter) {
-  if (name == "uplo") uplo = letter;
-  if (name == "side") side = letter;
-  if (name == "trans_x") trans_x = letter;
-  if (name == "diag") diag = letter;
-  if (name == "mode") mode = letter;
-}
-
-void LapackOptions::SetFlag(const std::string& name, bool value) {
-  if (name == "lower") uplo = value ? 'L' : 'U';
-  if (name == "full_matrices" && mode != 'N') mode = value ? 'A' : 'S';
-  if (name == "compute_uv" && !value) mode = 'N';
-}
-
-bool IsLapackTarget(const std::string& target) {
-  return !Routine(target).routine.empty();
-}
-
-StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
+// The routine's results, before they meet the stated types.
+StatusOr<std::vector<HloInstruction*>> LowerRoutine(
     HloBuilder& b, const LapackComputations& computations,
     const std::string& target, const LapackOptions& options,
     const std::vector<HloInstruction*>& operands,
@@ -454,6 +432,59 @@ StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
                        " is not lowered yet (potrf, getrf, geqrf, orgqr, "
                        "ungqr, trsm, syevd, heevd, gesdd, gesvd, gesvdj and "
                        "the pivots' permutation are)");
+}
+
+}  // namespace
+
+void LapackOptions::SetCode(const std::string& name, char letter) {
+  if (name == "uplo") uplo = letter;
+  if (name == "side") side = letter;
+  if (name == "trans_x") trans_x = letter;
+  if (name == "diag") diag = letter;
+  if (name == "mode") mode = letter;
+}
+
+void LapackOptions::SetFlag(const std::string& name, bool value) {
+  if (name == "lower") uplo = value ? 'L' : 'U';
+  if (name == "full_matrices" && mode != 'N') mode = value ? 'A' : 'S';
+  if (name == "compute_uv" && !value) mode = 'N';
+}
+
+bool IsLapackTarget(const std::string& target) {
+  return !Routine(target).routine.empty();
+}
+
+StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
+    HloBuilder& b, const LapackComputations& computations,
+    const std::string& target, const LapackOptions& options,
+    const std::vector<HloInstruction*>& operands,
+    const std::vector<Shape>& result_types) {
+  PHAL_ASSIGN_OR_RETURN(
+      std::vector<HloInstruction*> results,
+      LowerRoutine(b, computations, target, options, operands, result_types));
+  if (results.size() != result_types.size()) {
+    return InvalidArgument("custom_call @" + target + " states " +
+                           std::to_string(result_types.size()) +
+                           " results; the routine gives " +
+                           std::to_string(results.size()));
+  }
+  // Scalars the routine gives as one-element arrays (and the reverse)
+  // take the stated shape.
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    HloInstruction*& result = results[i];
+    const Shape& stated = result_types[i];
+    if (result->shape().dims() != stated.dims() &&
+        result->shape().ElementCount() == stated.ElementCount()) {
+      PHAL_ASSIGN_OR_RETURN(result, b.Reshape(result, stated.dims()));
+    }
+    if (!result->shape().Compatible(stated)) {
+      return InvalidArgument("custom_call @" + target + " result " +
+                             std::to_string(i) + " is " +
+                             result->shape().ToString() + ", the call states " +
+                             stated.ToString());
+    }
+  }
+  return results;
 }
 
 }  // namespace phal

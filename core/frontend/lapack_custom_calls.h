@@ -44,9 +44,9 @@ struct LapackComputations {
   std::function<HloComputation*(std::unique_ptr<HloComputation>)> add;
 };
 
-// The call's results (`result_types` as the call states them), or
-// UNIMPLEMENTED naming the routine when it is one
-// this front end does not lower yet.
+// The call's results, of `result_types` as the call states them (a count
+// or shape that does not fit is INVALID_ARGUMENT), or UNIMPLEMENTED naming
+// the routine when it is one this front end does not lower yet.
 StatusOr<std::vector<HloInstruction*>> LowerLapackCustomCall(
     HloBuilder& builder, const LapackComputations& computations,
     const std::string& target, const LapackOptions& options,

@@ -697,22 +697,6 @@ Status StableHloLowering::LowerLapackCall(const MlirOperation& op,
     return source_.ErrorAt(op.offset, std::string(results.status().message()),
                            results.status().code());
   }
-  if (results->size() != op.result_types.size()) {
-    return source_.ErrorAt(op.offset,
-                           "custom_call @" + target + " has " +
-                               std::to_string(op.result_types.size()) +
-                               " results; LAPACK's routine gives " +
-                               std::to_string(results->size()));
-  }
-  for (std::size_t i = 0; i < results->size(); ++i) {
-    HloInstruction*& result = (*results)[i];
-    const Shape& stated = op.result_types[i];
-    if (result->shape().dims() != stated.dims() &&
-        result->shape().ElementCount() == stated.ElementCount()) {
-      PHAL_ASSIGN_OR_RETURN(result,
-                            scope.builder->Reshape(result, stated.dims()));
-    }
-  }
   return BindResults(op, *results, scope);
 }
 

@@ -115,4 +115,19 @@ bool IsElementwise(HloOpcode opcode) {
   }
 }
 
+bool IsLinearAlgebra(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kCholesky:
+    case HloOpcode::kTriangularSolve:
+    case HloOpcode::kLu:
+    case HloOpcode::kQr:
+    case HloOpcode::kHouseholderProduct:
+    case HloOpcode::kEigh:
+    case HloOpcode::kSvd:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace phal

@@ -161,6 +161,11 @@ bool IsElementwiseBinary(HloOpcode opcode);
 // other), reduce-precision and map.
 bool IsElementwise(HloOpcode opcode);
 
+// The linear-algebra ops (cholesky, triangular-solve, lu, qr,
+// householder-product, eigh, svd): the reference computes them, the
+// compiler's first pass expands them.
+bool IsLinearAlgebra(HloOpcode opcode);
+
 }  // namespace phal
 
 #endif  // POLYHAL_CORE_HLO_OPCODE_H_

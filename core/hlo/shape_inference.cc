@@ -155,14 +155,6 @@ StatusOr<Shape> InferFromOperands(const HloInstruction& instruction) {
       return InferTopKShape(instruction);
     case HloOpcode::kFft:
       return InferFftShape(instruction);
-    case HloOpcode::kCholesky:
-    case HloOpcode::kTriangularSolve:
-    case HloOpcode::kLu:
-    case HloOpcode::kQr:
-    case HloOpcode::kHouseholderProduct:
-    case HloOpcode::kEigh:
-    case HloOpcode::kSvd:
-      return InferLinearAlgebraShape(instruction);
     case HloOpcode::kWhile:
       return InferWhileShape(instruction);
     case HloOpcode::kConditional:
@@ -185,6 +177,7 @@ StatusOr<Shape> InferFromOperands(const HloInstruction& instruction) {
     case HloOpcode::kReplicaId:
       return InferCollectiveShape(instruction, ProcessGridOf(instruction));
     default:
+      if (IsLinearAlgebra(opcode)) return InferLinearAlgebraShape(instruction);
       return Fail("has no shape rule");
   }
 }

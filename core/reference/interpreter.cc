@@ -218,14 +218,6 @@ StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvaluateTopK(instruction, *operands[0]);
     case HloOpcode::kFft:
       return EvaluateFft(instruction, *operands[0]);
-    case HloOpcode::kCholesky:
-    case HloOpcode::kTriangularSolve:
-    case HloOpcode::kLu:
-    case HloOpcode::kQr:
-    case HloOpcode::kHouseholderProduct:
-    case HloOpcode::kEigh:
-    case HloOpcode::kSvd:
-      return EvaluateLinearAlgebra(instruction, operands);
     case HloOpcode::kBatchNormInference:
     case HloOpcode::kBatchNormTraining:
     case HloOpcode::kBatchNormGrad:
@@ -236,6 +228,9 @@ StatusOr<Literal> Interpreter::EvaluateInstruction(
     default:
       if (IsCollective(opcode)) {
         return EvaluateCollective(instruction, operands);
+      }
+      if (IsLinearAlgebra(opcode)) {
+        return EvaluateLinearAlgebra(instruction, operands);
       }
       return Unimplemented("the reference interpreter has no rule for " +
                            std::string(HloOpcodeName(opcode)));

@@ -268,6 +268,16 @@ void JacobiRotation(double app, double aqq, double apq, double* c, double* s) {
   *s = t * *c;
 }
 
+// (x, y) <- (c x - s u y, s x + c u y): the plane rotation of a pair of
+// entries, u the phase applied to the second (1 for real matrices).
+template <typename T>
+void RotatePair(T* x, T* y, double c, double s, T u) {
+  const T a = *x;
+  const T b = *y;
+  *x = c * a - s * u * b;
+  *y = s * a + c * u * b;
+}
+
 // The stable order of `keys` ascending (or descending).
 std::vector<int64_t> Order(const std::vector<double>& keys, bool descending) {
   std::vector<int64_t> order(keys.size());
@@ -324,20 +334,11 @@ void Eigh(const Matrix& input, bool lower, Matrix* vectors,
         JacobiRotation(At(a, n, p, p), At(a, n, q, q), At(a, n, p, q), &c, &s);
         if (s == 0) continue;
         for (int64_t k = 0; k < n; ++k) {
-          const double ap = At(a, n, p, k);
-          const double aq = At(a, n, q, k);
-          At(a, n, p, k) = c * ap - s * aq;
-          At(a, n, q, k) = s * ap + c * aq;
+          RotatePair(&At(a, n, p, k), &At(a, n, q, k), c, s, 1.0);
         }
         for (int64_t k = 0; k < n; ++k) {
-          const double ap = At(a, n, k, p);
-          const double aq = At(a, n, k, q);
-          At(a, n, k, p) = c * ap - s * aq;
-          At(a, n, k, q) = s * ap + c * aq;
-          const double vp = At(v, n, k, p);
-          const double vq = At(v, n, k, q);
-          At(v, n, k, p) = c * vp - s * vq;
-          At(v, n, k, q) = s * vp + c * vq;
+          RotatePair(&At(a, n, k, p), &At(a, n, k, q), c, s, 1.0);
+          RotatePair(&At(v, n, k, p), &At(v, n, k, q), c, s, 1.0);
         }
       }
     }
@@ -395,20 +396,11 @@ void EighHermitian(const Matrix& input, bool lower, Matrix* vectors,
         double s = 0;
         JacobiRotation(a.at(p, p).real(), a.at(q, q).real(), magnitude, &c, &s);
         for (int64_t k = 0; k < n; ++k) {
-          const Complex ap = a.at(k, p);
-          const Complex aq = a.at(k, q);
-          a.at(k, p) = c * ap - s * u * aq;
-          a.at(k, q) = s * ap + c * u * aq;
-          const Complex vp = v.at(k, p);
-          const Complex vq = v.at(k, q);
-          v.at(k, p) = c * vp - s * u * vq;
-          v.at(k, q) = s * vp + c * u * vq;
+          RotatePair(&a.at(k, p), &a.at(k, q), c, s, u);
+          RotatePair(&v.at(k, p), &v.at(k, q), c, s, u);
         }
         for (int64_t k = 0; k < n; ++k) {
-          const Complex ap = a.at(p, k);
-          const Complex aq = a.at(q, k);
-          a.at(p, k) = c * ap - s * std::conj(u) * aq;
-          a.at(q, k) = s * ap + c * std::conj(u) * aq;
+          RotatePair(&a.at(p, k), &a.at(q, k), c, s, std::conj(u));
         }
       }
     }
@@ -466,16 +458,10 @@ void TallSvd(const Matrix& input, int64_t u_cols, Matrix* u,
         double c = 1, s = 0;
         JacobiRotation(alpha, beta, gamma, &c, &s);
         for (int64_t i = 0; i < m; ++i) {
-          const double wp = At(w, n, i, p);
-          const double wq = At(w, n, i, q);
-          At(w, n, i, p) = c * wp - s * wq;
-          At(w, n, i, q) = s * wp + c * wq;
+          RotatePair(&At(w, n, i, p), &At(w, n, i, q), c, s, 1.0);
         }
         for (int64_t i = 0; i < n; ++i) {
-          const double vp = At(v, n, i, p);
-          const double vq = At(v, n, i, q);
-          At(v, n, i, p) = c * vp - s * vq;
-          At(v, n, i, q) = s * vp + c * vq;
+          RotatePair(&At(v, n, i, p), &At(v, n, i, q), c, s, 1.0);
         }
       }
     }
@@ -545,10 +531,7 @@ void TallSvdComplex(const Matrix& input, int64_t u_cols, Matrix* u,
         JacobiRotation(alpha, beta, magnitude, &c, &s);
         for (Matrix* x : {&w, &v}) {
           for (int64_t i = 0; i < x->rows; ++i) {
-            const Complex xp = x->at(i, p);
-            const Complex xq = x->at(i, q);
-            x->at(i, p) = c * xp - s * phase * xq;
-            x->at(i, q) = s * xp + c * phase * xq;
+            RotatePair(&x->at(i, p), &x->at(i, q), c, s, phase);
           }
         }
       }
