@@ -1,6 +1,8 @@
-// `polyhal convert FILE.mlir --to hlo [--partition]`: prints a StableHLO
-// file as XLA HLO text, one module per "// -----" part; with --partition,
-// the per-device program of a global SPMD program (an HLO file too).
+// `polyhal convert FILE --to hlo [--partition]`: prints a StableHLO file
+// (MLIR text or a portable artifact) as XLA HLO text, one module per
+// "// -----" part; with --partition, the per-device program of a global SPMD
+// program (an HLO file too). `--to stablehlo` prints the StableHLO text a
+// portable artifact holds.
 #include <cstdio>
 #include <string>
 
@@ -8,6 +10,8 @@
 #include "cli/run_support.h"
 #include "core/compiler/spmd_partitioner.h"
 #include "core/frontend/hlo_parser.h"
+#include "core/frontend/mlir_bytecode.h"
+#include "core/frontend/portable_artifact.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/printer.h"
 
@@ -66,12 +70,27 @@ int RunConvert(const Arguments& arguments) {
   const std::vector<std::string> files = reader.Positionals();
   if (!reader.Done()) return kExitUsage;
   if (files.size() != 1) return reader.UsageError("expects one FILE.mlir");
-  if (target != "hlo") return reader.UsageError("--to must be 'hlo'");
+  if (target != "hlo" && target != "stablehlo") {
+    return reader.UsageError("--to must be 'hlo' or 'stablehlo'");
+  }
   StatusOr<std::string> text = ReadTextFile(files[0]);
+  std::string source_name = files[0];
+  if (text.ok() && IsMlirBytecode(*text)) {
+    text = PortableArtifactToStableHlo(*text, files[0]);
+    source_name += " (read as StableHLO text)";
+  }
   if (!text.ok()) {
     std::fprintf(stderr, "polyhal convert: %s\n",
                  text.status().message().c_str());
     return kExitFailure;
+  }
+  if (target == "stablehlo") {
+    if (!IsStableHloPath(files[0])) {
+      return reader.UsageError(
+          "--to stablehlo reads StableHLO text or a portable artifact");
+    }
+    std::printf("%s", text->c_str());
+    return kExitSuccess;
   }
   if (!IsStableHloPath(files[0])) {
     StatusOr<std::unique_ptr<HloModule>> module = ParseHloText(*text, files[0]);
@@ -83,7 +102,7 @@ int RunConvert(const Arguments& arguments) {
     }
     return kExitSuccess;
   }
-  const SourceText source(*text, files[0]);
+  const SourceText source(*text, source_name);
   int exit_code = kExitSuccess;
   bool first = true;
   for (const StableHloPart& part : SplitStableHloParts(*text)) {

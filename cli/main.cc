@@ -116,12 +116,17 @@ const std::map<std::string, Command>& Commands() {
         "  --dump-dir DIR  also write each kernel's device code as text into\n"
         "                  DIR, one file per kernel (e.g. fusion.ll, .ptx)\n"}},
       {"convert",
-       {&RunConvert, "print a StableHLO module as XLA HLO text",
-        "usage: polyhal convert FILE.mlir|FILE.hlo --to hlo [--partition]\n"
+       {&RunConvert, "print a StableHLO module or artifact as HLO text",
+        "usage: polyhal convert FILE.mlir|FILE.mlirbc|FILE.hlo --to hlo\n"
+        "                       [--partition]\n"
+        "       polyhal convert FILE.mlirbc --to stablehlo\n"
         "\n"
-        "Parses FILE.mlir (StableHLO MLIR text) into the HLO IR and prints it\n"
-        "as XLA HLO text, which 'polyhal run' and XLA read. A file of several\n"
-        "parts separated by '// -----' prints each part.\n"
+        "Parses FILE.mlir (StableHLO MLIR text) or a StableHLO portable\n"
+        "artifact (VHLO bytecode, told by its magic number, as jax.export\n"
+        "writes) into the HLO IR and prints it as XLA HLO text, which\n"
+        "'polyhal run' and XLA read. A file of several parts separated by\n"
+        "'// -----' prints each part. --to stablehlo prints the StableHLO\n"
+        "text a portable artifact holds.\n"
         "\n"
         "  --partition  print the per-device program the SPMD partitioner\n"
         "               makes of a global program with shardings (jax.jit\n"

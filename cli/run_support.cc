@@ -10,6 +10,7 @@
 #include "cli/plugin_program.h"
 #include "core/compiler/spmd_partitioner.h"
 #include "core/frontend/hlo_parser.h"
+#include "core/frontend/mlir_bytecode.h"
 #include "core/frontend/stablehlo_parser.h"
 #include "core/hlo/printer.h"
 #include "core/hlo/verifier.h"
@@ -79,10 +80,16 @@ void Flatten(const Literal& literal, std::vector<const Literal*>* leaves) {
 }  // namespace
 
 bool IsStableHloPath(const std::string& path) {
-  constexpr std::string_view kSuffix = ".mlir";
-  return path.size() >= kSuffix.size() &&
-         path.compare(path.size() - kSuffix.size(), kSuffix.size(), kSuffix) ==
-             0;
+  for (std::string_view suffix : {".mlir", ".mlirbc"}) {
+    if (path.size() >= suffix.size() &&
+        path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      return true;
+    }
+  }
+  std::ifstream file(path, std::ios::binary);
+  char magic[4] = {};
+  return file.read(magic, sizeof(magic)) &&
+         IsMlirBytecode(std::string_view(magic, sizeof(magic)));
 }
 
 phal_program_format_t ProgramFormatOf(const std::string& path) {

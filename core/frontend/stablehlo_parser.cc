@@ -1,6 +1,8 @@
 #include "core/frontend/stablehlo_parser.h"
 
+#include "core/frontend/mlir_bytecode.h"
 #include "core/frontend/mlir_parser.h"
+#include "core/frontend/portable_artifact.h"
 #include "core/frontend/stablehlo_lowering.h"
 
 namespace phal {
@@ -36,6 +38,7 @@ const StableHloFunction* StableHloModule::EntryFunction() const {
 }
 
 std::vector<StableHloPart> SplitStableHloParts(std::string_view text) {
+  if (IsMlirBytecode(text)) return {{0, text.size()}};
   std::vector<StableHloPart> parts;
   std::size_t part_begin = 0;
   std::size_t line_begin = 0;
@@ -61,6 +64,14 @@ StatusOr<StableHloModule> ParseStableHloPart(const SourceText& source,
 
 StatusOr<StableHloModule> ParseStableHlo(std::string_view text,
                                          std::string_view file_name) {
+  if (IsMlirBytecode(text)) {
+    PHAL_ASSIGN_OR_RETURN(std::string converted,
+                          PortableArtifactToStableHlo(text, file_name));
+    const std::string name =
+        std::string(file_name) + " (read as StableHLO text)";
+    const SourceText source(converted, name);
+    return ParseStableHloPart(source, {0, converted.size()});
+  }
   const SourceText source(text, file_name);
   return ParseStableHloPart(source, {0, text.size()});
 }
