@@ -765,8 +765,9 @@ class ArtifactReader {
     const int64_t count = type->ElementCount();
     const Type& element = *type->element;
     if (element.is_bool && !blob.empty()) {
-      if (blob.size() == 1 && count > 1) {
-        attr->data.assign(1, blob[0] != 0 ? 1 : 0);
+      // Booleans are bit-packed, a splat of true being one 0xFF byte.
+      if (blob.size() == 1 && static_cast<unsigned char>(blob[0]) == 0xff) {
+        attr->data.assign(1, 1);
         return OkStatus();
       }
       const uint64_t packed = (static_cast<uint64_t>(count) + 7) / 8;
@@ -1107,8 +1108,7 @@ class ArtifactReader {
         attr.data.size() < static_cast<std::size_t>(element.storage_bytes) *
                                static_cast<std::size_t>(count) ||
         count == 1;
-    if (element.is_bool || element.is_minifloat ||
-        (element.is_integer && element.bits < 8) || splat) {
+    if (element.is_integer || element.is_minifloat || splat) {
       const std::size_t width = static_cast<std::size_t>(element.storage_bytes);
       if (element.is_complex) {
         const std::size_t half = width / 2;
@@ -1414,6 +1414,7 @@ class ArtifactReader {
     for (std::size_t i = 0; i < signature.inputs.size(); ++i) {
       out_ += i > 0 ? ", " : "";
       if (body != nullptr) {
+        value_names_[body->arguments[i]] = "%arg" + std::to_string(i);
         out_ += value_names_[body->arguments[i]] + ": ";
         value_types_[body->arguments[i]] = signature.inputs[i];
       }
