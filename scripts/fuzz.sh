@@ -14,7 +14,7 @@ shift || true
 fuzzers=("$@")
 if [ ${#fuzzers[@]} -eq 0 ]; then
   fuzzers=(hlo_parser_fuzzer stablehlo_parser_fuzzer npy_reader_fuzzer
-    manifest_fuzzer)
+    manifest_fuzzer portable_artifact_fuzzer)
 fi
 CC=clang-16 CXX=clang++-16 cmake -S "$root" -B "$build" -G Ninja \
   -DPHAL_BUILD_FUZZERS=ON -DPHAL_SANITIZE=ON -DPHAL_BUILD_TESTS=OFF \
@@ -28,7 +28,15 @@ for fuzzer in "${fuzzers[@]}"; do
   mkdir -p "$build/corpus/$fuzzer" "$build/artifacts/$fuzzer"
   echo "== $fuzzer: $seconds s"
   # -timeout: one input taking 10 s is a hang; -rss_limit_mb: 2 GiB is OOM.
+  # The StableHLO project's artifacts seed the artifact reader too, when
+  # ../shared/corpus is beside the checkout (read there, never copied).
+  extra=()
+  if [ "$fuzzer" = portable_artifact_fuzzer ] &&
+    [ -d "$root/../shared/corpus/vhlo" ]; then
+    extra=("$root/../shared/corpus/vhlo")
+  fi
   "$build/bin/$fuzzer" "$build/corpus/$fuzzer" "$root/fuzz/$fuzzer/corpus" \
+    "${extra[@]}" \
     -dict="$root/fuzz/$fuzzer.dict" -max_total_time="$seconds" \
     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$build/artifacts/$fuzzer/" || status=1

@@ -659,6 +659,8 @@ class ArtifactReader {
       status = ReadVhloAttribute(cursor, attr);
     } else if (dialect == "builtin") {
       status = ReadBuiltinAttribute(cursor, attr);
+    } else if (dialect == "sdy") {
+      status = ReadShardyAttribute(cursor, attr);
     } else {
       status = cursor.Error("an attribute of dialect '" + dialect +
                             "' in a custom encoding this reader does not know");
@@ -1068,6 +1070,143 @@ class ArtifactReader {
     }
   }
 
+  // Shardy's attributes, as the text Shardy prints: `family` is the
+  // attribute's name for the ones that stand alone (#sdy.sharding<...>).
+  Status ReadShardyList(BytecodeCursor& cursor, std::string* out,
+                        const char* separator = ", ") {
+    uint64_t count = 0;
+    PHAL_RETURN_IF_ERROR(cursor.ReadCount(&count, 1, "a Shardy list"));
+    for (uint64_t i = 0; i < count; ++i) {
+      const Attr* element = nullptr;
+      PHAL_RETURN_IF_ERROR(ReadAttrRef(cursor, &element));
+      if (i > 0) *out += separator;
+      *out += element->kind == Attr::Kind::kString ? Quote(element->text)
+                                                   : element->text;
+    }
+    return OkStatus();
+  }
+
+  Status ReadShardySharding(BytecodeCursor& cursor, Attr* attr, int version) {
+    const Attr* mesh = nullptr;
+    PHAL_RETURN_IF_ERROR(ReadAttrRef(cursor, &mesh));
+    attr->family = "sdy.sharding";
+    attr->text = "<" +
+                 (mesh->kind == Attr::Kind::kSymbol ? "@" + mesh->text
+                                                    : "mesh" + mesh->text) +
+                 ", [";
+    PHAL_RETURN_IF_ERROR(ReadShardyList(cursor, &attr->text));
+    attr->text += "]";
+    std::string replicated;
+    PHAL_RETURN_IF_ERROR(ReadShardyList(cursor, &replicated));
+    if (!replicated.empty()) attr->text += ", replicated={" + replicated + "}";
+    if (version >= 2) {
+      std::string unreduced;
+      PHAL_RETURN_IF_ERROR(ReadShardyList(cursor, &unreduced));
+      if (!unreduced.empty()) attr->text += ", unreduced={" + unreduced + "}";
+    }
+    if (version >= 3) {
+      int64_t reduction = 0;
+      PHAL_RETURN_IF_ERROR(cursor.ReadSignedVarInt(&reduction, "a reduction"));
+    }
+    attr->text += ">";
+    return OkStatus();
+  }
+
+  Status ReadShardyAttribute(BytecodeCursor& cursor, Attr* attr) {
+    const std::size_t at = cursor.position();
+    uint64_t code = 0;
+    PHAL_RETURN_IF_ERROR(cursor.ReadVarInt(&code, "a Shardy attribute code"));
+    attr->kind = Attr::Kind::kText;
+    switch (code) {
+      case 0:  // manual axes
+        attr->text = "{";
+        PHAL_RETURN_IF_ERROR(ReadShardyList(cursor, &attr->text));
+        attr->text += "}";
+        return OkStatus();
+      case 1: {  // mesh axis
+        std::string name;
+        int64_t size = 0;
+        PHAL_RETURN_IF_ERROR(ReadString(cursor, &name));
+        PHAL_RETURN_IF_ERROR(cursor.ReadSignedVarInt(&size, "an axis size"));
+        attr->text = Quote(name) + "=" + std::to_string(size);
+        return OkStatus();
+      }
+      case 2: {  // mesh
+        attr->family = "sdy.mesh";
+        attr->text = "<[";
+        PHAL_RETURN_IF_ERROR(ReadShardyList(cursor, &attr->text));
+        attr->text += "]";
+        std::vector<int64_t> device_ids;
+        PHAL_RETURN_IF_ERROR(ReadSignedList(cursor, &device_ids));
+        if (!device_ids.empty()) {
+          attr->text += ", device_ids=[" + JoinIntegers(device_ids) + "]";
+        }
+        attr->text += ">";
+        return OkStatus();
+      }
+      case 3: {  // sub-axis info
+        int64_t pre = 0;
+        int64_t size = 0;
+        PHAL_RETURN_IF_ERROR(cursor.ReadSignedVarInt(&pre, "a pre-size"));
+        PHAL_RETURN_IF_ERROR(cursor.ReadSignedVarInt(&size, "a size"));
+        attr->text = "(" + std::to_string(pre) + ")" + std::to_string(size);
+        return OkStatus();
+      }
+      case 4: {  // axis ref
+        std::string name;
+        uint64_t index = 0;
+        bool present = false;
+        PHAL_RETURN_IF_ERROR(ReadString(cursor, &name));
+        PHAL_RETURN_IF_ERROR(
+            cursor.ReadVarIntWithFlag(&index, &present, "a sub-axis"));
+        attr->text = Quote(name);
+        if (present) {
+          PHAL_ASSIGN_OR_RETURN(const Attr* sub, AttrAt(index));
+          attr->text += ":" + sub->text;
+        }
+        return OkStatus();
+      }
+      case 5: {  // dimension sharding
+        std::string axes;
+        uint8_t closed = 0;
+        uint64_t priority = 0;
+        bool has_priority = false;
+        PHAL_RETURN_IF_ERROR(ReadShardyList(cursor, &axes));
+        PHAL_RETURN_IF_ERROR(cursor.ReadByte(&closed, "is_closed"));
+        PHAL_RETURN_IF_ERROR(
+            cursor.ReadVarIntWithFlag(&priority, &has_priority, "a priority"));
+        if (closed == 0) axes += axes.empty() ? "?" : ", ?";
+        attr->text = "{" + axes + "}";
+        if (has_priority) attr->text += "p" + std::to_string(priority);
+        return OkStatus();
+      }
+      case 6:
+        return ReadShardySharding(cursor, attr, 1);
+      case 15:
+        return ReadShardySharding(cursor, attr, 2);
+      case 17:
+        return ReadShardySharding(cursor, attr, 3);
+      case 7:
+      case 16: {  // sharding per value
+        attr->family = "sdy.sharding_per_value";
+        uint64_t count = 0;
+        PHAL_RETURN_IF_ERROR(cursor.ReadCount(&count, 1, "a sharding count"));
+        attr->text = "<[";
+        for (uint64_t i = 0; i < count; ++i) {
+          const Attr* sharding = nullptr;
+          PHAL_RETURN_IF_ERROR(ReadAttrRef(cursor, &sharding));
+          attr->text += (i > 0 ? ", " : "") + sharding->text;
+        }
+        attr->text += "]>";
+        return OkStatus();
+      }
+      default:
+        return cursor.ErrorAt(at, "Shardy attribute code " +
+                                      std::to_string(code) +
+                                      " is not read in portable artifacts");
+    }
+  }
+
   // --- Printing attributes as StableHLO text -------------------------------
 
   StatusOr<std::string> PrintElement(const Type& element,
@@ -1236,9 +1375,10 @@ class ArtifactReader {
         return "@" + attr.text;
       case Attr::Kind::kLocation:
         return std::string("loc(unknown)");
+      case Attr::Kind::kText:
+        return attr.family.empty() ? attr.text : "#" + attr.family + attr.text;
       case Attr::Kind::kOutputOperandAlias:
       case Attr::Kind::kResultAccuracy:
-      case Attr::Kind::kText:
       case Attr::Kind::kOther:
         return attr.text;
     }
@@ -1321,11 +1461,20 @@ class ArtifactReader {
       }
       return out;
     }
-    if (info == nullptr) {
+    std::vector<std::string> names;
+    if (info != nullptr) {
+      names = VhloOpAttributeNames(*info);
+    } else if (full == "sdy.mesh") {
+      names = {"mesh", "sym_name"};
+    } else if (full == "sdy.sharding_constraint" || full == "sdy.reshard") {
+      names = {"sharding"};
+    } else if (full == "sdy.manual_computation") {
+      names = {"in_shardings", "manual_axes", "out_shardings"};
+    } else {
       return ErrorAt(op.offset, "properties of operation '" + full +
                                     "', which this reader does not know");
     }
-    for (const std::string& attribute : VhloOpAttributeNames(*info)) {
+    for (const std::string& attribute : names) {
       const Attr* value = nullptr;
       PHAL_RETURN_IF_ERROR(ReadAttrRef(cursor, &value));
       out.emplace_back(attribute, value);
@@ -1340,13 +1489,16 @@ class ArtifactReader {
   Status TopLevelOperation(const BytecodeOperation& op) {
     const std::string name = bc_.OperationName(op);
     if (name == "vhlo.func_v1") return Function(op);
-    if (bc_.dialects[bc_.operation_names[op.name].dialect] != "vhlo") {
-      // Another dialect's top-level op (a Shardy mesh): kept in generic form.
+    if (name == "sdy.mesh") {
       PHAL_ASSIGN_OR_RETURN(std::vector<NamedAttr> attributes,
                             OperationAttributes(op, nullptr));
-      out_ += "  \"" + name + "\"() {";
-      PHAL_RETURN_IF_ERROR(AppendAttributes(attributes));
-      out_ += "} : () -> ()\n";
+      const Attr* symbol = Find(attributes, "sym_name");
+      const Attr* mesh = Find(attributes, "mesh");
+      if (symbol == nullptr || mesh == nullptr ||
+          symbol->kind != Attr::Kind::kString || mesh->family != "sdy.mesh") {
+        return ErrorAt(op.offset, "sdy.mesh without a name and a mesh");
+      }
+      out_ += "  sdy.mesh @" + symbol->text + " = " + mesh->text + "\n";
       return OkStatus();
     }
     return ErrorAt(op.offset,
@@ -1469,6 +1621,20 @@ class ArtifactReader {
     const BytecodeOperationName& op_name = bc_.operation_names[op.name];
     const std::string& dialect = bc_.dialects[op_name.dialect];
     const std::string full = dialect + "." + op_name.name;
+    if (dialect == "sdy") return ShardyOperation(op, full, indent);
+    if (full == "builtin.unrealized_conversion_cast") {
+      // Casts between equal types (JAX's PRNG keys) are no-ops.
+      if (op.operands.size() == 1 && op.results.size() == 1) {
+        PHAL_ASSIGN_OR_RETURN(const Type* result, TypeAt(op.result_types[0]));
+        const auto operand = value_types_.find(op.operands[0]);
+        if (operand != value_types_.end() &&
+            operand->second->text == result->text) {
+          value_names_[op.results[0]] = value_names_[op.operands[0]];
+          return OkStatus();
+        }
+      }
+      return GenericOperation(op, full, indent);
+    }
     if (dialect != "vhlo") {
       return ErrorAt(op.offset, "operation '" + full +
                                     "' inside a function is not StableHLO");
@@ -1534,6 +1700,109 @@ class ArtifactReader {
                                 : "(" + TypeListText(results) + ")";
     out_ += "\n";
     return OkStatus();
+  }
+
+  std::string ResultNames(const BytecodeOperation& op) const {
+    std::string out;
+    for (std::size_t i = 0; i < op.results.size(); ++i) {
+      out += (i > 0 ? ", " : "") + value_names_[op.results[i]];
+    }
+    return op.results.empty() ? out : out + " = ";
+  }
+
+  std::string OperandNames(const BytecodeOperation& op) const {
+    std::string out;
+    for (std::size_t i = 0; i < op.operands.size(); ++i) {
+      out += (i > 0 ? ", " : "") + value_names_[op.operands[i]];
+    }
+    return out;
+  }
+
+  StatusOr<std::string> ResultTypes(const BytecodeOperation& op) {
+    std::vector<const Type*> results;
+    for (uint64_t t : op.result_types) {
+      PHAL_ASSIGN_OR_RETURN(const Type* type, TypeAt(t));
+      results.push_back(type);
+    }
+    return TypeListText(results);
+  }
+
+  Status GenericOperation(const BytecodeOperation& op, const std::string& name,
+                          int indent) {
+    if (!op.regions.empty()) {
+      return ErrorAt(op.offset, "operation '" + name + "' with regions");
+    }
+    out_ += std::string(static_cast<std::size_t>(indent), ' ') +
+            ResultNames(op) + "\"" + name + "\"(" + OperandNames(op) + ") : (";
+    PHAL_RETURN_IF_ERROR(AppendOperandTypes(op));
+    PHAL_ASSIGN_OR_RETURN(std::string results, ResultTypes(op));
+    out_ += ") -> " + (op.results.size() == 1 ? results : "(" + results + ")") +
+            "\n";
+    return OkStatus();
+  }
+
+  // Shardy's ops in the pretty form its text parser reads.
+  Status ShardyOperation(const BytecodeOperation& op, const std::string& name,
+                         int indent) {
+    PHAL_ASSIGN_OR_RETURN(std::vector<NamedAttr> attributes,
+                          OperationAttributes(op, nullptr));
+    const std::string pad(static_cast<std::size_t>(indent), ' ');
+    PHAL_ASSIGN_OR_RETURN(std::string results, ResultTypes(op));
+    if (name == "sdy.sharding_constraint" || name == "sdy.reshard") {
+      const Attr* sharding = Find(attributes, "sharding");
+      if (sharding == nullptr || op.operands.size() != 1) {
+        return ErrorAt(op.offset, name + " without one operand and a sharding");
+      }
+      out_ += pad + ResultNames(op) + name + " " + OperandNames(op) + " " +
+              sharding->text + " : " + results + "\n";
+      return OkStatus();
+    }
+    if (name == "sdy.return") {
+      out_ += pad + "sdy.return " + OperandNames(op);
+      if (!op.operands.empty()) {
+        out_ += " : ";
+        PHAL_RETURN_IF_ERROR(AppendOperandTypes(op));
+      }
+      out_ += "\n";
+      return OkStatus();
+    }
+    if (name == "sdy.manual_computation") {
+      const Attr* in = Find(attributes, "in_shardings");
+      const Attr* out = Find(attributes, "out_shardings");
+      const Attr* axes = Find(attributes, "manual_axes");
+      if (in == nullptr || out == nullptr || axes == nullptr ||
+          op.regions.size() != 1 || op.regions[0].blocks.size() != 1) {
+        return ErrorAt(op.offset,
+                       "sdy.manual_computation without its shardings, manual "
+                       "axes and body");
+      }
+      const auto per_value = [](const Attr* a) {
+        return a->text.size() >= 2 ? a->text.substr(1, a->text.size() - 2)
+                                   : a->text;
+      };
+      out_ += pad + ResultNames(op) + "sdy.manual_computation(" +
+              OperandNames(op) + ") in_shardings=" + per_value(in) +
+              " out_shardings=" + per_value(out) +
+              " manual_axes=" + axes->text + " (";
+      const BytecodeBlock& body = op.regions[0].blocks[0];
+      for (std::size_t i = 0; i < body.arguments.size(); ++i) {
+        PHAL_ASSIGN_OR_RETURN(const Type* type, TypeAt(body.argument_types[i]));
+        value_types_[body.arguments[i]] = type;
+        out_ += (i > 0 ? ", " : "") + value_names_[body.arguments[i]] + ": " +
+                type->text;
+      }
+      out_ += ") {\n";
+      for (const BytecodeOperation& inner : body.operations) {
+        PHAL_RETURN_IF_ERROR(DefineResults(inner));
+        PHAL_RETURN_IF_ERROR(Operation(inner, indent + 2, false));
+      }
+      out_ += pad + "} : (";
+      PHAL_RETURN_IF_ERROR(AppendOperandTypes(op));
+      out_ += ") -> (" + results + ")\n";
+      return OkStatus();
+    }
+    return ErrorAt(op.offset, "Shardy operation '" + name +
+                                  "' is not read in portable artifacts");
   }
 
   Status AppendOperandTypes(const BytecodeOperation& op) {
