@@ -51,8 +51,8 @@ def reference(module, *arrays):
     with tempfile.TemporaryDirectory(prefix="polyhal-reference-") as work:
         suffix = ".mlir" if format_code == _runtime.STABLEHLO else ".hlo"
         path = os.path.join(work, "module" + suffix)
-        with open(path, "w", encoding="utf-8") as file:
-            file.write(text)
+        with open(path, "wb") as file:
+            file.write(text if isinstance(text, bytes) else text.encode())
         arguments = ["run", path, "--plugin", "reference"]
         for i, array in enumerate(arrays):
             input_path = os.path.join(work, f"input_{i}.npy")

@@ -171,28 +171,42 @@ def _is_path(module):
                                                 "func.func")))
 
 
+# StableHLO portable artifacts (MLIR bytecode of VHLO, as jax.export
+# serializes) begin with MLIR bytecode's magic number.
+BYTECODE_MAGIC = b"ML\xefR"
+
+
 def load_module(module, format=None):
-    """The text, format code and source name of `module`: a path (a `.mlir`
-    file is StableHLO, anything else HLO, as `polyhal run` reads them) or
-    the text itself (HLO or StableHLO, told apart by how it begins)."""
+    """The program, format code and source name of `module`: a path (a
+    `.mlir` file is StableHLO, a portable artifact is told by its magic
+    number, anything else is HLO, as `polyhal run` reads them), the text
+    itself (HLO or StableHLO, told apart by how it begins) or the bytes of a
+    StableHLO portable artifact (returned as bytes)."""
     if format is not None and format not in _FORMATS:
         raise ValueError(f"format must be 'hlo' or 'stablehlo', not {format!r}")
     if _is_path(module):
         path = os.fspath(module)
         try:
-            with open(path, encoding="utf-8") as file:
-                text = file.read()
+            with open(path, "rb") as file:
+                data = file.read()
         except OSError as error:
             raise Error("NOT_FOUND",
                         f"cannot read the module {path}: "
                         f"{error.strerror}") from error
-        detected = STABLEHLO if path.endswith(".mlir") else HLO
         source_name = path
+        if data.startswith(BYTECODE_MAGIC):
+            return data, STABLEHLO, source_name
+        text = data.decode("utf-8", errors="replace")
+        detected = STABLEHLO if path.endswith(".mlir") else HLO
+    elif isinstance(module, (bytes, bytearray)) and bytes(module).startswith(
+            BYTECODE_MAGIC):
+        return bytes(module), STABLEHLO, ""
     else:
         text = module.decode() if isinstance(module, bytes) else module
         if not isinstance(text, str):
-            raise TypeError("module must be HLO or StableHLO text or a path, "
-                            f"not {type(module).__name__}")
+            raise TypeError("module must be HLO or StableHLO text, a "
+                            "portable artifact's bytes or a path, not "
+                            f"{type(module).__name__}")
         detected = _detect_format(text)
         source_name = ""
     return text, _FORMATS[format] if format else detected, source_name
@@ -273,8 +287,9 @@ class Executable(_Signature, _OnDevice):
 def compile(module, device=None, format=None, devices=None):
     """Compiles `module` for `device` and returns an Executable.
 
-    `module` is HLO text, StableHLO text or a path to either (see
-    load_module); `device` a Device or a plugin name, by default the
+    `module` is HLO text, StableHLO text, the bytes of a StableHLO portable
+    artifact (jax.export's `mlir_module_serialized`) or a path to any of
+    them (see load_module); `device` a Device or a plugin name, by default the
     default plugin's first device; `format` ("hlo" or "stablehlo")
     overrides the detection. A malformed module raises Error naming the
     file, line and column; one the device cannot run, what is missing.
