@@ -94,6 +94,23 @@ foreach(file IN LISTS python_bindings)
   endforeach()
 endforeach()
 
+# The PJRT plugin stands on the public C API alone: its own headers, the C
+# ABI's and PJRT's.
+file(GLOB_RECURSE pjrt_plugin LIST_DIRECTORIES false
+  ${ROOT}/sdk/pjrt/*.h ${ROOT}/sdk/pjrt/*.cc ${ROOT}/sdk/pjrt/*.def)
+foreach(file IN LISTS pjrt_plugin)
+  file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES
+       "\"(polyhal/[a-z_]+\\.(h|hpp)|xla/pjrt/c/pjrt_c_api\\.h|sdk/pjrt/[a-z_]+\\.(h|def))\"")
+      file(RELATIVE_PATH relative ${ROOT} ${file})
+      string(STRIP "${line}" line)
+      list(APPEND violations
+        "${relative}: ${line} (the PJRT plugin uses the public C API only)")
+    endif()
+  endforeach()
+endforeach()
+
 foreach(part IN LISTS parts)
   closure(${part} allowed)
   list(JOIN allowed "|" alternatives)
