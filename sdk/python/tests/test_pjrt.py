@@ -215,7 +215,8 @@ def entry_point_dir(root):
     return root
 
 
-def run_child(code, plugin, platforms="polyhal,cpu", timeout=600):
+def run_child(code, plugin, platforms="polyhal,cpu", timeout=600,
+              extra_env=None):
     with tempfile.TemporaryDirectory(prefix="polyhal-pjrt-") as root:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
@@ -225,6 +226,7 @@ def run_child(code, plugin, platforms="polyhal,cpu", timeout=600):
         env["JAX_PLATFORMS"] = platforms
         env["PHAL_GPU_EMULATION"] = "1"
         env.pop("PJRT_NAMES_AND_LIBRARY_PATHS", None)
+        env.update(extra_env or {})
         return subprocess.run([sys.executable, "-c", code], env=env,
                               capture_output=True, text=True,
                               timeout=timeout)
@@ -252,6 +254,35 @@ def test_jax_programs_match_jax_cpu(plugin):
         if not record["ok"]:
             failures.append(f"{name}: {record['error']}")
     assert not failures, f"on {plugin}:\n" + "\n".join(failures)
+
+
+MULTI_DEVICE = textwrap.dedent(r'''
+    import jax, jax.numpy as jnp, numpy as np
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    devices = jax.devices("polyhal")
+    assert len(devices) == 4, devices
+    x = np.arange(16, dtype=np.float32).reshape(4, 4)
+    # Replicas: pmap with a cross-replica sum.
+    y = jax.pmap(lambda v: jax.lax.psum(v, "i") * 2, axis_name="i",
+                 devices=devices)(x)
+    np.testing.assert_allclose(np.asarray(y), np.tile(x.sum(0) * 2, (4, 1)))
+    # Partitions: a global program sharded over a mesh, partitioned by
+    # Polyhal's SPMD partitioner.
+    mesh = Mesh(np.array(devices), ("x",))
+    xs = jax.device_put(x, NamedSharding(mesh, P("x", None)))
+    f = jax.jit(lambda v: jnp.sin(v).sum(axis=0) + v[:, 0].sum(),
+                out_shardings=NamedSharding(mesh, P()))
+    np.testing.assert_allclose(np.asarray(f(xs)),
+                               np.sin(x).sum(0) + x[:, 0].sum(), rtol=1e-5)
+    print("multi-device ok")
+''')
+
+
+def test_replicated_and_sharded_programs_run_on_several_devices():
+    done = run_child(MULTI_DEVICE, "cpu",
+                     extra_env={"PHAL_VIRTUAL_DEVICES": "4"})
+    assert done.returncode == 0 and "multi-device ok" in done.stdout, (
+        done.stdout + done.stderr[-3000:])
 
 
 def test_polyhal_is_the_default_backend_only_when_asked():
