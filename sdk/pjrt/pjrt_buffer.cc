@@ -76,6 +76,7 @@ PJRT_Error* NewBuffer(PJRT_Client* client, PJRT_Device* device,
                          std::to_string(static_cast<int>(type)) + ")");
   }
   auto buffer = std::make_unique<PJRT_Buffer>();
+  client->Retain();
   buffer->client = client;
   buffer->device = device;
   buffer->type = type;

@@ -123,7 +123,7 @@ PJRT_Error* Client_Create(PJRT_Client_Create_Args* args) {
 
 PJRT_Error* Client_Destroy(PJRT_Client_Destroy_Args* args) {
   PHAL_PJRT_CHECK_ARGS(PJRT_Client_Destroy_Args, args);
-  delete args->client;
+  if (args->client != nullptr) args->client->Release();
   return nullptr;
 }
 

@@ -126,6 +126,7 @@ PJRT_Error* NotLoaded(const char* what) {
 PJRT_Buffer* WrapResult(PJRT_Client* client, PJRT_Device* device,
                         phal_buffer_t* result) {
   auto* buffer = new PJRT_Buffer;
+  client->Retain();
   buffer->client = client;
   buffer->device = device;
   buffer->buffer = result;
@@ -261,6 +262,7 @@ PJRT_Error* Client_Compile(PJRT_Client_Compile_Args* args) {
     return MakeError(PJRT_Error_Code_INVALID_ARGUMENT, error_text);
   }
   auto state = std::make_shared<ExecutableState>();
+  args->client->Retain();
   state->client = args->client;
   state->program.assign(program->code, program->code_size);
   state->fingerprint = Fingerprint(state->program);

@@ -4,6 +4,7 @@
 #ifndef POLYHAL_SDK_PJRT_PJRT_OBJECTS_H_
 #define POLYHAL_SDK_PJRT_PJRT_OBJECTS_H_
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -68,7 +69,11 @@ struct PJRT_Device {
   }
 };
 
+// Buffers and executables keep their client alive: PJRT_Client_Destroy
+// drops the caller's reference, and the Polyhal client closes when the last
+// buffer or executable made from it is gone.
 struct PJRT_Client {
+  std::atomic<int64_t> references{1};
   phal_client_t* client = nullptr;
   std::string plugin;  // the Polyhal plugin whose devices these are
   std::string platform_version;
@@ -79,6 +84,11 @@ struct PJRT_Client {
   ~PJRT_Client() {
     owned_devices.clear();
     phal_client_destroy(client);
+  }
+
+  void Retain() { references.fetch_add(1, std::memory_order_relaxed); }
+  void Release() {
+    if (references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }
 };
 
@@ -100,7 +110,10 @@ struct PJRT_Buffer {
     buffer = nullptr;
     device->CountRelease(static_cast<int64_t>(byte_size));
   }
-  ~PJRT_Buffer() { Release(); }
+  ~PJRT_Buffer() {
+    Release();
+    if (client != nullptr) client->Release();
+  }
 };
 
 // A compiled program: the StableHLO it was compiled from, its replica and
@@ -128,6 +141,7 @@ struct ExecutableState {
 
   ~ExecutableState() {
     for (auto& entry : compiled) phal_executable_free(entry.second);
+    if (client != nullptr) client->Release();
   }
 };
 
