@@ -11,7 +11,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   openmpi-bin libopenmpi-dev
   libopenblas-dev
-  python3-dev python3-venv python3-numpy python3-pytest pybind11-dev
+  python3-dev python3-venv python3-pip python3-numpy python3-pytest pybind11-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
   libvulkan-dev mesa-vulkan-drivers glslang-dev glslang-tools spirv-tools
   zlib1g-dev libzstd-dev libxml2-dev libedit-dev libffi-dev libtinfo-dev

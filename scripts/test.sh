@@ -40,6 +40,12 @@ else
   # made before configuring, so CTest runs them there.
   bash "$root/scripts/install-deps.sh"
   bash "$root/scripts/python-venv.sh" "$build"
+  # The PJRT plugin's header, from its PyPI wheel (sdk/pjrt, docs/jax.md);
+  # without PyPI the plugin and its tests are skipped.
+  if [ -x "$build/python-venv/bin/python" ]; then
+    "$build/python-venv/bin/python" "$root/scripts/fetch_pjrt_header.py" \
+      "$build/pjrt/include"
+  fi
   # Tests on and sanitizers off, whatever an earlier configure of build/
   # chose (scripts/demo.sh builds only what it runs, in the same folder).
   bash "$root/scripts/build.sh" "$build" -DPHAL_BUILD_TESTS=ON -DPHAL_SANITIZE=OFF
