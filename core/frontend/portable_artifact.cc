@@ -17,6 +17,11 @@ namespace phal {
 namespace {
 
 constexpr int64_t kDynamicSize = INT64_MIN;
+// Bounds on what a small file can ask for: attributes and types nest at
+// most this deep, and a type's or a composite attribute's text (which
+// shared entries could make exponentially long) stays below this size.
+constexpr int kMaxNesting = 256;
+constexpr std::size_t kMaxCompositeText = std::size_t{64} << 20;
 
 // A decoded builtin or VHLO type, with its StableHLO spelling.
 struct ArtifactType {
@@ -282,6 +287,12 @@ class ArtifactReader {
       return ErrorAt(bc_.types[index].begin,
                      "type " + std::to_string(index) + " refers to itself");
     }
+    if (in_progress_types_.size() + in_progress_attributes_.size() >=
+        static_cast<std::size_t>(kMaxNesting)) {
+      return ErrorAt(bc_.types[index].begin,
+                     "attributes and types nested deeper than " +
+                         std::to_string(kMaxNesting));
+    }
     in_progress_types_.insert(index);
     const BytecodeTableEntry& entry = bc_.types[index];
     BytecodeCursor cursor = bc_.CursorOver(entry.begin, entry.end);
@@ -301,6 +312,11 @@ class ArtifactReader {
     }
     if (status.ok() && !cursor.empty()) {
       status = cursor.Error("unexpected bytes after a type");
+    }
+    if (status.ok() && type->text.size() > kMaxCompositeText) {
+      status = cursor.ErrorAt(
+          entry.begin, "a type whose text exceeds " +
+                           std::to_string(kMaxCompositeText >> 20) + " MiB");
     }
     in_progress_types_.erase(index);
     PHAL_RETURN_IF_ERROR(status);
@@ -644,6 +660,12 @@ class ArtifactReader {
           bc_.attributes[index].begin,
           "attribute " + std::to_string(index) + " refers to itself");
     }
+    if (in_progress_types_.size() + in_progress_attributes_.size() >=
+        static_cast<std::size_t>(kMaxNesting)) {
+      return ErrorAt(bc_.attributes[index].begin,
+                     "attributes and types nested deeper than " +
+                         std::to_string(kMaxNesting));
+    }
     in_progress_attributes_.insert(index);
     const BytecodeTableEntry& entry = bc_.attributes[index];
     BytecodeCursor cursor = bc_.CursorOver(entry.begin, entry.end);
@@ -667,6 +689,11 @@ class ArtifactReader {
     }
     if (status.ok() && !cursor.empty() && attr->kind != Attr::Kind::kLocation) {
       status = cursor.Error("unexpected bytes after an attribute");
+    }
+    if (status.ok() && attr->text.size() > kMaxCompositeText) {
+      status = cursor.ErrorAt(
+          entry.begin, "an attribute whose text exceeds " +
+                           std::to_string(kMaxCompositeText >> 20) + " MiB");
     }
     in_progress_attributes_.erase(index);
     PHAL_RETURN_IF_ERROR(status);
@@ -1324,6 +1351,7 @@ class ArtifactReader {
         for (std::size_t i = 0; i < attr.elements.size(); ++i) {
           PHAL_ASSIGN_OR_RETURN(std::string e, Print(*attr.elements[i]));
           out += (i > 0 ? ", " : "") + e;
+          PHAL_RETURN_IF_ERROR(CheckCompositeSize(out));
         }
         return out + "]";
       }
@@ -1342,6 +1370,7 @@ class ArtifactReader {
         for (std::size_t i = 0; i < attr.elements.size(); ++i) {
           PHAL_ASSIGN_OR_RETURN(std::string e, Print(*attr.elements[i]));
           out += (i > 0 ? ", " : "") + NameText(attr.names[i]) + " = " + e;
+          PHAL_RETURN_IF_ERROR(CheckCompositeSize(out));
         }
         return out + "}";
       }
@@ -1383,6 +1412,12 @@ class ArtifactReader {
         return attr.text;
     }
     return std::string();
+  }
+
+  Status CheckCompositeSize(const std::string& text) const {
+    if (text.size() <= kMaxCompositeText) return OkStatus();
+    return ErrorAt(0, "an array or dictionary attribute whose text exceeds " +
+                          std::to_string(kMaxCompositeText >> 20) + " MiB");
   }
 
   std::string FloatText(const Attr& attr) {

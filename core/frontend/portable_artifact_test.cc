@@ -268,6 +268,99 @@ TEST(MlirBytecode, NotBytecodeAndNewerVersionsAreRefused) {
       << bc.status().message();
 }
 
+// A minimal bytecode file written by hand: one builtin.module (an empty
+// region) whose attribute dictionary holds {k = <value>}, where <value> is
+// `depth` VHLO arrays nested around `true`.
+std::string PrefixVarInt(uint64_t value) {
+  for (int bytes = 1; bytes <= 8; ++bytes) {
+    if (bytes < 8 ? value < (uint64_t{1} << (7 * bytes))
+                  : value < (uint64_t{1} << 56)) {
+      const uint64_t encoded = (value << bytes) | (uint64_t{1} << (bytes - 1));
+      std::string out;
+      for (int i = 0; i < bytes; ++i) {
+        out.push_back(static_cast<char>((encoded >> (8 * i)) & 0xff));
+      }
+      return out;
+    }
+  }
+  std::string out(1, '\0');
+  for (int i = 0; i < 8; ++i) {
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+  }
+  return out;
+}
+
+std::string Section(int id, const std::string& data) {
+  return std::string(1, static_cast<char>(id)) + PrefixVarInt(data.size()) +
+         data;
+}
+
+std::string NestedArrayArtifact(int depth) {
+  const std::vector<std::string> strings = {"builtin", "vhlo", "module", "k"};
+  std::string lengths;
+  std::string data;
+  for (auto it = strings.rbegin(); it != strings.rend(); ++it) {
+    lengths += PrefixVarInt(it->size() + 1);
+  }
+  for (const std::string& text : strings) data += text + '\0';
+  const std::string string_section =
+      PrefixVarInt(strings.size()) + lengths + data;
+  // Dialects builtin (string 0) and vhlo (1), unversioned; one op name:
+  // builtin.module (string 2), registered.
+  const std::string dialect_section = PrefixVarInt(2) + PrefixVarInt(0 << 1) +
+                                      PrefixVarInt(1 << 1) + PrefixVarInt(1) +
+                                      PrefixVarInt(0) + PrefixVarInt(1) +
+                                      PrefixVarInt(2 << 1 | 1);
+  // Attributes: 0 UnknownLoc, 1 "k", 2 {k = attr 3}, 3.. the arrays, last
+  // the boolean.
+  std::vector<std::string> builtin = {
+      PrefixVarInt(15), PrefixVarInt(2) + PrefixVarInt(3),
+      PrefixVarInt(1) + PrefixVarInt(1) + PrefixVarInt(1) + PrefixVarInt(3)};
+  std::vector<std::string> vhlo;
+  for (int i = 0; i < depth; ++i) {
+    vhlo.push_back(PrefixVarInt(1) + PrefixVarInt(1) + PrefixVarInt(4 + i));
+  }
+  vhlo.push_back(PrefixVarInt(2) + PrefixVarInt(1));
+  std::string attributes;
+  std::string offsets = PrefixVarInt(builtin.size() + vhlo.size()) +
+                        PrefixVarInt(0) + PrefixVarInt(0) +
+                        PrefixVarInt(builtin.size());
+  for (const std::string& entry : builtin) {
+    attributes += entry;
+    offsets += PrefixVarInt(entry.size() << 1 | 1);
+  }
+  offsets += PrefixVarInt(1) + PrefixVarInt(vhlo.size());
+  for (const std::string& entry : vhlo) {
+    attributes += entry;
+    offsets += PrefixVarInt(entry.size() << 1 | 1);
+  }
+  // The top block: one op, builtin.module, with attributes (mask 0x01) and
+  // one isolated region (0x10) of no blocks, in its own IR section.
+  const std::string ir = PrefixVarInt(1 << 1) + PrefixVarInt(0) +
+                         std::string(1, '\x11') + PrefixVarInt(0) +
+                         PrefixVarInt(2) + PrefixVarInt(1 << 1 | 1) +
+                         Section(4, PrefixVarInt(0));
+  return std::string("ML\xEFR", 4) + PrefixVarInt(6) +
+         std::string("test\0", 5) + Section(0, string_section) +
+         Section(1, dialect_section) + Section(2, attributes) +
+         Section(3, offsets) + Section(4, ir);
+}
+
+TEST(PortableArtifact, NestedAttributesAreReadUpToABound) {
+  StatusOr<std::string> shallow =
+      PortableArtifactToStableHlo(NestedArrayArtifact(3), "nested.bc");
+  ASSERT_TRUE(shallow.ok()) << shallow.status().message();
+  EXPECT_NE(shallow->find("module attributes {k = [[[true]]]} {"),
+            std::string::npos)
+      << *shallow;
+  StatusOr<std::string> deep =
+      PortableArtifactToStableHlo(NestedArrayArtifact(5000), "deep.bc");
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.status().message().find("nested deeper than 256"),
+            std::string::npos)
+      << deep.status().message();
+}
+
 TEST(StableHloParser, PortableArtifactsAreReadByTheirMagicNumber) {
   const std::filesystem::path path =
       testing::CorpusDirectory("vhlo") / "vhlo_emit_version_api.1_1_0.mlir.bc";
