@@ -431,6 +431,13 @@ class ArtifactReader {
     PHAL_RETURN_IF_ERROR(cursor.ReadVarInt(&flags, "quantization flags"));
     PHAL_RETURN_IF_ERROR(ReadTypeRef(cursor, &storage));
     PHAL_RETURN_IF_ERROR(ReadTypeRef(cursor, &expressed));
+    if (!storage->is_integer || storage->bits < 2 || storage->bits > 32 ||
+        !expressed->is_float) {
+      return cursor.Error("a quantized type of storage " + storage->text +
+                          " and expressed type " + expressed->text +
+                          " (expected an integer of 2 to 32 bits and a "
+                          "float)");
+    }
     std::string params;
     uint64_t axis = 0;
     int64_t storage_min = 0;

@@ -361,6 +361,32 @@ TEST(PortableArtifact, NestedAttributesAreReadUpToABound) {
       << deep.status().message();
 }
 
+// The fuzzer's seeds and the inputs it once failed on (kept among the seeds)
+// read or fail cleanly.
+TEST(PortableArtifact, FuzzerSeedsAndRegressionsAreHandled) {
+  const std::filesystem::path directory =
+      std::filesystem::path(PHAL_TEST_SOURCE_DIR) / "fuzz" /
+      "portable_artifact_fuzzer" / "corpus";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    ++files;
+    const std::string name = entry.path().filename().string();
+    StatusOr<std::string> text =
+        PortableArtifactToStableHlo(ReadFile(entry.path()), name);
+    if (name.rfind("regression-", 0) == 0) {
+      ASSERT_FALSE(text.ok()) << name;
+      EXPECT_NE(text.status().message().find(name + ": byte "),
+                std::string::npos)
+          << text.status().message();
+      continue;
+    }
+    ASSERT_TRUE(text.ok()) << name << ": " << text.status().message();
+    StatusOr<StableHloModule> module = ParseStableHlo(*text, name);
+    EXPECT_TRUE(module.ok()) << name << ": " << module.status().message();
+  }
+  EXPECT_GE(files, 10);
+}
+
 TEST(StableHloParser, PortableArtifactsAreReadByTheirMagicNumber) {
   const std::filesystem::path path =
       testing::CorpusDirectory("vhlo") / "vhlo_emit_version_api.1_1_0.mlir.bc";
