@@ -239,12 +239,51 @@ bool ReachesAny(const HloInstruction* start,
   return false;
 }
 
-// An extra output whose outside users lead back into the group, if any.
-HloInstruction* CyclicOutput(const FusionGroup& group) {
+// What `group`'s kernel waits for: its members, every instruction they read
+// transitively, and the whole of every group already planned that computes
+// one of those (a kernel runs once, all of its outputs together).
+std::set<const HloInstruction*> Upstream(
+    const FusionGroup& group, const std::vector<FusionGroup>& planned,
+    const std::unordered_map<const HloInstruction*, int>& assigned) {
+  std::set<const HloInstruction*> seen(group.members.begin(),
+                                       group.members.end());
+  std::set<int> seen_groups;
+  std::vector<const HloInstruction*> stack;
+  for (const HloInstruction* member : group.members) {
+    for (const HloInstruction* operand : member->operands()) {
+      stack.push_back(operand);
+    }
+  }
+  while (!stack.empty()) {
+    const HloInstruction* current = stack.back();
+    stack.pop_back();
+    if (!seen.insert(current).second) continue;
+    for (const HloInstruction* operand : current->operands()) {
+      stack.push_back(operand);
+    }
+    const auto owner = assigned.find(current);
+    if (owner != assigned.end() && seen_groups.insert(owner->second).second) {
+      for (const HloInstruction* member :
+           planned[static_cast<std::size_t>(owner->second)].members) {
+        stack.push_back(member);
+      }
+    }
+  }
+  return seen;
+}
+
+// An extra output whose outside users lead back into what the group waits
+// for, which would make the kernels wait on each other; null if none.
+HloInstruction* CyclicOutput(
+    const FusionGroup& group, const std::vector<FusionGroup>& planned,
+    const std::unordered_map<const HloInstruction*, int>& assigned) {
+  if (group.outputs.size() < 2) return nullptr;
+  const std::set<const HloInstruction*> upstream =
+      Upstream(group, planned, assigned);
   for (std::size_t i = 1; i < group.outputs.size(); ++i) {
     HloInstruction* output = group.outputs[i];
     for (const HloInstruction* user : output->users()) {
-      if (!group.members.count(user) && ReachesAny(user, group.members)) {
+      if (!group.members.count(user) && ReachesAny(user, upstream)) {
         return output;
       }
     }
@@ -269,7 +308,7 @@ class Scheduler {
   Scheduler(const HloComputation& computation, FusionPlan* plan)
       : computation_(computation), plan_(plan) {}
 
-  void Run(const std::vector<HloInstruction*>& controls) {
+  Status Run(const std::vector<HloInstruction*>& controls) {
     const auto& order = computation_.instructions();
     for (std::size_t i = 0; i < order.size(); ++i) position_[order[i]] = i;
     std::vector<HloInstruction*> unit_roots;
@@ -315,6 +354,16 @@ class Scheduler {
         if (--pending[d] == 0) ready.emplace(position_[unit_roots[d]], d);
       }
     }
+    if (plan_->schedule.size() == count) return OkStatus();
+    for (std::size_t u = 0; u < count; ++u) {
+      if (pending[u] > 0) {
+        return Internal("the kernels planned for %" + computation_.name() +
+                        " wait on each other (%" + unit_roots[u]->name() +
+                        " is never ready)");
+      }
+    }
+    return Internal("the kernels planned for %" + computation_.name() +
+                    " could not be ordered");
   }
 
  private:
@@ -422,7 +471,7 @@ StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
     FusionGroup group;
     while (true) {
       group = GroupBuilder(forbidden, assigned, inlined_for).Build(instruction);
-      HloInstruction* cyclic = CyclicOutput(group);
+      HloInstruction* cyclic = CyclicOutput(group, plan.groups, assigned);
       if (cyclic == nullptr) break;
       forbidden.insert(cyclic);
     }
@@ -444,7 +493,7 @@ StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
     plan.groups.push_back(std::move(group));
   }
   std::reverse(controls.begin(), controls.end());
-  Scheduler(computation, &plan).Run(controls);
+  PHAL_RETURN_IF_ERROR(Scheduler(computation, &plan).Run(controls));
   return plan;
 }
 

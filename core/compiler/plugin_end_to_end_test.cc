@@ -723,7 +723,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(
         ::testing::ValuesIn(kPlugins),
         ::testing::Values(
-            "core/compiler/testdata/conv.hlo", "core/compiler/testdata/mlp.hlo",
+            "core/compiler/testdata/conv.hlo",
+            "core/compiler/testdata/fusion_cycle.hlo",
+            "core/compiler/testdata/mlp.hlo",
             "core/compiler/testdata/reduce_fused.hlo",
             "core/compiler/testdata/softmax.hlo",
             "core/compiler/testdata/while_loop.hlo",

@@ -1146,6 +1146,52 @@ class ArtifactReader {
     return OkStatus();
   }
 
+  // Shardy names a rule's factors i, j, ..., z, then z_1, z_2, ...
+  static std::string FactorName(int64_t factor) {
+    if (factor >= 0 && factor < 18) {
+      return std::string(1, static_cast<char>('i' + factor));
+    }
+    return "z_" + std::to_string(factor - 17);
+  }
+
+  static std::string FactorSet(const std::vector<int64_t>& factors) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < factors.size(); ++i) {
+      out += (i > 0 ? ", " : "") + FactorName(factors[i]);
+    }
+    return out + "}";
+  }
+
+  // An op's sharding rule (sdy.sharding_rule on custom calls):
+  // <([i, j], [j])->([i]) {i=4, j=2} reduction={j}>.
+  Status ReadShardingRule(BytecodeCursor& cursor, Attr* attr) {
+    std::vector<int64_t> sizes;
+    std::string operands;
+    std::string results;
+    PHAL_RETURN_IF_ERROR(ReadSignedList(cursor, &sizes));
+    PHAL_RETURN_IF_ERROR(ReadShardyList(cursor, &operands));
+    PHAL_RETURN_IF_ERROR(ReadShardyList(cursor, &results));
+    attr->text = "<(" + operands + ")->(" + results + ") {";
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      attr->text += (i > 0 ? ", " : "") + FactorName(static_cast<int64_t>(i)) +
+                    "=" + std::to_string(sizes[i]);
+    }
+    attr->text += "}";
+    for (const char* kind : {"reduction", "need_replication", "permutation",
+                             "blocked_propagation"}) {
+      std::vector<int64_t> factors;
+      PHAL_RETURN_IF_ERROR(ReadSignedList(cursor, &factors));
+      if (!factors.empty()) {
+        attr->text += std::string(" ") + kind + "=" + FactorSet(factors);
+      }
+    }
+    uint8_t custom = 0;
+    PHAL_RETURN_IF_ERROR(cursor.ReadByte(&custom, "is_custom_rule"));
+    if (custom != 0) attr->text += " custom";
+    attr->text += ">";
+    return OkStatus();
+  }
+
   Status ReadShardyAttribute(BytecodeCursor& cursor, Attr* attr) {
     const std::size_t at = cursor.position();
     uint64_t code = 0;
@@ -1234,6 +1280,26 @@ class ArtifactReader {
         attr->text += "]>";
         return OkStatus();
       }
+      case 8: {  // dimension mapping: the factors of one dimension
+        std::vector<int64_t> factors;
+        PHAL_RETURN_IF_ERROR(ReadSignedList(cursor, &factors));
+        for (int64_t factor : factors) attr->text += FactorName(factor);
+        return OkStatus();
+      }
+      case 9:   // tensor mapping
+      case 12:  // list of axis-ref lists
+        attr->text = "[";
+        PHAL_RETURN_IF_ERROR(ReadShardyList(cursor, &attr->text));
+        attr->text += "]";
+        return OkStatus();
+      case 10:
+        attr->family = "sdy.op_sharding_rule";
+        return ReadShardingRule(cursor, attr);
+      case 11:  // axis-ref list
+        attr->text = "{";
+        PHAL_RETURN_IF_ERROR(ReadShardyList(cursor, &attr->text));
+        attr->text += "}";
+        return OkStatus();
       default:
         return cursor.ErrorAt(at, "Shardy attribute code " +
                                       std::to_string(code) +

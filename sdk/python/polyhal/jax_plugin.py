@@ -39,3 +39,24 @@ def initialize():
             "built without the PJRT header (see docs/jax.md)")
     xla_bridge.register_plugin(PLATFORM, priority=PRIORITY,
                                library_path=path, options=None)
+    _lower_linear_algebra_as_on_cpu()
+
+
+def _lower_linear_algebra_as_on_cpu():
+    """JAX lowers jnp.linalg only for platforms it knows (LAPACK custom calls
+    on cpu, solver calls on GPUs). Polyhal reads the LAPACK calls and
+    expands them for any device (docs/stablehlo.md, "LAPACK custom calls"),
+    so the linear-algebra primitives lower for polyhal as they do for cpu.
+    This uses JAX's lowering registry, which is not public API: a JAX
+    without it leaves jnp.linalg unavailable on polyhal, nothing else."""
+    try:
+        from jax._src.interpreters import mlir
+        from jax._src.lax import linalg
+        cpu = mlir._platform_specific_lowerings["cpu"]
+        for value in vars(linalg).values():
+            entry = cpu.get(value) if hasattr(value, "bind") else None
+            if entry is not None:
+                mlir.register_lowering(value, entry.rule, platform=PLATFORM,
+                                       inline=entry.inline)
+    except (ImportError, AttributeError, KeyError, TypeError):
+        pass

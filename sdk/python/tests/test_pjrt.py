@@ -147,6 +147,14 @@ CHILD = textwrap.dedent(r'''
 
     check("fft", fft, normal(4, 16), rtol=1e-3, atol=1e-4)
 
+    def linear_algebra(a):
+        spd = a @ a.T + a.shape[0] * jnp.eye(a.shape[0])
+        return (jnp.linalg.eigh(spd)[0], jnp.linalg.cholesky(spd),
+                jnp.linalg.solve(spd, a[:, :2]), jnp.linalg.slogdet(spd)[1])
+
+    check("linear_algebra", linear_algebra, normal(6, 6), rtol=1e-3,
+          atol=1e-4)
+
     def int8_matmul(a, b):
         return jnp.matmul(a, b, preferred_element_type=jnp.int32)
 
@@ -240,7 +248,7 @@ def test_jax_programs_match_jax_cpu(plugin):
         if line.startswith("{"):
             record = json.loads(line)
             results[record["name"]] = record
-    assert len(results) == 12, (
+    assert len(results) == 13, (
         f"the child process ended early (exit {done.returncode}):\n"
         f"{done.stdout}\n{done.stderr[-3000:]}")
     refusals = EXPECTED_REFUSALS.get(plugin, {})
