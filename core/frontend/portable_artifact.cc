@@ -115,6 +115,18 @@ std::string HexBytes(std::string_view bytes) {
   return out;
 }
 
+// "0x..." of a little-endian value's bytes, most significant first: how
+// MLIR writes a float by its bit pattern.
+std::string HexOfLittleEndian(std::string_view bytes) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string hex = "0x";
+  for (std::size_t i = bytes.size(); i-- > 0;) {
+    hex += kHex[static_cast<unsigned char>(bytes[i]) >> 4];
+    hex += kHex[static_cast<unsigned char>(bytes[i]) & 15];
+  }
+  return hex;
+}
+
 std::string JoinIntegers(const std::vector<int64_t>& values) {
   std::string out;
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -1328,13 +1340,7 @@ class ArtifactReader {
       }
       return element.is_signed ? std::to_string(v) : std::to_string(value);
     }
-    std::string hex = "0x";
-    static const char kHex[] = "0123456789ABCDEF";
-    for (std::size_t i = bytes.size(); i-- > 0;) {
-      hex += kHex[static_cast<unsigned char>(bytes[i]) >> 4];
-      hex += kHex[static_cast<unsigned char>(bytes[i]) & 15];
-    }
-    return hex;
+    return HexOfLittleEndian(bytes);
   }
 
   // dense<...> : type, from raw data (one element: a splat).
@@ -1352,13 +1358,9 @@ class ArtifactReader {
       if (element.is_complex) {
         const std::size_t half = width / 2;
         if (splat && !attr.data.empty()) {
-          PHAL_ASSIGN_OR_RETURN(
-              std::string re,
-              PrintComplexPart(element, attr.data.substr(0, half)));
-          PHAL_ASSIGN_OR_RETURN(
-              std::string im,
-              PrintComplexPart(element, attr.data.substr(half, half)));
-          body = "(" + re + ", " + im + ")";
+          const std::string_view data = attr.data;
+          body = "(" + HexOfLittleEndian(data.substr(0, half)) + ", " +
+                 HexOfLittleEndian(data.substr(half, half)) + ")";
         } else {
           body = "\"" + HexBytes(attr.data) + "\"";
         }
@@ -1377,18 +1379,6 @@ class ArtifactReader {
       body = "\"" + HexBytes(attr.data) + "\"";
     }
     return "dense<" + body + "> : " + type.text;
-  }
-
-  StatusOr<std::string> PrintComplexPart(const Type& complex,
-                                         std::string_view bytes) {
-    std::string hex = "0x";
-    static const char kHex[] = "0123456789ABCDEF";
-    (void)complex;
-    for (std::size_t i = bytes.size(); i-- > 0;) {
-      hex += kHex[static_cast<unsigned char>(bytes[i]) >> 4];
-      hex += kHex[static_cast<unsigned char>(bytes[i]) & 15];
-    }
-    return hex;
   }
 
   // The elements of a non-splat tensor as nested lists.
@@ -1493,23 +1483,24 @@ class ArtifactReader {
                           std::to_string(kMaxCompositeText >> 20) + " MiB");
   }
 
+  // Finite f32 and f64 values in decimal (exact with 17 digits); every
+  // other value by its bit pattern, of its own width.
   std::string FloatText(const Attr& attr) {
     const Type& type = *attr.type;
+    double value = NAN;
     if (type.bits == 32) {
       float f = 0;
-      uint32_t b = static_cast<uint32_t>(attr.bits);
+      const uint32_t b = static_cast<uint32_t>(attr.bits);
       std::memcpy(&f, &b, sizeof(f));
-      return FormatDouble(f);
+      value = f;
+    } else if (type.bits == 64) {
+      std::memcpy(&value, &attr.bits, sizeof(value));
     }
-    if (type.bits == 64) {
-      double d = 0;
-      std::memcpy(&d, &attr.bits, sizeof(d));
-      return FormatDouble(d);
-    }
-    char buffer[24];
-    std::snprintf(buffer, sizeof(buffer), "0x%llX",
-                  static_cast<unsigned long long>(attr.bits));
-    return buffer;
+    if (std::isfinite(value)) return FormatDouble(value);
+    const std::string bytes(reinterpret_cast<const char*>(&attr.bits),
+                            sizeof(attr.bits));
+    return HexOfLittleEndian(std::string_view(bytes).substr(
+        0, static_cast<std::size_t>((type.bits + 7) / 8)));
   }
 
   static std::string NameText(const std::string& name) {
