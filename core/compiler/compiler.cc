@@ -30,6 +30,18 @@ Status DumpKernels(Program& program, const std::string& directory) {
   return OkStatus();
 }
 
+// Each part offered to the plugin whole, as "part-<name>.hlo".
+Status DumpParts(const std::vector<OffloadedPart>& parts,
+                 const std::string& directory) {
+  for (const OffloadedPart& part : parts) {
+    const std::string path = directory + "/part-" + part.name + ".hlo";
+    std::ofstream file(path);
+    file << part.hlo_text;
+    if (!file) return Unavailable("cannot write " + path);
+  }
+  return OkStatus();
+}
+
 void NoteBodyTypesAndOps(const KirBody& body, std::set<ElementType>* types,
                          std::set<phal_kir_op_t>* ops) {
   for (const phal_kir_node_t& node : body.nodes()) {
@@ -120,8 +132,18 @@ StatusOr<std::unique_ptr<Program>> CompileModule(
                                   DefaultPipeline(options.max_folded_elements,
                                                   options.fft_kernels),
                                   options.dump_directory));
-  PHAL_ASSIGN_OR_RETURN(Program partitioned, Partition(*module));
+  PHAL_ASSIGN_OR_RETURN(
+      OffloadedModule offloaded,
+      OffloadAcceptedParts(std::move(module), options.offload));
+  module = std::move(offloaded.module);
+  if (!options.dump_directory.empty()) {
+    PHAL_RETURN_IF_ERROR(DumpParts(offloaded.parts, options.dump_directory));
+  }
+  PHAL_ASSIGN_OR_RETURN(Program partitioned,
+                        Partition(*module, offloaded.trip_counts));
   auto program = std::make_unique<Program>(std::move(partitioned));
+  PHAL_RETURN_IF_ERROR(
+      AttachOffloads(std::move(offloaded.parts), program.get()));
   AssignBuffers(program.get());
   for (const std::unique_ptr<KirKernel>& kernel : program->kernels) {
     kernel->Desc();

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/compiler/hlo_pass.h"
+#include "core/compiler/offload.h"
 #include "core/compiler/program.h"
 #include "core/hlo/module.h"
 #include "polyhal/types.h"
@@ -27,6 +28,13 @@ struct CompilerOptions {
   // being decomposed into reduces: for a device that runs them
   // (RunsFftKernels). A program compiled so runs on no other device.
   bool fft_kernels = false;
+  // What the device's plugin takes whole (plugin.h, ABI 1.13); a null
+  // offload.accepts offers nothing. An error of it fails the compile.
+  OffloadRules offload;
+  // What offload.accepts depends on (the plugin, its release, the device
+  // and the formats it reads), for the program cache's key; empty when
+  // nothing is offered.
+  std::string offload_identity;
 };
 
 // Options with dump_directory taken from the PHAL_DUMP environment

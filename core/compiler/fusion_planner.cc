@@ -72,10 +72,17 @@ using InlinedFor =
 
 class GroupBuilder {
  public:
+  // `read_from_memory`: values kernels planned earlier read from memory
+  // (the inputs of the converts they fold into their products), which must
+  // therefore be some kernel's output, not computed inline.
   GroupBuilder(const std::set<const HloInstruction*>& forbidden,
                const std::unordered_map<const HloInstruction*, int>& assigned,
-               const InlinedFor& inlined_for)
-      : forbidden_(forbidden), assigned_(assigned), inlined_for_(inlined_for) {}
+               const InlinedFor& inlined_for,
+               const std::set<const HloInstruction*>& read_from_memory)
+      : forbidden_(forbidden),
+        assigned_(assigned),
+        inlined_for_(inlined_for),
+        read_from_memory_(read_from_memory) {}
 
   FusionGroup Build(HloInstruction* root) {
     group_.root = root;
@@ -100,6 +107,7 @@ class GroupBuilder {
     return !group_.members.count(instruction) &&
            !assigned_.count(instruction) && !forbidden_.count(instruction) &&
            !stays_in_memory_.count(instruction) &&
+           !read_from_memory_.count(instruction) &&
            !IsLeafPlumbing(instruction->opcode()) &&
            !IsHostStep(instruction->opcode());
   }
@@ -217,6 +225,7 @@ class GroupBuilder {
   const std::set<const HloInstruction*>& forbidden_;
   const std::unordered_map<const HloInstruction*, int>& assigned_;
   const InlinedFor& inlined_for_;
+  const std::set<const HloInstruction*>& read_from_memory_;
   FusionGroup group_;
   std::set<const HloInstruction*> converts_;
   std::set<const HloInstruction*> stays_in_memory_;
@@ -445,6 +454,7 @@ StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
   std::unordered_map<const HloInstruction*, int> assigned;
   InlinedFor inlined_for;
   std::vector<HloInstruction*> controls;
+  std::set<const HloInstruction*> read_from_memory;
   const auto& order = computation.instructions();
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     HloInstruction* instruction = *it;
@@ -470,10 +480,24 @@ StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
     std::set<const HloInstruction*> forbidden;
     FusionGroup group;
     while (true) {
-      group = GroupBuilder(forbidden, assigned, inlined_for).Build(instruction);
+      group = GroupBuilder(forbidden, assigned, inlined_for, read_from_memory)
+                  .Build(instruction);
       HloInstruction* cyclic = CyclicOutput(group, plan.groups, assigned);
       if (cyclic == nullptr) break;
       forbidden.insert(cyclic);
+    }
+    // A product that converts an operand on the fly reads the convert's
+    // input from memory, even where another kernel also computes the
+    // convert (for a user outside this one).
+    if (group.hero != nullptr &&
+        (group.hero->opcode() == HloOpcode::kDot ||
+         group.hero->opcode() == HloOpcode::kConvolution)) {
+      for (const HloInstruction* operand : group.hero->operands()) {
+        if (operand->opcode() == HloOpcode::kConvert &&
+            group.members.count(operand)) {
+          read_from_memory.insert(operand->operand(0));
+        }
+      }
     }
     const int index = static_cast<int>(plan.groups.size());
     for (const HloInstruction* member : group.members) {

@@ -98,7 +98,9 @@ struct KernelBuild {
 
 class Partitioner {
  public:
-  explicit Partitioner(const HloModule& module) : module_(module) {}
+  Partitioner(const HloModule& module,
+              const std::map<std::string, int64_t>& trip_counts)
+      : module_(module), trip_counts_(trip_counts) {}
 
   StatusOr<Program> Run() {
     const HloComputation& entry = *module_.entry_computation();
@@ -242,6 +244,10 @@ class Partitioner {
         if (const std::optional<CountedLoop> counted =
                 FindCountedLoop(instruction)) {
           step.trip_count = counted->trips();
+        } else if (const auto known = trip_counts_.find(
+                       instruction.parent()->name() + "/" + instruction.name());
+                   known != trip_counts_.end()) {
+          step.trip_count = known->second;
         }
         break;
       }
@@ -892,6 +898,7 @@ class Partitioner {
   }
 
   const HloModule& module_;
+  const std::map<std::string, int64_t>& trip_counts_;
   Program program_;
   std::unordered_map<const HloComputation*, int> computation_index_;
   std::set<std::string> kernel_names_;
@@ -903,8 +910,9 @@ class Partitioner {
 
 }  // namespace
 
-StatusOr<Program> Partition(const HloModule& module) {
-  return Partitioner(module).Run();
+StatusOr<Program> Partition(const HloModule& module,
+                            const std::map<std::string, int64_t>& trip_counts) {
+  return Partitioner(module, trip_counts).Run();
 }
 
 }  // namespace phal

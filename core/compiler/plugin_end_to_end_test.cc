@@ -35,9 +35,18 @@
 namespace phal::testing {
 namespace {
 
-// The plugins these tests run on, by manifest name.
-const std::vector<std::string> kPlugins = {"cpu", "intel", "nvidia", "amd",
-                                           "asic-ref"};
+// The plugins these tests run on, by manifest name, and the template's
+// whole-program path (ABI 1.13): "template-program" takes every program as
+// KIR graphs it runs whole, "template-partial" declines dots,
+// convolutions and reductions, which the core runs as kernels between the
+// parts.
+const std::vector<std::string> kPlugins = {"cpu",
+                                           "intel",
+                                           "nvidia",
+                                           "amd",
+                                           "asic-ref",
+                                           "template-program",
+                                           "template-partial"};
 
 // `name` with every character a test name may not hold made '_'
 // ("asic-ref" -> "asic_ref").
@@ -85,7 +94,15 @@ class OnPluginDevice : public ::testing::Test {
     // The GPU plugins' emulated devices, where no GPU is (each test runs in
     // a process of its own under CTest; a value already set is kept).
     setenv("PHAL_GPU_EMULATION", "1", 0);
-    plugin_ = std::make_unique<PluginDevice>(plugin);
+    std::string manifest = plugin;
+    if (plugin.starts_with("template-")) {
+      manifest = "template";
+      setenv("PHAL_TEMPLATE_MODE", "program", 1);
+      if (plugin == "template-partial") {
+        setenv("PHAL_TEMPLATE_DECLINE", "dot,convolution,reduce", 1);
+      }
+    }
+    plugin_ = std::make_unique<PluginDevice>(manifest);
     device_ = plugin_->device();
     if (device_ == nullptr) GTEST_SKIP() << plugin_->absence();
   }
@@ -724,6 +741,7 @@ INSTANTIATE_TEST_SUITE_P(
         ::testing::ValuesIn(kPlugins),
         ::testing::Values(
             "core/compiler/testdata/conv.hlo",
+            "core/compiler/testdata/convert_read_twice.hlo",
             "core/compiler/testdata/fusion_cycle.hlo",
             "core/compiler/testdata/mlp.hlo",
             "core/compiler/testdata/reduce_fused.hlo",

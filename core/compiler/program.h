@@ -44,6 +44,10 @@ struct Step {
   // Leaves this step defines: kernel outputs, the computation's results, or
   // the process op's result leaves.
   std::vector<int> outputs;
+  // kCall: the part of Program::offloads this call stands for, or -1. The
+  // executor launches the plugin's kernel for the part when the plugin
+  // compiled it, and runs the callee's plan otherwise.
+  int offload = -1;
   // kWhile: the steps a counted loop runs (FindCountedLoop: a counter from
   // a constant, up by one per step, below a constant), so the executor
   // runs the body that often without evaluating the condition; -1 for any
@@ -72,6 +76,20 @@ struct ComputationPlan {
   std::vector<int> result_leaves;
 };
 
+// A part of a computation the device's plugin takes whole (plugin.h,
+// program_compile), made by the offload pass: a called computation whose
+// plan is the core's own kernels for it, run where the plugin declines it.
+struct OffloadedPart {
+  std::string name;
+  // The part as a module of its own, in XLA HLO text.
+  std::string hlo_text;
+  // The caller's StableHLO bytes when the part is the whole program
+  // compiled from StableHLO; empty otherwise.
+  std::string stablehlo;
+  // The computation (Program::computations) whose plan runs the part.
+  int computation = -1;
+};
+
 struct Program {
   // The process grid every process of the program belongs to.
   int64_t replica_count = 1;
@@ -83,6 +101,8 @@ struct Program {
   // the op (with its reduction computation, if any). The executor
   // evaluates it for its process.
   std::vector<std::shared_ptr<const HloModule>> process_ops;
+  // The parts the offload pass gave the plugin, named by Step::offload.
+  std::vector<OffloadedPart> offloads;
   std::vector<Literal> constants;
   std::vector<ComputationPlan> computations;
   int entry = -1;

@@ -15,6 +15,7 @@
 #include "core/abi/c_status.h"
 #include "core/abi/stream_wait.h"
 #include "core/executor/device_collectives.h"
+#include "core/executor/program_offer.h"
 #include "core/loader/host_services.h"
 #include "core/loader/plugin_library.h"
 #include "core/reference/collective_rendezvous.h"
@@ -343,6 +344,11 @@ class Execution {
         return Define(step, std::move(results), leaves);
       }
       case StepKind::kCall: {
+        if (step.offload >= 0 &&
+            loaded_.part_kernels_[static_cast<std::size_t>(step.offload)] !=
+                nullptr) {
+          return RunPart(plan, step, leaves);
+        }
         PHAL_ASSIGN_OR_RETURN(
             std::vector<BufferRef> results,
             Run(step.computations[0], Select(*leaves, step.operands[0])));
@@ -352,6 +358,40 @@ class Execution {
         return RunProcessOp(plan, step, leaves);
     }
     return Internal("unknown step");
+  }
+
+  // Launches the plugin's kernel for an offloaded part: its parameters
+  // (copies of those it writes), then new buffers for its results.
+  Status RunPart(const ComputationPlan& plan, const Step& step,
+                 std::vector<BufferRef>* leaves) {
+    const auto part = static_cast<std::size_t>(step.offload);
+    const std::vector<bool>& writes = loaded_.part_writes_parameter_[part];
+    std::vector<BufferRef> bound;
+    for (std::size_t i = 0; i < step.operands[0].size(); ++i) {
+      const int leaf = step.operands[0][i];
+      BufferRef buffer = (*leaves)[static_cast<std::size_t>(leaf)];
+      if (i < writes.size() && writes[i]) {
+        PHAL_ASSIGN_OR_RETURN(buffer, Copy(buffer, plan, leaf));
+      }
+      bound.push_back(std::move(buffer));
+    }
+    std::vector<BufferRef> outputs;
+    for (int leaf : step.outputs) {
+      PHAL_ASSIGN_OR_RETURN(
+          BufferRef output,
+          NewBuffer(
+              plan.leaf_shapes[static_cast<std::size_t>(leaf)].ByteSize()));
+      outputs.push_back(output);
+      bound.push_back(std::move(output));
+    }
+    handles_.clear();
+    for (const BufferRef& buffer : bound) handles_.push_back(buffer->handle);
+    last_kernel_ = &loaded_.program_->offloads[part].name;
+    PHAL_RETURN_IF_ERROR(TakeCStatus(api_->stream_launch(
+        stream_, loaded_.part_kernels_[part], handles_.data(),
+        static_cast<uint32_t>(handles_.size()))));
+    // The copies stay referenced by the stream's order until reused.
+    return Define(step, std::move(outputs), leaves);
   }
 
   // Stages a process op through host memory: its operands are copied to
@@ -506,12 +546,18 @@ LoadedProgram::~LoadedProgram() {
   for (phal_plugin_stream_t* stream : idle_streams_) {
     api_->stream_destroy(stream);
   }
-  for (phal_plugin_kernel_t* kernel : kernels_) api_->kernel_destroy(kernel);
+  for (phal_plugin_kernel_t* kernel : kernels_) {
+    if (kernel != nullptr) api_->kernel_destroy(kernel);
+  }
+  for (phal_plugin_kernel_t* kernel : part_kernels_) {
+    if (kernel != nullptr) api_->kernel_destroy(kernel);
+  }
   for (phal_plugin_buffer_t* buffer : constants_) api_->buffer_free(buffer);
 }
 
 Status LoadedProgram::AddKernels(
-    const std::vector<std::string>& names, std::size_t max_threads,
+    const std::vector<std::string>& names, const std::vector<bool>& wanted,
+    std::size_t max_threads,
     const std::function<phal_status_t*(std::size_t, phal_plugin_kernel_t**)>&
         make) {
   // Kernels build independently, and plugins' slots are thread-safe: up to
@@ -522,7 +568,7 @@ Status LoadedProgram::AddKernels(
   std::atomic<std::size_t> next{0};
   auto build = [&] {
     for (std::size_t i = next++; i < count; i = next++) {
-      statuses[i] = TakeCStatus(make(i, &built[i]));
+      if (wanted[i]) statuses[i] = TakeCStatus(make(i, &built[i]));
     }
   };
   const std::size_t threads = std::min<std::size_t>(
@@ -534,7 +580,7 @@ Status LoadedProgram::AddKernels(
   // Every kernel built joins the program, so that a failure frees them.
   Status failure;
   for (std::size_t i = 0; i < count; ++i) {
-    if (built[i] != nullptr && statuses[i].ok()) {
+    if (!wanted[i] || (built[i] != nullptr && statuses[i].ok())) {
       kernels_.push_back(built[i]);
       kernel_names_.push_back(names[i]);
     } else if (failure.ok()) {
@@ -560,13 +606,17 @@ StatusOr<std::unique_ptr<LoadedProgram>> LoadedProgram::Load(
   for (const std::unique_ptr<KirKernel>& kernel : kernels) {
     names.push_back(kernel->name());
   }
+  // The parts the plugin takes whole first: the kernels only those run are
+  // not emitted.
+  PHAL_RETURN_IF_ERROR(loaded->CompileParts(options));
   // Compiling is the slow part of a compile: kernels are emitted on up to
   // one thread per processor.
-  PHAL_RETURN_IF_ERROR(loaded->AddKernels(
-      names, kMaxEmitThreads, [&](std::size_t i, phal_plugin_kernel_t** out) {
-        return api->kernel_emit(device, &kernels[i]->built_desc(), options,
-                                out);
-      }));
+  PHAL_RETURN_IF_ERROR(
+      loaded->AddKernels(names, loaded->KernelsToEmit(), kMaxEmitThreads,
+                         [&](std::size_t i, phal_plugin_kernel_t** out) {
+                           return api->kernel_emit(
+                               device, &kernels[i]->built_desc(), options, out);
+                         }));
   PHAL_RETURN_IF_ERROR(loaded->UploadConstants());
   return loaded;
 }
@@ -577,17 +627,111 @@ StatusOr<std::unique_ptr<LoadedProgram>> LoadedProgram::Deserialize(
     phal_plugin_device_t* device, bool runnable) {
   std::unique_ptr<LoadedProgram> loaded(
       new LoadedProgram(std::move(program), api, device, runnable));
+  // The plan's kernels, then the offloaded parts; no bytes for a kernel
+  // that was not needed or a part the plugin declined.
+  const std::size_t parts = loaded->program_->offloads.size();
+  const std::size_t plan_kernels = kernels.size() - parts;
   std::vector<std::string> names;
-  for (const SerializedKernel& kernel : kernels) names.push_back(kernel.name);
+  std::vector<bool> wanted;
+  for (std::size_t i = 0; i < plan_kernels; ++i) {
+    names.push_back(kernels[i].name);
+    wanted.push_back(!kernels[i].bytes.empty());
+  }
   // Loading a kernel takes less than starting a thread: one thread loads
   // them all.
   PHAL_RETURN_IF_ERROR(loaded->AddKernels(
-      names, 1, [&](std::size_t i, phal_plugin_kernel_t** out) {
+      names, wanted, 1, [&](std::size_t i, phal_plugin_kernel_t** out) {
         return api->kernel_deserialize(device, kernels[i].bytes.data(),
                                        kernels[i].bytes.size(), out);
       }));
+  loaded->part_kernels_.assign(parts, nullptr);
+  loaded->part_writes_parameter_.assign(parts, {});
+  for (std::size_t i = 0; i < parts; ++i) {
+    const SerializedKernel& part = kernels[plan_kernels + i];
+    const OffloadedPart& offloaded = loaded->program_->offloads[i];
+    const ComputationPlan& plan =
+        loaded->program_
+            ->computations[static_cast<std::size_t>(offloaded.computation)];
+    // Whether the part writes a parameter is in the plan: a kernel of it
+    // binding a parameter's leaf for writing, or an output made in place.
+    std::vector<bool>& writes = loaded->part_writes_parameter_[i];
+    writes.assign(static_cast<std::size_t>(plan.parameter_leaf_count), false);
+    for (int parameter : plan.leaf_parameter) {
+      if (parameter >= 0) writes[static_cast<std::size_t>(parameter)] = true;
+    }
+    if (part.bytes.empty()) continue;
+    const Status status = TakeCStatus(
+        api->kernel_deserialize(device, part.bytes.data(), part.bytes.size(),
+                                &loaded->part_kernels_[i]));
+    if (!status.ok()) {
+      return Status(status.code(),
+                    "part " + part.name + ": " + status.message());
+    }
+  }
   PHAL_RETURN_IF_ERROR(loaded->UploadConstants());
   return loaded;
+}
+
+Status LoadedProgram::CompileParts(const phal_kernel_options_t* options) {
+  const std::size_t parts = program_->offloads.size();
+  part_kernels_.assign(parts, nullptr);
+  part_writes_parameter_.assign(parts, {});
+  if (parts == 0 || api_->struct_size < PHAL_PLUGIN_API_STRUCT_SIZE_1_13 ||
+      api_->program_get_formats == nullptr ||
+      api_->program_compile == nullptr) {
+    return OkStatus();
+  }
+  uint32_t formats = 0;
+  PHAL_RETURN_IF_ERROR(
+      TakeCStatus(api_->program_get_formats(device_, &formats)));
+  for (std::size_t i = 0; i < parts; ++i) {
+    const OffloadedPart& part = program_->offloads[i];
+    ProgramOffer offer;
+    if (!MakeProgramOffer(*program_, part, formats, &offer)) continue;
+    part_writes_parameter_[i] = offer.writes_parameter;
+    phal_plugin_kernel_t* kernel = nullptr;
+    const Status status = TakeCStatus(
+        api_->program_compile(device_, &offer.desc, options, &kernel));
+    if (status.code() == PHAL_UNIMPLEMENTED) {
+      // Declined: the part runs as the core's kernels.
+      const std::string message = "the plugin declined part " + part.name +
+                                  "; it runs as kernels: " + status.message();
+      HostServices()->log(PHAL_LOG_LEVEL_INFO, message.c_str());
+      continue;
+    }
+    if (!status.ok()) {
+      return Status(status.code(),
+                    "part " + part.name + ": " + status.message());
+    }
+    if (kernel == nullptr) {
+      return Internal("part " + part.name + ": the plugin returned no kernel");
+    }
+    part_kernels_[i] = kernel;
+  }
+  return OkStatus();
+}
+
+std::vector<bool> LoadedProgram::KernelsToEmit() const {
+  std::vector<bool> wanted(program_->kernels.size(), false);
+  std::vector<bool> visited(program_->computations.size(), false);
+  std::vector<int> work = {program_->entry};
+  while (!work.empty()) {
+    const auto index = static_cast<std::size_t>(work.back());
+    work.pop_back();
+    if (visited[index]) continue;
+    visited[index] = true;
+    for (const Step& step : program_->computations[index].steps) {
+      if (step.kind == StepKind::kKernel) {
+        wanted[static_cast<std::size_t>(step.kernel)] = true;
+      }
+      if (step.kind == StepKind::kCall && step.offload >= 0 &&
+          part_kernels_[static_cast<std::size_t>(step.offload)] != nullptr) {
+        continue;
+      }
+      for (int callee : step.computations) work.push_back(callee);
+    }
+  }
+  return wanted;
 }
 
 Status LoadedProgram::UploadConstants() {
@@ -619,21 +763,32 @@ StatusOr<std::vector<SerializedKernel>> LoadedProgram::SerializeKernels()
   if (api_->kernel_serialize == nullptr && !kernels_.empty()) {
     return Unimplemented("the plugin does not serialize kernels");
   }
-  for (size_t i = 0; i < kernels_.size(); ++i) {
+  // The plan's kernels, then the offloaded parts; no bytes for a kernel or
+  // part with none.
+  std::vector<phal_plugin_kernel_t*> all = kernels_;
+  std::vector<std::string> names = kernel_names_;
+  for (std::size_t i = 0; i < part_kernels_.size(); ++i) {
+    all.push_back(part_kernels_[i]);
+    names.push_back(program_->offloads[i].name);
+  }
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i] == nullptr) {
+      serialized.push_back({names[i], std::string()});
+      continue;
+    }
     void* data = nullptr;
     uint64_t size = 0;
-    Status status =
-        TakeCStatus(api_->kernel_serialize(kernels_[i], &data, &size));
+    Status status = TakeCStatus(api_->kernel_serialize(all[i], &data, &size));
     if (!status.ok()) {
       return Status(status.code(),
-                    "kernel " + kernel_names_[i] + ": " + status.message());
+                    "kernel " + names[i] + ": " + status.message());
     }
     // The plugin allocated the bytes with the host services; they are the
     // core's now.
     std::string bytes(static_cast<const char*>(data),
                       static_cast<size_t>(size));
     HostServices()->host_free(data);
-    serialized.push_back({kernel_names_[i], std::move(bytes)});
+    serialized.push_back({names[i], std::move(bytes)});
   }
   return serialized;
 }
@@ -664,8 +819,7 @@ void LoadedProgram::FreeBuffers(
 
 StatusOr<std::vector<phal_plugin_buffer_t*>> LoadedProgram::Execute(
     std::span<phal_plugin_buffer_t* const> arguments,
-    reference::ProcessContext* process,
-    DeviceCollectives* collectives) const {
+    reference::ProcessContext* process, DeviceCollectives* collectives) const {
   if (!runnable_) {
     return FailedPrecondition(
         "the executable was compiled for a compile-only device: serialize "

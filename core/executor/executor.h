@@ -85,14 +85,22 @@ class LoadedProgram {
                 const phal_plugin_api_t* api, phal_plugin_device_t* device,
                 bool runnable);
 
-  // Builds kernel i of `names` with make(i, &kernel) for every i, on up to
-  // `max_threads` threads (and one per processor), and keeps each one
-  // built, in order; the first failure, named by its kernel, is returned
-  // after all have run.
+  // Builds kernel i of `names` with make(i, &kernel) for every wanted i, on up
+  // to `max_threads` threads (and one per processor), and keeps each one built,
+  // in order; the first failure, named by its kernel, is returned after all
+  // have run. A kernel not `wanted` is left null.
   Status AddKernels(
-      const std::vector<std::string>& names, std::size_t max_threads,
+      const std::vector<std::string>& names, const std::vector<bool>& wanted,
+      std::size_t max_threads,
       const std::function<phal_status_t*(std::size_t, phal_plugin_kernel_t**)>&
           make);
+  // Offers each offloaded part to the plugin's program_compile and keeps
+  // the kernels it answers (null for a part it declined or was not
+  // offered).
+  Status CompileParts(const phal_kernel_options_t* options);
+  // Per kernel of the plan: whether a step the executor may reach launches
+  // it, which is not so of the kernels only accepted parts run.
+  std::vector<bool> KernelsToEmit() const;
   // Copies the constants to device buffers, when runnable.
   Status UploadConstants();
 
@@ -110,8 +118,13 @@ class LoadedProgram {
   // execution waits for the device before it fails with DEADLINE_EXCEEDED
   // (0: as long as the work takes).
   double execute_timeout_seconds_;
+  // Null where the kernel is not needed (KernelsToEmit).
   std::vector<phal_plugin_kernel_t*> kernels_;
   std::vector<std::string> kernel_names_;
+  // Per offloaded part: the plugin's kernel for it, or null; whether the
+  // part writes each of its parameters.
+  std::vector<phal_plugin_kernel_t*> part_kernels_;
+  std::vector<std::vector<bool>> part_writes_parameter_;
   std::vector<phal_plugin_buffer_t*> constants_;
   mutable std::mutex idle_streams_mutex_;
   mutable std::vector<phal_plugin_stream_t*> idle_streams_;

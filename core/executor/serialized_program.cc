@@ -68,6 +68,7 @@ void WriteStep(Writer& out, const Step& step) {
   out.Ints(step.outputs);
   out.I64(step.trip_count);
   out.I32(step.process_op);
+  out.I32(step.offload);
 }
 
 void WritePlan(Writer& out, const ComputationPlan& plan) {
@@ -187,7 +188,8 @@ Status ReadStep(Reader& in, Step* step) {
     return DataLoss("a loop's trip count " + std::to_string(step->trip_count) +
                     " is negative");
   }
-  return in.Int(&step->process_op);
+  PHAL_RETURN_IF_ERROR(in.Int(&step->process_op));
+  return in.Int(&step->offload);
 }
 
 Status ReadPlan(Reader& in, ComputationPlan* plan) {
@@ -201,7 +203,7 @@ Status ReadPlan(Reader& in, ComputationPlan* plan) {
   PHAL_RETURN_IF_ERROR(in.Ints(&plan->leaf_parameter, "leaf parameters"));
   PHAL_RETURN_IF_ERROR(in.List(&plan->slot_bytes, 8, "slot sizes",
                                [&](int64_t* bytes) { return in.I64(bytes); }));
-  PHAL_RETURN_IF_ERROR(in.List(&plan->steps, 44, "steps",
+  PHAL_RETURN_IF_ERROR(in.List(&plan->steps, 48, "steps",
                                [&](Step* step) { return ReadStep(in, step); }));
   return in.Ints(&plan->result_leaves, "result leaves");
 }
@@ -430,6 +432,14 @@ class PlanChecker {
         return OkStatus();
       }
       case StepKind::kCall:
+        if (step.offload != -1 &&
+            (step.offload < 0 ||
+             static_cast<size_t>(step.offload) >= program_.offloads.size() ||
+             step.computations.size() != 1 ||
+             program_.offloads[static_cast<size_t>(step.offload)].computation !=
+                 step.computations[0])) {
+          return Bad(where + " names a missing offloaded part");
+        }
         if (step.computations.size() == 1 && step.operands.size() == 1 &&
             Fits(step.computations[0], step.operands[0].size(),
                  step.outputs.size())) {
@@ -476,6 +486,10 @@ std::string WriteSerializedProgram(
            [&](const std::shared_ptr<const HloModule>& op) {
              out.Bytes(HloModuleToText(*op));
            });
+  out.List(program.offloads, [&](const OffloadedPart& part) {
+    out.Bytes(part.name);
+    out.I32(part.computation);
+  });
   out.List(program.computations,
            [&](const ComputationPlan& plan) { WritePlan(out, plan); });
   out.List(kernels, [&](const SerializedKernel& kernel) {
@@ -541,6 +555,11 @@ StatusOr<SerializedProgram> ReadSerializedProgram(std::string_view bytes) {
                                [&](std::shared_ptr<const HloModule>* op) {
                                  return ReadProcessOp(in, *program, op);
                                }));
+  PHAL_RETURN_IF_ERROR(in.List(
+      &program->offloads, 12, "offloaded parts", [&](OffloadedPart* part) {
+        PHAL_RETURN_IF_ERROR(in.Bytes(&part->name, "a part's name"));
+        return in.Int(&part->computation);
+      }));
   PHAL_RETURN_IF_ERROR(
       in.List(&program->computations, 60, "computations",
               [&](ComputationPlan* plan) { return ReadPlan(in, plan); }));
@@ -553,7 +572,16 @@ StatusOr<SerializedProgram> ReadSerializedProgram(std::string_view bytes) {
     return DataLoss(std::to_string(in.Left()) +
                     " bytes follow the last kernel");
   }
-  PHAL_RETURN_IF_ERROR(PlanChecker(*program, result.kernels.size()).Check());
+  // The plan's kernels, then one entry per offloaded part (empty where the
+  // plugin declined it).
+  if (result.kernels.size() < program->offloads.size()) {
+    return DataLoss("corrupt plan: " + std::to_string(result.kernels.size()) +
+                    " kernels for " + std::to_string(program->offloads.size()) +
+                    " offloaded parts");
+  }
+  PHAL_RETURN_IF_ERROR(
+      PlanChecker(*program, result.kernels.size() - program->offloads.size())
+          .Check());
   result.program = std::move(program);
   return result;
 }

@@ -6,8 +6,11 @@
 //   header: plugin name | plugin release | target | device name |
 //   program: entry | replica count | partition count | parameter shapes |
 //            result shapes | constants (shape + bytes) | process ops (each
-//            a module in HLO text) | computations (leaves, slots, steps) |
-//   kernels: name + the plugin's kernel_serialize bytes, per kernel |
+//            a module in HLO text) | offloaded parts (name + computation) |
+//            computations (leaves, slots, steps) |
+//   kernels: name + the plugin's kernel_serialize bytes, per kernel of the
+//            plan, then per offloaded part (no bytes: the plugin declined
+//            it, or a kernel only such a part runs) |
 //   u64 FNV-1a of every byte before it
 //
 // Strings and byte runs are a u64 length and the bytes; lists a u64 count
@@ -32,7 +35,7 @@ namespace phal {
 
 // Bumped whenever the layout above or the meaning of Program changes; a
 // reader accepts only its own version.
-inline constexpr uint32_t kSerializedProgramFormatVersion = 4;
+inline constexpr uint32_t kSerializedProgramFormatVersion = 5;
 
 // Who compiled the executable, and for what.
 struct SerializedProgramHeader {

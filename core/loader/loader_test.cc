@@ -81,7 +81,7 @@ TEST(Loader, LoadsTheCpuPluginFromItsManifest) {
   const phal_plugin_info_t& cpu = loaded.ByManifest("cpu.json");
   EXPECT_EQ(cpu.state, PHAL_PLUGIN_STATE_LOADED) << cpu.reason;
   EXPECT_EQ(cpu.abi_version, PHAL_MAKE_VERSION(1, 8))
-      << "the cpu plugin speaks ABI 1.0-1.8: a 1.12 core negotiates 1.8";
+      << "the cpu plugin speaks ABI 1.0-1.8: a 1.13 core negotiates 1.8";
   EXPECT_EQ(cpu.device_count, 1u);
   EXPECT_STREQ(cpu.version, "9.9");
   EXPECT_STREQ(cpu.reason, "");
@@ -146,7 +146,7 @@ TEST(Loader, ManifestDeclaringAnotherAbiMajorIsSkipped) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("abi2.json").reason),
-              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.12"));
+              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.13"));
 }
 
 TEST(Loader, MissingLibraryIsReportedWithItsPath) {
@@ -195,7 +195,7 @@ TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
-              HasSubstr("no common ABI version: core speaks ABI 1.0-1.12, "
+              HasSubstr("no common ABI version: core speaks ABI 1.0-1.13, "
                         "plugin speaks ABI 2.0-2.3"));
 }
 
@@ -209,13 +209,13 @@ TEST(Loader, PluginOfANewerMinorNegotiatesTheCoresNewestVersion) {
   unsetenv("PHAL_LOG");
   const phal_plugin_info_t& newer = loaded.ByManifest("newer.json");
   EXPECT_EQ(newer.state, PHAL_PLUGIN_STATE_LOADED) << newer.reason;
-  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 12))
-      << "a plugin of ABI 1.0-1.13 answers a 1.0-1.12 core with 1.12";
+  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 13))
+      << "a plugin of ABI 1.0-1.14 answers a 1.0-1.13 core with 1.13";
   bool traced = false;
   for (const std::string& line : loaded.log) {
     traced |=
-        line.find("negotiated ABI 1.12") != std::string::npos &&
-        line.find("core speaks ABI 1.0-1.12, plugin speaks ABI 1.0-1.13") !=
+        line.find("negotiated ABI 1.13") != std::string::npos &&
+        line.find("core speaks ABI 1.0-1.13, plugin speaks ABI 1.0-1.14") !=
             std::string::npos;
   }
   EXPECT_TRUE(traced) << "the negotiation was not traced with both ranges";
@@ -234,7 +234,7 @@ TEST(Loader, PluginsOfEveryMinorVersionLoadSideBySide) {
             PHAL_MAKE_VERSION(1, 0));
   EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 8));
   EXPECT_EQ(loaded.ByManifest("newer.json").abi_version,
-            PHAL_MAKE_VERSION(1, 12));
+            PHAL_MAKE_VERSION(1, 13));
   for (const phal_plugin_info_t& info : loaded.plugins) {
     EXPECT_EQ(info.state, PHAL_PLUGIN_STATE_LOADED)
         << info.name << ": " << info.reason;

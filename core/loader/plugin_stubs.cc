@@ -103,6 +103,16 @@ struct Stub<PluginSlot::kDeviceSupportsJoinedCollective, Pointer> {
   }
 };
 
+// A plugin without the whole-program slots reads no program format: the
+// core offers it nothing but kernels.
+template <typename Pointer>
+struct Stub<PluginSlot::kProgramGetFormats, Pointer> {
+  static phal_status_t* Call(phal_plugin_device_t*, uint32_t* out_formats) {
+    *out_formats = 0;
+    return nullptr;
+  }
+};
+
 // Replaces `slot` with `stub` when the plugin's table ends before the slot
 // or leaves it NULL.
 template <typename Slot>

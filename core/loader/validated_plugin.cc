@@ -1235,6 +1235,97 @@ phal_status_t* ValidatedPlugin::CommunicatorJoin(
                                labels, out_communicators);
 }
 
+// ---- whole programs (ABI 1.13) ---------------------------------------------
+
+phal_status_t* ValidatedPlugin::ProgramGetFormats(phal_plugin_device_t* device,
+                                                  uint32_t* out_formats) {
+  constexpr const char* kCall = "program_get_formats";
+  StatusOr<HandleRecord> owner =
+      Expect(device, HandleKind::kDevice, kCall, "device");
+  if (!owner.ok()) return ToCStatus(owner.status());
+  if (out_formats == nullptr) {
+    return Report("argument.null", kCallerError, kCall, "out_formats is NULL");
+  }
+  *out_formats = 0;
+  phal_status_t* status =
+      Returned(kCall, plugin_.program_get_formats(device, out_formats));
+  if (status != nullptr) return status;
+  constexpr uint32_t kKnown =
+      PHAL_PLUGIN_PROGRAM_FORMAT_BIT(PHAL_PLUGIN_PROGRAM_HLO_TEXT) |
+      PHAL_PLUGIN_PROGRAM_FORMAT_BIT(PHAL_PLUGIN_PROGRAM_STABLEHLO) |
+      PHAL_PLUGIN_PROGRAM_FORMAT_BIT(PHAL_PLUGIN_PROGRAM_KIR_GRAPH);
+  if ((*out_formats & ~kKnown) != 0) {
+    return Report("program.formats", kPluginError, kCall,
+                  "answered formats " + std::to_string(*out_formats) + " for " +
+                      DeviceLabel(device) +
+                      ", with bits of no phal_plugin_program_format_t");
+  }
+  return nullptr;
+}
+
+phal_status_t* ValidatedPlugin::ProgramAcceptsOp(phal_plugin_device_t* device,
+                                                 const phal_program_op_t* op,
+                                                 int* out_accepted) {
+  constexpr const char* kCall = "program_accepts_op";
+  StatusOr<HandleRecord> owner =
+      Expect(device, HandleKind::kDevice, kCall, "device");
+  if (!owner.ok()) return ToCStatus(owner.status());
+  if (op == nullptr || out_accepted == nullptr || op->opcode == nullptr ||
+      op->text == nullptr) {
+    return Report("argument.null", kCallerError, kCall,
+                  "op, its opcode or text, or out_accepted is NULL");
+  }
+  *out_accepted = -1;
+  phal_status_t* status =
+      Returned(kCall, plugin_.program_accepts_op(device, op, out_accepted));
+  if (status != nullptr) return status;
+  if (*out_accepted != 0 && *out_accepted != 1) {
+    return Report("program.accepts", kPluginError, kCall,
+                  "set *out_accepted to " + std::to_string(*out_accepted) +
+                      " for '" + op->opcode + "'; the answer is 0 or 1");
+  }
+  return nullptr;
+}
+
+phal_status_t* ValidatedPlugin::ProgramCompile(
+    phal_plugin_device_t* device, const phal_program_desc_t* program,
+    const phal_kernel_options_t* options, phal_plugin_kernel_t** out_kernel) {
+  constexpr const char* kCall = "program_compile";
+  StatusOr<HandleRecord> owner =
+      Expect(device, HandleKind::kDevice, kCall, "device");
+  if (!owner.ok()) return ToCStatus(owner.status());
+  if (program == nullptr || out_kernel == nullptr ||
+      (program->parameter_count + program->result_count > 0 &&
+       program->buffers == nullptr)) {
+    return Report("argument.null", kCallerError, kCall,
+                  "program, its buffers or out_kernel is NULL");
+  }
+  const bool graph = program->format == PHAL_PLUGIN_PROGRAM_KIR_GRAPH;
+  if (graph ? program->graph == nullptr
+            : program->data == nullptr || program->size == 0) {
+    return Report("program.format", kCallerError, kCall,
+                  "format " + std::to_string(program->format) +
+                      (graph ? " has no graph" : " has no bytes"));
+  }
+  HandleRecord record;
+  record.kind = HandleKind::kKernel;
+  record.device = device;
+  record.name = program->name != nullptr ? program->name : "";
+  const uint32_t buffer_count =
+      program->parameter_count + program->result_count;
+  record.origin = "program_compile(" + DeviceLabel(device) + ", program '" +
+                  record.name + "', " + std::to_string(buffer_count) +
+                  " buffers)";
+  for (uint32_t i = 0; i < buffer_count; ++i) {
+    record.binding_bytes.push_back(BindingBytes(program->buffers[i]));
+  }
+  *out_kernel = nullptr;
+  phal_status_t* status =
+      plugin_.program_compile(device, program, options, out_kernel);
+  return Register(kCall, status, status ? nullptr : *out_kernel,
+                  std::move(record));
+}
+
 // ---- leaks -----------------------------------------------------------------
 
 std::vector<std::string> ValidatedPlugin::LiveObjects() const {

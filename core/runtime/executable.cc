@@ -10,6 +10,7 @@
 
 #include "core/compiler/compiler.h"
 #include "core/compiler/spmd_partitioner.h"
+#include "core/executor/program_offer.h"
 #include "core/executor/serialized_program.h"
 #include "core/executor/spmd_executor.h"
 #include "core/frontend/hlo_parser.h"
@@ -161,8 +162,12 @@ Status Compile(phal_device* device, const char* program, size_t program_size,
                            std::to_string(optimization_level) +
                            " is out of range 0..3");
   }
-  const CompilerOptions compiler_options =
+  CompilerOptions compiler_options =
       CompilerOptionsForDevice(device->properties, device->api->abi_version);
+  PHAL_RETURN_IF_ERROR(SetOffloadRules(
+      device->api, device->handle,
+      device->plugin_name + "\n" + device->properties.name, format,
+      std::string_view(program, program_size), &compiler_options));
   // PHAL_DUMP, where the compiler writes its passes' modules and the KIR,
   // also gets the plugin's device code unless the options name a directory.
   if (dump_directory.empty()) dump_directory = compiler_options.dump_directory;

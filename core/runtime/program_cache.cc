@@ -36,6 +36,9 @@ std::string ProgramCache::Key(std::string_view text,
   // A program with FFT kernels runs only on devices that take them.
   key += options.fft_kernels ? "fft-kernels" : "fft-decomposed";
   key += '\0';
+  // A program with offloaded parts runs only on devices that take them.
+  key += options.offload_identity;
+  key += '\0';
   key += source_name;
   key += '\0';
   key += text;

@@ -2,10 +2,18 @@
 
 #include <atomic>
 #include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "core/abi/c_status.h"
+#include "core/frontend/hlo_parser.h"
+#include "core/frontend/stablehlo_parser.h"
+#include "core/hlo/module.h"
+#include "core/reference/interpreter.h"
 #include "sdk/kir_interpreter/kir_interpreter.h"
 
 struct phal_plugin_buffer {
@@ -16,7 +24,12 @@ struct phal_plugin_stream {
 };
 struct phal_plugin_kernel {
   // Immutable once emitted: launches from many threads only run it.
-  phal::kir_interpreter::Kernel kernel;
+  std::optional<phal::kir_interpreter::Kernel> kernel;
+  // Or a whole program (EvaluatorProgramPluginApi) the reference
+  // interpreter runs: its module and the buffers of a launch.
+  std::unique_ptr<phal::HloModule> module;
+  std::vector<phal::Shape> parameters;
+  std::vector<phal::Shape> results;
 };
 struct phal_plugin_device {
   int unused = 0;
@@ -88,7 +101,8 @@ phal_status_t* KernelEmit(phal_plugin_device_t*,
   StatusOr<kir_interpreter::Kernel> emitted =
       kir_interpreter::Kernel::Create(*kernel);
   if (!emitted.ok()) return ToCStatus(emitted.status());
-  *out_kernel = new phal_plugin_kernel{std::move(emitted).value()};
+  *out_kernel = new phal_plugin_kernel;
+  (*out_kernel)->kernel.emplace(std::move(emitted).value());
   ++live_kernels;
   return nullptr;
 }
@@ -98,17 +112,62 @@ void KernelDestroy(phal_plugin_kernel_t* kernel) {
   delete kernel;
 }
 
+// Runs a whole program with the reference interpreter on the buffers'
+// bytes: the parameters, then the results.
+phal_status_t* LaunchProgram(const phal_plugin_kernel& program,
+                             phal_plugin_buffer_t* const* buffers,
+                             uint32_t buffer_count) {
+  if (buffer_count != program.parameters.size() + program.results.size()) {
+    return MakeCStatus(PHAL_INVALID_ARGUMENT, "buffer count mismatch");
+  }
+  std::vector<Literal> arguments;
+  for (std::size_t i = 0; i < program.parameters.size(); ++i) {
+    Literal& argument = arguments.emplace_back(program.parameters[i]);
+    if (buffers[i]->bytes.size() != argument.byte_size()) {
+      return MakeCStatus(PHAL_INVALID_ARGUMENT, "buffer size mismatch");
+    }
+    if (argument.byte_size() > 0) {
+      std::memcpy(argument.data(), buffers[i]->bytes.data(),
+                  argument.byte_size());
+    }
+  }
+  StatusOr<Literal> result = Evaluate(*program.module, arguments);
+  if (!result.ok()) return ToCStatus(result.status());
+  std::vector<Literal> leaves;
+  if (result->IsTuple()) {
+    leaves = std::move(result->mutable_tuple_elements());
+  } else {
+    leaves.push_back(std::move(result).value());
+  }
+  if (leaves.size() != program.results.size()) {
+    return MakeCStatus(PHAL_INTERNAL, "result count mismatch");
+  }
+  for (std::size_t r = 0; r < leaves.size(); ++r) {
+    std::vector<uint8_t>& bytes = buffers[program.parameters.size() + r]->bytes;
+    if (bytes.size() != leaves[r].byte_size()) {
+      return MakeCStatus(PHAL_INVALID_ARGUMENT, "result size mismatch");
+    }
+    if (!bytes.empty()) {
+      std::memcpy(bytes.data(), leaves[r].data(), bytes.size());
+    }
+  }
+  return nullptr;
+}
+
 phal_status_t* Launch(phal_plugin_stream_t*, phal_plugin_kernel_t* kernel,
                       phal_plugin_buffer_t* const* buffers,
                       uint32_t buffer_count) {
+  if (kernel->module != nullptr) {
+    return LaunchProgram(*kernel, buffers, buffer_count);
+  }
   std::vector<uint8_t*> data;
   for (uint32_t i = 0; i < buffer_count; ++i) {
-    if (buffers[i]->bytes.size() != kernel->kernel.BufferByteSize(i)) {
+    if (buffers[i]->bytes.size() != kernel->kernel->BufferByteSize(i)) {
       return MakeCStatus(PHAL_INVALID_ARGUMENT, "buffer size mismatch");
     }
     data.push_back(buffers[i]->bytes.data());
   }
-  return ToCStatus(kernel->kernel.Run(data));
+  return ToCStatus(kernel->kernel->Run(data));
 }
 
 phal_plugin_api_t MakeApi() {
@@ -131,7 +190,89 @@ phal_plugin_api_t MakeApi() {
   return api;
 }
 
+EvaluatorPrograms& Programs() {
+  static EvaluatorPrograms programs;
+  return programs;
+}
+std::mutex programs_mutex;
+
+phal_status_t* ProgramGetFormats(phal_plugin_device_t*, uint32_t* out) {
+  std::lock_guard lock(programs_mutex);
+  *out = Programs().formats;
+  return nullptr;
+}
+
+phal_status_t* ProgramAcceptsOp(phal_plugin_device_t*,
+                                const phal_program_op_t* op, int* out) {
+  std::lock_guard lock(programs_mutex);
+  *out = Programs().declined_opcodes.count(op->opcode) == 0 ? 1 : 0;
+  return nullptr;
+}
+
+phal_status_t* ProgramCompile(phal_plugin_device_t*,
+                              const phal_program_desc_t* program,
+                              const phal_kernel_options_t*,
+                              phal_plugin_kernel_t** out_kernel) {
+  {
+    std::lock_guard lock(programs_mutex);
+    Programs().offered.push_back({program->name, program->format});
+    if (Programs().decline_compile) {
+      return MakeCStatus(PHAL_UNIMPLEMENTED, "the test declines every part");
+    }
+  }
+  const std::string_view text(static_cast<const char*>(program->data),
+                              program->size);
+  StatusOr<std::unique_ptr<HloModule>> module =
+      InvalidArgument("format " + std::to_string(program->format));
+  if (program->format == PHAL_PLUGIN_PROGRAM_HLO_TEXT) {
+    module = ParseHloText(text, program->name);
+  } else if (program->format == PHAL_PLUGIN_PROGRAM_STABLEHLO) {
+    StatusOr<StableHloModule> parsed = ParseStableHlo(text, program->name);
+    module = parsed.ok()
+                 ? std::move(parsed->module)
+                 : StatusOr<std::unique_ptr<HloModule>>(parsed.status());
+  }
+  if (!module.ok()) return ToCStatus(module.status());
+  auto kernel = std::make_unique<phal_plugin_kernel>();
+  kernel->module = std::move(module).value();
+  for (uint32_t i = 0; i < program->parameter_count + program->result_count;
+       ++i) {
+    const phal_kir_buffer_t& buffer = program->buffers[i];
+    Shape shape(buffer.element_type,
+                std::vector<int64_t>(buffer.dims, buffer.dims + buffer.rank));
+    (i < program->parameter_count ? kernel->parameters : kernel->results)
+        .push_back(std::move(shape));
+  }
+  *out_kernel = kernel.release();
+  ++live_kernels;
+  return nullptr;
+}
+
+phal_plugin_api_t MakeProgramApi() {
+  phal_plugin_api_t api = MakeApi();
+  api.name = "evaluator-programs";
+  api.program_get_formats = ProgramGetFormats;
+  api.program_accepts_op = ProgramAcceptsOp;
+  api.program_compile = ProgramCompile;
+  return api;
+}
+
 }  // namespace
+
+const phal_plugin_api_t* EvaluatorProgramPluginApi() {
+  static const phal_plugin_api_t api = MakeProgramApi();
+  return &api;
+}
+
+void SetEvaluatorPrograms(EvaluatorPrograms programs) {
+  std::lock_guard lock(programs_mutex);
+  Programs() = std::move(programs);
+}
+
+std::vector<EvaluatorPrograms::Offer> EvaluatorProgramOffers() {
+  std::lock_guard lock(programs_mutex);
+  return Programs().offered;
+}
 
 const phal_plugin_api_t* EvaluatorPluginApi() {
   static const phal_plugin_api_t api = MakeApi();

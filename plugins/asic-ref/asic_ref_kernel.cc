@@ -10,6 +10,7 @@
 #include "asic_ref_kernel_cache.h"
 #include "asic_ref_memory.h"
 #include "asic_ref_plugin.h"
+#include "asic_ref_program.h"
 #include "asic_ref_stream.h"
 #include "compiler/asic_compiler.h"
 #include "isa/asic_assembler.h"
@@ -24,7 +25,7 @@ namespace phal::asic_ref {
 namespace {
 
 constexpr std::string_view kMagic = "PHALASIC";
-constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kFormatVersion = 3;
 
 Status DataLoss(std::string message) {
   return Status(PHAL_DATA_LOSS, std::move(message));
@@ -58,6 +59,8 @@ std::string Encode(const phal_plugin_kernel& kernel) {
     out.AddU32(index);
     out.AddString(text);
   }
+  out.AddU8(kernel.graph != nullptr ? 1 : 0);
+  if (kernel.graph != nullptr) EncodeGraphFields(*kernel.graph, out);
   return out.Take();
 }
 
@@ -114,9 +117,9 @@ StatusOr<std::unique_ptr<phal_plugin_kernel>> Decode(
     }
     comments.emplace_back(index, std::string(text));
   }
-  if (!in.at_end()) {
-    return DataLoss(
-        "asic-ref plugin: serialized kernel has bytes after its program");
+  uint8_t is_graph = 0;
+  if (!in.ReadU8(&is_graph) || is_graph > 1) {
+    return Truncated("kind", bytes.size());
   }
   StatusOr<Program> decoded = DecodeProgram(std::string(program));
   if (!decoded.ok()) {
@@ -125,6 +128,21 @@ StatusOr<std::unique_ptr<phal_plugin_kernel>> Decode(
         decoded.status().message());
   }
   kernel->program = std::move(decoded).value();
+  if (is_graph == 1) {
+    auto graph = std::make_unique<GraphProgram>();
+    graph->program = kernel->program;
+    PHAL_RETURN_IF_ERROR(DecodeGraphFields(in, graph.get()));
+    graph->program = Program();
+    if (graph->buffer_bytes != kernel->buffer_bytes) {
+      return DataLoss(
+          "asic-ref plugin: serialized graph program's buffers disagree");
+    }
+    kernel->graph = std::move(graph);
+  }
+  if (!in.at_end()) {
+    return DataLoss(
+        "asic-ref plugin: serialized kernel has bytes after its program");
+  }
   for (const auto& comment : comments) {
     if (comment.first > kernel->program.instructions.size()) {
       return DataLoss(
@@ -185,6 +203,19 @@ Status Emit(const Device& device, const phal_kernel_desc_t* desc,
 Status Launch(Stream& stream, const phal_plugin_kernel& kernel,
               phal_plugin_buffer_t* const* buffers, uint32_t buffer_count) {
   const std::string& name = kernel.program.name;
+  if (kernel.graph != nullptr) {
+    if (buffer_count != kernel.buffer_bytes.size()) {
+      return InvalidArgument("asic-ref plugin: program " + name + " binds " +
+                             std::to_string(kernel.buffer_bytes.size()) +
+                             " buffers, the launch gave " +
+                             std::to_string(buffer_count));
+    }
+    if (kernel.config_text != stream.device().config_text()) {
+      return InvalidArgument("asic-ref plugin: program " + name +
+                             " was compiled for another architecture");
+    }
+    return LaunchGraph(stream, kernel, buffers, buffer_count);
+  }
   if (buffer_count != kernel.buffer_bytes.size()) {
     return InvalidArgument("asic-ref plugin: kernel " + name + " binds " +
                            std::to_string(kernel.buffer_bytes.size()) +

@@ -4,12 +4,14 @@
 // cache keeps:
 //
 //   "PHALASIC"            8 bytes of magic
-//   u32 format            2
+//   u32 format            3
 //   str build identity    the plugin build (BuildIdentity) that compiled it
 //   str architecture      ArchConfigToString of the device compiled for
 //   u64 n, u64 x n        the byte size of each buffer the kernel binds
 //   str program           EncodeProgram (isa/asic_isa.h)
 //   u64 n, (u32, str) x n the compiler's comments: instruction, text
+//   u8                    1 for a graph program, then its fields
+//                         (EncodeGraphFields, compiler/graph_compiler.h)
 //
 // A record of sdk/base/byte_codec.h: integers little-endian,
 // a str a u64 length and its bytes. Bytes of another build or architecture
@@ -19,9 +21,11 @@
 #define POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_KERNEL_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "compiler/graph_compiler.h"
 #include "isa/asic_isa.h"
 #include "polyhal/plugin.h"
 
@@ -32,6 +36,10 @@ struct phal_plugin_kernel final {
   phal::asic_ref::Program program;
   std::vector<uint64_t> buffer_bytes;
   std::string config_text;  // the architecture compiled for
+  // A whole part compiled in graph mode (asic_ref_program.h): its values
+  // and the instructions patched with their addresses at launch; `program`
+  // is its code. Null for a kernel.
+  std::unique_ptr<phal::asic_ref::GraphProgram> graph;
 };
 
 #endif  // POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_KERNEL_H_

@@ -5,7 +5,8 @@
 // declares, each named after its slot (DeviceCount for device_count) and
 // defined in the concept file it belongs to: the ahead-of-time slots of
 // ABI 1.4 (TargetGetNames, TargetDeviceOpen) and the counter slots of ABI
-// 1.5 (DeviceGetCounters, DeviceResetCounters) in asic_ref_device.cc.
+// 1.5 (DeviceGetCounters, DeviceResetCounters) in asic_ref_device.cc, the
+// whole-program slots of ABI 1.13 (graph mode) in asic_ref_program.cc.
 #include "asic_ref_plugin.h"
 
 #include "sdk/plugin_support/plugin_entry.h"
@@ -23,4 +24,5 @@ PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(phal::asic_ref, PHAL_MAKE_VERSION(1, 0),
                                       PHAL_ABI_VERSION,
                                       phal::kPluginTargetSlots |
                                           phal::kPluginCounterSlots |
-                                          phal::kPluginCollectiveSlots)
+                                          phal::kPluginCollectiveSlots |
+                                          phal::kPluginProgramSlots)

@@ -106,7 +106,7 @@ std::string SerializeKernel(phal_plugin_kernel_t* kernel) {
 
 // `bytes`, a serialized kernel, with its program replaced by `program`
 // and no comments (asic_ref_kernel.h gives the layout: the program, then
-// its comments, end it).
+// its comments and the graph flag, end it).
 std::string WithProgram(const std::string& bytes, const Program& program) {
   auto u64 = [&](size_t at) {
     uint64_t value = 0;
@@ -124,7 +124,8 @@ std::string WithProgram(const std::string& bytes, const Program& program) {
   const uint64_t no_comments = 0;
   return out + encoded +
          std::string(reinterpret_cast<const char*>(&no_comments),
-                     sizeof(no_comments));
+                     sizeof(no_comments)) +
+         std::string(1, '\0');  // a kernel, not a graph program
 }
 
 // ---- the entry point ------------------------------------------------------
@@ -454,6 +455,135 @@ TEST_F(AsicRefDevice, CountsEachLaunchUntilReset) {
   std::map<std::string, double> reset = Counters(device_);
   EXPECT_EQ(reset["/launches"], 0);
   EXPECT_EQ(reset.count("multiply_add_one/launches"), 0u);
+}
+
+// ---- graph mode (ABI 1.13) -------------------------------------------------
+
+// A part of two kernels: t = a * b + 1, then out = t * b + 1, t a
+// temporary the graph program keeps on chip.
+struct TwoKernelGraph {
+  explicit TwoKernelGraph(int64_t n)
+      : first(MultiplyAddOne(n)), second(MultiplyAddOne(n)) {
+    first.set_name("first");
+    second.set_name("second");
+    const uint64_t bytes = static_cast<uint64_t>(n) * 4;
+    values = {{PHAL_PROGRAM_VALUE_PARAMETER, 0, bytes, nullptr},
+              {PHAL_PROGRAM_VALUE_PARAMETER, 1, bytes, nullptr},
+              {PHAL_PROGRAM_VALUE_TEMPORARY, 0, bytes, nullptr},
+              {PHAL_PROGRAM_VALUE_TEMPORARY, 0, bytes, nullptr}};
+    steps = {{&first.Desc(), first_values}, {&second.Desc(), second_values}};
+    graph.struct_size = sizeof(graph);
+    graph.value_count = 4;
+    graph.values = values.data();
+    graph.step_count = 2;
+    graph.steps = steps.data();
+    graph.results = results;
+    dims = {n};
+    for (int i = 0; i < 3; ++i) {
+      buffers[i] = {PHAL_ELEMENT_TYPE_F32,
+                    i < 2 ? PHAL_KIR_ACCESS_READ : PHAL_KIR_ACCESS_WRITE, 1, 0,
+                    dims.data()};
+    }
+    desc.struct_size = sizeof(desc);
+    desc.name = "main.offload.0";
+    desc.format = PHAL_PLUGIN_PROGRAM_KIR_GRAPH;
+    desc.graph = &graph;
+    desc.parameter_count = 2;
+    desc.result_count = 1;
+    desc.buffers = buffers;
+    desc.replica_count = 1;
+    desc.partition_count = 1;
+  }
+  KirKernel first;
+  KirKernel second;
+  const uint32_t first_values[3] = {0, 1, 2};
+  const uint32_t second_values[3] = {2, 1, 3};
+  const uint32_t results[1] = {3};
+  std::vector<phal_program_value_t> values;
+  std::vector<phal_program_step_t> steps;
+  phal_kir_graph_t graph{};
+  std::vector<int64_t> dims;
+  phal_kir_buffer_t buffers[3]{};
+  phal_program_desc_t desc{};
+};
+
+TEST_F(AsicRefDevice, GraphModeKeepsTheIntermediateOnChip) {
+  uint32_t formats = 0;
+  ASSERT_TRUE(IsOk(api().program_get_formats(device_, &formats)));
+  EXPECT_EQ(formats,
+            PHAL_PLUGIN_PROGRAM_FORMAT_BIT(PHAL_PLUGIN_PROGRAM_KIR_GRAPH));
+  constexpr int64_t kN = 256;
+  TwoKernelGraph part(kN);
+  phal_plugin_kernel_t* program = nullptr;
+  ASSERT_TRUE(
+      IsOk(api().program_compile(device_, &part.desc, nullptr, &program)));
+  std::vector<float> a(kN), b(kN), expected(kN);
+  for (int64_t i = 0; i < kN; ++i) {
+    a[i] = static_cast<float>(i % 7) - 3;
+    b[i] = 0.5f * static_cast<float>(i % 5);
+    expected[i] = (a[i] * b[i] + 1) * b[i] + 1;
+  }
+  std::vector<std::vector<uint8_t>> contents = {
+      FloatBytes(a), FloatBytes(b), FloatBytes(std::vector<float>(kN, 0))};
+  Run(program, contents);
+  EXPECT_EQ(Floats(contents[2]), expected);
+  std::map<std::string, double> graph = Counters(device_);
+  EXPECT_EQ(graph["main.offload.0/launches"], 1);
+  // a and b, b again, and the result: t never leaves the chip.
+  EXPECT_EQ(graph["/dram.bytes_read"], 3 * kN * 4);
+  EXPECT_EQ(graph["/dram.bytes_written"], kN * 4);
+
+  // Kernel by kernel, t goes through DRAM, and the two take longer.
+  ASSERT_TRUE(IsOk(api().device_reset_counters(device_)));
+  phal_plugin_kernel_t* first = Emit(part.first.Desc());
+  phal_plugin_kernel_t* second = Emit(part.second.Desc());
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  std::vector<std::vector<uint8_t>> one = {
+      FloatBytes(a), FloatBytes(b), FloatBytes(std::vector<float>(kN, 0))};
+  Run(first, one);
+  std::vector<std::vector<uint8_t>> two = {
+      one[2], FloatBytes(b), FloatBytes(std::vector<float>(kN, 0))};
+  Run(second, two);
+  EXPECT_EQ(Floats(two[2]), expected);
+  std::map<std::string, double> kernels = Counters(device_);
+  EXPECT_EQ(kernels["/dram.bytes_read"], 4 * kN * 4);
+  EXPECT_EQ(kernels["/dram.bytes_written"], 2 * kN * 4);
+  EXPECT_LT(graph["/cycles"], kernels["/cycles"]);
+
+  // The graph program serializes and loads back.
+  const std::string bytes = SerializeKernel(program);
+  phal_plugin_kernel_t* loaded = nullptr;
+  ASSERT_TRUE(IsOk(
+      api().kernel_deserialize(device_, bytes.data(), bytes.size(), &loaded)));
+  std::vector<std::vector<uint8_t>> again = {
+      FloatBytes(a), FloatBytes(b), FloatBytes(std::vector<float>(kN, 0))};
+  Run(loaded, again);
+  EXPECT_EQ(Floats(again[2]), expected);
+  api().kernel_destroy(loaded);
+  api().kernel_destroy(program);
+  // Cut short anywhere, the bytes are refused, never a crash.
+  for (size_t cut = 0; cut < bytes.size(); cut += 97) {
+    phal_plugin_kernel_t* broken = nullptr;
+    phal_status_t* status =
+        api().kernel_deserialize(device_, bytes.data(), cut, &broken);
+    EXPECT_NE(status, nullptr) << cut;
+    FakeHost().status_free(status);
+  }
+}
+
+TEST(AsicRefGraphMode, KernelModeReadsNoProgramFormat) {
+  ScopedEnvironment mode("PHAL_ASIC_REF_MODE", "kernels");
+  uint32_t formats = 1;
+  ASSERT_TRUE(IsOk(Api().program_get_formats(nullptr, &formats)));
+  EXPECT_EQ(formats, 0u);
+  phal_program_op_t op{};
+  op.struct_size = sizeof(op);
+  op.opcode = "add";
+  op.text = "%a = f32[] add(f32[] %x, f32[] %y)";
+  int accepted = 1;
+  ASSERT_TRUE(IsOk(Api().program_accepts_op(nullptr, &op, &accepted)));
+  EXPECT_EQ(accepted, 0);
 }
 
 using AsicRefVirtualChips = VirtualDeviceContractTest;

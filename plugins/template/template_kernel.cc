@@ -39,9 +39,30 @@ Status Emit(const Device& /*device*/, const phal_kernel_desc_t* desc,
 // Checks the bound buffers against the kernel's and runs it on their host
 // memory. TODO(vendor): queue the compiled kernel on the stream's hardware
 // queue instead.
+Status LaunchProgram(Stream& stream, const Program& program,
+                     phal_plugin_buffer_t* const* buffers,
+                     uint32_t buffer_count) {
+  if (buffer_count != program.buffer_count()) {
+    return InvalidArgument("template plugin: program " + program.name() +
+                           " binds " + std::to_string(program.buffer_count()) +
+                           " buffers, the launch gave " +
+                           std::to_string(buffer_count));
+  }
+  std::vector<uint8_t*> addresses(buffer_count);
+  for (uint32_t i = 0; i < buffer_count; ++i) {
+    PHAL_RETURN_IF_ERROR(buffers[i]->CheckRange(0, program.BufferByteSize(i)));
+    addresses[i] = reinterpret_cast<uint8_t*>(buffers[i]->data());
+  }
+  stream.Run([&program, addresses] { return program.Run(addresses); });
+  return OkStatus();
+}
+
 Status Launch(Stream& stream, const phal_plugin_kernel& launched,
               phal_plugin_buffer_t* const* buffers, uint32_t buffer_count) {
-  const Kernel& kernel = launched.kernel;
+  if (launched.program != nullptr) {
+    return LaunchProgram(stream, *launched.program, buffers, buffer_count);
+  }
+  const Kernel& kernel = *launched.kernel;
   const phal_kernel_desc_t& desc = kernel.desc();
   if (buffer_count != desc.buffer_count) {
     return InvalidArgument("template plugin: kernel " + kernel.name() +
@@ -62,7 +83,8 @@ Status Launch(Stream& stream, const phal_plugin_kernel& launched,
 // device binary, with a header naming the plugin version and target, so
 // that deserialize refuses bytes built for another.
 std::string Encode(const phal_plugin_kernel& kernel) {
-  return kernel.kernel.Serialize();
+  return kernel.program != nullptr ? kernel.program->Serialize()
+                                   : kernel.kernel->Serialize();
 }
 
 }  // namespace
@@ -78,8 +100,14 @@ phal_status_t* KernelDeserialize(phal_plugin_device_t* /*device*/,
     if (data == nullptr && size > 0) {
       return InvalidArgument("template plugin: serialized kernel is NULL");
     }
-    StatusOr<Kernel> kernel = Kernel::Deserialize(
-        std::string_view(static_cast<const char*>(data), size));
+    const std::string_view bytes(static_cast<const char*>(data), size);
+    if (Program::IsProgram(bytes)) {
+      PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Program> program,
+                            Program::Deserialize(bytes));
+      *out_kernel = new phal_plugin_kernel(std::move(program));
+      return OkStatus();
+    }
+    StatusOr<Kernel> kernel = Kernel::Deserialize(bytes);
     if (!kernel.ok()) {
       return FailedPrecondition(
           "template plugin: the bytes are not a kernel this plugin "

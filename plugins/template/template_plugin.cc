@@ -4,8 +4,10 @@
 // headers it is built against, from the slot functions template_plugin.h
 // declares, each named after its slot (DeviceCount for device_count) and
 // defined in the concept file it belongs to; the ahead-of-time slots of ABI
-// 1.4 (TargetGetNames, TargetDeviceOpen) are in template_device.cc, and the
-// last argument below names their group. TODO(vendor): add
+// 1.4 (TargetGetNames, TargetDeviceOpen) are in template_device.cc, the
+// whole-program slots of ABI 1.13 (ProgramGetFormats, ProgramAcceptsOp,
+// ProgramCompile) in template_program.cc, and the last argument below names
+// their groups. TODO(vendor): add
 // phal::kPluginCounterSlots when your devices keep performance counters
 // (DeviceGetCounters, DeviceResetCounters; docs/writing-a-plugin.md), or
 // drop phal::kPluginTargetSlots when you compile only for opened devices.
@@ -28,4 +30,5 @@ void Shutdown() noexcept {}
 PHAL_PLUGIN_DEFINE_ENTRY_BY_SLOT_NAME(phal::template_plugin,
                                       PHAL_MAKE_VERSION(1, 0), PHAL_ABI_VERSION,
                                       phal::kPluginTargetSlots |
-                                          phal::kPluginCollectiveSlots)
+                                          phal::kPluginCollectiveSlots |
+                                          phal::kPluginProgramSlots)

@@ -200,7 +200,7 @@ TEST(PluginEntryTest, PluginRangeBoundsTheChoiceFromBelow) {
 }
 
 TEST(PluginSlotListTest, NamesEverySlotAfterTheHeaderInTableOrder) {
-  EXPECT_EQ(kPluginSlotCount, 37u);
+  EXPECT_EQ(kPluginSlotCount, 40u);
   const PluginSlotInfo& first = GetPluginSlotInfo(PluginSlot::kShutdown);
   EXPECT_STREQ(first.name, "shutdown");
   EXPECT_EQ(first.offset, PHAL_PLUGIN_API_MIN_STRUCT_SIZE);
@@ -215,9 +215,12 @@ TEST(PluginSlotListTest, NamesEverySlotAfterTheHeaderInTableOrder) {
       GetPluginSlotInfo(PluginSlot::kStreamCollective);
   EXPECT_EQ(collective.group, kPluginCollectiveSlots);
   EXPECT_EQ(collective.abi_version, PHAL_MAKE_VERSION(1, 8));
-  const PluginSlotInfo& last = GetPluginSlotInfo(PluginSlot::kCommunicatorJoin);
-  EXPECT_EQ(last.group, kPluginJoinedCollectiveSlots);
-  EXPECT_EQ(last.abi_version, PHAL_MAKE_VERSION(1, 12));
+  const PluginSlotInfo& join = GetPluginSlotInfo(PluginSlot::kCommunicatorJoin);
+  EXPECT_EQ(join.group, kPluginJoinedCollectiveSlots);
+  EXPECT_EQ(join.abi_version, PHAL_MAKE_VERSION(1, 12));
+  const PluginSlotInfo& last = GetPluginSlotInfo(PluginSlot::kProgramCompile);
+  EXPECT_EQ(last.group, kPluginProgramSlots);
+  EXPECT_EQ(last.abi_version, PHAL_MAKE_VERSION(1, 13));
   EXPECT_EQ(last.offset + last.size, sizeof(phal_plugin_api_t));
 }
 
@@ -229,7 +232,7 @@ TEST(PluginSlotListTest, EachVersionsTableEndsWithItsNewestSlot) {
       PHAL_PLUGIN_API_STRUCT_SIZE_1_6,  PHAL_PLUGIN_API_STRUCT_SIZE_1_7,
       PHAL_PLUGIN_API_STRUCT_SIZE_1_8,  PHAL_PLUGIN_API_STRUCT_SIZE_1_9,
       PHAL_PLUGIN_API_STRUCT_SIZE_1_10, PHAL_PLUGIN_API_STRUCT_SIZE_1_11,
-      PHAL_PLUGIN_API_STRUCT_SIZE_1_12};
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_12, PHAL_PLUGIN_API_STRUCT_SIZE_1_13};
   ASSERT_EQ(kPluginAbiVersionCount, std::size(expected));
   for (size_t minor = 0; minor < kPluginAbiVersionCount; ++minor) {
     EXPECT_EQ(kPluginAbiVersions[minor].version,

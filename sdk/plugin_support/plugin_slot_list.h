@@ -69,7 +69,10 @@
     kPluginJoinedCollectiveSlots)                                             \
   X(1, 12, communicator_make_id, CommunicatorMakeId,                          \
     kPluginJoinedCollectiveSlots)                                             \
-  X(1, 12, communicator_join, CommunicatorJoin, kPluginJoinedCollectiveSlots)
+  X(1, 12, communicator_join, CommunicatorJoin, kPluginJoinedCollectiveSlots) \
+  X(1, 13, program_get_formats, ProgramGetFormats, kPluginProgramSlots)       \
+  X(1, 13, program_accepts_op, ProgramAcceptsOp, kPluginProgramSlots)         \
+  X(1, 13, program_compile, ProgramCompile, kPluginProgramSlots)
 
 namespace phal {
 
@@ -88,6 +91,8 @@ enum PluginSlotGroup : uint32_t {
   kPluginCollectiveSlots = 1u << 2,
   // Communicators over devices of several processes (ABI 1.12).
   kPluginJoinedCollectiveSlots = 1u << 3,
+  // Whole programs, or the parts of them the plugin accepts (ABI 1.13).
+  kPluginProgramSlots = 1u << 4,
 };
 
 // Names a slot, in table order: PluginSlot::kDeviceCount for device_count.
@@ -186,6 +191,9 @@ static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 11)) ==
 static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 12)) ==
                   PHAL_PLUGIN_API_STRUCT_SIZE_1_12,
               "the slots of ABI 1.12 disagree with plugin.h");
+static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 13)) ==
+                  PHAL_PLUGIN_API_STRUCT_SIZE_1_13,
+              "the slots of ABI 1.13 disagree with plugin.h");
 
 // True when no slot of `groups` (PluginSlotGroup bits) is newer than
 // `max_abi_version`: a plugin defines no slot its newest table cuts off.

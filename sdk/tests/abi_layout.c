@@ -60,7 +60,7 @@ PHAL_PIN_OFFSET(phal_host_services_t, host_allocate, 32);
 PHAL_PIN_OFFSET(phal_host_services_t, host_free, 40);
 PHAL_PIN_OFFSET(phal_host_services_t, status_free, 48);
 
-PHAL_PIN_SIZE(phal_plugin_api_t, 336);
+PHAL_PIN_SIZE(phal_plugin_api_t, 360);
 PHAL_PIN_OFFSET(phal_plugin_api_t, struct_size, 0);
 PHAL_PIN_OFFSET(phal_plugin_api_t, next, 8);
 PHAL_PIN_OFFSET(phal_plugin_api_t, abi_version, 16);
@@ -309,9 +309,59 @@ PHAL_PIN_OFFSET(phal_plugin_api_t, communicator_join, 328);
 PHAL_PIN_SIZE(phal_communicator_id_t, 128);
 PHAL_PIN_VALUE(PHAL_COMMUNICATOR_ID_SIZE, 128);
 
+/* ABI 1.13 */
+PHAL_PIN_VALUE(PHAL_PLUGIN_API_STRUCT_SIZE_1_13, 360);
+PHAL_PIN_OFFSET(phal_plugin_api_t, program_get_formats, 336);
+PHAL_PIN_OFFSET(phal_plugin_api_t, program_accepts_op, 344);
+PHAL_PIN_OFFSET(phal_plugin_api_t, program_compile, 352);
+PHAL_PIN_SIZE(phal_program_op_t, 64);
+PHAL_PIN_OFFSET(phal_program_op_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_program_op_t, next, 8);
+PHAL_PIN_OFFSET(phal_program_op_t, opcode, 16);
+PHAL_PIN_OFFSET(phal_program_op_t, text, 24);
+PHAL_PIN_OFFSET(phal_program_op_t, operand_count, 32);
+PHAL_PIN_OFFSET(phal_program_op_t, operand_types, 40);
+PHAL_PIN_OFFSET(phal_program_op_t, result_count, 48);
+PHAL_PIN_OFFSET(phal_program_op_t, result_types, 56);
+PHAL_PIN_SIZE(phal_program_value_t, 24);
+PHAL_PIN_OFFSET(phal_program_value_t, kind, 0);
+PHAL_PIN_OFFSET(phal_program_value_t, parameter, 4);
+PHAL_PIN_OFFSET(phal_program_value_t, byte_size, 8);
+PHAL_PIN_OFFSET(phal_program_value_t, data, 16);
+PHAL_PIN_SIZE(phal_program_step_t, 16);
+PHAL_PIN_OFFSET(phal_program_step_t, kernel, 0);
+PHAL_PIN_OFFSET(phal_program_step_t, values, 8);
+PHAL_PIN_SIZE(phal_kir_graph_t, 56);
+PHAL_PIN_OFFSET(phal_kir_graph_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_kir_graph_t, next, 8);
+PHAL_PIN_OFFSET(phal_kir_graph_t, value_count, 16);
+PHAL_PIN_OFFSET(phal_kir_graph_t, values, 24);
+PHAL_PIN_OFFSET(phal_kir_graph_t, step_count, 32);
+PHAL_PIN_OFFSET(phal_kir_graph_t, steps, 40);
+PHAL_PIN_OFFSET(phal_kir_graph_t, results, 48);
+PHAL_PIN_SIZE(phal_program_desc_t, 80);
+PHAL_PIN_OFFSET(phal_program_desc_t, struct_size, 0);
+PHAL_PIN_OFFSET(phal_program_desc_t, next, 8);
+PHAL_PIN_OFFSET(phal_program_desc_t, name, 16);
+PHAL_PIN_OFFSET(phal_program_desc_t, format, 24);
+PHAL_PIN_OFFSET(phal_program_desc_t, data, 32);
+PHAL_PIN_OFFSET(phal_program_desc_t, size, 40);
+PHAL_PIN_OFFSET(phal_program_desc_t, graph, 48);
+PHAL_PIN_OFFSET(phal_program_desc_t, parameter_count, 56);
+PHAL_PIN_OFFSET(phal_program_desc_t, result_count, 60);
+PHAL_PIN_OFFSET(phal_program_desc_t, buffers, 64);
+PHAL_PIN_OFFSET(phal_program_desc_t, replica_count, 72);
+PHAL_PIN_OFFSET(phal_program_desc_t, partition_count, 76);
+PHAL_PIN_VALUE(PHAL_PLUGIN_PROGRAM_HLO_TEXT, 1);
+PHAL_PIN_VALUE(PHAL_PLUGIN_PROGRAM_STABLEHLO, 2);
+PHAL_PIN_VALUE(PHAL_PLUGIN_PROGRAM_KIR_GRAPH, 3);
+PHAL_PIN_VALUE(PHAL_PROGRAM_VALUE_PARAMETER, 1);
+PHAL_PIN_VALUE(PHAL_PROGRAM_VALUE_CONSTANT, 2);
+PHAL_PIN_VALUE(PHAL_PROGRAM_VALUE_TEMPORARY, 3);
+
 #endif /* LP64 */
 
-PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x0001000cu);
+PHAL_PIN_VALUE(PHAL_ABI_VERSION, 0x0001000du);
 PHAL_PIN_VALUE(PHAL_MAKE_VERSION(3, 7), 0x00030007u);
 
 PHAL_PIN_VALUE(PHAL_OK, 0);

@@ -97,15 +97,17 @@ static uint32_t TableSize(uint32_t version) {
       return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_10;
     case 11:
       return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_11;
-    default:
+    case 12:
       return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_12;
+    default:
+      return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_13;
   }
 }
 
 PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
     phal_plugin_negotiation_t* negotiation) {
   static phal_plugin_api_t table;
-  const uint32_t newest = PHAL_MAKE_VERSION(1, 13);
+  const uint32_t newest = PHAL_MAKE_VERSION(1, 14);
   uint32_t version = negotiation->core_max_version;
   negotiation->plugin_min_version = PHAL_MAKE_VERSION(1, 0);
   negotiation->plugin_max_version = newest;
@@ -117,7 +119,7 @@ PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
   table.struct_size = TableSize(version);
   table.abi_version = version;
   table.name = "newer_minor";
-  table.version = "1.13.0";
+  table.version = "1.14.0";
   table.device_count = DeviceCount;
   return &table;
 }

@@ -43,7 +43,8 @@ Status EmitKind(const KernelContext& context, const phal_kernel_desc_t& desc,
 }  // namespace
 
 StatusOr<Program> CompileKernel(const ArchConfig& config,
-                                const phal_kernel_desc_t& kernel) {
+                                const phal_kernel_desc_t& kernel,
+                                uint64_t sram_limit) {
   // The SDK's validation: malformed KIR is refused here, with the node at
   // fault, before the compiler relies on it.
   PHAL_ASSIGN_OR_RETURN(kir_interpreter::Kernel validated,
@@ -62,9 +63,11 @@ StatusOr<Program> CompileKernel(const ArchConfig& config,
       config, name,
       std::span<const phal_kir_buffer_t>(desc.buffers, desc.buffer_count)};
   context.sram_begin = (desc.buffer_count * 8 + 63) / 64 * 64;
+  const uint64_t limit =
+      sram_limit == 0 ? config.sram_bytes
+                      : std::min<uint64_t>(sram_limit, config.sram_bytes);
   context.sram_end = static_cast<uint32_t>(
-      std::min<uint64_t>(config.sram_bytes, uint64_t{kMaxOffset} + 1) / 64 *
-      64);
+      std::min<uint64_t>(limit, uint64_t{kMaxOffset} + 1) / 64 * 64);
   Status last = OkStatus();
   for (int64_t lanes = kMaxLanes; lanes >= 1; lanes /= 2) {
     ProgramBuilder program(name);

@@ -17,8 +17,11 @@ namespace phal::asic_ref {
 // the kernel uses an element type the machine lacks (IsMachineType), naming
 // it, and with RESOURCE_EXHAUSTED when a kernel cannot be tiled to the
 // scratchpad (naming what does not fit).
+// `sram_limit` (0: config.sram_bytes) is where the SRAM the program may use
+// ends: a graph program keeps values above it (graph_compiler.h).
 StatusOr<Program> CompileKernel(const ArchConfig& config,
-                                const phal_kernel_desc_t& kernel);
+                                const phal_kernel_desc_t& kernel,
+                                uint64_t sram_limit = 0);
 
 }  // namespace phal::asic_ref
 

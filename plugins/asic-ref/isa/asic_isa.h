@@ -81,6 +81,17 @@ std::string ArchConfigToString(const ArchConfig& config);
 // link_bytes_per_cycle); 0 for no bytes.
 uint64_t LinkTransferCycles(const ArchConfig& config, uint64_t bytes);
 
+// Device addresses from kScratchpadAperture up name the scratchpad itself:
+// address kScratchpadAperture + a is SRAM byte a. A DMA whose DRAM side lies
+// there moves bytes within SRAM: it reads and writes no DRAM, the
+// scoreboard orders both of its SRAM ranges as it does any SRAM access,
+// and it costs kScratchpadDmaLatencyCycles of latency instead of
+// dma_latency_cycles. A graph program keeps values on chip this way
+// (compiler/graph_compiler.h): the kernels address them as they address
+// DRAM.
+inline constexpr uint64_t kScratchpadAperture = uint64_t{1} << 62;
+inline constexpr uint64_t kScratchpadDmaLatencyCycles = 16;
+
 // Whether `type` exists on the machine (pred, s8..s64, u8..u64, f16, bf16,
 // f32).
 bool IsMachineType(phal_element_type_t type);

@@ -50,6 +50,7 @@ Status Execution::DmaBox(const Instruction& in) {
       }
     }
   }
+  if (x_[in.rm] >= kScratchpadAperture) return DmaBoxOnChip(in, counts);
   const uint64_t sram_base = x_[in.rb] + in.offset[0];
   const uint64_t dram_base = x_[in.rm];
   using Wide = __int128;
@@ -201,6 +202,7 @@ Status Execution::DmaIndirect(const Instruction& in) {
   const uint64_t list = x_[in.rb] + in.offset[1];
   PHAL_RETURN_IF_ERROR(CheckSram(data, count * size, "data"));
   PHAL_RETURN_IF_ERROR(CheckSram(list, count * 8, "offset list"));
+  if (x_[in.rm] >= kScratchpadAperture) return DmaIndirectOnChip(in, count);
   const Access accesses[2] = {{data, data + count * size, gather},
                               {list, list + count * 8, false}};
   const uint64_t dram_base = x_[in.rm];
@@ -268,6 +270,162 @@ Status Execution::DmaIndirect(const Instruction& in) {
   const Interval when =
       Issue(gather ? Unit::kDmaIn : Unit::kDmaOut, cost, accesses, 2);
   return CheckDramOrder(dram_span[0], dram_span[1], !gather, when);
+}
+
+// A box between two places of SRAM: the elements are read first (into
+// scratch), then written, so overlapping ranges read the old bytes.
+Status Execution::DmaBoxOnChip(const Instruction& in,
+                               const std::array<uint64_t, 3>& counts) {
+  const bool load = in.op == Opcode::kDmaLoad;
+  const DmaDescriptor& desc = program_.descriptors[in.descriptor];
+  const uint64_t size = SizeOf(in.type);
+  const uint64_t sram_base = x_[in.rb] + in.offset[0];
+  const uint64_t chip_base = x_[in.rm] - kScratchpadAperture;
+  using Wide = __int128;
+  const Wide elements = Wide{counts[0]} * counts[1] * counts[2];
+  Wide low[2] = {0, 0}, high[2] = {0, 0};  // sram side, chip side
+  for (int i = 0; i < 3 && elements > 0; ++i) {
+    const Wide last = Wide{counts[i]} - 1;
+    const Wide spans[2] = {last * desc.sram_strides[i],
+                           last * desc.dram_strides[i]};
+    for (int side = 0; side < 2; ++side) {
+      low[side] += std::min<Wide>(0, spans[side]);
+      high[side] += std::max<Wide>(0, spans[side]);
+    }
+  }
+  Access accesses[2] = {{0, 0, load}, {0, 0, !load}};
+  uint64_t rows = 0;
+  const uint64_t bytes = static_cast<uint64_t>(elements) * size;
+  if (elements > 0) {
+    const uint64_t bases[2] = {sram_base, chip_base};
+    for (int side = 0; side < 2; ++side) {
+      const Wide begin = Wide{bases[side]} + low[side] * Wide{size};
+      const Wide end = Wide{bases[side]} + (high[side] + 1) * Wide{size};
+      if (begin < 0 || end > Wide{config_.sram_bytes}) {
+        return OutOfRange(
+            std::string(side == 0 ? "the box" : "the box's on-chip side") +
+            " covers SRAM bytes outside [0, " +
+            std::to_string(config_.sram_bytes) + ")");
+      }
+      accesses[side].begin = static_cast<uint64_t>(begin);
+      accesses[side].end = static_cast<uint64_t>(end);
+    }
+    const uint64_t source = load ? chip_base : sram_base;
+    const uint64_t target = load ? sram_base : chip_base;
+    const std::array<int64_t, 3>& source_strides =
+        load ? desc.dram_strides : desc.sram_strides;
+    const std::array<int64_t, 3>& target_strides =
+        load ? desc.sram_strides : desc.dram_strides;
+    uint8_t* staged = s_.Scratch(0, bytes);
+    uint64_t e = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+      e = 0;
+      for (uint64_t i0 = 0; i0 < counts[0]; ++i0) {
+        for (uint64_t i1 = 0; i1 < counts[1]; ++i1) {
+          for (uint64_t i2 = 0; i2 < counts[2]; ++i2, ++e) {
+            const auto at = [&](uint64_t base,
+                                const std::array<int64_t, 3>& strides) {
+              return sram_ + base +
+                     (static_cast<int64_t>(i0) * strides[0] +
+                      static_cast<int64_t>(i1) * strides[1] +
+                      static_cast<int64_t>(i2) * strides[2]) *
+                         static_cast<int64_t>(size);
+            };
+            if (pass == 0) {
+              std::memcpy(staged + e * size, at(source, source_strides), size);
+            } else {
+              std::memcpy(at(target, target_strides), staged + e * size, size);
+            }
+          }
+        }
+      }
+    }
+    // Contiguous runs, merged as the DRAM box's are.
+    uint64_t run = size;
+    for (int i = 2; i >= 0; --i) {
+      if (counts[i] == 1) continue;
+      if (desc.sram_strides[i] * static_cast<int64_t>(size) !=
+              static_cast<int64_t>(run) ||
+          desc.dram_strides[i] * static_cast<int64_t>(size) !=
+              static_cast<int64_t>(run)) {
+        break;
+      }
+      run *= counts[i];
+    }
+    rows = bytes / run;
+    MarkWritten(accesses[load ? 0 : 1].end);
+  }
+  const uint64_t cost =
+      kScratchpadDmaLatencyCycles +
+      std::max(CeilDiv(bytes, config_.dma_bytes_per_cycle), rows);
+  Issue(load ? Unit::kDmaIn : Unit::kDmaOut, cost, accesses, 2);
+  return OkStatus();
+}
+
+// A gather or scatter whose elements are on chip.
+Status Execution::DmaIndirectOnChip(const Instruction& in, uint64_t count) {
+  const bool gather = in.op == Opcode::kDmaGather;
+  const uint64_t size = SizeOf(in.type);
+  const uint64_t data = x_[in.rb] + in.offset[0];
+  const uint64_t list = x_[in.rb] + in.offset[1];
+  const uint64_t chip_base = x_[in.rm] - kScratchpadAperture;
+  const uint8_t* offsets = sram_ + list;
+  int64_t lowest = std::numeric_limits<int64_t>::max(), highest = -1;
+  for (uint64_t i = 0; i < count; ++i) {
+    int64_t off;
+    std::memcpy(&off, offsets + 8 * i, 8);
+    if (off < 0) continue;
+    lowest = std::min(lowest, off);
+    highest = std::max(highest, off);
+  }
+  Access accesses[3] = {{data, data + count * size, gather},
+                        {list, list + count * 8, false},
+                        {0, 0, !gather}};
+  if (highest >= 0) {
+    using Wide = __int128;
+    const Wide begin = Wide{chip_base} + Wide{lowest} * size;
+    const Wide end = Wide{chip_base} + (Wide{highest} + 1) * size;
+    if (end > Wide{config_.sram_bytes}) {
+      return OutOfRange("an element's on-chip address is outside SRAM (" +
+                        std::to_string(config_.sram_bytes) + " bytes)");
+    }
+    accesses[2].begin = static_cast<uint64_t>(begin);
+    accesses[2].end = static_cast<uint64_t>(end);
+  }
+  // Read everything first, so that overlapping ranges read the old bytes.
+  uint8_t* staged = s_.Scratch(0, count * size);
+  for (uint64_t i = 0; i < count; ++i) {
+    int64_t off;
+    std::memcpy(&off, offsets + 8 * i, 8);
+    uint8_t* element = staged + i * size;
+    if (gather) {
+      if (off < 0) {
+        std::memset(element, 0, size);
+      } else {
+        std::memcpy(element,
+                    sram_ + chip_base + static_cast<uint64_t>(off) * size,
+                    size);
+      }
+    } else {
+      std::memcpy(element, sram_ + data + i * size, size);
+    }
+  }
+  for (uint64_t i = 0; i < count; ++i) {
+    int64_t off;
+    std::memcpy(&off, offsets + 8 * i, 8);
+    if (gather) {
+      std::memcpy(sram_ + data + i * size, staged + i * size, size);
+    } else if (off >= 0) {
+      std::memcpy(sram_ + chip_base + static_cast<uint64_t>(off) * size,
+                  staged + i * size, size);
+    }
+  }
+  MarkWritten(gather ? data + count * size : accesses[2].end);
+  const uint64_t cost =
+      kScratchpadDmaLatencyCycles +
+      std::max(CeilDiv(count * size, config_.dma_bytes_per_cycle), count);
+  Issue(gather ? Unit::kDmaIn : Unit::kDmaOut, cost, accesses, 3);
+  return OkStatus();
 }
 
 }  // namespace phal::asic_ref::simulation

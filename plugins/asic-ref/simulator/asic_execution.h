@@ -253,6 +253,10 @@ class Execution {
   Status MatMul(const Instruction& in);
   Status DmaBox(const Instruction& in);
   Status DmaIndirect(const Instruction& in);
+  // The same whose DRAM side is the scratchpad aperture (kScratchpadAperture).
+  Status DmaBoxOnChip(const Instruction& in,
+                      const std::array<uint64_t, 3>& counts);
+  Status DmaIndirectOnChip(const Instruction& in, uint64_t count);
 
   struct DramSpan {
     uint64_t begin;

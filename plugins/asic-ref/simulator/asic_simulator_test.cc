@@ -591,6 +591,69 @@ TEST(AsicSimulatorTest, DmaBoxesTransposeThroughStrides) {
             2 * config.dma_latency_cycles + 1 + 12);
 }
 
+// The scratchpad aperture: a box whose DRAM side is at kScratchpadAperture
+// + a moves bytes within SRAM, at on-chip latency, with no DRAM traffic,
+// ordered by the scoreboard (the load from the aperture waits for the
+// store to it).
+TEST(AsicSimulatorTest, TheScratchpadApertureMovesBytesOnChip) {
+  Simulator simulator{ArchConfig()};
+  TestDram dram;
+  const std::vector<float> matrix = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  const uint64_t in = dram.AllocateWith(matrix);
+  const uint64_t out = dram.Allocate(12 * 4);
+  const std::string text = R"(.kernel on_chip
+.desc d0 dram=(1, 4, 0) sram=(3, 1, 0)
+.desc d1 dram=(1, 0, 0) sram=(1, 0, 0)
+  ld x1, [x0+0]
+  ld x2, [x0+8]
+  li x9, )" + std::to_string(kScratchpadAperture + 0x10000) +
+                           R"(
+  li x4, 4
+  li x5, 3
+  li x6, 12
+  dma.ld.f32 [x0+0x100], dram[x1], box=(x6, x0, x0), d1
+  dma.st.f32 dram[x9], [x0+0x100], box=(x6, x0, x0), d1
+  dma.ld.f32 [x0+0x200], dram[x9], box=(x4, x5, x0), d0
+  dma.st.f32 dram[x2], [x0+0x200], box=(x6, x0, x0), d1
+  halt
+)";
+  StatusOr<KernelCounters> counters = RunText(simulator, dram, text, {in, out});
+  ASSERT_TRUE(IsOk(counters.status()));
+  EXPECT_EQ(dram.Read<float>(out, 12),
+            (std::vector<float>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}));
+  EXPECT_EQ(counters->dram_bytes_read, 48u);
+  EXPECT_EQ(counters->dram_bytes_written, 48u);
+  const ArchConfig config;
+  EXPECT_EQ(counters->busy[static_cast<int>(Unit::kDmaIn)],
+            config.dma_latency_cycles + 1 + kScratchpadDmaLatencyCycles + 12);
+  EXPECT_EQ(counters->busy[static_cast<int>(Unit::kDmaOut)],
+            kScratchpadDmaLatencyCycles + 1 + config.dma_latency_cycles + 1);
+  // Each transfer waits for the one before it through SRAM.
+  EXPECT_GE(counters->cycles, 2 * (config.dma_latency_cycles + 1) +
+                                  2 * kScratchpadDmaLatencyCycles + 1 + 12);
+}
+
+// An aperture address past the scratchpad faults like any SRAM access.
+TEST(AsicSimulatorTest, TheApertureEndsWithTheScratchpad) {
+  const ArchConfig config;
+  Simulator simulator{config};
+  TestDram dram;
+  const uint64_t in = dram.Allocate(64);
+  const std::string text = R"(.kernel past_the_end
+.desc d0 dram=(1, 0, 0) sram=(1, 0, 0)
+  li x9, )" + std::to_string(kScratchpadAperture + config.sram_bytes - 8) +
+                           R"(
+  li x6, 16
+  dma.ld.f32 [x0+0x100], dram[x9], box=(x6, x0, x0), d0
+  halt
+)";
+  StatusOr<KernelCounters> counters = RunText(simulator, dram, text, {in});
+  ASSERT_FALSE(counters.ok());
+  EXPECT_EQ(counters.status().code(), PHAL_OUT_OF_RANGE);
+  EXPECT_NE(counters.status().message().find("outside"), std::string::npos)
+      << counters.status().message();
+}
+
 TEST(AsicSimulatorTest, ThreeDimensionalBoxesAndNegativeStrides) {
   Simulator simulator{ArchConfig()};
   TestDram dram;
@@ -1012,8 +1075,8 @@ loop:
   EXPECT_GT(shallow.cycles, deep.cycles + 300);
 }
 
-// Stores 8 s64 elements of SRAM 0x100 to buffer 0 (128 bytes), then `second` (a DMA
-// of buffer 0's DRAM) with `between` in between.
+// Stores 8 s64 elements of SRAM 0x100 to buffer 0 (128 bytes), then `second` (a
+// DMA of buffer 0's DRAM) with `between` in between.
 StatusOr<KernelCounters> RunDramOrder(const std::string& between,
                                       const std::string& second) {
   Simulator simulator{ArchConfig()};

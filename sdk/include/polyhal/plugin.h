@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.12 (1.0-1.12) -- the interface a backend plugin implements.
+ * Polyhal ABI 1.13 (1.0-1.13) -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -138,6 +138,128 @@ typedef struct phal_collective_desc {
 typedef struct phal_communicator_id {
   uint8_t bytes[PHAL_COMMUNICATOR_ID_SIZE];
 } phal_communicator_id_t;
+
+/* ---- whole programs (ABI 1.13) -------------------------------------------
+ *
+ * The forms in which the core offers a plugin a program or part of one
+ * (program_compile). A plugin declares those it reads with
+ * program_get_formats, as PHAL_PLUGIN_PROGRAM_FORMAT_BIT bits.
+ *   HLO_TEXT   XLA HLO text: a module printed by the core after its front
+ *              end and its target-independent passes, whose entry
+ *              computation is the offered part (parameters and a root of
+ *              the results, a tuple when there are several). `data` and
+ *              `size`.
+ *   STABLEHLO  the caller's own program as it was given (StableHLO text,
+ *              or the bytes of a StableHLO portable artifact, told apart
+ *              by the artifact's magic "ML\xEFR"); offered only for a whole
+ *              program compiled from StableHLO. `data` and `size`.
+ *   KIR_GRAPH  the kernels the core made of the part (kernel.h) in the
+ *              order it would launch them, and the values between them
+ *              (phal_kir_graph_t): for a compiler that takes the core's
+ *              kernels but plans memory and transfers over all of them.
+ * The first two have the values of phal_program_format_t (runtime.h). */
+typedef enum phal_plugin_program_format {
+  PHAL_PLUGIN_PROGRAM_HLO_TEXT = 1,
+  PHAL_PLUGIN_PROGRAM_STABLEHLO = 2,
+  PHAL_PLUGIN_PROGRAM_KIR_GRAPH = 3
+} phal_plugin_program_format_t;
+
+#define PHAL_PLUGIN_PROGRAM_FORMAT_BIT(format) \
+  ((uint32_t)1 << (uint32_t)(format))
+
+/* One operation of a program, as program_accepts_op is asked about it.
+ * Everything it points at is owned by the core and valid during the call
+ * only. */
+typedef struct phal_program_op {
+  uint32_t struct_size;
+  const void* next;
+  /* The HLO opcode: "add", "dot", "reduce", "while", "custom-call". */
+  const char* opcode;
+  /* The instruction as one line of XLA HLO text, with its attributes and
+   * its operands' shapes ("%d = f32[2,3]{1,0} dot(f32[2,4]{1,0} %a, ...),
+   * lhs_contracting_dims={1}, rhs_contracting_dims={0}"). */
+  const char* text;
+  /* The element type of every array the operation reads (its operands'
+   * leaves, tuples flattened depth-first) and of every array it makes. */
+  uint32_t operand_count;
+  const phal_element_type_t* operand_types;
+  uint32_t result_count;
+  const phal_element_type_t* result_types;
+} phal_program_op_t;
+
+/* Where a value of a KIR graph lives. */
+typedef enum phal_program_value_kind {
+  /* Parameter `parameter` of the launch: the buffer passed at that
+   * position. Read only, unless a kernel binds it READ_WRITE or WRITE (the
+   * core then passes a buffer the launch may overwrite). */
+  PHAL_PROGRAM_VALUE_PARAMETER = 1,
+  /* A constant: `byte_size` bytes at `data`, row-major. */
+  PHAL_PROGRAM_VALUE_CONSTANT = 2,
+  /* Storage of `byte_size` bytes the plugin provides for one run (on chip
+   * or in device memory, as it likes); undefined when the run starts. */
+  PHAL_PROGRAM_VALUE_TEMPORARY = 3
+} phal_program_value_kind_t;
+
+typedef struct phal_program_value {
+  uint32_t kind;      /* phal_program_value_kind_t */
+  uint32_t parameter; /* PARAMETER: the parameter's position */
+  uint64_t byte_size;
+  const void* data; /* CONSTANT: byte_size bytes */
+} phal_program_value_t;
+
+/* One kernel of a KIR graph: buffer i of `kernel` is bound to the value
+ * values[i]. Several kernels may bind one TEMPORARY value: the core reuses
+ * storage whose contents are no longer needed, and a kernel that updates
+ * its input in place binds one value READ_WRITE. */
+typedef struct phal_program_step {
+  const phal_kernel_desc_t* kernel;
+  const uint32_t* values; /* kernel->buffer_count value indices */
+} phal_program_step_t;
+
+/* The kernels of an offered part and the values between them. Running the
+ * steps in order, then copying value results[i] into result buffer i for
+ * every i, is the part's meaning; a plugin may run it any way that gives
+ * the same results (keep values on chip, overlap steps whose values do not
+ * conflict, fuse kernels). */
+typedef struct phal_kir_graph {
+  uint32_t struct_size;
+  const void* next;
+  uint32_t value_count;
+  const phal_program_value_t* values;
+  uint32_t step_count;
+  const phal_program_step_t* steps;
+  /* One value index per result of phal_program_desc_t. */
+  const uint32_t* results;
+} phal_kir_graph_t;
+
+/* A program, or a part of one, offered to program_compile. Everything it
+ * points at is owned by the core and valid during the call only. */
+typedef struct phal_program_desc {
+  uint32_t struct_size;
+  const void* next;
+  /* Unique within the core's program ("main", "main.offload.2"); the name of
+   * the kernel the plugin answers, for logs, dumps and counters. */
+  const char* name;
+  uint32_t format; /* phal_plugin_program_format_t, one the plugin declared */
+  /* HLO_TEXT and STABLEHLO: the program's bytes. */
+  const void* data;
+  uint64_t size;
+  /* KIR_GRAPH: the graph. */
+  const phal_kir_graph_t* graph;
+  /* The buffers of a launch of the answered kernel (stream_launch): the
+   * parameters (READ, or READ_WRITE where the graph writes one), then the
+   * results (WRITE), in the order of the program's parameters and results,
+   * tuples flattened depth-first. */
+  uint32_t parameter_count;
+  uint32_t result_count;
+  const phal_kir_buffer_t* buffers; /* parameter_count + result_count */
+  /* The process grid of the program the part belongs to (replicas x
+   * partitions; 1 x 1 for a program of one device). A part never holds a
+   * collective or an operation that depends on its process, so every
+   * process runs the same part. */
+  uint32_t replica_count;
+  uint32_t partition_count;
+} phal_program_desc_t;
 
 /*
  * Services the core offers a plugin. The table is owned by the core and
@@ -457,6 +579,53 @@ typedef struct phal_plugin_api {
       phal_plugin_device_t* const* devices, const uint32_t* ranks,
       uint32_t count, uint64_t timeout_ms,
       phal_plugin_communicator_t** out_communicators);
+
+  /* ---- whole programs (ABI 1.13) -------------------------------------------
+   *
+   * A plugin whose own compiler wants more than one kernel at a time (a
+   * graph compiler that keeps intermediates on chip, schedules transfers
+   * over the whole program, picks its own fusion) fills all three slots, or
+   * none. The core then asks, operation by operation, what the plugin takes
+   * (program_accepts_op), gathers the largest parts of every computation it
+   * runs on the host (the entry and the bodies of while, conditional and
+   * call) made only of accepted operations (the whole program when the
+   * plugin takes every operation), and offers each part to program_compile
+   * in a format the plugin reads. The kernel it answers stands for the part:
+   * it is launched, serialized, rebuilt and destroyed with the kernel slots
+   * (stream_launch with the buffers of phal_program_desc_t), so
+   * executables, caches and counters treat it as any kernel. The rest of the
+   * program runs as the core's kernels, and the values crossing a part's
+   * boundary are ordinary buffers of the plugin's memory slots. A part the
+   * plugin declines runs as kernels too. The core never offers collectives,
+   * operations that depend on the process (replica-id, partition-id) or
+   * host control flow in a KIR graph.
+   */
+
+  /* Sets *out_formats to the PHAL_PLUGIN_PROGRAM_FORMAT_BIT bits of the
+   * formats `device` reads (0: none; the core then offers nothing). May be
+   * called on a compile-only device. */
+  phal_status_t* (*program_get_formats)(phal_plugin_device_t* device,
+                                        uint32_t* out_formats);
+  /* Sets *out_accepted to 1 when `device` takes `op` as part of a program,
+   * else 0. The answer may depend on anything `op` says, and must not
+   * change between calls. Parameters, constants, tuples and
+   * get-tuple-element are never asked about: they join the parts that use
+   * them. */
+  phal_status_t* (*program_accepts_op)(phal_plugin_device_t* device,
+                                       const phal_program_op_t* op,
+                                       int* out_accepted);
+  /* Compiles `program` (a whole program or a part, in a format the device
+   * declared) into a kernel in *out_kernel. A plugin that cannot compile
+   * it after all declines with PHAL_UNIMPLEMENTED and a message saying
+   * why; the core then runs the part as kernels and logs the message. Any
+   * other error fails the compile. `options` as in kernel_emit (may be
+   * NULL; dump_directory receives the plugin's text forms). The kernel is
+   * destroyed with kernel_destroy and serialized with kernel_serialize;
+   * kernel_deserialize rebuilds it from those bytes. */
+  phal_status_t* (*program_compile)(phal_plugin_device_t* device,
+                                    const phal_program_desc_t* program,
+                                    const phal_kernel_options_t* options,
+                                    phal_plugin_kernel_t** out_kernel);
 } phal_plugin_api_t;
 
 /* The smallest table the core accepts: the header up to and including
@@ -491,6 +660,9 @@ typedef struct phal_plugin_api {
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_12            \
   (offsetof(phal_plugin_api_t, communicator_join) + \
    sizeof(((phal_plugin_api_t*)0)->communicator_join))
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_13          \
+  (offsetof(phal_plugin_api_t, program_compile) + \
+   sizeof(((phal_plugin_api_t*)0)->program_compile))
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the
