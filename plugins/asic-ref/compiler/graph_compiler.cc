@@ -134,42 +134,66 @@ StatusOr<GraphProgram> CompileGraph(const ArchConfig& config,
     result_values.insert(v);
   }
 
-  // Values on chip: temporaries the part does not return, in the top
-  // quarter of SRAM, across kernels that compile the same without it.
-  const uint64_t region = config.sram_bytes / 4 / 64 * 64;
-  const uint64_t limit = config.sram_bytes - region;
-  std::vector<int> same_without_region(kernels.size(), -1);  // -1: unknown
-  auto fits_below = [&](int64_t k) -> StatusOr<bool> {
-    int& known = same_without_region[static_cast<std::size_t>(k)];
-    if (known < 0) {
-      StatusOr<Program> reduced =
-          CompileKernel(config, *graph.steps[k].kernel, limit);
-      known = reduced.ok() &&
-              EncodeProgram(*reduced) ==
-                  EncodeProgram(kernels[static_cast<std::size_t>(k)]);
-    }
-    return known == 1;
+  // Values on chip: temporaries the part does not return, in the top of
+  // SRAM, across kernels that compile the same without it. Of the regions
+  // tried (a quarter, half and three quarters of SRAM), the one that keeps
+  // the most DRAM traffic on chip (a value's bytes once per kernel binding
+  // it) is taken.
+  struct Placement {
+    uint64_t limit = 0;
+    uint64_t saved = 0;
+    std::vector<std::pair<uint32_t, int64_t>> offsets;  // value, SRAM byte
   };
-  std::vector<Placed> placed;
-  for (uint32_t v = 0; v < graph.value_count; ++v) {
-    GraphValue& value = result.values[v];
-    const Lifetime& life = lives[v];
-    if (value.kind != PHAL_PROGRAM_VALUE_TEMPORARY || life.first < 0 ||
-        result_values.count(v) != 0 || value.byte_size == 0 ||
-        Align64(value.byte_size) > region) {
-      continue;
+  std::vector<uint32_t> bindings(graph.value_count, 0);
+  for (uint32_t k = 0; k < graph.step_count; ++k) {
+    for (uint32_t b = 0; b < graph.steps[k].kernel->buffer_count; ++b) {
+      ++bindings[graph.steps[k].values[b]];
     }
-    bool safe = true;
-    for (int64_t k = life.first; k <= life.last && safe; ++k) {
-      PHAL_ASSIGN_OR_RETURN(safe, fits_below(k));
+  }
+  Placement best;
+  for (uint64_t quarters = 1; quarters <= 3; ++quarters) {
+    const uint64_t region = config.sram_bytes / 4 * quarters / 64 * 64;
+    Placement placement;
+    placement.limit = config.sram_bytes - region;
+    std::vector<int> same_below(kernels.size(), -1);  // -1: unknown
+    auto fits_below = [&](int64_t k) {
+      int& known = same_below[static_cast<std::size_t>(k)];
+      if (known < 0) {
+        StatusOr<Program> reduced =
+            CompileKernel(config, *graph.steps[k].kernel, placement.limit);
+        known = reduced.ok() &&
+                EncodeProgram(*reduced) ==
+                    EncodeProgram(kernels[static_cast<std::size_t>(k)]);
+      }
+      return known == 1;
+    };
+    std::vector<Placed> placed;
+    for (uint32_t v = 0; v < graph.value_count; ++v) {
+      const GraphValue& value = result.values[v];
+      const Lifetime& life = lives[v];
+      if (value.kind != PHAL_PROGRAM_VALUE_TEMPORARY || life.first < 0 ||
+          result_values.count(v) != 0 || value.byte_size == 0 ||
+          Align64(value.byte_size) > region) {
+        continue;
+      }
+      bool safe = true;
+      for (int64_t k = life.first; k <= life.last && safe; ++k) {
+        safe = fits_below(k);
+      }
+      if (!safe) continue;
+      const uint64_t bytes = Align64(value.byte_size);
+      const int64_t at = FirstFit(placed, bytes, region, life);
+      if (at < 0) continue;
+      placed.push_back(
+          {static_cast<uint64_t>(at), static_cast<uint64_t>(at) + bytes, life});
+      placement.offsets.emplace_back(
+          v, static_cast<int64_t>(placement.limit) + at);
+      placement.saved += value.byte_size * bindings[v];
     }
-    if (!safe) continue;
-    const uint64_t bytes = Align64(value.byte_size);
-    const int64_t at = FirstFit(placed, bytes, region, life);
-    if (at < 0) continue;
-    placed.push_back(
-        {static_cast<uint64_t>(at), static_cast<uint64_t>(at) + bytes, life});
-    value.sram_offset = static_cast<int64_t>(limit) + at;
+    if (placement.saved > best.saved) best = std::move(placement);
+  }
+  for (const auto& [v, offset] : best.offsets) {
+    result.values[v].sram_offset = offset;
     ++result.on_chip_values;
   }
 

@@ -8,13 +8,14 @@
 //   still drain the previous kernel, so the transfers of one kernel overlap
 //   the compute of the one before wherever the scoreboard allows (a part of
 //   one kernel is that kernel's program exactly);
-// - intermediate values that fit are kept on chip, in the top quarter of
-//   the scratchpad, and addressed through the scratchpad aperture
-//   (kScratchpadAperture): the kernels read and write them with the same
-//   DMA instructions, at on-chip latency and with no DRAM traffic, and the
-//   scoreboard orders them. A value stays on chip only across kernels
-//   whose program is the same when compiled without that quarter, so no
-//   kernel runs with smaller tiles than in kernel mode;
+// - intermediate values that fit are kept on chip, in the top of the
+//   scratchpad (a quarter, half or three quarters of it: whichever keeps
+//   the most traffic on chip), and addressed through the scratchpad
+//   aperture (kScratchpadAperture): the kernels read and write them with
+//   the same DMA instructions, at on-chip latency and with no DRAM
+//   traffic, and the scoreboard orders them. A value stays on chip only
+//   across kernels whose program is the same when compiled without that
+//   region, so no kernel runs with smaller tiles than in kernel mode;
 // - a fence separates two kernels only where the later one reads DRAM the
 //   earlier ones write, or writes DRAM they read or write (DRAM is not in
 //   the scoreboard);
