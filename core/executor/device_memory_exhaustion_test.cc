@@ -75,6 +75,9 @@ class DeviceMemoryExhaustionTest : public ::testing::Test {
  protected:
   void SetUp() override {
     setenv("PHAL_ASIC_REF_CONFIG", "dram=1M", 1);
+    // Kernel by kernel, so that the executor allocates the loop body's
+    // intermediates (graph mode keeps them on chip).
+    setenv("PHAL_ASIC_REF_MODE", "kernels", 1);
     phal_client_options_t options{};
     options.struct_size = sizeof(options);
     options.plugin_filter = "asic-ref";
@@ -88,6 +91,7 @@ class DeviceMemoryExhaustionTest : public ::testing::Test {
   void TearDown() override {
     phal_client_destroy(client_);
     unsetenv("PHAL_ASIC_REF_CONFIG");
+    unsetenv("PHAL_ASIC_REF_MODE");
   }
 
   phal_executable_t* Compile(const std::string& text) {

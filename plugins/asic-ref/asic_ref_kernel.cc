@@ -171,6 +171,25 @@ std::string KernelName(const phal_kernel_desc_t& desc) {
   return desc.name != nullptr && *desc.name != '\0' ? desc.name : "kernel";
 }
 
+// `desc` compiled, or found compiled in the kernel cache, and named after
+// it (the cached program may carry the name of an identical kernel).
+StatusOr<std::unique_ptr<phal_plugin_kernel>> CompiledKernel(
+    const Device& device, const phal_kernel_desc_t& desc) {
+  PHAL_RETURN_IF_ERROR(CheckKernelStructure(desc));
+  const std::string& config_text = device.config_text();
+  PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const std::string> bytes,
+                        KernelCache::Instance().FindOrCompile(
+                            KernelCacheKey(desc, config_text, PluginBuild()),
+                            [&](const std::string& cached) {
+                              return Decode(cached, config_text).ok();
+                            },
+                            [&] { return Compile(device, desc); }));
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<phal_plugin_kernel> kernel,
+                        Decode(*bytes, config_text));
+  kernel->program.name = KernelName(desc);
+  return kernel;
+}
+
 // Compiles `desc` (or finds it compiled), names the program after it, and
 // writes its assembly, <name>.s, to the dump directory the options name.
 Status Emit(const Device& device, const phal_kernel_desc_t* desc,
@@ -178,19 +197,8 @@ Status Emit(const Device& device, const phal_kernel_desc_t* desc,
   if (desc == nullptr) {
     return InvalidArgument("asic-ref plugin: kernel is NULL");
   }
-  PHAL_RETURN_IF_ERROR(CheckKernelStructure(*desc));
-  const std::string& config_text = device.config_text();
-  PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const std::string> bytes,
-                        KernelCache::Instance().FindOrCompile(
-                            KernelCacheKey(*desc, config_text, PluginBuild()),
-                            [&](const std::string& cached) {
-                              return Decode(cached, config_text).ok();
-                            },
-                            [&] { return Compile(device, *desc); }));
   PHAL_ASSIGN_OR_RETURN(std::unique_ptr<phal_plugin_kernel> kernel,
-                        Decode(*bytes, config_text));
-  // The cached program may carry the name of an identical kernel.
-  kernel->program.name = KernelName(*desc);
+                        CompiledKernel(device, *desc));
   PHAL_RETURN_IF_ERROR(WriteKernelDump(KernelDumpDirectory(options),
                                        kernel->program.name, "s",
                                        Disassemble(kernel->program)));
@@ -244,6 +252,13 @@ Status Launch(Stream& stream, const phal_plugin_kernel& kernel,
 }
 
 }  // namespace
+
+StatusOr<Program> CachedKernelProgram(const Device& device,
+                                      const phal_kernel_desc_t& desc) {
+  PHAL_ASSIGN_OR_RETURN(std::unique_ptr<phal_plugin_kernel> kernel,
+                        CompiledKernel(device, desc));
+  return std::move(kernel->program);
+}
 
 PHAL_DEFINE_KERNEL_SLOTS("asic-ref plugin")
 

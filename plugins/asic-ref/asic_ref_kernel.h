@@ -28,6 +28,7 @@
 #include "compiler/graph_compiler.h"
 #include "isa/asic_isa.h"
 #include "polyhal/plugin.h"
+#include "sdk/base/status.h"
 
 // A compiled kernel; immutable, so it may launch from many threads.
 struct phal_plugin_kernel final {
@@ -41,5 +42,13 @@ struct phal_plugin_kernel final {
   // is its code. Null for a kernel.
   std::unique_ptr<phal::asic_ref::GraphProgram> graph;
 };
+
+namespace phal::asic_ref {
+class Device;
+// The program of `desc` compiled for `device` as kernel_emit compiles it,
+// through the kernel cache (memory and disk), named after the kernel.
+StatusOr<Program> CachedKernelProgram(const Device& device,
+                                      const phal_kernel_desc_t& desc);
+}  // namespace phal::asic_ref
 
 #endif  // POLYHAL_PLUGINS_ASIC_REF_ASIC_REF_KERNEL_H_

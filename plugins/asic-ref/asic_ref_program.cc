@@ -139,7 +139,11 @@ phal_status_t* ProgramCompile(phal_plugin_device_t* device,
       return InvalidArgument("asic-ref plugin: program is NULL");
     }
     PHAL_ASSIGN_OR_RETURN(GraphProgram graph,
-                          CompileGraph(device->config(), *program));
+                          CompileGraph(device->config(), *program,
+                                       [&](const phal_kernel_desc_t& kernel) {
+                                         return CachedKernelProgram(*device,
+                                                                    kernel);
+                                       }));
     auto kernel = std::make_unique<phal_plugin_kernel>();
     kernel->program = std::move(graph.program);
     graph.program = Program();

@@ -62,12 +62,20 @@ uint64_t Align64(uint64_t bytes) { return (bytes + 63) / 64 * 64; }
 
 }  // namespace
 
-StatusOr<GraphProgram> CompileGraph(const ArchConfig& config,
-                                    const phal_program_desc_t& desc) {
+StatusOr<GraphProgram> CompileGraph(
+    const ArchConfig& config, const phal_program_desc_t& desc,
+    const std::function<StatusOr<Program>(const phal_kernel_desc_t&)>&
+        compile_kernel) {
   if (desc.format != PHAL_PLUGIN_PROGRAM_KIR_GRAPH || desc.graph == nullptr) {
     return Unimplemented("asic-ref plugin: takes programs as KIR graphs only");
   }
   const phal_kir_graph_t& graph = *desc.graph;
+  if (graph.step_count == 0) {
+    // Values passed through (reshapes, parameters returned): the core
+    // moves them without the chip.
+    return Unimplemented(
+        "asic-ref plugin: the part has no kernel; the core moves its values");
+  }
   GraphProgram result;
   result.program.name =
       desc.name != nullptr && *desc.name != '\0' ? desc.name : "program";
@@ -105,7 +113,9 @@ StatusOr<GraphProgram> CompileGraph(const ArchConfig& config,
   std::vector<Lifetime> lives(graph.value_count);
   for (uint32_t k = 0; k < graph.step_count; ++k) {
     const phal_program_step_t& step = graph.steps[k];
-    PHAL_ASSIGN_OR_RETURN(Program program, CompileKernel(config, *step.kernel));
+    PHAL_ASSIGN_OR_RETURN(Program program,
+                          compile_kernel ? compile_kernel(*step.kernel)
+                                         : CompileKernel(config, *step.kernel));
     kernels.push_back(std::move(program));
     for (uint32_t b = 0; b < step.kernel->buffer_count; ++b) {
       const uint32_t v = step.values[b];

@@ -24,6 +24,7 @@
 #define POLYHAL_PLUGINS_ASIC_REF_COMPILER_GRAPH_COMPILER_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -75,8 +76,12 @@ struct GraphProgram {
 // Compiles the KIR graph of `desc` for a device of `config`. Errors of a
 // kernel's compilation are returned as the kernel compiler gave them
 // (UNIMPLEMENTED for a type the machine lacks).
-StatusOr<GraphProgram> CompileGraph(const ArchConfig& config,
-                                    const phal_program_desc_t& desc);
+// `compile_kernel` compiles one kernel as kernel mode would (a plugin
+// passes its cached compile); null: CompileKernel.
+StatusOr<GraphProgram> CompileGraph(
+    const ArchConfig& config, const phal_program_desc_t& desc,
+    const std::function<StatusOr<Program>(const phal_kernel_desc_t&)>&
+        compile_kernel = nullptr);
 
 // The graph's own fields (the program is encoded by the caller).
 void EncodeGraphFields(const GraphProgram& graph, ByteWriter& out);
