@@ -47,8 +47,24 @@ struct ComputationParts {
   int count = 0;
 };
 
+// In a while body, an update of the loop state (a dynamic-update-slice or
+// scatter of a parameter's element, a scan's stacked outputs) runs in place
+// as a kernel, where a part would copy the whole state every trip.
+bool UpdatesLoopStateInPlace(const HloInstruction& instruction) {
+  if (instruction.opcode() != HloOpcode::kDynamicUpdateSlice &&
+      instruction.opcode() != HloOpcode::kScatter) {
+    return false;
+  }
+  const HloInstruction* target = instruction.operand(0);
+  while (target->opcode() == HloOpcode::kGetTupleElement) {
+    target = target->operand(0);
+  }
+  return target->opcode() == HloOpcode::kParameter;
+}
+
 StatusOr<ComputationParts> FindParts(const HloComputation& computation,
-                                     const OffloadRules& rules) {
+                                     const OffloadRules& rules,
+                                     bool while_body) {
   std::unordered_map<const HloInstruction*, bool> accepted;
   std::unordered_map<const HloInstruction*, int> depth;
   // Whether a member is the instruction or reaches it.
@@ -69,7 +85,8 @@ StatusOr<ComputationParts> FindParts(const HloComputation& computation,
       }
       takes = any && all;
     } else if (!IsStructural(opcode) && !IsProcessOp(opcode) &&
-               (rules.control_flow || !IsHostControlFlow(opcode))) {
+               (rules.control_flow || !IsHostControlFlow(opcode)) &&
+               !(while_body && UpdatesLoopStateInPlace(*instruction))) {
       PHAL_ASSIGN_OR_RETURN(takes, rules.accepts(*instruction));
     }
     accepted[instruction] = takes;
@@ -432,15 +449,20 @@ StatusOr<OffloadedModule> OffloadAcceptedParts(
   // conditional and call instructions that stay outside the parts.
   std::unordered_map<const HloComputation*, ComputationParts> parts;
   std::vector<const HloComputation*> work = {module->entry_computation()};
+  std::set<const HloComputation*> bodies;
   while (!work.empty()) {
     const HloComputation* computation = work.back();
     work.pop_back();
     if (parts.count(computation) != 0) continue;
-    PHAL_ASSIGN_OR_RETURN(ComputationParts found,
-                          FindParts(*computation, rules));
+    PHAL_ASSIGN_OR_RETURN(
+        ComputationParts found,
+        FindParts(*computation, rules, bodies.count(computation) != 0));
     for (const HloInstruction* instruction : computation->instructions()) {
       if (IsHostControlFlow(instruction->opcode()) &&
           found.part_of.count(instruction) == 0) {
+        if (instruction->opcode() == HloOpcode::kWhile) {
+          bodies.insert(instruction->while_body());
+        }
         for (const HloComputation* callee :
              instruction->called_computations()) {
           work.push_back(callee);

@@ -232,6 +232,62 @@ TEST(OffloadWholeProgram, KeepsTheSourceOnlyForTheWholeEntry) {
   }
 }
 
+// A while body's update of its loop state in place (a scan stacking its
+// outputs) stays in the body as a kernel; the rest of the body is a part.
+TEST(OffloadWholeProgram, LoopStateUpdatesStayKernelsInTheBody) {
+  const std::string text = R"(HloModule scan
+
+cond {
+  s = (s32[], f32[4,8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(4)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+body {
+  s = (s32[], f32[4,8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  acc = f32[4,8] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  f = f32[] convert(i)
+  row = f32[1,8] broadcast(f), dimensions={}
+  e = f32[1,8] exponential(row)
+  zero = s32[] constant(0)
+  upd = f32[4,8] dynamic-update-slice(acc, e, i, zero)
+  ROOT t = (s32[], f32[4,8]) tuple(j, upd)
+}
+
+ENTRY main {
+  x = f32[4,8] parameter(0)
+  z = s32[] constant(0)
+  init = (s32[], f32[4,8]) tuple(z, x)
+  w = (s32[], f32[4,8]) while(init), condition=cond, body=body
+  ROOT r = f32[4,8] get-tuple-element(w), index=1
+}
+)";
+  StatusOr<OffloadedModule> offloaded =
+      OffloadAcceptedParts(Parse(text), MakeRules(Rules()[0]));
+  ASSERT_TRUE(offloaded.ok()) << offloaded.status().ToString();
+  const HloComputation* body =
+      offloaded->module->GetComputationWithName("body");
+  ASSERT_NE(body, nullptr);
+  bool update_in_body = false;
+  bool part_in_body = false;
+  for (const HloInstruction* instruction : body->instructions()) {
+    update_in_body |= instruction->opcode() == HloOpcode::kDynamicUpdateSlice;
+    part_in_body |= instruction->opcode() == HloOpcode::kCall;
+  }
+  EXPECT_TRUE(update_in_body);
+  EXPECT_TRUE(part_in_body) << "the exponential and the counter are a part";
+  const std::vector<Literal> arguments = {
+      TestData(PHAL_ELEMENT_TYPE_F32, {4, 8})};
+  StatusOr<Literal> expected = Evaluate(*Parse(text), arguments);
+  StatusOr<Literal> actual = Evaluate(*offloaded->module, arguments);
+  ASSERT_TRUE(expected.ok() && actual.ok());
+  EXPECT_TRUE(Matches(*actual, *expected, 0.0));
+}
+
 // An error of the plugin's answer fails the pass with it.
 TEST(OffloadWholeProgram, AnErrorOfTheAnswerFailsThePass) {
   OffloadRules rules;
