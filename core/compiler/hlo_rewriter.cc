@@ -65,6 +65,31 @@ std::unique_ptr<HloInstruction> CloneInstruction(
   return clone;
 }
 
+HloComputation* CopyComputation(
+    const HloComputation& source, HloModule* module,
+    std::unordered_map<const HloComputation*, HloComputation*>* copies) {
+  auto known = copies->find(&source);
+  if (known != copies->end()) return known->second;
+  auto copy = std::make_unique<HloComputation>(source.name());
+  std::unordered_map<const HloInstruction*, HloInstruction*> copied;
+  for (const HloInstruction* instruction : source.instructions()) {
+    std::vector<HloInstruction*> operands;
+    for (const HloInstruction* operand : instruction->operands()) {
+      operands.push_back(copied.at(operand));
+    }
+    std::vector<HloComputation*> called;
+    for (const HloComputation* callee : instruction->called_computations()) {
+      called.push_back(CopyComputation(*callee, module, copies));
+    }
+    copied[instruction] = copy->AddInstruction(
+        CloneInstruction(*instruction, operands, called, instruction->name()));
+  }
+  copy->set_root_instruction(copied.at(source.root_instruction()));
+  HloComputation* added = module->AddComputation(std::move(copy));
+  (*copies)[&source] = added;
+  return added;
+}
+
 HloInstruction* RewriteContext::Add(
     const HloInstruction& prototype,
     const std::vector<HloInstruction*>& operands) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/compiler/hlo_pass.h"
@@ -21,6 +22,14 @@ namespace phal {
 std::unique_ptr<HloInstruction> CloneInstruction(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     const std::vector<HloComputation*>& called, std::string name);
+
+// Copies `source` into `module` after the computations it calls, each
+// copied once: `copies` maps the computations copied so far to their
+// copies (a callee already there is not copied again) and receives the
+// new ones. Returns the copy of `source`.
+HloComputation* CopyComputation(
+    const HloComputation& source, HloModule* module,
+    std::unordered_map<const HloComputation*, HloComputation*>* copies);
 
 // Adds instructions to the computation being rebuilt, with fresh names.
 class RewriteContext {

@@ -115,31 +115,6 @@ StatusOr<ComputationParts> FindParts(const HloComputation& computation,
   return parts;
 }
 
-// Copies `source` into `module` with its callees taken from `copies`
-// (which must hold them), and records the copy there.
-HloComputation* CopyWithCallees(
-    const HloComputation& source, HloModule* module,
-    std::unordered_map<const HloComputation*, HloComputation*>* copies) {
-  auto copy = std::make_unique<HloComputation>(source.name());
-  std::unordered_map<const HloInstruction*, HloInstruction*> copied;
-  for (const HloInstruction* instruction : source.instructions()) {
-    std::vector<HloInstruction*> operands;
-    for (const HloInstruction* operand : instruction->operands()) {
-      operands.push_back(copied.at(operand));
-    }
-    std::vector<HloComputation*> called;
-    for (const HloComputation* callee : instruction->called_computations()) {
-      called.push_back(copies->at(callee));
-    }
-    copied[instruction] = copy->AddInstruction(
-        CloneInstruction(*instruction, operands, called, instruction->name()));
-  }
-  copy->set_root_instruction(copied.at(source.root_instruction()));
-  HloComputation* added = module->AddComputation(std::move(copy));
-  (*copies)[&source] = added;
-  return added;
-}
-
 // The part's computation and the computations it calls, as a module of its
 // own printed as XLA HLO text.
 std::string PartText(const HloComputation& part, const HloModule& module) {
@@ -147,25 +122,8 @@ std::string PartText(const HloComputation& part, const HloModule& module) {
   text_module.set_replica_count(module.replica_count());
   text_module.set_num_partitions(module.num_partitions());
   std::unordered_map<const HloComputation*, HloComputation*> copies;
-  // Callees first: a depth-first walk from the part.
-  std::vector<const HloComputation*> order;
-  std::unordered_set<const HloComputation*> seen;
-  std::function<void(const HloComputation&)> visit =
-      [&](const HloComputation& computation) {
-        if (!seen.insert(&computation).second) return;
-        for (const HloInstruction* instruction : computation.instructions()) {
-          for (const HloComputation* callee :
-               instruction->called_computations()) {
-            visit(*callee);
-          }
-        }
-        order.push_back(&computation);
-      };
-  visit(part);
-  for (const HloComputation* computation : order) {
-    CopyWithCallees(*computation, &text_module, &copies);
-  }
-  text_module.set_entry_computation(copies.at(&part));
+  text_module.set_entry_computation(
+      CopyComputation(part, &text_module, &copies));
   return HloModuleToText(text_module);
 }
 
@@ -503,7 +461,7 @@ StatusOr<OffloadedModule> OffloadAcceptedParts(
   for (const HloComputation* computation : module->computations()) {
     auto found = parts.find(computation);
     if (found == parts.end() || found->second.count == 0) {
-      CopyWithCallees(*computation, rebuilt.get(), &copies);
+      CopyComputation(*computation, rebuilt.get(), &copies);
       continue;
     }
     PartBuilder builder(*computation, found->second, rules,

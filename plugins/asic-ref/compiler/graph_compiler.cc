@@ -160,6 +160,8 @@ StatusOr<GraphProgram> CompileGraph(
       ++bindings[graph.steps[k].values[b]];
     }
   }
+  // Each kernel's encoding, made once for the comparisons below.
+  std::vector<std::string> encoded(kernels.size());
   Placement best;
   for (uint64_t quarters = 1; quarters <= 3; ++quarters) {
     const uint64_t region = config.sram_bytes / 4 * quarters / 64 * 64;
@@ -171,9 +173,11 @@ StatusOr<GraphProgram> CompileGraph(
       if (known < 0) {
         StatusOr<Program> reduced =
             CompileKernel(config, *graph.steps[k].kernel, placement.limit);
-        known = reduced.ok() &&
-                EncodeProgram(*reduced) ==
-                    EncodeProgram(kernels[static_cast<std::size_t>(k)]);
+        std::string& full = encoded[static_cast<std::size_t>(k)];
+        if (full.empty()) {
+          full = EncodeProgram(kernels[static_cast<std::size_t>(k)]);
+        }
+        known = reduced.ok() && EncodeProgram(*reduced) == full;
       }
       return known == 1;
     };
