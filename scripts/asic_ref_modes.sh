@@ -28,7 +28,7 @@ measure() {
   awk '$1 == "cycles" { c = $2 }
        $1 == "dram.bytes_read" { r = $2 }
        $1 == "dram.bytes_written" { w = $2 }
-       END { print c, r + w }' <<<"$out"
+       END { printf "%.0f %.0f\n", c, r + w }' <<<"$out"
 }
 echo "| model | kernel mode cycles | graph mode cycles | cycles graph/kernel | kernel mode DRAM bytes | graph mode DRAM bytes | bytes graph/kernel |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
@@ -44,6 +44,6 @@ for model in "$@"; do
   read -r kc kb <<<"$kernels"
   read -r gc gb <<<"$graph"
   awk -v n="$name" -v kc="$kc" -v gc="$gc" -v kb="$kb" -v gb="$gb" 'BEGIN {
-    printf "| %s | %d | %d | %.3f | %d | %d | %.3f |\n", n, kc, gc,
+    printf "| %s | %.0f | %.0f | %.3f | %.0f | %.0f | %.3f |\n", n, kc, gc,
       (kc ? gc / kc : 1), kb, gb, (kb ? gb / kb : 1) }'
 done

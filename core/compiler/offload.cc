@@ -32,6 +32,32 @@ bool IsLeaf(const HloInstruction& instruction) {
          instruction.opcode() == HloOpcode::kConstant;
 }
 
+// What a part recomputes rather than reads: an iota, or a broadcast,
+// reshape or elementwise operation of constants and such values. Like the
+// fusion planner's duplicable values, these are cheaper to compute where
+// they are read than to pass between parts through memory.
+bool IsConstantExpression(
+    const HloInstruction& instruction,
+    const std::unordered_set<const HloInstruction*>& copied) {
+  const HloOpcode opcode = instruction.opcode();
+  if (!instruction.shape().IsArray() ||
+      !instruction.called_computations().empty()) {
+    return false;
+  }
+  if (opcode == HloOpcode::kIota) return true;
+  if (opcode != HloOpcode::kBroadcast && opcode != HloOpcode::kReshape &&
+      !IsElementwise(opcode)) {
+    return false;
+  }
+  for (const HloInstruction* operand : instruction.operands()) {
+    if (operand->opcode() != HloOpcode::kConstant &&
+        copied.count(operand) == 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool IsHostControlFlow(HloOpcode opcode) {
   return opcode == HloOpcode::kWhile || opcode == HloOpcode::kConditional ||
          opcode == HloOpcode::kCall;
@@ -42,8 +68,11 @@ bool IsHostControlFlow(HloOpcode opcode) {
 // a path to it that some member reaches; two members of one part therefore
 // have no path between them through a non-member (it would make the later
 // one's number larger), so each part is convex.
+// `copied`: accepted constant expressions, which join no part and are
+// copied into each part that reads them.
 struct ComputationParts {
   std::unordered_map<const HloInstruction*, int> part_of;
+  std::unordered_set<const HloInstruction*> copied;
   int count = 0;
 };
 
@@ -71,9 +100,29 @@ StatusOr<ComputationParts> FindParts(const HloComputation& computation,
   std::unordered_map<const HloInstruction*, bool> after_member;
   std::map<int, int> part_of_depth;
   ComputationParts parts;
+  // The root's own values are computed by a part, never copied.
+  std::unordered_set<const HloInstruction*> returned = {
+      computation.root_instruction()};
+  if (computation.root_instruction()->opcode() == HloOpcode::kTuple) {
+    for (const HloInstruction* operand :
+         computation.root_instruction()->operands()) {
+      returned.insert(operand);
+    }
+  }
   for (const HloInstruction* instruction : computation.instructions()) {
     const HloOpcode opcode = instruction->opcode();
     bool takes = false;
+    if (returned.count(instruction) == 0 &&
+        IsConstantExpression(*instruction, parts.copied)) {
+      PHAL_ASSIGN_OR_RETURN(const bool copy, rules.accepts(*instruction));
+      if (copy) {
+        parts.copied.insert(instruction);
+        accepted[instruction] = false;
+        depth[instruction] = 0;
+        after_member[instruction] = false;
+        continue;
+      }
+    }
     if (opcode == HloOpcode::kTuple || opcode == HloOpcode::kGetTupleElement) {
       // Joins the part of its operands when each is accepted or a
       // parameter or constant, and one is accepted.
@@ -81,7 +130,8 @@ StatusOr<ComputationParts> FindParts(const HloComputation& computation,
       bool all = true;
       for (const HloInstruction* operand : instruction->operands()) {
         any = any || accepted.at(operand);
-        all = all && (accepted.at(operand) || IsLeaf(*operand));
+        all = all && (accepted.at(operand) || IsLeaf(*operand) ||
+                      parts.copied.count(operand) != 0);
       }
       takes = any && all;
     } else if (!IsStructural(opcode) && !IsProcessOp(opcode) &&
@@ -154,9 +204,12 @@ class PartBuilder {
   }
 
   HloComputation* Build() {
+    // Copied constant expressions are emitted where an instruction outside
+    // the parts reads them.
     for (const HloInstruction* instruction : source_.instructions()) {
-      Emit(instruction);
+      if (parts_.copied.count(instruction) == 0) Emit(instruction);
     }
+    Emit(source_.root_instruction());
     result_->set_root_instruction(value_.at(source_.root_instruction()));
     HloComputation* added = module_->AddComputation(std::move(result_));
     (*copies_)[&source_] = added;
@@ -220,7 +273,7 @@ class PartBuilder {
       for (const HloInstruction* operand : member->operands()) {
         if (PartOf(operand) == part ||
             operand->opcode() == HloOpcode::kConstant ||
-            !seen.insert(operand).second) {
+            parts_.copied.count(operand) != 0 || !seen.insert(operand).second) {
           continue;
         }
         inputs.push_back(operand);
@@ -268,15 +321,24 @@ class PartBuilder {
       parameter->set_parameter_number(static_cast<int64_t>(i));
       inner[inputs[i]] = computation->AddInstruction(std::move(parameter));
     }
+    // Constants and constant expressions, copied into the part.
+    std::function<HloInstruction*(const HloInstruction*)> inside =
+        [&](const HloInstruction* value) {
+          auto found = inner.find(value);
+          if (found != inner.end()) return found->second;
+          std::vector<HloInstruction*> operands;
+          for (const HloInstruction* operand : value->operands()) {
+            operands.push_back(inside(operand));
+          }
+          HloInstruction* copy = computation->AddInstruction(
+              CloneInstruction(*value, operands, {}, value->name()));
+          inner[value] = copy;
+          return copy;
+        };
     for (const HloInstruction* member : members) {
       std::vector<HloInstruction*> operands;
       for (const HloInstruction* operand : member->operands()) {
-        if (inner.count(operand) == 0) {
-          // A constant, copied into the part.
-          inner[operand] = computation->AddInstruction(
-              CloneInstruction(*operand, {}, {}, operand->name()));
-        }
-        operands.push_back(inner.at(operand));
+        operands.push_back(inside(operand));
       }
       inner[member] = computation->AddInstruction(
           CloneInstruction(*member, operands, Called(*member), member->name()));
@@ -343,7 +405,8 @@ class PartBuilder {
                       const std::vector<const HloInstruction*>& outputs) const {
     std::size_t outside = 0;
     for (const HloInstruction* instruction : source_.instructions()) {
-      if (PartOf(instruction) < 0 && IsStructural(instruction->opcode())) {
+      if (PartOf(instruction) < 0 && (IsStructural(instruction->opcode()) ||
+                                      parts_.copied.count(instruction) != 0)) {
         ++outside;
       }
     }

@@ -7,7 +7,10 @@
 // comes back), so the call can stand where they stood; the partitioner
 // makes each call a kCall step, the part's computation is planned as
 // kernels as usual (what runs where the plugin declines the part), and
-// Program::offloads records the parts by name.
+// Program::offloads records the parts by name. Constants, and accepted
+// constant expressions (an iota, broadcasts, reshapes and elementwise
+// operations of constants), join no part: each part that reads one gets a
+// copy, so no part passes them to another through memory.
 #ifndef POLYHAL_CORE_COMPILER_OFFLOAD_H_
 #define POLYHAL_CORE_COMPILER_OFFLOAD_H_
 

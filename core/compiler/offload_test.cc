@@ -288,6 +288,70 @@ ENTRY main {
   EXPECT_TRUE(Matches(*actual, *expected, 0.0));
 }
 
+// Constant expressions (an iota, a broadcast of a constant, a compare of
+// them) join no part: each part that reads one computes its own copy, and
+// no part passes them to another; a declined instruction between the two
+// parts makes two parts, both reading the mask.
+TEST(OffloadWholeProgram, ConstantExpressionsAreCopiedIntoEachPart) {
+  const std::string text = R"(HloModule masks
+
+ENTRY main {
+  x = f32[8,8] parameter(0)
+  i = s32[8,8] iota(), iota_dimension=0
+  j = s32[8,8] iota(), iota_dimension=1
+  lower = pred[8,8] compare(i, j), direction=GE
+  zero = f32[] constant(0)
+  zeros = f32[8,8] broadcast(zero), dimensions={}
+  a = f32[8,8] select(lower, x, zeros)
+  d = f32[8,8] dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT b = f32[8,8] select(lower, d, zeros)
+}
+)";
+  OffloadRules rules = MakeRules(Rules()[3]);
+  StatusOr<OffloadedModule> offloaded =
+      OffloadAcceptedParts(Parse(text), rules);
+  ASSERT_TRUE(offloaded.ok()) << offloaded.status().ToString();
+  ASSERT_EQ(offloaded->parts.size(), 2u);
+  for (const OffloadedPart& part : offloaded->parts) {
+    const HloComputation* computation =
+        offloaded->module->GetComputationWithName(part.name);
+    ASSERT_NE(computation, nullptr) << part.name;
+    EXPECT_EQ(computation->parameter_instructions().size(), 1u)
+        << part.name << " reads only x or the product:\n"
+        << part.hlo_text;
+    int iotas = 0;
+    for (const HloInstruction* instruction : computation->instructions()) {
+      iotas += instruction->opcode() == HloOpcode::kIota ? 1 : 0;
+    }
+    EXPECT_EQ(iotas, 2) << part.name;
+  }
+  for (const HloInstruction* instruction :
+       offloaded->module->entry_computation()->instructions()) {
+    EXPECT_NE(instruction->opcode(), HloOpcode::kIota)
+        << "the host computes no mask nobody outside the parts reads";
+  }
+  const std::vector<Literal> arguments = {
+      TestData(PHAL_ELEMENT_TYPE_F32, {8, 8})};
+  StatusOr<Literal> expected = Evaluate(*Parse(text), arguments);
+  StatusOr<Literal> actual = Evaluate(*offloaded->module, arguments);
+  ASSERT_TRUE(expected.ok() && actual.ok());
+  EXPECT_TRUE(Matches(*actual, *expected, 0.0));
+
+  // A plugin that declines iota gets no copy of it: the mask is then a
+  // value one part computes and passes on.
+  rules.accepts = [](const HloInstruction& instruction) -> StatusOr<bool> {
+    return !IsOneOf(instruction, {HloOpcode::kDot, HloOpcode::kIota});
+  };
+  offloaded = OffloadAcceptedParts(Parse(text), rules);
+  ASSERT_TRUE(offloaded.ok()) << offloaded.status().ToString();
+  for (const OffloadedPart& part : offloaded->parts) {
+    EXPECT_EQ(part.hlo_text.find("iota("), std::string::npos) << part.hlo_text;
+  }
+  actual = Evaluate(*offloaded->module, arguments);
+  ASSERT_TRUE(actual.ok()) << actual.status().ToString();
+  EXPECT_TRUE(Matches(*actual, *expected, 0.0));
+}
+
 // An error of the plugin's answer fails the pass with it.
 TEST(OffloadWholeProgram, AnErrorOfTheAnswerFailsThePass) {
   OffloadRules rules;
