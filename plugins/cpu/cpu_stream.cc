@@ -88,7 +88,11 @@ void Stream::EndInline(Status status) {
 Status Stream::Synchronize() {
   std::unique_lock lock(mutex_);
   const uint64_t target = enqueued_count_;
-  work_finished_.wait(lock, [&] { return finished_count_ >= target; });
+  if (finished_count_ < target) {
+    const auto waiting = sync_targets_.insert(target);
+    work_finished_.wait(lock, [&] { return finished_count_ >= target; });
+    sync_targets_.erase(waiting);
+  }
   return std::exchange(first_error_, Status());
 }
 
@@ -117,7 +121,13 @@ void Stream::RunWorker() {
     lock.lock();
     if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
     ++finished_count_;
-    work_finished_.notify_all();
+    // Waiters are woken when what they wait for may have come: the stream
+    // idle, or the work a Synchronize waits for done. Waking them after
+    // every task of a loop's many costs two context switches each.
+    if (queue_.empty() ||
+        (!sync_targets_.empty() && finished_count_ >= *sync_targets_.begin())) {
+      work_finished_.notify_all();
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "polyhal/plugin.h"
@@ -97,6 +98,8 @@ class Stream {
   std::deque<Queued> queue_;
   uint64_t enqueued_count_ = 0;
   uint64_t finished_count_ = 0;
+  // The counts the threads in Synchronize wait for.
+  std::multiset<uint64_t> sync_targets_;
   bool stopping_ = false;
   bool running_inline_ = false;  // a RunIfIdle task is running
   bool running_small_ = false;   // the worker runs a small task
