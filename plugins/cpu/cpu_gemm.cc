@@ -17,6 +17,7 @@
 #include <immintrin.h>
 #endif
 
+#include "plugins/cpu/cpu_bf16_gemm.h"
 #include "plugins/cpu/cpu_features.h"
 #include "plugins/cpu/cpu_int8_gemm.h"
 #include "plugins/cpu/cpu_scratch.h"
@@ -924,6 +925,14 @@ void RunGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
     }
     RunIntegerGemm(shape, buffers, static_cast<int32_t*>(sums), pool);
     return;
+  }
+  if (shape.lhs_type == PHAL_ELEMENT_TYPE_BF16 &&
+      shape.rhs_type == PHAL_ELEMENT_TYPE_BF16) {
+    static const bool bf16 = HasBf16GemmFeatures(TargetIsaFeatures());
+    if (bf16) {
+      RunBf16Gemm(shape, buffers, static_cast<float*>(sums), pool);
+      return;
+    }
   }
   if (shape.lhs_type != PHAL_ELEMENT_TYPE_INVALID ||
       shape.rhs_type != PHAL_ELEMENT_TYPE_INVALID) {
