@@ -75,14 +75,17 @@ class GroupBuilder {
   // `read_from_memory`: values kernels planned earlier read from memory
   // (the inputs of the converts they fold into their products), which must
   // therefore be some kernel's output, not computed inline.
+  // `position`: each instruction's place in the computation's order.
   GroupBuilder(const std::set<const HloInstruction*>& forbidden,
                const std::unordered_map<const HloInstruction*, int>& assigned,
                const InlinedFor& inlined_for,
-               const std::set<const HloInstruction*>& read_from_memory)
+               const std::set<const HloInstruction*>& read_from_memory,
+               const std::unordered_map<const HloInstruction*, int>& position)
       : forbidden_(forbidden),
         assigned_(assigned),
         inlined_for_(inlined_for),
-        read_from_memory_(read_from_memory) {}
+        read_from_memory_(read_from_memory),
+        position_(position) {}
 
   FusionGroup Build(HloInstruction* root) {
     group_.root = root;
@@ -92,11 +95,14 @@ class GroupBuilder {
       group_.hero = root;
       PushPrologue(*root);
     } else {
-      for (HloInstruction* operand : root->operands()) work_.push_back(operand);
+      for (HloInstruction* operand : root->operands()) Push(operand);
     }
+    // Latest first: a producer is considered after every user of it the
+    // group may take, so that one whose users all join is absorbed, not
+    // made an extra output because a user was still waiting its turn.
     while (!work_.empty()) {
-      HloInstruction* producer = work_.front();
-      work_.erase(work_.begin());
+      HloInstruction* producer = work_.top().second;
+      work_.pop();
       Consider(producer);
     }
     return std::move(group_);
@@ -131,7 +137,7 @@ class GroupBuilder {
       case HloOpcode::kReduce:
       case HloOpcode::kReduceWindow:
         for (int64_t i = 0; i < hero.operand_count() / 2; ++i) {
-          work_.push_back(hero.operand(i));
+          Push(hero.operand(i));
         }
         break;
       case HloOpcode::kDot:
@@ -143,7 +149,7 @@ class GroupBuilder {
               FoldsIntoProducts(hero, *operand)) {
             converts_.insert(operand);
             stays_in_memory_.insert(operand->operand(0));
-            work_.push_back(operand);
+            Push(operand);
           } else {
             stays_in_memory_.insert(operand);
           }
@@ -190,9 +196,11 @@ class GroupBuilder {
 
   void Absorb(HloInstruction* producer) {
     group_.members.insert(producer);
-    for (HloInstruction* operand : producer->operands()) {
-      work_.push_back(operand);
-    }
+    for (HloInstruction* operand : producer->operands()) Push(operand);
+  }
+
+  void Push(HloInstruction* producer) {
+    work_.emplace(position_.at(producer), producer);
   }
 
   void Consider(HloInstruction* producer) {
@@ -226,10 +234,11 @@ class GroupBuilder {
   const std::unordered_map<const HloInstruction*, int>& assigned_;
   const InlinedFor& inlined_for_;
   const std::set<const HloInstruction*>& read_from_memory_;
+  const std::unordered_map<const HloInstruction*, int>& position_;
   FusionGroup group_;
   std::set<const HloInstruction*> converts_;
   std::set<const HloInstruction*> stays_in_memory_;
-  std::vector<HloInstruction*> work_;
+  std::priority_queue<std::pair<int, HloInstruction*>> work_;
 };
 
 // True when some instruction reachable from `start` through users is in
@@ -456,6 +465,10 @@ StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
   std::vector<HloInstruction*> controls;
   std::set<const HloInstruction*> read_from_memory;
   const auto& order = computation.instructions();
+  std::unordered_map<const HloInstruction*, int> position;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    position[order[i]] = static_cast<int>(i);
+  }
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     HloInstruction* instruction = *it;
     PHAL_RETURN_IF_ERROR(CheckSupported(*instruction));
@@ -480,7 +493,8 @@ StatusOr<FusionPlan> PlanFusion(const HloComputation& computation) {
     std::set<const HloInstruction*> forbidden;
     FusionGroup group;
     while (true) {
-      group = GroupBuilder(forbidden, assigned, inlined_for, read_from_memory)
+      group = GroupBuilder(forbidden, assigned, inlined_for, read_from_memory,
+                           position)
                   .Build(instruction);
       HloInstruction* cyclic = CyclicOutput(group, plan.groups, assigned);
       if (cyclic == nullptr) break;
