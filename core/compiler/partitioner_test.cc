@@ -497,6 +497,41 @@ ENTRY main {
                                 TestData(PHAL_ELEMENT_TYPE_S8, {40, 12}, 1)});
 }
 
+// A chain of diamonds (each value read twice, both readers in the same
+// kernel, as a hash's multiply-shift-xor rounds are) is one kernel that
+// writes only its result: no value whose readers all join it is written.
+TEST(Partitioner, DiamondsInsideAKernelWriteOnlyItsResult) {
+  const std::string text = R"(
+HloModule hash
+ENTRY main {
+  x = u32[64,32] parameter(0)
+  k1 = u32[] constant(2654435761)
+  b1 = u32[64,32] broadcast(k1), dimensions={}
+  m1 = u32[64,32] multiply(x, b1)
+  s15 = u32[] constant(15)
+  b15 = u32[64,32] broadcast(s15), dimensions={}
+  r1 = u32[64,32] shift-right-logical(m1, b15)
+  x1 = u32[64,32] xor(m1, r1)
+  k2 = u32[] constant(2246822519)
+  b2 = u32[64,32] broadcast(k2), dimensions={}
+  m2 = u32[64,32] multiply(x1, b2)
+  s13 = u32[] constant(13)
+  b13 = u32[64,32] broadcast(s13), dimensions={}
+  r2 = u32[64,32] shift-right-logical(m2, b13)
+  ROOT x2 = u32[64,32] xor(m2, r2)
+}
+)";
+  std::unique_ptr<Program> program = CompileText(text);
+  ASSERT_NE(program, nullptr);
+  ASSERT_EQ(program->kernels.size(), 1u);
+  int written = 0;
+  for (const KirBuffer& buffer : program->kernels[0]->buffers()) {
+    written += buffer.access != PHAL_KIR_ACCESS_READ ? 1 : 0;
+  }
+  EXPECT_EQ(written, 1) << "the multiplies are computed inline, not written";
+  ExpectMatchesReference(text, {TestData(PHAL_ELEMENT_TYPE_U32, {64, 32}, 0)});
+}
+
 // Fused reshapes that split and merge dimensions in groups ([2,6,4] and
 // [3,4,4] share the boundary after 12 elements), that regroup everything
 // ([6,4] as [4,6]), that add and drop unit dimensions, and a dot's
