@@ -110,10 +110,18 @@ bool RunsFftKernels(const phal_device_properties_t& properties,
           PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT)) != 0;
 }
 
+bool RunsLinalgKernels(const phal_device_properties_t& properties,
+                       uint32_t abi_version) {
+  return abi_version >= KernelKindAbiVersion(PHAL_KERNEL_KIND_LINALG) &&
+         (properties.kernel_kinds &
+          PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LINALG)) != 0;
+}
+
 CompilerOptions CompilerOptionsForDevice(
     const phal_device_properties_t& properties, uint32_t abi_version) {
   CompilerOptions options = CompilerOptionsFromEnvironment();
   options.fft_kernels = RunsFftKernels(properties, abi_version);
+  options.linalg_kernels = RunsLinalgKernels(properties, abi_version);
   return options;
 }
 
@@ -127,11 +135,12 @@ StatusOr<std::unique_ptr<Program>> CompileModule(
                          ": " + error.message());
     }
   }
-  PHAL_ASSIGN_OR_RETURN(module,
-                        RunPasses(std::move(module),
-                                  DefaultPipeline(options.max_folded_elements,
-                                                  options.fft_kernels),
-                                  options.dump_directory));
+  PHAL_ASSIGN_OR_RETURN(
+      module,
+      RunPasses(std::move(module),
+                DefaultPipeline(options.max_folded_elements,
+                                options.fft_kernels, options.linalg_kernels),
+                options.dump_directory));
   PHAL_ASSIGN_OR_RETURN(
       OffloadedModule offloaded,
       OffloadAcceptedParts(std::move(module), options.offload));

@@ -28,6 +28,12 @@ struct CompilerOptions {
   // being decomposed into reduces: for a device that runs them
   // (RunsFftKernels). A program compiled so runs on no other device.
   bool fft_kernels = false;
+  // Whether each linear-algebra instruction (cholesky, triangular-solve,
+  // lu, qr, householder-product, eigh, svd) becomes one LINALG kernel (ABI
+  // 1.14) instead of being expanded into loops: for a device that runs
+  // them (RunsLinalgKernels). A program compiled so runs on no other
+  // device.
+  bool linalg_kernels = false;
   // What the device's plugin takes whole (plugin.h, ABI 1.13); a null
   // offload.accepts offers nothing. An error of it fails the compile.
   OffloadRules offload;
@@ -47,8 +53,13 @@ CompilerOptions CompilerOptionsFromEnvironment();
 bool RunsFftKernels(const phal_device_properties_t& properties,
                     uint32_t abi_version);
 
+// The same for LINALG kernels: PHAL_KERNEL_KIND_LINALG and ABI 1.14.
+bool RunsLinalgKernels(const phal_device_properties_t& properties,
+                       uint32_t abi_version);
+
 // The options phal_executable_compile compiles with for such a device:
-// CompilerOptionsFromEnvironment() with fft_kernels from RunsFftKernels.
+// CompilerOptionsFromEnvironment() with fft_kernels from RunsFftKernels
+// and linalg_kernels from RunsLinalgKernels.
 CompilerOptions CompilerOptionsForDevice(
     const phal_device_properties_t& properties, uint32_t abi_version);
 

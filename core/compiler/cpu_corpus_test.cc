@@ -67,9 +67,12 @@ class CpuDevice {
     // plugin's kernels would never run.
     CompilerOptions compiler_options;
     compiler_options.max_folded_elements = 0;
-    // As phal_executable_compile does: the cpu device runs FFT kernels.
+    // As phal_executable_compile does: the cpu device runs FFT and LINALG
+    // kernels.
     compiler_options.fft_kernels =
         RunsFftKernels(device_->properties, device_->api->abi_version);
+    compiler_options.linalg_kernels =
+        RunsLinalgKernels(device_->properties, device_->api->abi_version);
     PHAL_ASSIGN_OR_RETURN(std::unique_ptr<Program> program,
                           CompileModule(std::move(module), compiler_options));
     PHAL_RETURN_IF_ERROR(CheckDeviceCapabilities(*program, device_->properties,

@@ -437,6 +437,85 @@ TEST(FftDecomposition, AnFftKernelIsRefusedToAPluginOfAbi15) {
                   .ok());
 }
 
+// A device that runs LINALG kernels (ABI 1.14) gets each linear-algebra
+// op as one LINALG kernel with its attributes as flags; any other device
+// the expansion into loops.
+TEST(LinearAlgebraExpansion, LeavesOpsWholeForADeviceThatRunsLinalgKernels) {
+  const std::string text =
+      "HloModule linalg\nENTRY main {\n  a = f32[2,6,4] parameter(0)\n"
+      "  b = f32[2,4,4] parameter(1)\n  c = f32[2,3,4] parameter(2)\n"
+      "  s = (f32[2,6,6], f32[2,4], f32[2,4,4]) svd(a), full_matrices=true\n"
+      "  x = f32[2,3,4] triangular-solve(b, c), left_side=false, lower=false, "
+      "unit_diagonal=true, transpose_a=ADJOINT\n"
+      "  ROOT r = ((f32[2,6,6], f32[2,4], f32[2,4,4]), f32[2,3,4]) "
+      "tuple(s, x)\n}\n";
+  CompilerOptions options;
+  options.linalg_kernels = true;
+  StatusOr<std::unique_ptr<Program>> kernels =
+      CompileModule(ParseVerified(text), options);
+  ASSERT_TRUE(kernels.ok()) << kernels.status().ToString();
+  ASSERT_EQ((*kernels)->kernels.size(), 2u);
+  const phal_kernel_desc_t& svd = (*kernels)->kernels[0]->built_desc();
+  const phal_kernel_desc_t& solve = (*kernels)->kernels[1]->built_desc();
+  ASSERT_EQ(svd.kind, PHAL_KERNEL_KIND_LINALG);
+  ASSERT_EQ(solve.kind, PHAL_KERNEL_KIND_LINALG);
+  EXPECT_EQ(svd.u.linalg->op, PHAL_KIR_LINALG_SVD);
+  EXPECT_EQ(svd.u.linalg->flags, PHAL_KIR_LINALG_FULL_MATRICES);
+  EXPECT_EQ(svd.u.linalg->result_count, 3u);
+  EXPECT_EQ(svd.buffers[svd.u.linalg->results[0]].dims[2], 6);
+  EXPECT_EQ(solve.u.linalg->op, PHAL_KIR_LINALG_TRIANGULAR_SOLVE);
+  EXPECT_EQ(solve.u.linalg->flags, PHAL_KIR_LINALG_UNIT_DIAGONAL)
+      << "right side, upper triangle, unit diagonal";
+  EXPECT_EQ(solve.u.linalg->transpose_a, PHAL_KIR_TRANSPOSE_ADJOINT);
+  EXPECT_EQ(solve.u.linalg->operand_count, 2u);
+  EXPECT_TRUE(CheckKernelStructure(svd).ok());
+  EXPECT_TRUE(CheckKernelStructure(solve).ok());
+
+  StatusOr<std::unique_ptr<Program>> expanded =
+      CompileModule(ParseVerified(text), CompilerOptions());
+  ASSERT_TRUE(expanded.ok()) << expanded.status().ToString();
+  for (const std::unique_ptr<KirKernel>& kernel : (*expanded)->kernels) {
+    EXPECT_NE(kernel->kind(), PHAL_KERNEL_KIND_LINALG);
+  }
+}
+
+TEST(LinearAlgebraExpansion, OnlyDevicesReportingTheKindAtAbi114RunLinalg) {
+  phal_device_properties_t properties{};
+  properties.struct_size = sizeof(properties);
+  properties.kernel_kinds = ~uint64_t{0};
+  EXPECT_TRUE(RunsLinalgKernels(properties, PHAL_MAKE_VERSION(1, 14)));
+  EXPECT_FALSE(RunsLinalgKernels(properties, PHAL_MAKE_VERSION(1, 13)))
+      << "a plugin of ABI 1.13 never gets a LINALG kernel";
+  properties.kernel_kinds &= ~PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LINALG);
+  EXPECT_FALSE(RunsLinalgKernels(properties, PHAL_MAKE_VERSION(1, 14)));
+  EXPECT_FALSE(CompilerOptionsForDevice(properties, PHAL_MAKE_VERSION(1, 14))
+                   .linalg_kernels);
+}
+
+TEST(LinearAlgebraExpansion, ALinalgKernelIsRefusedToAPluginOfAbi113) {
+  CompilerOptions options;
+  options.linalg_kernels = true;
+  StatusOr<std::unique_ptr<Program>> program = CompileModule(
+      ParseVerified("HloModule chol\nENTRY main {\n  a = f64[3,3] "
+                    "parameter(0)\n  ROOT l = f64[3,3] cholesky(a), "
+                    "lower=true\n}\n"),
+      options);
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  phal_device_properties_t properties{};
+  properties.struct_size = sizeof(properties);
+  properties.kernel_kinds = ~uint64_t{0};
+  properties.element_types = ~uint64_t{0};
+  const Status refused = CheckDeviceCapabilities(
+      **program, properties, PHAL_MAKE_VERSION(1, 13), "old");
+  EXPECT_EQ(refused.code(), PHAL_UNIMPLEMENTED);
+  EXPECT_EQ(refused.message(),
+            "device 'old' cannot run this program: kernel kinds [linalg] need "
+            "ABI 1.14 and the plugin negotiated ABI 1.13");
+  EXPECT_TRUE(CheckDeviceCapabilities(**program, properties,
+                                      PHAL_MAKE_VERSION(1, 14), "new")
+                  .ok());
+}
+
 // The real inverse and hyperbolic functions near their edges: tiny
 // arguments (no cancellation), |x| near 1, and arguments whose squares
 // or exponentials overflow while the result does not.

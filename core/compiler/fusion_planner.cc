@@ -454,7 +454,7 @@ bool IsHero(const HloInstruction& instruction) {
     case HloOpcode::kFft:
       return true;
     default:
-      return false;
+      return IsLinearAlgebra(instruction.opcode());
   }
 }
 

@@ -10,9 +10,9 @@
 namespace phal {
 
 std::vector<std::unique_ptr<HloPass>> DefaultPipeline(
-    int64_t max_folded_elements, bool fft_kernels) {
+    int64_t max_folded_elements, bool fft_kernels, bool linalg_kernels) {
   std::vector<std::unique_ptr<HloPass>> passes;
-  passes.push_back(MakeLinearAlgebraExpansionPass());
+  passes.push_back(MakeLinearAlgebraExpansionPass(linalg_kernels));
   passes.push_back(MakeCallInliningPass());
   passes.push_back(MakeLayoutNormalizationPass());
   passes.push_back(MakeBatchNormDecompositionPass());

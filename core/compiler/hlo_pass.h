@@ -23,11 +23,13 @@ class HloPass {
 // The passes core/compiler runs, in order (docs/compiler.md explains each).
 // Constant folding evaluates results of at most `max_folded_elements`
 // elements (0 folds nothing); `fft_kernels` leaves fft whole for a device
-// that runs FFT kernels instead of decomposing it.
+// that runs FFT kernels instead of decomposing it, `linalg_kernels` the
+// linear-algebra ops for one that runs LINALG kernels instead of expanding
+// them.
 inline constexpr int64_t kDefaultMaxFoldedElements = int64_t{1} << 16;
 std::vector<std::unique_ptr<HloPass>> DefaultPipeline(
     int64_t max_folded_elements = kDefaultMaxFoldedElements,
-    bool fft_kernels = false);
+    bool fft_kernels = false, bool linalg_kernels = false);
 
 // Runs `passes` in order on `module`, verifying the module after each one
 // (a failure names the pass). When `dump_directory` is not empty, writes

@@ -1,6 +1,7 @@
 // Golden tests of the KIR text dump: each testdata/*.hlo compiles to the
 // kernels written in testdata/*.kir (fft_kernels.hlo for a device that runs
-// FFT kernels). Set PHAL_UPDATE_GOLDENS=1 to rewrite
+// FFT kernels, linalg_kernels.hlo for one that runs LINALG kernels). Set
+// PHAL_UPDATE_GOLDENS=1 to rewrite
 // the goldens after an intended change, and review the diff.
 #include <cstdlib>
 #include <fstream>
@@ -52,6 +53,26 @@ TEST(KirGoldenFftKernels, DumpMatchesGolden) {
       SourceFile("core/compiler/testdata/fft_kernels").string();
   CompilerOptions options;
   options.fft_kernels = true;
+  StatusOr<std::unique_ptr<Program>> program =
+      CompileModule(ParseVerified(ReadTextFile(base + ".hlo")), options);
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  std::string dump;
+  for (const auto& kernel : (*program)->kernels) {
+    dump += KernelToText(kernel->Desc()) + "\n";
+  }
+  if (std::getenv("PHAL_UPDATE_GOLDENS") != nullptr) {
+    std::ofstream(base + ".kir") << dump;
+  }
+  EXPECT_EQ(dump, ReadTextFile(base + ".kir")) << "golden " << base << ".kir";
+}
+
+// testdata/linalg_kernels.hlo compiled for a device that runs LINALG
+// kernels (ABI 1.14): each linear-algebra op one LINALG kernel.
+TEST(KirGoldenLinalgKernels, DumpMatchesGolden) {
+  const std::string base =
+      SourceFile("core/compiler/testdata/linalg_kernels").string();
+  CompilerOptions options;
+  options.linalg_kernels = true;
   StatusOr<std::unique_ptr<Program>> program =
       CompileModule(ParseVerified(ReadTextFile(base + ".hlo")), options);
   ASSERT_TRUE(program.ok()) << program.status().ToString();

@@ -1622,14 +1622,14 @@ StatusOr<HloInstruction*> Expand(const HloInstruction& source,
 
 }  // namespace
 
-std::unique_ptr<HloPass> MakeLinearAlgebraExpansionPass() {
+std::unique_ptr<HloPass> MakeLinearAlgebraExpansionPass(bool linalg_kernels) {
   return MakeRewritePass(
       "expand-linear-algebra",
-      [](const HloInstruction& source,
-         const std::vector<HloInstruction*>& operands,
-         const std::vector<HloComputation*>&,
-         RewriteContext& context) -> StatusOr<HloInstruction*> {
-        if (!IsLinearAlgebra(source.opcode())) return nullptr;
+      [linalg_kernels](const HloInstruction& source,
+                       const std::vector<HloInstruction*>& operands,
+                       const std::vector<HloComputation*>&,
+                       RewriteContext& context) -> StatusOr<HloInstruction*> {
+        if (linalg_kernels || !IsLinearAlgebra(source.opcode())) return nullptr;
         return Expand(source, operands, context);
       });
 }

@@ -374,8 +374,10 @@ class Partitioner {
         return BuildScatter(group);
       case HloOpcode::kFft:
         return BuildFft(group);
-      default:
+      case HloOpcode::kSort:
         return BuildSort(group);
+      default:
+        return BuildLinalg(group);
     }
   }
 
@@ -881,6 +883,80 @@ class Partitioner {
     kernel.fft.output = Output(&build, hero.shape(), hero.shape().dims());
     Finish(std::move(build), {&hero});
     return OkStatus();
+  }
+
+  // A linear-algebra op left whole by the expansion
+  // (CompilerOptions::linalg_kernels): one LINALG kernel from its operands'
+  // buffers into one buffer per result.
+  Status BuildLinalg(const FusionGroup& group) {
+    const HloInstruction& hero = *group.hero;
+    KernelBuild build = NewKernel(hero, PHAL_KERNEL_KIND_LINALG);
+    phal_kir_linalg_t& linalg = build.kernel->linalg;
+    PHAL_ASSIGN_OR_RETURN(linalg.op, KirLinalgOp(hero));
+    const LinearAlgebraOptions& options = hero.linear_algebra();
+    const bool triangular = hero.opcode() == HloOpcode::kTriangularSolve;
+    const bool lower_read = hero.opcode() == HloOpcode::kCholesky ||
+                            triangular || hero.opcode() == HloOpcode::kEigh;
+    linalg.flags =
+        (lower_read && options.lower ? PHAL_KIR_LINALG_LOWER : 0u) |
+        (triangular && options.left_side ? PHAL_KIR_LINALG_LEFT_SIDE : 0u) |
+        (triangular && options.unit_diagonal ? PHAL_KIR_LINALG_UNIT_DIAGONAL
+                                             : 0u) |
+        (hero.opcode() == HloOpcode::kSvd && options.full_matrices
+             ? PHAL_KIR_LINALG_FULL_MATRICES
+             : 0u);
+    linalg.transpose_a = triangular ? KirTranspose(options.transpose_a)
+                                    : PHAL_KIR_TRANSPOSE_NONE;
+    linalg.operand_count = static_cast<uint32_t>(hero.operand_count());
+    for (int64_t i = 0; i < hero.operand_count(); ++i) {
+      PHAL_ASSIGN_OR_RETURN(linalg.operands[i],
+                            Inputs(&build)(*hero.operand(i)));
+    }
+    const std::vector<Shape> results = hero.shape().IsTuple()
+                                           ? hero.shape().tuple_shapes()
+                                           : std::vector<Shape>{hero.shape()};
+    linalg.result_count = static_cast<uint32_t>(results.size());
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      linalg.results[i] = Output(&build, results[i], results[i].dims());
+    }
+    Finish(std::move(build), {&hero});
+    return OkStatus();
+  }
+
+  static StatusOr<phal_kir_linalg_op_t> KirLinalgOp(
+      const HloInstruction& hero) {
+    switch (hero.opcode()) {
+      case HloOpcode::kCholesky:
+        return PHAL_KIR_LINALG_CHOLESKY;
+      case HloOpcode::kTriangularSolve:
+        return PHAL_KIR_LINALG_TRIANGULAR_SOLVE;
+      case HloOpcode::kLu:
+        return PHAL_KIR_LINALG_LU;
+      case HloOpcode::kQr:
+        return PHAL_KIR_LINALG_QR;
+      case HloOpcode::kHouseholderProduct:
+        return PHAL_KIR_LINALG_HOUSEHOLDER_PRODUCT;
+      case HloOpcode::kEigh:
+        return PHAL_KIR_LINALG_EIGH;
+      case HloOpcode::kSvd:
+        return PHAL_KIR_LINALG_SVD;
+      default:
+        return Internal(std::string(HloOpcodeName(hero.opcode())) +
+                        " (instruction %" + hero.name() +
+                        ") has no kernel kind");
+    }
+  }
+
+  static phal_kir_transpose_t KirTranspose(TriangularSolveTranspose value) {
+    switch (value) {
+      case TriangularSolveTranspose::kNone:
+        return PHAL_KIR_TRANSPOSE_NONE;
+      case TriangularSolveTranspose::kTranspose:
+        return PHAL_KIR_TRANSPOSE_TRANSPOSE;
+      case TriangularSolveTranspose::kAdjoint:
+        return PHAL_KIR_TRANSPOSE_ADJOINT;
+    }
+    return PHAL_KIR_TRANSPOSE_NONE;
   }
 
   static phal_kir_fft_type_t KirFftType(FftType type) {

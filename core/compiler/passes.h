@@ -15,7 +15,10 @@ std::unique_ptr<HloPass> MakeCallInliningPass();
 // cholesky, triangular-solve, lu, qr and householder-product as calls of
 // computations whose counted while loops compute them column by column
 // (linear_algebra_expansion.cc); the call-inlining pass inlines them.
-std::unique_ptr<HloPass> MakeLinearAlgebraExpansionPass();
+// With `linalg_kernels` (a device that runs LINALG kernels, ABI 1.14) the
+// pass leaves every one whole, to become one kernel.
+std::unique_ptr<HloPass> MakeLinearAlgebraExpansionPass(
+    bool linalg_kernels = false);
 // Drops explicit layouts: Polyhal buffers are always dense row-major (the
 // ABI says so), and HLO values do not depend on layouts, so after this
 // pass every shape is row-major and no transposes are needed, but for a

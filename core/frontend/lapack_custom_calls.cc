@@ -79,22 +79,39 @@ StatusOr<HloInstruction*> Iota(HloBuilder& b, const Dims& dims,
   return b.Iota(Shape(PHAL_ELEMENT_TYPE_S32, dims), dimension);
 }
 
+// The diagonal of each matrix of `x` [batch..., rows, cols] as
+// [batch..., min(rows, cols)]: the matrices flattened and sliced with a
+// stride of cols + 1, so that whatever reads it reads the diagonal only.
+StatusOr<HloInstruction*> Diagonal(HloBuilder& b, HloInstruction* x) {
+  const Shape& shape = x->shape();
+  const int64_t rank = shape.rank();
+  const int64_t rows = shape.dim(rank - 2);
+  const int64_t cols = shape.dim(rank - 1);
+  const int64_t n = std::min(rows, cols);
+  std::vector<int64_t> flat(shape.dims().begin(), shape.dims().end() - 2);
+  flat.push_back(rows * cols);
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * flattened, b.Reshape(x, flat));
+  std::vector<int64_t> starts(flat.size(), 0);
+  std::vector<int64_t> limits = flat;
+  std::vector<int64_t> strides(flat.size(), 1);
+  limits.back() = n == 0 ? 0 : (n - 1) * (cols + 1) + 1;
+  strides.back() = cols + 1;
+  return b.Slice(flattened, std::move(starts), std::move(limits),
+                 std::move(strides));
+}
+
 // LAPACK's info from the diagonal of `factor`: 1 + the first diagonal
 // position whose entry `bad` flags, 0 when none, for each matrix.
 template <typename Flag>
 StatusOr<HloInstruction*> FirstFlaggedDiagonal(
     HloBuilder& b, const LapackComputations& computations,
     HloInstruction* factor, Flag bad) {
-  const Shape& shape = factor->shape();
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * diagonal, Diagonal(b, factor));
+  const Shape& shape = diagonal->shape();
   const int64_t rank = shape.rank();
-  const int64_t n = std::min(shape.dim(rank - 2), shape.dim(rank - 1));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * rows, Iota(b, shape.dims(), rank - 2));
+  const int64_t n = shape.dim(rank - 1);
   PHAL_ASSIGN_OR_RETURN(HloInstruction * cols, Iota(b, shape.dims(), rank - 1));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * diagonal,
-                        b.Compare(ComparisonDirection::kEq, rows, cols));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * flagged, bad(factor));
-  PHAL_ASSIGN_OR_RETURN(HloInstruction * hit,
-                        b.Binary(HloOpcode::kAnd, diagonal, flagged));
+  PHAL_ASSIGN_OR_RETURN(HloInstruction * hit, bad(diagonal));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * none,
                         b.FullLike(cols, static_cast<double>(n + 1)));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * one, b.FullLike(cols, 1));
@@ -105,7 +122,7 @@ StatusOr<HloInstruction*> FirstFlaggedDiagonal(
   PHAL_ASSIGN_OR_RETURN(
       HloInstruction * first,
       ReduceWith(b, computations, candidates, static_cast<double>(n + 1),
-                 HloOpcode::kMinimum, {rank - 2, rank - 1}, "lapack_info_min"));
+                 HloOpcode::kMinimum, {rank - 1}, "lapack_info_min"));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * limit,
                         b.FullLike(first, static_cast<double>(n + 1)));
   PHAL_ASSIGN_OR_RETURN(HloInstruction * zero, b.FullLike(first, 0));

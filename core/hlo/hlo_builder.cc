@@ -165,8 +165,16 @@ StatusOr<HloInstruction*> HloBuilder::Iota(const Shape& shape,
 StatusOr<HloInstruction*> HloBuilder::Slice(HloInstruction* operand,
                                             std::vector<int64_t> starts,
                                             std::vector<int64_t> limits) {
-  auto slice = Create(HloOpcode::kSlice, Shape(), {operand});
   std::vector<int64_t> strides(starts.size(), 1);
+  return Slice(operand, std::move(starts), std::move(limits),
+               std::move(strides));
+}
+
+StatusOr<HloInstruction*> HloBuilder::Slice(HloInstruction* operand,
+                                            std::vector<int64_t> starts,
+                                            std::vector<int64_t> limits,
+                                            std::vector<int64_t> strides) {
+  auto slice = Create(HloOpcode::kSlice, Shape(), {operand});
   slice->set_slice(std::move(starts), std::move(limits), std::move(strides));
   return Add(std::move(slice));
 }

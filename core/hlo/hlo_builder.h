@@ -66,6 +66,10 @@ class HloBuilder {
   StatusOr<HloInstruction*> Slice(HloInstruction* operand,
                                   std::vector<int64_t> starts,
                                   std::vector<int64_t> limits);
+  StatusOr<HloInstruction*> Slice(HloInstruction* operand,
+                                  std::vector<int64_t> starts,
+                                  std::vector<int64_t> limits,
+                                  std::vector<int64_t> strides);
   StatusOr<HloInstruction*> Tuple(const std::vector<HloInstruction*>& elements);
   // The linear-algebra ops (linear_algebra_options.h).
   StatusOr<HloInstruction*> Cholesky(HloInstruction* a, bool lower);

@@ -80,8 +80,8 @@ TEST(Loader, LoadsTheCpuPluginFromItsManifest) {
   Load(dir.path(), &loaded);
   const phal_plugin_info_t& cpu = loaded.ByManifest("cpu.json");
   EXPECT_EQ(cpu.state, PHAL_PLUGIN_STATE_LOADED) << cpu.reason;
-  EXPECT_EQ(cpu.abi_version, PHAL_MAKE_VERSION(1, 8))
-      << "the cpu plugin speaks ABI 1.0-1.8: a 1.13 core negotiates 1.8";
+  EXPECT_EQ(cpu.abi_version, PHAL_MAKE_VERSION(1, 14))
+      << "the cpu plugin speaks ABI 1.0-1.14: a 1.14 core negotiates 1.14";
   EXPECT_EQ(cpu.device_count, 1u);
   EXPECT_STREQ(cpu.version, "9.9");
   EXPECT_STREQ(cpu.reason, "");
@@ -146,7 +146,7 @@ TEST(Loader, ManifestDeclaringAnotherAbiMajorIsSkipped) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("abi2.json").reason),
-              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.13"));
+              HasSubstr("manifest declares ABI 2.0, core speaks ABI 1.0-1.14"));
 }
 
 TEST(Loader, MissingLibraryIsReportedWithItsPath) {
@@ -195,7 +195,7 @@ TEST(Loader, NoCommonAbiVersionPrintsBothRanges) {
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_THAT(std::string(loaded.ByManifest("future.json").reason),
-              HasSubstr("no common ABI version: core speaks ABI 1.0-1.13, "
+              HasSubstr("no common ABI version: core speaks ABI 1.0-1.14, "
                         "plugin speaks ABI 2.0-2.3"));
 }
 
@@ -209,13 +209,13 @@ TEST(Loader, PluginOfANewerMinorNegotiatesTheCoresNewestVersion) {
   unsetenv("PHAL_LOG");
   const phal_plugin_info_t& newer = loaded.ByManifest("newer.json");
   EXPECT_EQ(newer.state, PHAL_PLUGIN_STATE_LOADED) << newer.reason;
-  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 13))
-      << "a plugin of ABI 1.0-1.14 answers a 1.0-1.13 core with 1.13";
+  EXPECT_EQ(newer.abi_version, PHAL_MAKE_VERSION(1, 14))
+      << "a plugin of ABI 1.0-1.15 answers a 1.0-1.14 core with 1.14";
   bool traced = false;
   for (const std::string& line : loaded.log) {
     traced |=
-        line.find("negotiated ABI 1.13") != std::string::npos &&
-        line.find("core speaks ABI 1.0-1.13, plugin speaks ABI 1.0-1.14") !=
+        line.find("negotiated ABI 1.14") != std::string::npos &&
+        line.find("core speaks ABI 1.0-1.14, plugin speaks ABI 1.0-1.15") !=
             std::string::npos;
   }
   EXPECT_TRUE(traced) << "the negotiation was not traced with both ranges";
@@ -225,16 +225,17 @@ TEST(Loader, PluginsOfEveryMinorVersionLoadSideBySide) {
   testing::TempDir dir;
   dir.Write("minimal.json",
             Manifest("minimal", testing::TestPluginLibrary("minimal")));
-  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.8"));
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.14"));
   dir.Write("newer.json",
             Manifest("newer_minor", testing::TestPluginLibrary("newer_minor")));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
   EXPECT_EQ(loaded.ByManifest("minimal.json").abi_version,
             PHAL_MAKE_VERSION(1, 0));
-  EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 8));
+  EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version,
+            PHAL_MAKE_VERSION(1, 14));
   EXPECT_EQ(loaded.ByManifest("newer.json").abi_version,
-            PHAL_MAKE_VERSION(1, 13));
+            PHAL_MAKE_VERSION(1, 14));
   for (const phal_plugin_info_t& info : loaded.plugins) {
     EXPECT_EQ(info.state, PHAL_PLUGIN_STATE_LOADED)
         << info.name << ": " << info.reason;
@@ -246,11 +247,11 @@ TEST(Loader, PluginsOfEveryMinorVersionLoadSideBySide) {
 
 TEST(Loader, APluginLeavingTheCounterSlotsNullReportsNoCounters) {
   testing::TempDir dir;
-  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.8"));
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.14"));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
-  ASSERT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 8))
-      << "the cpu plugin's table of ABI 1.8 leaves the counter slots of ABI "
+  ASSERT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 14))
+      << "the cpu plugin's table of ABI 1.14 leaves the counter slots of ABI "
          "1.5 NULL";
   phal_device_t* device = nullptr;
   ASSERT_EQ(phal_client_get_device(loaded.client, 0, &device), nullptr);
@@ -272,7 +273,7 @@ TEST(Loader, APluginLeavingTheCounterSlotsNullReportsNoCounters) {
 // by the core.
 void ExpectPluginsOfEveryGenerationMoveBytes() {
   testing::TempDir dir;
-  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.8"));
+  dir.Write("cpu.json", Manifest("cpu", PHAL_CPU_PLUGIN_PATH, "1.14"));
   dir.Write("host_1_0.json",
             Manifest("host_1_0", testing::TestPluginLibrary("host_1_0")));
   dir.Write(
@@ -280,7 +281,8 @@ void ExpectPluginsOfEveryGenerationMoveBytes() {
       Manifest("host_1_5", testing::TestPluginLibrary("host_1_5"), "1.5"));
   LoadedClient loaded;
   Load(dir.path(), &loaded);
-  EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version, PHAL_MAKE_VERSION(1, 8));
+  EXPECT_EQ(loaded.ByManifest("cpu.json").abi_version,
+            PHAL_MAKE_VERSION(1, 14));
   EXPECT_EQ(loaded.ByManifest("host_1_0.json").abi_version,
             PHAL_MAKE_VERSION(1, 0));
   EXPECT_EQ(loaded.ByManifest("host_1_5.json").abi_version,
@@ -449,7 +451,7 @@ TEST(Loader, DebugLogTracesTheSearch) {
   for (const std::string& line : loaded.log) {
     found |= line.find("found manifest " + dir.path() + "/cpu.json") !=
              std::string::npos;
-    negotiated |= line.find("negotiated ABI 1.8") != std::string::npos;
+    negotiated |= line.find("negotiated ABI 1.14") != std::string::npos;
   }
   EXPECT_TRUE(found) << "the search was not traced";
   EXPECT_TRUE(negotiated) << "the negotiation was not traced";
@@ -577,7 +579,7 @@ TEST(LoaderCli, PluginsCommandListsBrokenPluginsAndSucceeds) {
   int status = pclose(pipe);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << output;
-  EXPECT_THAT(output, HasSubstr("loaded   ABI 1.8, 1 device(s)"));
+  EXPECT_THAT(output, HasSubstr("loaded   ABI 1.14, 1 device(s)"));
   EXPECT_THAT(output, HasSubstr("no common ABI version"));
   EXPECT_THAT(output, HasSubstr("does not exist"));
   EXPECT_THAT(output, HasSubstr("invalid JSON"));

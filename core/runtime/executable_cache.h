@@ -13,12 +13,12 @@
 // bytes) behind a second, independent hash of its key. The key covers what
 // decides the executable: the core's build (release and GNU build ID), the
 // program cache's key (text, format, source name, compiler options, among
-// them whether the device runs FFT kernels), the optimization level, the
-// plugin (name, version, and its library file's path, size and
-// modification time, so that a rebuilt plugin misses), the device's name,
-// its features (the cpu plugin's are those of the processor it compiles
-// for, PHAL_CPU_TARGET) and its target. An entry the plugin refuses to load
-// is compiled again and stored over.
+// them whether the device runs FFT and LINALG kernels), the optimization level,
+// the plugin (name, version, and its library file's path, size and modification
+// time, so that a rebuilt plugin misses), the device's name, its features (the
+// cpu plugin's are those of the processor it compiles for, PHAL_CPU_TARGET) and
+// its target. An entry the plugin refuses to load is compiled again and stored
+// over.
 #ifndef POLYHAL_CORE_RUNTIME_EXECUTABLE_CACHE_H_
 #define POLYHAL_CORE_RUNTIME_EXECUTABLE_CACHE_H_
 

@@ -36,6 +36,9 @@ std::string ProgramCache::Key(std::string_view text,
   // A program with FFT kernels runs only on devices that take them.
   key += options.fft_kernels ? "fft-kernels" : "fft-decomposed";
   key += '\0';
+  // So does one with LINALG kernels.
+  key += options.linalg_kernels ? "linalg-kernels" : "linalg-expanded";
+  key += '\0';
   // A program with offloaded parts runs only on devices that take them.
   key += options.offload_identity;
   key += '\0';

@@ -151,6 +151,17 @@ TEST(ProgramCacheKey, CoversWhetherTheDeviceRunsFftKernels) {
       << "a program with FFT kernels runs only on devices that take them";
 }
 
+TEST(ProgramCacheKey, CoversWhetherTheDeviceRunsLinalgKernels) {
+  CompilerOptions expanded;
+  CompilerOptions linalg_kernels;
+  linalg_kernels.linalg_kernels = true;
+  EXPECT_NE(ProgramCache::Key("text", PHAL_PROGRAM_FORMAT_HLO_TEXT, "m.hlo",
+                              expanded),
+            ProgramCache::Key("text", PHAL_PROGRAM_FORMAT_HLO_TEXT, "m.hlo",
+                              linalg_kernels))
+      << "a program with LINALG kernels runs only on devices that take them";
+}
+
 TEST(ProgramCacheLimits, TheEntryUsedLongestAgoIsDroppedFirst) {
   ProgramCache cache;
   for (std::size_t i = 0; i <= ProgramCache::kMaxEntries; ++i) {

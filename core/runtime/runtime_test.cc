@@ -555,7 +555,7 @@ TEST(ExtensionChain, FindReturnsTheFirstElementOfATypeAndSkipsTheRest) {
 }
 
 TEST(RuntimeLibrary, VersionAndElementTypeFacts) {
-  EXPECT_EQ(phal_get_abi_version(), PHAL_MAKE_VERSION(1, 13));
+  EXPECT_EQ(phal_get_abi_version(), PHAL_MAKE_VERSION(1, 14));
   EXPECT_STRNE(phal_get_version_string(), "");
   EXPECT_STREQ(phal_element_type_name(PHAL_ELEMENT_TYPE_BF16), "bf16");
   EXPECT_STREQ(phal_element_type_name(static_cast<phal_element_type_t>(77)),

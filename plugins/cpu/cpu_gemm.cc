@@ -75,6 +75,7 @@ using DgemmFunction = decltype(&cblas_dgemm);
 using SetThreadsFunction = void (*)(int);
 
 struct Blas {
+  void* library = nullptr;  // the dlopen handle; null without OpenBLAS
   SgemmFunction sgemm = nullptr;
   DgemmFunction dgemm = nullptr;
 };
@@ -114,6 +115,7 @@ Blas LoadBlas() {
     Log(PHAL_LOG_LEVEL_WARNING, message.c_str());
     return blas;
   }
+  blas.library = library;
   blas.sgemm = reinterpret_cast<SgemmFunction>(dlsym(library, "cblas_sgemm"));
   blas.dgemm = reinterpret_cast<DgemmFunction>(dlsym(library, "cblas_dgemm"));
   if (auto set_threads = reinterpret_cast<SetThreadsFunction>(
@@ -127,6 +129,15 @@ const Blas& TheBlas() {
   static const Blas blas = LoadBlas();
   return blas;
 }
+
+}  // namespace
+
+void* OpenBlasSymbol(const char* name) {
+  const Blas& blas = TheBlas();
+  return blas.library == nullptr ? nullptr : dlsym(blas.library, name);
+}
+
+namespace {
 
 // The same sums without a BLAS: correct, and slow.
 template <typename T>

@@ -24,6 +24,12 @@ void RunGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
 void RunConvGemm(const llvm_emitter::ConvGemmShape& shape, void* const* buffers,
                  void* sums, ThreadPool& pool);
 
+// The address of `name` in the OpenBLAS the plugin opened (single-threaded,
+// with the kernels of the target processor, as above), or null when
+// OpenBLAS could not be loaded or lacks the symbol. Its LAPACK routines
+// (cpu_linalg.h) come from here too.
+void* OpenBlasSymbol(const char* name);
+
 }  // namespace phal::cpu
 
 #endif  // POLYHAL_PLUGINS_CPU_CPU_GEMM_H_

@@ -17,6 +17,7 @@
 namespace phal::cpu {
 
 class FftKernel;
+class LinalgKernel;
 
 // What a kernel's code is made for; compiled code for one target never runs
 // on another.
@@ -38,13 +39,15 @@ struct LoadedKernel {
 
 // A kernel blob decoded and its code loaded: what every kernel emitted or
 // deserialized from the same blob shares. An FFT kernel has no code but
-// the plugin's transform with its plans (cpu_fft.h).
+// the plugin's transform with its plans (cpu_fft.h), a LINALG kernel the
+// plugin's LAPACK calls (cpu_linalg.h).
 struct LinkedKernel {
   std::string name;
   llvm_emitter::LaunchPlan plan;
   std::shared_ptr<const std::string> blob;  // the kernel_serialize bytes
   std::shared_ptr<const LoadedKernel> code;
   std::shared_ptr<const FftKernel> fft;
+  std::shared_ptr<const LinalgKernel> linalg;
 };
 
 // The host CPU target, detected once. Fails when LLVM has no backend for it.

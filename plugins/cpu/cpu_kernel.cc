@@ -17,6 +17,7 @@
 #include "plugins/cpu/cpu_gemm.h"
 #include "plugins/cpu/cpu_kernel_blob.h"
 #include "plugins/cpu/cpu_kernel_cache.h"
+#include "plugins/cpu/cpu_linalg.h"
 #include "plugins/cpu/cpu_memory.h"
 #include "plugins/cpu/cpu_scratch.h"
 #include "plugins/cpu/cpu_stream.h"
@@ -63,23 +64,32 @@ uint64_t CacheKey(uint64_t fingerprint, const JitTarget& target,
   return Fnv1a(std::to_string(optimization_level), key);
 }
 
-bool IsFft(const llvm_emitter::LaunchPlan& plan) {
-  return static_cast<uint32_t>(plan.kind) == PHAL_KERNEL_KIND_FFT;
+// Whether the plugin runs a kernel of `kind` itself (FFT, LINALG) rather
+// than compiling code for it.
+bool RunsItself(uint32_t kind) {
+  return kind == PHAL_KERNEL_KIND_FFT || kind == PHAL_KERNEL_KIND_LINALG;
 }
 
 // `blob`, decoded from `bytes`, with its code loaded (an FFT kernel's plans
-// built).
+// built, a LINALG kernel's routines found).
 StatusOr<std::shared_ptr<const LinkedKernel>> Link(
     const KernelBlob& blob, std::shared_ptr<const std::string> bytes) {
-  if (IsFft(blob.plan)) {
+  const auto kind = static_cast<uint32_t>(blob.plan.kind);
+  if (kind == PHAL_KERNEL_KIND_FFT) {
     return std::make_shared<const LinkedKernel>(
         LinkedKernel{blob.name, blob.plan, std::move(bytes), nullptr,
-                     FftKernel::Create(blob.fft)});
+                     FftKernel::Create(blob.fft), nullptr});
+  }
+  if (kind == PHAL_KERNEL_KIND_LINALG) {
+    return std::make_shared<const LinkedKernel>(
+        LinkedKernel{blob.name, blob.plan, std::move(bytes), nullptr, nullptr,
+                     LinalgKernel::Create(blob.linalg)});
   }
   PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const LoadedKernel> code,
                         LoadKernel(blob.object));
-  return std::make_shared<const LinkedKernel>(LinkedKernel{
-      blob.name, blob.plan, std::move(bytes), std::move(code), nullptr});
+  return std::make_shared<const LinkedKernel>(
+      LinkedKernel{blob.name, blob.plan, std::move(bytes), std::move(code),
+                   nullptr, nullptr});
 }
 
 // A kernel of `device` running `linked`.
@@ -118,19 +128,21 @@ StatusOr<std::shared_ptr<const LinkedKernel>> FindOrCompile(
   PHAL_ASSIGN_OR_RETURN(CompiledKernel compiled,
                         CompileKernel(kernel, optimization_level));
   LogDebug(label + " compiled");
-  KernelBlob blob{
-      fingerprint,   target,     PluginBuildIdentity(),     KernelName(kernel),
-      compiled.plan, FftShape{}, std::move(compiled.object)};
+  KernelBlob blob{fingerprint,           target,
+                  PluginBuildIdentity(), KernelName(kernel),
+                  compiled.plan,         FftShape{},
+                  LinalgShape{},         std::move(compiled.object)};
   PHAL_ASSIGN_OR_RETURN(
       std::shared_ptr<const LinkedKernel> linked,
       Link(blob, std::make_shared<const std::string>(EncodeKernelBlob(blob))));
   return cache.Store(key, std::move(linked), true);
 }
 
-// An FFT kernel: nothing to compile. Its blob holds its shape; its plans
-// are built here (and again by kernel_deserialize) and shared, through the
-// memory cache, by every kernel emitted from the same KIR.
-StatusOr<std::shared_ptr<const LinkedKernel>> PlanFft(
+// An FFT or LINALG kernel: nothing to compile. Its blob holds its shape;
+// its plans (or routines) are set up here (and again by
+// kernel_deserialize) and shared, through the memory cache, by every
+// kernel emitted from the same KIR.
+StatusOr<std::shared_ptr<const LinkedKernel>> PlanOwnKernel(
     const Device& device, const phal_kernel_desc_t& kernel,
     const phal_kernel_options_t* options, const JitTarget& target) {
   if (Status checked = CheckKernelStructure(kernel); !checked.ok()) {
@@ -149,18 +161,26 @@ StatusOr<std::shared_ptr<const LinkedKernel>> PlanFft(
   blob.target = target;
   blob.plugin_version = PluginBuildIdentity();
   blob.name = KernelName(kernel);
-  blob.fft = FftShapeOf(kernel);
-  blob.plan.kind = PHAL_KERNEL_KIND_FFT;
+  blob.plan.kind = kernel.kind;
   blob.plan.buffer_count = kernel.buffer_count;
   // One unit of all the kernel's work, so that a launch sizes it (and runs
-  // a small transform on an idle stream's caller).
-  std::unique_ptr<const FftKernel> fft = FftKernel::Create(blob.fft);
+  // a small one on an idle stream's caller).
   blob.plan.split_extent = 1;
-  blob.plan.work_per_split = fft->work();
+  std::shared_ptr<const FftKernel> fft;
+  std::shared_ptr<const LinalgKernel> linalg;
+  if (KernelKindValue(kernel) == PHAL_KERNEL_KIND_FFT) {
+    blob.fft = FftShapeOf(kernel);
+    fft = FftKernel::Create(blob.fft);
+    blob.plan.work_per_split = fft->work();
+  } else {
+    blob.linalg = LinalgShapeOf(kernel);
+    linalg = LinalgKernel::Create(blob.linalg);
+    blob.plan.work_per_split = linalg->work();
+  }
   auto linked = std::make_shared<const LinkedKernel>(
       LinkedKernel{blob.name, blob.plan,
                    std::make_shared<const std::string>(EncodeKernelBlob(blob)),
-                   nullptr, std::move(fft)});
+                   nullptr, std::move(fft), std::move(linalg)});
   return cache.Store(key, std::move(linked), false);
 }
 
@@ -171,10 +191,10 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
     return InvalidArgument(
         "cpu plugin: kernel_emit needs a kernel and out_kernel");
   }
-  if (KernelKindValue(*kernel) == PHAL_KERNEL_KIND_FFT) {
+  if (RunsItself(KernelKindValue(*kernel))) {
     PHAL_ASSIGN_OR_RETURN(JitTarget target, HostJitTarget());
     PHAL_ASSIGN_OR_RETURN(std::shared_ptr<const LinkedKernel> linked,
-                          PlanFft(device, *kernel, options, target));
+                          PlanOwnKernel(device, *kernel, options, target));
     *out_kernel = NewKernel(device, std::move(linked)).release();
     return OkStatus();
   }
@@ -205,11 +225,15 @@ Status Emit(const Device& device, const phal_kernel_desc_t* kernel,
 
 uint64_t CompiledKernelKinds() {
   return llvm_emitter::SupportedKernelKinds() |
-         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT);
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT) |
+         PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LINALG);
 }
 
 Status Kernel::Run(std::span<void* const> buffers, ThreadPool& pool) const {
   if (linked_->fft != nullptr) return linked_->fft->Run(buffers.data(), pool);
+  if (linked_->linalg != nullptr) {
+    return linked_->linalg->Run(buffers.data(), pool);
+  }
   // The sums are left uninitialised: the GEMM, or the kernel's own row
   // sums, write every one before it is read. They live in the running
   // thread's scratch, so neither a loop's small dots nor a large GEMM

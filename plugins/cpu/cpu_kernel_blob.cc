@@ -7,7 +7,7 @@ namespace phal::cpu {
 namespace {
 
 constexpr std::string_view kMagic = "PHALCPUK";
-constexpr uint32_t kFormat = 4;
+constexpr uint32_t kFormat = 5;
 
 // The plan member by member: its padding bytes are indeterminate, and the
 // bytes of equal kernels must be equal.
@@ -41,8 +41,23 @@ bool VisitFft(FftShape& fft, Visitor&& visit) {
          visit(fft.lengths[1]) && visit(fft.lengths[2]) && visit(fft.batch);
 }
 
+template <typename Visitor>
+bool VisitLinalg(LinalgShape& linalg, Visitor&& visit) {
+  return visit(linalg.op) && visit(linalg.flags) && visit(linalg.transpose_a) &&
+         visit(linalg.type) && visit(linalg.operand_count) &&
+         visit(linalg.operands[0]) && visit(linalg.operands[1]) &&
+         visit(linalg.result_count) && visit(linalg.results[0]) &&
+         visit(linalg.results[1]) && visit(linalg.results[2]) &&
+         visit(linalg.batch) && visit(linalg.m) && visit(linalg.n) &&
+         visit(linalg.k);
+}
+
 bool IsFft(const llvm_emitter::LaunchPlan& plan) {
   return static_cast<uint32_t>(plan.kind) == PHAL_KERNEL_KIND_FFT;
+}
+
+bool IsLinalg(const llvm_emitter::LaunchPlan& plan) {
+  return static_cast<uint32_t>(plan.kind) == PHAL_KERNEL_KIND_LINALG;
 }
 
 }  // namespace
@@ -63,6 +78,13 @@ std::string EncodeKernelBlob(const KernelBlob& blob) {
   if (IsFft(plan)) {
     FftShape fft = blob.fft;
     VisitFft(fft, [&](const auto& member) {
+      out.AddInteger(member);
+      return true;
+    });
+  }
+  if (IsLinalg(plan)) {
+    LinalgShape linalg = blob.linalg;
+    VisitLinalg(linalg, [&](const auto& member) {
       out.AddInteger(member);
       return true;
     });
@@ -93,11 +115,17 @@ StatusOr<KernelBlob> DecodeKernelBlob(std::string_view bytes,
       (IsFft(blob.plan) &&
        !VisitFft(blob.fft,
                  [&](auto& member) { return in.ReadInteger(&member); })) ||
+      (IsLinalg(blob.plan) &&
+       !VisitLinalg(blob.linalg,
+                    [&](auto& member) { return in.ReadInteger(&member); })) ||
       !in.ReadString(&object) || !in.at_end()) {
     return InvalidArgument("cpu plugin: the serialized kernel is truncated");
   }
   if (IsFft(blob.plan)) {
     PHAL_RETURN_IF_ERROR(CheckFftShape(blob.fft, blob.plan.buffer_count));
+  }
+  if (IsLinalg(blob.plan)) {
+    PHAL_RETURN_IF_ERROR(CheckLinalgShape(blob.linalg, blob.plan.buffer_count));
   }
   blob.target.triple = triple;
   blob.target.features = features;

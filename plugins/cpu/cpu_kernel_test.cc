@@ -68,18 +68,19 @@ using CpuKernelTest = PluginTest;
 
 TEST_F(CpuKernelTest, DeviceReportsTheKernelKindsItCompiles) {
   EXPECT_EQ(properties_.kernel_kinds,
-            kAllKernelKinds | PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT));
+            kAllKernelKinds | PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_FFT) |
+                PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LINALG));
 }
 
 TEST_F(CpuKernelTest, KindFromANewerAbiFailsWithUnimplemented) {
   KirKernel holder("test_kernel", PHAL_KERNEL_KIND_LOOP);
   phal_kir_copy_t copy{};
   phal_kernel_desc_t desc = holder.Desc();
-  desc.kind = static_cast<phal_kernel_kind_t>(10);  // from a newer ABI
+  desc.kind = static_cast<phal_kernel_kind_t>(11);  // from a newer ABI
   desc.u.copy = &copy;
   phal_plugin_kernel_t* kernel = nullptr;
   EXPECT_TRUE(HasCode(api().kernel_emit(device_, &desc, nullptr, &kernel),
-                      PHAL_UNIMPLEMENTED, "kernel kind 10 is not implemented"));
+                      PHAL_UNIMPLEMENTED, "kernel kind 11 is not implemented"));
 }
 
 TEST_F(CpuKernelTest, UnsupportedOpFailsWithUnimplementedNamingOpAndType) {

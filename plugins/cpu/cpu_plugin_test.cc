@@ -39,6 +39,8 @@ constexpr uint32_t kAbi12 = PHAL_MAKE_VERSION(1, 2);
 constexpr uint32_t kAbi15 = PHAL_MAKE_VERSION(1, 5);
 constexpr uint32_t kAbi17 = PHAL_MAKE_VERSION(1, 7);
 constexpr uint32_t kAbi18 = PHAL_MAKE_VERSION(1, 8);
+constexpr uint32_t kAbi113 = PHAL_MAKE_VERSION(1, 13);
+constexpr uint32_t kAbi114 = PHAL_MAKE_VERSION(1, 14);
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
 std::vector<uint8_t> Pattern(size_t byte_size, uint8_t seed) {
@@ -84,23 +86,48 @@ class CpuPluginTest : public PluginTest {
 
 // ---- negotiation ---------------------------------------------------------
 
-TEST(CpuPluginNegotiationTest, ReturnsAbi18TableToACoreThatSpeaksIt) {
+TEST(CpuPluginNegotiationTest, ReturnsAbi114TableToACoreThatSpeaksIt) {
   phal_plugin_negotiation_t negotiation =
-      Negotiation(kAbi10, kAbi18, &FakeHost());
+      Negotiation(kAbi10, kAbi114, &FakeHost());
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi18);
-  EXPECT_EQ(api->abi_version, kAbi18);
-  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_8)
-      << "the table should end where ABI 1.8's does";
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi114);
+  EXPECT_EQ(api->abi_version, kAbi114);
+  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_14)
+      << "the table should end where ABI 1.14's does";
   EXPECT_NE(api->target_device_open, nullptr);
   EXPECT_EQ(api->device_get_counters, nullptr)
       << "the plugin counts nothing: the core answers the counter slots";
   EXPECT_NE(api->communicator_create, nullptr);
   EXPECT_NE(api->stream_collective, nullptr);
+  EXPECT_EQ(api->communicator_join, nullptr)
+      << "the plugin joins no communicator over processes (ABI 1.12)";
+  EXPECT_EQ(api->program_compile, nullptr)
+      << "the plugin takes no whole program (ABI 1.13)";
   EXPECT_STREQ(api->name, "cpu");
   EXPECT_STRNE(api->version, "");
+}
+
+TEST(CpuPluginNegotiationTest, TellsACoreOfAbi113ItsOwnVersion) {
+  phal_plugin_negotiation_t negotiation =
+      Negotiation(kAbi10, kAbi113, &FakeHost());
+  const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(api->abi_version, kAbi113)
+      << "a 1.13 core must not be told the plugin takes 1.14's LINALG kernels";
+  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_13);
+}
+
+TEST(CpuPluginNegotiationTest, ReturnsAbi18TableToACoreThatSpeaksIt) {
+  phal_plugin_negotiation_t negotiation =
+      Negotiation(kAbi10, kAbi18, &FakeHost());
+  const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(api->abi_version, kAbi18);
+  EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_8)
+      << "the table should end where ABI 1.8's does";
+  EXPECT_NE(api->stream_collective, nullptr);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsAbi17TableWithoutCollectivesToA17Core) {
@@ -138,7 +165,7 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi11TableToACoreThatSpeaksOnlyUpTo11) {
       Negotiation(kAbi10, kAbi11, &FakeHost());
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi18);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi114);
   EXPECT_EQ(api->abi_version, kAbi11)
       << "a 1.1 core must not be told the plugin takes 1.2's KIR ops";
   EXPECT_EQ(api->struct_size, PHAL_PLUGIN_API_STRUCT_SIZE_1_2)
@@ -152,7 +179,7 @@ TEST(CpuPluginNegotiationTest, ReturnsAbi10TableToACoreThatSpeaksOnly10) {
   const phal_plugin_api_t* api = kCpuPlugin->entry()(&negotiation);
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi18);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi114);
   EXPECT_EQ(api->abi_version, kAbi10);
   EXPECT_EQ(api->struct_size, offsetof(phal_plugin_api_t, kernel_emit))
       << "the table should end where ABI 1.0's does";
@@ -202,7 +229,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToANewerCore) {
       PHAL_MAKE_VERSION(2, 0), PHAL_MAKE_VERSION(2, 3), &FakeHost());
   EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi18);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi114);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
@@ -210,7 +237,7 @@ TEST(CpuPluginNegotiationTest, ReturnsNullButReportsItsRangeToAnOlderCore) {
       PHAL_MAKE_VERSION(0, 1), PHAL_MAKE_VERSION(0, 9), &FakeHost());
   EXPECT_EQ(kCpuPlugin->entry()(&negotiation), nullptr);
   EXPECT_EQ(negotiation.plugin_min_version, kAbi10);
-  EXPECT_EQ(negotiation.plugin_max_version, kAbi18);
+  EXPECT_EQ(negotiation.plugin_max_version, kAbi114);
 }
 
 TEST(CpuPluginNegotiationTest, ReturnsNullWhenHostCannotCreateStatuses) {

@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "sdk/base/element_types.h"
 
@@ -93,12 +94,25 @@ const KirOpFacts* FindOp(uint32_t value) {
 }
 
 constexpr const char* kKernelKindNames[] = {
-    "invalid", "loop",    "reduce", "dot",  "conv",
-    "gather",  "scatter", "sort",   "copy", "fft"};
-static_assert(std::size(kKernelKindNames) == PHAL_KERNEL_KIND_FFT + 1);
+    "invalid", "loop", "reduce", "dot", "conv",  "gather",
+    "scatter", "sort", "copy",   "fft", "linalg"};
+static_assert(std::size(kKernelKindNames) == PHAL_KERNEL_KIND_LINALG + 1);
 
 constexpr const char* kFftTypeNames[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
 static_assert(std::size(kFftTypeNames) == PHAL_KIR_FFT_TYPE_IRFFT + 1);
+
+constexpr const char* kLinalgOpNames[] = {
+    "cholesky", "triangular-solve", "lu", "qr", "householder-product", "eigh",
+    "svd"};
+static_assert(std::size(kLinalgOpNames) == PHAL_KIR_LINALG_SVD + 1);
+
+constexpr const char* kTransposeNames[] = {"NO_TRANSPOSE", "TRANSPOSE",
+                                           "ADJOINT"};
+static_assert(std::size(kTransposeNames) == PHAL_KIR_TRANSPOSE_ADJOINT + 1);
+
+constexpr uint32_t kLinalgFlags =
+    PHAL_KIR_LINALG_LOWER | PHAL_KIR_LINALG_LEFT_SIDE |
+    PHAL_KIR_LINALG_UNIT_DIAGONAL | PHAL_KIR_LINALG_FULL_MATRICES;
 
 // "1 buffer", "3 buffers".
 std::string Count(uint64_t count, const char* one, const char* many) {
@@ -134,7 +148,7 @@ class KernelChecker {
   Status Check() {
     PHAL_RETURN_IF_ERROR(Buffers());
     const uint32_t kind = KernelKindValue(kernel_);
-    if (kind == 0 || kind > PHAL_KERNEL_KIND_FFT) return OkStatus();
+    if (kind == 0 || kind > PHAL_KERNEL_KIND_LINALG) return OkStatus();
     if (kernel_.u.loop == nullptr) {
       return Fail(std::string("the ") + kKernelKindNames[kind] +
                   " kernel has no description");
@@ -158,6 +172,8 @@ class KernelChecker {
         return Copy(*kernel_.u.copy);
       case PHAL_KERNEL_KIND_FFT:
         return Fft(*kernel_.u.fft);
+      case PHAL_KERNEL_KIND_LINALG:
+        return Linalg(*kernel_.u.linalg);
     }
     return OkStatus();
   }
@@ -612,6 +628,152 @@ class KernelChecker {
     return OkStatus();
   }
 
+  // A LINALG kernel: the counts of its op, distinct buffers, and each
+  // result's shape and type from a's [batch..., m, n].
+  Status Linalg(const phal_kir_linalg_t& linalg) const {
+    const uint32_t op = EnumValue(linalg.op);
+    if (op > PHAL_KIR_LINALG_SVD) {
+      return Fail("the linalg kernel has op " + std::to_string(op) +
+                  ", which is not a phal_kir_linalg_op_t");
+    }
+    const std::string name = std::string("the ") + kLinalgOpNames[op];
+    if ((linalg.flags & ~kLinalgFlags) != 0) {
+      return Fail(name + " has unknown flags " + std::to_string(linalg.flags));
+    }
+    if (EnumValue(linalg.transpose_a) > PHAL_KIR_TRANSPOSE_ADJOINT) {
+      return Fail(name + " has transpose_a " +
+                  std::to_string(EnumValue(linalg.transpose_a)) +
+                  ", which is not a phal_kir_transpose_t");
+    }
+    const bool two_operands = op == PHAL_KIR_LINALG_TRIANGULAR_SOLVE ||
+                              op == PHAL_KIR_LINALG_HOUSEHOLDER_PRODUCT;
+    const uint32_t results = op == PHAL_KIR_LINALG_SVD ? 3
+                             : op == PHAL_KIR_LINALG_LU ||
+                                     op == PHAL_KIR_LINALG_QR ||
+                                     op == PHAL_KIR_LINALG_EIGH
+                                 ? 2
+                                 : 1;
+    if (linalg.operand_count != (two_operands ? 2u : 1u) ||
+        linalg.result_count != results) {
+      return Fail(name + " has " +
+                  Count(linalg.operand_count, "operand", "operands") + " and " +
+                  Count(linalg.result_count, "result", "results") +
+                  "; it takes " + (two_operands ? "2" : "1") + " and gives " +
+                  std::to_string(results));
+    }
+    std::vector<uint32_t> used;
+    for (uint32_t i = 0; i < linalg.operand_count; ++i) {
+      PHAL_RETURN_IF_ERROR(
+          Buffer(linalg.operands[i], name + "'s operand " + std::to_string(i)));
+      used.push_back(linalg.operands[i]);
+    }
+    for (uint32_t i = 0; i < linalg.result_count; ++i) {
+      PHAL_RETURN_IF_ERROR(
+          Buffer(linalg.results[i], name + "'s result " + std::to_string(i)));
+      if (std::find(used.begin(), used.end(), linalg.results[i]) !=
+          used.end()) {
+        return Fail(name + "'s result " + std::to_string(i) +
+                    " shares buffer " + std::to_string(linalg.results[i]) +
+                    " with another operand or result");
+      }
+      used.push_back(linalg.results[i]);
+    }
+    const phal_kir_buffer_t& a = kernel_.buffers[linalg.operands[0]];
+    const phal_element_type_t type = a.element_type;
+    if (type != PHAL_ELEMENT_TYPE_F32 && type != PHAL_ELEMENT_TYPE_F64 &&
+        type != PHAL_ELEMENT_TYPE_C64 && type != PHAL_ELEMENT_TYPE_C128) {
+      return Fail(name + " reads " + ElementTypeName(type) +
+                  "; it takes f32, f64, c64 or c128");
+    }
+    if (a.rank < 2) return Fail(name + "'s operand must have rank 2 or more");
+    const std::vector<int64_t> batch(a.dims, a.dims + a.rank - 2);
+    const int64_t m = a.dims[a.rank - 2];
+    const int64_t n = a.dims[a.rank - 1];
+    const int64_t k = std::min(m, n);
+    const phal_element_type_t real =
+        type == PHAL_ELEMENT_TYPE_F32 || type == PHAL_ELEMENT_TYPE_C64
+            ? PHAL_ELEMENT_TYPE_F32
+            : PHAL_ELEMENT_TYPE_F64;
+    auto dims = [&](std::initializer_list<int64_t> tail) {
+      std::vector<int64_t> all = batch;
+      all.insert(all.end(), tail);
+      return all;
+    };
+    const bool square_op = op == PHAL_KIR_LINALG_CHOLESKY ||
+                           op == PHAL_KIR_LINALG_TRIANGULAR_SOLVE ||
+                           op == PHAL_KIR_LINALG_EIGH;
+    if (square_op && m != n) {
+      return Fail(name + "'s operand " + Shape(a) + " must be square");
+    }
+    std::vector<std::pair<phal_element_type_t, std::vector<int64_t>>> expected;
+    switch (op) {
+      case PHAL_KIR_LINALG_CHOLESKY:
+        expected = {{type, dims({m, n})}};
+        break;
+      case PHAL_KIR_LINALG_TRIANGULAR_SOLVE: {
+        const phal_kir_buffer_t& b = kernel_.buffers[linalg.operands[1]];
+        const bool left = (linalg.flags & PHAL_KIR_LINALG_LEFT_SIDE) != 0;
+        const bool fits = b.element_type == type && b.rank == a.rank &&
+                          std::equal(batch.begin(), batch.end(), b.dims) &&
+                          b.dims[left ? b.rank - 2 : b.rank - 1] == m;
+        if (!fits) {
+          return Fail(name + "'s b " + Shape(b) + " does not fit a " +
+                      Shape(a) + (left ? " on the left" : " on the right"));
+        }
+        expected = {{type, std::vector<int64_t>(b.dims, b.dims + b.rank)}};
+        break;
+      }
+      case PHAL_KIR_LINALG_LU:
+        expected = {{type, dims({m, n})}, {PHAL_ELEMENT_TYPE_S32, dims({k})}};
+        break;
+      case PHAL_KIR_LINALG_QR:
+        expected = {{type, dims({m, n})}, {type, dims({k})}};
+        break;
+      case PHAL_KIR_LINALG_HOUSEHOLDER_PRODUCT: {
+        const phal_kir_buffer_t& taus = kernel_.buffers[linalg.operands[1]];
+        const bool fits = taus.element_type == type &&
+                          taus.rank == a.rank - 1 &&
+                          std::equal(batch.begin(), batch.end(), taus.dims) &&
+                          m >= n && n >= taus.dims[taus.rank - 1];
+        if (!fits) {
+          return Fail(name + "'s taus " + Shape(taus) + " do not fit a " +
+                      Shape(a) + " (m >= n >= taus)");
+        }
+        expected = {{type, dims({m, n})}};
+        break;
+      }
+      case PHAL_KIR_LINALG_EIGH:
+        expected = {{type, dims({n, n})}, {real, dims({n})}};
+        break;
+      case PHAL_KIR_LINALG_SVD: {
+        const bool full = (linalg.flags & PHAL_KIR_LINALG_FULL_MATRICES) != 0;
+        expected = {{type, dims({m, full ? m : k})},
+                    {real, dims({k})},
+                    {type, dims({full ? n : k, n})}};
+        break;
+      }
+    }
+    for (uint32_t i = 0; i < linalg.result_count; ++i) {
+      const phal_kir_buffer_t& result = kernel_.buffers[linalg.results[i]];
+      const auto& [want_type, want_dims] = expected[i];
+      if (result.element_type != want_type ||
+          std::vector<int64_t>(result.dims, result.dims + result.rank) !=
+              want_dims) {
+        return Fail(
+            name + "'s result " + std::to_string(i) + " is " + Shape(result) +
+            "; for a " + Shape(a) + " it is " + ElementTypeName(want_type) +
+            List(want_dims.data(), static_cast<uint32_t>(want_dims.size())));
+      }
+    }
+    return OkStatus();
+  }
+
+  // "f32[2,8,8]".
+  static std::string Shape(const phal_kir_buffer_t& buffer) {
+    return ElementTypeName(buffer.element_type) +
+           List(buffer.dims, buffer.rank);
+  }
+
   // The input and output types of an fft whose input is `input`: the
   // input's own, with the output's of that precision.
   static std::pair<phal_element_type_t, phal_element_type_t> FftElementTypes(
@@ -757,7 +919,17 @@ uint32_t KernelKindAbiVersion(uint32_t kind) {
   if (kind >= PHAL_KERNEL_KIND_LOOP && kind <= PHAL_KERNEL_KIND_COPY) {
     return PHAL_MAKE_VERSION(1, 1);
   }
-  return kind == PHAL_KERNEL_KIND_FFT ? PHAL_MAKE_VERSION(1, 6) : 0;
+  if (kind == PHAL_KERNEL_KIND_FFT) return PHAL_MAKE_VERSION(1, 6);
+  return kind == PHAL_KERNEL_KIND_LINALG ? PHAL_MAKE_VERSION(1, 14) : 0;
+}
+
+const char* KirLinalgOpName(uint32_t op) {
+  return op < std::size(kLinalgOpNames) ? kLinalgOpNames[op] : "invalid";
+}
+
+const char* KirTransposeName(uint32_t transpose) {
+  return transpose < std::size(kTransposeNames) ? kTransposeNames[transpose]
+                                                : "invalid";
 }
 
 const char* KirFftTypeName(phal_kir_fft_type_t type) {

@@ -69,7 +69,8 @@ const char* KernelKindName(uint32_t kind);
 uint32_t KernelKindValue(const phal_kernel_desc_t& kernel);
 
 // The ABI version (PHAL_MAKE_VERSION) that appended `kind` to
-// phal_kernel_kind_t: 1.1 for the first kinds, 1.6 for fft; 0 for a value
+// phal_kernel_kind_t: 1.1 for the first kinds, 1.6 for fft, 1.14 for
+// linalg; 0 for a value
 // that is not a kind of this ABI. A kernel of a kind needs a plugin that
 // negotiated at least its version. Any 32-bit value is safe to pass.
 uint32_t KernelKindAbiVersion(phal_kernel_kind_t kind);
@@ -80,6 +81,12 @@ uint32_t KernelKindAbiVersion(uint32_t kind);
 // this ABI. Any 32-bit value is safe to pass.
 const char* KirFftTypeName(phal_kir_fft_type_t type);
 const char* KirFftTypeName(uint32_t type);
+
+// "cholesky", "triangular-solve", "lu", "qr", "householder-product",
+// "eigh", "svd" (the HLO op names), and "NO_TRANSPOSE", "TRANSPOSE",
+// "ADJOINT" (XLA's transpose_a); "invalid" for a value outside the enum.
+const char* KirLinalgOpName(uint32_t op);
+const char* KirTransposeName(uint32_t transpose);
 
 // UNIMPLEMENTED ("kernel kind 9 is not implemented by the LLVM emitter")
 // unless the kernel's kind has its PHAL_KERNEL_KIND_BIT in

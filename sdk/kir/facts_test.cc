@@ -41,9 +41,15 @@ TEST(KirFactsTest, NamesOpsAsTheDumpSpellsThem) {
   EXPECT_STREQ(KirOpName(static_cast<phal_kir_op_t>(100000)), "invalid");
   EXPECT_STREQ(KernelKindName(PHAL_KERNEL_KIND_SCATTER), "scatter");
   EXPECT_STREQ(KernelKindName(PHAL_KERNEL_KIND_FFT), "fft");
-  EXPECT_STREQ(KernelKindName(static_cast<phal_kernel_kind_t>(10)), "invalid");
+  EXPECT_STREQ(KernelKindName(PHAL_KERNEL_KIND_LINALG), "linalg");
+  EXPECT_STREQ(KernelKindName(static_cast<phal_kernel_kind_t>(11)), "invalid");
   EXPECT_STREQ(KirFftTypeName(PHAL_KIR_FFT_TYPE_IRFFT), "IRFFT");
   EXPECT_STREQ(KirFftTypeName(4u), "invalid");
+  EXPECT_STREQ(KirLinalgOpName(PHAL_KIR_LINALG_HOUSEHOLDER_PRODUCT),
+               "householder-product");
+  EXPECT_STREQ(KirLinalgOpName(7u), "invalid");
+  EXPECT_STREQ(KirTransposeName(PHAL_KIR_TRANSPOSE_ADJOINT), "ADJOINT");
+  EXPECT_STREQ(KirTransposeName(3u), "invalid");
 }
 
 TEST(KirFactsTest, ClassifiesOpsByOperandCount) {
@@ -60,7 +66,7 @@ TEST(KirFactsTest, NumberOverloadsNameValuesOutsideTheEnumsInvalid) {
     EXPECT_STREQ(KirOpName(op), "invalid") << "op " << op;
     EXPECT_EQ(KirOpClassOf(op), KirOpClass::kUnknown) << "op " << op;
   }
-  for (const uint32_t kind : {0u, 10u, 64u, 0xFFFFFFFFu}) {
+  for (const uint32_t kind : {0u, 11u, 64u, 0xFFFFFFFFu}) {
     EXPECT_STREQ(KernelKindName(kind), "invalid") << "kind " << kind;
   }
 }
@@ -107,8 +113,10 @@ TEST(KirFactsTest, EachKindNeedsTheAbiVersionThatAppendedIt) {
             PHAL_MAKE_VERSION(1, 1));
   EXPECT_EQ(KernelKindAbiVersion(PHAL_KERNEL_KIND_FFT),
             PHAL_MAKE_VERSION(1, 6));
+  EXPECT_EQ(KernelKindAbiVersion(PHAL_KERNEL_KIND_LINALG),
+            PHAL_MAKE_VERSION(1, 14));
   EXPECT_EQ(KernelKindAbiVersion(0u), 0u) << "not a kind of this ABI";
-  EXPECT_EQ(KernelKindAbiVersion(10u), 0u);
+  EXPECT_EQ(KernelKindAbiVersion(11u), 0u);
 }
 
 TEST(KirFactsTest, OperandCountFollowsTheOpClass) {
@@ -274,7 +282,7 @@ TEST(KirFactsTest, SortComparatorMustYieldOnePred) {
 TEST(KirFactsTest, KernelOfAnUnknownKindHasNothingToCheck) {
   KirKernel kernel = DoublingLoop();
   phal_kernel_desc_t desc = kernel.Desc();
-  desc.kind = static_cast<phal_kernel_kind_t>(10);
+  desc.kind = static_cast<phal_kernel_kind_t>(11);
   desc.u.loop = nullptr;
   EXPECT_TRUE(IsOk(CheckKernelStructure(desc)));
 }
@@ -315,6 +323,86 @@ TEST(KirFactsTest, FftBuffersMustFitItsTypeAndLengths) {
   kernel.fft.fft_type = static_cast<phal_kir_fft_type_t>(7);
   EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
                       PHAL_INVALID_ARGUMENT, {"fft_type 7"}));
+}
+
+// An svd of f64[3,5,2] (tall, not full_matrices): u [3,5,2], s [3,2],
+// vt [3,2,2].
+KirKernel Svd() {
+  constexpr phal_element_type_t kF64 = PHAL_ELEMENT_TYPE_F64;
+  KirKernel kernel("svd", PHAL_KERNEL_KIND_LINALG);
+  phal_kir_linalg_t& svd = kernel.linalg;
+  svd.op = PHAL_KIR_LINALG_SVD;
+  svd.operand_count = 1;
+  svd.operands[0] = kernel.AddBuffer(kF64, {3, 5, 2});
+  svd.result_count = 3;
+  svd.results[0] = kernel.AddBuffer(kF64, {3, 5, 2}, PHAL_KIR_ACCESS_WRITE);
+  svd.results[1] = kernel.AddBuffer(kF64, {3, 2}, PHAL_KIR_ACCESS_WRITE);
+  svd.results[2] = kernel.AddBuffer(kF64, {3, 2, 2}, PHAL_KIR_ACCESS_WRITE);
+  return kernel;
+}
+
+TEST(KirFactsTest, LinalgBuffersMustFitItsOp) {
+  KirKernel kernel = Svd();
+  EXPECT_TRUE(IsOk(CheckKernelStructure(kernel.Desc())));
+  kernel.linalg.flags = PHAL_KIR_LINALG_FULL_MATRICES;
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the svd's result 0 is f64[3,5,2]; for a f64[3,5,2] "
+                       "it is f64[3,5,5]"}));
+  kernel = Svd();
+  kernel.linalg.result_count = 2;
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the svd has 1 operand and 2 results; it takes 1 and "
+                       "gives 3"}));
+  kernel = Svd();
+  kernel.linalg.results[2] = kernel.linalg.operands[0];
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT, {"shares buffer 0"}));
+  kernel = Svd();
+  kernel.linalg.results[1] = 9;
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the svd's result 1 names buffer 9"}));
+  kernel = Svd();
+  kernel.linalg.op = PHAL_KIR_LINALG_CHOLESKY;
+  kernel.linalg.result_count = 1;
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the cholesky's operand f64[3,5,2] must be square"}));
+  kernel = Svd();
+  kernel.linalg.op = static_cast<phal_kir_linalg_op_t>(12);
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT, {"op 12"}));
+  kernel = Svd();
+  kernel.linalg.flags = 64;
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT, {"unknown flags 64"}));
+  kernel = Svd();
+  kernel.buffers()[0].element_type = PHAL_ELEMENT_TYPE_S32;
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the svd reads s32; it takes f32, f64, c64 or c128"}));
+}
+
+TEST(KirFactsTest, TriangularSolveFitsBOnTheSideItNames) {
+  constexpr phal_element_type_t kC64 = PHAL_ELEMENT_TYPE_C64;
+  KirKernel kernel("solve", PHAL_KERNEL_KIND_LINALG);
+  phal_kir_linalg_t& solve = kernel.linalg;
+  solve.op = PHAL_KIR_LINALG_TRIANGULAR_SOLVE;
+  solve.flags = PHAL_KIR_LINALG_LEFT_SIDE | PHAL_KIR_LINALG_LOWER;
+  solve.transpose_a = PHAL_KIR_TRANSPOSE_ADJOINT;
+  solve.operand_count = 2;
+  solve.operands[0] = kernel.AddBuffer(kC64, {2, 4, 4});
+  solve.operands[1] = kernel.AddBuffer(kC64, {2, 4, 3});
+  solve.result_count = 1;
+  solve.results[0] = kernel.AddBuffer(kC64, {2, 4, 3}, PHAL_KIR_ACCESS_WRITE);
+  EXPECT_TRUE(IsOk(CheckKernelStructure(kernel.Desc())));
+  solve.flags = PHAL_KIR_LINALG_LOWER;
+  EXPECT_TRUE(HasCode(CheckKernelStructure(kernel.Desc()),
+                      PHAL_INVALID_ARGUMENT,
+                      {"the triangular-solve's b c64[2,4,3] does not fit a "
+                       "c64[2,4,4] on the right"}));
 }
 
 TEST(KirFactsTest, MissingDescriptionIsInvalid) {

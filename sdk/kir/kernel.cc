@@ -174,6 +174,9 @@ const phal_kernel_desc_t& KirKernel::Desc() {
       fft.fft_length = DataOrNull(arrays[kFftLength]);
       desc_.u.fft = &fft;
       break;
+    case PHAL_KERNEL_KIND_LINALG:
+      desc_.u.linalg = &linalg;
+      break;
   }
   return desc_;
 }

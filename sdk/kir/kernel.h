@@ -68,6 +68,7 @@ class KirKernel {
   phal_kir_sort_t sort{};
   phal_kir_copy_t copy{};
   phal_kir_fft_t fft{};
+  phal_kir_linalg_t linalg{};
   // Owned arrays of conv, gather, scatter and fft, in the order of their
   // members in kernel.h, at the positions below. Desc() sets the counts
   // that size them (a conv's spatial_count is its input spatial

@@ -66,6 +66,15 @@ std::vector<std::unique_ptr<KernelStorage>> KernelsOfSeveralKinds() {
   fft.fft.fft_type = PHAL_KIR_FFT_TYPE_IRFFT;
   fft.arrays[KirKernel::kFftLength] = {5, 4};
   kernels.push_back(Stored(fft));
+
+  KirKernel lu("lu", PHAL_KERNEL_KIND_LINALG);
+  lu.linalg.op = PHAL_KIR_LINALG_LU;
+  lu.linalg.operand_count = 1;
+  lu.linalg.operands[0] = lu.AddBuffer(kF32, {2, 3, 4}, PHAL_KIR_ACCESS_READ);
+  lu.linalg.result_count = 2;
+  lu.linalg.results[0] = lu.AddBuffer(kF32, {2, 3, 4}, PHAL_KIR_ACCESS_WRITE);
+  lu.linalg.results[1] = lu.AddBuffer(kS32, {2, 3}, PHAL_KIR_ACCESS_WRITE);
+  kernels.push_back(Stored(lu));
   return kernels;
 }
 

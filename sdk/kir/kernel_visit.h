@@ -36,6 +36,8 @@ decltype(auto) VisitKernel(const phal_kernel_desc_t& kernel, Visit&& visit) {
       return visit(*kernel.u.copy);
     case PHAL_KERNEL_KIND_FFT:
       return visit(*kernel.u.fft);
+    case PHAL_KERNEL_KIND_LINALG:
+      return visit(*kernel.u.linalg);
     default:
       return visit(kernel.kind);
   }

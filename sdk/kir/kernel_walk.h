@@ -273,6 +273,22 @@ Status WalkFft(Io& io, phal_kir_fft_t& fft) {
   return io.Array(fft.fft_length, fft.fft_rank, "fft fft_length");
 }
 
+template <typename Io>
+Status WalkLinalg(Io& io, phal_kir_linalg_t& linalg) {
+  PHAL_RETURN_IF_ERROR(io.Scalar(linalg.op, "linalg op"));
+  PHAL_RETURN_IF_ERROR(io.Scalar(linalg.flags, "linalg flags"));
+  PHAL_RETURN_IF_ERROR(io.Scalar(linalg.transpose_a, "linalg transpose_a"));
+  PHAL_RETURN_IF_ERROR(io.Scalar(linalg.operand_count, "linalg operand_count"));
+  for (uint32_t& operand : linalg.operands) {
+    PHAL_RETURN_IF_ERROR(io.Scalar(operand, "linalg operand"));
+  }
+  PHAL_RETURN_IF_ERROR(io.Scalar(linalg.result_count, "linalg result_count"));
+  for (uint32_t& result : linalg.results) {
+    PHAL_RETURN_IF_ERROR(io.Scalar(result, "linalg result"));
+  }
+  return OkStatus();
+}
+
 // The kind's struct, made writable by the walker, then its fields.
 template <typename Io, typename T, typename Walk>
 Status WalkKind(Io& io, const T*& pointer, const char* what, Walk walk) {
@@ -316,6 +332,8 @@ Status WalkKernel(Io& io, phal_kernel_desc_t& kernel) {
       return WalkSort(io, kind);
     } else if constexpr (std::is_same_v<Kind, phal_kir_fft_t>) {
       return WalkFft(io, kind);
+    } else if constexpr (std::is_same_v<Kind, phal_kir_linalg_t>) {
+      return WalkLinalg(io, kind);
     } else {
       return WalkCopy(io, kind);
     }
@@ -340,6 +358,8 @@ Status WalkKernel(Io& io, phal_kernel_desc_t& kernel) {
       return WalkKind(io, kernel.u.copy, "copy", walk);
     case PHAL_KERNEL_KIND_FFT:
       return WalkKind(io, kernel.u.fft, "fft", walk);
+    case PHAL_KERNEL_KIND_LINALG:
+      return WalkKind(io, kernel.u.linalg, "linalg", walk);
     default: {
       Status error = KirKernelError(
           kernel, "kernel kind " + std::to_string(kind) + " is unknown");

@@ -278,6 +278,24 @@ std::string KernelToText(const phal_kernel_desc_t& kernel) {
           << " output " << f.output << "\n";
       break;
     }
+    case PHAL_KERNEL_KIND_LINALG: {
+      const phal_kir_linalg_t& l = *kernel.u.linalg;
+      out << "  linalg " << KirLinalgOpName(EnumValue(l.op));
+      const std::pair<uint32_t, const char*> flags[] = {
+          {PHAL_KIR_LINALG_LOWER, "lower"},
+          {PHAL_KIR_LINALG_LEFT_SIDE, "left_side"},
+          {PHAL_KIR_LINALG_UNIT_DIAGONAL, "unit_diagonal"},
+          {PHAL_KIR_LINALG_FULL_MATRICES, "full_matrices"}};
+      for (const auto& [bit, name] : flags) {
+        if ((l.flags & bit) != 0) out << " " << name;
+      }
+      if (l.op == PHAL_KIR_LINALG_TRIANGULAR_SOLVE) {
+        out << " transpose_a " << KirTransposeName(EnumValue(l.transpose_a));
+      }
+      out << " operands " << IndexList(l.operands, l.operand_count)
+          << " results " << IndexList(l.results, l.result_count) << "\n";
+      break;
+    }
   }
   return out.str();
 }

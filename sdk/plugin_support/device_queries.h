@@ -15,7 +15,8 @@
 namespace phal {
 
 // The kernel_kinds mask of a device that runs every kernel kind of ABI 1.1
-// (not FFT, of ABI 1.6: the core decomposes fft for such a device).
+// (not FFT, of ABI 1.6, nor LINALG, of ABI 1.14: the core decomposes fft
+// and expands the linear-algebra ops for such a device).
 inline constexpr uint64_t kAllKernelKinds =
     PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_LOOP) |
     PHAL_KERNEL_KIND_BIT(PHAL_KERNEL_KIND_REDUCE) |

@@ -232,7 +232,8 @@ TEST(PluginSlotListTest, EachVersionsTableEndsWithItsNewestSlot) {
       PHAL_PLUGIN_API_STRUCT_SIZE_1_6,  PHAL_PLUGIN_API_STRUCT_SIZE_1_7,
       PHAL_PLUGIN_API_STRUCT_SIZE_1_8,  PHAL_PLUGIN_API_STRUCT_SIZE_1_9,
       PHAL_PLUGIN_API_STRUCT_SIZE_1_10, PHAL_PLUGIN_API_STRUCT_SIZE_1_11,
-      PHAL_PLUGIN_API_STRUCT_SIZE_1_12, PHAL_PLUGIN_API_STRUCT_SIZE_1_13};
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_12, PHAL_PLUGIN_API_STRUCT_SIZE_1_13,
+      PHAL_PLUGIN_API_STRUCT_SIZE_1_14};
   ASSERT_EQ(kPluginAbiVersionCount, std::size(expected));
   for (size_t minor = 0; minor < kPluginAbiVersionCount; ++minor) {
     EXPECT_EQ(kPluginAbiVersions[minor].version,

@@ -194,6 +194,9 @@ static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 12)) ==
 static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 13)) ==
                   PHAL_PLUGIN_API_STRUCT_SIZE_1_13,
               "the slots of ABI 1.13 disagree with plugin.h");
+static_assert(PluginTableSize(PHAL_MAKE_VERSION(1, 14)) ==
+                  PHAL_PLUGIN_API_STRUCT_SIZE_1_14,
+              "the slots of ABI 1.14 disagree with plugin.h");
 
 // True when no slot of `groups` (PluginSlotGroup bits) is newer than
 // `max_abi_version`: a plugin defines no slot its newest table cuts off.

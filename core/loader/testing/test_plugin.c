@@ -5,7 +5,7 @@
  *                                devices with a reason; every other slot is
  *                                left to the core's stubs.
  *   PHAL_TEST_PLUGIN_FUTURE_ABI  speaks ABI 2.0-2.3 only.
- *   PHAL_TEST_PLUGIN_NEWER_MINOR speaks ABI 1.0-1.13, as a plugin built
+ *   PHAL_TEST_PLUGIN_NEWER_MINOR speaks ABI 1.0-1.15, as a plugin built
  *                                against a later minor release does, and
  *                                answers with the newest version the core
  *                                speaks, in a table of that version's size.
@@ -99,15 +99,17 @@ static uint32_t TableSize(uint32_t version) {
       return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_11;
     case 12:
       return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_12;
-    default:
+    case 13:
       return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_13;
+    default:
+      return (uint32_t)PHAL_PLUGIN_API_STRUCT_SIZE_1_14;
   }
 }
 
 PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
     phal_plugin_negotiation_t* negotiation) {
   static phal_plugin_api_t table;
-  const uint32_t newest = PHAL_MAKE_VERSION(1, 14);
+  const uint32_t newest = PHAL_MAKE_VERSION(1, 15);
   uint32_t version = negotiation->core_max_version;
   negotiation->plugin_min_version = PHAL_MAKE_VERSION(1, 0);
   negotiation->plugin_max_version = newest;
@@ -119,7 +121,7 @@ PHAL_EXPORT const phal_plugin_api_t* phal_plugin_entry(
   table.struct_size = TableSize(version);
   table.abi_version = version;
   table.name = "newer_minor";
-  table.version = "1.14.0";
+  table.version = "1.15.0";
   table.device_count = DeviceCount;
   return &table;
 }

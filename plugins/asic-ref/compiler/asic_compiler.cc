@@ -35,6 +35,7 @@ Status EmitKind(const KernelContext& context, const phal_kernel_desc_t& desc,
     case PHAL_KERNEL_KIND_COPY:
       return EmitCopy(context, *desc.u.copy, lanes, program);
     case PHAL_KERNEL_KIND_FFT:
+    case PHAL_KERNEL_KIND_LINALG:
       break;
   }
   return Unimplemented("asic-ref: kernel kind " + std::to_string(desc.kind));

@@ -185,6 +185,9 @@ class KernelBuilder : KernelIrBuilder {
   Status EmitKind(const phal_kir_fft_t&) {
     return UnimplementedKernelKind("the LLVM emitter", PHAL_KERNEL_KIND_FFT);
   }
+  Status EmitKind(const phal_kir_linalg_t&) {
+    return UnimplementedKernelKind("the LLVM emitter", PHAL_KERNEL_KIND_LINALG);
+  }
 
   Status EmitKind(const phal_kir_loop_t& loop) {
     const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);

@@ -164,6 +164,15 @@ void AddKind(Canonicaliser& out, const phal_kernel_desc_t& kernel) {
       out.AddArray(fft.fft_length, fft.fft_rank);
       return;
     }
+    case PHAL_KERNEL_KIND_LINALG: {
+      const phal_kir_linalg_t& linalg = *kernel.u.linalg;
+      out.Add(linalg.op);
+      out.Add(linalg.flags);
+      out.Add(linalg.transpose_a);
+      out.AddArray(linalg.operands, linalg.operand_count);
+      out.AddArray(linalg.results, linalg.result_count);
+      return;
+    }
     default:
       return;
   }

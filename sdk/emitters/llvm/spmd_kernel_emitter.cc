@@ -148,6 +148,9 @@ class SpmdBuilder : KernelIrBuilder {
   Status EmitKind(const phal_kir_fft_t&) {
     return UnimplementedKernelKind("the SPMD emitter", PHAL_KERNEL_KIND_FFT);
   }
+  Status EmitKind(const phal_kir_linalg_t&) {
+    return UnimplementedKernelKind("the SPMD emitter", PHAL_KERNEL_KIND_LINALG);
+  }
 
   Status EmitKind(const phal_kir_loop_t& loop) {
     const std::vector<int64_t> dims(loop.dims, loop.dims + loop.rank);

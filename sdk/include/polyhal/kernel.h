@@ -1,18 +1,21 @@
 /*
- * Polyhal ABI 1.6 (1.1-1.6) -- the kernel IR (KIR): what the core hands a
+ * Polyhal ABI 1.14 (1.1-1.14) -- the kernel IR (KIR): what the core hands a
  * plugin to turn into device code. ABI 1.2 appended node ops (the block
  * marked "ABI 1.2" below); the core never hands a kernel using them to a
  * plugin that negotiated ABI 1.1. ABI 1.3 to 1.5 changed nothing here. ABI
  * 1.6 appended the kernel kind FFT (the blocks marked "ABI 1.6"); the core
  * hands an FFT kernel only to a device that reports the kind through a
- * plugin that negotiated ABI 1.6 or later.
+ * plugin that negotiated ABI 1.6 or later. ABI 1.7 to 1.13 changed nothing
+ * here. ABI 1.14 appended the kernel kind LINALG (the blocks marked "ABI
+ * 1.14"), handed only to a device that reports it through a plugin that
+ * negotiated ABI 1.14 or later.
  *
  * The core lowers an HLO module to row-major layouts and partitions it into
  * kernels of a few kinds (loop, reduce, dot, conv, gather, scatter, sort,
- * copy, fft). Each kernel reads and writes dense row-major buffers, bound at
- * launch in the order of phal_kernel_desc_t::buffers. Control flow (while,
- * conditional, call) never reaches a plugin: the core's executor runs it on
- * the host and launches kernels.
+ * copy, fft, linalg). Each kernel reads and writes dense row-major buffers,
+ * bound at launch in the order of phal_kernel_desc_t::buffers. Control flow
+ * (while, conditional, call) never reaches a plugin: the core's executor runs
+ * it on the host and launches kernels.
  *
  * Scalar computations are bodies: arrays of nodes in topological order
  * (every operand index is smaller than the node's own index), each node an
@@ -192,7 +195,9 @@ typedef enum phal_kernel_kind {
   PHAL_KERNEL_KIND_SORT = 7,
   PHAL_KERNEL_KIND_COPY = 8,
   /* -- ABI 1.6 ------------------------------------------------------------- */
-  PHAL_KERNEL_KIND_FFT = 9
+  PHAL_KERNEL_KIND_FFT = 9,
+  /* -- ABI 1.14 ------------------------------------------------------------ */
+  PHAL_KERNEL_KIND_LINALG = 10
 } phal_kernel_kind_t;
 
 /* Bit of a kernel kind in phal_device_properties_t::kernel_kinds. */
@@ -412,6 +417,85 @@ typedef struct phal_kir_fft {
   const int64_t* fft_length; /* fft_rank lengths, outermost first */
 } phal_kir_fft_t;
 
+/* -- ABI 1.14 -------------------------------------------------------------- */
+
+/* The operation a LINALG kernel computes: the HLO op of the same name. */
+typedef enum phal_kir_linalg_op {
+  PHAL_KIR_LINALG_CHOLESKY = 0,
+  PHAL_KIR_LINALG_TRIANGULAR_SOLVE = 1,
+  PHAL_KIR_LINALG_LU = 2,
+  PHAL_KIR_LINALG_QR = 3,
+  PHAL_KIR_LINALG_HOUSEHOLDER_PRODUCT = 4,
+  PHAL_KIR_LINALG_EIGH = 5,
+  PHAL_KIR_LINALG_SVD = 6
+} phal_kir_linalg_op_t;
+
+/* triangular-solve's op(a): a, its transpose, or its conjugate transpose. */
+typedef enum phal_kir_transpose {
+  PHAL_KIR_TRANSPOSE_NONE = 0,
+  PHAL_KIR_TRANSPOSE_TRANSPOSE = 1,
+  PHAL_KIR_TRANSPOSE_ADJOINT = 2
+} phal_kir_transpose_t;
+
+/* Bits of phal_kir_linalg_t::flags. */
+/* cholesky, triangular-solve, eigh: the lower triangle of a holds the
+ * matrix (cholesky's factor is lower-triangular); otherwise the upper. */
+#define PHAL_KIR_LINALG_LOWER ((uint32_t)1 << 0)
+/* triangular-solve: op(a) x = b; otherwise x op(a) = b. */
+#define PHAL_KIR_LINALG_LEFT_SIDE ((uint32_t)1 << 1)
+/* triangular-solve: a's diagonal is ones and is not read. */
+#define PHAL_KIR_LINALG_UNIT_DIAGONAL ((uint32_t)1 << 2)
+/* svd: u [.., m, m] and vt [.., n, n]; otherwise [.., m, k], [.., k, n]. */
+#define PHAL_KIR_LINALG_FULL_MATRICES ((uint32_t)1 << 3)
+
+/*
+ * LINALG (ABI 1.14): one linear-algebra op over a batch of matrices. Every
+ * buffer is [batch..., rows, columns] (a vector result [batch..., count])
+ * with the same leading batch dimensions; each matrix of the batch is
+ * independent. Element types: f32, f64, c64 or c128, one for every
+ * operand and matrix result (eigenvalues and singular values are the real
+ * type of that precision, pivots s32). With a [.., m, n] and k = min(m, n):
+ *   CHOLESKY             (a) -> (l): a square and Hermitian, read from the
+ *                        LOWER triangle (or the upper); the factor with
+ *                        a = l l^H (or u^H u), the other triangle zero.
+ *                        Where a pivot is not positive (or NaN) the
+ *                        factor's columns from that one on are NaN.
+ *   TRIANGULAR_SOLVE     (a, b) -> (x): a square, triangular (LOWER or
+ *                        upper; UNIT_DIAGONAL), op(a) by transpose_a;
+ *                        x op(a) = b, or op(a) x = b with LEFT_SIDE.
+ *   LU                   (a) -> (lu, pivots): partial pivoting as LAPACK's
+ *                        getrf; unit-lower l below the diagonal, u on and
+ *                        above; pivots [.., k] the 0-based row swapped with
+ *                        each step's.
+ *   QR                   (a) -> (qr, taus): Householder as LAPACK's geqrf;
+ *                        r on and above the diagonal, the reflectors below;
+ *                        taus [.., k].
+ *   HOUSEHOLDER_PRODUCT  (a, taus) -> (q): LAPACK's orgqr: the product of
+ *                        the reflectors of a [.., m, n] and taus [.., t]
+ *                        (m >= n >= t), its first n columns.
+ *   EIGH                 (a) -> (vectors, values): a square Hermitian read
+ *                        from one triangle; values [.., n] ascending, the
+ *                        eigenvectors the columns of vectors [.., n, n],
+ *                        each scaled so that its entry of largest
+ *                        magnitude (the first of equals) is real positive.
+ *   SVD                  (a) -> (u, s, vt): s [.., k] descending; a = u s vt
+ *                        with each row of vt scaled as EIGH's vectors are;
+ *                        u's columns past the first k (FULL_MATRICES) the
+ *                        reference's orthonormal completion.
+ * docs/kernel-ir.md gives each op's exact conventions (those of the
+ * reference interpreter); results agree with it to rounding. Operands and
+ * results are distinct buffers. A dimension may be 0.
+ */
+typedef struct phal_kir_linalg {
+  phal_kir_linalg_op_t op;
+  uint32_t flags;                   /* PHAL_KIR_LINALG_* bits */
+  phal_kir_transpose_t transpose_a; /* TRIANGULAR_SOLVE; NONE otherwise */
+  uint32_t operand_count;           /* 2: TRIANGULAR_SOLVE, HOUSEHOLDER_... */
+  uint32_t operands[2];             /* buffers; unused entries 0 */
+  uint32_t result_count;            /* 1, 2 (LU, QR, EIGH) or 3 (SVD) */
+  uint32_t results[3];              /* buffers; unused entries 0 */
+} phal_kir_linalg_t;
+
 /*
  * A kernel: its buffers and its kind's description. Exactly the member of
  * the union matching `kind` is meaningful.
@@ -432,7 +516,8 @@ typedef struct phal_kernel_desc {
     const phal_kir_scatter_t* scatter;
     const phal_kir_sort_t* sort;
     const phal_kir_copy_t* copy;
-    const phal_kir_fft_t* fft; /* ABI 1.6 */
+    const phal_kir_fft_t* fft;       /* ABI 1.6 */
+    const phal_kir_linalg_t* linalg; /* ABI 1.14 */
   } u;
 } phal_kernel_desc_t;
 

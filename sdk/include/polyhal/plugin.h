@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.13 (1.0-1.13) -- the interface a backend plugin implements.
+ * Polyhal ABI 1.14 (1.0-1.14) -- the interface a backend plugin implements.
  *
  * A plugin is a shared library with exactly one exported symbol,
  * `phal_plugin_entry` (see phal_plugin_entry_fn). libpolyhal calls it once,
@@ -402,7 +402,8 @@ typedef struct phal_plugin_api {
    * a message naming what is missing. `options` may be NULL. The core hands
    * a kernel only kinds the device reports in kernel_kinds, and kinds and
    * node ops of the ABI version the plugin negotiated or an older one (an
-   * FFT kernel, ABI 1.6, never reaches a plugin that negotiated 1.5). */
+   * FFT kernel, ABI 1.6, never reaches a plugin that negotiated 1.5; a
+   * LINALG kernel, ABI 1.14, none that negotiated 1.13). */
   phal_status_t* (*kernel_emit)(phal_plugin_device_t* device,
                                 const phal_kernel_desc_t* kernel,
                                 const phal_kernel_options_t* options,
@@ -663,6 +664,7 @@ typedef struct phal_plugin_api {
 #define PHAL_PLUGIN_API_STRUCT_SIZE_1_13          \
   (offsetof(phal_plugin_api_t, program_compile) + \
    sizeof(((phal_plugin_api_t*)0)->program_compile))
+#define PHAL_PLUGIN_API_STRUCT_SIZE_1_14 PHAL_PLUGIN_API_STRUCT_SIZE_1_13
 
 /*
  * The negotiation record passed to phal_plugin_entry. The core fills the

@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.13 (1.0-1.13) -- the application interface of libpolyhal.
+ * Polyhal ABI 1.14 (1.0-1.14) -- the application interface of libpolyhal.
  *
  * A framework creates a client, which discovers and loads plugins (see
  * docs/plugins.md for the search order), lists their devices, allocates

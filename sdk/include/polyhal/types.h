@@ -1,5 +1,5 @@
 /*
- * Polyhal ABI 1.13 (1.0-1.13) -- types shared by applications (runtime.h) and
+ * Polyhal ABI 1.14 (1.0-1.14) -- types shared by applications (runtime.h) and
  * plugins (plugin.h).
  *
  * Rules that hold for every declaration under sdk/include/polyhal:
@@ -33,7 +33,7 @@ extern "C" {
 
 /* The ABI version these headers describe. */
 #define PHAL_ABI_VERSION_MAJOR 1
-#define PHAL_ABI_VERSION_MINOR 13
+#define PHAL_ABI_VERSION_MINOR 14
 #define PHAL_ABI_VERSION \
   PHAL_MAKE_VERSION(PHAL_ABI_VERSION_MAJOR, PHAL_ABI_VERSION_MINOR)
 
