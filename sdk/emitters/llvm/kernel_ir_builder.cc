@@ -51,8 +51,14 @@ Status KernelIrBuilder::Nest(const std::vector<int64_t>& extents,
   llvm::Value* from = builder_.getInt64(0);
   llvm::Value* to = builder_.getInt64(extents[level]);
   if (level == 0 && first_from != nullptr) {
-    from = first_from;
-    to = first_to;
+    // The launch's range lies within [0, extent] (launch_plan.h). Saying so
+    // lets LLVM prove the index and index arithmetic over it non-negative
+    // and bounded, so that divisions and remainders by the extents of a
+    // reshape become unsigned and fold back into the index itself (a
+    // flattening reshape is then a contiguous copy, not a gather).
+    from = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, first_from,
+                                          builder_.getInt64(0));
+    to = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, first_to, to);
   }
   return Loop(from, to, [&](llvm::Value* index) {
     indices[level] = index;
