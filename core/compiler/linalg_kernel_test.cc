@@ -4,7 +4,8 @@
 // LAPACK calls, and match the reference interpreter (the oracle, in
 // double): every op in f32, f64, c64 and c128, batched, at orders 1, 7
 // and 33, every side, triangle and transpose of triangular-solve, tall,
-// wide and square svd with and without full matrices; a factorisation
+// wide and square svd with and without full matrices, one large Cholesky
+// and one large solve (cut over the pool); a factorisation
 // that fails (NaN columns), LU of singular matrices and of NaN, and empty
 // batches and matrices. Skipped, with the reason, where the cpu plugin has
 // no device.
@@ -238,6 +239,26 @@ TEST_F(CpuLinalgKernels, TriangularSolveOfEverySideAndTransposeMatches) {
                 {a, b}, n, 256);
           }
         }
+      }
+    }
+  }
+}
+
+// One large matrix: the plugin factors it by blocks on its pool; one that
+// fails past the first block falls back to the reference's way.
+TEST_F(CpuLinalgKernels, OneLargeCholeskyByBlocksMatchesTheReference) {
+  const int64_t n = 400;
+  for (ElementType type : {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_C128}) {
+    Literal a = Square(type, 1, n, 18, true);
+    for (bool fails : {false, true}) {
+      if (fails) a.SetFromComplex(300 * n + 300, {-1e4, 0});
+      for (bool lower : {true, false}) {
+        const std::string t = ShapeText(type, {1, n, n});
+        ExpectMatchesReference(
+            Module({"a = " + t + " parameter(0)",
+                    "ROOT l = " + t +
+                        " cholesky(a), lower=" + (lower ? "true" : "false")}),
+            {a}, n, 64);
       }
     }
   }

@@ -466,6 +466,13 @@ struct Lapack {
                                CBLAS_TRANSPOSE, CBLAS_DIAG, blasint, blasint,
                                const void*, const void*, blasint, void*,
                                blasint);
+  using RealGemm = void (*)(CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE,
+                            blasint, blasint, blasint, R, const R*, blasint,
+                            const R*, blasint, R, R*, blasint);
+  using ComplexGemm = void (*)(CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE,
+                               blasint, blasint, blasint, const void*,
+                               const void*, blasint, const void*, blasint,
+                               const void*, void*, blasint);
 
   static constexpr char kPrefix = std::is_same_v<T, float>    ? 's'
                                   : std::is_same_v<T, double> ? 'd'
@@ -493,6 +500,7 @@ struct Lapack {
       l.eigen = Find<decltype(l.eigen)>(Name(kEigen));
       l.gesdd = Find<decltype(l.gesdd)>(Name("gesdd_"));
       l.trsm = Find<decltype(l.trsm)>("cblas_" + Name("trsm"));
+      l.gemm = Find<decltype(l.gemm)>("cblas_" + Name("gemm"));
       return l;
     }();
     return lapack;
@@ -537,6 +545,37 @@ struct Lapack {
   std::conditional_t<kIsComplex<T>, Heevd, Syevd> eigen = nullptr;
   std::conditional_t<kIsComplex<T>, ComplexGesdd, RealGesdd> gesdd = nullptr;
   std::conditional_t<kIsComplex<T>, ComplexTrsm, RealTrsm> trsm = nullptr;
+  std::conditional_t<kIsComplex<T>, ComplexGemm, RealGemm> gemm = nullptr;
+
+  // Column-major trsm and gemm with alpha (and gemm's beta) real, for
+  // either kind of T.
+  void Trsm(CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE transpose,
+            int64_t m, int64_t n, const T* a, int64_t lda, T* b,
+            int64_t ldb) const {
+    const auto i = [](int64_t v) { return static_cast<blasint>(v); };
+    if constexpr (kIsComplex<T>) {
+      const T one = 1;
+      trsm(CblasColMajor, side, uplo, transpose, CblasNonUnit, i(m), i(n), &one,
+           a, i(lda), b, i(ldb));
+    } else {
+      trsm(CblasColMajor, side, uplo, transpose, CblasNonUnit, i(m), i(n), T(1),
+           a, i(lda), b, i(ldb));
+    }
+  }
+  // c = c - op_a(a) op_b(b).
+  void GemmSubtract(CBLAS_TRANSPOSE op_a, CBLAS_TRANSPOSE op_b, int64_t m,
+                    int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
+                    int64_t ldb, T* c, int64_t ldc) const {
+    const auto i = [](int64_t v) { return static_cast<blasint>(v); };
+    if constexpr (kIsComplex<T>) {
+      const T minus_one = -1, one = 1;
+      gemm(CblasColMajor, op_a, op_b, i(m), i(n), i(k), &minus_one, a, i(lda),
+           b, i(ldb), &one, c, i(ldc));
+    } else {
+      gemm(CblasColMajor, op_a, op_b, i(m), i(n), i(k), T(-1), a, i(lda), b,
+           i(ldb), T(1), c, i(ldc));
+    }
+  }
 };
 
 int ToInt(int64_t value) { return static_cast<int>(value); }
@@ -613,6 +652,23 @@ class TypedLinalgKernel final : public LinalgKernel {
       }
     }
     std::atomic<bool> out_of_memory{false};
+    if (s.op == PHAL_KIR_LINALG_CHOLESKY && s.batch < pool.thread_count() &&
+        s.n >= kParallelCholeskyOrder && lapack_.gemm != nullptr &&
+        lapack_.trsm != nullptr) {
+      // A few large matrices: each factored by blocks, the panel's solves
+      // and the trailing update spread over the pool.
+      Workspace<T> workspace;
+      try {
+        Resize(workspace.matrix, sizes.matrix);
+      } catch (const std::exception&) {
+        return ResourceExhausted(
+            "cpu plugin: no memory for a LINALG kernel's workspace");
+      }
+      for (int64_t b = 0; b < s.batch; ++b) {
+        ParallelCholesky(buffers, b, workspace, pool);
+      }
+      return OkStatus();
+    }
     if (s.op == PHAL_KIR_LINALG_TRIANGULAR_SOLVE) {
       // Whether trsm solves each matrix as the reference does, decided
       // once per matrix; then the pieces.
@@ -841,6 +897,82 @@ class TypedLinalgKernel final : public LinalgKernel {
   // (b's columns on the left side, its rows on the right) cut into that
   // many runs, each one trsm, so that one large system keeps every thread
   // of the pool busy.
+  // The order from which a matrix alone is factored by ParallelCholesky,
+  // and its blocks.
+  static constexpr int64_t kParallelCholeskyOrder = 384;
+  static constexpr int64_t kCholeskyBlock = 128;
+
+  // Cholesky's factorisation of matrix `b`, as Cholesky computes it, by
+  // blocks of kCholeskyBlock columns (of the column-major matrix
+  // Cholesky's transposition-free view factors): each diagonal block by
+  // potrf, the blocks beside it by trsm and the trailing matrix by gemm,
+  // those two cut into blocks run on `pool`. A potrf that fails, or a NaN,
+  // sends the matrix to the reference's factorisation, as in Cholesky.
+  void ParallelCholesky(void* const* buffers, int64_t b, Workspace<T>& w,
+                        ThreadPool& pool) const {
+    const int64_t n = shape().n;
+    const T* a = Operand(buffers, 0) + b * n * n;
+    T* l = Result(buffers, 0) + b * n * n;
+    const bool lower = Lower();
+    // The column-major factor's triangle: upper for a's lower one.
+    const bool upper = lower;
+    T* work = w.matrix.data();
+    std::copy(a, a + n * n, work);
+    const auto at = [&](int64_t i, int64_t j) { return work + i + j * n; };
+    constexpr int64_t kBlock = kCholeskyBlock;
+    for (int64_t j = 0; j < n; j += kBlock) {
+      const int64_t jb = std::min(kBlock, n - j);
+      const int jbi = ToInt(jb), ni = ToInt(n);
+      int info = 0;
+      lapack_.potrf(upper ? "U" : "L", &jbi, at(j, j), &ni, &info, 1);
+      if (info != 0) return ReferenceCholesky(a, n, lower, l);
+      const int64_t rest = n - j - jb;
+      if (rest == 0) break;
+      const int64_t blocks = (rest + kBlock - 1) / kBlock;
+      // The blocks beside the diagonal one: U's rows j..j+jb to its right
+      // (U^H x = a), or L's columns below it (x L^H = a), block by block.
+      pool.ParallelFor(blocks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t t = begin; t < end; ++t) {
+          const int64_t c0 = j + jb + t * kBlock;
+          const int64_t count = std::min(kBlock, n - c0);
+          if (upper) {
+            lapack_.Trsm(CblasLeft, CblasUpper, CblasConjTrans, jb, count,
+                         at(j, j), n, at(j, c0), n);
+          } else {
+            lapack_.Trsm(CblasRight, CblasLower, CblasConjTrans, count, jb,
+                         at(j, j), n, at(c0, j), n);
+          }
+        }
+      });
+      // The trailing matrix, block column by block column: its triangle's
+      // part (and the diagonal block's other half, which nothing reads)
+      // minus the panel's products.
+      pool.ParallelFor(blocks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t t = begin; t < end; ++t) {
+          const int64_t c0 = j + jb + t * kBlock;
+          const int64_t count = std::min(kBlock, n - c0);
+          if (upper) {
+            // a[j+jb..c0+count, c0..] -= U[j.., j+jb..]^H U[j.., c0..]
+            lapack_.GemmSubtract(
+                CblasConjTrans, CblasNoTrans, c0 + count - (j + jb), count, jb,
+                at(j, j + jb), n, at(j, c0), n, at(j + jb, c0), n);
+          } else {
+            // a[c0.., c0..c0+count] -= L[c0.., j..] L[c0..c0+count, j..]^H
+            lapack_.GemmSubtract(CblasNoTrans, CblasConjTrans, n - c0, count,
+                                 jb, at(c0, j), n, at(c0, j), n, at(c0, c0), n);
+          }
+        }
+      });
+    }
+    if (AnyNan(work, n * n)) return ReferenceCholesky(a, n, lower, l);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t first = lower ? 0 : i, last = lower ? i + 1 : n;
+      std::fill(l + i * n, l + i * n + first, T(0));
+      std::copy(work + i * n + first, work + i * n + last, l + i * n + first);
+      std::fill(l + i * n + last, l + (i + 1) * n, T(0));
+    }
+  }
+
   void TriangularSolve(void* const* buffers, int64_t b, int64_t piece,
                        int64_t pieces, bool like_trsm) const {
     const LinalgShape& s = shape();

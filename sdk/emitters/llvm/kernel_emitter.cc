@@ -206,7 +206,94 @@ class KernelBuilder : KernelIrBuilder {
       return StoreResults(loop.body, results, loop.outputs,
                           Linear(indices, dims));
     };
-    return dims.empty() ? Once(body) : Nest(dims, begin_, end_, indices, body);
+    if (dims.empty()) return Once(body);
+    if (ReadsTransposed(loop.body, dims)) return TiledNest(dims, indices, body);
+    return Nest(dims, begin_, end_, indices, body);
+  }
+
+  // Tiles of the last two dimensions of a loop that reads a transposed
+  // buffer: kTransposeTile rows by kTransposeTile columns, so that the
+  // columns a tile reads stay in cache for all its rows.
+  static constexpr int64_t kTransposeTile = 32;
+
+  // Whether `body`, over `dims`, reads some buffer transposed: the index
+  // of the space's last dimension selects one of the buffer's outer
+  // dimensions while another value selects its last one, so consecutive
+  // iterations read a column. Such a loop runs in tiles (TiledNest) when
+  // both of its last two dimensions hold a tile or more.
+  static bool ReadsTransposed(const phal_kir_body_t& body,
+                              const std::vector<int64_t>& dims) {
+    const size_t rank = dims.size();
+    if (rank < 2 || dims[rank - 1] < kTransposeTile ||
+        dims[rank - 2] < kTransposeTile) {
+      return false;
+    }
+    const auto is_last_index = [&](uint32_t node) {
+      const phal_kir_node_t& n = body.nodes[node];
+      return n.op == PHAL_KIR_OP_INDEX &&
+             n.attributes[0] == static_cast<int64_t>(rank - 1);
+    };
+    for (uint32_t i = 0; i < body.node_count; ++i) {
+      const phal_kir_node_t& node = body.nodes[i];
+      if (node.op != PHAL_KIR_OP_READ || node.operand_count < 2) continue;
+      const uint32_t* operands = body.operands + node.operand_begin;
+      if (is_last_index(operands[node.operand_count - 1])) continue;
+      for (uint32_t d = 0; d + 1 < node.operand_count; ++d) {
+        if (is_last_index(operands[d])) return true;
+      }
+    }
+    return false;
+  }
+
+  // Nest's loops with the last two dimensions tiled: the dimensions before
+  // them as Nest runs them, then tiles of rows, tiles of columns, and the
+  // tile's rows and columns. The split dimension stays the first: for a
+  // rank-2 space the tiles of rows cover [begin, end).
+  Status TiledNest(const std::vector<int64_t>& dims,
+                   std::vector<llvm::Value*>& indices,
+                   const std::function<Status()>& body) {
+    const size_t rank = dims.size();
+    llvm::Value* tile = builder_.getInt64(kTransposeTile);
+    llvm::Value* columns = builder_.getInt64(dims[rank - 1]);
+    auto tiles = [&](llvm::Value* row_from, llvm::Value* row_to) -> Status {
+      return Loop(
+          row_from, row_to,
+          [&](llvm::Value* row_tile) -> Status {
+            llvm::Value* row_end = builder_.CreateBinaryIntrinsic(
+                llvm::Intrinsic::smin, builder_.CreateNSWAdd(row_tile, tile),
+                row_to);
+            return Loop(
+                builder_.getInt64(0), columns,
+                [&](llvm::Value* column_tile) -> Status {
+                  llvm::Value* column_end = builder_.CreateBinaryIntrinsic(
+                      llvm::Intrinsic::smin,
+                      builder_.CreateNSWAdd(column_tile, tile), columns);
+                  return Loop(row_tile, row_end, [&](llvm::Value* row) {
+                    indices[rank - 2] = row;
+                    return Loop(column_tile, column_end,
+                                [&](llvm::Value* column) {
+                                  indices[rank - 1] = column;
+                                  return body();
+                                });
+                  });
+                },
+                tile);
+          },
+          tile);
+    };
+    if (rank == 2) {
+      // The launch's range lies within [0, rows] (as in Nest).
+      return tiles(builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, begin_,
+                                                  builder_.getInt64(0)),
+                   builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, end_,
+                                                  builder_.getInt64(dims[0])));
+    }
+    const std::vector<int64_t> outer_dims(dims.begin(), dims.end() - 2);
+    std::vector<llvm::Value*> outer(outer_dims.size());
+    return Nest(outer_dims, begin_, end_, outer, [&]() -> Status {
+      std::copy(outer.begin(), outer.end(), indices.begin());
+      return tiles(builder_.getInt64(0), builder_.getInt64(dims[rank - 2]));
+    });
   }
 
   Status EmitKind(const phal_kir_reduce_t& reduce) {
