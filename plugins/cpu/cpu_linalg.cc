@@ -119,18 +119,25 @@ void ClearNegativeZeros(T* values, int64_t count) {
 }
 
 // to[j * rows + i] = from[i * cols + j]: the rows x cols matrix `from`
-// transposed, in tiles, so that both sides are read and written a cache
-// line at a time (element by element, one side strides through memory and
-// a 1024 x 1024 copy costs as much as its factorisation).
+// transposed, a square tile of 4 KiB at a time gathered into a local
+// buffer from whole rows and written out as whole columns, so that every
+// cache line is read and written once, in full (element by element, one
+// side strides through memory, and at power-of-two orders its lines evict
+// each other before the tile is done with them).
 template <typename T>
 void Transpose(const T* from, int64_t rows, int64_t cols, T* to) {
-  constexpr int64_t kTile = 32;
+  constexpr int64_t kTile = sizeof(T) <= 4 ? 32 : 16;
+  T tile[kTile][kTile];
   for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
-    const int64_t i1 = std::min(rows, i0 + kTile);
+    const int64_t ni = std::min(kTile, rows - i0);
     for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
-      const int64_t j1 = std::min(cols, j0 + kTile);
-      for (int64_t i = i0; i < i1; ++i) {
-        for (int64_t j = j0; j < j1; ++j) to[j * rows + i] = from[i * cols + j];
+      const int64_t nj = std::min(kTile, cols - j0);
+      for (int64_t i = 0; i < ni; ++i) {
+        const T* row = from + (i0 + i) * cols + j0;
+        for (int64_t j = 0; j < nj; ++j) tile[j][i] = row[j];
+      }
+      for (int64_t j = 0; j < nj; ++j) {
+        std::copy(tile[j], tile[j] + ni, to + (j0 + j) * rows + i0);
       }
     }
   }
