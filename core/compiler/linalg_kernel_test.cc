@@ -4,8 +4,8 @@
 // LAPACK calls, and match the reference interpreter (the oracle, in
 // double): every op in f32, f64, c64 and c128, batched, at orders 1, 7
 // and 33, every side, triangle and transpose of triangular-solve, tall,
-// wide and square svd with and without full matrices, one large Cholesky
-// and one large solve (cut over the pool); a factorisation
+// wide and square svd with and without full matrices, one large Cholesky,
+// LU and solve (cut over the pool); a factorisation
 // that fails (NaN columns), LU of singular matrices and of NaN, and empty
 // batches and matrices. Skipped, with the reason, where the cpu plugin has
 // no device.
@@ -260,6 +260,30 @@ TEST_F(CpuLinalgKernels, OneLargeCholeskyByBlocksMatchesTheReference) {
                         " cholesky(a), lower=" + (lower ? "true" : "false")}),
             {a}, n, 64);
       }
+    }
+  }
+}
+
+// One large LU, square, tall and wide: the plugin factors it by blocks of
+// columns on its pool (the same pivots as the reference); a zero column
+// (a zero pivot past the first block) and a NaN.
+TEST_F(CpuLinalgKernels, OneLargeLuByBlocksMatchesTheReference) {
+  for (ElementType type : {PHAL_ELEMENT_TYPE_F32, PHAL_ELEMENT_TYPE_C128}) {
+    for (const auto& [m, n] :
+         {std::pair<int64_t, int64_t>{300, 300}, {400, 270}, {270, 400}}) {
+      const int64_t k = std::min(m, n);
+      const std::string t = ShapeText(type, {1, m, n});
+      const std::string pivots = ShapeText(PHAL_ELEMENT_TYPE_S32, {1, k});
+      const std::string text =
+          Module({"a = " + t + " parameter(0)",
+                  "ROOT r = (" + t + ", " + pivots + ") lu(a)"});
+      Literal a = Random(type, {1, m, n}, 19);
+      ExpectMatchesReference(text, {a}, std::max(m, n), 1024);
+      for (int64_t i = 0; i < m; ++i) a.SetFromComplex(i * n + 100, {0, 0});
+      ExpectMatchesReference(text, {a}, std::max(m, n), 1024);
+      a.SetFromComplex(150 * n + 7,
+                       {std::numeric_limits<double>::quiet_NaN(), 0});
+      ExpectMatchesReference(text, {a}, std::max(m, n), 1024);
     }
   }
 }

@@ -557,16 +557,16 @@ struct Lapack {
   // Column-major trsm and gemm with alpha (and gemm's beta) real, for
   // either kind of T.
   void Trsm(CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE transpose,
-            int64_t m, int64_t n, const T* a, int64_t lda, T* b,
-            int64_t ldb) const {
+            CBLAS_DIAG diag, int64_t m, int64_t n, const T* a, int64_t lda,
+            T* b, int64_t ldb) const {
     const auto i = [](int64_t v) { return static_cast<blasint>(v); };
     if constexpr (kIsComplex<T>) {
       const T one = 1;
-      trsm(CblasColMajor, side, uplo, transpose, CblasNonUnit, i(m), i(n), &one,
-           a, i(lda), b, i(ldb));
+      trsm(CblasColMajor, side, uplo, transpose, diag, i(m), i(n), &one, a,
+           i(lda), b, i(ldb));
     } else {
-      trsm(CblasColMajor, side, uplo, transpose, CblasNonUnit, i(m), i(n), T(1),
-           a, i(lda), b, i(ldb));
+      trsm(CblasColMajor, side, uplo, transpose, diag, i(m), i(n), T(1), a,
+           i(lda), b, i(ldb));
     }
   }
   // c = c - op_a(a) op_b(b).
@@ -673,6 +673,23 @@ class TypedLinalgKernel final : public LinalgKernel {
       }
       for (int64_t b = 0; b < s.batch; ++b) {
         ParallelCholesky(buffers, b, workspace, pool);
+      }
+      return OkStatus();
+    }
+    if (s.op == PHAL_KIR_LINALG_LU && s.batch < pool.thread_count() &&
+        std::min(s.m, s.n) >= kParallelLuOrder && lapack_.gemm != nullptr &&
+        lapack_.trsm != nullptr) {
+      // The same for a few large LU factorisations.
+      Workspace<T> workspace;
+      try {
+        Resize(workspace.matrix, sizes.matrix);
+        Resize(workspace.iwork, sizes.iwork);
+      } catch (const std::exception&) {
+        return ResourceExhausted(
+            "cpu plugin: no memory for a LINALG kernel's workspace");
+      }
+      for (int64_t b = 0; b < s.batch; ++b) {
+        ParallelLu(buffers, b, workspace, pool);
       }
       return OkStatus();
     }
@@ -943,11 +960,11 @@ class TypedLinalgKernel final : public LinalgKernel {
           const int64_t c0 = j + jb + t * kBlock;
           const int64_t count = std::min(kBlock, n - c0);
           if (upper) {
-            lapack_.Trsm(CblasLeft, CblasUpper, CblasConjTrans, jb, count,
-                         at(j, j), n, at(j, c0), n);
+            lapack_.Trsm(CblasLeft, CblasUpper, CblasConjTrans, CblasNonUnit,
+                         jb, count, at(j, j), n, at(j, c0), n);
           } else {
-            lapack_.Trsm(CblasRight, CblasLower, CblasConjTrans, count, jb,
-                         at(j, j), n, at(c0, j), n);
+            lapack_.Trsm(CblasRight, CblasLower, CblasConjTrans, CblasNonUnit,
+                         count, jb, at(j, j), n, at(c0, j), n);
           }
         }
       });
@@ -978,6 +995,68 @@ class TypedLinalgKernel final : public LinalgKernel {
       std::copy(work + i * n + first, work + i * n + last, l + i * n + first);
       std::fill(l + i * n + last, l + (i + 1) * n, T(0));
     }
+  }
+
+  // The order from which a matrix alone is factored by ParallelLu, and its
+  // blocks.
+  static constexpr int64_t kParallelLuOrder = 256;
+  static constexpr int64_t kLuBlock = 64;
+
+  // Lu's factorisation of matrix `b` by blocks of kLuBlock columns: each
+  // panel (the block's columns from its diagonal down) by getrf, then, on
+  // `pool`, block column by block column, the panel's row swaps applied to
+  // the columns on either side, the rows of U to its right solved (trsm)
+  // and the trailing matrix updated (gemm). A NaN in the input or the
+  // factors sends the matrix to the reference's factorisation, as in Lu.
+  void ParallelLu(void* const* buffers, int64_t b, Workspace<T>& w,
+                  ThreadPool& pool) const {
+    const int64_t m = shape().m, n = shape().n, k = std::min(m, n);
+    const T* a = Operand(buffers, 0) + b * m * n;
+    T* lu = Result(buffers, 0) + b * m * n;
+    int32_t* pivots = Result<int32_t>(buffers, 1) + b * k;
+    if (AnyNan(a, m * n)) return ReferenceLu(a, m, n, lu, pivots);
+    T* work = w.matrix.data();
+    int* ipiv = w.iwork.data();
+    ToColumnMajor(a, m, n, work);
+    const auto at = [&](int64_t i, int64_t j) { return work + i + j * m; };
+    constexpr int64_t kBlock = kLuBlock;
+    for (int64_t j = 0; j < k; j += kBlock) {
+      const int64_t jb = std::min(kBlock, k - j);
+      const int rows = ToInt(m - j), cols = ToInt(jb), ld = ToInt(m);
+      int info = 0;
+      lapack_.getrf(&rows, &cols, at(j, j), &ld, ipiv + j, &info);
+      // The panel's pivots, 1-based within it, as rows of the matrix.
+      for (int64_t p = j; p < j + jb; ++p) ipiv[p] += ToInt(j);
+      const int64_t left_blocks = (j + kBlock - 1) / kBlock;
+      const int64_t right_blocks = (n - j - jb + kBlock - 1) / kBlock;
+      pool.ParallelFor(
+          left_blocks + right_blocks, 1, [&](int64_t begin, int64_t end) {
+            for (int64_t t = begin; t < end; ++t) {
+              const bool left = t < left_blocks;
+              const int64_t c0 =
+                  left ? t * kBlock : j + jb + (t - left_blocks) * kBlock;
+              const int64_t c1 = std::min(left ? j : n, c0 + kBlock);
+              for (int64_t p = j; p < j + jb; ++p) {
+                const int64_t q = ipiv[p] - 1;
+                if (q == p) continue;
+                for (int64_t c = c0; c < c1; ++c) {
+                  std::swap(*at(p, c), *at(q, c));
+                }
+              }
+              if (left) continue;
+              lapack_.Trsm(CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb,
+                           c1 - c0, at(j, j), m, at(j, c0), m);
+              if (j + jb < m) {
+                lapack_.GemmSubtract(CblasNoTrans, CblasNoTrans, m - j - jb,
+                                     c1 - c0, jb, at(j + jb, j), m, at(j, c0),
+                                     m, at(j + jb, c0), m);
+              }
+            }
+          });
+    }
+    if (AnyNan(work, m * n)) return ReferenceLu(a, m, n, lu, pivots);
+    ToRowMajor(work, m, n, lu);
+    for (int64_t p = 0; p < k; ++p) pivots[p] = ipiv[p] - 1;
   }
 
   void TriangularSolve(void* const* buffers, int64_t b, int64_t piece,
