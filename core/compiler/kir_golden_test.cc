@@ -46,13 +46,11 @@ TEST_P(KirGolden, ProgramMatchesReference) {
   ExpectMatchesReference(text, arguments, 1e-6);
 }
 
-// testdata/fft_kernels.hlo compiled for a device that runs FFT kernels
-// (ABI 1.6): each fft one FFT kernel, the ops between them loops.
-TEST(KirGoldenFftKernels, DumpMatchesGolden) {
+// testdata/<name>.hlo compiled with `options` against testdata/<name>.kir.
+void ExpectDumpMatchesGolden(const std::string& name,
+                             const CompilerOptions& options) {
   const std::string base =
-      SourceFile("core/compiler/testdata/fft_kernels").string();
-  CompilerOptions options;
-  options.fft_kernels = true;
+      SourceFile("core/compiler/testdata/" + name).string();
   StatusOr<std::unique_ptr<Program>> program =
       CompileModule(ParseVerified(ReadTextFile(base + ".hlo")), options);
   ASSERT_TRUE(program.ok()) << program.status().ToString();
@@ -66,24 +64,20 @@ TEST(KirGoldenFftKernels, DumpMatchesGolden) {
   EXPECT_EQ(dump, ReadTextFile(base + ".kir")) << "golden " << base << ".kir";
 }
 
+// testdata/fft_kernels.hlo compiled for a device that runs FFT kernels
+// (ABI 1.6): each fft one FFT kernel, the ops between them loops.
+TEST(KirGoldenFftKernels, DumpMatchesGolden) {
+  CompilerOptions options;
+  options.fft_kernels = true;
+  ExpectDumpMatchesGolden("fft_kernels", options);
+}
+
 // testdata/linalg_kernels.hlo compiled for a device that runs LINALG
 // kernels (ABI 1.14): each linear-algebra op one LINALG kernel.
 TEST(KirGoldenLinalgKernels, DumpMatchesGolden) {
-  const std::string base =
-      SourceFile("core/compiler/testdata/linalg_kernels").string();
   CompilerOptions options;
   options.linalg_kernels = true;
-  StatusOr<std::unique_ptr<Program>> program =
-      CompileModule(ParseVerified(ReadTextFile(base + ".hlo")), options);
-  ASSERT_TRUE(program.ok()) << program.status().ToString();
-  std::string dump;
-  for (const auto& kernel : (*program)->kernels) {
-    dump += KernelToText(kernel->Desc()) + "\n";
-  }
-  if (std::getenv("PHAL_UPDATE_GOLDENS") != nullptr) {
-    std::ofstream(base + ".kir") << dump;
-  }
-  EXPECT_EQ(dump, ReadTextFile(base + ".kir")) << "golden " << base << ".kir";
+  ExpectDumpMatchesGolden("linalg_kernels", options);
 }
 
 INSTANTIATE_TEST_SUITE_P(Compiler, KirGolden,

@@ -886,6 +886,17 @@ class TypedLinalgKernel final : public LinalgKernel {
     }
   }
 
+  // The factor's triangle of the n x n `work` (row-major, as the
+  // transposition-free potrf leaves it) into `l`, the other triangle zero.
+  static void WriteFactor(const T* work, int64_t n, bool lower, T* l) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t first = lower ? 0 : i, last = lower ? i + 1 : n;
+      std::fill(l + i * n, l + i * n + first, T(0));
+      std::copy(work + i * n + first, work + i * n + last, l + i * n + first);
+      std::fill(l + i * n + last, l + (i + 1) * n, T(0));
+    }
+  }
+
   // potrf; where it stops at a pivot that is not positive, or meets a NaN
   // (OpenBLAS's potrf takes a NaN pivot for a positive one), the
   // reference's own factorisation, whose columns before that pivot are
@@ -909,12 +920,7 @@ class TypedLinalgKernel final : public LinalgKernel {
     if (info != 0 || AnyNan(work, n * n)) {
       return ReferenceCholesky(a, n, lower, l);
     }
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t first = lower ? 0 : i, last = lower ? i + 1 : n;
-      std::fill(l + i * n, l + i * n + first, T(0));
-      std::copy(work + i * n + first, work + i * n + last, l + i * n + first);
-      std::fill(l + i * n + last, l + (i + 1) * n, T(0));
-    }
+    WriteFactor(work, n, lower, l);
   }
 
   // Piece `piece` of `pieces` of matrix `b`'s solve: the right-hand sides
@@ -989,12 +995,7 @@ class TypedLinalgKernel final : public LinalgKernel {
       });
     }
     if (AnyNan(work, n * n)) return ReferenceCholesky(a, n, lower, l);
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t first = lower ? 0 : i, last = lower ? i + 1 : n;
-      std::fill(l + i * n, l + i * n + first, T(0));
-      std::copy(work + i * n + first, work + i * n + last, l + i * n + first);
-      std::fill(l + i * n + last, l + (i + 1) * n, T(0));
-    }
+    WriteFactor(work, n, lower, l);
   }
 
   // The order from which a matrix alone is factored by ParallelLu, and its
