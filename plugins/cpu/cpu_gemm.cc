@@ -71,6 +71,8 @@ class ScopedFlushDenormals {
 
 using SgemmFunction = decltype(&cblas_sgemm);
 using DgemmFunction = decltype(&cblas_dgemm);
+using SgemvFunction = decltype(&cblas_sgemv);
+using DgemvFunction = decltype(&cblas_dgemv);
 
 using SetThreadsFunction = void (*)(int);
 
@@ -78,6 +80,8 @@ struct Blas {
   void* library = nullptr;  // the dlopen handle; null without OpenBLAS
   SgemmFunction sgemm = nullptr;
   DgemmFunction dgemm = nullptr;
+  SgemvFunction sgemv = nullptr;
+  DgemvFunction dgemv = nullptr;
 };
 
 // OpenBLAS picks its kernels once, when the library initialises, from the
@@ -118,6 +122,8 @@ Blas LoadBlas() {
   blas.library = library;
   blas.sgemm = reinterpret_cast<SgemmFunction>(dlsym(library, "cblas_sgemm"));
   blas.dgemm = reinterpret_cast<DgemmFunction>(dlsym(library, "cblas_dgemm"));
+  blas.sgemv = reinterpret_cast<SgemvFunction>(dlsym(library, "cblas_sgemv"));
+  blas.dgemv = reinterpret_cast<DgemvFunction>(dlsym(library, "cblas_dgemv"));
   if (auto set_threads = reinterpret_cast<SetThreadsFunction>(
           dlsym(library, "openblas_set_num_threads"))) {
     set_threads(1);
@@ -163,6 +169,11 @@ void PortableGemm(CBLAS_ORDER, CBLAS_TRANSPOSE transpose_a,
 // Multiply-adds below which a GEMM call is not worth a task of its own.
 constexpr int64_t kMinimumGemmWork = int64_t{1} << 20;
 
+// The same for a matrix-vector product, whose time is the matrix's bytes
+// read once: smaller tasks, so every core's share of the memory bandwidth
+// is used.
+constexpr int64_t kMinimumGemvWork = int64_t{1} << 17;
+
 // Tasks per thread, so uneven progress on a loaded machine still balances:
 // a convolution's tasks gather their own patches and share only the kernel,
 // a dot's repack an operand each.
@@ -171,21 +182,63 @@ constexpr int64_t kGemmTasksPerThread = 2;
 
 // Rows (or columns) of C per task: as many tasks as the pool can use, none
 // smaller than kMinimumGemmWork.
-int64_t RowsPerTask(int64_t rows, int64_t work_per_row, int64_t tasks_wanted) {
+int64_t RowsPerTask(int64_t rows, int64_t work_per_row, int64_t tasks_wanted,
+                    int64_t minimum_work = kMinimumGemmWork) {
   const int64_t by_count = (rows + tasks_wanted - 1) / tasks_wanted;
-  const int64_t by_work = (kMinimumGemmWork + work_per_row - 1) /
-                          std::max<int64_t>(1, work_per_row);
+  const int64_t by_work =
+      (minimum_work + work_per_row - 1) / std::max<int64_t>(1, work_per_row);
   return std::clamp<int64_t>(std::max(by_count, by_work), 1, rows);
+}
+
+// One block of a product with one row (m = 1) or one column (n = 1) as a
+// matrix-vector product: `first` and `count` are the block's columns of C
+// (m = 1) or rows (n = 1). A GEMM would pack the whole matrix first, which
+// costs as much as reading it for the product (the KV-cache decode step of
+// a transformer is such products only).
+template <typename T, typename Gemv>
+void VectorProduct(const llvm_emitter::GemmShape& shape, const T* lhs,
+                   const T* rhs, T* sums, int64_t first, int64_t count,
+                   Gemv gemv) {
+  std::memset(sums, 0, sizeof(T) * static_cast<size_t>(count));
+  const auto lhs_leading = static_cast<blasint>(shape.lhs_leading);
+  const auto rhs_leading = static_cast<blasint>(shape.rhs_leading);
+  const auto k = static_cast<blasint>(shape.k);
+  const auto columns = static_cast<blasint>(count);
+  if (shape.m == 1) {
+    // C's row = A's row times B: B (k x n) transposed, or B's rows when
+    // it is stored as n x k.
+    const blasint x_step = shape.lhs_transposed ? lhs_leading : 1;
+    if (shape.rhs_transposed) {
+      gemv(CblasRowMajor, CblasNoTrans, columns, k, T{1},
+           rhs + first * shape.rhs_leading, rhs_leading, lhs, x_step, T{0},
+           sums, 1);
+    } else {
+      gemv(CblasRowMajor, CblasTrans, k, columns, T{1}, rhs + first,
+           rhs_leading, lhs, x_step, T{0}, sums, 1);
+    }
+    return;
+  }
+  // C's column = A times B's column.
+  const blasint x_step = shape.rhs_transposed ? 1 : rhs_leading;
+  if (shape.lhs_transposed) {
+    gemv(CblasRowMajor, CblasTrans, k, columns, T{1}, lhs + first, lhs_leading,
+         rhs, x_step, T{0}, sums, 1);
+  } else {
+    gemv(CblasRowMajor, CblasNoTrans, columns, k, T{1},
+         lhs + first * shape.lhs_leading, lhs_leading, rhs, x_step, T{0}, sums,
+         1);
+  }
 }
 
 // Each batch's C = A * B is cut along its longer side, into blocks of rows
 // or of columns; each block is one single-threaded GEMM on a pool task.
 // Every task packs the whole of the other operand again, so the cut runs
 // across the larger one (a task copies only its share of it), and there are
-// only a few tasks per thread.
-template <typename T, typename Gemm>
+// only a few tasks per thread. Products with one row or one column are
+// matrix-vector products (`gemv`, when there is one) instead.
+template <typename T, typename Gemm, typename Gemv>
 void RunTypedGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
-                  T* sums, Gemm gemm, ThreadPool& pool) {
+                  T* sums, Gemm gemm, Gemv gemv, ThreadPool& pool) {
   const auto* lhs = static_cast<const T*>(buffers[shape.lhs]);
   const auto* rhs = static_cast<const T*>(buffers[shape.rhs]);
   const int64_t output_size = shape.m * shape.n;
@@ -198,9 +251,11 @@ void RunTypedGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
       std::max<int64_t>(1, pool.thread_count() * kGemmTasksPerThread /
                                std::max<int64_t>(1, shape.batch));
   const bool split_columns = shape.n > shape.m;
+  const bool vector = gemv != nullptr && (shape.m == 1 || shape.n == 1);
   const int64_t extent = split_columns ? shape.n : shape.m;
-  const int64_t block = RowsPerTask(
-      extent, (split_columns ? shape.m : shape.n) * shape.k, tasks_wanted);
+  const int64_t block =
+      RowsPerTask(extent, (split_columns ? shape.m : shape.n) * shape.k,
+                  tasks_wanted, vector ? kMinimumGemvWork : kMinimumGemmWork);
   const int64_t blocks = (extent + block - 1) / block;
   pool.ParallelFor(shape.batch * blocks, 1, [&](int64_t begin, int64_t end) {
     const ScopedFlushDenormals flush;
@@ -211,6 +266,11 @@ void RunTypedGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
       const T* lhs_block = lhs + b * shape.lhs_batch_stride;
       const T* rhs_block = rhs + b * shape.rhs_batch_stride;
       T* sums_block = sums + b * output_size;
+      if (vector) {
+        VectorProduct(shape, lhs_block, rhs_block, sums_block + first, first,
+                      count, gemv);
+        continue;
+      }
       int64_t m = shape.m;
       int64_t n = shape.n;
       if (split_columns) {
@@ -971,16 +1031,18 @@ void RunGemm(const llvm_emitter::GemmShape& shape, void* const* buffers,
   if (shape.type == PHAL_ELEMENT_TYPE_F32) {
     auto* out = static_cast<float*>(sums);
     if (blas.sgemm != nullptr) {
-      RunTypedGemm(shape, buffers, out, blas.sgemm, pool);
+      RunTypedGemm(shape, buffers, out, blas.sgemm, blas.sgemv, pool);
     } else {
-      RunTypedGemm(shape, buffers, out, PortableGemm<float>, pool);
+      RunTypedGemm(shape, buffers, out, PortableGemm<float>,
+                   SgemvFunction{nullptr}, pool);
     }
   } else {
     auto* out = static_cast<double*>(sums);
     if (blas.dgemm != nullptr) {
-      RunTypedGemm(shape, buffers, out, blas.dgemm, pool);
+      RunTypedGemm(shape, buffers, out, blas.dgemm, blas.dgemv, pool);
     } else {
-      RunTypedGemm(shape, buffers, out, PortableGemm<double>, pool);
+      RunTypedGemm(shape, buffers, out, PortableGemm<double>,
+                   DgemvFunction{nullptr}, pool);
     }
   }
 }
