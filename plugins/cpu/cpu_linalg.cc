@@ -1037,11 +1037,11 @@ class TypedLinalgKernel final : public LinalgKernel {
               const int64_t c0 =
                   left ? t * kBlock : j + jb + (t - left_blocks) * kBlock;
               const int64_t c1 = std::min(left ? j : n, c0 + kBlock);
-              for (int64_t p = j; p < j + jb; ++p) {
-                const int64_t q = ipiv[p] - 1;
-                if (q == p) continue;
-                for (int64_t c = c0; c < c1; ++c) {
-                  std::swap(*at(p, c), *at(q, c));
+              // Column by column (each one contiguous), the swaps in order.
+              for (int64_t c = c0; c < c1; ++c) {
+                T* column = at(0, c);
+                for (int64_t p = j; p < j + jb; ++p) {
+                  std::swap(column[p], column[ipiv[p] - 1]);
                 }
               }
               if (left) continue;
