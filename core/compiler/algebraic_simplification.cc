@@ -131,6 +131,51 @@ HloInstruction* SimplifyShape(const HloInstruction& source,
   }
 }
 
+// Whether `permutation` swaps the last two dimensions and keeps the others.
+bool SwapsMinorDimensions(const std::vector<int64_t>& permutation) {
+  const size_t rank = permutation.size();
+  if (rank < 2) return false;
+  for (size_t i = 0; i + 2 < rank; ++i) {
+    if (permutation[i] != static_cast<int64_t>(i)) return false;
+  }
+  return permutation[rank - 2] == static_cast<int64_t>(rank - 1) &&
+         permutation[rank - 1] == static_cast<int64_t>(rank - 2);
+}
+
+// triangular-solve(transpose(a), b) -> triangular-solve(a, b) with the
+// other triangle and op(a) transposed once more: the triangle of a's
+// transpose is the other triangle of a, transposed. JAX writes the
+// transpose of a Cholesky factor before its solves; this way the factor
+// is read where it is. A complex adjoint of a's transpose would be a's
+// conjugate, which op(a) cannot say: that one stays.
+HloInstruction* FoldTransposedTriangle(
+    const HloInstruction& source, const std::vector<HloInstruction*>& operands,
+    RewriteContext& context) {
+  if (source.opcode() != HloOpcode::kTriangularSolve || operands.size() != 2 ||
+      operands[0]->opcode() != HloOpcode::kTranspose ||
+      !SwapsMinorDimensions(operands[0]->dimensions())) {
+    return nullptr;
+  }
+  LinearAlgebraOptions options = source.linear_algebra();
+  switch (options.transpose_a) {
+    case TriangularSolveTranspose::kNone:
+      options.transpose_a = TriangularSolveTranspose::kTranspose;
+      break;
+    case TriangularSolveTranspose::kTranspose:
+      options.transpose_a = TriangularSolveTranspose::kNone;
+      break;
+    case TriangularSolveTranspose::kAdjoint:
+      if (IsComplex(source.shape().element_type())) return nullptr;
+      options.transpose_a = TriangularSolveTranspose::kNone;
+      break;
+  }
+  options.lower = !options.lower;
+  return context.AddNew(
+      HloOpcode::kTriangularSolve, source.shape(),
+      {operands[0]->operands()[0], operands[1]},
+      [&](HloInstruction& solve) { solve.set_linear_algebra(options); });
+}
+
 StatusOr<HloInstruction*> Simplify(
     const HloInstruction& source, const std::vector<HloInstruction*>& operands,
     const std::vector<HloComputation*>& /*called*/, RewriteContext& context) {
@@ -141,6 +186,10 @@ StatusOr<HloInstruction*> Simplify(
     }
   }
   if (HloInstruction* simpler = SimplifyShape(source, operands)) {
+    return simpler;
+  }
+  if (HloInstruction* simpler =
+          FoldTransposedTriangle(source, operands, context)) {
     return simpler;
   }
   // A broadcast that only inserts dimensions of size 1, keeping the

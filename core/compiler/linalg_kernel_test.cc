@@ -244,6 +244,38 @@ TEST_F(CpuLinalgKernels, TriangularSolveOfEverySideAndTransposeMatches) {
   }
 }
 
+// A solve with the transpose of a: the compiler reads the other triangle
+// of a itself (its transpose folded into the solve), except for a complex
+// adjoint, which keeps the transpose.
+TEST_F(CpuLinalgKernels, TriangularSolveOfATransposedMatrixMatches) {
+  const int64_t n = 6;
+  for (ElementType type : kTypes) {
+    const Literal a = Square(type, kBatch, n, 20, false, 4.0);
+    for (bool left : {true, false}) {
+      const std::vector<int64_t> b_dims =
+          left ? std::vector<int64_t>{kBatch, n, 2}
+               : std::vector<int64_t>{kBatch, 2, n};
+      const Literal b = Random(type, b_dims, 21);
+      for (bool lower : {true, false}) {
+        for (const char* transpose : {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}) {
+          ExpectMatchesReference(
+              Module(
+                  {"a = " + ShapeText(type, {kBatch, n, n}) + " parameter(0)",
+                   "t = " + ShapeText(type, {kBatch, n, n}) +
+                       " transpose(a), dimensions={0,2,1}",
+                   "b = " + ShapeText(type, b_dims) + " parameter(1)",
+                   "ROOT x = " + ShapeText(type, b_dims) +
+                       " triangular-solve(t, b), left_side=" +
+                       (left ? "true" : "false") +
+                       ", lower=" + (lower ? "true" : "false") +
+                       ", unit_diagonal=false, transpose_a=" + transpose}),
+              {a, b}, n, 256);
+        }
+      }
+    }
+  }
+}
+
 // One large matrix: the plugin factors it by blocks on its pool; one that
 // fails past the first block falls back to the reference's way.
 TEST_F(CpuLinalgKernels, OneLargeCholeskyByBlocksMatchesTheReference) {

@@ -92,6 +92,44 @@ ENTRY main {
   EXPECT_EQ(text.find("f32[8,64,2] reshape"), std::string::npos) << text;
 }
 
+TEST(AlgebraicSimplification, FoldsATransposedTriangleIntoItsSolve) {
+  // The solve reads a's other triangle with op(a) transposed once more; a
+  // complex adjoint would need a's conjugate and keeps the transpose.
+  auto pass = MakeAlgebraicSimplificationPass();
+  const std::string text = RunPass(*pass, R"(
+HloModule m
+ENTRY main {
+  a = f32[2,5,5] parameter(0)
+  b = f32[2,5,3] parameter(1)
+  c = c64[5,5] parameter(2)
+  d = c64[5,3] parameter(3)
+  t = f32[2,5,5] transpose(a), dimensions={0,2,1}
+  u = c64[5,5] transpose(c), dimensions={1,0}
+  x = f32[2,5,3] triangular-solve(t, b), left_side=true, lower=false, unit_diagonal=true, transpose_a=TRANSPOSE
+  y = f32[2,5,3] triangular-solve(t, b), left_side=true, lower=true, unit_diagonal=false, transpose_a=ADJOINT
+  z = c64[5,3] triangular-solve(u, d), left_side=true, lower=true, unit_diagonal=false, transpose_a=NO_TRANSPOSE
+  w = c64[5,3] triangular-solve(u, d), left_side=true, lower=true, unit_diagonal=false, transpose_a=ADJOINT
+  ROOT out = (f32[2,5,3], f32[2,5,3], c64[5,3], c64[5,3]) tuple(x, y, z, w)
+}
+)");
+  EXPECT_NE(text.find("triangular-solve(%a, %b), left_side=true, lower=true, "
+                      "unit_diagonal=true, transpose_a=NO_TRANSPOSE"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("triangular-solve(%a, %b), left_side=true, lower=false, "
+                      "unit_diagonal=false, transpose_a=NO_TRANSPOSE"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("triangular-solve(%c, %d), left_side=true, lower=false, "
+                      "unit_diagonal=false, transpose_a=TRANSPOSE"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("triangular-solve(%u, %d), left_side=true, lower=true, "
+                      "unit_diagonal=false, transpose_a=ADJOINT"),
+            std::string::npos)
+      << text;
+}
+
 TEST(ConstantFolding, EvaluatesConstantSubgraphsButNotBroadcasts) {
   auto pass = MakeConstantFoldingPass(1 << 16);
   const std::string text = RunPass(*pass, R"(
