@@ -140,6 +140,76 @@ TEST_F(CpuKernelTest, LoopComputesTransposeBroadcastAndIotaFromIndices) {
   }
 }
 
+// Comparisons and clamps of the innermost index against constants (a
+// pad's bounds, a shifted read, a concatenation's pieces) cut the
+// innermost loop into pieces of constant bounds: every direction, the
+// constant on either side, cuts on the loop's bounds and beyond them.
+TEST_F(CpuKernelTest, LoopCutAtTheInnermostIndexComparisonsMatches) {
+  constexpr int64_t kRows = 3, kColumns = 40;
+  KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
+  const uint32_t in = kernel.AddBuffer(kS32, {kRows, kColumns});
+  const uint32_t out =
+      kernel.AddBuffer(kS32, {kRows, kColumns}, PHAL_KIR_ACCESS_WRITE);
+  kernel.dims = {kRows, kColumns};
+  kernel.outputs = {out};
+  KirBody& b = kernel.body;
+  const uint32_t i = b.Index(0), j = b.Index(1);
+  const auto compare = [&](phal_kir_comparison_direction_t direction,
+                           uint32_t lhs, uint32_t rhs) {
+    return b.Compare(direction, PHAL_KIR_COMPARISON_SIGNED, lhs, rhs);
+  };
+  const uint32_t shifted = b.SubtractIndex(j, b.Index64(7));
+  const std::vector<uint32_t> predicates = {
+      compare(PHAL_KIR_COMPARE_GE, b.SubtractIndex(j, b.Index64(5)),
+              b.Index64(0)),
+      compare(PHAL_KIR_COMPARE_LE, b.AddIndex(j, b.Index64(3)), b.Index64(20)),
+      compare(PHAL_KIR_COMPARE_EQ, b.Index64(17), j),
+      compare(PHAL_KIR_COMPARE_NE, b.SubtractIndex(j, b.Index64(1)),
+              b.Index64(30)),
+      compare(PHAL_KIR_COMPARE_GT, b.Index64(25), j),
+      compare(PHAL_KIR_COMPARE_LT, j, b.Index64(0)),
+      compare(PHAL_KIR_COMPARE_GE, b.AddIndex(j, b.Index64(100)),
+              b.Index64(40)),
+  };
+  uint32_t bits = b.Index64(0);
+  for (size_t k = 0; k < predicates.size(); ++k) {
+    bits = b.AddIndex(bits, b.Select(predicates[k], b.Index64(int64_t{1} << k),
+                                     b.Index64(0)));
+  }
+  const uint32_t clamped =
+      b.ClampIndex(2, b.SubtractIndex(j, b.Index64(4)), 33);
+  const uint32_t read =
+      b.Select(compare(PHAL_KIR_COMPARE_GE, shifted, b.Index64(0)),
+               b.Read(kS32, in, {i, b.ClampIndex(0, shifted, kColumns - 1)}),
+               b.Constant(kS32, static_cast<uint32_t>(-1)));
+  const uint32_t sum = b.AddIndex(bits, b.MultiplyIndex(clamped, 256));
+  b.AddResult(b.Add(
+      PHAL_KIR_OP_ADD, kS32,
+      {b.Convert(sum, kS32),
+       b.Add(PHAL_KIR_OP_MULTIPLY, kS32, {read, b.Constant(kS32, 65536)})}));
+  std::vector<int32_t> input(kRows * kColumns);
+  for (size_t k = 0; k < input.size(); ++k)
+    input[k] = static_cast<int32_t>(k % 97);
+  std::vector<std::vector<uint8_t>> buffers = {
+      ToBytes(input), ToBytes(std::vector<int32_t>(kRows * kColumns))};
+  Run(Emit(kernel.Desc()), buffers);
+  const std::vector<int32_t> result = FromBytes<int32_t>(buffers[1]);
+  for (int64_t r = 0; r < kRows; ++r) {
+    for (int64_t c = 0; c < kColumns; ++c) {
+      const bool holds[] = {c - 5 >= 0, c + 3 <= 20, 17 == c,      c - 1 != 30,
+                            25 > c,     c < 0,       c + 100 >= 40};
+      int64_t expected = 0;
+      for (size_t k = 0; k < std::size(holds); ++k) {
+        if (holds[k]) expected += int64_t{1} << k;
+      }
+      expected += std::clamp<int64_t>(c - 4, 2, 33) * 256;
+      expected += (c >= 7 ? input[r * kColumns + c - 7] : -1) * int64_t{65536};
+      ASSERT_EQ(result[r * kColumns + c], static_cast<int32_t>(expected))
+          << r << ", " << c;
+    }
+  }
+}
+
 TEST_F(CpuKernelTest, LoopWritesSeveralOutputsOfDifferentTypes) {
   KirKernel kernel("test_kernel", PHAL_KERNEL_KIND_LOOP);
   const uint32_t x = kernel.AddBuffer(kS32, {3, 5});

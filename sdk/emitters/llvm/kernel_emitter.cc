@@ -208,7 +208,129 @@ class KernelBuilder : KernelIrBuilder {
     };
     if (dims.empty()) return Once(body);
     if (ReadsTransposed(loop.body, dims)) return TiledNest(dims, indices, body);
+    const std::vector<int64_t> cuts = InnerCuts(loop.body, dims);
+    if (!cuts.empty()) return CutNest(dims, cuts, indices, body);
     return Nest(dims, begin_, end_, indices, body);
+  }
+
+  // The most pieces the innermost loop is cut into, and the most body
+  // nodes all its pieces may hold together.
+  static constexpr size_t kMostInnerPieces = 16;
+  static constexpr size_t kMostCutNodes = 4096;
+
+  // Where the value of some comparison or clamp of `body` changes along the
+  // last dimension of `dims` (rank 2 or more, whose innermost loop has
+  // constant bounds): each comparison or clamp of the last index plus a
+  // constant against constants (a pad's bounds, a concatenation's pieces,
+  // a shifted read) changes at one index. Sorted, within (0, extent);
+  // empty when there are none or too many.
+  static std::vector<int64_t> InnerCuts(const phal_kir_body_t& body,
+                                        const std::vector<int64_t>& dims) {
+    const size_t rank = dims.size();
+    if (rank < 2) return {};
+    const int64_t extent = dims[rank - 1];
+    // offset[i]: node i is the last index plus offset[i]; value[i]: node
+    // i is that integer constant.
+    std::vector<std::optional<int64_t>> offset(body.node_count);
+    std::vector<std::optional<int64_t>> value(body.node_count);
+    std::vector<int64_t> cuts;
+    const auto operand = [&](const phal_kir_node_t& node, uint32_t k) {
+      return body.operands[node.operand_begin + k];
+    };
+    for (uint32_t i = 0; i < body.node_count; ++i) {
+      const phal_kir_node_t& node = body.nodes[i];
+      const bool integer = node.type == PHAL_ELEMENT_TYPE_S64 ||
+                           node.type == PHAL_ELEMENT_TYPE_S32;
+      if (node.op == PHAL_KIR_OP_INDEX &&
+          node.attributes[0] == static_cast<int64_t>(rank - 1)) {
+        offset[i] = 0;
+      } else if (node.op == PHAL_KIR_OP_CONSTANT && integer) {
+        if (node.type == PHAL_ELEMENT_TYPE_S64) {
+          value[i] = static_cast<int64_t>(node.constant[0]);
+        } else {
+          value[i] =
+              static_cast<int32_t>(static_cast<uint32_t>(node.constant[0]));
+        }
+      } else if ((node.op == PHAL_KIR_OP_ADD ||
+                  node.op == PHAL_KIR_OP_SUBTRACT) &&
+                 integer && node.operand_count == 2) {
+        const uint32_t a = operand(node, 0), b = operand(node, 1);
+        const bool add = node.op == PHAL_KIR_OP_ADD;
+        if (offset[a] && value[b]) {
+          offset[i] = add ? *offset[a] + *value[b] : *offset[a] - *value[b];
+        } else if (add && value[a] && offset[b]) {
+          offset[i] = *value[a] + *offset[b];
+        }
+      } else if (node.op == PHAL_KIR_OP_COMPARE && node.operand_count == 2) {
+        uint32_t a = operand(node, 0), b = operand(node, 1);
+        int64_t direction = node.attributes[0];
+        if (value[a] && offset[b]) {
+          std::swap(a, b);
+          // v op x is x op' v.
+          static constexpr int64_t kFlipped[] = {
+              PHAL_KIR_COMPARE_EQ, PHAL_KIR_COMPARE_NE, PHAL_KIR_COMPARE_GT,
+              PHAL_KIR_COMPARE_GE, PHAL_KIR_COMPARE_LT, PHAL_KIR_COMPARE_LE};
+          if (direction < 0 || direction > 5) continue;
+          direction = kFlipped[direction];
+        }
+        if (!offset[a] || !value[b]) continue;
+        // i + c op v: at i = v - c the value changes (LT, GE), or at
+        // v - c + 1 (LE, GT); both for EQ and NE.
+        const int64_t at = *value[b] - *offset[a];
+        if (direction != PHAL_KIR_COMPARE_LE &&
+            direction != PHAL_KIR_COMPARE_GT) {
+          cuts.push_back(at);
+        }
+        if (direction != PHAL_KIR_COMPARE_LT &&
+            direction != PHAL_KIR_COMPARE_GE) {
+          cuts.push_back(at + 1);
+        }
+      } else if (node.op == PHAL_KIR_OP_CLAMP && integer &&
+                 node.operand_count == 3) {
+        const uint32_t low = operand(node, 0), x = operand(node, 1),
+                       high = operand(node, 2);
+        if (!offset[x] || !value[low] || !value[high]) continue;
+        cuts.push_back(*value[low] - *offset[x]);
+        cuts.push_back(*value[high] - *offset[x] + 1);
+      }
+    }
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    std::erase_if(cuts, [&](int64_t cut) { return cut <= 0 || cut >= extent; });
+    if (cuts.size() + 1 > kMostInnerPieces ||
+        (cuts.size() + 1) * body.node_count > kMostCutNodes) {
+      return {};
+    }
+    return cuts;
+  }
+
+  // Nest's loops with the innermost one cut at `cuts` into loops of
+  // constant bounds, one after the other, the body emitted in each: within
+  // a piece every comparison InnerCuts found has one value, which LLVM
+  // folds from the piece's bounds, so a shifted or padded read becomes a
+  // contiguous one the loop vectorizes.
+  Status CutNest(const std::vector<int64_t>& dims,
+                 const std::vector<int64_t>& cuts,
+                 std::vector<llvm::Value*>& indices,
+                 const std::function<Status()>& body) {
+    const size_t rank = dims.size();
+    const std::vector<int64_t> outer_dims(dims.begin(), dims.end() - 1);
+    std::vector<llvm::Value*> outer(outer_dims.size());
+    return Nest(outer_dims, begin_, end_, outer, [&]() -> Status {
+      std::copy(outer.begin(), outer.end(), indices.begin());
+      int64_t from = 0;
+      for (size_t piece = 0; piece <= cuts.size(); ++piece) {
+        const int64_t to = piece < cuts.size() ? cuts[piece] : dims[rank - 1];
+        PHAL_RETURN_IF_ERROR(Loop(builder_.getInt64(from),
+                                  builder_.getInt64(to),
+                                  [&](llvm::Value* index) {
+                                    indices[rank - 1] = index;
+                                    return body();
+                                  }));
+        from = to;
+      }
+      return OkStatus();
+    });
   }
 
   // Tiles of the last two dimensions of a loop that reads a transposed
