@@ -131,17 +131,6 @@ HloInstruction* SimplifyShape(const HloInstruction& source,
   }
 }
 
-// Whether `permutation` swaps the last two dimensions and keeps the others.
-bool SwapsMinorDimensions(const std::vector<int64_t>& permutation) {
-  const size_t rank = permutation.size();
-  if (rank < 2) return false;
-  for (size_t i = 0; i + 2 < rank; ++i) {
-    if (permutation[i] != static_cast<int64_t>(i)) return false;
-  }
-  return permutation[rank - 2] == static_cast<int64_t>(rank - 1) &&
-         permutation[rank - 1] == static_cast<int64_t>(rank - 2);
-}
-
 // triangular-solve(transpose(a), b) -> triangular-solve(a, b) with the
 // other triangle and op(a) transposed once more: the triangle of a's
 // transpose is the other triangle of a, transposed. JAX writes the
@@ -153,7 +142,8 @@ HloInstruction* FoldTransposedTriangle(
     RewriteContext& context) {
   if (source.opcode() != HloOpcode::kTriangularSolve || operands.size() != 2 ||
       operands[0]->opcode() != HloOpcode::kTranspose ||
-      !SwapsMinorDimensions(operands[0]->dimensions())) {
+      operands[0]->shape().rank() < 2 ||
+      operands[0]->dimensions() != SwapMinor(operands[0]->shape().rank())) {
     return nullptr;
   }
   LinearAlgebraOptions options = source.linear_algebra();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 namespace phal {
@@ -113,6 +114,14 @@ HloInstruction* AddParameter(HloComputation& computation, int64_t number,
       HloOpcode::kParameter, "p" + std::to_string(number), shape);
   parameter->set_parameter_number(number);
   return computation.AddInstruction(std::move(parameter));
+}
+
+std::vector<int64_t> SwapMinor(int64_t rank) {
+  std::vector<int64_t> permutation(static_cast<std::size_t>(rank));
+  std::iota(permutation.begin(), permutation.end(), 0);
+  std::swap(permutation[permutation.size() - 1],
+            permutation[permutation.size() - 2]);
+  return permutation;
 }
 
 HloInstruction* AddTranspose(RewriteContext& context, HloInstruction* value,

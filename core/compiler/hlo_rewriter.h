@@ -65,6 +65,10 @@ class RewriteContext {
 HloInstruction* AddParameter(HloComputation& computation, int64_t number,
                              const Shape& shape);
 
+// The permutation of `rank` dimensions (2 or more) that swaps the last two
+// and keeps the others: a batch of matrices transposed.
+std::vector<int64_t> SwapMinor(int64_t rank);
+
 // `value` transposed by `permutation` (result dimension i is operand
 // dimension permutation[i]); `value` itself for the identity.
 HloInstruction* AddTranspose(RewriteContext& context, HloInstruction* value,

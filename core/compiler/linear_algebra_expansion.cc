@@ -448,14 +448,6 @@ StatusOr<std::vector<HloInstruction*>> CountedLoop(
   return results;
 }
 
-Dims SwapMinor(int64_t rank) {
-  Dims permutation(static_cast<std::size_t>(rank));
-  std::iota(permutation.begin(), permutation.end(), 0);
-  std::swap(permutation[permutation.size() - 1],
-            permutation[permutation.size() - 2]);
-  return permutation;
-}
-
 // conj(x^T) of the two minor dimensions.
 HloInstruction* Adjoint(Emitter& e, HloInstruction* x) {
   if (e.Failed({x})) return nullptr;

@@ -199,6 +199,8 @@ template <typename T, typename Gemv>
 void VectorProduct(const llvm_emitter::GemmShape& shape, const T* lhs,
                    const T* rhs, T* sums, int64_t first, int64_t count,
                    Gemv gemv) {
+  // Zeros first: OpenBLAS scales y by beta = 0 before adding, and some of
+  // its versions keep a NaN already in the scratch there.
   std::memset(sums, 0, sizeof(T) * static_cast<size_t>(count));
   const auto lhs_leading = static_cast<blasint>(shape.lhs_leading);
   const auto rhs_leading = static_cast<blasint>(shape.rhs_leading);

@@ -659,37 +659,28 @@ class TypedLinalgKernel final : public LinalgKernel {
       }
     }
     std::atomic<bool> out_of_memory{false};
-    if (s.op == PHAL_KIR_LINALG_CHOLESKY && s.batch < pool.thread_count() &&
-        s.n >= kParallelCholeskyOrder && lapack_.gemm != nullptr &&
-        lapack_.trsm != nullptr) {
+    const bool parallel_cholesky =
+        s.op == PHAL_KIR_LINALG_CHOLESKY && s.n >= kParallelCholeskyOrder;
+    const bool parallel_lu =
+        s.op == PHAL_KIR_LINALG_LU && std::min(s.m, s.n) >= kParallelLuOrder;
+    if ((parallel_cholesky || parallel_lu) && s.batch < pool.thread_count() &&
+        lapack_.gemm != nullptr && lapack_.trsm != nullptr) {
       // A few large matrices: each factored by blocks, the panel's solves
       // and the trailing update spread over the pool.
       Workspace<T> workspace;
       try {
         Resize(workspace.matrix, sizes.matrix);
+        if (parallel_lu) Resize(workspace.iwork, sizes.iwork);
       } catch (const std::exception&) {
         return ResourceExhausted(
             "cpu plugin: no memory for a LINALG kernel's workspace");
       }
       for (int64_t b = 0; b < s.batch; ++b) {
-        ParallelCholesky(buffers, b, workspace, pool);
-      }
-      return OkStatus();
-    }
-    if (s.op == PHAL_KIR_LINALG_LU && s.batch < pool.thread_count() &&
-        std::min(s.m, s.n) >= kParallelLuOrder && lapack_.gemm != nullptr &&
-        lapack_.trsm != nullptr) {
-      // The same for a few large LU factorisations.
-      Workspace<T> workspace;
-      try {
-        Resize(workspace.matrix, sizes.matrix);
-        Resize(workspace.iwork, sizes.iwork);
-      } catch (const std::exception&) {
-        return ResourceExhausted(
-            "cpu plugin: no memory for a LINALG kernel's workspace");
-      }
-      for (int64_t b = 0; b < s.batch; ++b) {
-        ParallelLu(buffers, b, workspace, pool);
+        if (parallel_lu) {
+          ParallelLu(buffers, b, workspace, pool);
+        } else {
+          ParallelCholesky(buffers, b, workspace, pool);
+        }
       }
       return OkStatus();
     }
